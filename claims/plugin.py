@@ -1,0 +1,271 @@
+"""The claim contract as a pytest plugin.
+
+- `@pytest.mark.claim("scale.variance_is_d")` names the claim a test checks; an ID that is not
+  in claims/registry.py is rejected at collection.
+- The `claim_record` fixture records what the chapter states beside what we measured.
+- Every run writes `report/claims.json`: one object per registered claim with its verdict
+  (holds / refuted / fails / not run / not encoded).  Records travel on the test reports'
+  `user_properties`, so under xdist the controller sees them all and writes the file once.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import platform
+import re
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from claims import registry
+
+VERDICTS = ("holds", "refuted", "fails", "not run", "not encoded")
+_SEVERITY = {"fails": 3, "refuted": 2, "holds": 1, "not run": 0}
+CLAIMS_DIR = Path(__file__).resolve().parent
+_CLAIM_IN_SOURCE = re.compile(r"claim\(\s*(?:id\s*=\s*)?[\"']([a-z0-9_]+\.[a-z0-9_]+)[\"']")
+
+
+# ---------------------------------------------------------------- options and markers
+
+def pytest_addoption(parser):
+    g = parser.getgroup("attention-claims")
+    g.addoption("--device", default="auto", choices=("auto", "cpu", "cuda"),
+                help="where trained (gpu-tier) claims run: auto = CUDA if present, else skip "
+                     "them; cpu = run them on the CPU (hours); cuda = require CUDA")
+    g.addoption("--seeds", type=int, default=None,
+                help="seeds per trained recipe (default: each claim's own, at least 3 where "
+                     "a difference under 5 points is claimed)")
+    g.addoption("--report-dir", default="report", help="where claims.json is written")
+
+
+def pytest_configure(config):
+    if config.getoption("--device") == "cuda":
+        import torch
+        if not torch.cuda.is_available():
+            raise pytest.UsageError("--device cuda was asked for, but torch.cuda.is_available() "
+                                    "is False (no CUDA device or a CPU-only torch build)")
+    config._claims_collected = set()
+    if not hasattr(config, "workerinput"):          # the controller (or a run without xdist)
+        config.pluginmanager.register(ClaimReporter(config), "claim-reporter")
+
+
+def claim_ids_of(item) -> list[str]:
+    return [m.args[0] if m.args else m.kwargs.get("id") for m in item.iter_markers("claim")]
+
+
+def tier_of(item) -> str:
+    return next((t for t in ("gpu", "slow", "fast") if item.get_closest_marker(t)), "untiered")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(session, config, items):
+    bad = []
+    for item in items:
+        ids = claim_ids_of(item)
+        for cid in ids:
+            if cid not in registry.CLAIMS:
+                bad.append(f"  {item.nodeid}: {cid!r}")
+        config._claims_collected.update(ids)
+    if bad:
+        raise pytest.UsageError("unknown claim ID(s) in @pytest.mark.claim (not in "
+                                "claims/registry.py, whose IDs come from ../shared/claims.md):\n"
+                                + "\n".join(bad))
+
+
+def resolved_device(config) -> str:
+    import torch
+    opt = config.getoption("--device")
+    if opt == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    return opt
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    ids = claim_ids_of(item)
+    if ids:
+        item.user_properties.append(("claim_ids", ids))
+        item.user_properties.append(("claim_tier", tier_of(item)))
+        item.user_properties.append(("claim_device", resolved_device(item.config)))
+    if item.get_closest_marker("gpu") and item.config.getoption("--device") == "auto":
+        import torch
+        if not torch.cuda.is_available():
+            pytest.skip("gpu tier: no CUDA here; add --device cpu to train on the CPU (hours)")
+
+
+# ---------------------------------------------------------------- fixtures
+
+def _plain(x):
+    """JSON-able numbers from tensors, arrays and numpy scalars."""
+    if hasattr(x, "tolist"):
+        x = x.tolist()
+    if isinstance(x, dict):
+        return {str(k): _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    if isinstance(x, float) and not math.isfinite(x):
+        return str(x)
+    return x
+
+
+@pytest.fixture
+def claim_record(request):
+    """Record the chapter's figure beside ours: claim_record(stated=..., measured=...,
+    tolerance="...", **details).  Call it before asserting, so a failure keeps the evidence."""
+    def record(stated, measured, tolerance, **details):
+        entry = {"stated": _plain(stated), "measured": _plain(measured),
+                 "tolerance": _plain(tolerance)}
+        entry.update({k: _plain(v) for k, v in details.items()})
+        request.node.user_properties.append(("claim_record", entry))
+        return entry
+    return record
+
+
+@pytest.fixture
+def device(request) -> str:
+    return resolved_device(request.config)
+
+
+@pytest.fixture
+def seeds(request):
+    """How many seeds a trained claim should use: --seeds, else the claim's default."""
+    def n(default: int) -> int:
+        return request.config.getoption("--seeds") or default
+    return n
+
+
+# ---------------------------------------------------------------- collecting verdicts
+
+def _props(report) -> dict:
+    out = {"records": []}
+    for k, v in report.user_properties:
+        if k == "claim_record":
+            out["records"].append(v)
+        else:
+            out[k] = v
+    return out
+
+
+def _skip_reason(report) -> str:
+    lr = report.longrepr
+    return lr[2] if isinstance(lr, tuple) and len(lr) == 3 else str(lr)
+
+
+def _short(report) -> str:
+    text = getattr(report, "longreprtext", "") or str(report.longrepr)
+    lines = [l for l in text.splitlines() if l.startswith("E ")] or text.splitlines()[-3:]
+    return "\n".join(lines[:8])
+
+
+def encoded_in_source() -> set[str]:
+    """Claim IDs that some test under claims/ carries, whether or not it was selected."""
+    ids = set()
+    for path in CLAIMS_DIR.rglob("test_*.py"):
+        ids.update(_CLAIM_IN_SOURCE.findall(path.read_text(encoding="utf-8")))
+    return ids
+
+
+def build_report(results: dict, encoded: set[str], meta: dict) -> dict:
+    import torch
+    by_claim: dict[str, list[dict]] = {}
+    for r in results.values():
+        for cid in r["claims"]:
+            by_claim.setdefault(cid, []).append(r)
+    claims = []
+    for cid, c in registry.CLAIMS.items():
+        tests = by_claim.get(cid, [])
+        ran = [t for t in tests if t["outcome"]]
+        if ran:
+            verdict = max((t["outcome"] for t in ran), key=_SEVERITY.__getitem__)
+        else:
+            verdict = "not run" if cid in encoded else "not encoded"
+        records = [dict(rec, test=t["nodeid"]) for t in ran for rec in t["records"]]
+        first = records[0] if records else {}
+        claims.append({
+            "id": cid, "section": c.section, "statement": c.statement, "kind": c.kind,
+            "stated": first.get("stated", c.figure),
+            "measured": first.get("measured") if len(records) <= 1 else [r.get("measured") for r in records],
+            "tolerance": first.get("tolerance"),
+            "verdict": verdict,
+            "reason": "; ".join(t["reason"] for t in ran if t["outcome"] == verdict and t["reason"]),
+            "tier": next((t["tier"] for t in ran), c.tier),
+            "device": next((t["device"] for t in ran), None),
+            "seeds": max((rec.get("seeds", 1) if isinstance(rec.get("seeds", 1), int) else len(rec["seeds"])
+                          for rec in records), default=None),
+            "seconds": round(sum(t["seconds"] for t in ran), 3),
+            "torch": torch.__version__, "python": platform.python_version(),
+            "timestamp": meta["timestamp"], "source": meta["source"],
+            "records": records,
+            "tests": [{"nodeid": t["nodeid"], "outcome": t["outcome"], "reason": t["reason"]}
+                      for t in tests],
+        })
+    summary = {v: sum(1 for c in claims if c["verdict"] == v) for v in VERDICTS}
+    summary["total"] = len(claims)
+    return {"summary": summary, "meta": meta, "claims": claims}
+
+
+class ClaimReporter:
+    """Controller-side: turns test reports into per-claim verdicts and writes claims.json."""
+
+    def __init__(self, config):
+        self.config = config
+        self.results: dict[str, dict] = {}          # nodeid -> what that test found
+        self.started = time.time()
+
+    def pytest_runtest_logreport(self, report):
+        props = _props(report)
+        if "claim_ids" not in props:
+            return
+        r = self.results.setdefault(report.nodeid, {
+            "nodeid": report.nodeid, "claims": props["claim_ids"], "tier": props.get("claim_tier"),
+            "device": props.get("claim_device"), "outcome": None, "reason": "", "seconds": 0.0,
+            "records": []})
+        r["seconds"] += report.duration
+        r["records"] = props["records"] or r["records"]
+        outcome, reason = None, ""
+        if report.when == "call":
+            if report.passed:
+                outcome = "holds"
+            elif report.skipped and hasattr(report, "wasxfail"):
+                outcome, reason = "refuted", report.wasxfail
+            elif report.failed:
+                outcome, reason = "fails", _short(report)
+            elif report.skipped:
+                outcome, reason = "not run", _skip_reason(report)
+        elif report.failed:
+            outcome, reason = "fails", f"error in {report.when}: {_short(report)}"
+        elif report.skipped:
+            outcome, reason = "not run", _skip_reason(report)
+        if outcome and _SEVERITY[outcome] >= _SEVERITY.get(r["outcome"], -1):
+            r["outcome"], r["reason"] = outcome, reason
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session, exitstatus):
+        config = self.config
+        if not self.results and not session.testscollected:
+            return      # nothing collected: leave the previous report alone
+        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        meta = {"timestamp": now, "source": "fresh run", "markexpr": config.getoption("markexpr"),
+                "argv": list(config.invocation_params.args),
+                "seconds": round(time.time() - self.started, 1)}
+        encoded = encoded_in_source() | config._claims_collected
+        report = build_report(self.results, encoded, meta)
+        out = Path(config.rootpath, config.getoption("--report-dir"))
+        out.mkdir(parents=True, exist_ok=True)
+        tmp = out / "claims.json.tmp"
+        tmp.write_text(json.dumps(report, indent=1, default=str))
+        os.replace(tmp, out / "claims.json")
+        self.summary_line = (
+            "claims: {holds} hold, {refuted} refuted, {fails} fail, {nr} not run, {ne} not "
+            "encoded -> {path}".format(nr=report["summary"]["not run"],
+                                       ne=report["summary"]["not encoded"],
+                                       path=out / "claims.json", **report["summary"]))
+
+    def pytest_terminal_summary(self, terminalreporter):
+        line = getattr(self, "summary_line", None)
+        if line:
+            terminalreporter.write_sep("-", "claim report")
+            terminalreporter.write_line(line)

@@ -1,0 +1,106 @@
+"""Averaging over a prefix is a loop, a triangular matmul, and a masked softmax, exactly."""
+import torch
+import torch.nn.functional as F
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from model import averaging_matrix, causal_mask, mask, normalise
+from model.average import prefix_mean_loop
+
+pytestmark = pytest.mark.fast
+EPS32 = torch.finfo(torch.float32).eps
+
+
+def three_ways(x):
+    T = x.shape[0]
+    loop = prefix_mean_loop(x)
+    mat = averaging_matrix(T) @ x
+    S = mask(torch.zeros(T, T), causal_mask(T))
+    soft = normalise(S) @ x
+    return loop, mat, soft
+
+
+def bound(x):
+    # Each way sums at most T fp32 numbers in its own order and divides (or multiplies by a
+    # rounded 1/(t+1)): a few ulps of the largest prefix mean of |x| per summed term.
+    T = x.shape[0]
+    return 2 * T * EPS32 * x.abs().max().item()
+
+
+@pytest.mark.claim("mask.loop_matmul_softmax")
+@settings(max_examples=40, deadline=None)
+@given(T=st.integers(1, 96), C=st.integers(1, 32), seed=st.integers(0, 2**31 - 1))
+def test_loop_matmul_and_softmax_agree(T, C, seed):
+    x = torch.randn(T, C, generator=torch.Generator().manual_seed(seed))
+    loop, mat, soft = three_ways(x)
+    assert (loop - mat).abs().max().item() <= bound(x)
+    assert (loop - soft).abs().max().item() <= bound(x)
+
+
+@pytest.mark.claim("mask.loop_matmul_softmax")
+def test_the_three_ways_differ_by_float_noise_at_the_chapters_scale(claim_record):
+    x = torch.randn(128, 128, generator=torch.Generator().manual_seed(0))
+    loop, mat, soft = three_ways(x)
+    d_mat, d_soft = (loop - mat).abs().max().item(), (loop - soft).abs().max().item()
+    claim_record(stated=5.960464477539063e-08, measured={"loop vs matmul": d_mat, "loop vs softmax": d_soft},
+                 tolerance=f"<= {bound(x):.2e} (fp32 summation bound)")
+    assert max(d_mat, d_soft) <= bound(x)
+
+
+CHAPTER_6x6 = [
+    [1.000, 0.000, 0.000, 0.000, 0.000, 0.000],
+    [0.500, 0.500, 0.000, 0.000, 0.000, 0.000],
+    [0.333, 0.333, 0.333, 0.000, 0.000, 0.000],
+    [0.250, 0.250, 0.250, 0.250, 0.000, 0.000],
+    [0.200, 0.200, 0.200, 0.200, 0.200, 0.000],
+    [0.167, 0.167, 0.167, 0.167, 0.167, 0.167],
+]
+
+
+@pytest.mark.claim("mask.averaging_matrix")
+def test_averaging_matrix_is_the_printed_6x6(claim_record):
+    A = averaging_matrix(6)
+    claim_record(stated=CHAPTER_6x6, measured=A.round(decimals=3), tolerance="printed to 3 decimals")
+    assert torch.equal(A.round(decimals=3), torch.tensor(CHAPTER_6x6))
+
+
+@pytest.mark.claim("mask.averaging_matrix")
+@settings(max_examples=30, deadline=None)
+@given(T=st.integers(1, 300))
+def test_rows_sum_to_one_and_upper_triangle_is_exactly_zero(T):
+    A = averaging_matrix(T, dtype=torch.float64)
+    assert torch.all(torch.triu(A, diagonal=1) == 0)
+    torch.testing.assert_close(A.sum(1), torch.ones(T, dtype=torch.float64), rtol=0, atol=T * 1e-15)
+    t = torch.arange(T, dtype=torch.float64)
+    torch.testing.assert_close(A.diagonal(), 1 / (t + 1), rtol=1e-15, atol=0)
+
+
+@pytest.mark.claim("mask.neg_inf_float16")
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.float32, torch.float64])
+def test_neg_inf_mask_gives_exact_zeros_in_every_dtype(dtype):
+    assert torch.tensor(float("-inf")).to(dtype).item() == float("-inf")
+    s = torch.randn(16, 16, generator=torch.Generator().manual_seed(1)).to(dtype) * 4
+    w = normalise(mask(s, causal_mask(16)))
+    assert torch.all(w.masked_select(~causal_mask(16)) == 0)          # exactly zero
+    tol = {torch.float16: 1e-3, torch.bfloat16: 1e-2}.get(dtype, 1e-6)  # the dtype's precision
+    torch.testing.assert_close(w.float().sum(-1), torch.ones(16), rtol=0, atol=tol)
+
+
+@pytest.mark.claim("mask.neg_inf_float16")
+def test_a_finite_constant_does_not_mean_the_same_in_every_dtype(claim_record):
+    allowed = causal_mask(8)
+    # -1e9 is not a float16 number: a cast overflows it to -inf, and masked_fill refuses it.
+    as_fp16 = torch.tensor(-1e9).half().item()
+    with pytest.raises(RuntimeError):
+        torch.zeros(8, 8, dtype=torch.float16).masked_fill(~allowed, -1e9)
+    # In float32 it stays finite, so whether it masks depends on the range of the scores:
+    # scores of magnitude 1e10 (a runaway head) make "masked" entries win the softmax.
+    s = torch.full((8, 8), -1e10).masked_fill(~allowed, -1e9)
+    leaked = F.softmax(s, -1).masked_select(~allowed).max().item()
+    s_inf = mask(torch.full((8, 8), -1e10), allowed)
+    leaked_inf = F.softmax(s_inf, -1).masked_select(~allowed).max().item()
+    claim_record(stated="-inf stays -inf; -1e9 dtype-dependent",
+                 measured={"-1e9 as fp16": as_fp16, "weight leaked with -1e9": leaked,
+                           "weight leaked with -inf": leaked_inf}, tolerance="exact")
+    assert as_fp16 == float("-inf") and torch.tensor(-1e9).float().item() == -1e9
+    assert leaked > 0.1 and leaked_inf == 0.0

@@ -1,0 +1,104 @@
+"""Dividing by sqrt(d_k): the variance argument, and what an undivided softmax does at init.
+
+Setting for all of these (the chapter's variance argument): q and k entries independent
+N(0, 1); a "fresh head" row is one query scored against 64 keys.
+"""
+import math
+
+import torch
+import pytest
+
+pytestmark = pytest.mark.fast
+
+# The chapter's table: d, Var(q.k), std over 20,000 pairs.
+TABLE = [(4, 3.975, 1.994), (16, 16.071, 4.009), (64, 64.249, 8.016),
+         (256, 253.065, 15.908), (1024, 1015.562, 31.868)]
+PAIRS = 20_000
+
+
+def dot_products(d: int, n: int, seed: int) -> torch.Tensor:
+    g = torch.Generator().manual_seed(seed)
+    q = torch.randn(n, d, generator=g, dtype=torch.float64)
+    k = torch.randn(n, d, generator=g, dtype=torch.float64)
+    return (q * k).sum(-1)
+
+
+def var_se(d: int, n: int) -> float:
+    """Standard error of a sample variance of s = q.k: Var(s^2) = E s^4 - d^2 = 2d^2 + 6d
+    (E (q_j k_j)^4 = 9), so SE = sqrt((2d^2 + 6d) / n)."""
+    return math.sqrt((2 * d * d + 6 * d) / n)
+
+
+@pytest.mark.claim("scale.variance_is_d")
+@pytest.mark.parametrize("d,stated_var,stated_std", TABLE)
+def test_score_variance_is_d(d, stated_var, stated_std, claim_record):
+    var = dot_products(d, PAIRS, seed=d).var().item()
+    se = var_se(d, PAIRS)
+    # 4 SE (two-sided p ~ 6e-5) for our estimate against d; the chapter's figure is itself an
+    # estimate from 20,000 pairs, so it must lie within 4 SE of d too.
+    claim_record(stated=stated_var, measured=var, tolerance=f"4 SE = {4 * se:.3f}", d=d, theory=d)
+    assert abs(var - d) <= 4 * se
+    assert abs(stated_var - d) <= 4 * se
+
+
+@pytest.mark.claim("scale.std_is_sqrt_d")
+@pytest.mark.parametrize("d,stated_var,stated_std", TABLE)
+def test_score_std_is_sqrt_d(d, stated_var, stated_std, claim_record):
+    std = dot_products(d, PAIRS, seed=d).std().item()
+    se = var_se(d, PAIRS) / (2 * math.sqrt(d))          # delta method: SE(std) = SE(var) / 2 sd
+    claim_record(stated=stated_std, measured=std, tolerance=f"4 SE = {4 * se:.4f}", d=d, theory=math.sqrt(d))
+    assert abs(std - math.sqrt(d)) <= 4 * se
+    assert abs(stated_std - math.sqrt(d)) <= 4 * se
+
+
+def fresh_rows(d: int, rows: int, divide: bool, seed: int = 0, positions: int = 64) -> torch.Tensor:
+    g = torch.Generator().manual_seed(seed)
+    q = torch.randn(rows, 1, d, generator=g)
+    k = torch.randn(rows, positions, d, generator=g)
+    s = (q * k).sum(-1)                                             # (rows, 64)
+    return torch.softmax(s / math.sqrt(d) if divide else s, dim=-1)
+
+
+def effective_tokens(w: torch.Tensor) -> torch.Tensor:
+    """exp(entropy): how many positions a row really averages over."""
+    return torch.exp(-(w * torch.log(w.clamp_min(1e-45))).sum(-1))
+
+
+@pytest.mark.claim("scale.effective_tokens")
+def test_undivided_head_at_256_attends_to_about_one_token(claim_record):
+    undivided = effective_tokens(fresh_rows(256, 2000, divide=False)).mean().item()
+    divided = effective_tokens(fresh_rows(256, 2000, divide=True)).mean().item()
+    # "about one" read at the chapter's precision: the mean rounds to 1, i.e. < 1.5.  The SE of
+    # the mean over 2,000 rows is ~0.01, well inside that band.
+    claim_record(stated=1, measured=undivided, tolerance="rounds to 1 (< 1.5)", divided=divided)
+    assert round(undivided) == 1
+    assert divided > 10 * undivided                                 # division is what restores it
+
+
+def frozen(w: torch.Tensor) -> torch.Tensor:
+    """A row is frozen when the softmax has committed to one entry: more than 0.99 of its
+    weight on a single token (the chapter's own threshold in the runaway measurement), where
+    the Jacobian diagonal w_i(1 - w_i) is below 0.01 everywhere."""
+    return w.max(-1).values > 0.99
+
+
+@pytest.mark.claim("scale.frozen_rows")
+def test_undivided_at_1024_seven_rows_in_ten_are_frozen(claim_record):
+    share = frozen(fresh_rows(1024, 2000, divide=False)).float().mean().item()
+    se = math.sqrt(0.7 * 0.3 / 2000)
+    # "seven in ten" covers [0.65, 0.75); widened by 3 binomial SE of a 2,000-row sample.
+    claim_record(stated=0.7, measured=share, tolerance=f"[0.65, 0.75) +- 3 SE ({3 * se:.3f})")
+    assert 0.65 - 3 * se <= share < 0.75 + 3 * se
+
+
+@pytest.mark.claim("scale.divided_flat")
+@pytest.mark.parametrize("d", [4, 16, 64, 256, 1024])
+def test_divided_softmax_slope_is_flat_at_0_96(d, claim_record):
+    w = fresh_rows(d, 2000, divide=True, seed=d)
+    q = (w * (1 - w)).sum(-1)
+    mean, se = q.mean().item(), q.std().item() / math.sqrt(2000)
+    undivided = (lambda u: (u * (1 - u)).sum(-1).mean().item())(fresh_rows(d, 2000, divide=False, seed=d))
+    # The chapter prints two decimals: [0.955, 0.965), widened by 3 SE of the 2,000-row mean.
+    claim_record(stated=0.96, measured=mean, tolerance=f"[0.955, 0.965) +- 3 SE ({3 * se:.4f})",
+                 d=d, undivided=undivided)
+    assert 0.955 - 3 * se <= mean < 0.965 + 3 * se

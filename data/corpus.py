@@ -1,0 +1,84 @@
+"""The corpus: Tiny Shakespeare, found, downloaded if need be, and always checked by sha256.
+
+Places looked, in order:
+1. the path in `$ATTENTION_CLAIMS_CORPUS` (if set: it is then the only local candidate, so a
+   typo is reported rather than silently bypassed);
+2. `../shared/data/tinyshakespeare.txt` beside the project;
+3. the download cache (`<cache>/tinyshakespeare.txt`), filled from the public source.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import urllib.request
+from pathlib import Path
+
+from data.paths import PROJECT_ROOT, cache_root
+
+CORPUS_SHA256 = "86c4e6aa9db7c042ec79f339dcb96d42b0075e16b8fc2e86bf0ca57e2dc565ed"
+CORPUS_CHARS = 1_115_394
+CORPUS_URL = "https://raw.githubusercontent.com/karpathy/char-rnn/master/data/tinyshakespeare/input.txt"
+ENV_VAR = "ATTENTION_CLAIMS_CORPUS"
+NO_DOWNLOAD_VAR = "ATTENTION_CLAIMS_NO_DOWNLOAD"
+
+
+class CorpusError(RuntimeError):
+    """The corpus could not be found, or what was found is not the chapter's corpus."""
+
+
+def sha256_of(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def candidate_paths() -> list[Path]:
+    explicit = os.environ.get(ENV_VAR)
+    if explicit:
+        return [Path(explicit)]
+    return [PROJECT_ROOT.parent / "shared" / "data" / "tinyshakespeare.txt",
+            cache_root() / "tinyshakespeare.txt"]
+
+
+def _download(dest: Path) -> str:
+    """Download to a temp file, then rename: an interrupted download leaves nothing behind."""
+    tmp = dest.with_suffix(".part")
+    try:
+        with urllib.request.urlopen(CORPUS_URL, timeout=30) as r:
+            tmp.write_bytes(r.read())
+        os.replace(tmp, dest)
+        return "downloaded"
+    except Exception as e:  # network errors of every kind end up in the one message below
+        tmp.unlink(missing_ok=True)
+        return f"download failed: {type(e).__name__}: {e}"
+
+
+def corpus_path() -> Path:
+    """The path of a verified copy of the corpus, or a CorpusError naming every place looked."""
+    looked: list[str] = []
+    candidates = candidate_paths()
+    for path in candidates:
+        if not path.is_file():
+            looked.append(f"  {path}: not found")
+            continue
+        digest = sha256_of(path)
+        if digest == CORPUS_SHA256:
+            return path
+        looked.append(f"  {path}: sha256 {digest} does not match")
+    if not os.environ.get(ENV_VAR) and not os.environ.get(NO_DOWNLOAD_VAR):
+        dest = candidates[-1]
+        outcome = _download(dest)
+        if outcome == "downloaded":
+            digest = sha256_of(dest)
+            if digest == CORPUS_SHA256:
+                return dest
+            dest.unlink()
+            outcome = f"downloaded file has sha256 {digest}; deleted"
+        looked.append(f"  {CORPUS_URL}: {outcome}")
+    raise CorpusError(
+        "Tiny Shakespeare corpus not found or altered. Looked in:\n" + "\n".join(looked)
+        + f"\nExpected sha256 {CORPUS_SHA256} ({CORPUS_CHARS:,} characters). "
+        f"Set {ENV_VAR}=/path/to/tinyshakespeare.txt to point at a copy.")
+
+
+def load_corpus() -> str:
+    """The corpus text, verified."""
+    return corpus_path().read_text(encoding="utf-8")

@@ -1,0 +1,120 @@
+"""Causal self-attention: score, mask, normalise, mix.
+
+`Head` is the chapter's thirty-line head, line for line.  `MultiHeadAttention` is the one the
+language model uses: h heads of width d/h from one fused q/k/v projection, concatenated and
+mixed by W_o.  Its explicit path materialises the scores and weights (set `capture=True` to
+keep them in `.scores` / `.weights`, shape (B, h, T, T)); otherwise it calls
+F.scaled_dot_product_attention, which computes the same thing without keeping them.
+"""
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+def score(q: torch.Tensor, k: torch.Tensor, divide: bool = True) -> torch.Tensor:
+    """s[t, i] = q_t . k_i, divided by sqrt(d_k) unless `divide` is False.  (..., T, T)"""
+    s = q @ k.transpose(-2, -1)
+    return s / math.sqrt(q.shape[-1]) if divide else s
+
+
+def causal_mask(T: int, device=None) -> torch.Tensor:
+    """True where position t may see position i (i <= t).  (T, T) bool."""
+    return torch.tril(torch.ones(T, T, dtype=torch.bool, device=device))
+
+
+def mask(s: torch.Tensor, allowed: torch.Tensor) -> torch.Tensor:
+    """Forbidden scores become -inf, the value the masking means, in every dtype."""
+    return s.masked_fill(~allowed, float("-inf"))
+
+
+def normalise(s: torch.Tensor) -> torch.Tensor:
+    """Softmax over the keys: -inf entries get weight exactly 0, the rest sum to 1."""
+    return F.softmax(s, dim=-1)
+
+
+def mix(w: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+    """The weighted sum of values.  (..., T, T) @ (..., T, d_v) -> (..., T, d_v)"""
+    return w @ v
+
+
+class Head(nn.Module):
+    """One head of causal self-attention (the chapter's code)."""
+
+    def __init__(self, d_model: int, d_head: int, block: int, divide: bool = True):
+        super().__init__()
+        self.q = nn.Linear(d_model, d_head, bias=False)
+        self.k = nn.Linear(d_model, d_head, bias=False)
+        self.v = nn.Linear(d_model, d_head, bias=False)
+        self.d_head, self.divide = d_head, divide
+        self.register_buffer("mask", torch.tril(torch.ones(block, block)).bool())
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:            # x: (B, T, d_model)
+        T = x.shape[1]
+        q, k, v = self.q(x), self.k(x), self.v(x)                   # (B, T, d_head)
+        s = score(q, k, self.divide)                                # (B, T, T)
+        s = mask(s, self.mask[:T, :T])
+        w = normalise(s)
+        return mix(w, v)                                            # (B, T, d_head)
+
+
+class MultiHeadAttention(nn.Module):
+    """h heads of width d/h: the width is partitioned, not added to.
+
+    positions: an optional RoPE (rotates q and k) or ALiBi (adds a per-head distance penalty
+    to the scores); `divide` switches the 1/sqrt(d_k) off; `out_proj` False drops W_o (only
+    meaningful for one head, whose output is then already d wide).
+    """
+
+    def __init__(self, d_model: int, n_heads: int, *, divide: bool = True, out_proj: bool = True,
+                 qkv_bias: bool = False, out_bias: bool = True, dropout: float = 0.0,
+                 positions: nn.Module | None = None):
+        super().__init__()
+        assert d_model % n_heads == 0, "heads partition the width: d_model % n_heads == 0"
+        if not out_proj and n_heads != 1:
+            raise ValueError("out_proj=False needs n_heads=1 (the heads must be mixed by W_o)")
+        self.n_heads, self.d_head, self.divide = n_heads, d_model // n_heads, divide
+        self.qkv = nn.Linear(d_model, 3 * d_model, bias=qkv_bias)   # W_q, W_k, W_v stacked
+        self.out = nn.Linear(d_model, d_model, bias=out_bias) if out_proj else nn.Identity()
+        self.attn_dropout = nn.Dropout(dropout)                      # on the weights, after softmax
+        self.positions = positions
+        self.capture = False          # keep .scores and .weights from the next forward
+        self.scores: torch.Tensor | None = None
+        self.weights: torch.Tensor | None = None
+
+    def split_heads(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        B, T, C = x.shape
+        q, k, v = self.qkv(x).split(C, dim=-1)                      # 3 x (B, T, C)
+        # (B, T, C) -> (B, h, T, d_head)
+        return tuple(t.view(B, T, self.n_heads, self.d_head).transpose(1, 2) for t in (q, k, v))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:            # x: (B, T, C)
+        B, T, C = x.shape
+        q, k, v = self.split_heads(x)                               # (B, h, T, d_head)
+        bias = None
+        if self.positions is not None:
+            q, k = self.positions.rotate(q, k)
+            bias = self.positions.score_bias(T, x.device, x.dtype)  # (h, T, T) or None
+        if self.capture:
+            s = score(q, k, self.divide)                            # (B, h, T, T)
+            if bias is not None:
+                s = s + bias
+            s = mask(s, causal_mask(T, x.device))
+            w = normalise(s)
+            if self.capture:
+                self.scores, self.weights = s.detach(), w.detach()
+            y = mix(self.attn_dropout(w), v)                        # (B, h, T, d_head)
+        else:
+            scale = None if self.divide else 1.0
+            p = self.attn_dropout.p if self.training else 0.0
+            if bias is None:
+                y = F.scaled_dot_product_attention(q, k, v, dropout_p=p, is_causal=True, scale=scale)
+            else:
+                allowed = causal_mask(T, x.device)
+                attn_mask = bias.masked_fill(~allowed, float("-inf"))
+                y = F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask, dropout_p=p, scale=scale)
+        y = y.transpose(1, 2).reshape(B, T, C)                      # (B, h, T, d) -> (B, T, C)
+        return self.out(y)

@@ -1,0 +1,28 @@
+"""The uniform causal average: position t's summary is the mean of x_0..x_t.
+
+It is one multiplication by a lower-triangular matrix whose rows sum to one, and that matrix
+is exactly the softmax of an all-zero score matrix under the causal mask.
+"""
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+
+def averaging_matrix(T: int, dtype=torch.float32, device=None) -> torch.Tensor:
+    """A[t, i] = 1/(t+1) for i <= t, else 0.  Shape (T, T)."""
+    A = torch.tril(torch.ones(T, T, dtype=dtype, device=device))
+    return A / A.sum(1, keepdim=True)
+
+
+def prefix_mean_loop(x: torch.Tensor) -> torch.Tensor:
+    """The obvious version, one prefix at a time.  x: (T, C) -> (T, C)."""
+    return torch.stack([x[: t + 1].mean(0) for t in range(x.shape[0])])
+
+
+class CausalAverage(nn.Module):
+    """Replace each position by the mean of its prefix.  No parameters."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:           # x: (B, T, C)
+        T = x.shape[-2]
+        return averaging_matrix(T, x.dtype, x.device) @ x          # (B, T, C)
