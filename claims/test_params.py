@@ -1,0 +1,67 @@
+"""Model size is arithmetic: the per-block formula and GPT-2 small's accounting, counted on
+modules we build (on the meta device, so nothing is allocated)."""
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from model import Block, LanguageModel, ModelConfig, MultiHeadAttention
+from model.params import GPT2Small, block_params, build_on_meta, count
+
+pytestmark = pytest.mark.fast
+
+GPT2 = ModelConfig(vocab_size=50_257, d_model=768, context=1024, n_blocks=12, n_heads=12,
+                   qkv_bias=True, tie_weights=True)
+CHAPTER_TABLE = {
+    "token embeddings": 38_597_376,
+    "position embeddings": 786_432,
+    "one block": 7_087_872,
+    "12 blocks": 85_054_464,
+    "final LayerNorm": 1_536,
+    "total (weights tied)": 124_439_808,
+}
+
+
+def gpt2_block(d: int, qkv_bias: bool = True) -> Block:
+    return Block(MultiHeadAttention(d, 1, qkv_bias=qkv_bias), d, mlp=True, norm="pre")
+
+
+@pytest.mark.claim("params.block_formula")
+@settings(max_examples=30, deadline=None)
+@given(d=st.integers(1, 2048))
+def test_a_block_has_12d2_plus_13d_parameters(d):
+    block = build_on_meta(lambda: gpt2_block(d))
+    assert count(block) == 12 * d * d + 13 * d == block_params(d)
+
+
+@pytest.mark.claim("params.bias_difference")
+def test_no_bias_on_three_projections_removes_2304_at_768(claim_record):
+    with_bias = count(build_on_meta(lambda: gpt2_block(768, qkv_bias=True)))
+    without = count(build_on_meta(lambda: gpt2_block(768, qkv_bias=False)))
+    claim_record(stated=2_304, measured=with_bias - without, tolerance="exact")
+    assert with_bias - without == 2_304
+
+
+@pytest.fixture(scope="module")
+def gpt2_small():
+    return build_on_meta(lambda: LanguageModel(GPT2))
+
+
+def measured_rows(m) -> dict[str, int]:
+    return {"token embeddings": count(m.tok_emb), "position embeddings": count(m.pos_emb),
+            "one block": count(m.blocks[0]), "12 blocks": count(m.blocks),
+            "final LayerNorm": count(m.ln_f), "total (weights tied)": m.n_params()}
+
+
+@pytest.mark.claim("params.gpt2_small")
+@pytest.mark.parametrize("row", list(CHAPTER_TABLE))
+def test_gpt2_small_table(row, gpt2_small, claim_record):
+    measured = measured_rows(gpt2_small)[row]
+    claim_record(stated=CHAPTER_TABLE[row], measured=measured, tolerance="exact", row=row)
+    assert measured == CHAPTER_TABLE[row] == GPT2Small().rows()[row]
+
+
+@pytest.mark.claim("params.embedding_third")
+def test_nearly_a_third_of_gpt2_small_is_the_embedding_table(gpt2_small, claim_record):
+    share = count(gpt2_small.tok_emb) / gpt2_small.n_params()
+    # "nearly a third": below 1/3 and within a tenth of it, i.e. in [0.30, 1/3).
+    claim_record(stated="nearly 1/3", measured=share, tolerance="[0.30, 1/3)")
+    assert 0.30 <= share < 1 / 3

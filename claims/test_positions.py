@@ -1,0 +1,80 @@
+"""Positions: attention alone is permutation-equivariant; RoPE makes scores relative; ALiBi
+penalises distance with a geometric slope per head."""
+import math
+
+import torch
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from model import ALiBi, MultiHeadAttention, RoPE, alibi_slopes, score
+
+pytestmark = pytest.mark.fast
+
+
+@pytest.mark.claim("positions.permutation_equivariant")
+@settings(max_examples=30, deadline=None)
+@given(T=st.integers(2, 24), seed=st.integers(0, 2**16))
+def test_without_positions_permuting_the_prefix_leaves_the_last_output_unchanged(T, seed):
+    # With the causal mask, each position sees its own prefix; within it all orderings are
+    # alike: permute the first T-1 tokens and the last position's output does not move.
+    torch.manual_seed(seed)
+    att = MultiHeadAttention(16, 2).double().eval()
+    x = torch.randn(1, T, 16, dtype=torch.float64)
+    perm = torch.cat([torch.randperm(T - 1), torch.tensor([T - 1])])
+    with torch.no_grad():
+        y, y_perm = att(x), att(x[:, perm])
+    assert (y[0, -1] - y_perm[0, -1]).abs().max().item() <= 1e-12
+
+
+@pytest.mark.claim("positions.permutation_equivariant")
+@settings(max_examples=30, deadline=None)
+@given(T=st.integers(2, 24), seed=st.integers(0, 2**16))
+def test_unmasked_attention_permutes_its_output_with_its_input(T, seed):
+    torch.manual_seed(seed)
+    att = MultiHeadAttention(16, 2).double().eval()
+    x = torch.randn(1, T, 16, dtype=torch.float64)
+    perm = torch.randperm(T)
+
+    def unmasked(x):
+        q, k, v = att.split_heads(x)
+        w = torch.softmax(score(q, k), -1)                          # no mask, no positions
+        return att.out((w @ v).transpose(1, 2).reshape(1, T, 16))
+    with torch.no_grad():
+        assert (unmasked(x)[:, perm] - unmasked(x[:, perm])).abs().max().item() <= 1e-12
+
+
+@pytest.mark.claim("positions.rope_relative")
+@settings(max_examples=50, deadline=None)
+@given(t=st.integers(0, 2000), i=st.integers(0, 2000), shift=st.integers(-2000, 2000),
+       seed=st.integers(0, 2**16))
+def test_rope_score_depends_only_on_t_minus_i(t, i, shift, seed):
+    if min(t + shift, i + shift) < 0:
+        shift = -min(t, i)
+    g = torch.Generator().manual_seed(seed)
+    rope = RoPE(32).double()
+    q, k = torch.randn(32, generator=g, dtype=torch.float64), torch.randn(32, generator=g, dtype=torch.float64)
+    at = lambda x, p: rope.rotate_one(x[None], torch.tensor([p]))[0]
+    s = at(q, t) @ at(k, i)
+    s_shifted = at(q, t + shift) @ at(k, i + shift)
+    # The angles are computed in float32 (as in the model): an angle of size p carries an error
+    # of ~p * eps32, which moves the score by up to |q||k| times that.
+    tol = 4 * (max(t, i) + abs(shift) + 1) * torch.finfo(torch.float32).eps * q.norm() * k.norm()
+    assert abs(s - s_shifted) <= tol
+
+
+@pytest.mark.claim("positions.alibi_slopes")
+@pytest.mark.parametrize("n_heads", [1, 2, 4, 8, 16])
+def test_alibi_penalty_is_linear_in_distance_with_a_geometric_slope_per_head(n_heads, claim_record):
+    T = 32
+    bias = ALiBi(n_heads).score_bias(T, dtype=torch.float64)       # (h, T, T)
+    slopes = alibi_slopes(n_heads)
+    t = torch.arange(T, dtype=torch.float64)
+    distance = (t[:, None] - t[None, :]).clamp(min=0)
+    for h in range(n_heads):
+        torch.testing.assert_close(bias[h], -slopes[h] * distance, rtol=1e-6, atol=1e-9)
+    if n_heads > 1:
+        ratios = slopes[1:] / slopes[:-1]
+        torch.testing.assert_close(ratios, torch.full_like(ratios, 2.0 ** (-8 / n_heads)))
+        assert len(set(slopes.tolist())) == n_heads                 # a different slope per head
+    claim_record(stated="geometric, one per head", measured=slopes.tolist(), tolerance="exact",
+                 n_heads=n_heads)
