@@ -25,6 +25,8 @@ from claims import registry
 VERDICTS = ("holds", "refuted", "fails", "not run", "not encoded")
 _SEVERITY = {"fails": 3, "refuted": 2, "holds": 1, "not run": 0}
 CLAIMS_DIR = Path(__file__).resolve().parent
+UNKNOWN = ("unknown claim ID(s) in @pytest.mark.claim (not in claims/registry.py, whose IDs "
+           "come from ../shared/claims.md):\n")
 _CLAIM_IN_SOURCE = re.compile(r"claim\(\s*(?:id\s*=\s*)?[\"']([a-z0-9_]+\.[a-z0-9_]+)[\"']")
 
 
@@ -70,9 +72,27 @@ def pytest_collection_modifyitems(session, config, items):
                 bad.append(f"  {item.nodeid}: {cid!r}")
         config._claims_collected.update(ids)
     if bad:
-        raise pytest.UsageError("unknown claim ID(s) in @pytest.mark.claim (not in "
-                                "claims/registry.py, whose IDs come from ../shared/claims.md):\n"
-                                + "\n".join(bad))
+        raise pytest.UsageError(UNKNOWN + "\n".join(bad))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session):
+    """Under xdist the controller collects nothing, so it reads the claim IDs from the test
+    sources before any worker starts (a worker's collection error would arrive garbled)."""
+    config = session.config
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+        return
+    bad = []
+    for path in sorted({p for d in (CLAIMS_DIR, config.rootpath / "claims") for p in Path(d).rglob("test_*.py")}):
+        bad += [f"  {path}: {cid!r}" for cid in _CLAIM_IN_SOURCE.findall(path.read_text(encoding="utf-8"))
+                if cid not in registry.CLAIMS]
+    if bad:
+        raise pytest.UsageError(UNKNOWN + "\n".join(bad))
+
+
+def pytest_sessionfinish(session):
+    if hasattr(session.config, "workerinput"):
+        session.config.workeroutput["claims_collected"] = sorted(session.config._claims_collected)
 
 
 def resolved_device(config) -> str:
@@ -160,10 +180,10 @@ def _short(report) -> str:
     return "\n".join(lines[:8])
 
 
-def encoded_in_source() -> set[str]:
+def encoded_in_source(*dirs: Path) -> set[str]:
     """Claim IDs that some test under claims/ carries, whether or not it was selected."""
     ids = set()
-    for path in CLAIMS_DIR.rglob("test_*.py"):
+    for path in {p for d in (CLAIMS_DIR, *dirs) for p in Path(d).rglob("test_*.py")}:
         ids.update(_CLAIM_IN_SOURCE.findall(path.read_text(encoding="utf-8")))
     return ids
 
@@ -215,6 +235,10 @@ class ClaimReporter:
         self.results: dict[str, dict] = {}          # nodeid -> what that test found
         self.started = time.time()
 
+    def pytest_testnodedown(self, node, error):
+        """xdist: each worker sends the claim IDs it collected (selected or not)."""
+        self.config._claims_collected.update(getattr(node, "workeroutput", {}).get("claims_collected", []))
+
     def pytest_runtest_logreport(self, report):
         props = _props(report)
         if "claim_ids" not in props:
@@ -251,7 +275,7 @@ class ClaimReporter:
         meta = {"timestamp": now, "source": "fresh run", "markexpr": config.getoption("markexpr"),
                 "argv": list(config.invocation_params.args),
                 "seconds": round(time.time() - self.started, 1)}
-        encoded = encoded_in_source() | config._claims_collected
+        encoded = encoded_in_source(config.rootpath / "claims") | config._claims_collected
         report = build_report(self.results, encoded, meta)
         out = Path(config.rootpath, config.getoption("--report-dir"))
         out.mkdir(parents=True, exist_ok=True)

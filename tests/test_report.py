@@ -1,0 +1,107 @@
+"""The claim report: verdicts per claim, correct under xdist, unknown IDs rejected."""
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from claims import registry
+
+pytest_plugins = ["pytester"]
+ROOT = Path(__file__).resolve().parent.parent
+
+SAMPLE = '''
+import pytest
+
+@pytest.mark.fast
+@pytest.mark.claim("corpus.chars")
+def test_holds(claim_record):
+    claim_record(stated=1, measured=1, tolerance="exact")
+    assert 1 == 1
+
+@pytest.mark.fast
+@pytest.mark.claim("corpus.tokens")
+@pytest.mark.xfail(strict=True, reason="refuted: measured 2")
+def test_refuted(claim_record):
+    claim_record(stated=1, measured=2, tolerance="exact")
+    assert 2 == 1
+
+@pytest.mark.fast
+@pytest.mark.claim("corpus.split")
+def test_fails():
+    assert False, "a bug"
+
+@pytest.mark.gpu
+@pytest.mark.claim("ladder.layernorm")
+def test_gpu_only():
+    pass
+
+@pytest.mark.slow
+@pytest.mark.claim("cost.oom_16k")
+def test_deselected():
+    pass
+'''
+
+
+@pytest.fixture
+def project(pytester, monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    pytester.makeini("[pytest]\nmarkers =\n  fast\n  slow\n  gpu\n  claim(id)\n")
+    (pytester.path / "claims").mkdir()
+    (pytester.path / "claims" / "test_sample.py").write_text(SAMPLE)
+    return pytester
+
+
+def run(project, *args):
+    result = project.runpytest_subprocess("-p", "claims.plugin", "-p", "no:cacheprovider",
+                                          "-m", "not slow", *args)
+    report = json.loads((project.path / "report" / "claims.json").read_text())
+    return result, {c["id"]: c for c in report["claims"]}, report["summary"]
+
+
+@pytest.mark.parametrize("xdist", [[], ["-n", "2"]], ids=["serial", "xdist-2"])
+def test_report_lists_every_claim_with_its_verdict(project, xdist):
+    result, claims, summary = run(project, *xdist)
+    assert set(claims) == set(registry.CLAIMS)
+    assert claims["corpus.chars"]["verdict"] == "holds"
+    assert claims["corpus.chars"]["measured"] == 1
+    assert claims["corpus.tokens"]["verdict"] == "refuted"
+    assert "measured 2" in claims["corpus.tokens"]["reason"]
+    assert claims["corpus.tokens"]["measured"] == 2
+    assert claims["corpus.split"]["verdict"] == "fails"
+    assert claims["ladder.layernorm"]["verdict"] == "not run"      # gpu tier, no CUDA
+    assert claims["cost.oom_16k"]["verdict"] == "not run"          # deselected by -m
+    assert claims["scale.runaway"]["verdict"] == "not encoded"
+    assert sum(summary[v] for v in ("holds", "refuted", "fails", "not run", "not encoded")) == len(registry.CLAIMS)
+    for key in ("id", "section", "statement", "stated", "measured", "tolerance", "verdict", "tier",
+                "device", "seeds", "seconds", "torch", "python", "timestamp"):
+        assert key in claims["corpus.chars"]
+
+
+@pytest.mark.parametrize("xdist", [[], ["-n", "2"]], ids=["serial", "xdist-2"])
+def test_unknown_claim_id_is_rejected_at_collection(project, xdist):
+    (project.path / "claims" / "test_bad.py").write_text(
+        "import pytest\n@pytest.mark.claim('corpus.nonsense')\ndef test_x():\n    pass\n")
+    result = project.runpytest_subprocess("-p", "claims.plugin", *xdist)
+    assert result.ret != 0
+    assert "unknown claim ID" in result.stdout.str() + result.stderr.str()
+    assert "corpus.nonsense" in result.stdout.str() + result.stderr.str()
+
+
+def test_device_cuda_without_cuda_is_a_clear_usage_error(project):
+    import torch
+    if torch.cuda.is_available():
+        pytest.skip("CUDA is present here")
+    result = project.runpytest_subprocess("-p", "claims.plugin", "--device", "cuda")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "torch.cuda.is_available() is False" in result.stderr.str()
+
+
+def test_report_renders_markdown(project):
+    run(project)
+    import subprocess, sys
+    out = subprocess.run([sys.executable, "-m", "claims.report", "--report-dir",
+                          str(project.path / "report")], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    md = (project.path / "report" / "claims.md").read_text()
+    assert "corpus.chars" in md and "refuted" in md and "not encoded" in md
