@@ -1,0 +1,85 @@
+"""The trained-model cache: end to end, deterministic, safe against kills, corruption and races."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import torch
+
+from fixtures.cache import TrainedCache
+from fixtures.recipes import Recipe, TrainConfig
+from fixtures.train import train
+from model import ModelConfig
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = Recipe("tiny", ModelConfig(d_model=16, context=16, n_heads=2),
+              TrainConfig(steps=20, batch_size=4))
+
+
+def test_tiny_recipe_trains_end_to_end_and_is_cached(tmp_path):
+    cache = TrainedCache(tmp_path)
+    first, fresh = cache.get(TINY)
+    assert fresh and first.curve[-1][1] < first.curve[0][1]     # the loss went down
+    again, fresh_again = cache.get(TINY)
+    assert not fresh_again and again.metrics == first.metrics
+    for (k, a), b in zip(first.model.state_dict().items(), again.model.state_dict().values()):
+        assert torch.equal(a, b), k
+    meta = json.loads((cache.entry(TINY) / "meta.json").read_text())
+    assert meta["recipe"]["model"]["d_model"] == 16 and len(meta["curve"]) == 2
+
+
+def test_same_seed_gives_the_same_metrics_on_cpu():
+    assert train(TINY).metrics["val_ppl"] == train(TINY).metrics["val_ppl"]
+    assert train(TINY.with_seed(1)).metrics["val_ppl"] != train(TINY).metrics["val_ppl"]
+
+
+def test_key_depends_on_recipe_and_seed_not_name():
+    assert TINY.key("c") != TINY.with_seed(1).key("c")
+    assert TINY.key("c") == Recipe("other name", TINY.model, TINY.train).key("c")
+    assert TINY.key("c") != TINY.key("d")                     # the code version is in the key
+
+
+def test_corrupt_entry_is_retrained_not_used(tmp_path):
+    cache = TrainedCache(tmp_path)
+    cache.get(TINY)
+    weights = cache.entry(TINY) / "weights.safetensors"
+    weights.write_bytes(weights.read_bytes()[:100])            # truncated on disk
+    result, fresh = cache.get(TINY)
+    assert fresh and result.curve[-1][1] < result.curve[0][1]
+    assert cache.load(TINY) is not None                        # the new entry is good
+
+
+def _spawn(cache_dir, steps, *extra):
+    code = ("import sys; sys.path.insert(0, %r)\n"
+            "from fixtures.cache import TrainedCache\n"
+            "from fixtures.recipes import Recipe, TrainConfig\n"
+            "from fixtures.train import Progress\n"
+            "from model import ModelConfig\n"
+            "r = Recipe('tiny', ModelConfig(d_model=16, context=16, n_heads=2), TrainConfig(steps=%d, batch_size=4))\n"
+            "_, fresh = TrainedCache(%r).get(r, progress=Progress('t', r.train.steps, every=0))\n"
+            "print('TRAINED' if fresh else 'CACHED', flush=True)\n") % (str(ROOT), steps, str(cache_dir))
+    return subprocess.Popen([sys.executable, "-c", code, *extra], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=dict(os.environ, OMP_NUM_THREADS="1"))
+
+
+def test_killed_training_leaves_no_usable_entry(tmp_path):
+    p = _spawn(tmp_path, 1_000_000)
+    deadline = time.time() + 60
+    while time.time() < deadline and "step" not in (p.stderr.readline() or ""):
+        pass
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    cache = TrainedCache(tmp_path)
+    r = Recipe("tiny", TINY.model, TrainConfig(steps=1_000_000, batch_size=4))
+    assert not cache.entry(r).exists() and cache.load(r) is None
+    assert not [d for d in tmp_path.iterdir() if d.is_dir() and not d.name.startswith(".tmp")]
+
+
+def test_two_concurrent_requests_train_once(tmp_path):
+    procs = [_spawn(tmp_path, 300) for _ in range(2)]
+    outs = sorted(p.communicate(timeout=300)[0].strip() for p in procs)
+    assert outs == ["CACHED", "TRAINED"]
