@@ -17,7 +17,7 @@ from model import ModelConfig
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = Recipe("tiny", ModelConfig(d_model=16, context=16, n_heads=2),
-              TrainConfig(steps=20, batch_size=4))
+              TrainConfig(steps=20, batch_size=4, lr=1e-2))
 
 
 def test_tiny_recipe_trains_end_to_end_and_is_cached(tmp_path):
@@ -29,7 +29,7 @@ def test_tiny_recipe_trains_end_to_end_and_is_cached(tmp_path):
     for (k, a), b in zip(first.model.state_dict().items(), again.model.state_dict().values()):
         assert torch.equal(a, b), k
     meta = json.loads((cache.entry(TINY) / "meta.json").read_text())
-    assert meta["recipe"]["model"]["d_model"] == 16 and len(meta["curve"]) == 2
+    assert meta["recipe"]["model"]["d_model"] == 16 and len(meta["curve"]) == 3    # steps 0, 10, 19
 
 
 def test_same_seed_gives_the_same_metrics_on_cpu():
