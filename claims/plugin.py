@@ -19,6 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+import torch  # imported once, up front: pytester's sys.modules restore must not drop it
 
 from claims import registry
 
@@ -41,16 +42,23 @@ def pytest_addoption(parser):
                 help="seeds per trained recipe (default: each claim's own, at least 3 where "
                      "a difference under 5 points is claimed)")
     g.addoption("--report-dir", default="report", help="where claims.json is written")
+    g.addoption("--no-progress", action="store_true",
+                help="do not print training progress (step, loss, tokens/s, ETA)")
+    g.addoption("--clear-trained", action="store_true",
+                help="empty the trained-model cache before the run")
 
 
 def pytest_configure(config):
     if config.getoption("--device") == "cuda":
-        import torch
         if not torch.cuda.is_available():
             raise pytest.UsageError("--device cuda was asked for, but torch.cuda.is_available() "
                                     "is False (no CUDA device or a CPU-only torch build)")
     config._claims_collected = set()
     if not hasattr(config, "workerinput"):          # the controller (or a run without xdist)
+        if config.getoption("--clear-trained"):
+            from fixtures.cache import TrainedCache
+            n = TrainedCache().clear()
+            print(f"cleared {n} trained model(s) from the cache")
         config.pluginmanager.register(ClaimReporter(config), "claim-reporter")
 
 
@@ -96,7 +104,6 @@ def pytest_sessionfinish(session):
 
 
 def resolved_device(config) -> str:
-    import torch
     opt = config.getoption("--device")
     if opt == "auto":
         return "cuda" if torch.cuda.is_available() else "cpu"
@@ -111,7 +118,6 @@ def pytest_runtest_setup(item):
         item.user_properties.append(("claim_tier", tier_of(item)))
         item.user_properties.append(("claim_device", resolved_device(item.config)))
     if item.get_closest_marker("gpu") and item.config.getoption("--device") == "auto":
-        import torch
         if not torch.cuda.is_available():
             pytest.skip("gpu tier: no CUDA here; add --device cpu to train on the CPU (hours)")
 
@@ -157,6 +163,48 @@ def seeds(request):
     return n
 
 
+def _progress_writer(config):
+    """Progress lines reach the terminal even under pytest's capture (and always the file
+    <cache>/progress.log, which is where to look under xdist: `tail -f .cache/progress.log`)."""
+    from data.paths import cache_root
+    log = cache_root() / "progress.log"
+    capman = config.pluginmanager.getplugin("capturemanager")
+    tw = config.get_terminal_writer()
+
+    def write(line: str) -> None:
+        with open(log, "a") as f:
+            f.write(line + "\n")
+        if hasattr(config, "workerinput") or capman is None:
+            return
+        with capman.global_and_fixture_disabled():
+            tw.line(line)
+    return write
+
+
+@pytest.fixture(scope="session")
+def trained(request):
+    """trained(group, recipe_name, n_seeds) -> [TrainResult per seed 0..n-1], from the cache
+    or trained now (once, under a file lock); each run's record is merged into
+    results/<group>.json."""
+    from fixtures import recipes, results
+    from fixtures.cache import TrainedCache
+    from fixtures.train import Progress
+    config = request.config
+    cache, device = TrainedCache(), resolved_device(config)
+    write = None if config.getoption("--no-progress") else _progress_writer(config)
+
+    def get(group: str, name: str, n_seeds: int):
+        out = []
+        for seed in range(n_seeds):
+            r = recipes.get(name).with_seed(seed)
+            progress = Progress(f"{name} s{seed}", r.train.steps, write) if write else None
+            result, _ = cache.get(r, device, progress)
+            results.merge(group, [results.record(r, result)])
+            out.append(result)
+        return out
+    return get
+
+
 # ---------------------------------------------------------------- collecting verdicts
 
 def _props(report) -> dict:
@@ -188,43 +236,60 @@ def encoded_in_source(*dirs: Path) -> set[str]:
     return ids
 
 
-def build_report(results: dict, encoded: set[str], meta: dict) -> dict:
-    import torch
-    by_claim: dict[str, list[dict]] = {}
-    for r in results.values():
-        for cid in r["claims"]:
-            by_claim.setdefault(cid, []).append(r)
-    claims = []
-    for cid, c in registry.CLAIMS.items():
-        tests = by_claim.get(cid, [])
-        ran = [t for t in tests if t["outcome"]]
-        if ran:
-            verdict = max((t["outcome"] for t in ran), key=_SEVERITY.__getitem__)
-        else:
-            verdict = "not run" if cid in encoded else "not encoded"
-        records = [dict(rec, test=t["nodeid"]) for t in ran for rec in t["records"]]
-        first = records[0] if records else {}
-        claims.append({
-            "id": cid, "section": c.section, "statement": c.statement, "kind": c.kind,
-            "stated": first.get("stated", c.figure),
-            "measured": first.get("measured") if len(records) <= 1 else [r.get("measured") for r in records],
-            "tolerance": first.get("tolerance"),
-            "verdict": verdict,
-            "reason": "; ".join(t["reason"] for t in ran if t["outcome"] == verdict and t["reason"]),
-            "tier": next((t["tier"] for t in ran), c.tier),
-            "device": next((t["device"] for t in ran), None),
-            "seeds": max((rec.get("seeds", 1) if isinstance(rec.get("seeds", 1), int) else len(rec["seeds"])
-                          for rec in records), default=None),
-            "seconds": round(sum(t["seconds"] for t in ran), 3),
-            "torch": torch.__version__, "python": platform.python_version(),
-            "timestamp": meta["timestamp"], "source": meta["source"],
-            "records": records,
-            "tests": [{"nodeid": t["nodeid"], "outcome": t["outcome"], "reason": t["reason"]}
-                      for t in tests],
-        })
+DECIDED = ("holds", "refuted", "fails")
+
+
+def summarise_claim(cid: str, tests: list[dict], encoded: bool) -> dict:
+    """One claim's entry from its tests' evidence (each test: nodeid, outcome, reason,
+    records, tier, device, timestamp, seconds, torch, python).  The verdict is the most severe
+    decided outcome (fails > refuted > holds); with none decided it is `not run` (a test
+    exists) or `not encoded`."""
+    c = registry.get(cid)
+    decided = [t for t in tests if t["outcome"] in DECIDED]
+    if decided:
+        verdict = max((t["outcome"] for t in decided), key=_SEVERITY.__getitem__)
+    else:
+        verdict = "not run" if encoded or tests else "not encoded"
+    basis = decided or tests
+    reasons = [t["reason"] for t in basis if t["outcome"] == verdict and t["reason"]]
+    pending = [t for t in tests if t["outcome"] not in DECIDED]
+    if decided and pending:
+        reasons.append(f"{len(pending)} of {len(tests)} tests not run")
+    records = [dict(rec, test=t["nodeid"]) for t in decided for rec in t["records"]]
+    first = records[0] if records else {}
+    newest = max(basis, key=lambda t: t["timestamp"], default={})
+    seeds = [rec["seeds"] for rec in records if isinstance(rec.get("seeds"), int)]
+    return {
+        "id": cid, "section": c.section, "statement": c.statement, "kind": c.kind,
+        "stated": first.get("stated", c.figure),
+        "measured": first.get("measured") if len(records) <= 1 else [r.get("measured") for r in records],
+        "tolerance": first.get("tolerance"),
+        "verdict": verdict, "reason": "; ".join(dict.fromkeys(reasons)),
+        "tier": newest.get("tier", c.tier), "device": newest.get("device"),
+        "seeds": max(seeds) if seeds else (1 if records else None),
+        "seconds": round(sum(t["seconds"] for t in decided), 3),
+        "torch": newest.get("torch"), "python": newest.get("python"),
+        "timestamp": newest.get("timestamp"), "source": newest.get("source"),
+        "records": records, "tests": tests,
+    }
+
+
+def summary_of(claims: list[dict]) -> dict:
     summary = {v: sum(1 for c in claims if c["verdict"] == v) for v in VERDICTS}
     summary["total"] = len(claims)
-    return {"summary": summary, "meta": meta, "claims": claims}
+    return summary
+
+
+def build_report(results: dict, encoded: set[str], meta: dict) -> dict:
+    by_claim: dict[str, list[dict]] = {}
+    for r in results.values():
+        test = {k: r[k] for k in ("nodeid", "outcome", "reason", "records", "tier", "device")}
+        test.update(seconds=round(r["seconds"], 3), timestamp=meta["timestamp"],
+                    torch=torch.__version__, python=platform.python_version(), source=meta["source"])
+        for cid in r["claims"]:
+            by_claim.setdefault(cid, []).append(test)
+    claims = [summarise_claim(cid, by_claim.get(cid, []), cid in encoded) for cid in registry.CLAIMS]
+    return {"summary": summary_of(claims), "meta": meta, "claims": claims}
 
 
 class ClaimReporter:
@@ -269,8 +334,8 @@ class ClaimReporter:
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session, exitstatus):
         config = self.config
-        if not self.results and not session.testscollected:
-            return      # nothing collected: leave the previous report alone
+        if not self.results and not config._claims_collected:
+            return      # no claim test collected (e.g. `pytest tests`): keep the last report
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
         meta = {"timestamp": now, "source": "fresh run", "markexpr": config.getoption("markexpr"),
                 "argv": list(config.invocation_params.args),

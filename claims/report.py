@@ -17,13 +17,10 @@ import sys
 from pathlib import Path
 
 from claims import registry
-from claims.plugin import VERDICTS
+from claims.plugin import DECIDED, VERDICTS, summarise_claim, summary_of
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results" / "verdicts.json"
-DECIDED = ("holds", "refuted", "fails")
-
-
 def _load(path: Path) -> dict:
     return json.loads(path.read_text()) if path.exists() else {"claims": []}
 
@@ -35,16 +32,19 @@ def _write(path: Path, obj) -> None:
 
 
 def merge(fresh: dict, committed: dict) -> dict:
-    old = {c["id"]: dict(c, source=c.get("source", "committed")) for c in committed.get("claims", [])}
+    """Per test, the newest decided evidence wins (a fresh fast run does not hide a committed
+    trained result of the same claim); each claim is then summarised again from its tests."""
+    old = {c["id"]: c for c in committed.get("claims", [])}
     out = []
     for c in fresh.get("claims", []):
-        o = old.get(c["id"])
-        if o and (c["verdict"] not in DECIDED or o["timestamp"] > c["timestamp"]):
-            c = dict(o, source=f"committed ({o.get('tier')}, {o.get('device')}, {o['timestamp'][:10]})")
-        out.append(c)
-    summary = {v: sum(1 for c in out if c["verdict"] == v) for v in VERDICTS}
-    summary["total"] = len(out)
-    return {"summary": summary, "meta": fresh.get("meta", {}), "claims": out}
+        tests = {t["nodeid"]: t for t in c.get("tests", [])}
+        for t in old.get(c["id"], {}).get("tests", []):
+            mine = tests.get(t["nodeid"])
+            if t["outcome"] in DECIDED and (mine is None or mine["outcome"] not in DECIDED
+                                            or t["timestamp"] > mine["timestamp"]):
+                tests[t["nodeid"]] = dict(t, source="committed")
+        out.append(summarise_claim(c["id"], list(tests.values()), c["verdict"] != "not encoded"))
+    return {"summary": summary_of(out), "meta": fresh.get("meta", {}), "claims": out}
 
 
 def _fmt(x) -> str:
@@ -73,9 +73,10 @@ def render_markdown(report: dict) -> str:
                   "|---|---|---|---|---|---|"]
         for c in claims:
             note = f" — {c['reason']}" if c.get("reason") and c["verdict"] != "holds" else ""
-            src = c.get("source") or ""
-            if c["verdict"] in DECIDED and src == "fresh run":
-                src = f"{c.get('tier')}, {c.get('device')}, {str(c.get('timestamp'))[:10]}"
+            src = ""
+            if c["verdict"] in DECIDED:
+                src = (f"{c.get('source')}: {c.get('tier')}, {c.get('device')}, "
+                       f"seeds {c.get('seeds')}, {str(c.get('timestamp'))[:10]}")
             cell = lambda v: _fmt(v).replace("|", "\\|").replace("\n", " ")
             lines.append(f"| `{c['id']}` {cell(c['statement'])} | {cell(c['stated'])} | {cell(c['measured'])} "
                          f"| {cell(c['tolerance'])} | **{c['verdict']}**{cell(note)} | {cell(src)} |")
@@ -98,7 +99,8 @@ def main(argv=None) -> int:
     fresh = json.loads(fresh_path.read_text())
     if a.save_results:
         kept = {c["id"]: c for c in _load(RESULTS)["claims"]}
-        kept.update({c["id"]: c for c in fresh["claims"] if c["verdict"] in DECIDED})
+        kept.update({c["id"]: c for c in merge(fresh, _load(RESULTS))["claims"]
+                     if c["verdict"] in DECIDED and c["tier"] != "fast"})
         RESULTS.parent.mkdir(exist_ok=True)
         _write(RESULTS, {"claims": sorted(kept.values(), key=lambda c: c["id"])})
     merged = merge(fresh, _load(RESULTS))

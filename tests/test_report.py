@@ -105,3 +105,24 @@ def test_report_renders_markdown(project):
     assert out.returncode == 0, out.stderr
     md = (project.path / "report" / "claims.md").read_text()
     assert "corpus.chars" in md and "refuted" in md and "not encoded" in md
+
+
+def _claim(cid, outcome, timestamp, nodeid, measured):
+    from claims.plugin import summarise_claim
+    test = {"nodeid": nodeid, "outcome": outcome, "reason": "", "tier": "gpu", "device": "cpu",
+            "timestamp": timestamp, "seconds": 1.0, "torch": "x", "python": "y", "source": "fresh run",
+            "records": [{"stated": 3, "measured": measured, "tolerance": "t"}] if outcome != "not run" else []}
+    return summarise_claim(cid, [test], True)
+
+
+def test_merge_keeps_committed_trained_evidence_beside_a_fresh_fast_run():
+    from claims.report import merge
+    fresh = {"claims": [_claim("ladder.four_heads", "holds", "2026-02-01", "fast::params", 16512),
+                        _claim("ladder.residual_head", "not run", "2026-02-01", "gpu::head", None)]}
+    committed = {"claims": [_claim("ladder.four_heads", "refuted", "2026-01-01", "gpu::ppl", 1.2),
+                            _claim("ladder.residual_head", "holds", "2026-01-01", "gpu::head", 9.1)]}
+    merged = {c["id"]: c for c in merge(fresh, committed)["claims"]}
+    assert merged["ladder.four_heads"]["verdict"] == "refuted"      # the trained part still counts
+    assert {t["nodeid"] for t in merged["ladder.four_heads"]["tests"]} == {"fast::params", "gpu::ppl"}
+    assert merged["ladder.residual_head"]["verdict"] == "holds"
+    assert merged["ladder.residual_head"]["source"] == "committed"
