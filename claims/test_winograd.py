@@ -1,0 +1,236 @@
+"""The Winograd referent task (data/winograd.py, fixtures/winograd.py).
+
+Exact claims run in the fast tier; the trained ones train small word-level models (minutes on
+two cores: the slow tier), three seeds each, on the held-out split of task seed 0.
+Accuracies are compared at the chapter's rounding (0.05 percentage points) widened by two
+standard deviations over seeds, floored at the binomial standard error of the held-out set.
+"""
+import json
+import math
+import statistics
+from pathlib import Path
+
+import pytest
+import torch
+
+from data.winograd import (ADJ_POS, CROSSED, CROSSER, QUERY_POS, X_POS, Y_POS, cheatable,
+                           hardened, sentence)
+from model import averaging_matrix
+
+SEEDS = 3
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# ------------------------------------------------------------------ exact (fast)
+
+@pytest.mark.fast
+@pytest.mark.claim("winograd.hard_chance")
+def test_hardened_task_chance_among_the_two_nouns_is_50_percent(claim_record):
+    task = hardened()
+    test = task.test
+    refs_first = sum(s[QUERY_POS + 1] == s[X_POS] for s in test) / len(test)
+    # Either fixed slot ("always the first noun", "always the second") scores exactly 50 %, and
+    # so does a coin between the two, since the two candidates always differ.
+    claim_record(stated=0.5, measured=refs_first, tolerance="exact", held_out=len(test))
+    assert all(s[X_POS] != s[Y_POS] for s in test)
+    assert refs_first == 0.5
+    # The held-out set is built from reversed pairs: never seen in this order, always in the other.
+    train_pairs = {(s[X_POS], s[Y_POS]) for s in task.train}
+    test_pairs = {(s[X_POS], s[Y_POS]) for s in test}
+    assert not train_pairs & test_pairs
+    assert all((y, x) in train_pairs for x, y in test_pairs)
+
+
+@pytest.mark.fast
+@pytest.mark.claim("winograd.uniform_weight")
+def test_uniform_average_puts_0_067_on_each_of_15_visible_tokens(claim_record):
+    words = sentence("animal", "street", "tired")
+    visible = QUERY_POS + 1                                          # "the ... so the"
+    w = averaging_matrix(len(words) - 1, dtype=torch.float64)[QUERY_POS, :visible]
+    claim_record(stated=0.067, measured=w[0].item(), tolerance="rounds to 0.067", visible=visible)
+    assert visible == 15 and torch.allclose(w, torch.full((15,), 1 / 15, dtype=torch.float64))
+    assert round(w[0].item(), 3) == 0.067
+
+
+# ------------------------------------------------------------------ trained (slow)
+
+@pytest.fixture(scope="session")
+def winograd(request):
+    """runs(task_name, kind) -> [Scored per seed], trained once per session."""
+    from fixtures.winograd import run
+    tasks = {"cheatable": cheatable(), "hardened": hardened()}
+    n = request.config.getoption("--seeds") or SEEDS
+    done = {}
+
+    def runs(task_name, kind):
+        if (task_name, kind) not in done:
+            done[task_name, kind] = [run(tasks[task_name], kind, seed) for seed in range(n)]
+            _save(done, n)
+        return done[task_name, kind]
+    runs.tasks = tasks
+    return runs
+
+
+def _save(done, n):
+    out = ROOT / "results" / "winograd.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps({f"{t}/{k}": {"accuracy": [r.accuracy for r in rs],
+                                             "wrong_noun": [r.wrong_noun for r in rs],
+                                             "seconds": [round(r.seconds, 1) for r in rs]}
+                               for (t, k), rs in sorted(done.items())}, indent=1))
+
+
+def tolerance(values, n_items):
+    p = statistics.mean(values)
+    se = math.sqrt(max(p * (1 - p), 1 / n_items) / n_items / len(values))
+    sd = statistics.stdev(values) if len(values) > 1 else 0.0
+    return 0.0005 + 2 * max(sd, se)
+
+
+def check(runs, stated, claim_record, n_items, **extra):
+    acc = [r.accuracy for r in runs]
+    tol = tolerance(acc, n_items)
+    claim_record(stated=stated, measured={"mean": statistics.mean(acc), "per seed": acc,
+                                          "wrong noun": [r.wrong_noun for r in runs]},
+                 tolerance=f"0.0005 + 2 max(sd, SE) = {tol:.3f}", seeds=len(acc), **extra)
+    return abs(statistics.mean(acc) - stated) <= tol
+
+
+pytestmark = pytest.mark.xdist_group("winograd")
+
+
+@pytest.mark.slow
+@pytest.mark.claim("winograd.category_cheat")
+@pytest.mark.xfail(strict=True, reason="refuted (seed 0 of 3 while encoding: 71.9 %): the uniform "
+                   "average does not reach 100 % held-out accuracy on the cheatable task")
+def test_uniform_average_solves_the_cheatable_task(winograd, claim_record):
+    assert check(winograd("cheatable", "uniform"), 1.0, claim_record, 128, model="uniform")
+
+
+@pytest.mark.slow
+@pytest.mark.claim("winograd.category_cheat")
+@pytest.mark.xfail(strict=True, reason="refuted (seed 0 while encoding: 100 %): one block does better "
+                   "than the chapter's 91.7 % on the cheatable task")
+def test_one_block_gets_91_7_percent_on_the_cheatable_task(winograd, claim_record):
+    assert check(winograd("cheatable", "one_block"), 0.917, claim_record, 128, model="one block")
+
+
+@pytest.mark.slow
+@pytest.mark.claim("winograd.uniform_fails")
+@pytest.mark.xfail(strict=True, reason="refuted (seed 0 while encoding: 43.8 % right, 56.2 % wrong "
+                   "noun): the uniform average is below chance but not at 27.9 %")
+def test_uniform_average_lands_at_27_9_percent(winograd, claim_record):
+    assert check(winograd("hardened", "uniform"), 0.279, claim_record, 240)
+
+
+@pytest.mark.slow
+@pytest.mark.claim("winograd.uniform_fails")
+def test_uniform_average_names_the_wrong_noun_as_often_as_the_right_one(winograd, claim_record):
+    runs = winograd("hardened", "uniform")
+    right = statistics.mean(r.accuracy for r in runs)
+    wrong = statistics.mean(r.wrong_noun for r in runs)
+    # "as often": the two rates agree within two binomial SEs of their difference over 240
+    # items per seed (the order-blind model cannot tell which noun is which).
+    se = math.sqrt(0.5 * 0.5 / (240 * len(runs))) * math.sqrt(2)
+    claim_record(stated="wrong noun as often as the right one", measured={"right": right, "wrong": wrong},
+                 tolerance=f"|right - wrong| <= 2 SE = {2 * se:.3f}; right + wrong ~ 1", seeds=len(runs))
+    assert abs(right - wrong) <= 2 * se
+
+
+@pytest.mark.slow
+@pytest.mark.claim("winograd.one_block")
+@pytest.mark.xfail(strict=True, reason="refuted (seed 0 while encoding: 98.3 %): one block does better "
+                   "than the chapter's 92.7 %")
+def test_one_block_reaches_92_7_percent(winograd, claim_record):
+    assert check(winograd("hardened", "one_block"), 0.927, claim_record, 240)
+
+
+@pytest.mark.slow
+@pytest.mark.claim("winograd.two_blocks")
+def test_two_blocks_reach_100_percent(winograd, claim_record):
+    assert check(winograd("hardened", "two_blocks"), 1.0, claim_record, 240)
+
+
+PAIR = [sentence("animal", "street", "tired"), sentence("animal", "street", "wet")]
+
+
+@pytest.fixture(scope="session")
+def maps(winograd):
+    """Attention rows at the query position for the chapter's two sentences and for every
+    adjective, from each seed's two-block model; printed and drawn into report/."""
+    from fixtures.winograd import attention_rows, format_rows
+    task = winograd.tasks["hardened"]
+    models = [r.model for r in winograd("hardened", "two_blocks")]
+    by_adj = {adj: torch.stack([attention_rows(m, task, [sentence("animal", "street", adj)])[0]
+                                for m in models]) for adj in CROSSER + CROSSED}   # (seeds, 2, 15)
+    pair = [attention_rows(models[0], task, PAIR)]
+    text = "\n\n".join(format_rows(words, rows) for words, rows in zip(PAIR, pair[0]))
+    out = ROOT / "report"
+    out.mkdir(exist_ok=True)
+    (out / "winograd_attention.txt").write_text(text + "\n")
+    print("\n" + text)
+    _heatmap(out / "winograd_attention.png", PAIR, pair[0])
+    return {"by_adj": by_adj, "pair": pair[0], "models": models, "task": task}
+
+
+def _heatmap(path, sentences, rows):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(len(sentences), 1, figsize=(10, 2.2 * len(sentences)))
+    for ax, words, r in zip(axes, sentences, rows):
+        ax.imshow(r.numpy(), cmap="Blues", vmin=0, vmax=1, aspect="auto")
+        ax.set_xticks(range(QUERY_POS + 1), words[: QUERY_POS + 1], rotation=45, ha="right")
+        ax.set_yticks(range(r.shape[0]), [f"block {b + 1}" for b in range(r.shape[0])])
+        for b in range(r.shape[0]):
+            for i in range(r.shape[1]):
+                p = r[b, i].item()
+                ax.text(i, b, f"{p:.2f}", ha="center", va="center", fontsize=7,
+                        color="white" if p > 0.5 else "black")
+        ax.set_title(" ".join(words), fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+@pytest.mark.slow
+@pytest.mark.claim("winograd.block1_first_noun")
+def test_block1_concentrates_on_the_first_noun_whatever_the_adjective(maps, claim_record):
+    block1 = maps["by_adj"][:, :, 0]                                 # (adj, seeds, 15)
+    on_first = block1[..., X_POS]
+    spread = (block1 - block1.mean(0)).abs().max().item()            # across adjectives
+    claim_record(stated={"weight on first noun": 0.70, "same for both sentences": True},
+                 measured={"weight on first noun": on_first.mean().item(),
+                           "per seed": on_first.mean(0).tolist(),
+                           "max change across adjectives": spread,
+                           "argmax is first noun": (block1.argmax(-1) == X_POS).float().mean().item()},
+                 tolerance="argmax is the first noun; rows equal across adjectives within 0.05",
+                 seeds=block1.shape[1])
+    assert (block1.argmax(-1) == X_POS).all()
+    assert spread <= 0.05
+
+
+@pytest.mark.slow
+@pytest.mark.claim("winograd.block1_first_noun")
+def test_block1_puts_about_0_70_on_the_first_noun(maps, claim_record):
+    per_seed = maps["by_adj"][:, :, 0, X_POS].mean(0)                # (seeds,)
+    tol = 0.005 + 2 * per_seed.std().item()
+    claim_record(stated=0.70, measured={"mean": per_seed.mean().item(), "per seed": per_seed.tolist()},
+                 tolerance=f"0.005 + 2 sd = {tol:.3f}", seeds=len(per_seed))
+    assert abs(per_seed.mean().item() - 0.70) <= tol
+
+
+@pytest.mark.slow
+@pytest.mark.claim("winograd.block2_routing")
+def test_block2_reads_the_adjective_or_fetches_the_other_noun(maps, claim_record):
+    block2 = maps["by_adj"][:, :, 1]                                 # (adj, seeds, 15)
+    crosser, crossed = block2[: len(CROSSER)], block2[len(CROSSER):]
+    measured = {"crosser: weight on adjective": crosser[..., ADJ_POS].mean().item(),
+                "crosser: weight on second noun": crosser[..., Y_POS].mean().item(),
+                "crossed: weight on adjective": crossed[..., ADJ_POS].mean().item(),
+                "crossed: weight on second noun": crossed[..., Y_POS].mean().item()}
+    claim_record(stated={"tired: adjective": 1.00, "wet: street": 0.49},
+                 measured=measured, tolerance="argmax: adjective for crosser, second noun for crossed, every seed",
+                 seeds=block2.shape[1])
+    assert (crosser.argmax(-1) == ADJ_POS).all()
+    assert (crossed.argmax(-1) == Y_POS).all()
