@@ -84,12 +84,112 @@ def render_markdown(report: dict) -> str:
     return "\n".join(lines)
 
 
+BADGE_COLORS = [(1.0, "brightgreen"), (0.8, "green"), (0.6, "yellowgreen"), (0.4, "yellow"),
+                (0.2, "orange"), (0.0, "red")]
+
+
+HEX = {"brightgreen": "#4c1", "green": "#97ca00", "yellowgreen": "#a4a61d", "yellow": "#dfb317",
+       "orange": "#fe7d37", "red": "#e05d44", "lightgrey": "#9f9f9f"}    # shields.io's palette
+
+
+def _color(share: float) -> str:
+    return next(c for limit, c in BADGE_COLORS if share >= limit)
+
+
+def badges(report: dict, out: Path) -> list[Path]:
+    """An overall badge and one per section: SVG (anybadge, made locally) and a shields.io
+    endpoint JSON beside each.  "hold" counts holds among the claims with a verdict."""
+    import anybadge
+    out.mkdir(parents=True, exist_ok=True)
+    groups = {"overall": report["claims"]}
+    for c in report["claims"]:
+        groups.setdefault(c["section"], []).append(c)
+    written = []
+    for name, claims in groups.items():
+        decided = [c for c in claims if c["verdict"] in DECIDED]
+        holds = sum(c["verdict"] == "holds" for c in claims)
+        value = f"{holds}/{len(claims)} hold"
+        color = _color(holds / len(claims)) if decided else "lightgrey"
+        if any(c["verdict"] == "fails" for c in claims):
+            color = "red"
+        label = "claims" if name == "overall" else f"claims: {name}"
+        svg = out / f"{name}.svg"
+        anybadge.Badge(label=label, value=value, default_color=HEX[color]).write_badge(str(svg), overwrite=True)
+        (out / f"{name}.json").write_text(json.dumps({"schemaVersion": 1, "label": label,
+                                                      "message": value, "color": color}))
+        written.append(svg)
+    return written
+
+
+def render_html(report: dict, markdown_tables: str, plots: list[Path]) -> str:
+    """One static page, the plots inlined, readable from file:// without a server."""
+    import base64
+    import html
+    s = report["summary"]
+    rows = []
+    for c in report["claims"]:
+        cls = c["verdict"].replace(" ", "-")
+        rows.append(f"<tr class='{cls}'><td><code>{html.escape(c['id'])}</code><br>{html.escape(c['statement'])}</td>"
+                    f"<td>{html.escape(_fmt(c['stated']))}</td><td>{html.escape(_fmt(c['measured']))}</td>"
+                    f"<td>{html.escape(_fmt(c['tolerance']))}</td><td><b>{c['verdict']}</b> "
+                    f"{html.escape(c.get('reason') or '') if c['verdict'] != 'holds' else ''}</td>"
+                    f"<td>{html.escape(_source(c))}</td></tr>")
+    figs = "".join(
+        f"<figure><img alt='{p.stem}' src='data:image/png;base64,{base64.b64encode(p.read_bytes()).decode()}'>"
+        f"<figcaption>{p.name}</figcaption></figure>" for p in plots)
+    return f"""<!doctype html><html><head><meta charset="utf-8"><title>attention-claims report</title>
+<style>body{{font-family:sans-serif;margin:2em;max-width:1400px}}table{{border-collapse:collapse;width:100%}}
+td,th{{border:1px solid #ccc;padding:4px;font-size:13px;vertical-align:top}}tr.holds{{background:#e9f7ea}}
+tr.refuted{{background:#fdf1dc}}tr.fails{{background:#fbe0e0}}tr.not-run,tr.not-encoded{{color:#777}}
+figure{{display:inline-block;margin:1em}}img{{max-width:640px}}</style></head><body>
+<h1>Which of the chapter's claims hold</h1>
+<p id="summary">{s['holds']} hold, {s['refuted']} refuted, {s['fails']} fail, {s['not run']} not run,
+{s['not encoded']} not encoded (of {s['total']}).</p>
+<table id="claims"><tr><th>claim</th><th>the chapter</th><th>measured</th><th>tolerance</th><th>verdict</th><th>source</th></tr>
+{''.join(rows)}</table><h2>Plots</h2>{figs or '<p>No plots yet: run the slow or gpu tier.</p>'}</body></html>"""
+
+
+def _source(c: dict) -> str:
+    if c["verdict"] not in DECIDED:
+        return ""
+    return (f"{c.get('source')}: {c.get('tier')}, {c.get('device')}, seeds {c.get('seeds')}, "
+            f"{str(c.get('timestamp'))[:10]}, torch {c.get('torch')}")
+
+
+README_START, README_END = "<!-- claims-table:start -->", "<!-- claims-table:end -->"
+
+
+def readme_table(report: dict) -> str:
+    s = report["summary"]
+    lines = [f"{s['holds']} hold, {s['refuted']} refuted, {s['fails']} fail, {s['not run']} not run, "
+             f"{s['not encoded']} not encoded (of {s['total']}).", "",
+             "| claim | the chapter | verdict | source |", "|---|---|---|---|"]
+    for c in report["claims"]:
+        lines.append(f"| `{c['id']}` | {_fmt(c['stated']).replace('|', '/')[:60]} | {c['verdict']} | "
+                     f"{_source(c).split(', torch')[0]} |")
+    return "\n".join(lines)
+
+
+def rewrite_readme(report: dict, path: Path) -> bool:
+    text = path.read_text()
+    if README_START not in text or README_END not in text:
+        raise SystemExit(f"{path}: no {README_START} ... {README_END} block to rewrite")
+    head, rest = text.split(README_START, 1)
+    _, tail = rest.split(README_END, 1)
+    new = f"{head}{README_START}\n{readme_table(report)}\n{README_END}{tail}"
+    changed = new != text
+    path.write_text(new)
+    return changed
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m claims.report", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--report-dir", default=str(ROOT / "report"))
     p.add_argument("--save-results", action="store_true",
                    help="keep this run's decided verdicts in results/verdicts.json")
+    p.add_argument("--readme", action="store_true",
+                   help="rewrite the claims table in README.md from the merged report")
     a = p.parse_args(argv)
     out = Path(a.report_dir)
     fresh_path = out / "claims.json"
@@ -105,7 +205,13 @@ def main(argv=None) -> int:
         _write(RESULTS, {"claims": sorted(kept.values(), key=lambda c: c["id"])})
     merged = merge(fresh, _load(RESULTS))
     _write(out / "merged.json", merged)
-    (out / "claims.md").write_text(render_markdown(merged))
+    md = render_markdown(merged)
+    (out / "claims.md").write_text(md)
+    badges(merged, out / "badges")
+    plots = sorted(out.glob("*.png")) + sorted((ROOT / "results").glob("*.png"))
+    (out / "index.html").write_text(render_html(merged, md, plots))
+    if a.readme:
+        rewrite_readme(merged, ROOT / "README.md")
     s = merged["summary"]
     print(f"{out / 'claims.md'}: {s['holds']} hold, {s['refuted']} refuted, {s['fails']} fail, "
           f"{s['not run']} not run, {s['not encoded']} not encoded")
