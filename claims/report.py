@@ -208,6 +208,8 @@ def main(argv=None) -> int:
     md = render_markdown(merged)
     (out / "claims.md").write_text(md)
     badges(merged, out / "badges")
+    from fixtures.plots import ladder_plot
+    ladder_plot(out)
     plots = sorted(out.glob("*.png")) + sorted((ROOT / "results").glob("*.png"))
     (out / "index.html").write_text(render_html(merged, md, plots))
     if a.readme:

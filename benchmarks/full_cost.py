@@ -1,0 +1,51 @@
+"""The cost of the whole trained (gpu) tier on this machine: seconds per step measured per
+recipe, projected to every recipe x seed the tier trains, and the cost of a warm-cache rerun.
+
+  python benchmarks/full_cost.py [--steps 10] [--seeds 3]   # last line: full_tier_cpu_hours=...
+"""
+import argparse
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from fixtures.cache import TrainedCache  # noqa: E402
+from fixtures.recipes import LADDER  # noqa: E402
+from fixtures.train import train  # noqa: E402
+
+GROUPS = {"ladder": LADDER}
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--steps", type=int, default=10)
+    p.add_argument("--seeds", type=int, default=3)
+    a = p.parse_args()
+    cache = TrainedCache()
+    rows, total = [], 0.0
+    for group, recipes in GROUPS.items():
+        for r in recipes:
+            short = replace(r, train=replace(r.train, steps=a.steps))
+            train(replace(short, train=replace(short.train, steps=2)))       # warm-up
+            t0 = time.perf_counter()
+            train(short)
+            per_step = (time.perf_counter() - t0) / a.steps                  # includes one eval
+            cost = per_step * r.train.steps * a.seeds
+            total += cost
+            rows.append((group, r.name, per_step, cost))
+    t0 = time.perf_counter()
+    cached = sum(cache.load(r.with_seed(s)) is not None for r in LADDER for s in range(a.seeds))
+    warm = time.perf_counter() - t0
+    print(f"{'group':8s} {'recipe':20s} {'s/step':>8s} {'hours':>7s} {'share':>6s}")
+    for g, name, per_step, cost in rows:
+        print(f"{g:8s} {name:20s} {per_step:8.3f} {cost / 3600:7.2f} {cost / total:6.1%}")
+    print(f"threads {torch.get_num_threads()}; seeds {a.seeds}; warm-cache load of {cached} cached "
+          f"models: {warm:.1f} s")
+    print(f"full_tier_cpu_hours={total / 3600:.2f}")
+
+
+if __name__ == "__main__":
+    main()

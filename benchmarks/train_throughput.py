@@ -1,0 +1,75 @@
+"""Training throughput of the chapter's one-block model (width 128, context 128, batch 64,
+vocabulary 1024) as a fraction of the float32 matmul peak measured in the same process.
+
+  python benchmarks/train_throughput.py [--steps 30]     # last line: train_peak_fraction=...
+
+FLOPs per token (Kaplan et al.'s count, training = 3 x forward):
+  6 * N  +  6 * n_blocks * context * d_model
+where N counts every parameter that multiplies (all but the token and position tables, which
+are lookups; the output layer is included: it is the largest matmul here).
+"""
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from data import get_batch, load_tokens, split  # noqa: E402
+from fixtures.recipes import RECIPES  # noqa: E402
+from model import LanguageModel  # noqa: E402
+
+
+def matmul_peak(n: int = 2048, repeats: int = 10) -> float:
+    a, b = torch.randn(n, n), torch.randn(n, n)
+    a @ b
+    t0 = time.perf_counter()
+    for _ in range(repeats):
+        a @ b
+    return 2 * n ** 3 * repeats / (time.perf_counter() - t0)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--steps", type=int, default=30)
+    p.add_argument("--recipe", default="layernorm")
+    a = p.parse_args()
+    recipe = RECIPES[a.recipe]
+    cfg, tc = recipe.model, recipe.train
+    torch.manual_seed(0)
+    model = LanguageModel(cfg)
+    train, _ = split(load_tokens())
+    data = torch.from_numpy(train.astype("int64"))
+    gen = torch.Generator().manual_seed(0)
+    opt = torch.optim.AdamW(model.parameters(), lr=tc.lr)
+
+    def step():
+        x, y = get_batch(data, tc.batch_size, cfg.context, gen)
+        _, loss = model(x, y)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+    for _ in range(3):
+        step()
+    peak_before = matmul_peak()
+    t0 = time.perf_counter()
+    for _ in range(a.steps):
+        step()
+    seconds = time.perf_counter() - t0
+    peak = max(peak_before, matmul_peak())
+    lookups = model.tok_emb.weight.numel() + (model.pos_emb.table.weight.numel() if model.pos_emb else 0)
+    n_mult = model.n_params() - lookups
+    flops_per_token = 6 * n_mult + 6 * cfg.n_blocks * cfg.context * cfg.d_model
+    tokens = a.steps * tc.batch_size * cfg.context
+    achieved = flops_per_token * tokens / seconds
+    print(f"recipe {recipe.name}: {model.n_params():,} parameters, {n_mult:,} that multiply")
+    print(f"FLOPs/token = 6 * {n_mult:,} + 6 * {cfg.n_blocks} * {cfg.context} * {cfg.d_model} = {flops_per_token:,}")
+    print(f"threads {torch.get_num_threads()}; {a.steps} steps in {seconds:.2f} s = {seconds / a.steps * 1e3:.1f} ms/step")
+    print(f"tokens/s {tokens / seconds:,.0f}; achieved {achieved / 1e9:.1f} GFLOP/s; "
+          f"fp32 matmul peak (2048^3) {peak / 1e9:.1f} GFLOP/s")
+    print(f"train_peak_fraction={achieved / peak:.3f}")
+
+
+if __name__ == "__main__":
+    main()
