@@ -121,19 +121,26 @@ def badges(report: dict, out: Path) -> list[Path]:
     return written
 
 
-def render_html(report: dict, markdown_tables: str, plots: list[Path]) -> str:
+def render_html(report: dict, plots: list[Path], badge_dir: Path | None = None) -> str:
     """One static page, the plots inlined, readable from file:// without a server."""
     import base64
     import html
     s = report["summary"]
-    rows = []
+    rows, section = [], None
     for c in report["claims"]:
+        if c["section"] != section:
+            section = c["section"]
+            rows.append(f"<tr class='section'><th colspan='6'>{html.escape(registry.SECTIONS.get(section, section))}</th></tr>")
         cls = c["verdict"].replace(" ", "-")
         rows.append(f"<tr class='{cls}'><td><code>{html.escape(c['id'])}</code><br>{html.escape(c['statement'])}</td>"
                     f"<td>{html.escape(_fmt(c['stated']))}</td><td>{html.escape(_fmt(c['measured']))}</td>"
                     f"<td>{html.escape(_fmt(c['tolerance']))}</td><td><b>{c['verdict']}</b> "
                     f"{html.escape(c.get('reason') or '') if c['verdict'] != 'holds' else ''}</td>"
                     f"<td>{html.escape(_source(c))}</td></tr>")
+    badge_dir = badge_dir or Path()
+    badge_imgs = " ".join(
+        f"<img class='badge' alt='{p.stem}' src='data:image/svg+xml;base64,{base64.b64encode(p.read_bytes()).decode()}'>"
+        for p in sorted(badge_dir.glob("*.svg"), key=lambda p: (p.stem != "overall", p.stem)))
     figs = "".join(
         f"<figure><img alt='{p.stem}' src='data:image/png;base64,{base64.b64encode(p.read_bytes()).decode()}'>"
         f"<figcaption>{p.name}</figcaption></figure>" for p in plots)
@@ -141,10 +148,11 @@ def render_html(report: dict, markdown_tables: str, plots: list[Path]) -> str:
 <style>body{{font-family:sans-serif;margin:2em;max-width:1400px}}table{{border-collapse:collapse;width:100%}}
 td,th{{border:1px solid #ccc;padding:4px;font-size:13px;vertical-align:top}}tr.holds{{background:#e9f7ea}}
 tr.refuted{{background:#fdf1dc}}tr.fails{{background:#fbe0e0}}tr.not-run,tr.not-encoded{{color:#777}}
-figure{{display:inline-block;margin:1em}}img{{max-width:640px}}</style></head><body>
+tr.section th{{background:#eef;text-align:left}}figure{{display:inline-block;margin:1em}}figure img{{max-width:640px}}img.badge{{margin:2px}}</style></head><body>
 <h1>Which of the chapter's claims hold</h1>
 <p id="summary">{s['holds']} hold, {s['refuted']} refuted, {s['fails']} fail, {s['not run']} not run,
 {s['not encoded']} not encoded (of {s['total']}).</p>
+{badge_imgs}
 <table id="claims"><tr><th>claim</th><th>the chapter</th><th>measured</th><th>tolerance</th><th>verdict</th><th>source</th></tr>
 {''.join(rows)}</table><h2>Plots</h2>{figs or '<p>No plots yet: run the slow or gpu tier.</p>'}</body></html>"""
 
@@ -211,7 +219,7 @@ def main(argv=None) -> int:
     from fixtures.plots import ladder_plot
     ladder_plot(out)
     plots = sorted(out.glob("*.png")) + sorted((ROOT / "results").glob("*.png"))
-    (out / "index.html").write_text(render_html(merged, md, plots))
+    (out / "index.html").write_text(render_html(merged, plots, out / "badges"))
     if a.readme:
         rewrite_readme(merged, ROOT / "README.md")
     s = merged["summary"]

@@ -58,7 +58,7 @@ def test_report_page_renders_with_table_and_images(built_report):
         const imgs = [...document.images];
         const ok = imgs.length > 0 && imgs.every(i => i.complete && i.naturalWidth > 0);
         document.body.setAttribute('data-images', ok ? 'loaded' : 'broken');
-        document.body.setAttribute('data-rows', document.querySelectorAll('#claims tr').length);
+        document.body.setAttribute('data-rows', document.querySelectorAll('#claims tr:not(.section)').length);
       });</script></body>"""))
     dom = subprocess.run([BROWSER, *flags, "--virtual-time-budget=5000", "--dump-dom", probe.as_uri()],
                          capture_output=True, text=True, timeout=120).stdout
