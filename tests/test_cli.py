@@ -1,0 +1,37 @@
+"""Command lines: bad input gets one clear error."""
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args, **kw):
+    return subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, **kw)
+
+
+def test_unknown_recipe_is_an_error_naming_it():
+    r = run("-m", "fixtures", "ladder", "--only", "baseline,nonsense")
+    assert r.returncode == 2 and "unknown recipe(s) for ladder: nonsense" in r.stderr
+
+
+def test_unknown_group_is_an_error():
+    r = run("-m", "fixtures", "nonsense")
+    assert r.returncode == 2 and "invalid choice" in r.stderr
+
+
+def test_recipes_are_listed():
+    r = run("-m", "fixtures", "--list")
+    assert r.returncode == 0 and "layernorm" in r.stdout and "two_blocks" in r.stdout
+
+
+def test_report_without_a_run_says_what_to_do(tmp_path):
+    r = run("-m", "claims.report", "--report-dir", str(tmp_path))
+    assert r.returncode == 2 and "run `pytest -m fast` first" in r.stderr
+
+
+def test_unknown_recipe_name_in_code_names_the_known_ones():
+    import pytest
+    from fixtures import recipes
+    with pytest.raises(KeyError, match="known: baseline"):
+        recipes.get("nonsense")
