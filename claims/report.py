@@ -211,6 +211,11 @@ def main(argv=None) -> int:
                      if c["verdict"] in DECIDED and c["tier"] != "fast"})
         RESULTS.parent.mkdir(exist_ok=True)
         _write(RESULTS, {"claims": sorted(kept.values(), key=lambda c: c["id"])})
+        # and the run's plots and tables, so the committed evidence can be looked at
+        import shutil
+        for f in [*out.glob("*.png"), *out.glob("*.txt"), *out.glob("cost_table_*.md")]:
+            if f.parent != RESULTS.parent:
+                shutil.copy2(f, RESULTS.parent / f.name)
     merged = merge(fresh, _load(RESULTS))
     _write(out / "merged.json", merged)
     md = render_markdown(merged)
@@ -218,7 +223,9 @@ def main(argv=None) -> int:
     badges(merged, out / "badges")
     from fixtures.plots import ladder_plot
     ladder_plot(out)
-    plots = sorted(out.glob("*.png")) + sorted((ROOT / "results").glob("*.png"))
+    fresh_plots = sorted(out.glob("*.png"))
+    plots = fresh_plots + [p for p in sorted((ROOT / "results").glob("*.png"))
+                           if p.name not in {f.name for f in fresh_plots}]
     (out / "index.html").write_text(render_html(merged, plots, out / "badges"))
     if a.readme:
         rewrite_readme(merged, ROOT / "README.md")

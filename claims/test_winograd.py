@@ -196,6 +196,9 @@ def _heatmap(path, sentences, rows):
 
 @pytest.mark.slow
 @pytest.mark.claim("winograd.block1_first_noun")
+@pytest.mark.xfail(strict=True, reason="refuted: block 1 puts 0.039 on the first noun (0.052, 0.022, 0.042 "
+                   "over 3 seeds) and its argmax is never the first noun; its row changes by up to 0.12 "
+                   "across the 8 adjectives (keys see the adjective): in seed 0 it reads the adjective (tired 0.27)")
 def test_block1_concentrates_on_the_first_noun_whatever_the_adjective(maps, claim_record):
     block1 = maps["by_adj"][:, :, 0]                                 # (adj, seeds, 15)
     on_first = block1[..., X_POS]
@@ -213,6 +216,7 @@ def test_block1_concentrates_on_the_first_noun_whatever_the_adjective(maps, clai
 
 @pytest.mark.slow
 @pytest.mark.claim("winograd.block1_first_noun")
+@pytest.mark.xfail(strict=True, reason="refuted: 0.039 on the first noun (0.052, 0.022, 0.042 over 3 seeds), not 0.70")
 def test_block1_puts_about_0_70_on_the_first_noun(maps, claim_record):
     per_seed = maps["by_adj"][:, :, 0, X_POS].mean(0)                # (seeds,)
     tol = 0.005 + 2 * per_seed.std().item()
@@ -221,17 +225,33 @@ def test_block1_puts_about_0_70_on_the_first_noun(maps, claim_record):
     assert abs(per_seed.mean().item() - 0.70) <= tol
 
 
+def _block2(maps):
+    block2 = maps["by_adj"][:, :, 1]                                 # (adj, seeds, 15)
+    return block2[: len(CROSSER)], block2[len(CROSSER):]
+
+
+def _routing_record(maps, claim_record, which):
+    crosser, crossed = _block2(maps)
+    measured = {f"{name}: weight on {what}": t[..., pos].mean().item()
+                for name, t in (("crosser", crosser), ("crossed", crossed))
+                for what, pos in (("first noun", X_POS), ("second noun", Y_POS), ("adjective", ADJ_POS))}
+    claim_record(stated={"tired: adjective": 1.00, "wet: street": 0.49}, measured=measured,
+                 tolerance=f"argmax for {which} adjectives on every adjective and seed", seeds=crosser.shape[1])
+
+
 @pytest.mark.slow
 @pytest.mark.claim("winograd.block2_routing")
-def test_block2_reads_the_adjective_or_fetches_the_other_noun(maps, claim_record):
-    block2 = maps["by_adj"][:, :, 1]                                 # (adj, seeds, 15)
-    crosser, crossed = block2[: len(CROSSER)], block2[len(CROSSER):]
-    measured = {"crosser: weight on adjective": crosser[..., ADJ_POS].mean().item(),
-                "crosser: weight on second noun": crosser[..., Y_POS].mean().item(),
-                "crossed: weight on adjective": crossed[..., ADJ_POS].mean().item(),
-                "crossed: weight on second noun": crossed[..., Y_POS].mean().item()}
-    claim_record(stated={"tired: adjective": 1.00, "wet: street": 0.49},
-                 measured=measured, tolerance="argmax: adjective for crosser, second noun for crossed, every seed",
-                 seeds=block2.shape[1])
+@pytest.mark.xfail(strict=True, reason="refuted: for crosser adjectives block 2 fetches the first noun "
+                   "(0.64 in seed 0 for tired) and puts 0.017 on the adjective, averaged over 4 adjectives x 3 seeds")
+def test_block2_reads_the_adjective_for_crosser_adjectives(maps, claim_record):
+    _routing_record(maps, claim_record, "crosser")
+    crosser, _ = _block2(maps)
     assert (crosser.argmax(-1) == ADJ_POS).all()
+
+
+@pytest.mark.slow
+@pytest.mark.claim("winograd.block2_routing")
+def test_block2_fetches_the_other_noun_for_crossed_adjectives(maps, claim_record):
+    _routing_record(maps, claim_record, "crossed")
+    _, crossed = _block2(maps)
     assert (crossed.argmax(-1) == Y_POS).all()
