@@ -255,7 +255,8 @@ def summarise_claim(cid: str, tests: list[dict], encoded: bool) -> dict:
     pending = [t for t in tests if t["outcome"] not in DECIDED]
     if decided and pending:
         reasons.append(f"{len(pending)} of {len(tests)} tests not run")
-    records = [dict(rec, test=t["nodeid"]) for t in decided for rec in t["records"]]
+    # the evidence behind the verdict; with none decided, whatever was measured before a skip
+    records = [dict(rec, test=t["nodeid"]) for t in (decided or tests) for rec in t["records"]]
     first = records[0] if records else {}
     newest = max(basis, key=lambda t: t["timestamp"], default={})
     seeds = [rec["seeds"] for rec in records if isinstance(rec.get("seeds"), int)]
