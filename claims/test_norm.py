@@ -55,16 +55,13 @@ def _check(norm, profiles, claim_record):
 
 
 @pytest.mark.claim("norm.grad_profile")
-@pytest.mark.xfail(strict=True, reason="refuted: with PyTorch's default init, pre-norm's last/first "
-                   "gradient ratio is 0.92 +- 0.08 over 4 seeds (0.985, 0.919, 0.807, 0.984), not 1.32; "
-                   "block norms ~0.21->0.19, not 0.05-0.066")
-def test_prenorm_gradient_grows_1_32x_from_first_to_last_block(profiles, claim_record):
-    _check("pre", profiles, claim_record)
-
-
-@pytest.mark.claim("norm.grad_profile")
-@pytest.mark.xfail(strict=True, reason="refuted: with PyTorch's default init, post-norm's last/first "
-                   "gradient ratio is 1.02 +- 0.11 over 4 seeds (1.092, 1.058, 0.850, 1.078), not 1.65; "
-                   "block norms ~0.38, not 0.10-0.16")
-def test_postnorm_gradient_grows_1_65x_from_first_to_last_block(profiles, claim_record):
-    _check("post", profiles, claim_record)
+@pytest.mark.parametrize("norm", [
+    pytest.param("pre", id="prenorm_1.32x", marks=pytest.mark.xfail(strict=True, reason=(
+        "refuted: with PyTorch's default init, pre-norm's last/first gradient ratio is 0.92 +- 0.08 "
+        "over 4 seeds (0.985, 0.919, 0.807, 0.984), not 1.32; block norms ~0.21->0.19, not 0.05-0.066"))),
+    pytest.param("post", id="postnorm_1.65x", marks=pytest.mark.xfail(strict=True, reason=(
+        "refuted: with PyTorch's default init, post-norm's last/first gradient ratio is 1.02 +- 0.11 "
+        "over 4 seeds (1.092, 1.058, 0.850, 1.078), not 1.65; block norms ~0.38, not 0.10-0.16"))),
+])
+def test_gradient_grows_from_first_to_last_block_as_the_chapter_says(norm, profiles, claim_record):
+    _check(norm, profiles, claim_record)
