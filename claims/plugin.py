@@ -39,8 +39,8 @@ def pytest_addoption(parser):
                 help="where trained (gpu-tier) claims run: auto = CUDA if present, else skip "
                      "them; cpu = run them on the CPU (hours); cuda = require CUDA")
     g.addoption("--seeds", type=int, default=None,
-                help="seeds per trained recipe (default: each claim's own, at least 3 where "
-                     "a difference under 5 points is claimed)")
+                help="seeds per trained recipe (default: each claim's own, 3 for the ladder; a "
+                     "tolerance built from the seed spread needs at least 3)")
     g.addoption("--report-dir", default="report", help="where claims.json is written")
     g.addoption("--no-progress", action="store_true",
                 help="do not print training progress (step, loss, tokens/s, ETA)")
@@ -104,10 +104,13 @@ def pytest_sessionfinish(session):
 
 
 def resolved_device(config) -> str:
+    """cpu, or cuda:<i>: under xdist each worker takes GPU (worker number mod GPU count), so
+    `pytest -m gpu -n auto` spreads over every visible GPU."""
     opt = config.getoption("--device")
-    if opt == "auto":
-        return "cuda" if torch.cuda.is_available() else "cpu"
-    return opt
+    if opt == "cpu" or (opt == "auto" and not torch.cuda.is_available()):
+        return "cpu"
+    worker = getattr(config, "workerinput", {}).get("workerid", "gw0")
+    return f"cuda:{int(worker[2:] or 0) % torch.cuda.device_count()}"
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -173,9 +173,14 @@ def readme_table(report: dict) -> str:
              f"{s['not encoded']} not encoded (of {s['total']}).", "",
              "| claim | the chapter | verdict | source |", "|---|---|---|---|"]
     for c in report["claims"]:
-        lines.append(f"| `{c['id']}` | {_fmt(c['stated']).replace('|', '/')[:60]} | {c['verdict']} | "
-                     f"{_source(c).split(', torch')[0]} |")
+        evidence = f"{c.get('tier')}, {c.get('device')}, seeds {c.get('seeds')}" if c["verdict"] in DECIDED else ""
+        lines.append(f"| `{c['id']}` | {registry.get(c['id']).figure.replace('|', '/')} | {c['verdict']} | {evidence} |")
     return "\n".join(lines)
+
+
+def readme_block(path: Path) -> str:
+    text = path.read_text()
+    return text.split(README_START, 1)[1].split(README_END, 1)[0].strip()
 
 
 def rewrite_readme(report: dict, path: Path) -> bool:
@@ -198,6 +203,8 @@ def main(argv=None) -> int:
                    help="keep this run's decided verdicts in results/verdicts.json")
     p.add_argument("--readme", action="store_true",
                    help="rewrite the claims table in README.md from the merged report")
+    p.add_argument("--check-readme", action="store_true",
+                   help="exit 1 if README.md's claims table differs from the merged report")
     a = p.parse_args(argv)
     out = Path(a.report_dir)
     fresh_path = out / "claims.json"
@@ -229,6 +236,10 @@ def main(argv=None) -> int:
     (out / "index.html").write_text(render_html(merged, plots, out / "badges"))
     if a.readme:
         rewrite_readme(merged, ROOT / "README.md")
+    if a.check_readme and readme_block(ROOT / "README.md") != readme_table(merged).strip():
+        print("README.md's claims table differs from the merged report: run "
+              "`python -m claims.report --readme` after a full fast run and commit it", file=sys.stderr)
+        return 1
     s = merged["summary"]
     print(f"{out / 'claims.md'}: {s['holds']} hold, {s['refuted']} refuted, {s['fails']} fail, "
           f"{s['not run']} not run, {s['not encoded']} not encoded")

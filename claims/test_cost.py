@@ -72,6 +72,7 @@ def tables():
 
 
 def _write_table(rows, device):
+    device = device.split(":")[0]                   # cuda:1 -> cuda (file names)
     out = ROOT / "report"
     out.mkdir(exist_ok=True)
     lines = [f"One attention layer, 512 wide, 8 heads, batch 1, float32, explicit path, on {device}",
