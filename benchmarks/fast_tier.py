@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 if __name__ == "__main__":
     cmd = [sys.executable, "-m", "pytest", "-m", "fast", "-q", "-p", "no:cacheprovider",
-           "--durations=10", "--report-dir", str(ROOT / "report")]
+           "--durations=10", f"--report-dir={ROOT / 'report'}"]
     t0 = time.perf_counter()
     p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     seconds = time.perf_counter() - t0

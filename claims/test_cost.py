@@ -114,22 +114,38 @@ def _last4(rows, key):
 
 @pytest.mark.claim("cost.time_quadratic")
 @pytest.mark.parametrize("requested", DEVICES)
-def test_time_per_doubling_converges_on_4(requested, device, tables, claim_record):
+def test_time_grows_as_n_squared(requested, device, tables, claim_record):
     rows = tables(_device(requested, device))
     ns, _ = _last4(rows, "ms")
     boot = cost.bootstrap_slopes(ns, [r["ms_runs"] for r in rows[-4:]])
     slope, sd = cost.loglog_slope(ns, [r["ms"] for r in rows[-4:]]), float(np.std(boot))
-    ratio = rows[-1]["ratio"]
-    # The chapter's own last ratios scatter 3.69..4.37 around 4 and it calls slopes of 1.87 and
-    # 1.91 quadratic: we accept a last ratio within 0.5 of 4 and a slope within 0.15 of 2, each
-    # widened by two bootstrap SDs of our repeats.
-    ratio_sd = statistics.pstdev(r / p for r in rows[-1]["ms_runs"] for p in [statistics.median(rows[-2]["ms_runs"])])
-    claim_record(stated={"last ratio": 3.69, "slope": 1.91},
-                 measured={"ratios": [round(r.get("ratio", 0), 3) for r in rows[1:]], "slope": slope,
-                           "slope bootstrap sd": sd},
-                 tolerance=f"|ratio - 4| <= 0.5 + 2 sd ({ratio_sd:.2f}); |slope - 2| <= 0.15 + 2 sd ({sd:.3f})")
-    assert abs(ratio - 4) <= 0.5 + 2 * ratio_sd
+    # The chapter calls its fitted 1.91 (time) and 1.87 (memory) quadratic: a slope within
+    # 0.15 of 2, widened by two bootstrap SDs of our repeated timings.
+    claim_record(stated={"slope": 1.91}, measured={"slope": slope, "slope bootstrap sd": sd,
+                 "ms": [r["ms"] for r in rows]}, tolerance=f"|slope - 2| <= 0.15 + 2 sd ({sd:.3f})")
     assert abs(slope - 2) <= 0.15 + 2 * sd
+
+
+CPU_LAST_DOUBLING = pytest.mark.xfail(strict=True, reason=(
+    "refuted on 2 CPU cores: the last doubling (4096 -> 8192) costs 4.79x (5.72x on a busier run), "
+    "not ~4: the 2 GB score tensors are page-faulted fresh on every call; the fitted exponent is "
+    "still 2.02"))
+
+
+@pytest.mark.claim("cost.time_quadratic")
+@pytest.mark.parametrize("requested", [pytest.param("cpu", marks=[pytest.mark.slow, CPU_LAST_DOUBLING], id="cpu"),
+                                       pytest.param("cuda", marks=pytest.mark.gpu, id="cuda")])
+def test_time_per_doubling_converges_on_4(requested, device, tables, claim_record):
+    rows = tables(_device(requested, device))
+    ratio = rows[-1]["ratio"]
+    before = statistics.median(rows[-2]["ms_runs"])
+    ratio_sd = statistics.pstdev(r / before for r in rows[-1]["ms_runs"])
+    # The chapter's own last ratios scatter 3.69..4.37 around 4: within 0.5 of 4, widened by two
+    # SDs of our repeats at the largest n.
+    claim_record(stated={"last ratios": [4.37, 3.69]},
+                 measured={"ratios": [round(r["ratio"], 3) for r in rows[1:]], "last ratio sd": ratio_sd},
+                 tolerance=f"|last ratio - 4| <= 0.5 + 2 sd ({ratio_sd:.2f})")
+    assert abs(ratio - 4) <= 0.5 + 2 * ratio_sd
 
 
 @pytest.mark.claim("cost.memory_quadratic")

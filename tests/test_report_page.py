@@ -17,7 +17,7 @@ BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")
 def built_report(tmp_path_factory):
     out = tmp_path_factory.mktemp("report")
     r = subprocess.run([sys.executable, "-m", "pytest", "-m", "fast", "-q", "-p", "no:cacheprovider",
-                        "claims/test_mask.py", "claims/test_norm.py", "--report-dir", str(out)],
+                        "claims/test_mask.py", "claims/test_norm.py", f"--report-dir={out}"],
                        cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout[-2000:]
     # a plot for the page to show
@@ -25,7 +25,7 @@ def built_report(tmp_path_factory):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     plt.plot([1, 2], [1, 4]); plt.savefig(out / "example.png"); plt.close()
-    r = subprocess.run([sys.executable, "-m", "claims.report", "--report-dir", str(out)], cwd=ROOT,
+    r = subprocess.run([sys.executable, "-m", "claims.report", f"--report-dir={out}"], cwd=ROOT,
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     return out
