@@ -173,8 +173,14 @@ def readme_table(report: dict) -> str:
              f"{s['not encoded']} not encoded (of {s['total']}).", "",
              "| claim | the chapter | verdict | source |", "|---|---|---|---|"]
     for c in report["claims"]:
-        evidence = f"{c.get('tier')}, {c.get('device')}, seeds {c.get('seeds')}" if c["verdict"] in DECIDED else ""
-        lines.append(f"| `{c['id']}` | {registry.get(c['id']).figure.replace('|', '/')} | {c['verdict']} | {evidence} |")
+        evidence = ""
+        if c["verdict"] in DECIDED:
+            evidence = f"{c.get('tier')}, {c.get('device')}"
+            if c.get("tier") in ("gpu", "slow"):
+                evidence += f", {c.get('seeds')} seed(s)"
+        partial = any(t["outcome"] not in DECIDED for t in c.get("tests", [])) and c["verdict"] in DECIDED
+        verdict = c["verdict"] + (" (partial: some tests not run)" if partial else "")
+        lines.append(f"| `{c['id']}` | {registry.get(c['id']).figure.replace('|', '/')} | {verdict} | {evidence} |")
     return "\n".join(lines)
 
 
