@@ -23,6 +23,8 @@ def test_without_positions_permuting_the_prefix_leaves_the_last_output_unchanged
     perm = torch.cat([torch.randperm(T - 1), torch.tensor([T - 1])])
     with torch.no_grad():
         y, y_perm = att(x), att(x[:, perm])
+    # float64: the same terms summed in another order differ by ~T * 1e-16; 1e-12 is that bound
+    # with room, and ~1e4 times below what a position-dependent computation would change.
     assert (y[0, -1] - y_perm[0, -1]).abs().max().item() <= 1e-12
 
 
@@ -39,7 +41,7 @@ def test_unmasked_attention_permutes_its_output_with_its_input(T, seed):
         q, k, v = att.split_heads(x)
         w = torch.softmax(score(q, k), -1)                          # no mask, no positions
         return att.out((w @ v).transpose(1, 2).reshape(1, T, 16))
-    with torch.no_grad():
+    with torch.no_grad():       # float64 reassociation bound, as above
         assert (unmasked(x)[:, perm] - unmasked(x[:, perm])).abs().max().item() <= 1e-12
 
 
