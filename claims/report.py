@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from claims import registry
-from claims.plugin import DECIDED, VERDICTS, summarise_claim, summary_of
+from claims.plugin import DECIDED, summarise_claim, summary_of
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results" / "verdicts.json"

@@ -1,6 +1,5 @@
 """Positions: attention alone is permutation-equivariant; RoPE makes scores relative; ALiBi
 penalises distance with a geometric slope per head."""
-import math
 
 import torch
 import pytest
