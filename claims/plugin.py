@@ -153,12 +153,12 @@ def claim_record(request):
     return record
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def device(request) -> str:
     return resolved_device(request.config)
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def seeds(request):
     """How many seeds a trained claim should use: --seeds, else the claim's default."""
     def n(default: int) -> int:

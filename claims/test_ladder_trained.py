@@ -84,3 +84,4 @@ def test_gain_in_perplexity_points(worse, better, stated, rounding, trained, see
     need_spread(n)
     assert abs(g.mean - stated) <= g.tolerance(rounding)
 
+
