@@ -338,8 +338,8 @@ class ClaimReporter:
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session, exitstatus):
         config = self.config
-        if not self.results and not config._claims_collected:
-            return      # no claim test collected (e.g. `pytest tests`): keep the last report
+        if config.option.collectonly or (not self.results and not config._claims_collected):
+            return      # --co, or no claim test collected (e.g. `pytest tests`): keep the last report
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
         meta = {"timestamp": now, "source": "fresh run", "markexpr": config.getoption("markexpr"),
                 "argv": list(config.invocation_params.args),
