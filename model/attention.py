@@ -64,6 +64,9 @@ class Head(nn.Module):
 class MultiHeadAttention(nn.Module):
     """h heads of width d/h: the width is partitioned, not added to.
 
+    d_head: a head width other than d/h (the chapter's wide single heads of 256 and 1024 on a
+    128-wide model, for the sqrt(d_k) experiment); W_o then maps h * d_head back to d.
+
     positions: an optional RoPE (rotates q and k) or ALiBi (adds a per-head distance penalty
     to the scores); `divide` switches the 1/sqrt(d_k) off; `out_proj` False drops W_o (only
     meaningful for one head, whose output is then already d wide).
@@ -71,14 +74,19 @@ class MultiHeadAttention(nn.Module):
 
     def __init__(self, d_model: int, n_heads: int, *, divide: bool = True, out_proj: bool = True,
                  qkv_bias: bool = False, out_bias: bool = True, dropout: float = 0.0,
-                 positions: nn.Module | None = None):
+                 positions: nn.Module | None = None, d_head: int | None = None):
         super().__init__()
-        assert d_model % n_heads == 0, "heads partition the width: d_model % n_heads == 0"
+        if d_head is None:
+            assert d_model % n_heads == 0, "heads partition the width: d_model % n_heads == 0"
+            d_head = d_model // n_heads
+        inner = n_heads * d_head                                     # d_model unless d_head is set
+        if not out_proj and inner != d_model:
+            raise ValueError("out_proj=False needs n_heads * d_head == d_model (W_o must map back)")
         if not out_proj and n_heads != 1:
             raise ValueError("out_proj=False needs n_heads=1 (the heads must be mixed by W_o)")
-        self.n_heads, self.d_head, self.divide = n_heads, d_model // n_heads, divide
-        self.qkv = nn.Linear(d_model, 3 * d_model, bias=qkv_bias)   # W_q, W_k, W_v stacked
-        self.out = nn.Linear(d_model, d_model, bias=out_bias) if out_proj else nn.Identity()
+        self.n_heads, self.d_head, self.inner, self.divide = n_heads, d_head, inner, divide
+        self.qkv = nn.Linear(d_model, 3 * inner, bias=qkv_bias)     # W_q, W_k, W_v stacked
+        self.out = nn.Linear(inner, d_model, bias=out_bias) if out_proj else nn.Identity()
         self.attn_dropout = nn.Dropout(dropout)                      # on the weights, after softmax
         self.positions = positions
         self.capture = False          # keep .scores and .weights from the next forward
@@ -86,13 +94,13 @@ class MultiHeadAttention(nn.Module):
         self.weights: torch.Tensor | None = None
 
     def split_heads(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        B, T, C = x.shape
-        q, k, v = self.qkv(x).split(C, dim=-1)                      # 3 x (B, T, C)
-        # (B, T, C) -> (B, h, T, d_head)
+        B, T, _ = x.shape
+        q, k, v = self.qkv(x).split(self.inner, dim=-1)             # 3 x (B, T, h * d_head)
+        # (B, T, h * d_head) -> (B, h, T, d_head)
         return tuple(t.view(B, T, self.n_heads, self.d_head).transpose(1, 2) for t in (q, k, v))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:            # x: (B, T, C)
-        B, T, C = x.shape
+        B, T, _ = x.shape
         q, k, v = self.split_heads(x)                               # (B, h, T, d_head)
         bias = None
         if self.positions is not None:
@@ -116,5 +124,5 @@ class MultiHeadAttention(nn.Module):
                 allowed = causal_mask(T, x.device)
                 attn_mask = bias.masked_fill(~allowed, float("-inf"))
                 y = F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask, dropout_p=p, scale=scale)
-        y = y.transpose(1, 2).reshape(B, T, C)                      # (B, h, T, d) -> (B, T, C)
+        y = y.transpose(1, 2).reshape(B, T, self.inner)             # (B, h, T, d) -> (B, T, h * d)
         return self.out(y)

@@ -32,6 +32,7 @@ class ModelConfig:
     n_blocks: int = 1               # 0: no context at all (the baseline)
     mixer: str = "attention"        # what moves information between positions
     n_heads: int = 4
+    d_head: int | None = None       # head width (default d_model // n_heads)
     out_proj: bool = True           # W_o; False only for a single head that replaces
     divide: bool = True             # divide the scores by sqrt(d_k)
     residual: bool = True
@@ -83,9 +84,9 @@ class LanguageModel(nn.Module):
         c = self.config
         if c.mixer == "average":
             return CausalAverage()
-        pos = {"rope": lambda: RoPE(c.d_model // c.n_heads), "alibi": lambda: ALiBi(c.n_heads)}
+        pos = {"rope": lambda: RoPE(c.d_head or c.d_model // c.n_heads), "alibi": lambda: ALiBi(c.n_heads)}
         return MultiHeadAttention(c.d_model, c.n_heads, divide=c.divide, out_proj=c.out_proj,
-                                  qkv_bias=c.qkv_bias, dropout=c.dropout,
+                                  qkv_bias=c.qkv_bias, dropout=c.dropout, d_head=c.d_head,
                                   positions=pos[c.positions]() if c.positions in pos else None)
 
     @property

@@ -33,3 +33,21 @@ def test_ladder_rows_add_one_piece_each():
     assert sizes["baseline"] == sizes["average"]                    # the average has no parameters
     assert sizes["average_positions"] - sizes["average"] == 128 * 128
     assert sizes["one_head"] - sizes["average_positions"] == 3 * 128 * 128
+
+
+def test_a_wide_head_is_mapped_back_to_the_model_width():
+    import torch
+    from fixtures.recipes import get
+    m = LanguageModel(get("scale1024_undivided").model)
+    (att,) = m.attention
+    assert (att.n_heads, att.d_head) == (1, 1024)
+    assert att.qkv.weight.shape == (3 * 1024, 128)                  # W_q, W_k, W_v: 128 -> 1024
+    assert att.out.weight.shape == (128, 1024)                      # W_o: 1024 -> 128
+    m.capture()
+    logits = m(torch.randint(0, 1024, (2, 16)))
+    assert logits.shape == (2, 16, 1024) and att.weights.shape == (2, 1, 16, 16)
+
+
+def test_a_head_wider_than_the_model_needs_w_o():
+    with pytest.raises(ValueError, match="out_proj=False needs"):
+        LanguageModel(ModelConfig(n_heads=1, d_head=256, out_proj=False))
