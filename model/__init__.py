@@ -1,13 +1,44 @@
 """The chapter's parts, one small module per concept, composed by `ModelConfig`."""
-from model.average import CausalAverage, averaging_matrix
-from model.attention import Head, MultiHeadAttention, score, causal_mask, mask, normalise, mix
-from model.mlp import MLP
-from model.block import Block
-from model.positions import LearnedPositions, SinusoidalPositions, RoPE, ALiBi, alibi_slopes
-from model.lm import ModelConfig, LanguageModel
 from model import params
+from model.attention import (
+           Head,
+           MultiHeadAttention,
+           causal_mask,
+           mask,
+           mix,
+           normalise,
+           score,
+)
+from model.average import CausalAverage, averaging_matrix
+from model.block import Block
+from model.lm import LanguageModel, ModelConfig
+from model.mlp import MLP
+from model.positions import (
+           ALiBi,
+           LearnedPositions,
+           RoPE,
+           SinusoidalPositions,
+           alibi_slopes,
+)
 
-__all__ = ["CausalAverage", "averaging_matrix", "Head", "MultiHeadAttention", "score",
-           "causal_mask", "mask", "normalise", "mix", "MLP", "Block", "LearnedPositions",
-           "SinusoidalPositions", "RoPE", "ALiBi", "alibi_slopes", "ModelConfig",
-           "LanguageModel", "params"]
+__all__ = [
+           "MLP",
+           "ALiBi",
+           "Block",
+           "CausalAverage",
+           "Head",
+           "LanguageModel",
+           "LearnedPositions",
+           "ModelConfig",
+           "MultiHeadAttention",
+           "RoPE",
+           "SinusoidalPositions",
+           "alibi_slopes",
+           "averaging_matrix",
+           "causal_mask",
+           "mask",
+           "mix",
+           "normalise",
+           "params",
+           "score",
+]

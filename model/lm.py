@@ -54,7 +54,7 @@ class ModelConfig:
         if self.positions in ("rope", "alibi") and self.mixer != "attention":
             raise ValueError(f"{self.positions} acts on attention scores; mixer is {self.mixer!r}")
 
-    def replace(self, **changes) -> "ModelConfig":
+    def replace(self, **changes) -> ModelConfig:
         return replace(self, **changes)
 
     def to_dict(self) -> dict:

@@ -7,8 +7,6 @@ geometric slopes m_h.  RoPE and ALiBi act inside attention through one interface
 """
 from __future__ import annotations
 
-import math
-
 import torch
 from torch import nn
 
