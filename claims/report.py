@@ -234,8 +234,9 @@ def main(argv=None) -> int:
     md = render_markdown(merged)
     (out / "claims.md").write_text(md)
     badges(merged, out / "badges")
-    from fixtures.plots import ladder_plot
-    ladder_plot(out)
+    from fixtures.plots import ladder_plot, norm_plot, scale_plot
+    for plot in (ladder_plot, scale_plot, norm_plot):
+        plot(out)
     fresh_plots = sorted(out.glob("*.png"))
     plots = fresh_plots + [p for p in sorted((ROOT / "results").glob("*.png"))
                            if p.name not in {f.name for f in fresh_plots}]
