@@ -159,6 +159,14 @@ def device(request) -> str:
 
 
 @pytest.fixture(scope="session")
+def report_dir(request) -> Path:
+    """--report-dir, where plots and tables of this run go beside claims.json."""
+    out = Path(request.config.rootpath, request.config.getoption("--report-dir"))
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+@pytest.fixture(scope="session")
 def seeds(request):
     """How many seeds a trained claim should use: --seeds, else the claim's default."""
     def n(default: int) -> int:

@@ -59,22 +59,20 @@ def _device(requested: str, device: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def tables():
+def tables(report_dir):
     cache = {}
 
     def get(device):
         if device not in cache:
             rows = cost.scaling_table(NS, device)
             cache[device] = rows
-            _write_table(rows, device)
+            _write_table(rows, device, report_dir)
         return cache[device]
     return get
 
 
-def _write_table(rows, device):
+def _write_table(rows, device, out):
     device = device.split(":")[0]                   # cuda:1 -> cuda (file names)
-    out = ROOT / "report"
-    out.mkdir(exist_ok=True)
     lines = [f"One attention layer, 512 wide, 8 heads, batch 1, float32, explicit path, on {device}",
              "", "| tokens | ms total | x | ms projections | attn matrix MB | peak MB | x |",
              "|---:|---:|---:|---:|---:|---:|---:|"]

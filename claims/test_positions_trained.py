@@ -14,7 +14,7 @@ SCHEMES = ("learned", "sinusoidal", "rope", "alibi")
 
 
 @pytest.fixture(scope="module")
-def curves(trained, seeds, device):
+def curves(trained, seeds, device, report_dir):
     """scheme -> [per seed: {eval length: held-out perplexity}]"""
     n = seeds(SEEDS)
     ids = load_tokens()
@@ -22,12 +22,11 @@ def curves(trained, seeds, device):
     for scheme in SCHEMES:
         out[scheme] = [{T: evaluate(r.model, ids, T, device)["val_ppl"] for T in POSITIONS_EVAL}
                        for r in trained("positions", f"positions_{scheme}", n)]
-    _plot(out)
+    _plot(out, report_dir)
     return out
 
 
-def _plot(curves):
-    from pathlib import Path
+def _plot(curves, out):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -40,8 +39,6 @@ def _plot(curves):
     ax.set_xscale("log", base=2); ax.set_yscale("log")
     ax.set_xlabel("evaluation window (tokens); trained at 64"); ax.set_ylabel("held-out perplexity")
     ax.legend(); fig.tight_layout()
-    out = Path(__file__).resolve().parent.parent / "report"
-    out.mkdir(exist_ok=True)
     fig.savefig(out / "positions.png", dpi=110)
     plt.close(fig)
 

@@ -155,9 +155,9 @@ PAIR = [sentence("animal", "street", "tired"), sentence("animal", "street", "wet
 
 
 @pytest.fixture(scope="session")
-def maps(winograd):
+def maps(winograd, report_dir):
     """Attention rows at the query position for the chapter's two sentences and for every
-    adjective, from each seed's two-block model; printed and drawn into report/."""
+    adjective, from each seed's two-block model; printed and drawn into the report directory."""
     from fixtures.winograd import attention_rows, format_rows
     task = winograd.tasks["hardened"]
     models = [r.model for r in winograd("hardened", "two_blocks")]
@@ -166,8 +166,7 @@ def maps(winograd):
                           for adj in CROSSER + CROSSED])                 # (adjectives, seeds, blocks, 15)
     pair = [attention_rows(models[0], task, PAIR)]
     text = "\n\n".join(format_rows(words, rows) for words, rows in zip(PAIR, pair[0]))
-    out = ROOT / "report"
-    out.mkdir(exist_ok=True)
+    out = report_dir
     (out / "winograd_attention.txt").write_text(text + "\n")
     print("\n" + text)
     _heatmap(out / "winograd_attention.png", PAIR, pair[0])
