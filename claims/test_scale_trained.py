@@ -32,7 +32,7 @@ def test_dropping_the_division_costs_nothing_at_d_k_32(trained, seeds, claim_rec
 @pytest.mark.xdist_group("scale")
 @pytest.mark.claim("scale.matters_at_256")
 @pytest.mark.parametrize("d_k,stated", [(256, 18), (1024, 17)])
-def test_without_the_division_wide_heads_are_worse(d_k, stated, trained, seeds, claim_record):
+def test_without_the_division_wide_heads_are_worse(d_k, stated, trained, seeds, softmax, claim_record):
     n = seeds(SEEDS)
     divided = trained("scale", f"scale{d_k}_divided", n)
     undivided = trained("scale", f"scale{d_k}_undivided", n)
@@ -40,27 +40,30 @@ def test_without_the_division_wide_heads_are_worse(d_k, stated, trained, seeds, 
     # Whole points in the chapter: +-0.5, widened by two seed-to-seed sd of the paired gap.
     claim_record(stated=stated, measured=dict(worth.as_record(), divided=val(divided),
                                               undivided=val(undivided)),
+                 softmax={v: softmax(d_k, v) for v in ("divided", "undivided")},
                  tolerance=f"0.5 + 2 sd = {worth.tolerance(0.5):.2f}", d_k=d_k, seeds=n)
     need_spread(n)
     assert abs(worth.mean - stated) <= worth.tolerance(0.5)
 
 
 @pytest.fixture(scope="module")
-def runaway(trained, seeds):
-    """Softmax statistics of the 1024-wide head, per seed: at initialisation (the model the
-    training run starts from, rebuilt under the same seed) and after training, both variants."""
-    n = seeds(SEEDS)
-    x = held_out_windows(1024, 128)
-    out = {"n": n}
-    for variant in ("undivided", "divided"):
-        name = f"scale1024_{variant}"
-        runs = trained("scale", name, n)
-        init = []
-        for seed in range(n):
-            torch.manual_seed(seed)
-            init.append(softmax_stats(LanguageModel(recipes.get(name).model), x)[0])
-        out[variant] = {"init": init, "trained": [softmax_stats(r.model, x)[0] for r in runs]}
-    return out
+def softmax(trained, seeds):
+    """softmax(d_k, variant) -> {"init": [per seed], "trained": [per seed]}: the head's softmax
+    statistics at initialisation (the model the training run starts from, rebuilt under the same
+    seed) and after training, on held-out text (fixtures/attention_stats.py)."""
+    n, x, memo = seeds(SEEDS), held_out_windows(1024, 128), {}
+
+    def get(d_k: int, variant: str) -> dict:
+        if (d_k, variant) not in memo:
+            name = f"scale{d_k}_{variant}"
+            init = []
+            for seed in range(n):
+                torch.manual_seed(seed)
+                init.append(softmax_stats(LanguageModel(recipes.get(name).model), x)[0])
+            memo[(d_k, variant)] = {"init": init, "n": n,
+                                    "trained": [softmax_stats(r.model, x)[0] for r in trained("scale", name, n)]}
+        return memo[(d_k, variant)]
+    return get
 
 
 # The chapter's sentence, figure by figure: (label, variant, when, statistic, stated, rounding).
@@ -77,10 +80,11 @@ RUNAWAY = [
 @pytest.mark.xdist_group("scale")
 @pytest.mark.claim("scale.runaway")
 @pytest.mark.parametrize("label,variant,when,stat,stated,rounding", RUNAWAY, ids=[r[0] for r in RUNAWAY])
-def test_the_undivided_head_runs_away(label, variant, when, stat, stated, rounding, runaway, claim_record):
-    values = Paired([s[stat] for s in runaway[variant][when]])
+def test_the_undivided_head_runs_away(label, variant, when, stat, stated, rounding, softmax, claim_record):
+    runs = softmax(1024, variant)
+    values = Paired([s[stat] for s in runs[when]])
     # The chapter's rounding (half a unit of its last digit) widened by two seed-to-seed sd.
     claim_record(stated=stated, measured=values.as_record(), figure=label, d_k=1024,
-                 tolerance=f"{rounding} + 2 sd = {values.tolerance(rounding):.4g}", seeds=runaway["n"])
-    need_spread(runaway["n"])
+                 tolerance=f"{rounding} + 2 sd = {values.tolerance(rounding):.4g}", seeds=runs["n"])
+    need_spread(runs["n"])
     assert abs(values.mean - stated) <= values.tolerance(rounding)
