@@ -66,21 +66,33 @@ def softmax(trained, seeds):
     return get
 
 
+def refuted(reason: str):
+    return pytest.mark.xfail(strict=True, reason=f"refuted: {reason}")
+
+
 # The chapter's sentence, figure by figure: (label, variant, when, statistic, stated, rounding).
+# Measured over 3 seeds with the recipes of fixtures/recipes.py (SCALE), 2026-11-29.
 RUNAWAY = [
-    ("undivided score sd at init ~21", "undivided", "init", "score_sd", 21, 0.5),
-    ("undivided score sd after training ~5147", "undivided", "trained", "score_sd", 5147, 0.5),
-    ("undivided entropy falls to zero", "undivided", "trained", "entropy", 0, 0.5),
-    ("undivided: 99.9 % of rows put > 0.99 on one token", "undivided", "trained", "frozen", 0.999, 0.0005),
-    ("divided score sd after training 3.44", "divided", "trained", "score_sd", 3.44, 0.005),
+    pytest.param("undivided", "init", "score_sd", 21, 0.5, id="undivided score sd at init ~21"),
+    pytest.param("undivided", "trained", "score_sd", 5147, 0.5, id="undivided score sd after training ~5147",
+                 marks=refuted("after training the undivided scores have sd 187 +- 32 (152, 214, 195 over "
+                               "3 seeds), not ~5147: a ninefold growth from 21, not 250-fold")),
+    pytest.param("undivided", "trained", "entropy", 0, 0.5, id="undivided entropy falls to zero"),
+    pytest.param("undivided", "trained", "frozen", 0.999, 0.0005,
+                 id="undivided: 99.9 % of rows put > 0.99 on one token",
+                 marks=refuted("95.0 % +- 0.8 of rows (96.0, 94.5, 94.6) put > 0.99 on one token, not 99.9 %")),
+    pytest.param("divided", "trained", "score_sd", 3.44, 0.005, id="divided score sd after training 3.44",
+                 marks=refuted("the divided head's scores have sd 2.32 +- 0.04 (2.35, 2.28, 2.32) after "
+                               "training, not 3.44")),
 ]
 
 
 @pytest.mark.gpu
 @pytest.mark.xdist_group("scale")
 @pytest.mark.claim("scale.runaway")
-@pytest.mark.parametrize("label,variant,when,stat,stated,rounding", RUNAWAY, ids=[r[0] for r in RUNAWAY])
-def test_the_undivided_head_runs_away(label, variant, when, stat, stated, rounding, softmax, claim_record):
+@pytest.mark.parametrize("variant,when,stat,stated,rounding", RUNAWAY)
+def test_the_undivided_head_runs_away(variant, when, stat, stated, rounding, softmax, claim_record, request):
+    label = request.node.callspec.id
     runs = softmax(1024, variant)
     values = Paired([s[stat] for s in runs[when]])
     # The chapter's rounding (half a unit of its last digit) widened by two seed-to-seed sd.
