@@ -50,7 +50,8 @@ def growth(run, T):
 @pytest.mark.claim("positions.learned_cliff")
 def test_learned_positions_win_at_64_and_fall_off_a_cliff(curves, claim_record):
     claim_record(stated="best at 64, cliff beyond", measured=curves, tolerance="orderings on every seed; "
-                 "cliff = perplexity at 128 more than 1.5x that at 64, the steepest of the four")
+                 "cliff = perplexity at 128 more than 1.5x that at 64, the steepest of the four",
+                 seeds=len(curves["learned"]))
     for i, learned in enumerate(curves["learned"]):
         assert learned[64] == min(curves[s][i][64] for s in SCHEMES)
         assert growth(learned, 128) > 1.5
@@ -59,7 +60,7 @@ def test_learned_positions_win_at_64_and_fall_off_a_cliff(curves, claim_record):
 
 @pytest.mark.claim("positions.sinusoid_no_extrapolation")
 def test_sinusoids_do_not_extrapolate(curves, claim_record):
-    claim_record(stated="worse past 64", measured=curves["sinusoidal"], tolerance="ordering on every seed")
+    claim_record(stated="worse past 64", measured=curves["sinusoidal"], tolerance="ordering on every seed", seeds=len(curves["learned"]))
     for run in curves["sinusoidal"]:
         assert run[64] < run[128] < run[256]
 
@@ -67,7 +68,8 @@ def test_sinusoids_do_not_extrapolate(curves, claim_record):
 @pytest.mark.claim("positions.rope_degrades")
 def test_rope_degrades_gracefully(curves, claim_record):
     claim_record(stated="degrades, gracefully", measured=curves["rope"],
-                 tolerance="worse at 256 than 64, but less than learned and sinusoidal, every seed")
+                 tolerance="worse at 256 than 64, but less than learned and sinusoidal, every seed",
+                 seeds=len(curves["learned"]))
     for i, run in enumerate(curves["rope"]):
         assert run[256] > run[64]
         assert growth(run, 256) < min(growth(curves["learned"][i], 256), growth(curves["sinusoidal"][i], 256))
@@ -75,6 +77,6 @@ def test_rope_degrades_gracefully(curves, claim_record):
 
 @pytest.mark.claim("positions.alibi_improves")
 def test_alibi_improves_as_the_window_grows(curves, claim_record):
-    claim_record(stated={64: 44.95, 256: 42.49}, measured=curves["alibi"], tolerance="ordering on every seed")
+    claim_record(stated={64: 44.95, 256: 42.49}, measured=curves["alibi"], tolerance="ordering on every seed", seeds=len(curves["learned"]))
     for run in curves["alibi"]:
         assert run[256] < run[128] < run[64]
