@@ -46,6 +46,9 @@ def pytest_addoption(parser):
                 help="do not print training progress (step, loss, tokens/s, ETA)")
     g.addoption("--clear-trained", action="store_true",
                 help="empty the trained-model cache before the run")
+    g.addoption("--cached-only", action="store_true",
+                help="trained claims use only models already in the cache; one that is missing "
+                     "is skipped with the command that trains it (nothing is trained)")
 
 
 def pytest_configure(config):
@@ -208,6 +211,9 @@ def trained(request):
         out = []
         for seed in range(n_seeds):
             r = recipes.get(name).with_seed(seed)
+            if config.getoption("--cached-only") and not cache.entry(r).exists():
+                pytest.skip(f"{name} seed {seed} is not in the trained cache (--cached-only); train it "
+                            f"with: python -m fixtures {group} --only {name} --seeds {n_seeds}")
             progress = Progress(f"{name} s{seed}", r.train.steps, write) if write else None
             result, _ = cache.get(r, device, progress)
             results.merge(group, [results.record(r, result)])

@@ -1,4 +1,5 @@
 """Command lines: bad input gets one clear error."""
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -35,3 +36,12 @@ def test_unknown_recipe_name_in_code_names_the_known_ones():
     from fixtures import recipes
     with pytest.raises(KeyError, match="known: baseline"):
         recipes.get("nonsense")
+
+
+def test_cached_only_skips_an_untrained_recipe_and_names_the_command(tmp_path):
+    r = run("-m", "pytest", "claims/test_norm_trained.py", "-m", "gpu", "--device", "cpu", "--cached-only",
+            "-p", "no:cacheprovider", "-rs", "-q", f"--report-dir={tmp_path / 'report'}",
+            env=dict(os.environ, ATTENTION_CLAIMS_CACHE=str(tmp_path / "cache")), timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "3 skipped" in r.stdout and "train it with: python -m fixtures norm --only prenorm" in r.stdout
+    assert not any((tmp_path / "cache" / "trained").iterdir())            # nothing was trained

@@ -50,6 +50,8 @@ def test_corrupt_entry_is_retrained_not_used(tmp_path):
     result, fresh = cache.get(TINY)
     assert fresh and result.curve[-1][1] < result.curve[0][1]
     assert cache.load(TINY) is not None                        # the new entry is good
+    kept = list((tmp_path / ".corrupt").iterdir())             # the bad one is set aside, not deleted
+    assert len(kept) == 1 and (kept[0] / "weights.safetensors").stat().st_size == 100
 
 
 def _spawn(cache_dir, steps, *extra):
