@@ -13,7 +13,7 @@ if __name__ == "__main__":
     cmd = [sys.executable, "-m", "pytest", "-m", "fast", "-q", "-p", "no:cacheprovider",
            "--durations=10", f"--report-dir={ROOT / 'report'}"]
     t0 = time.perf_counter()
-    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, check=False, text=True)
     seconds = time.perf_counter() - t0
     lines = p.stdout.splitlines()
     start = next((i for i, l in enumerate(lines) if "slowest 10 durations" in l), None)

@@ -12,9 +12,9 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from fixtures.cache import TrainedCache  # noqa: E402
-from fixtures.recipes import LADDER  # noqa: E402
-from fixtures.train import train  # noqa: E402
+from fixtures.cache import TrainedCache
+from fixtures.recipes import LADDER
+from fixtures.train import train
 
 GROUPS = {"ladder": LADDER}
 

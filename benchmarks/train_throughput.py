@@ -16,9 +16,9 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from data import get_batch, load_tokens, split  # noqa: E402
-from fixtures.recipes import RECIPES  # noqa: E402
-from model import LanguageModel  # noqa: E402
+from data import get_batch, load_tokens, split
+from fixtures.recipes import RECIPES
+from model import LanguageModel
 
 
 def matmul_peak(n: int = 2048, repeats: int = 10) -> float:

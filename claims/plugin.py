@@ -52,10 +52,9 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
-    if config.getoption("--device") == "cuda":
-        if not torch.cuda.is_available():
-            raise pytest.UsageError("--device cuda was asked for, but torch.cuda.is_available() "
-                                    "is False (no CUDA device or a CPU-only torch build)")
+    if config.getoption("--device") == "cuda" and not torch.cuda.is_available():
+        raise pytest.UsageError("--device cuda was asked for, but torch.cuda.is_available() "
+                                "is False (no CUDA device or a CPU-only torch build)")
     config._claims_collected = set()
     if not hasattr(config, "workerinput"):          # the controller (or a run without xdist)
         if config.getoption("--clear-trained"):
@@ -123,9 +122,9 @@ def pytest_runtest_setup(item):
         item.user_properties.append(("claim_ids", ids))
         item.user_properties.append(("claim_tier", tier_of(item)))
         item.user_properties.append(("claim_device", resolved_device(item.config)))
-    if item.get_closest_marker("gpu") and item.config.getoption("--device") == "auto":
-        if not torch.cuda.is_available():
-            pytest.skip("gpu tier: no CUDA here; add --device cpu to train on the CPU (hours)")
+    if (item.get_closest_marker("gpu") and item.config.getoption("--device") == "auto"
+            and not torch.cuda.is_available()):
+        pytest.skip("gpu tier: no CUDA here; add --device cpu to train on the CPU (hours)")
 
 
 # ---------------------------------------------------------------- fixtures

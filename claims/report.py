@@ -62,8 +62,8 @@ def _fmt(x) -> str:
 def render_markdown(report: dict) -> str:
     s = report["summary"]
     lines = ["# Which of the chapter's claims hold", "",
-             f"**{s['holds']} hold, {s['refuted']} refuted, {s['fails']} fail, {s['not run']} not run, "
-             f"{s['not encoded']} not encoded** (of {s['total']}).", ""]
+             (f"**{s['holds']} hold, {s['refuted']} refuted, {s['fails']} fail, {s['not run']} not run, "
+              f"{s['not encoded']} not encoded** (of {s['total']})."), ""]
     by_section: dict[str, list] = {}
     for c in report["claims"]:
         by_section.setdefault(c["section"], []).append(c)
@@ -169,8 +169,8 @@ README_START, README_END = "<!-- claims-table:start -->", "<!-- claims-table:end
 
 def readme_table(report: dict) -> str:
     s = report["summary"]
-    lines = [f"{s['holds']} hold, {s['refuted']} refuted, {s['fails']} fail, {s['not run']} not run, "
-             f"{s['not encoded']} not encoded (of {s['total']}).", "",
+    lines = [(f"{s['holds']} hold, {s['refuted']} refuted, {s['fails']} fail, {s['not run']} not run, "
+              f"{s['not encoded']} not encoded (of {s['total']})."), "",
              "| claim | the chapter | verdict | source |", "|---|---|---|---|"]
     for c in report["claims"]:
         evidence = ""

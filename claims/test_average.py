@@ -1,9 +1,10 @@
 """The average: order-blind and diluting (the two provable reasons it is terrible)."""
-import torch
 import pytest
-from hypothesis import given, settings, strategies as st
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from model import averaging_matrix, CausalAverage
+from model import CausalAverage, averaging_matrix
 
 pytestmark = pytest.mark.fast
 EPS32 = torch.finfo(torch.float32).eps

@@ -1,7 +1,7 @@
 """What attention costs: the n x n score matrix, measured as the tensor our layer builds.
 (Timing and memory scaling are measured in the slow tier.)"""
-import torch
 import pytest
+import torch
 
 from model import MultiHeadAttention
 

@@ -3,8 +3,8 @@ output before the residual add, and the embedding sum.  In eval mode it is the i
 
 Placement is tested by behaviour: switch one site to p = 1 (drop everything) and see what
 the model computes."""
-import torch
 import pytest
+import torch
 
 from model import LanguageModel, ModelConfig
 

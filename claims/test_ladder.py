@@ -1,10 +1,11 @@
 """The ladder's exact parts: where the parameters sit, what heads partition, what the MLP sees.
 (The ladder's perplexity claims are trained: see test_ladder_trained.py.)"""
-import torch
 import pytest
-from hypothesis import given, settings, strategies as st
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from model import Block, Head, MLP, MultiHeadAttention, LanguageModel, ModelConfig
+from model import MLP, Block, Head, LanguageModel, ModelConfig, MultiHeadAttention
 from model.params import count
 
 pytestmark = pytest.mark.fast

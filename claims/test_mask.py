@@ -1,8 +1,9 @@
 """Averaging over a prefix is a loop, a triangular matmul, and a masked softmax, exactly."""
+import pytest
 import torch
 import torch.nn.functional as F
-import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from model import averaging_matrix, causal_mask, mask, normalise
 from model.average import prefix_mean_loop

@@ -7,8 +7,8 @@ default initialisation (the chapter does not give one).  Four seeds, each with i
 """
 import statistics
 
-import torch
 import pytest
+import torch
 
 from data import get_batch, split
 from model import LanguageModel, ModelConfig

@@ -18,7 +18,7 @@ def runs(trained, seeds, *names):
 
 @pytest.mark.claim("norm.postnorm_diverges")
 def test_postnorm_without_warmup_ends_eight_times_worse(trained, seeds, claim_record):
-    n, ppl = runs(trained, seeds)
+    n, ppl = runs(trained, seeds, "postnorm", "prenorm")
     ratio = Paired([post / pre for post, pre in zip(ppl["postnorm"], ppl["prenorm"])])
     # "eight times worse" (308.05 / 37.82 = 8.1): the ratio rounds to 8, widened by 2 sd.
     claim_record(stated={"postnorm": CHAPTER["postnorm"], "ratio": 8}, measured=dict(ratio.as_record(), **ppl),

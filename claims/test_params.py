@@ -1,7 +1,8 @@
 """Model size is arithmetic: the per-block formula and GPT-2 small's accounting, counted on
 modules we build (on the meta device, so nothing is allocated)."""
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from model import Block, LanguageModel, ModelConfig, MultiHeadAttention
 from model.params import GPT2Small, block_params, build_on_meta, count

@@ -1,9 +1,10 @@
 """Positions: attention alone is permutation-equivariant; RoPE makes scores relative; ALiBi
 penalises distance with a geometric slope per head."""
 
-import torch
 import pytest
-from hypothesis import given, settings, strategies as st
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from model import ALiBi, MultiHeadAttention, RoPE, alibi_slopes, score
 

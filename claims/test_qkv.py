@@ -1,10 +1,11 @@
 """Why queries, keys and values: raw dot products attend to themselves and are symmetric; the
 thirty-line head is the same arithmetic as PyTorch's own attention."""
 import numpy as np
+import pytest
 import torch
 import torch.nn.functional as F
-import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from torch import nn
 
 from data import split

@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from data.winograd import (ADJ_POS, CROSSED, CROSSER, QUERY_POS, X_POS, Y_POS, cheatable,
-                           hardened, sentence)
+from data.winograd import ADJ_POS, CROSSED, CROSSER, QUERY_POS, X_POS, Y_POS, cheatable, hardened, sentence
 from model import averaging_matrix
 
 SEEDS = 3

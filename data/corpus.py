@@ -46,7 +46,7 @@ def _download(dest: Path) -> str:
             tmp.write_bytes(r.read())
         os.replace(tmp, dest)
         return "downloaded"
-    except Exception as e:  # network errors of every kind end up in the one message below
+    except Exception as e:  # noqa: BLE001 -- network errors of every kind end up in the one message below
         tmp.unlink(missing_ok=True)
         return f"download failed: {type(e).__name__}: {e}"
 

@@ -3,7 +3,7 @@ import urllib.request
 
 import pytest
 
-import data.corpus as corpus
+from data import corpus
 from data.corpus import CORPUS_SHA256, CorpusError, corpus_path, load_corpus
 
 

@@ -1,8 +1,8 @@
 """ModelConfig rejects options it does not know, naming the ones it does."""
 import pytest
 
-from model import LanguageModel, ModelConfig
 from fixtures.recipes import LADDER
+from model import LanguageModel, ModelConfig
 
 
 @pytest.mark.parametrize("field,value,expected", [
@@ -37,6 +37,7 @@ def test_ladder_rows_add_one_piece_each():
 
 def test_a_wide_head_is_mapped_back_to_the_model_width():
     import torch
+
     from fixtures.recipes import get
     m = LanguageModel(get("scale1024_undivided").model)
     (att,) = m.attention

@@ -44,11 +44,11 @@ def python(code_dir: Path, env: dict, *args) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=300, check=False)
 
 
-TRAIN_TINY = ("-c", "from fixtures.cache import TrainedCache; from fixtures.recipes import RECIPES; "
-                    "import json; r, _ = TrainedCache().get(RECIPES['tiny']); print(json.dumps(r.metrics))")
-LOAD_TINY = ("-c", "from fixtures.cache import TrainedCache; from fixtures.recipes import RECIPES; "
-                   "import json; r = TrainedCache().load(RECIPES['tiny']); "
-                   "print(json.dumps(r and dict(r.metrics, rekeyed=r.meta.get('rekeyed_from'))))")
+TRAIN_TINY = ("-c", ("from fixtures.cache import TrainedCache; from fixtures.recipes import RECIPES; "
+                     "import json; r, _ = TrainedCache().get(RECIPES['tiny']); print(json.dumps(r.metrics))"))
+LOAD_TINY = ("-c", ("from fixtures.cache import TrainedCache; from fixtures.recipes import RECIPES; "
+                    "import json; r = TrainedCache().load(RECIPES['tiny']); "
+                    "print(json.dumps(r and dict(r.metrics, rekeyed=r.meta.get('rekeyed_from'))))"))
 
 
 @pytest.mark.parametrize("edit,refiled", [

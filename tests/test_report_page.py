@@ -18,7 +18,7 @@ def built_report(tmp_path_factory):
     out = tmp_path_factory.mktemp("report")
     r = subprocess.run([sys.executable, "-m", "pytest", "-m", "fast", "-q", "-p", "no:cacheprovider",
                         "claims/test_mask.py", "claims/test_norm.py", f"--report-dir={out}"],
-                       cwd=ROOT, capture_output=True, text=True)
+                       cwd=ROOT, capture_output=True, check=False, text=True)
     assert r.returncode == 0, r.stdout[-2000:]
     # a plot for the page to show
     import matplotlib
@@ -26,7 +26,7 @@ def built_report(tmp_path_factory):
     import matplotlib.pyplot as plt
     plt.plot([1, 2], [1, 4]); plt.savefig(out / "example.png"); plt.close()
     r = subprocess.run([sys.executable, "-m", "claims.report", f"--report-dir={out}"], cwd=ROOT,
-                       capture_output=True, text=True)
+                       capture_output=True, check=False, text=True)
     assert r.returncode == 0, r.stderr
     return out
 
@@ -61,11 +61,11 @@ def test_report_page_renders_with_table_and_images(built_report):
         document.body.setAttribute('data-rows', document.querySelectorAll('#claims tr:not(.section)').length);
       });</script></body>"""))
     dom = subprocess.run([BROWSER, *flags, "--virtual-time-budget=5000", "--dump-dom", probe.as_uri()],
-                         capture_output=True, text=True, timeout=120).stdout
+                         capture_output=True, check=False, text=True, timeout=120).stdout
     merged = json.loads((built_report / "merged.json").read_text())
     assert 'data-images="loaded"' in dom
     assert f'data-rows="{len(merged["claims"]) + 1}"' in dom
     shot = built_report / "page.png"
     subprocess.run([BROWSER, *flags, f"--screenshot={shot}", "--window-size=1400,2000", page.as_uri()],
-                   capture_output=True, timeout=120)
+                   capture_output=True, check=False, timeout=120)
     assert shot.exists() and shot.stat().st_size > 10_000

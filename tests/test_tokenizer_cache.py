@@ -3,7 +3,7 @@ import time
 
 import numpy as np
 
-import data.bpe as bpe
+from data import bpe
 
 
 def test_second_call_loads_from_the_cache(isolated_cache, monkeypatch):

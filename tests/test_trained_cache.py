@@ -55,14 +55,15 @@ def test_corrupt_entry_is_retrained_not_used(tmp_path):
 
 
 def _spawn(cache_dir, steps, *extra):
-    code = ("import sys; sys.path.insert(0, %r)\n"
+    code = (f"import sys; sys.path.insert(0, {str(ROOT)!r})\n"
             "from fixtures.cache import TrainedCache\n"
             "from fixtures.recipes import Recipe, TrainConfig\n"
             "from fixtures.train import Progress\n"
             "from model import ModelConfig\n"
-            "r = Recipe('tiny', ModelConfig(d_model=16, context=16, n_heads=2), TrainConfig(steps=%d, batch_size=4))\n"
-            "_, fresh = TrainedCache(%r).get(r, progress=Progress('t', r.train.steps, every=0))\n"
-            "print('TRAINED' if fresh else 'CACHED', flush=True)\n") % (str(ROOT), steps, str(cache_dir))
+            "r = Recipe('tiny', ModelConfig(d_model=16, context=16, n_heads=2), "
+            f"TrainConfig(steps={steps}, batch_size=4))\n"
+            f"_, fresh = TrainedCache({str(cache_dir)!r}).get(r, progress=Progress('t', r.train.steps, every=0))\n"
+            "print('TRAINED' if fresh else 'CACHED', flush=True)\n")
     return subprocess.Popen([sys.executable, "-c", code, *extra], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=dict(os.environ, OMP_NUM_THREADS="1"))
 
