@@ -4,7 +4,7 @@ leaves open: fixtures/recipes.py, SCALE; how the softmax is measured: fixtures/a
 import pytest
 import torch
 
-from claims.trained import Paired, gain, need_spread, val
+from claims.trained import Paired, gain, need_spread, refuted, val
 from fixtures import recipes
 from fixtures.attention_stats import held_out_windows, softmax_stats
 from model import LanguageModel
@@ -64,10 +64,6 @@ def softmax(trained, seeds):
                                     "trained": [softmax_stats(r.model, x)[0] for r in trained("scale", name, n)]}
         return memo[(d_k, variant)]
     return get
-
-
-def refuted(reason: str):
-    return pytest.mark.xfail(strict=True, reason=f"refuted: {reason}")
 
 
 # The chapter's sentence, figure by figure: (label, variant, when, statistic, stated, rounding).

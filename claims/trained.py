@@ -49,3 +49,9 @@ def need_spread(n: int) -> None:
     if n < MIN_SEEDS_SMALL:
         pytest.skip(f"the tolerance is the seed-to-seed spread: needs >= {MIN_SEEDS_SMALL} seeds, "
                     f"ran {n} (measured values are recorded)")
+
+
+def refuted(reason: str):
+    """The mark of a figure our measurement contradicts: a strict xfail (it must keep failing;
+    if it ever passes the suite says so) whose reason gives the measured figures."""
+    return pytest.mark.xfail(strict=True, reason=f"refuted: {reason}")
