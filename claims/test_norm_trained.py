@@ -16,15 +16,28 @@ def runs(trained, seeds, *names):
     return n, {name: val(trained("norm", name, n)) for name in names}
 
 
+# "post-norm without warmup ends at perplexity ~308, eight times worse" (claims.md): two
+# figures. ~308 is the table's 308.05 as the inventory quotes it, to the unit (+-0.5); it is the
+# plateau of a model that learnt only token frequencies, and our tokenizer is not the chapter's
+# to the token (459,792 tokens, not 459,760). "Eight" is 308.05 / 37.82 = 8.1 said as a whole
+# number (+-0.5). Each is widened by two seed-to-seed sd.
+DIVERGES = [
+    pytest.param("postnorm", 308, 0.5, id="post-norm ends at ~308"),
+    pytest.param("postnorm / prenorm", 8, 0.5, id="eight times worse than pre-norm"),
+]
+
+
 @pytest.mark.claim("norm.postnorm_diverges")
-def test_postnorm_without_warmup_ends_eight_times_worse(trained, seeds, claim_record):
+@pytest.mark.parametrize("figure,stated,rounding", DIVERGES)
+def test_postnorm_without_warmup_ends_eight_times_worse(figure, stated, rounding, trained, seeds, claim_record):
     n, ppl = runs(trained, seeds, "postnorm", "prenorm")
-    ratio = Paired([post / pre for post, pre in zip(ppl["postnorm"], ppl["prenorm"])])
-    # "eight times worse" (308.05 / 37.82 = 8.1): the ratio rounds to 8, widened by 2 sd.
-    claim_record(stated={"postnorm": CHAPTER["postnorm"], "ratio": 8}, measured=dict(ratio.as_record(), **ppl),
-                 tolerance=f"0.5 + 2 sd = {ratio.tolerance(0.5):.2f}", seeds=n)
+    per_seed = ppl["postnorm"] if figure == "postnorm" else [
+        post / pre for post, pre in zip(ppl["postnorm"], ppl["prenorm"])]
+    values = Paired(per_seed)
+    claim_record(stated={figure: stated, "table": CHAPTER}, measured=dict(values.as_record(), **ppl),
+                 figure=figure, tolerance=f"{rounding} + 2 sd = {values.tolerance(rounding):.2f}", seeds=n)
     need_spread(n)
-    assert abs(ratio.mean - 8) <= ratio.tolerance(0.5)
+    assert abs(values.mean - stated) <= values.tolerance(rounding)
 
 
 # Differences between two of the four runs, in held-out perplexity points: the chapter's figure

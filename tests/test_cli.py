@@ -44,5 +44,5 @@ def test_cached_only_skips_an_untrained_recipe_and_names_the_command(tmp_path):
             "-p", "no:cacheprovider", "-rs", "-q", f"--report-dir={tmp_path / 'report'}",
             env=dict(os.environ, ATTENTION_CLAIMS_CACHE=str(tmp_path / "cache")), timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "3 skipped" in r.stdout and "train it with: python -m fixtures norm --only prenorm" in r.stdout
+    assert "4 skipped" in r.stdout and "train it with: python -m fixtures norm --only prenorm" in r.stdout
     assert not any((tmp_path / "cache" / "trained").iterdir())            # nothing was trained
