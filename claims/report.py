@@ -218,6 +218,10 @@ def main(argv=None) -> int:
         print(f"no {fresh_path}: run `pytest -m fast` first", file=sys.stderr)
         return 2
     fresh = json.loads(fresh_path.read_text())
+    # The plots of the committed training results, drawn first so that --save-results keeps them.
+    from fixtures.plots import ladder_plot, norm_plot, scale_plot
+    for plot in (ladder_plot, scale_plot, norm_plot):
+        plot(out)
     if a.save_results:
         kept = {c["id"]: c for c in _load(RESULTS)["claims"]}
         kept.update({c["id"]: c for c in merge(fresh, _load(RESULTS))["claims"]
@@ -234,9 +238,6 @@ def main(argv=None) -> int:
     md = render_markdown(merged)
     (out / "claims.md").write_text(md)
     badges(merged, out / "badges")
-    from fixtures.plots import ladder_plot, norm_plot, scale_plot
-    for plot in (ladder_plot, scale_plot, norm_plot):
-        plot(out)
     fresh_plots = sorted(out.glob("*.png"))
     plots = fresh_plots + [p for p in sorted((ROOT / "results").glob("*.png"))
                            if p.name not in {f.name for f in fresh_plots}]

@@ -3,7 +3,7 @@
 every seed is recorded, and the spread-based tolerances need three."""
 import pytest
 
-from claims.trained import Paired, need_spread, val
+from claims.trained import Paired, need_spread, refuted, val
 
 pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("norm")]
 SEEDS = 3
@@ -23,7 +23,10 @@ def runs(trained, seeds, *names):
 # number (+-0.5). Each is widened by two seed-to-seed sd.
 DIVERGES = [
     pytest.param("postnorm", 308, 0.5, id="post-norm ends at ~308"),
-    pytest.param("postnorm / prenorm", 8, 0.5, id="eight times worse than pre-norm"),
+    pytest.param("postnorm / prenorm", 8, 0.5, id="eight times worse than pre-norm", marks=refuted(
+        "post-norm is 5.91 +- 0.11 times worse (5.90, 6.04, 5.81 over 3 seeds), not 8: post-norm does "
+        "end at 307.2 (307.6, 306.7, 307.4), but pre-norm ends at 52.0 (52.16, 50.82, 52.92), not 37.82 "
+        "- as stated (12 blocks, 1000 steps of batch 64, no dropout) it overfits, train perplexity 9")),
 ]
 
 
