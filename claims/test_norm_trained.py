@@ -4,10 +4,11 @@ every seed is recorded, and the spread-based tolerances need three."""
 import pytest
 
 from claims.trained import Paired, need_spread, refuted, val
+from fixtures.recipes import CHAPTER_NORM
 
 pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("norm")]
 SEEDS = 3
-CHAPTER = {"prenorm": 37.82, "prenorm_warmup": 37.62, "postnorm": 308.05, "postnorm_warmup": 37.88}
+CHAPTER = CHAPTER_NORM
 
 
 def runs(trained, seeds, *names):
