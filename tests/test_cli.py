@@ -1,5 +1,6 @@
 """Command lines: bad input gets one clear error."""
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -44,5 +45,7 @@ def test_cached_only_skips_an_untrained_recipe_and_names_the_command(tmp_path):
             "-p", "no:cacheprovider", "-rs", "-q", f"--report-dir={tmp_path / 'report'}",
             env=dict(os.environ, ATTENTION_CLAIMS_CACHE=str(tmp_path / "cache")), timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "4 skipped" in r.stdout and "train it with: python -m fixtures norm --only prenorm" in r.stdout
+    # every norm claim skips (however many figures it has): none passes or fails untrained
+    assert " skipped" in r.stdout and not re.search(r"\d+ (passed|failed|xfailed|error)", r.stdout)
+    assert "train it with: python -m fixtures norm --only prenorm" in r.stdout
     assert not any((tmp_path / "cache" / "trained").iterdir())            # nothing was trained
