@@ -79,7 +79,7 @@ def render_markdown(report: dict) -> str:
                        f"seeds {c.get('seeds')}, {str(c.get('timestamp'))[:10]}")
             cell = lambda v: _fmt(v).replace("|", "\\|").replace("\n", " ")
             lines.append(f"| `{c['id']}` {cell(c['statement'])} | {cell(c['stated'])} | {cell(c['measured'])} "
-                         f"| {cell(c['tolerance'])} | **{c['verdict']}**{cell(note)} | {cell(src)} |")
+                         f"| {cell(c['tolerance'])} | **{verdict_label(c)}**{cell(note)} | {cell(src)} |")
         lines.append("")
     return "\n".join(lines)
 
@@ -134,7 +134,7 @@ def render_html(report: dict, plots: list[Path], badge_dir: Path | None = None) 
         cls = c["verdict"].replace(" ", "-")
         rows.append(f"<tr class='{cls}'><td><code>{html.escape(c['id'])}</code><br>{html.escape(c['statement'])}</td>"
                     f"<td>{html.escape(_fmt(c['stated']))}</td><td>{html.escape(_fmt(c['measured']))}</td>"
-                    f"<td>{html.escape(_fmt(c['tolerance']))}</td><td><b>{c['verdict']}</b> "
+                    f"<td>{html.escape(_fmt(c['tolerance']))}</td><td><b>{html.escape(verdict_label(c))}</b> "
                     f"{html.escape(c.get('reason') or '') if c['verdict'] != 'holds' else ''}</td>"
                     f"<td>{html.escape(_source(c))}</td></tr>")
     badge_dir = badge_dir or Path()
@@ -164,6 +164,19 @@ def _source(c: dict) -> str:
             f"{str(c.get('timestamp'))[:10]}, torch {c.get('torch')}")
 
 
+def verdict_label(c: dict) -> str:
+    """The verdict, and what it does not say on its own: a claim of several figures is refuted
+    if one is, so say how many of its tests hold; and whether some of its tests did not run."""
+    tests = c.get("tests", [])
+    notes = []
+    held = sum(t["outcome"] == "holds" for t in tests)
+    if c["verdict"] == "refuted" and held:
+        notes.append(f"in part: {held} of {len(tests)} tests hold")
+    if c["verdict"] in DECIDED and any(t["outcome"] not in DECIDED for t in tests):
+        notes.append("partial: some tests not run")
+    return c["verdict"] + (f" ({'; '.join(notes)})" if notes else "")
+
+
 README_START, README_END = "<!-- claims-table:start -->", "<!-- claims-table:end -->"
 
 
@@ -178,9 +191,8 @@ def readme_table(report: dict) -> str:
             evidence = f"{c.get('tier')}, {c.get('device')}"
             if c.get("tier") in ("gpu", "slow"):
                 evidence += f", {c.get('seeds')} seed(s)"
-        partial = any(t["outcome"] not in DECIDED for t in c.get("tests", [])) and c["verdict"] in DECIDED
-        verdict = c["verdict"] + (" (partial: some tests not run)" if partial else "")
-        lines.append(f"| `{c['id']}` | {registry.get(c['id']).figure.replace('|', '/')} | {verdict} | {evidence} |")
+        lines.append(f"| `{c['id']}` | {registry.get(c['id']).figure.replace('|', '/')} | {verdict_label(c)} "
+                     f"| {evidence} |")
     return "\n".join(lines)
 
 

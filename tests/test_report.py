@@ -133,3 +133,14 @@ def test_merge_keeps_committed_trained_evidence_beside_a_fresh_fast_run():
     assert {t["nodeid"] for t in merged["ladder.four_heads"]["tests"]} == {"fast::params", "gpu::ppl"}
     assert merged["ladder.residual_head"]["verdict"] == "holds"
     assert merged["ladder.residual_head"]["source"] == "committed"
+
+
+def test_a_claim_refuted_in_one_figure_says_how_many_hold():
+    from claims.plugin import summarise_claim
+    from claims.report import verdict_label
+    tests = [dict(_claim("norm.postnorm_diverges", outcome, "2026-01-01", node, 1)["tests"][0])
+             for outcome, node in [("holds", "gpu::level"), ("refuted", "gpu::ratio"), ("not run", "gpu::other")]]
+    c = summarise_claim("norm.postnorm_diverges", tests, True)
+    assert c["verdict"] == "refuted"
+    assert verdict_label(c) == "refuted (in part: 1 of 3 tests hold; partial: some tests not run)"
+    assert verdict_label(summarise_claim("norm.postnorm_diverges", tests[:1], True)) == "holds"
