@@ -309,6 +309,12 @@ def build_report(results: dict, encoded: set[str], meta: dict) -> dict:
     return {"summary": summary_of(claims), "meta": meta, "claims": claims}
 
 
+def base_nodeid(nodeid: str) -> str:
+    """The test's id without the "@group" suffix xdist's --dist loadgroup appends, so a run
+    under -n N and a serial run name the same test the same way (and merge as one)."""
+    return re.sub(r"@[^\]/@]+$", "", nodeid)
+
+
 class ClaimReporter:
     """Controller-side: turns test reports into per-claim verdicts and writes claims.json."""
 
@@ -325,8 +331,8 @@ class ClaimReporter:
         props = _props(report)
         if "claim_ids" not in props:
             return
-        r = self.results.setdefault(report.nodeid, {
-            "nodeid": report.nodeid, "claims": props["claim_ids"], "tier": props.get("claim_tier"),
+        r = self.results.setdefault(base_nodeid(report.nodeid), {
+            "nodeid": base_nodeid(report.nodeid), "claims": props["claim_ids"], "tier": props.get("claim_tier"),
             "device": props.get("claim_device"), "outcome": None, "reason": "", "seconds": 0.0,
             "records": []})
         r["seconds"] += report.duration

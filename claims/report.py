@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from claims import registry
-from claims.plugin import DECIDED, summarise_claim, summary_of
+from claims.plugin import DECIDED, base_nodeid, summarise_claim, summary_of
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results" / "verdicts.json"
@@ -37,12 +37,15 @@ def merge(fresh: dict, committed: dict) -> dict:
     old = {c["id"]: c for c in committed.get("claims", [])}
     out = []
     for c in fresh.get("claims", []):
-        tests = {t["nodeid"]: t for t in c.get("tests", [])}
+        # keyed by the id without xdist's "@group" suffix: reports written before it was
+        # stripped at the source still merge with a serial run's
+        tests = {base_nodeid(t["nodeid"]): dict(t, nodeid=base_nodeid(t["nodeid"])) for t in c.get("tests", [])}
         for t in old.get(c["id"], {}).get("tests", []):
-            mine = tests.get(t["nodeid"])
+            key = base_nodeid(t["nodeid"])
+            mine = tests.get(key)
             if t["outcome"] in DECIDED and (mine is None or mine["outcome"] not in DECIDED
                                             or t["timestamp"] > mine["timestamp"]):
-                tests[t["nodeid"]] = dict(t, source="committed")
+                tests[key] = dict(t, nodeid=key, source="committed")
         out.append(summarise_claim(c["id"], list(tests.values()), c["verdict"] != "not encoded"))
     return {"summary": summary_of(out), "meta": fresh.get("meta", {}), "claims": out}
 

@@ -15,6 +15,7 @@ import pytest
 
 @pytest.mark.fast
 @pytest.mark.claim("corpus.chars")
+@pytest.mark.xdist_group("corpus")
 def test_holds(claim_record):
     claim_record(stated=1, measured=1, tolerance="exact")
     assert 1 == 1
@@ -59,9 +60,11 @@ def run(project, *args):
     return result, {c["id"]: c for c in report["claims"]}, report["summary"]
 
 
-@pytest.mark.parametrize("xdist", [[], ["-n", "2"]], ids=["serial", "xdist-2"])
+@pytest.mark.parametrize("xdist", [[], ["-n", "2", "--dist", "loadgroup"]], ids=["serial", "xdist-2"])
 def test_report_lists_every_claim_with_its_verdict(project, xdist):
     _, claims, summary = run(project, *xdist)
+    # the same test ids either way: xdist's "@corpus" group suffix is not part of them
+    assert [t["nodeid"] for t in claims["corpus.chars"]["tests"]] == ["claims/test_sample.py::test_holds"]
     assert set(claims) == set(registry.CLAIMS)
     assert claims["corpus.chars"]["verdict"] == "holds"
     assert claims["corpus.chars"]["measured"] == 1
@@ -144,3 +147,11 @@ def test_a_claim_refuted_in_one_figure_says_how_many_hold():
     assert c["verdict"] == "refuted"
     assert verdict_label(c) == "refuted (in part: 1 of 3 tests hold; partial: some tests not run)"
     assert verdict_label(summarise_claim("norm.postnorm_diverges", tests[:1], True)) == "holds"
+
+
+def test_merge_matches_a_test_run_under_xdist_groups_with_its_serial_run():
+    from claims.report import merge
+    fresh = {"claims": [_claim("norm.postnorm_diverges", "not run", "2026-02-01", "gpu::ratio", None)]}
+    committed = {"claims": [_claim("norm.postnorm_diverges", "refuted", "2026-01-01", "gpu::ratio@norm", 5.9)]}
+    merged = merge(fresh, committed)["claims"][0]
+    assert [(t["nodeid"], t["outcome"]) for t in merged["tests"]] == [("gpu::ratio", "refuted")]
