@@ -41,14 +41,12 @@ def test_score_matrix_is_heads_times_n_squared_times_4_bytes(n, claim_record):
 
 import json
 import statistics
-from pathlib import Path
 
 import numpy as np
 
 from fixtures import cost
 
 NS = [128, 256, 512, 1024, 2048, 4096, 8192]
-ROOT = Path(__file__).resolve().parent.parent
 DEVICES = [pytest.param("cpu", marks=pytest.mark.slow, id="cpu"),
            pytest.param("cuda", marks=pytest.mark.gpu, id="cuda")]
 
@@ -87,8 +85,8 @@ def _write_table(rows, device, out):
     lines += ["", "fitted exponent (log-log slope, last four rows): " +
               ", ".join(f"{k} ~ n^{v:.2f}" for k, v in slopes.items())]
     (out / f"cost_table_{device}.md").write_text("\n".join(lines) + "\n")
-    (ROOT / "results").mkdir(exist_ok=True)
-    (ROOT / "results" / f"cost_{device}.json").write_text(json.dumps({"rows": rows, "slopes": slopes}, indent=1))
+    # into the report dir like the table: results/ changes only by `claims.report --save-results`
+    (out / f"cost_{device}.json").write_text(json.dumps({"rows": rows, "slopes": slopes}, indent=1))
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
