@@ -245,7 +245,7 @@ def main(argv=None) -> int:
         _write(RESULTS, {"claims": sorted(kept.values(), key=lambda c: c["id"])})
         # and the run's plots and tables, so the committed evidence can be looked at
         import shutil
-        for f in [*out.glob("*.png"), *out.glob("*.txt"), *out.glob("cost_table_*.md"), *out.glob("cost_*.json")]:
+        for f in [*out.glob("*.png"), *out.glob("*.txt"), *out.glob("cost_table_*.md"), *out.glob("cost_*.json"), *out.glob("winograd.json")]:
             if f.parent != RESULTS.parent:
                 shutil.copy2(f, RESULTS.parent / f.name)
     merged = merge(fresh, _load(RESULTS))

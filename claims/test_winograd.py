@@ -8,7 +8,6 @@ standard deviations over seeds, floored at the binomial standard error of the he
 import json
 import math
 import statistics
-from pathlib import Path
 
 import pytest
 import torch
@@ -17,7 +16,6 @@ from data.winograd import ADJ_POS, CROSSED, CROSSER, QUERY_POS, X_POS, Y_POS, ch
 from model import averaging_matrix
 
 SEEDS = 3
-ROOT = Path(__file__).resolve().parent.parent
 
 
 # ------------------------------------------------------------------ exact (fast)
@@ -54,7 +52,7 @@ def test_uniform_average_puts_0_067_on_each_of_15_visible_tokens(claim_record):
 # ------------------------------------------------------------------ trained (slow)
 
 @pytest.fixture(scope="session")
-def winograd(request):
+def winograd(request, report_dir):
     """runs(task_name, kind) -> [Scored per seed], trained once per session."""
     from fixtures.winograd import run
     tasks = {"cheatable": cheatable(), "hardened": hardened()}
@@ -64,16 +62,16 @@ def winograd(request):
     def runs(task_name, kind):
         if (task_name, kind) not in done:
             done[task_name, kind] = [run(tasks[task_name], kind, seed) for seed in range(n)]
-            _save(done, n)
+            _save(done, report_dir)
         return done[task_name, kind]
     runs.tasks = tasks
     return runs
 
 
-def _save(done, n):
-    out = ROOT / "results" / "winograd.json"
-    out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps({f"{t}/{k}": {"accuracy": [r.accuracy for r in rs],
+def _save(done, out_dir):
+    """Into the report dir, as the runs finish (a -k subset writes only its own runs there);
+    `claims.report --save-results` copies it to results/."""
+    (out_dir / "winograd.json").write_text(json.dumps({f"{t}/{k}": {"accuracy": [r.accuracy for r in rs],
                                              "wrong_noun": [r.wrong_noun for r in rs],
                                              "seconds": [round(r.seconds, 1) for r in rs]}
                                for (t, k), rs in sorted(done.items())}, indent=1))
