@@ -1,5 +1,7 @@
 """The cost of the whole trained (gpu) tier on this machine: seconds per step measured per
-recipe, projected to every recipe x seed the tier trains, and the cost of a warm-cache rerun.
+recipe of every group (ladder, norm, positions, scale), projected to every recipe x seed the
+tier trains, beside the wall time of the runs on record in results/, and the cost of a
+warm-cache rerun.
 
   python benchmarks/full_cost.py [--steps 10] [--seeds 3]   # last line: full_tier_cpu_hours=...
 """
@@ -12,11 +14,20 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from fixtures import results
 from fixtures.cache import TrainedCache
-from fixtures.recipes import LADDER
+from fixtures.recipes import LADDER, NORM, POSITIONS, SCALE
 from fixtures.train import train
 
-GROUPS = {"ladder": LADDER}
+GROUPS = {"ladder": LADDER, "norm": NORM, "positions": POSITIONS, "scale": SCALE}
+
+
+def measured_hours(group: str, names: set[str], seeds: int) -> tuple[float, int]:
+    """Wall hours of the runs on record in results/<group>.json (newest per recipe and seed),
+    for comparison with the projection; and how many runs that is."""
+    runs = [r for name, rs in results.by_recipe(group).items() if name in names for r in rs
+            if r["seed"] < seeds and r.get("wall_seconds")]
+    return sum(r["wall_seconds"] for r in runs) / 3600, len(runs)
 
 
 def main():
@@ -39,13 +50,19 @@ def main():
             total += cost
             rows.append((group, r.name, per_step, cost))
     t0 = time.perf_counter()
-    cached = sum(cache.load(r.with_seed(s)) is not None for r in LADDER for s in range(a.seeds))
+    cached = sum(cache.load(r.with_seed(s)) is not None for recipes in GROUPS.values() for r in recipes
+                 for s in range(a.seeds))
     warm = time.perf_counter() - t0
     print(f"{'group':8s} {'recipe':20s} {'s/step':>8s} {'hours':>7s} {'share':>6s}")
     for g, name, per_step, cost in rows:
         print(f"{g:8s} {name:20s} {per_step:8.3f} {cost / 3600:7.2f} {cost / total:6.1%}")
     print(f"threads {torch.get_num_threads()}; seeds {a.seeds}; warm-cache load of {cached} cached "
           f"models: {warm:.1f} s")
+    for group, recipes in GROUPS.items():
+        projected = sum(cost for g, _, _, cost in rows if g == group) / 3600
+        hours, n = measured_hours(group, {r.name for r in recipes}, a.seeds)
+        print(f"{group:10s} projected {projected:6.2f} h; on record in results/{group}.json: {hours:6.2f} h "
+              f"over {n} runs (threads as they ran)")
     print(f"full_tier_cpu_hours={total / 3600:.2f}")
 
 
