@@ -331,8 +331,9 @@ class ClaimReporter:
         props = _props(report)
         if "claim_ids" not in props:
             return
-        r = self.results.setdefault(base_nodeid(report.nodeid), {
-            "nodeid": base_nodeid(report.nodeid), "claims": props["claim_ids"], "tier": props.get("claim_tier"),
+        nodeid = base_nodeid(report.nodeid)
+        r = self.results.setdefault(nodeid, {
+            "nodeid": nodeid, "claims": props["claim_ids"], "tier": props.get("claim_tier"),
             "device": props.get("claim_device"), "outcome": None, "reason": "", "seconds": 0.0,
             "records": []})
         r["seconds"] += report.duration
