@@ -51,7 +51,7 @@ class Task:
         return torch.tensor([[s[w] for w in words] for words in sentences])
 
 
-def _vocab() -> list[str]:
+def vocabulary() -> list[str]:
     words = set(TEMPLATE.replace("{x}", "").replace("{y}", "").replace("{adj}", "")
                 .replace("{ref}", "").split())
     return sorted(words) + list(POOL) + list(CROSSER) + list(CROSSED)
@@ -72,7 +72,7 @@ def hardened(seed: int = 0, held_out_fraction: float = 0.25) -> Task:
                 continue
             for adj in CROSSER + CROSSED:
                 (test if (x, y) in test_pairs else train).append(sentence(x, y, adj))
-    return Task("hardened", _vocab(), train, test)
+    return Task("hardened", vocabulary(), train, test)
 
 
 def cheatable(seed: int = 0, held_out_fraction: float = 0.25) -> Task:
@@ -85,4 +85,15 @@ def cheatable(seed: int = 0, held_out_fraction: float = 0.25) -> Task:
     for x, y in pairs:
         for adj in CROSSER + CROSSED:
             (test if (x, y) in held else train).append(sentence(x, y, adj))
-    return Task("cheatable", _vocab(), train, test)
+    return Task("cheatable", vocabulary(), train, test)
+
+
+TASKS = {"hardened": hardened, "cheatable": cheatable}
+
+
+def task(name: str) -> Task:
+    """A task by name, with its default split (task seed 0)."""
+    try:
+        return TASKS[name]()
+    except KeyError:
+        raise KeyError(f"unknown Winograd task {name!r}; known: {', '.join(TASKS)}") from None

@@ -36,10 +36,27 @@ def test_same_seed_gives_the_same_metrics_on_cpu():
     assert train(TINY.with_seed(1)).metrics["val_ppl"] != train(TINY).metrics["val_ppl"]
 
 
-def test_key_depends_on_recipe_and_seed_not_name():
-    assert TINY.key("c") != TINY.with_seed(1).key("c")
-    assert TINY.key("c") == Recipe("other name", TINY.model, TINY.train).key("c")
-    assert TINY.key("c") != TINY.key("d")                     # the code version is in the key
+def test_key_depends_on_recipe_seed_and_training_version_not_name():
+    assert TINY.key(1) != TINY.with_seed(1).key(1)
+    assert TINY.key(1) == Recipe("other name", TINY.model, TINY.train).key(1)
+    assert TINY.key(1) != TINY.key(2)                         # the training version is in the key
+
+
+def test_a_comment_in_model_or_data_leaves_every_cache_key_as_it_was(tmp_path):
+    """The key is the recipe and TRAINING_VERSION, not source text: lint or comment edits keep
+    trained models valid (tests/test_fingerprint.py guards that behaviour did not change)."""
+    import shutil
+    for d in ("model", "data", "fixtures"):
+        shutil.copytree(ROOT / d, tmp_path / d, ignore=shutil.ignore_patterns("__pycache__"))
+    for path in ("model/attention.py", "data/bpe.py", "fixtures/train.py"):
+        with open(tmp_path / path, "a") as f:
+            f.write("\n# a comment added by a lint pass\n")
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); from fixtures.recipes import RECIPES; "
+            "from fixtures.cache import TrainedCache; c = TrainedCache(sys.argv[2]); "
+            "print(sorted(c.entry(r).name for r in RECIPES.values()))")
+    keys = [subprocess.run([sys.executable, "-c", code, str(root), str(tmp_path / "cache")], capture_output=True,
+                           text=True, check=True).stdout for root in (ROOT, tmp_path)]
+    assert keys[0] == keys[1] and "layernorm-s0-" in keys[0]
 
 
 def test_corrupt_entry_is_retrained_not_used(tmp_path):
