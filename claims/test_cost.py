@@ -3,7 +3,7 @@
 import pytest
 import torch
 
-from model import MultiHeadAttention
+from model import MultiHeadAttention, capture
 
 # The chapter's layer: 512 wide, 8 heads, batch 1, float32.  Its "attn matrix MB" column.
 TABLE_MB = {128: 0.5, 256: 2.0, 512: 8.0, 1024: 32.0, 2048: 128.0, 4096: 512.0,
@@ -16,10 +16,11 @@ def score_matrix_bytes(n: int) -> int:
     path, and read the size of the score tensor it kept."""
     with torch.device("meta"):
         att = MultiHeadAttention(512, 8)
-        att.capture = True
-        att(torch.empty(1, n, 512))
-    assert att.scores.shape == (1, 8, n, n) and att.scores.dtype == torch.float32
-    return att.scores.nelement() * att.scores.element_size()
+        with capture(att) as seen:
+            att(torch.empty(1, n, 512))
+    scores = seen["attn.scores"]
+    assert scores.shape == (1, 8, n, n) and scores.dtype == torch.float32
+    return scores.nelement() * scores.element_size()
 
 
 @pytest.mark.fast

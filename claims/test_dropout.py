@@ -6,7 +6,7 @@ the model computes."""
 import pytest
 import torch
 
-from model import LanguageModel, ModelConfig
+from model import LanguageModel, ModelConfig, capture
 
 pytestmark = pytest.mark.fast
 
@@ -45,10 +45,9 @@ def test_attention_dropout_acts_on_the_weights_after_the_softmax():
     m = only(model(0.1).train(), "attn_dropout")
     att = m.blocks[0].mixer
     x = torch.randn(2, 16, 128)
-    att.capture = True
-    with torch.no_grad():
+    with torch.no_grad(), capture(att) as seen:
         y = att(x)
-    assert torch.allclose(att.weights.sum(-1), torch.ones(2, 4, 16))   # softmax untouched...
+    assert torch.allclose(seen["attn.weights"].sum(-1), torch.ones(2, 4, 16))   # softmax untouched...
     assert torch.equal(y, att.out.bias.expand_as(y))                    # ...but no value mixed in
 
 

@@ -6,7 +6,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model import ALiBi, MultiHeadAttention, RoPE, alibi_slopes, score
+from model import ALiBi, MultiHeadAttention, RoPE, alibi_slopes
 
 pytestmark = pytest.mark.fast
 
@@ -33,14 +33,12 @@ def test_without_positions_permuting_the_prefix_leaves_the_last_output_unchanged
 @given(T=st.integers(2, 24), seed=st.integers(0, 2**16))
 def test_unmasked_attention_permutes_its_output_with_its_input(T, seed):
     torch.manual_seed(seed)
-    att = MultiHeadAttention(16, 2).double().eval()
+    att = MultiHeadAttention(16, 2, causal=False).double().eval()   # no mask, no positions
     x = torch.randn(1, T, 16, dtype=torch.float64)
     perm = torch.randperm(T)
 
     def unmasked(x):
-        q, k, v = att.split_heads(x)
-        w = torch.softmax(score(q, k), -1)                          # no mask, no positions
-        return att.out((w @ v).transpose(1, 2).reshape(1, T, 16))
+        return att(x, path="explicit")
     with torch.no_grad():       # float64 reassociation bound, as above
         assert (unmasked(x)[:, perm] - unmasked(x[:, perm])).abs().max().item() <= 1e-12
 
@@ -80,3 +78,23 @@ def test_alibi_penalty_is_linear_in_distance_with_a_geometric_slope_per_head(n_h
         assert len(set(slopes.tolist())) == n_heads                 # a different slope per head
     claim_record(stated="geometric, one per head", measured=slopes.tolist(), tolerance="exact",
                  n_heads=n_heads)
+
+
+# The ALiBi paper's rule for a head count that is not a power of two, written out by hand: the
+# slopes of the nearest lower power of two P, then every other slope of 2P (Press et al., 2022,
+# and their reference implementation's get_slopes).
+PAPER_SLOPES = {
+    6: [2**-2, 2**-4, 2**-6, 2**-8] + [2**-1, 2**-3],
+    12: [2**-1, 2**-2, 2**-3, 2**-4, 2**-5, 2**-6, 2**-7, 2**-8] + [2**-0.5, 2**-1.5, 2**-2.5, 2**-3.5],
+}
+
+
+@pytest.mark.claim("positions.alibi_slopes")
+@pytest.mark.parametrize("n_heads", sorted(PAPER_SLOPES))
+def test_alibi_slopes_follow_the_papers_rule_for_head_counts_not_a_power_of_two(n_heads, claim_record):
+    slopes = alibi_slopes(n_heads)
+    claim_record(stated=PAPER_SLOPES[n_heads], measured=slopes.tolist(), tolerance="exact (float64)",
+                 n_heads=n_heads)
+    torch.testing.assert_close(slopes, torch.tensor(PAPER_SLOPES[n_heads], dtype=torch.float64),
+                               rtol=2 * torch.finfo(torch.float64).eps, atol=0)
+    assert len(set(slopes.tolist())) == n_heads                     # still a different slope per head

@@ -76,8 +76,7 @@ def test_head_matches_multihead_attention_and_sdpa(claim_record):
     ref = nn.MultiheadAttention(C, h, batch_first=True).eval()
     _copy_to_torch(ours, ref)
     with torch.no_grad():
-        ours.capture = True                                          # the explicit path
-        y = ours(x)
+        y = ours(x, path="explicit")
         y_ref, _ = ref(x, x, x, attn_mask=~causal_mask(T), need_weights=False)
         head = Head(C, C, block=T)                                   # the chapter's 30 lines
         yh = head(x)
@@ -97,7 +96,6 @@ def test_sdpa_path_matches_explicit_path():
     x = torch.randn(3, 50, 64)
     att = MultiHeadAttention(64, 4).eval()
     with torch.no_grad():
-        fast = att(x)
-        att.capture = True
-        explicit = att(x)
+        fast = att(x, path="fused")
+        explicit = att(x, path="explicit")
     assert (fast - explicit).abs().max().item() <= _tolerance(explicit, 64)

@@ -1,6 +1,6 @@
 """The chapter's parts, one small module per concept, composed by `ModelConfig`."""
 from model import params
-from model.attention import Head, MultiHeadAttention, causal_mask, mask, mix, normalise, score
+from model.attention import Head, MultiHeadAttention, capture, causal_mask, mask, mix, normalise, score
 from model.average import CausalAverage, averaging_matrix
 from model.block import Block
 from model.lm import LanguageModel, ModelConfig
@@ -9,4 +9,4 @@ from model.positions import ALiBi, LearnedPositions, RoPE, SinusoidalPositions, 
 
 __all__ = ["MLP", "ALiBi", "Block", "CausalAverage", "Head", "LanguageModel", "LearnedPositions",
            "ModelConfig", "MultiHeadAttention", "RoPE", "SinusoidalPositions", "alibi_slopes",
-           "averaging_matrix", "causal_mask", "mask", "mix", "normalise", "params", "score"]
+           "averaging_matrix", "capture", "causal_mask", "mask", "mix", "normalise", "params", "score"]

@@ -2,13 +2,15 @@
 
 `Head` is the chapter's thirty-line head, line for line.  `MultiHeadAttention` is the one the
 language model uses: h heads of width d/h from one fused q/k/v projection, concatenated and
-mixed by W_o.  Its explicit path materialises the scores and weights (set `capture=True` to
-keep them in `.scores` / `.weights`, shape (B, h, T, T)); otherwise it calls
-F.scaled_dot_product_attention, which computes the same thing without keeping them.
+mixed by W_o.  Its explicit path (`attend`) materialises the scores and weights; the fused
+path calls F.scaled_dot_product_attention, which computes the same without keeping them.
+`capture(model)` names what the explicit path saw: `seen["blocks.0.attn.weights"]`.
 """
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import torch
 import torch.nn.functional as F
@@ -69,12 +71,18 @@ class MultiHeadAttention(nn.Module):
 
     positions: an optional RoPE (rotates q and k) or ALiBi (adds a per-head distance penalty
     to the scores); `divide` switches the 1/sqrt(d_k) off; `out_proj` False drops W_o (only
-    meaningful for one head, whose output is then already d wide).
+    meaningful for one head, whose output is then already d wide); `causal` False drops the
+    mask (only to show what the mask is for).
+
+    path: "fused" calls F.scaled_dot_product_attention, which never materialises the n x n
+    scores; "explicit" is the chapter's score, mask, normalise, mix (`attend`).  Both compute
+    the same thing.  Under `capture` the explicit path runs and keeps the scores and weights.
     """
 
     def __init__(self, d_model: int, n_heads: int, *, divide: bool = True, out_proj: bool = True,
                  qkv_bias: bool = False, out_bias: bool = True, dropout: float = 0.0,
-                 positions: nn.Module | None = None, d_head: int | None = None):
+                 positions: nn.Module | None = None, d_head: int | None = None, causal: bool = True,
+                 path: str = "fused"):
         super().__init__()
         if d_head is None:
             assert d_model % n_heads == 0, "heads partition the width: d_model % n_heads == 0"
@@ -84,14 +92,14 @@ class MultiHeadAttention(nn.Module):
             raise ValueError("out_proj=False needs n_heads * d_head == d_model (W_o must map back)")
         if not out_proj and n_heads != 1:
             raise ValueError("out_proj=False needs n_heads=1 (the heads must be mixed by W_o)")
-        self.n_heads, self.d_head, self.inner, self.divide = n_heads, d_head, inner, divide
+        self.n_heads, self.d_head, self.inner, self.divide, self.causal = n_heads, d_head, inner, divide, causal
+        self.path = _check_path(path)
         self.qkv = nn.Linear(d_model, 3 * inner, bias=qkv_bias)     # W_q, W_k, W_v stacked
         self.out = nn.Linear(inner, d_model, bias=out_bias) if out_proj else nn.Identity()
         self.attn_dropout = nn.Dropout(dropout)                      # on the weights, after softmax
         self.positions = positions
-        self.capture = False          # keep .scores and .weights from the next forward
-        self.scores: torch.Tensor | None = None
-        self.weights: torch.Tensor | None = None
+        self._seen: dict | None = None      # set by `capture`: where the explicit path records
+        self._name = "attn"
 
     def split_heads(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         B, T, _ = x.shape
@@ -99,30 +107,65 @@ class MultiHeadAttention(nn.Module):
         # (B, T, h * d_head) -> (B, h, T, d_head)
         return tuple(t.view(B, T, self.n_heads, self.d_head).transpose(1, 2) for t in (q, k, v))
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:            # x: (B, T, C)
+    def attend(self, q, k, v, bias=None) -> torch.Tensor:
+        """The explicit path, the chapter's four steps; the only place they are written out.
+        It holds two n x n tensors at its peak (the scores while the weights are made)."""
+        T = q.shape[-2]
+        s = score(q, k, self.divide)                                # (B, h, T, T)
+        if bias is not None:
+            s = s + bias
+        if self.causal:
+            s = mask(s, causal_mask(T, q.device))
+        w = normalise(s)
+        if self._seen is not None:
+            self._seen[f"{self._name}.scores"], self._seen[f"{self._name}.weights"] = s.detach(), w.detach()
+        return mix(self.attn_dropout(w), v)                         # (B, h, T, d_head)
+
+    def fused(self, q, k, v, bias=None) -> torch.Tensor:
+        T = q.shape[-2]
+        scale = None if self.divide else 1.0
+        p = self.attn_dropout.p if self.training else 0.0
+        if bias is None:
+            return F.scaled_dot_product_attention(q, k, v, dropout_p=p, is_causal=self.causal, scale=scale)
+        if self.causal:
+            bias = bias.masked_fill(~causal_mask(T, q.device), float("-inf"))
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=bias, dropout_p=p, scale=scale)
+
+    def forward(self, x: torch.Tensor, path: str | None = None) -> torch.Tensor:   # x: (B, T, C)
         B, T, _ = x.shape
         q, k, v = self.split_heads(x)                               # (B, h, T, d_head)
         bias = None
         if self.positions is not None:
             q, k = self.positions.rotate(q, k)
             bias = self.positions.score_bias(T, x.device, x.dtype)  # (h, T, T) or None
-        if self.capture:
-            s = score(q, k, self.divide)                            # (B, h, T, T)
-            if bias is not None:
-                s = s + bias
-            s = mask(s, causal_mask(T, x.device))
-            w = normalise(s)
-            if self.capture:
-                self.scores, self.weights = s.detach(), w.detach()
-            y = mix(self.attn_dropout(w), v)                        # (B, h, T, d_head)
-        else:
-            scale = None if self.divide else 1.0
-            p = self.attn_dropout.p if self.training else 0.0
-            if bias is None:
-                y = F.scaled_dot_product_attention(q, k, v, dropout_p=p, is_causal=True, scale=scale)
-            else:
-                allowed = causal_mask(T, x.device)
-                attn_mask = bias.masked_fill(~allowed, float("-inf"))
-                y = F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask, dropout_p=p, scale=scale)
+        explicit = _check_path(path or self.path) == "explicit" or self._seen is not None
+        y = (self.attend if explicit else self.fused)(q, k, v, bias)
         y = y.transpose(1, 2).reshape(B, T, self.inner)             # (B, h, T, d) -> (B, T, h * d)
         return self.out(y)
+
+
+def _check_path(path: str) -> str:
+    if path not in ("fused", "explicit"):
+        raise ValueError(f"attention path must be 'fused' or 'explicit', not {path!r}")
+    return path
+
+
+@contextmanager
+def capture(module: nn.Module) -> Iterator[dict[str, torch.Tensor]]:
+    """Keep the scores and weights of every attention layer in `module`, by name, for the
+    forwards run inside the block; the layers are put back as they were on exit, whatever happens.
+
+        with capture(model) as seen:
+            model(idx)
+        seen["blocks.0.attn.weights"]          # (B, h, T, T); a bare layer's: seen["attn.weights"]
+    """
+    seen: dict[str, torch.Tensor] = {}
+    layers = [(name, m) for name, m in module.named_modules() if isinstance(m, MultiHeadAttention)]
+    saved = [(m._seen, m._name) for _, m in layers]
+    for name, m in layers:
+        m._seen, m._name = seen, name.replace("mixer", "attn") if name else "attn"
+    try:
+        yield seen
+    finally:
+        for (_, m), (old_seen, old_name) in zip(layers, saved):
+            m._seen, m._name = old_seen, old_name

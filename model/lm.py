@@ -15,7 +15,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from model.attention import MultiHeadAttention
+from model.attention import MultiHeadAttention, capture
 from model.average import CausalAverage
 from model.block import Block
 from model.positions import ALiBi, LearnedPositions, RoPE, SinusoidalPositions
@@ -91,18 +91,23 @@ class LanguageModel(nn.Module):
 
     @property
     def attention(self) -> list[MultiHeadAttention]:
-        """The attention layers, first block first (for reading .weights after capture)."""
+        """The attention layers, first block first."""
         return [b.mixer for b in self.blocks if isinstance(b.mixer, MultiHeadAttention)]
 
-    def capture(self, on: bool = True) -> None:
-        for a in self.attention:
-            a.capture = on
+    def capture(self):
+        """A context manager: the scores and weights of each block's attention, by name.
+
+            with model.capture() as seen:
+                model(idx)
+            seen["blocks.0.attn.weights"]              # (B, h, T, T)
+        """
+        return capture(self)
 
     def forward(self, idx: torch.Tensor, targets: torch.Tensor | None = None):
         B, T = idx.shape
         x = self.tok_emb(idx)                                       # (B, T, C)
         if self.pos_emb is not None:
-            x = x + self.pos_emb(T, idx.device)                     # (T, C) broadcast over B
+            x = x + self.pos_emb.embed(T, idx.device)               # (T, C) broadcast over B
         x = self.emb_dropout(x)
         for block in self.blocks:
             x = block(x)

@@ -2,16 +2,32 @@
 
 Learned and sinusoidal positions are added to the token embedding (absolute); RoPE rotates q
 and k so the score depends only on t - i; ALiBi adds -m_h * (t - i) to head h's scores, with
-geometric slopes m_h.  RoPE and ALiBi act inside attention through one interface:
-`rotate(q, k)` and `score_bias(T)`.
+geometric slopes m_h.  All four share one small interface (`PositionScheme`): `embed(T)` for
+what is added to the token embedding, `rotate(q, k)` and `score_bias(T)` for what acts inside
+attention; each scheme overrides only what it does.
 """
 from __future__ import annotations
+
+import math
 
 import torch
 from torch import nn
 
 
-class LearnedPositions(nn.Module):
+class PositionScheme(nn.Module):
+    """Where a scheme acts; the defaults do nothing there."""
+
+    def embed(self, T: int, device=None) -> torch.Tensor | None:      # -> (T, C), added to tokens
+        return None
+
+    def rotate(self, q: torch.Tensor, k: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return q, k
+
+    def score_bias(self, T: int, device=None, dtype=None) -> torch.Tensor | None:  # -> (h, T, T)
+        return None
+
+
+class LearnedPositions(PositionScheme):
     """One learned vector per position.  `n_positions` may exceed the training context: rows
     past it exist but are never trained (the chapter's 'still the random vector it started as')."""
 
@@ -24,8 +40,10 @@ class LearnedPositions(nn.Module):
             raise ValueError(f"learned position table has {self.table.num_embeddings} rows; asked for {T}")
         return self.table(torch.arange(T, device=device))
 
+    embed = forward
 
-class SinusoidalPositions(nn.Module):
+
+class SinusoidalPositions(PositionScheme):
     """The 2017 paper's: sin/cos at geometrically spaced frequencies, defined at any position."""
 
     def __init__(self, d_model: int, base: float = 10_000.0):
@@ -40,8 +58,10 @@ class SinusoidalPositions(nn.Module):
         pe[:, 1::2] = torch.cos(pos * freq[: self.d_model // 2])
         return pe
 
+    embed = forward
 
-class RoPE(nn.Module):
+
+class RoPE(PositionScheme):
     """Rotate each 2-d slice (x_{2j}, x_{2j+1}) of q and k by angle position * base^(-2j/d)."""
 
     def __init__(self, d_head: int, base: float = 10_000.0):
@@ -61,25 +81,26 @@ class RoPE(nn.Module):
         positions = torch.arange(q.shape[-2], device=q.device)
         return self.rotate_one(q, positions), self.rotate_one(k, positions)
 
-    def score_bias(self, T: int, device=None, dtype=None) -> None:
-        return None
-
 
 def alibi_slopes(n_heads: int) -> torch.Tensor:
-    """m_h = 2^(-8h/H) for h = 1..H: a geometric sequence (Press et al., for H a power of 2)."""
-    h = torch.arange(1, n_heads + 1, dtype=torch.float64)
-    return torch.pow(2.0, -8.0 * h / n_heads)
+    """The ALiBi paper's slopes (Press et al., 2022).  For H a power of two: m_h = 2^(-8h/H),
+    h = 1..H, a geometric sequence.  Otherwise: the slopes of the nearest lower power of two P,
+    then every other slope of 2P, until there are H."""
+    if n_heads < 1:
+        raise ValueError(f"ALiBi needs at least one head, not {n_heads}")
+    if math.log2(n_heads).is_integer():
+        h = torch.arange(1, n_heads + 1, dtype=torch.float64)
+        return torch.pow(2.0, -8.0 * h / n_heads)
+    p = 2 ** math.floor(math.log2(n_heads))
+    return torch.cat([alibi_slopes(p), alibi_slopes(2 * p)[0::2][: n_heads - p]])
 
 
-class ALiBi(nn.Module):
+class ALiBi(PositionScheme):
     """A penalty on the score proportional to distance, with a different slope per head."""
 
     def __init__(self, n_heads: int):
         super().__init__()
         self.register_buffer("slopes", alibi_slopes(n_heads).float(), persistent=False)
-
-    def rotate(self, q, k):
-        return q, k
 
     def score_bias(self, T: int, device=None, dtype=torch.float32) -> torch.Tensor:
         t = torch.arange(T, device=device)

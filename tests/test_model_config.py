@@ -44,11 +44,29 @@ def test_a_wide_head_is_mapped_back_to_the_model_width():
     assert (att.n_heads, att.d_head) == (1, 1024)
     assert att.qkv.weight.shape == (3 * 1024, 128)                  # W_q, W_k, W_v: 128 -> 1024
     assert att.out.weight.shape == (128, 1024)                      # W_o: 1024 -> 128
-    m.capture()
-    logits = m(torch.randint(0, 1024, (2, 16)))
-    assert logits.shape == (2, 16, 1024) and att.weights.shape == (2, 1, 16, 16)
+    with m.capture() as seen:
+        logits = m(torch.randint(0, 1024, (2, 16)))
+    assert logits.shape == (2, 16, 1024) and seen["blocks.0.attn.weights"].shape == (2, 1, 16, 16)
 
 
 def test_a_head_wider_than_the_model_needs_w_o():
     with pytest.raises(ValueError, match="out_proj=False needs"):
         LanguageModel(ModelConfig(n_heads=1, d_head=256, out_proj=False))
+
+
+def test_capture_names_each_layers_weights_and_restores_the_model_even_on_error():
+    import pytest
+    import torch
+    m = LanguageModel(ModelConfig(n_blocks=2, context=16)).eval()
+    idx = torch.randint(0, 1024, (2, 16))
+    with torch.no_grad():
+        plain = m(idx)
+        with m.capture() as seen:
+            captured = m(idx)
+    assert sorted(seen) == ["blocks.0.attn.scores", "blocks.0.attn.weights",
+                            "blocks.1.attn.scores", "blocks.1.attn.weights"]
+    assert seen["blocks.1.attn.weights"].shape == (2, 4, 16, 16)
+    torch.testing.assert_close(captured, plain)        # the explicit path computes the same
+    with pytest.raises(RuntimeError, match="boom"), m.capture():
+        raise RuntimeError("boom")
+    assert all(a._seen is None for a in m.attention)   # nothing is kept after the block
