@@ -12,11 +12,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 
 import numpy as np
+import tokenizers
 from filelock import FileLock
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-import tokenizers
 
 from data.corpus import CORPUS_SHA256, load_corpus
 from data.paths import cache_root
@@ -64,8 +65,10 @@ def _cached(vocab_size: int) -> tuple[Tokenizer, np.ndarray]:
         if tok_path.is_file() and ids_path.is_file():
             try:
                 return Tokenizer.from_file(str(tok_path)), np.load(ids_path)
-            except Exception:  # a corrupt entry is rebuilt, never used
-                pass
+            except Exception as e:  # noqa: BLE001 -- tokenizers raises a bare Exception on a bad file
+                # a corrupt entry is rebuilt, never used
+                print(f"[bpe] cached tokenizer {tok_path.name} unreadable ({type(e).__name__}); rebuilding",
+                      file=sys.stderr, flush=True)
         text = load_corpus()
         tok = _train(text, vocab_size)
         ids = np.asarray(tok.encode(text).ids, dtype=np.uint16)

@@ -32,5 +32,5 @@ def test_the_comparison_catches_a_changed_number_and_passes_float_noise():
     changed = json.loads(json.dumps(stored))
     changed["families"][fam]["metrics"]["val_ppl"] *= 1.01
     assert fingerprint.differences(stored, changed) == [
-        f"{fam}: metrics.val_ppl stored {stored['families'][fam]['metrics']['val_ppl']:.6g}, "
-        f"now {changed['families'][fam]['metrics']['val_ppl']:.6g}"]
+        (f"{fam}: metrics.val_ppl stored {stored['families'][fam]['metrics']['val_ppl']:.6g}, "
+         f"now {changed['families'][fam]['metrics']['val_ppl']:.6g}")]
