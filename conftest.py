@@ -1,2 +1,3 @@
-"""Project-wide pytest setup: the claim-report plugin (claims/plugin.py) and its options."""
-pytest_plugins = ["claims.plugin"]
+"""Project-wide pytest setup: the claim contract (claims/plugin.py) and the fixtures that hand
+trained models to tests, with their options (fixtures/plugin.py)."""
+pytest_plugins = ["fixtures.plugin", "claims.plugin"]

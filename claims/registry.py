@@ -119,6 +119,27 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
 ]}
 
 
+# The chapter's printed figures that tests, plots and tables read: defined here, once.
+# The ladder's rows in the chapter's order (each adds one piece to the row above it).
+LADDER_ROWS = ("baseline", "average", "average_positions", "residual_average", "one_head", "one_head_added",
+               "four_heads", "mlp", "layernorm", "two_blocks")
+WIDE_HEADS = (256, 1024)            # the head widths of the sqrt(d_k) experiment's shorter run
+FIGURES = {
+    # held-out perplexity of the ladder's rows the prose quotes (the rest is in a table not in the text)
+    "ladder.baseline": 59.71, "ladder.residual_average": 60.45, "ladder.layernorm": 38.07,
+    "ladder.two_blocks": 40.57,
+    # train perplexity of one and two blocks (the depth section)
+    "depth.one_block_train": 18.77, "depth.two_blocks_train": 14.49,
+    # the twelve-block table: held-out perplexity after 1000 steps at lr 3e-3
+    "norm.prenorm": 37.82, "norm.prenorm_warmup": 37.62, "norm.postnorm": 308.05, "norm.postnorm_warmup": 37.88,
+}
+
+
+def figures(prefix: str) -> dict[str, float]:
+    """The chapter's figures under one prefix, by the rest of their key: figures("norm")["prenorm"]."""
+    return {k.split(".", 1)[1]: v for k, v in FIGURES.items() if k.startswith(prefix + ".")}
+
+
 class UnknownClaim(KeyError):
     pass
 

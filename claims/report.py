@@ -2,11 +2,14 @@
 
   python -m claims.report                  # report/claims.json + results/verdicts.json
                                            #   -> report/merged.json, report/claims.md
-  python -m claims.report --save-results   # also keep this run's verdicts in results/verdicts.json
+  python -m claims.report --save-results   # also keep this run's verdicts and evidence in results/
 
 A fresh run only knows the claims whose tests it ran; trained claims are expensive, so their
 verdicts are committed (results/verdicts.json) and merged here: for each claim the newest
-evidence that reached a verdict wins, and keeps its source (tier, device, date).
+evidence that reached a verdict wins, and keeps its source (tier, device, date).  Without a
+fresh run the committed verdicts are rendered alone, and the report says so.
+
+Imports no torch: rendering needs only the JSON, the registry and matplotlib.
 """
 from __future__ import annotations
 
@@ -17,10 +20,12 @@ import sys
 from pathlib import Path
 
 from claims import registry
-from claims.plugin import DECIDED, base_nodeid, summarise_claim, summary_of
+from claims.verdicts import DECIDED, encoded_in_source, merge, summarise_claim, summary_of, verdict_label
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results" / "verdicts.json"
+
+
 def _load(path: Path) -> dict:
     return json.loads(path.read_text()) if path.exists() else {"claims": []}
 
@@ -31,23 +36,15 @@ def _write(path: Path, obj) -> None:
     os.replace(tmp, path)
 
 
-def merge(fresh: dict, committed: dict) -> dict:
-    """Per test, the newest decided evidence wins (a fresh fast run does not hide a committed
-    trained result of the same claim); each claim is then summarised again from its tests."""
+def committed_only(committed: dict) -> dict:
+    """A report with no fresh run: every registered claim from the committed evidence alone."""
     old = {c["id"]: c for c in committed.get("claims", [])}
-    out = []
-    for c in fresh.get("claims", []):
-        # keyed by the id without xdist's "@group" suffix: reports written before it was
-        # stripped at the source still merge with a serial run's
-        tests = {base_nodeid(t["nodeid"]): dict(t, nodeid=base_nodeid(t["nodeid"])) for t in c.get("tests", [])}
-        for t in old.get(c["id"], {}).get("tests", []):
-            key = base_nodeid(t["nodeid"])
-            mine = tests.get(key)
-            if t["outcome"] in DECIDED and (mine is None or mine["outcome"] not in DECIDED
-                                            or t["timestamp"] > mine["timestamp"]):
-                tests[key] = dict(t, nodeid=key, source="committed")
-        out.append(summarise_claim(c["id"], list(tests.values()), c["verdict"] != "not encoded"))
-    return {"summary": summary_of(out), "meta": fresh.get("meta", {}), "claims": out}
+    encoded = encoded_in_source()
+    claims = [summarise_claim(cid, [dict(t, source="committed") for t in old.get(cid, {}).get("tests", [])
+                                    if t["outcome"] in DECIDED], cid in encoded)
+              for cid in registry.CLAIMS]
+    return {"summary": summary_of(claims), "claims": claims,
+            "meta": {"source": "committed verdicts only (no fresh run)"}}
 
 
 def _fmt(x) -> str:
@@ -167,19 +164,6 @@ def _source(c: dict) -> str:
             f"{str(c.get('timestamp'))[:10]}, torch {c.get('torch')}")
 
 
-def verdict_label(c: dict) -> str:
-    """The verdict, and what it does not say on its own: a claim of several figures is refuted
-    if one is, so say how many of its tests hold; and whether some of its tests did not run."""
-    tests = c.get("tests", [])
-    notes = []
-    held = sum(t["outcome"] == "holds" for t in tests)
-    if c["verdict"] == "refuted" and held:
-        notes.append(f"in part: {held} of {len(tests)} tests hold")
-    if c["verdict"] in DECIDED and any(t["outcome"] not in DECIDED for t in tests):
-        notes.append("partial: some tests not run")
-    return c["verdict"] + (f" ({'; '.join(notes)})" if notes else "")
-
-
 README_START, README_END = "<!-- claims-table:start -->", "<!-- claims-table:end -->"
 
 
@@ -221,37 +205,42 @@ def main(argv=None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--report-dir", default=str(ROOT / "report"))
     p.add_argument("--save-results", action="store_true",
-                   help="keep this run's decided verdicts in results/verdicts.json")
+                   help="keep this run's decided verdicts (results/verdicts.json) and the evidence its "
+                        "manifest lists (records, rows, tables, plots) in results/")
     p.add_argument("--readme", action="store_true",
                    help="rewrite the claims table in README.md from the merged report")
     p.add_argument("--check-readme", action="store_true",
                    help="exit 1 if README.md's claims table differs from the merged report")
     a = p.parse_args(argv)
-    out = Path(a.report_dir)
-    fresh_path = out / "claims.json"
-    if not fresh_path.exists():
-        print(f"no {fresh_path}: run `pytest -m fast` first", file=sys.stderr)
-        return 2
-    fresh = json.loads(fresh_path.read_text())
-    # The plots of the committed training results, drawn first so that --save-results keeps them.
+    from fixtures.evidence import Evidence
     from fixtures.plots import ladder_plot, norm_plot, scale_plot
+    out = Path(a.report_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    evidence = Evidence(out)
+    fresh_path = out / "claims.json"
+    fresh = json.loads(fresh_path.read_text()) if fresh_path.exists() else None
+    if fresh is None:
+        print(f"no fresh run in {out} (no claims.json): rendering the committed verdicts alone; "
+              "run `pytest -m fast` for a fresh one", file=sys.stderr)
+    # The plots of the committed training results, drawn first so that --save-results keeps them.
     for plot in (ladder_plot, scale_plot, norm_plot):
-        plot(out)
+        path = plot(out)
+        if path is not None:
+            evidence.add(path.name)
     if a.save_results:
+        if fresh is None:
+            print("--save-results: no fresh run to save", file=sys.stderr)
+            return 2
         kept = {c["id"]: c for c in _load(RESULTS)["claims"]}
         kept.update({c["id"]: c for c in merge(fresh, _load(RESULTS))["claims"]
                      if c["verdict"] in DECIDED and c["tier"] != "fast"})
         RESULTS.parent.mkdir(exist_ok=True)
         _write(RESULTS, {"claims": sorted(kept.values(), key=lambda c: c["id"])})
-        # and the run's plots and tables, so the committed evidence can be looked at
-        import shutil
-        for f in [*out.glob("*.png"), *out.glob("*.txt"), *out.glob("cost_table_*.md"), *out.glob("cost_*.json"), *out.glob("winograd.json")]:
-            if f.parent != RESULTS.parent:
-                shutil.copy2(f, RESULTS.parent / f.name)
-    merged = merge(fresh, _load(RESULTS))
+        for line in evidence.save():
+            print(f"saved {line}")
+    merged = merge(fresh, _load(RESULTS)) if fresh is not None else committed_only(_load(RESULTS))
     _write(out / "merged.json", merged)
-    md = render_markdown(merged)
-    (out / "claims.md").write_text(md)
+    (out / "claims.md").write_text(render_markdown(merged))
     badges(merged, out / "badges")
     fresh_plots = sorted(out.glob("*.png"))
     plots = fresh_plots + [p for p in sorted((ROOT / "results").glob("*.png"))
@@ -265,7 +254,8 @@ def main(argv=None) -> int:
         return 1
     s = merged["summary"]
     print(f"{out / 'claims.md'}: {s['holds']} hold, {s['refuted']} refuted, {s['fails']} fail, "
-          f"{s['not run']} not run, {s['not encoded']} not encoded")
+          f"{s['not run']} not run, {s['not encoded']} not encoded"
+          + ("" if fresh is not None else " (committed verdicts only)"))
     return 0
 
 

@@ -40,7 +40,6 @@ def test_score_matrix_is_heads_times_n_squared_times_4_bytes(n, claim_record):
 # Timings on a shared machine are noisy: every time is the median of repeated runs, and every
 # tolerance on a time comes from bootstrapping those repeats.
 
-import json
 import statistics
 
 import numpy as np
@@ -58,19 +57,19 @@ def _device(requested: str, device: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def tables(report_dir):
+def tables(evidence):
     cache = {}
 
     def get(device):
         if device not in cache:
             rows = cost.scaling_table(NS, device)
             cache[device] = rows
-            _write_table(rows, device, report_dir)
+            _write_table(rows, device, evidence)
         return cache[device]
     return get
 
 
-def _write_table(rows, device, out):
+def _write_table(rows, device, evidence):
     device = device.split(":")[0]                   # cuda:1 -> cuda (file names)
     lines = [f"One attention layer, 512 wide, 8 heads, batch 1, float32, explicit path, on {device}",
              "", "| tokens | ms total | x | ms projections | attn matrix MB | peak MB | x |",
@@ -85,9 +84,9 @@ def _write_table(rows, device, out):
               "projections": cost.loglog_slope(ns, [r["proj_ms"] for r in last4])}
     lines += ["", "fitted exponent (log-log slope, last four rows): " +
               ", ".join(f"{k} ~ n^{v:.2f}" for k, v in slopes.items())]
-    (out / f"cost_table_{device}.md").write_text("\n".join(lines) + "\n")
-    # into the report dir like the table: results/ changes only by `claims.report --save-results`
-    (out / f"cost_{device}.json").write_text(json.dumps({"rows": rows, "slopes": slopes}, indent=1))
+    # into the run's evidence: results/ changes only by `claims.report --save-results`
+    evidence.text(f"cost_table_{device}.md", "\n".join(lines) + "\n")
+    evidence.json(f"cost_{device}.json", {"rows": rows, "slopes": slopes})
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -100,9 +99,7 @@ def _write_table(rows, device, out):
     b.loglog(all_n, [r["score_mb"] for r in rows], ":", label="one n x n matrix")
     b.set_xlabel("tokens n"); b.set_ylabel("MB"); b.set_title("memory"); b.legend()
     fig.suptitle(f"One attention layer on {device}: slopes over the last four rows")
-    fig.tight_layout()
-    fig.savefig(out / f"cost_scaling_{device}.png", dpi=110)
-    plt.close(fig)
+    evidence.figure(f"cost_scaling_{device}.png", fig)
 
 
 def _last4(rows, key):

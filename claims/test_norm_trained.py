@@ -5,12 +5,12 @@ import math
 
 import pytest
 
+from claims.registry import figures
 from claims.trained import Paired, need_spread, refuted, val
-from fixtures.recipes import CHAPTER_NORM
 
 pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("norm")]
 SEEDS = 3
-CHAPTER = CHAPTER_NORM
+CHAPTER = figures("norm")
 
 
 def runs(trained, seeds, *names):

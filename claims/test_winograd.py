@@ -5,9 +5,9 @@ two cores: the slow tier), three seeds each, on the held-out split of task seed 
 Accuracies are compared at the chapter's rounding (0.05 percentage points) widened by two
 standard deviations over seeds, floored at the binomial standard error of the held-out set.
 """
-import json
 import math
 import statistics
+from dataclasses import dataclass
 
 import pytest
 import torch
@@ -51,30 +51,34 @@ def test_uniform_average_puts_0_067_on_each_of_15_visible_tokens(claim_record):
 
 # ------------------------------------------------------------------ trained (slow)
 
+@dataclass
+class Scored:
+    accuracy: float          # referent named, on the held-out sentences
+    wrong_noun: float        # the other noun of the pair named
+    seconds: float
+    model: object
+
+
 @pytest.fixture(scope="session")
-def winograd(request, report_dir):
-    """runs(task_name, kind) -> [Scored per seed], trained once per session."""
-    from fixtures.winograd import run
+def winograd(trained, seeds, evidence):
+    """runs(task_name, kind) -> [Scored per seed]: the Winograd recipes (fixtures/recipes.py)
+    through the one engine and cache, like every trained model."""
     tasks = {"cheatable": cheatable(), "hardened": hardened()}
-    n = request.config.getoption("--seeds") or SEEDS
     done = {}
 
     def runs(task_name, kind):
         if (task_name, kind) not in done:
-            done[task_name, kind] = [run(tasks[task_name], kind, seed) for seed in range(n)]
-            _save(done, report_dir)
+            done[task_name, kind] = [Scored(r.metrics["accuracy"], r.metrics["wrong_noun"],
+                                            r.metrics["train_seconds"], r.model.eval())
+                                     for r in trained("winograd", f"winograd_{task_name}_{kind}", seeds(SEEDS))]
+            # a -k subset writes only its own runs; --save-results merges them into results/
+            evidence.json("winograd_accuracy.json", {
+                f"{t}/{k}": {"accuracy": [r.accuracy for r in rs], "wrong_noun": [r.wrong_noun for r in rs],
+                             "seconds": [round(r.seconds, 1) for r in rs]}
+                for (t, k), rs in sorted(done.items())})
         return done[task_name, kind]
     runs.tasks = tasks
     return runs
-
-
-def _save(done, out_dir):
-    """Into the report dir, as the runs finish (a -k subset writes only its own runs there);
-    `claims.report --save-results` copies it to results/."""
-    (out_dir / "winograd.json").write_text(json.dumps({f"{t}/{k}": {"accuracy": [r.accuracy for r in rs],
-                                             "wrong_noun": [r.wrong_noun for r in rs],
-                                             "seconds": [round(r.seconds, 1) for r in rs]}
-                               for (t, k), rs in sorted(done.items())}, indent=1))
 
 
 def tolerance(values, n_items):
@@ -152,7 +156,7 @@ PAIR = [sentence("animal", "street", "tired"), sentence("animal", "street", "wet
 
 
 @pytest.fixture(scope="session")
-def maps(winograd, report_dir):
+def maps(winograd, evidence):
     """Attention rows at the query position for the chapter's two sentences and for every
     adjective, from each seed's two-block model; printed and drawn into the report directory."""
     from fixtures.winograd import attention_rows, format_rows
@@ -163,14 +167,13 @@ def maps(winograd, report_dir):
                           for adj in CROSSER + CROSSED])                 # (adjectives, seeds, blocks, 15)
     pair = [attention_rows(models[0], task, PAIR)]
     text = "\n\n".join(format_rows(words, rows) for words, rows in zip(PAIR, pair[0]))
-    out = report_dir
-    (out / "winograd_attention.txt").write_text(text + "\n")
+    evidence.text("winograd_attention.txt", text + "\n")
     print("\n" + text)
-    _heatmap(out / "winograd_attention.png", PAIR, pair[0])
+    evidence.figure("winograd_attention.png", _heatmap(PAIR, pair[0]))
     return {"by_adj": by_adj, "pair": pair[0], "models": models, "task": task}
 
 
-def _heatmap(path, sentences, rows):
+def _heatmap(sentences, rows):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -185,9 +188,7 @@ def _heatmap(path, sentences, rows):
                 ax.text(i, b, f"{p:.2f}", ha="center", va="center", fontsize=7,
                         color="white" if p > 0.5 else "black")
         ax.set_title(" ".join(words), fontsize=9)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
 @pytest.mark.slow

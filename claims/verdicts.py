@@ -1,0 +1,143 @@
+"""The claim contract's arithmetic: from tests' outcomes to claims' verdicts.
+
+Pure: it imports neither pytest nor torch, so the pytest plugin (claims/plugin.py), which
+gathers the outcomes, and the reporter (claims/report.py), which merges and renders them,
+share one definition of what a verdict is.
+"""
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+from claims import registry
+
+VERDICTS = ("holds", "refuted", "fails", "not run", "not encoded")
+DECIDED = ("holds", "refuted", "fails")
+SEVERITY = {"fails": 3, "refuted": 2, "holds": 1, "not run": 0}
+CLAIMS_DIR = Path(__file__).resolve().parent
+CLAIM_IN_SOURCE = re.compile(r"claim\(\s*(?:id\s*=\s*)?[\"']([a-z0-9_]+\.[a-z0-9_]+)[\"']")
+UNKNOWN = ("unknown claim ID(s) in @pytest.mark.claim (not in claims/registry.py, whose IDs "
+           "come from ../shared/claims.md):\n")
+
+
+def plain(x):
+    """JSON-able numbers from tensors, arrays and numpy scalars (anything with .tolist())."""
+    if hasattr(x, "tolist"):
+        x = x.tolist()
+    if isinstance(x, dict):
+        return {str(k): plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [plain(v) for v in x]
+    if isinstance(x, float) and not math.isfinite(x):
+        return str(x)
+    return x
+
+
+def base_nodeid(nodeid: str) -> str:
+    """The test's id without the "@group" suffix xdist's --dist loadgroup appends, so a run
+    under -n N and a serial run name the same test the same way (and merge as one)."""
+    return re.sub(r"@[^\]/@]+$", "", nodeid)
+
+
+def encoded_in_source(*dirs: Path) -> set[str]:
+    """Claim IDs that some test under claims/ carries, whether or not it was selected."""
+    ids = set()
+    for path in {p for d in (CLAIMS_DIR, *dirs) for p in Path(d).rglob("test_*.py")}:
+        ids.update(CLAIM_IN_SOURCE.findall(path.read_text(encoding="utf-8")))
+    return ids
+
+
+def unknown_in_source(*dirs: Path) -> list[str]:
+    """`path: 'id'` for every claim ID in a test source that the registry does not know."""
+    return [f"  {path}: {cid!r}"
+            for path in sorted({p for d in (CLAIMS_DIR, *dirs) for p in Path(d).rglob("test_*.py")})
+            for cid in CLAIM_IN_SOURCE.findall(path.read_text(encoding="utf-8")) if cid not in registry.CLAIMS]
+
+
+def summarise_claim(cid: str, tests: list[dict], encoded: bool) -> dict:
+    """One claim's entry from its tests' evidence (each test: nodeid, outcome, reason,
+    records, tier, device, timestamp, seconds, torch, python).  The verdict is the most severe
+    decided outcome (fails > refuted > holds); with none decided it is `not run` (a test
+    exists) or `not encoded`."""
+    c = registry.get(cid)
+    decided = [t for t in tests if t["outcome"] in DECIDED]
+    if decided:
+        verdict = max((t["outcome"] for t in decided), key=SEVERITY.__getitem__)
+    else:
+        verdict = "not run" if encoded or tests else "not encoded"
+    basis = decided or tests
+    reasons = [t["reason"] for t in basis if t["outcome"] == verdict and t["reason"]]
+    pending = [t for t in tests if t["outcome"] not in DECIDED]
+    if decided and pending:
+        reasons.append(f"{len(pending)} of {len(tests)} tests not run")
+    # the evidence behind the verdict; with none decided, whatever was measured before a skip
+    records = [dict(rec, test=t["nodeid"]) for t in (decided or tests) for rec in t["records"]]
+    first = records[0] if records else {}
+    newest = max(basis, key=lambda t: t["timestamp"], default={})
+    seeds = [rec["seeds"] for rec in records if isinstance(rec.get("seeds"), int)]
+    return {
+        "id": cid, "section": c.section, "statement": c.statement, "kind": c.kind,
+        "stated": first.get("stated", c.figure),
+        "measured": first.get("measured") if len(records) <= 1 else [r.get("measured") for r in records],
+        "tolerance": first.get("tolerance"),
+        "verdict": verdict, "reason": "; ".join(dict.fromkeys(reasons)),
+        "tier": newest.get("tier", c.tier), "device": newest.get("device"),
+        "seeds": max(seeds) if seeds else (1 if records else None),
+        "seconds": round(sum(t["seconds"] for t in decided), 3),
+        "torch": newest.get("torch"), "python": newest.get("python"),
+        "timestamp": newest.get("timestamp"), "source": newest.get("source"),
+        "records": records, "tests": tests,
+    }
+
+
+def summary_of(claims: list[dict]) -> dict:
+    summary = {v: sum(1 for c in claims if c["verdict"] == v) for v in VERDICTS}
+    summary["total"] = len(claims)
+    return summary
+
+
+def build_report(results: dict, encoded: set[str], meta: dict) -> dict:
+    """The run's report: every registered claim summarised from the tests that carried it.
+    `meta` holds the run's timestamp, source and the torch and python versions."""
+    by_claim: dict[str, list[dict]] = {}
+    for r in results.values():
+        test = {k: r[k] for k in ("nodeid", "outcome", "reason", "records", "tier", "device")}
+        test.update(seconds=round(r["seconds"], 3), timestamp=meta["timestamp"],
+                    torch=meta.get("torch"), python=meta.get("python"), source=meta["source"])
+        for cid in r["claims"]:
+            by_claim.setdefault(cid, []).append(test)
+    claims = [summarise_claim(cid, by_claim.get(cid, []), cid in encoded) for cid in registry.CLAIMS]
+    return {"summary": summary_of(claims), "meta": meta, "claims": claims}
+
+
+def merge(fresh: dict, committed: dict) -> dict:
+    """Per test, the newest decided evidence wins (a fresh fast run does not hide a committed
+    trained result of the same claim); each claim is then summarised again from its tests."""
+    old = {c["id"]: c for c in committed.get("claims", [])}
+    out = []
+    for c in fresh.get("claims", []):
+        # keyed by the id without xdist's "@group" suffix: reports written before it was
+        # stripped at the source still merge with a serial run's
+        tests = {base_nodeid(t["nodeid"]): dict(t, nodeid=base_nodeid(t["nodeid"])) for t in c.get("tests", [])}
+        for t in old.get(c["id"], {}).get("tests", []):
+            key = base_nodeid(t["nodeid"])
+            mine = tests.get(key)
+            if t["outcome"] in DECIDED and (mine is None or mine["outcome"] not in DECIDED
+                                            or t["timestamp"] > mine["timestamp"]):
+                tests[key] = dict(t, nodeid=key, source="committed")
+        out.append(summarise_claim(c["id"], list(tests.values()), c["verdict"] != "not encoded"))
+    return {"summary": summary_of(out), "meta": fresh.get("meta", {}), "claims": out}
+
+
+def verdict_label(c: dict) -> str:
+    """The verdict, and what it does not say on its own: a claim of several figures is refuted
+    if one is, so say how many of its tests hold; and whether some of its tests did not run."""
+    tests = c.get("tests", [])
+    notes = []
+    held = sum(t["outcome"] == "holds" for t in tests)
+    if c["verdict"] == "refuted" and held:
+        notes.append(f"in part: {held} of {len(tests)} tests hold")
+    if c["verdict"] in DECIDED and any(t["outcome"] not in DECIDED for t in tests):
+        notes.append("partial: some tests not run")
+    return c["verdict"] + (f" ({'; '.join(notes)})" if notes else "")
