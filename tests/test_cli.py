@@ -67,3 +67,19 @@ def test_cached_only_skips_an_untrained_recipe_and_names_the_command(tmp_path):
     assert " skipped" in r.stdout and not re.search(r"\d+ (passed|failed|xfailed|error)", r.stdout)
     assert "train it with: python -m fixtures norm --only prenorm" in r.stdout
     assert not any((tmp_path / "cache" / "trained").iterdir())            # nothing was trained
+
+
+def test_seeds_below_one_are_refused_at_the_command_line(tmp_path):
+    for bad in ("0", "-1"):
+        r = run("-m", "pytest", "claims/test_corpus.py", "--seeds", bad, "-p", "no:cacheprovider",
+                f"--report-dir={tmp_path}")
+        assert r.returncode == 4 and "must be at least 1" in r.stderr, r.stderr
+        r = run("-m", "fixtures", "norm", "--seeds", bad)
+        assert r.returncode == 2 and "must be at least 1" in r.stderr
+
+
+def test_an_unwritable_report_dir_is_refused_before_any_test_runs(tmp_path):
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    r = run("-m", "pytest", "claims/test_corpus.py", "-p", "no:cacheprovider", f"--report-dir={a_file}")
+    assert r.returncode == 4 and "cannot write there" in r.stderr and "passed" not in r.stdout

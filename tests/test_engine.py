@@ -1,0 +1,107 @@
+"""One engine: one entry point, one cache (the Winograd models included), one evidence writer,
+and CPU threads that fit the machine under xdist."""
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from fixtures import engine, results
+from fixtures.cache import TrainedCache
+from fixtures.device import DeviceError, resolve_device, threads_per_worker
+from fixtures.evidence import Evidence
+from fixtures.recipes import winograd_recipe
+
+pytest_plugins = ["pytester"]
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _record(recipe, seed, val, key="k"):
+    return {"recipe": recipe, "seed": seed, "key": key, "val_ppl": val, "date": f"2026-11-30T00:00:0{seed}"}
+
+
+def test_evidence_goes_to_the_report_dir_and_reaches_results_only_on_save(tmp_path):
+    report, committed = tmp_path / "report", tmp_path / "results"
+    results.merge("norm", [_record("prenorm", 0, 52.0), _record("prenorm", 1, 51.0)], committed)
+    ev = Evidence(report, committed)
+    ev.runs("norm", [_record("prenorm", 2, 53.0)])
+    ev.json("winograd_accuracy.json", {"hardened/uniform": {"accuracy": [0.4]}})
+    ev.text("cost_table_cpu.md", "| n |\n")
+    assert sorted(ev.manifest()) == ["cost_table_cpu.md", "norm.json", "winograd_accuracy.json"]
+    assert len(results.load("norm", committed)) == 2                   # nothing reached results/ yet
+    (committed / "winograd_accuracy.json").write_text(json.dumps({"cheatable/uniform": {"accuracy": [0.7]}}))
+    done = ev.save()
+    assert done == ["cost_table_cpu.md: copied", "norm.json: 1 run(s) merged", "winograd_accuracy.json: merged"]
+    # runs are merged, never replaced whole: the two committed seeds stay beside the new one
+    assert sorted(r["seed"] for r in results.load("norm", committed)) == [0, 1, 2]
+    # a JSON summary is merged at the top level: a -k subset does not drop the other entries
+    assert set(json.loads((committed / "winograd_accuracy.json").read_text())) == {
+        "cheatable/uniform", "hardened/uniform"}
+    assert (committed / "cost_table_cpu.md").read_text() == "| n |\n"
+
+
+def test_unknown_evidence_kind_is_an_error(tmp_path):
+    with pytest.raises(ValueError, match="unknown evidence kind 'plot'"):
+        Evidence(tmp_path).add("x.png", "plot")
+
+
+def test_cached_only_trains_nothing_and_names_the_command(tmp_path):
+    cache = TrainedCache(tmp_path / "trained")
+    with pytest.raises(engine.NotCached, match="python -m fixtures norm --only prenorm --seeds 3"):
+        engine.runs("norm", ["prenorm"], 3, cache=cache, cached_only=True)
+    assert not any((tmp_path / "trained").iterdir())
+
+
+def test_unknown_group_or_recipe_names_what_is_known():
+    with pytest.raises(KeyError, match="known: ladder, norm"):
+        engine.recipes_of("nonsense")
+    with pytest.raises(KeyError, match="unknown recipe.* for norm: nonsense"):
+        engine.recipes_of("norm", ["prenorm", "nonsense"])
+    with pytest.raises(ValueError, match="seeds must be at least 1"):
+        engine.runs("norm", ["prenorm"], 0)
+
+
+def test_winograd_models_are_cached_like_every_model(tmp_path):
+    """Same cache, so the same checksum, lock and atomic write: a corrupt entry is set aside."""
+    cache = TrainedCache(tmp_path)
+    recipe = winograd_recipe("hardened", "two_blocks", steps=20)
+    first, fresh = cache.get(recipe)
+    assert fresh and set(first.metrics) >= {"accuracy", "wrong_noun"}
+    meta = json.loads((cache.entry(recipe) / "meta.json").read_text())
+    assert meta["recipe"]["data"] == "winograd:hardened" and len(meta["weights_sha256"]) == 64
+    again, fresh = cache.get(recipe)
+    assert not fresh and again.metrics == first.metrics
+    weights = cache.entry(recipe) / "weights.safetensors"
+    weights.write_bytes(weights.read_bytes()[:-8] + b"\0" * 8)
+    _, fresh = cache.get(recipe)
+    assert fresh and any((tmp_path / ".corrupt").iterdir())
+
+
+def test_device_is_resolved_in_one_place():
+    assert resolve_device("cpu") == "cpu"
+    with pytest.raises(DeviceError, match="unknown device 'tpu'"):
+        resolve_device("tpu")
+    import torch
+    if not torch.cuda.is_available():
+        assert resolve_device("auto") == "cpu"
+        with pytest.raises(DeviceError, match="is False"):
+            resolve_device("cuda")
+
+
+@pytest.mark.parametrize(("workers", "cores", "threads"), [(1, 2, 2), (2, 2, 1), (4, 2, 1), (2, 16, 8)])
+def test_workers_times_threads_is_the_cores(workers, cores, threads):
+    assert threads_per_worker(workers, cores) == threads
+
+
+def test_each_xdist_worker_on_the_cpu_takes_its_share_of_the_cores(pytester, monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    pytester.makepyfile(test_threads="""
+        import os, torch
+        def test_a(): open(f"threads-{os.getpid()}", "w").write(str(torch.get_num_threads()))
+        def test_b(): open(f"threads-{os.getpid()}", "w").write(str(torch.get_num_threads()))
+    """)
+    result = pytester.runpytest_subprocess("-p", "fixtures.plugin", "-p", "no:cacheprovider", "-n", "2",
+                                           "--report-dir=rep")
+    result.assert_outcomes(passed=2)
+    seen = {p.read_text() for p in pytester.path.glob("threads-*")}
+    assert seen == {str(threads_per_worker(2))}
