@@ -97,13 +97,15 @@ def check(runs, stated, claim_record, n_items, **extra):
     return abs(statistics.mean(acc) - stated) <= tol
 
 
-pytestmark = pytest.mark.xdist_group("winograd")
+# Under xdist the tests of one model share a worker (its session fixture then trains or loads
+# the model once); different models train in parallel.
 
 
 @pytest.mark.slow
 @pytest.mark.claim("winograd.category_cheat")
 @pytest.mark.xfail(strict=True, reason="refuted: the uniform average reaches 70.8 % (71.9, 71.1, 69.5 "
                    "over 3 seeds), not 100 %, on the cheatable task's held-out pairs")
+@pytest.mark.xdist_group("winograd_cheatable_uniform")
 def test_uniform_average_solves_the_cheatable_task(winograd, claim_record):
     assert check(winograd("cheatable", "uniform"), 1.0, claim_record, 128, model="uniform")
 
@@ -112,6 +114,7 @@ def test_uniform_average_solves_the_cheatable_task(winograd, claim_record):
 @pytest.mark.claim("winograd.category_cheat")
 @pytest.mark.xfail(strict=True, reason="refuted: one block reaches 100 % on every seed (3), not 91.7 %: "
                    "here the transformer is not beaten by the bag of words")
+@pytest.mark.xdist_group("winograd_cheatable_one_block")
 def test_one_block_gets_91_7_percent_on_the_cheatable_task(winograd, claim_record):
     assert check(winograd("cheatable", "one_block"), 0.917, claim_record, 128, model="one block")
 
@@ -120,6 +123,7 @@ def test_one_block_gets_91_7_percent_on_the_cheatable_task(winograd, claim_recor
 @pytest.mark.claim("winograd.uniform_fails")
 @pytest.mark.xfail(strict=True, reason="refuted: the uniform average lands at 41.5 % (43.8, 38.7, 42.1 over "
                    "3 seeds): below chance, but not 27.9 %")
+@pytest.mark.xdist_group("winograd_hardened_uniform")
 def test_uniform_average_lands_at_27_9_percent(winograd, claim_record):
     assert check(winograd("hardened", "uniform"), 0.279, claim_record, 240)
 
@@ -128,6 +132,7 @@ def test_uniform_average_lands_at_27_9_percent(winograd, claim_record):
 @pytest.mark.claim("winograd.uniform_fails")
 @pytest.mark.xfail(strict=True, reason="refuted: right 41.5 % vs wrong noun 58.5 % (3 seeds; never another "
                    "word): it names the wrong noun more often than the right one, 0.17 apart against 2 SE = 0.05")
+@pytest.mark.xdist_group("winograd_hardened_uniform")
 def test_uniform_average_names_the_wrong_noun_as_often_as_the_right_one(winograd, claim_record):
     runs = winograd("hardened", "uniform")
     right = statistics.mean(r.accuracy for r in runs)
@@ -142,12 +147,14 @@ def test_uniform_average_names_the_wrong_noun_as_often_as_the_right_one(winograd
 
 @pytest.mark.slow
 @pytest.mark.claim("winograd.one_block")
+@pytest.mark.xdist_group("winograd_hardened_one_block")
 def test_one_block_reaches_92_7_percent(winograd, claim_record):
     assert check(winograd("hardened", "one_block"), 0.927, claim_record, 240)
 
 
 @pytest.mark.slow
 @pytest.mark.claim("winograd.two_blocks")
+@pytest.mark.xdist_group("winograd_hardened_two_blocks")
 def test_two_blocks_reach_100_percent(winograd, claim_record):
     assert check(winograd("hardened", "two_blocks"), 1.0, claim_record, 240)
 
@@ -196,6 +203,7 @@ def _heatmap(sentences, rows):
 @pytest.mark.xfail(strict=True, reason="refuted: block 1 puts 0.039 on the first noun (0.052, 0.022, 0.042 "
                    "over 3 seeds) and its argmax is never the first noun; its row changes by up to 0.12 "
                    "across the 8 adjectives (keys see the adjective): in seed 0 it reads the adjective (tired 0.27)")
+@pytest.mark.xdist_group("winograd_hardened_two_blocks")
 def test_block1_concentrates_on_the_first_noun_whatever_the_adjective(maps, claim_record):
     block1 = maps["by_adj"][:, :, 0]                                 # (adj, seeds, 15)
     on_first = block1[..., X_POS]
@@ -214,6 +222,7 @@ def test_block1_concentrates_on_the_first_noun_whatever_the_adjective(maps, clai
 @pytest.mark.slow
 @pytest.mark.claim("winograd.block1_first_noun")
 @pytest.mark.xfail(strict=True, reason="refuted: 0.039 on the first noun (0.052, 0.022, 0.042 over 3 seeds), not 0.70")
+@pytest.mark.xdist_group("winograd_hardened_two_blocks")
 def test_block1_puts_about_0_70_on_the_first_noun(maps, claim_record):
     per_seed = maps["by_adj"][:, :, 0, X_POS].mean(0)                # (seeds,)
     tol = 0.005 + 2 * per_seed.std().item()
@@ -240,6 +249,7 @@ def _routing_record(maps, claim_record, which):
 @pytest.mark.claim("winograd.block2_routing")
 @pytest.mark.xfail(strict=True, reason="refuted: for crosser adjectives block 2 fetches the first noun "
                    "(0.64 in seed 0 for tired) and puts 0.017 on the adjective, averaged over 4 adjectives x 3 seeds")
+@pytest.mark.xdist_group("winograd_hardened_two_blocks")
 def test_block2_reads_the_adjective_for_crosser_adjectives(maps, claim_record):
     _routing_record(maps, claim_record, "crosser")
     crosser, _ = _block2(maps)
@@ -248,6 +258,7 @@ def test_block2_reads_the_adjective_for_crosser_adjectives(maps, claim_record):
 
 @pytest.mark.slow
 @pytest.mark.claim("winograd.block2_routing")
+@pytest.mark.xdist_group("winograd_hardened_two_blocks")
 def test_block2_fetches_the_other_noun_for_crossed_adjectives(maps, claim_record):
     _routing_record(maps, claim_record, "crossed")
     _, crossed = _block2(maps)
