@@ -26,6 +26,8 @@ from fixtures.plugin import REPORT_DIR, device_of
 # this plugin alone (`-p claims.plugin`) loads it too
 pytest_plugins = ["fixtures.plugin"]
 COLLECTED = pytest.StashKey[set]()            # claim IDs collected (selected or not)
+BAD_CLAIM = pytest.StashKey[str]()            # on an item: why its claim marker is invalid
+ABORTED = (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR)
 
 
 def pytest_configure(config):
@@ -38,18 +40,34 @@ def claim_ids_of(item) -> list[str]:
     return [m.args[0] if m.args else m.kwargs.get("id") for m in item.iter_markers("claim")]
 
 
+def claim_problem(cid) -> str | None:
+    """Why a claim marker's ID is not one, or None."""
+    if cid is None:
+        return "a bare @pytest.mark.claim: give the claim ID, e.g. @pytest.mark.claim('scale.variance_is_d')"
+    if not isinstance(cid, str):
+        return f"claim ID {cid!r} is a {type(cid).__name__}, not a string"
+    if cid not in registry.CLAIMS:
+        return f"unknown claim ID {cid!r} (not in claims/registry.py, whose IDs come from ../shared/claims.md)"
+    return None
+
+
 def tier_of(item) -> str:
     return next((t for t in ("gpu", "slow", "fast") if item.get_closest_marker(t)), "untiered")
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(session, config, items):
-    bad = [f"  {item.nodeid}: {cid!r}" for item in items for cid in claim_ids_of(item)
-           if cid not in registry.CLAIMS]
+    bad = []
     for item in items:
-        config.stash[COLLECTED].update(claim_ids_of(item))
-    if bad:
+        problems = [p for p in map(claim_problem, claim_ids_of(item)) if p]
+        if problems:
+            bad.append(f"  {item.nodeid}: {'; '.join(problems)}")
+            item.stash[BAD_CLAIM] = f"{item.nodeid}: {'; '.join(problems)}"
+        config.stash[COLLECTED].update(c for c in claim_ids_of(item) if not claim_problem(c))
+    if bad and not hasattr(config, "workerinput"):
         raise pytest.UsageError(verdicts.UNKNOWN + "\n".join(bad))
+    # In an xdist worker a UsageError would reach the controller as an INTERNALERROR that names
+    # neither the test nor the claim: the test fails instead, with the reason (runtest_setup).
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -71,6 +89,8 @@ def pytest_sessionfinish(session):
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item):
+    if BAD_CLAIM in item.stash:
+        pytest.fail(item.stash[BAD_CLAIM], pytrace=False)
     ids = claim_ids_of(item)
     if ids:
         item.user_properties.append(("claim_ids", ids))
@@ -86,6 +106,12 @@ def claim_record(request):
         entry = {"stated": verdicts.plain(stated), "measured": verdicts.plain(measured),
                  "tolerance": verdicts.plain(tolerance)}
         entry.update({k: verdicts.plain(v) for k, v in details.items()})
+        for key, value in entry.items():        # evidence must survive JSON (and xdist's wire)
+            try:
+                json.dumps(value)
+            except (TypeError, ValueError):
+                raise TypeError(f"claim_record({key}=...): {type(value).__name__} is not evidence; give "
+                                "numbers, strings, tensors, arrays, or lists and dicts of them") from None
         request.node.user_properties.append(("claim_record", entry))
         return entry
     return record
@@ -165,6 +191,11 @@ class ClaimReporter:
         config = self.config
         if config.option.collectonly or (not self.results and not config.stash[COLLECTED]):
             return      # --co, or no claim test collected (e.g. `pytest tests`): keep the last report
+        if exitstatus in ABORTED:
+            # a collection error, a usage error, an interrupt: the verdicts would be "not run"
+            # for claims this run never reached, so the last report is kept as it is
+            self.summary_line = f"claim report not written: the run aborted ({pytest.ExitCode(exitstatus).name})"
+            return
         meta = {"timestamp": datetime.now(timezone.utc).isoformat(timespec="seconds"), "source": "fresh run",
                 "markexpr": config.getoption("markexpr"), "argv": list(config.invocation_params.args),
                 "seconds": round(time.time() - self.started, 1),

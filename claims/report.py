@@ -47,6 +47,21 @@ def committed_only(committed: dict) -> dict:
             "meta": {"source": "committed verdicts only (no fresh run)"}}
 
 
+def stronger_evidence(merged: dict, committed: dict[str, dict], replace_weaker: bool = False):
+    """(claim, note) for each trained or slow claim this run decided: note is None where its
+    verdict may be saved, else why the committed one is kept.  A run on fewer seeds than the
+    committed verdict is weaker evidence and does not replace it unless asked."""
+    for c in merged["claims"]:
+        if c["verdict"] not in DECIDED or c["tier"] == "fast":
+            continue
+        prev = committed.get(c["id"])
+        if prev and not replace_weaker and (c.get("seeds") or 0) < (prev.get("seeds") or 0):
+            yield c, (f"kept the committed {c['id']}: {prev['verdict']} on {prev.get('seeds')} seeds; this run "
+                      f"decided {c['verdict']} on {c.get('seeds')} (--replace-weaker to save it anyway)")
+        else:
+            yield c, None
+
+
 def _fmt(x) -> str:
     if x is None:
         return ""
@@ -207,6 +222,9 @@ def main(argv=None) -> int:
     p.add_argument("--save-results", action="store_true",
                    help="keep this run's decided verdicts (results/verdicts.json) and the evidence its "
                         "manifest lists (records, rows, tables, plots) in results/")
+    p.add_argument("--replace-weaker", action="store_true",
+                   help="with --save-results: let this run's verdict replace a committed one decided on "
+                        "more seeds (by default the stronger committed evidence is kept)")
     p.add_argument("--readme", action="store_true",
                    help="rewrite the claims table in README.md from the merged report")
     p.add_argument("--check-readme", action="store_true",
@@ -232,8 +250,11 @@ def main(argv=None) -> int:
             print("--save-results: no fresh run to save", file=sys.stderr)
             return 2
         kept = {c["id"]: c for c in _load(RESULTS)["claims"]}
-        kept.update({c["id"]: c for c in merge(fresh, _load(RESULTS))["claims"]
-                     if c["verdict"] in DECIDED and c["tier"] != "fast"})
+        for c, note in stronger_evidence(merge(fresh, _load(RESULTS)), kept, a.replace_weaker):
+            if note:
+                print(note)
+            else:
+                kept[c["id"]] = c
         RESULTS.parent.mkdir(exist_ok=True)
         _write(RESULTS, {"claims": sorted(kept.values(), key=lambda c: c["id"])})
         for line in evidence.save():

@@ -24,6 +24,7 @@ def test_average_is_about_four_times_worse_than_no_context(trained, seeds, claim
     ratios = [a / b for a, b in zip(val(avg), val(base))]
     claim_record(stated={"ratio": 4, "baseline": 59.71}, tolerance="ratio rounds to 4: [3.5, 4.5) on every seed",
                  measured={"ratio per seed": ratios, "baseline": val(base), "average": val(avg)}, seeds=n)
+    need_spread(n)                          # "on every seed" of fewer than three decides nothing
     assert all(3.5 <= r < 4.5 for r in ratios)
 
 

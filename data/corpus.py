@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 import urllib.request
 from pathlib import Path
 
@@ -19,6 +20,8 @@ CORPUS_SHA256 = "86c4e6aa9db7c042ec79f339dcb96d42b0075e16b8fc2e86bf0ca57e2dc565e
 CORPUS_CHARS = 1_115_394
 CORPUS_URL = "https://raw.githubusercontent.com/karpathy/char-rnn/master/data/tinyshakespeare/input.txt"
 ENV_VAR = "ATTENTION_CLAIMS_CORPUS"
+DOWNLOAD_DEADLINE = 60.0        # seconds for the whole download, however slowly the peer trickles
+READ_TIMEOUT = 30.0             # seconds for any one read
 NO_DOWNLOAD_VAR = "ATTENTION_CLAIMS_NO_DOWNLOAD"
 
 
@@ -38,12 +41,19 @@ def candidate_paths() -> list[Path]:
             cache_root() / "tinyshakespeare.txt"]
 
 
-def _download(dest: Path) -> str:
-    """Download to a temp file, then rename: an interrupted download leaves nothing behind."""
+def _download(dest: Path, deadline: float | None = None) -> str:
+    """Download to a temp file, then rename: an interrupted download leaves nothing behind.
+    The whole download has `deadline` seconds (DOWNLOAD_DEADLINE), each read READ_TIMEOUT."""
+    deadline = DOWNLOAD_DEADLINE if deadline is None else deadline
     tmp = dest.with_suffix(".part")
+    start = time.monotonic()
     try:
-        with urllib.request.urlopen(CORPUS_URL, timeout=30) as r:
-            tmp.write_bytes(r.read())
+        with urllib.request.urlopen(CORPUS_URL, timeout=min(READ_TIMEOUT, deadline)) as r, open(tmp, "wb") as f:
+            while chunk := r.read1(1 << 16):
+                f.write(chunk)
+                if time.monotonic() - start > deadline:
+                    raise TimeoutError(f"not finished after the {deadline:.0f} s deadline "
+                                       f"({f.tell():,} bytes received)")
         os.replace(tmp, dest)
         return "downloaded"
     except Exception as e:  # noqa: BLE001 -- network errors of every kind end up in the one message below
@@ -56,6 +66,9 @@ def corpus_path() -> Path:
     looked: list[str] = []
     candidates = candidate_paths()
     for path in candidates:
+        if path.is_dir():
+            looked.append(f"  {path}: is a directory, not the corpus file")
+            continue
         if not path.is_file():
             looked.append(f"  {path}: not found")
             continue

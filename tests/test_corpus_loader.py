@@ -62,8 +62,11 @@ def test_a_download_with_the_wrong_hash_is_deleted(tmp_path, monkeypatch, isolat
         def __exit__(self, *a):
             return False
 
-        def read(self):
-            return b"not shakespeare"
+        sent = False
+
+        def read1(self, n):
+            data, self.sent = (b"" if self.sent else b"not shakespeare"), True
+            return data
     monkeypatch.setattr(urllib.request, "urlopen", lambda *a, **k: Response())
     with pytest.raises(CorpusError, match="downloaded file has sha256"):
         load_corpus()
