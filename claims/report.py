@@ -65,6 +65,8 @@ def stronger_evidence(merged: dict, committed: dict[str, dict], replace_weaker: 
 def _fmt(x) -> str:
     if x is None:
         return ""
+    if isinstance(x, str) and x.lower() in ("nan", "inf", "-inf"):      # plain() spells non-finite floats
+        return {"nan": "not a number", "inf": "infinite", "-inf": "minus infinite"}[x.lower()]
     if isinstance(x, float):
         return f"{x:.4g}"
     if isinstance(x, dict):
@@ -152,6 +154,7 @@ def render_html(report: dict, plots: list[Path], badge_dir: Path | None = None) 
                     f"<td>{html.escape(_fmt(c['tolerance']))}</td><td><b>{html.escape(verdict_label(c))}</b> "
                     f"{html.escape(c.get('reason') or '') if c['verdict'] != 'holds' else ''}</td>"
                     f"<td>{html.escape(_source(c))}</td></tr>")
+        rows += [_figure_row(c["id"], t) for t in sorted(c.get("tests", []), key=lambda t: t["nodeid"])]
     badge_dir = badge_dir or Path()
     badge_imgs = " ".join(
         f"<img class='badge' alt='{p.stem}' src='data:image/svg+xml;base64,{base64.b64encode(p.read_bytes()).decode()}'>"
@@ -163,13 +166,33 @@ def render_html(report: dict, plots: list[Path], badge_dir: Path | None = None) 
 <style>body{{font-family:sans-serif;margin:2em;max-width:1400px}}table{{border-collapse:collapse;width:100%}}
 td,th{{border:1px solid #ccc;padding:4px;font-size:13px;vertical-align:top}}tr.holds{{background:#e9f7ea}}
 tr.refuted{{background:#fdf1dc}}tr.fails{{background:#fbe0e0}}tr.not-run,tr.not-encoded{{color:#777}}
-tr.section th{{background:#eef;text-align:left}}figure{{display:inline-block;margin:1em}}figure img{{max-width:640px}}img.badge{{margin:2px}}</style></head><body>
+tr.section th{{background:#eef;text-align:left}}tr.figure td{{font-size:12px;color:#333}}
+td.figure-name{{padding-left:1.5em}}figure{{display:inline-block;margin:1em}}figure img{{max-width:640px}}img.badge{{margin:2px}}</style></head><body>
 <h1>Which of the chapter's claims hold</h1>
 <p id="summary">{s['holds']} hold, {s['refuted']} refuted, {s['fails']} fail, {s['not run']} not run,
 {s['not encoded']} not encoded (of {s['total']}).</p>
 {badge_imgs}
 <table id="claims"><tr><th>claim</th><th>the chapter</th><th>measured</th><th>tolerance</th><th>verdict</th><th>source</th></tr>
 {''.join(rows)}</table><h2>Plots</h2>{figs or '<p>No plots yet: run the slow or gpu tier.</p>'}</body></html>"""
+
+
+NOT_RECORDED = "(not recorded)"
+
+
+def _figure_row(cid: str, t: dict) -> str:
+    """One row per test of a claim, that is per figure it checks: its stated, measured and
+    tolerance, its outcome and why."""
+    import html
+    rec = t["records"][0] if t.get("records") else {}
+    name = t["nodeid"].split("::", 1)[-1]
+    cells = [html.escape(_fmt(rec[k])) if k in rec and rec[k] is not None else NOT_RECORDED
+             for k in ("stated", "measured", "tolerance")]
+    outcome = t["outcome"] or "not run"
+    reason = html.escape(t.get("reason") or "") if outcome != "holds" else ""
+    src = html.escape(f"{t.get('source')}: {t.get('tier')}, {t.get('device')}, {str(t.get('timestamp'))[:10]}")
+    return (f"<tr class='figure {outcome.replace(' ', '-')}' data-claim='{html.escape(cid)}'>"
+            f"<td class='figure-name'>&#8627; {html.escape(name)}</td><td>{cells[0]}</td><td>{cells[1]}</td>"
+            f"<td>{cells[2]}</td><td><b>{html.escape(outcome)}</b> {reason}</td><td>{src}</td></tr>")
 
 
 def _source(c: dict) -> str:
@@ -179,7 +202,9 @@ def _source(c: dict) -> str:
             f"{str(c.get('timestamp'))[:10]}, torch {c.get('torch')}")
 
 
-README_START, README_END = "<!-- claims-table:start -->", "<!-- claims-table:end -->"
+README_BLOCKS = {"table": ("<!-- claims-table:start -->", "<!-- claims-table:end -->"),
+                 "badges": ("<!-- badges:start -->", "<!-- badges:end -->")}
+BADGES = ROOT / "results" / "badges"          # committed: the README shows them, offline too
 
 
 def readme_table(report: dict) -> str:
@@ -198,21 +223,41 @@ def readme_table(report: dict) -> str:
     return "\n".join(lines)
 
 
-def readme_block(path: Path) -> str:
+def readme_badges(report: dict) -> str:
+    """The overall badge and one per section, as relative image links to results/badges/."""
+    sections = list(dict.fromkeys(c["section"] for c in report["claims"]))
+    return " ".join(f"![{'claims' if name == 'overall' else 'claims: ' + name}](results/badges/{name}.svg)"
+                    for name in ["overall", *sections])
+
+
+def readme_block(path: Path, which: str = "table") -> str:
+    start, end = README_BLOCKS[which]
     text = path.read_text()
-    return text.split(README_START, 1)[1].split(README_END, 1)[0].strip()
+    if start not in text or end not in text:
+        return ""
+    return text.split(start, 1)[1].split(end, 1)[0].strip()
 
 
 def rewrite_readme(report: dict, path: Path) -> bool:
-    text = path.read_text()
-    if README_START not in text or README_END not in text:
-        raise SystemExit(f"{path}: no {README_START} ... {README_END} block to rewrite")
-    head, rest = text.split(README_START, 1)
-    _, tail = rest.split(README_END, 1)
-    new = f"{head}{README_START}\n{readme_table(report)}\n{README_END}{tail}"
-    changed = new != text
-    path.write_text(new)
-    return changed
+    """Rewrite the README's generated blocks (the badges, the claims table)."""
+    text = original = path.read_text()
+    for which, body in (("badges", readme_badges(report)), ("table", readme_table(report))):
+        start, end = README_BLOCKS[which]
+        if start not in text or end not in text:
+            raise SystemExit(f"{path}: no {start} ... {end} block to rewrite")
+        head, rest = text.split(start, 1)
+        _, tail = rest.split(end, 1)
+        text = f"{head}{start}\n{body}\n{end}{tail}"
+    path.write_text(text)
+    return text != original
+
+
+def badge_drift(fresh: Path, committed: Path) -> list[str]:
+    """Badges that differ between a fresh render and the committed ones (both directions)."""
+    names = {p.name for p in fresh.glob("*.svg")} | {p.name for p in fresh.glob("*.json")}
+    names |= {p.name for p in committed.glob("*.svg")} | {p.name for p in committed.glob("*.json")}
+    return sorted(n for n in names if not (fresh / n).exists() or not (committed / n).exists()
+                  or (fresh / n).read_bytes() != (committed / n).read_bytes())
 
 
 def main(argv=None) -> int:
@@ -269,10 +314,16 @@ def main(argv=None) -> int:
     (out / "index.html").write_text(render_html(merged, plots, out / "badges"))
     if a.readme:
         rewrite_readme(merged, ROOT / "README.md")
-    if a.check_readme and readme_block(ROOT / "README.md") != readme_table(merged).strip():
-        print("README.md's claims table differs from the merged report: run "
-              "`python -m claims.report --readme` after a full fast run and commit it", file=sys.stderr)
-        return 1
+        badges(merged, BADGES)
+    if a.check_readme:
+        drift = [f"the {which} block" for which, body in (("table", readme_table(merged)),
+                                                           ("badges", readme_badges(merged)))
+                 if readme_block(ROOT / "README.md", which) != body.strip()]
+        drift += [f"results/badges/{n}" for n in badge_drift(out / "badges", BADGES)]
+        if drift:
+            print(f"README.md differs from the merged report ({', '.join(drift)}): run "
+                  "`python -m claims.report --readme` after a full fast run and commit it", file=sys.stderr)
+            return 1
     s = merged["summary"]
     print(f"{out / 'claims.md'}: {s['holds']} hold, {s['refuted']} refuted, {s['fails']} fail, "
           f"{s['not run']} not run, {s['not encoded']} not encoded"

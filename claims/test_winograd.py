@@ -60,9 +60,10 @@ class Scored:
 
 
 @pytest.fixture(scope="session")
-def winograd(trained, seeds, evidence):
+def winograd(trained, seeds):
     """runs(task_name, kind) -> [Scored per seed]: the Winograd recipes (fixtures/recipes.py)
-    through the one engine and cache, like every trained model."""
+    through the one engine and cache, like every trained model; each run's record (accuracy,
+    wrong noun, per seed) is the run's evidence as `winograd.json`."""
     tasks = {"cheatable": cheatable(), "hardened": hardened()}
     done = {}
 
@@ -71,11 +72,6 @@ def winograd(trained, seeds, evidence):
             done[task_name, kind] = [Scored(r.metrics["accuracy"], r.metrics["wrong_noun"],
                                             r.metrics["train_seconds"], r.model.eval())
                                      for r in trained("winograd", f"winograd_{task_name}_{kind}", seeds(SEEDS))]
-            # a -k subset writes only its own runs; --save-results merges them into results/
-            evidence.json("winograd_accuracy.json", {
-                f"{t}/{k}": {"accuracy": [r.accuracy for r in rs], "wrong_noun": [r.wrong_noun for r in rs],
-                             "seconds": [round(r.seconds, 1) for r in rs]}
-                for (t, k), rs in sorted(done.items())})
         return done[task_name, kind]
     runs.tasks = tasks
     return runs
