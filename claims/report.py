@@ -314,7 +314,9 @@ def main(argv=None) -> int:
     (out / "index.html").write_text(render_html(merged, plots, out / "badges"))
     if a.readme:
         rewrite_readme(merged, ROOT / "README.md")
-        badges(merged, BADGES)
+        import shutil                      # the very files just rendered (anybadge numbers its ids per process)
+        shutil.rmtree(BADGES, ignore_errors=True)
+        shutil.copytree(out / "badges", BADGES)
     if a.check_readme:
         drift = [f"the {which} block" for which, body in (("table", readme_table(merged)),
                                                            ("badges", readme_badges(merged)))
