@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -314,7 +315,7 @@ def main(argv=None) -> int:
     (out / "index.html").write_text(render_html(merged, plots, out / "badges"))
     if a.readme:
         rewrite_readme(merged, ROOT / "README.md")
-        import shutil                      # the very files just rendered (anybadge numbers its ids per process)
+        # the very files just rendered (anybadge numbers its ids per process: a second render differs)
         shutil.rmtree(BADGES, ignore_errors=True)
         shutil.copytree(out / "badges", BADGES)
     if a.check_readme:
