@@ -74,11 +74,12 @@ class CostRun:
             self._peaks = cost.peak_table(NS, self.device)
         return self._peaks
 
-    def rows(self) -> list[dict]:
+    def rows(self, with_peaks: bool = False) -> list[dict]:
         rows = self.timings.rows()
-        if self._peaks is not None:
+        peaks = self.peaks if with_peaks else self._peaks   # measured here if asked and not yet
+        if peaks is not None:
             for prev, row in zip([None, *rows], rows):
-                row["peak_mb"] = self._peaks[row["n"]]
+                row["peak_mb"] = peaks[row["n"]]
                 if prev is not None:
                     row["peak_ratio"] = row["peak_mb"] / prev["peak_mb"]
         return rows
@@ -103,7 +104,7 @@ def tables(evidence):
         return runs[device]
     yield get
     for device, run in runs.items():        # after the tests: with every repeat they asked for
-        _write_table(run.rows(), device, evidence)
+        _write_table(run.rows(with_peaks=True), device, evidence)   # the table always has its memory column
 
 
 def _write_table(rows, device, evidence):
@@ -164,20 +165,24 @@ def _slope_of(key):
     return lambda t: [getattr(t, key)[n] for n in LAST4]
 
 
+def _slope_claim(request, run, claim_record, key, band, stated, what, extra):
+    """A log-log slope over the last four lengths, decided on its bootstrap interval."""
+    verdict, boot = run.decide(lambda ys: cost.loglog_slope(LAST4, ys), _slope_of(key), *band)
+    rows = run.rows()
+    slope = cost.loglog_slope(LAST4, [r[key] for r in rows[-4:]])
+    claim_record(stated=stated, measured={"slope": slope, "95 % interval": np.percentile(boot, [2.5, 97.5]),
+                                          "repeats": run.timings.repeats, **extra(rows)},
+                 tolerance=f"95 % bootstrap interval of the slope inside {list(band)}")
+    _decided(request, verdict, f"{what} {slope:.3f}", boot, band, run.timings.repeats)
+
+
 @pytest.mark.claim("cost.time_quadratic")
 @pytest.mark.parametrize("requested", DEVICES)
 def test_time_grows_as_n_squared(requested, device, tables, claim_record, request):
-    run = tables(_device(requested, device))
     # The chapter calls its fitted 1.91 (time) and 1.87 (memory) quadratic: a slope within 0.15
     # of 2, decided on the 95 % bootstrap interval of our repeated timings.
-    band = (1.85, 2.15)
-    verdict, boot = run.decide(lambda ys: cost.loglog_slope(LAST4, ys), _slope_of("ms"), *band)
-    rows = run.rows()
-    slope = cost.loglog_slope(LAST4, [r["ms"] for r in rows[-4:]])
-    claim_record(stated={"slope": 1.91}, measured={"slope": slope, "95 % interval": np.percentile(boot, [2.5, 97.5]),
-                 "ms": [r["ms"] for r in rows], "repeats": run.timings.repeats},
-                 tolerance=f"95 % bootstrap interval of the slope inside {list(band)}")
-    _decided(request, verdict, f"slope {slope:.3f}", boot, band, run.timings.repeats)
+    _slope_claim(request, tables(_device(requested, device)), claim_record, "ms", (1.85, 2.15),
+                 {"slope": 1.91}, "slope", lambda rows: {"ms": [r["ms"] for r in rows]})
 
 
 @pytest.mark.claim("cost.time_quadratic")
@@ -215,17 +220,10 @@ def test_peak_memory_per_doubling_converges_on_4(requested, device, tables, clai
 @pytest.mark.claim("cost.projections_linear")
 @pytest.mark.parametrize("requested", DEVICES)
 def test_projections_are_linear_in_n(requested, device, tables, claim_record, request):
-    run = tables(_device(requested, device))
-    band = (0.85, 1.15)
-    verdict, boot = run.decide(lambda ys: cost.loglog_slope(LAST4, ys), _slope_of("proj_ms"), *band)
-    rows = run.rows()
-    slope = cost.loglog_slope(LAST4, [r["proj_ms"] for r in rows[-4:]])
-    factor = rows[-1]["proj_ms"] / next(r["proj_ms"] for r in rows if r["n"] == 1024)
-    claim_record(stated={"x for x8 (1024 -> 8192)": 10.0},
-                 measured={"x for x8": factor, "slope": slope, "95 % interval": np.percentile(boot, [2.5, 97.5]),
-                           "repeats": run.timings.repeats},
-                 tolerance=f"95 % bootstrap interval of the slope inside {list(band)}")
-    _decided(request, verdict, f"projection slope {slope:.3f}", boot, band, run.timings.repeats)
+    def factor(rows):
+        return {"x for x8": rows[-1]["proj_ms"] / next(r["proj_ms"] for r in rows if r["n"] == 1024)}
+    _slope_claim(request, tables(_device(requested, device)), claim_record, "proj_ms", (0.85, 1.15),
+                 {"x for x8 (1024 -> 8192)": 10.0}, "projection slope", factor)
 
 
 @pytest.mark.claim("cost.oom_16k")
