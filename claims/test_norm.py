@@ -65,3 +65,15 @@ def _check(norm, profiles, claim_record):
 ])
 def test_gradient_grows_from_first_to_last_block_as_the_chapter_says(norm, profiles, claim_record):
     _check(norm, profiles, claim_record)
+
+
+@pytest.mark.claim("norm.postnorm_grad_badly_scaled")
+def test_postnorm_gradient_is_worse_scaled_with_depth_than_prenorm(profiles, claim_record):
+    # Paired by seed (same seed, same batch): post-norm's last/first ratio minus pre-norm's.
+    diffs = [post[-1] / post[0] - pre[-1] / pre[0] for post, pre in zip(profiles("post"), profiles("pre"))]
+    mean, se = statistics.mean(diffs), statistics.stdev(diffs) / len(diffs) ** 0.5
+    # "its last/first ratio is the larger": the paired difference above 0 by two standard errors.
+    claim_record(stated="post-norm's last/first ratio is the larger",
+                 measured={"difference mean": mean, "difference SE": se, "per seed": diffs},
+                 tolerance=f"mean > 2 SE ({2 * se:.3f}) over {len(diffs)} seeds", seeds=len(diffs))
+    assert mean > 2 * se

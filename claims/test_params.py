@@ -66,3 +66,67 @@ def test_nearly_a_third_of_gpt2_small_is_the_embedding_table(gpt2_small, claim_r
     # "nearly a third": below 1/3 and within a tenth of it, i.e. in [0.30, 1/3).
     claim_record(stated="nearly 1/3", measured=share, tolerance="[0.30, 1/3)")
     assert 0.30 <= share < 1 / 3
+
+
+def formula(vocab: int, d: int, context: int, blocks: int) -> int:
+    """The chapter's count: V d + n_ctx d + L (12 d^2 + 13 d) + 2 d (tied output, final LayerNorm)."""
+    return vocab * d + context * d + blocks * block_params(d) + 2 * d
+
+
+def gpt2_config(d: int, blocks: int, heads: int, vocab: int = 50_257, context: int = 1024) -> ModelConfig:
+    return ModelConfig(vocab_size=vocab, d_model=d, context=context, n_blocks=blocks, n_heads=heads,
+                       qkv_bias=True, tie_weights=True)
+
+
+@pytest.mark.claim("params.formula_is_the_model")
+@settings(max_examples=25, deadline=None)
+@given(d_head=st.integers(1, 64), heads=st.integers(1, 8), blocks=st.integers(1, 6),
+       vocab=st.integers(2, 60_000), context=st.integers(1, 2048))
+def test_the_formula_is_the_built_models_count_for_any_size(d_head, heads, blocks, vocab, context):
+    d = d_head * heads
+    m = build_on_meta(lambda: LanguageModel(gpt2_config(d, blocks, heads, vocab, context)))
+    assert m.n_params() == formula(vocab, d, context, blocks)
+
+
+# GPT-2's published sizes (Radford et al.'s released checkpoints): medium, large, xl.
+LARGER = {"medium": (1024, 24, 16, 354_823_168), "large": (1280, 36, 20, 774_030_080),
+          "xl": (1600, 48, 25, 1_557_611_200)}
+
+
+@pytest.mark.claim("params.formula_is_the_model")
+@pytest.mark.parametrize("size", list(LARGER))
+def test_the_formula_gives_the_larger_gpt2_sizes(size, claim_record):
+    d, blocks, heads, stated = LARGER[size]
+    built = build_on_meta(lambda: LanguageModel(gpt2_config(d, blocks, heads))).n_params()
+    claim_record(stated=stated, measured={"formula": formula(50_257, d, 1024, blocks), "built": built},
+                 tolerance="exact", size=size)
+    assert formula(50_257, d, 1024, blocks) == built == stated
+
+
+def _released(d: int = 768, blocks: int = 12, heads: int = 12) -> int:
+    """Parameters of HF transformers' GPT2LMHeadModel (the released implementation), built from
+    its config on the meta device: no weights are downloaded or allocated."""
+    transformers = pytest.importorskip(
+        "transformers", reason="the independent reference is optional: pip install -e '.[reference]'")
+    import torch
+    config = transformers.GPT2Config(n_embd=d, n_layer=blocks, n_head=heads)
+    with torch.device("meta"):
+        model = transformers.GPT2LMHeadModel(config)
+    return sum(p.numel() for p in model.parameters())
+
+
+@pytest.mark.claim("params.published_size")
+def test_the_released_gpt2_small_has_124_439_808_parameters(gpt2_small, claim_record):
+    released = _released()
+    claim_record(stated=124_439_808, measured={"transformers GPT2LMHeadModel": released,
+                                               "ours": gpt2_small.n_params()}, tolerance="exact")
+    assert released == gpt2_small.n_params() == 124_439_808
+
+
+@pytest.mark.claim("params.formula_is_the_model")
+@pytest.mark.parametrize("size", list(LARGER))
+def test_the_larger_sizes_match_the_released_implementation(size, claim_record):
+    d, blocks, heads, stated = LARGER[size]
+    released = _released(d, blocks, heads)
+    claim_record(stated=stated, measured=released, tolerance="exact", size=size, reference="transformers")
+    assert released == stated

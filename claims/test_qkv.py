@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from torch import nn
 
 from data import split
-from model import Head, MultiHeadAttention, causal_mask, mask, normalise, score
+from model import Head, LanguageModel, ModelConfig, MultiHeadAttention, causal_mask, mask, normalise, score
 
 pytestmark = pytest.mark.fast
 EPS32 = torch.finfo(torch.float32).eps
@@ -99,3 +99,33 @@ def test_sdpa_path_matches_explicit_path():
         fast = att(x, path="fused")
         explicit = att(x, path="explicit")
     assert (fast - explicit).abs().max().item() <= _tolerance(explicit, 64)
+
+
+def _first_layer_queries(m: LanguageModel, idx: torch.Tensor) -> torch.Tensor:
+    """Block 1's queries, (B, h, T, d_head): its LayerNorm and W_q on token + position."""
+    T = idx.shape[1]
+    x = m.tok_emb(idx) + m.pos_emb.embed(T)
+    q, _, _ = m.blocks[0].mixer.split_heads(m.blocks[0].ln1(x))
+    return q
+
+
+@pytest.mark.claim("qkv.first_layer_query_own_token")
+@pytest.mark.parametrize("seed", range(4))
+def test_a_first_layer_query_sees_only_its_own_token_and_index(seed, claim_record):
+    torch.manual_seed(seed)
+    m = LanguageModel(ModelConfig(n_blocks=2, context=32)).eval()
+    idx = torch.randint(0, 1024, (3, 32))
+    t = int(torch.randint(0, 32, ()).item())
+    other = idx.clone()
+    mask = torch.arange(32) != t
+    other[:, mask] = torch.randint(0, 1024, (3, int(mask.sum())))     # every other token replaced
+    with torch.no_grad():
+        q, q_other = _first_layer_queries(m, idx), _first_layer_queries(m, other)
+    moved_here = (q[:, :, t] - q_other[:, :, t]).abs().max().item()
+    moved_elsewhere = (q[:, :, mask] - q_other[:, :, mask]).abs().max().item()
+    # exact: the same arithmetic on the same inputs gives the same bits; the other positions'
+    # queries do move (their tokens changed), so the test can fail.
+    claim_record(stated="a function of its own token and index only", measured={
+        "max change of the query at t": moved_here, "max change elsewhere": moved_elsewhere},
+        tolerance="exact (bit for bit)", position=t)
+    assert moved_here == 0.0 and moved_elsewhere > 0

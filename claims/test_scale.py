@@ -103,3 +103,17 @@ def test_divided_softmax_slope_is_flat_at_0_96(d, claim_record):
     claim_record(stated=0.96, measured=mean, tolerance=f"[0.955, 0.965) +- 3 SE ({3 * se:.4f})",
                  d=d, undivided=undivided)
     assert 0.955 - 3 * se <= mean < 0.965 + 3 * se
+
+
+@pytest.mark.claim("scale.divided_never_saturates")
+@pytest.mark.parametrize("d", [4, 16, 64, 256, 1024])
+def test_divided_no_row_puts_more_than_0_99_on_one_token(d, claim_record):
+    rows = 2000
+    w = fresh_rows(d, rows, divide=True, seed=d)
+    share, top = frozen(w).float().mean().item(), w.max().item()
+    undivided = frozen(fresh_rows(d, rows, divide=False, seed=d)).float().mean().item()
+    # "Nothing saturates" over a 2,000-row sample: no frozen row at all.  With none seen, a
+    # share above 3/2000 (the 95 % bound for zero events, the rule of three) is excluded.
+    claim_record(stated=0, measured={"frozen share": share, "largest weight": top, "undivided share": undivided},
+                 tolerance=f"0 of {rows} rows above 0.99 (share < {3 / rows:.4f} at 95 %)", d=d)
+    assert share == 0
