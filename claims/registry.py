@@ -114,13 +114,15 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
     _C("winograd.uniform_weight", "A uniform average over the 15 visible tokens puts 0.067 on each.", "0.067", "exact", "fast"),
     _C("winograd.block1_first_noun", "Block 1 at the referent position is identical across a pair and puts ~0.70 on the first noun.", "0.70", "trained", "slow"),
     _C("winograd.block2_routing", "Block 2 reads the adjective for crosser adjectives and fetches the other noun for crossed ones.", "routing", "trained", "slow"),
-    # five of the inventory's IDs 64-71 (../shared/claims.md); cost.peak_memory,
-    # cost.two_nxn_tensors and winograd.block1_same_row_argument are not here until a test carries them
+    # the inventory's IDs 64-71 (../shared/claims.md)
     _C("qkv.first_layer_query_own_token", "In the first layer a position's query depends only on its own token and index.", "own token and index", "exact", "fast"),
     _C("scale.divided_never_saturates", "Divided, no row at any width puts more than 0.99 on one token.", "none > 0.99", "stat", "fast"),
     _C("norm.postnorm_grad_badly_scaled", "At initialisation post-norm's per-block gradient is worse scaled with depth than pre-norm's.", "post ratio > pre ratio", "stat", "fast"),
     _C("params.published_size", "124,439,808 is GPT-2 small's published size (the released implementation's own count).", "124,439,808", "exact", "fast"),
     _C("params.formula_is_the_model", "V d + n_ctx d + L(12d^2 + 13d) + 2d is the built model's count for any size.", "exact for any size", "exact", "fast"),
+    _C("cost.peak_memory", "Peak memory per length is an allocator byte count that does not move.", "14.6 ... 4300.1 MB", "timed", "slow"),
+    _C("cost.two_nxn_tensors", "Exactly two tensors of the layer are n x n: the scores and the weights.", "two n x n", "exact", "fast"),
+    _C("winograd.block1_same_row_argument", "A first-layer query depends only on its own token, so block 1's row is the same for both sentences.", "same row", "exact", "fast"),
     # depth
     _C("depth.two_blocks_overfit", "Two blocks fit the training set better and the held-out set worse than one.", "14.49/40.57 vs 18.77/38.07", "trained", "gpu"),
 ]}

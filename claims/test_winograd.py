@@ -13,7 +13,7 @@ import pytest
 import torch
 
 from data.winograd import ADJ_POS, CROSSED, CROSSER, QUERY_POS, X_POS, Y_POS, cheatable, hardened, sentence
-from model import averaging_matrix
+from model import LanguageModel, averaging_matrix
 
 SEEDS = 3
 
@@ -259,3 +259,34 @@ def test_block2_fetches_the_other_noun_for_crossed_adjectives(maps, claim_record
     _routing_record(maps, claim_record, "crossed")
     _, crossed = _block2(maps)
     assert (crossed.argmax(-1) == Y_POS).all()
+
+
+@pytest.mark.fast
+@pytest.mark.claim("winograd.block1_same_row_argument")
+@pytest.mark.parametrize("seed", range(3))
+def test_a_same_first_layer_query_does_not_make_the_same_row(seed, request, claim_record):
+    """The chapter's inference, as an exact property of a first-layer head (any weights): the
+    two sentences differ only in the adjective (position 11), so the query at position 14 is
+    the same in both (its premise, checked bit for bit); is block 1's row there the same?"""
+    from fixtures.recipes import winograd_recipe
+    task = hardened()
+    torch.manual_seed(seed)
+    model = LanguageModel(winograd_recipe("hardened", "two_blocks").model).eval()
+    idx = task.encode(PAIR)[:, :-1]
+    with torch.no_grad(), model.capture() as seen:
+        x = model.tok_emb(idx) + model.pos_emb.embed(idx.shape[1])
+        q, _, _ = model.blocks[0].mixer.split_heads(model.blocks[0].ln1(x))
+        model(idx)
+    rows = seen["blocks.0.attn.weights"][:, :, QUERY_POS, : QUERY_POS + 1]       # (2, h, 15)
+    query_moved = (q[0, :, QUERY_POS] - q[1, :, QUERY_POS]).abs().max().item()
+    row_moved = (rows[0] - rows[1]).abs().max().item()
+    claim_record(stated="same query, so the same block-1 row for both sentences",
+                 measured={"query difference": query_moved, "row difference": row_moved,
+                           "weight on the adjective": rows[:, :, ADJ_POS].mean(1)},
+                 tolerance="exact (bit for bit)", seed=seed)
+    assert query_moved == 0.0                                        # the premise holds
+    if row_moved > 0:
+        request.applymarker(pytest.mark.xfail(strict=True, reason=(
+            f"refuted: the query is identical but the row is not (max difference {row_moved:.3g}): "
+            "the keys include the adjective, which differs between the sentences")))
+    assert row_moved == 0.0
