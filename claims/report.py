@@ -21,7 +21,8 @@ import sys
 from pathlib import Path
 
 from claims import registry
-from claims.verdicts import DECIDED, encoded_in_source, merge, summarise_claim, summary_of, verdict_label
+from claims.verdicts import (DECIDED, encoded_in_source, merge, still_defined, summarise_claim, summary_of,
+                             verdict_label)
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results" / "verdicts.json"
@@ -42,7 +43,7 @@ def committed_only(committed: dict) -> dict:
     old = {c["id"]: c for c in committed.get("claims", [])}
     encoded = encoded_in_source()
     claims = [summarise_claim(cid, [dict(t, source="committed") for t in old.get(cid, {}).get("tests", [])
-                                    if t["outcome"] in DECIDED], cid in encoded)
+                                    if t["outcome"] in DECIDED and still_defined(t["nodeid"])], cid in encoded)
               for cid in registry.CLAIMS]
     return {"summary": summary_of(claims), "claims": claims,
             "meta": {"source": "committed verdicts only (no fresh run)"}}
@@ -77,6 +78,22 @@ def _fmt(x) -> str:
     return str(x)
 
 
+def figure_name(t: dict) -> str:
+    """What a test checks, in the words its record gives ('figure'), else its test id."""
+    rec = t["records"][0] if t.get("records") else {}
+    return str(rec.get("figure") or t["nodeid"].split("::", 1)[-1])
+
+
+def measured_cell(m) -> str:
+    """A trained figure as 'mean +- sd (per seed: a, b, c)'; anything else as _fmt does."""
+    if isinstance(m, dict) and {"mean", "sd", "per seed"} <= set(m):
+        rest = {k: v for k, v in m.items() if k not in ("mean", "sd", "per seed")}
+        per = ", ".join(f"{v:.4g}" for v in m["per seed"]) if isinstance(m["per seed"], list) else _fmt(m["per seed"])
+        return (f"{_fmt(m['mean'])} ± {_fmt(m['sd'])} (per seed: {per})"
+                + (f"; {_fmt(rest)}" if rest else ""))
+    return _fmt(m)
+
+
 def render_markdown(report: dict) -> str:
     s = report["summary"]
     lines = ["# Which of the chapter's claims hold", "",
@@ -98,6 +115,15 @@ def render_markdown(report: dict) -> str:
             cell = lambda v: _fmt(v).replace("|", "\\|").replace("\n", " ")
             lines.append(f"| `{c['id']}` {cell(c['statement'])} | {cell(c['stated'])} | {cell(c['measured'])} "
                          f"| {cell(c['tolerance'])} | **{verdict_label(c)}**{cell(note)} | {cell(src)} |")
+            # then one row per figure (per test): the chapter's number, ours, the tolerance, its verdict
+            for t in sorted(c.get("tests", []), key=lambda t: t["nodeid"]):
+                rec = t["records"][0] if t.get("records") else {}
+                outcome = t["outcome"] or "not run"
+                why = f" — {t['reason']}" if t.get("reason") and outcome != "holds" else ""
+                lines.append(f"| &nbsp;&nbsp;↳ {cell(figure_name(t))} | {cell(rec.get('stated', NOT_RECORDED))} "
+                             f"| {cell(measured_cell(rec.get('measured', NOT_RECORDED)))} "
+                             f"| {cell(rec.get('tolerance', NOT_RECORDED))} | {outcome}{cell(why)} "
+                             f"| {cell(str(t.get('source')) + ', ' + str(t.get('timestamp'))[:10])} |")
         lines.append("")
     return "\n".join(lines)
 
@@ -185,9 +211,9 @@ def _figure_row(cid: str, t: dict) -> str:
     tolerance, its outcome and why."""
     import html
     rec = t["records"][0] if t.get("records") else {}
-    name = t["nodeid"].split("::", 1)[-1]
-    cells = [html.escape(_fmt(rec[k])) if k in rec and rec[k] is not None else NOT_RECORDED
-             for k in ("stated", "measured", "tolerance")]
+    name = figure_name(t)
+    cells = [html.escape((measured_cell if k == "measured" else _fmt)(rec[k])) if k in rec and rec[k] is not None
+             else NOT_RECORDED for k in ("stated", "measured", "tolerance")]
     outcome = t["outcome"] or "not run"
     reason = html.escape(t.get("reason") or "") if outcome != "holds" else ""
     src = html.escape(f"{t.get('source')}: {t.get('tier')}, {t.get('device')}, {str(t.get('timestamp'))[:10]}")

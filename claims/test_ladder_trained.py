@@ -7,49 +7,80 @@ one worker trains the ladder once.
 """
 import pytest
 
-from claims.trained import gain, need_spread, val
+from claims.figures import decide, describe, trained_figure
+from claims.trained import gain, need_spread, train_ppl, val
 
 pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("ladder")]
 SEEDS = 3   # each claim's default; with --seeds < 3 the spread-based ones record and skip
 
 
 def runs(trained, seeds, *names):
+    # every ladder claim needs the runs' perplexities only (under --from-results, the records)
     n = seeds(SEEDS)
-    return n, [trained("ladder", name, n) for name in names]
+    return n, [trained("ladder", name, n, weights=False) for name in names]
+
+
+# The levels the chapter prints (held-out perplexity; depth's also train perplexity): one case
+# per printed figure, at the table's rounding (0.005) + 2 sd over seeds.
+LEVELS = [
+    pytest.param("average.worse_than_baseline", "baseline", val, 59.71, id="average.worse_than_baseline: baseline 59.71",
+                 marks=pytest.mark.claim("average.worse_than_baseline")),
+    pytest.param("average.residual_matches_baseline", "baseline", val, 59.71,
+                 id="average.residual_matches_baseline: baseline 59.71",
+                 marks=pytest.mark.claim("average.residual_matches_baseline")),
+    pytest.param("average.residual_matches_baseline", "residual_average", val, 60.45,
+                 id="average.residual_matches_baseline: residual average 60.45",
+                 marks=pytest.mark.claim("average.residual_matches_baseline")),
+    pytest.param("depth.two_blocks_overfit", "two_blocks", train_ppl, 14.49, id="depth: two blocks train 14.49",
+                 marks=pytest.mark.claim("depth.two_blocks_overfit")),
+    pytest.param("depth.two_blocks_overfit", "two_blocks", val, 40.57, id="depth: two blocks held-out 40.57",
+                 marks=pytest.mark.claim("depth.two_blocks_overfit")),
+    pytest.param("depth.two_blocks_overfit", "layernorm", train_ppl, 18.77, id="depth: one block train 18.77",
+                 marks=pytest.mark.claim("depth.two_blocks_overfit")),
+    pytest.param("depth.two_blocks_overfit", "layernorm", val, 38.07, id="depth: one block held-out 38.07",
+                 marks=pytest.mark.claim("depth.two_blocks_overfit")),
+]
+
+
+@pytest.mark.parametrize("claim,recipe,split,stated", LEVELS)
+def test_run_ends_at_the_chapters_perplexity(claim, recipe, split, stated, trained, seeds, claim_record, request):
+    _, (r,) = runs(trained, seeds, recipe)
+    which = "held-out" if split is val else "train"
+    trained_figure(request, claim_record, figure=f"{recipe} {which} perplexity", stated=stated,
+                   values=split(r), rounding=0.005, recipe=recipe, source=r[0].metrics.get("source", "trained"))
 
 
 @pytest.mark.claim("average.worse_than_baseline")
-def test_average_is_about_four_times_worse_than_no_context(trained, seeds, claim_record):
-    n, (base, avg) = runs(trained, seeds, "baseline", "average")
+def test_average_is_about_four_times_worse_than_no_context(trained, seeds, claim_record, request):
+    _, (base, avg) = runs(trained, seeds, "baseline", "average")
     ratios = [a / b for a, b in zip(val(avg), val(base))]
-    claim_record(stated={"ratio": 4, "baseline": 59.71}, tolerance="ratio rounds to 4: [3.5, 4.5) on every seed",
-                 measured={"ratio per seed": ratios, "baseline": val(base), "average": val(avg)}, seeds=n)
-    need_spread(n)                          # "on every seed" of fewer than three decides nothing
-    assert all(3.5 <= r < 4.5 for r in ratios)
+    # "about four times": a whole number, +-0.5, widened by 2 sd over seeds
+    trained_figure(request, claim_record, figure="average / baseline perplexity", stated=4, values=ratios,
+                   rounding=0.5, unit="x", baseline=val(base), average=val(avg))
 
 
 @pytest.mark.claim("average.residual_matches_baseline")
-def test_residual_average_contributes_nothing_over_the_baseline(trained, seeds, claim_record):
-    n, (base, res) = runs(trained, seeds, "baseline", "residual_average")
+def test_residual_average_contributes_nothing_over_the_baseline(trained, seeds, claim_record, request):
+    _, (base, res) = runs(trained, seeds, "baseline", "residual_average")
     g = gain(res, base)                      # how much better the baseline is (chapter: 0.74)
-    claim_record(stated={"residual average": 60.45, "baseline": 59.71, "difference": 0.74},
-                 measured={"residual average": val(res), "baseline": val(base), "difference": g.as_record()},
-                 tolerance=f"difference within 0.005 + 2 sd = {g.tolerance(0.005):.2f} of 0.74", seeds=n)
-    need_spread(n)
-    assert abs(g.mean - 0.74) <= g.tolerance(0.005)
+    trained_figure(request, claim_record, figure="residual average - baseline", stated=0.74, values=g.values,
+                   rounding=0.005, unit=" points", residual_average=val(res), baseline=val(base))
 
 
 @pytest.mark.claim("depth.two_blocks_overfit")
-def test_two_blocks_fit_train_better_and_held_out_worse(trained, seeds, claim_record):
+def test_two_blocks_fit_train_better_and_held_out_worse(trained, seeds, claim_record, request):
+    # The ordering the chapter draws from its four figures (each asserted above): better on
+    # train, worse on held-out, on every seed.
     n, (one, two) = runs(trained, seeds, "layernorm", "two_blocks")
-    train = lambda rs: [r.metrics["train_ppl"] for r in rs]
     claim_record(stated={"one block": [18.77, 38.07], "two blocks": [14.49, 40.57]},
-                 measured={"one block train": train(one), "one block val": val(one),
-                           "two blocks train": train(two), "two blocks val": val(two)},
-                 tolerance="ordering on every seed", seeds=n)
+                 measured={"one block train": train_ppl(one), "one block val": val(one),
+                           "two blocks train": train_ppl(two), "two blocks val": val(two)},
+                 tolerance="ordering on every seed", seeds=n, figure="two blocks: train lower, held-out higher")
     need_spread(n)
-    assert all(t2 < t1 for t1, t2 in zip(train(one), train(two)))
-    assert all(v2 > v1 for v1, v2 in zip(val(one), val(two)))
+    ok = (all(t2 < t1 for t1, t2 in zip(train_ppl(one), train_ppl(two)))
+          and all(v2 > v1 for v1, v2 in zip(val(one), val(two))))
+    decide(request, ok, f"train: one block {describe(train_ppl(one))}, two {describe(train_ppl(two))}; "
+                        f"held-out: one block {describe(val(one))}, two {describe(val(two))}")
 
 
 # The chapter's gains in held-out perplexity points, one row per claim: the model it is
@@ -77,12 +108,8 @@ GAINS = [
 
 
 @pytest.mark.parametrize("worse,better,stated,rounding", GAINS)
-def test_gain_in_perplexity_points(worse, better, stated, rounding, trained, seeds, claim_record):
-    n, (a, b) = runs(trained, seeds, worse, better)
+def test_gain_in_perplexity_points(worse, better, stated, rounding, trained, seeds, claim_record, request):
+    _, (a, b) = runs(trained, seeds, worse, better)
     g = gain(a, b)
-    claim_record(stated=stated, measured=dict(g.as_record(), **{worse: val(a), better: val(b)}),
-                 tolerance=f"{rounding} + 2 sd = {g.tolerance(rounding):.2f}", seeds=n, part="perplexity")
-    need_spread(n)
-    assert abs(g.mean - stated) <= g.tolerance(rounding)
-
-
+    trained_figure(request, claim_record, figure=f"{better} over {worse}", stated=stated, values=g.values,
+                   rounding=rounding, unit=" points", part="perplexity", **{worse: val(a), better: val(b)})

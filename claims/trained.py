@@ -10,9 +10,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-import pytest
-
-MIN_SEEDS_SMALL = 3
+from claims.figures import need_seeds as need_spread  # noqa: F401  (the trained tests' name for it)
 
 
 @dataclass
@@ -38,20 +36,10 @@ def val(results) -> list[float]:
     return [r.metrics["val_ppl"] for r in results]
 
 
+def train_ppl(results) -> list[float]:
+    return [r.metrics["train_ppl"] for r in results]
+
+
 def gain(worse, better) -> Paired:
     """Perplexity points `better` gains over `worse`, paired by seed."""
     return Paired([w - b for w, b in zip(val(worse), val(better))])
-
-
-def need_spread(n: int) -> None:
-    """A tolerance built from the seed-to-seed spread needs the spread: skip (after the
-    measurement is recorded, so the report still shows it) with fewer than three seeds."""
-    if n < MIN_SEEDS_SMALL:
-        pytest.skip(f"the tolerance is the seed-to-seed spread: needs >= {MIN_SEEDS_SMALL} seeds, "
-                    f"ran {n} (measured values are recorded)")
-
-
-def refuted(reason: str):
-    """The mark of a figure our measurement contradicts: a strict xfail (it must keep failing;
-    if it ever passes the suite says so) whose reason gives the measured figures."""
-    return pytest.mark.xfail(strict=True, reason=f"refuted: {reason}")

@@ -55,6 +55,18 @@ def unknown_in_source(*dirs: Path) -> list[str]:
             for cid in CLAIM_IN_SOURCE.findall(path.read_text(encoding="utf-8")) if cid not in registry.CLAIMS]
 
 
+def still_defined(nodeid: str, root: Path | None = None) -> bool:
+    """Whether a committed test's function still exists ("claims/test_x.py::test_y[case]": file
+    test_x.py defines test_y), so evidence of a test since removed or renamed is not merged
+    forever beside its successor.  A nodeid that names no file of claims/ is kept."""
+    path, _, rest = base_nodeid(nodeid).partition("::")
+    name = re.split(r"[\[:]", rest, maxsplit=1)[0]
+    file = Path(root or CLAIMS_DIR.parent) / path
+    if not name or not path.startswith("claims/"):
+        return True
+    return file.exists() and re.search(rf"^def {re.escape(name)}\(", file.read_text(encoding="utf-8"), re.M) is not None
+
+
 def summarise_claim(cid: str, tests: list[dict], encoded: bool) -> dict:
     """One claim's entry from its tests' evidence (each test: nodeid, outcome, reason,
     records, tier, device, timestamp, seconds, torch, python).  The verdict is the most severe
@@ -121,6 +133,8 @@ def merge(fresh: dict, committed: dict) -> dict:
         # stripped at the source still merge with a serial run's
         tests = {base_nodeid(t["nodeid"]): dict(t, nodeid=base_nodeid(t["nodeid"])) for t in c.get("tests", [])}
         for t in old.get(c["id"], {}).get("tests", []):
+            if not still_defined(t["nodeid"]):
+                continue                         # a test since removed or renamed
             key = base_nodeid(t["nodeid"])
             mine = tests.get(key)
             if t["outcome"] in DECIDED and (mine is None or mine["outcome"] not in DECIDED
@@ -132,12 +146,14 @@ def merge(fresh: dict, committed: dict) -> dict:
 
 def verdict_label(c: dict) -> str:
     """The verdict, and what it does not say on its own: a claim of several figures is refuted
-    if one is, so say how many of its tests hold; and whether some of its tests did not run."""
+    if one is, so say how many of its figures hold (each test, or parametrized case, is one
+    figure or one ordering the chapter states); and whether some of them did not run."""
     tests = c.get("tests", [])
     notes = []
     held = sum(t["outcome"] == "holds" for t in tests)
-    if c["verdict"] == "refuted" and held:
-        notes.append(f"in part: {held} of {len(tests)} tests hold")
+    if c["verdict"] == "refuted":
+        decided = sum(t["outcome"] in DECIDED for t in tests)
+        notes.append(f"{'in part: ' if held else ''}{held} of {decided} figures hold")
     if c["verdict"] in DECIDED and any(t["outcome"] not in DECIDED for t in tests):
         notes.append("partial: some tests not run")
     return c["verdict"] + (f" ({'; '.join(notes)})" if notes else "")

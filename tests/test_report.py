@@ -144,7 +144,7 @@ def test_a_claim_refuted_in_one_figure_says_how_many_hold():
              for outcome, node in [("holds", "gpu::level"), ("refuted", "gpu::ratio"), ("not run", "gpu::other")]]
     c = summarise_claim("norm.postnorm_diverges", tests, True)
     assert c["verdict"] == "refuted"
-    assert verdict_label(c) == "refuted (in part: 1 of 3 tests hold; partial: some tests not run)"
+    assert verdict_label(c) == "refuted (in part: 1 of 2 figures hold; partial: some tests not run)"
     assert verdict_label(summarise_claim("norm.postnorm_diverges", tests[:1], True)) == "holds"
 
 
@@ -154,3 +154,48 @@ def test_merge_matches_a_test_run_under_xdist_groups_with_its_serial_run():
     committed = {"claims": [_claim("norm.postnorm_diverges", "refuted", "2026-01-01", "gpu::ratio@norm", 5.9)]}
     merged = merge(fresh, committed)["claims"][0]
     assert [(t["nodeid"], t["outcome"]) for t in merged["tests"]] == [("gpu::ratio", "refuted")]
+
+
+# ------------------------------------------------------------ figure-level verdicts, generated reasons
+
+FIGURE_TEST = """
+import json, os, pytest
+from claims.figures import trained_figure
+
+@pytest.mark.claim("norm.prenorm_needs_no_warmup")
+def test_level(claim_record, request):
+    trained_figure(request, claim_record, figure="prenorm held-out perplexity", stated=37.82,
+                   values=json.loads(os.environ["MEASURED"]), rounding=0.005)
+"""
+
+
+def _figure_run(pytester, monkeypatch, measured):
+    """Run the one-figure claim test above on `measured` (per seed) in a scratch project."""
+    monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    monkeypatch.setenv("MEASURED", json.dumps(measured))
+    pytester.makeini("[pytest]\nmarkers =\n  claim(id)\n")
+    (pytester.path / "claims").mkdir(exist_ok=True)
+    (pytester.path / "claims" / "test_fig.py").write_text(FIGURE_TEST)
+    result = pytester.runpytest_subprocess("-p", "claims.plugin", "-p", "no:cacheprovider")
+    report = json.loads((pytester.path / "report" / "claims.json").read_text())
+    return result, next(c for c in report["claims"] if c["id"] == "norm.prenorm_needs_no_warmup")
+
+
+def test_a_refuted_figures_reason_is_generated_from_the_measurement(pytester, monkeypatch):
+    result, first = _figure_run(pytester, monkeypatch, [52.16, 50.82, 52.92])
+    result.assert_outcomes(xfailed=1)
+    assert first["verdict"] == "refuted"
+    assert "51.97 +- 1.06 (52.16, 50.82, 52.92 over 3 seeds), not 37.82" in first["reason"]
+    _, second = _figure_run(pytester, monkeypatch, [48.23, 47.92, 49.69])
+    assert "48.61 +- 0.95 (48.23, 47.92, 49.69 over 3 seeds), not 37.82" in second["reason"]
+    assert second["reason"] != first["reason"]
+    _, third = _figure_run(pytester, monkeypatch, [37.80, 37.83, 37.84])               # agrees: holds, no reason
+    assert third["verdict"] == "holds" and third["reason"] == ""
+    rec = third["tests"][0]["records"][0]
+    assert rec["figure"] == "prenorm held-out perplexity" and rec["measured"]["per seed"] == [37.80, 37.83, 37.84]
+
+
+def test_a_figure_crash_is_a_failure_not_a_refutation(pytester, monkeypatch):
+    result, c = _figure_run(pytester, monkeypatch, "not a list of numbers")
+    result.assert_outcomes(failed=1)
+    assert c["verdict"] == "fails"
