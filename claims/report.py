@@ -21,8 +21,15 @@ import sys
 from pathlib import Path
 
 from claims import registry
-from claims.verdicts import (DECIDED, encoded_in_source, merge, still_defined, summarise_claim, summary_of,
-                             verdict_label)
+from claims.verdicts import (
+    DECIDED,
+    encoded_in_source,
+    merge,
+    still_defined,
+    summarise_claim,
+    summary_of,
+    verdict_label,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results" / "verdicts.json"

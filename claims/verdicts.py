@@ -64,7 +64,7 @@ def still_defined(nodeid: str, root: Path | None = None) -> bool:
     file = Path(root or CLAIMS_DIR.parent) / path
     if not name or not path.startswith("claims/"):
         return True
-    return file.exists() and re.search(rf"^def {re.escape(name)}\(", file.read_text(encoding="utf-8"), re.M) is not None
+    return file.exists() and re.search(rf"^def {re.escape(name)}\(", file.read_text(encoding="utf-8"), re.MULTILINE) is not None
 
 
 def summarise_claim(cid: str, tests: list[dict], encoded: bool) -> dict:
