@@ -172,7 +172,7 @@ def badges(report: dict, out: Path) -> list[Path]:
     return written
 
 
-def render_html(report: dict, plots: list[Path], badge_dir: Path | None = None) -> str:
+def render_html(report: dict, plots: list[Path], badge_dir: Path | None = None, tables_html: str = "") -> str:
     """One static page, the plots inlined, readable from file:// without a server."""
     import base64
     import html
@@ -207,7 +207,8 @@ td.figure-name{{padding-left:1.5em}}figure{{display:inline-block;margin:1em}}fig
 {s['not encoded']} not encoded (of {s['total']}).</p>
 {badge_imgs}
 <table id="claims"><tr><th>claim</th><th>the chapter</th><th>measured</th><th>tolerance</th><th>verdict</th><th>source</th></tr>
-{''.join(rows)}</table><h2>Plots</h2>{figs or '<p>No plots yet: run the slow or gpu tier.</p>'}</body></html>"""
+{''.join(rows)}</table><h2>Plots</h2>{figs or '<p>No plots yet: run the slow or gpu tier.</p>'}
+{tables_html}</body></html>"""
 
 
 NOT_RECORDED = "(not recorded)"
@@ -345,7 +346,10 @@ def main(argv=None) -> int:
     fresh_plots = sorted(out.glob("*.png"))
     plots = fresh_plots + [p for p in sorted((ROOT / "results").glob("*.png"))
                            if p.name not in {f.name for f in fresh_plots}]
-    (out / "index.html").write_text(render_html(merged, plots, out / "badges"))
+    from claims import tables
+    chapter_tables = tables.build(merged, ROOT / "results")
+    (out / "tables.md").write_text(tables.render(chapter_tables))
+    (out / "index.html").write_text(render_html(merged, plots, out / "badges", tables.render_html(chapter_tables)))
     if a.readme:
         rewrite_readme(merged, ROOT / "README.md")
         # the very files just rendered (anybadge numbers its ids per process: a second render differs)

@@ -1,0 +1,217 @@
+"""The chapter's tables, regenerated beside ours: `report/tables.md` (and a section of index.html).
+
+Built from the merged report (the figure rows every test recorded) and the committed run records
+(results/<group>.json); the chapter's own columns come from the chapter's text
+(../shared/chapter.txt) or from the figures each test recorded as `stated`.  Nothing measured is
+typed here.  Imports no torch, like the reporter.
+"""
+from __future__ import annotations
+
+import json
+import re
+import statistics
+from pathlib import Path
+
+from claims.registry import LADDER_ROWS, WIDE_HEADS, figures
+
+ROOT = Path(__file__).resolve().parent.parent
+CHAPTER_TXT = ROOT.parent / "shared" / "chapter.txt"
+
+
+def _ms(values) -> str:
+    values = [v for v in values if isinstance(v, (int, float))]
+    if not values:
+        return "not run"
+    if len(values) == 1:
+        return f"{values[0]:.4g}"
+    return f"{statistics.mean(values):.4g} ± {statistics.stdev(values):.2g} ({len(values)})"
+
+
+def _cell(x) -> str:
+    if isinstance(x, float):
+        return f"{x:.4g}"
+    if isinstance(x, dict) and {"mean", "sd", "per seed"} <= set(x):
+        return f"{x['mean']:.4g} ± {x['sd']:.2g} (per seed {', '.join(f'{v:.4g}' for v in x['per seed'])})"
+    if isinstance(x, dict):
+        return "; ".join(f"{k}: {_cell(v)}" for k, v in x.items())
+    if isinstance(x, list):
+        return ", ".join(_cell(v) for v in x[:6]) + (" ..." if len(x) > 6 else "")
+    return "" if x is None else str(x)
+
+
+def _table(header: list[str], rows: list[list]) -> str:
+    esc = lambda v: _cell(v).replace("|", "\\|").replace("\n", " ")
+    return "\n".join(["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+                     + ["| " + " | ".join(esc(v) for v in r) + " |" for r in rows])
+
+
+def _tests(merged: dict, cid: str) -> list[dict]:
+    c = next((c for c in merged.get("claims", []) if c["id"] == cid), None)
+    return sorted(c.get("tests", []), key=lambda t: t["nodeid"]) if c else []
+
+
+def _figure_rows(merged: dict, *cids: str, key=None) -> list[list]:
+    """One row per recorded figure of the claims: figure, the chapter, ours, tolerance, verdict."""
+    rows = []
+    for cid in cids:
+        for t in _tests(merged, cid):
+            rec = t["records"][0] if t.get("records") else {}
+            name = rec.get("figure") or (f"{key} = {rec[key]}" if key and key in rec else t["nodeid"].split("::")[-1])
+            rows.append([name, rec.get("stated"), rec.get("measured"), rec.get("tolerance"), t["outcome"] or "not run"])
+    return rows
+
+
+def _runs(group: str, results_dir: Path) -> dict[str, list[dict]]:
+    path = results_dir / f"{group}.json"
+    if not path.exists():
+        return {}
+    newest: dict[tuple, dict] = {}
+    for r in json.loads(path.read_text())["runs"]:
+        k = (r["recipe"], r["seed"])
+        if k not in newest or (r.get("date") or "") >= (newest[k].get("date") or ""):
+            newest[k] = r
+    out: dict[str, list[dict]] = {}
+    for (recipe, _), r in sorted(newest.items()):
+        out.setdefault(recipe, []).append(r)
+    return out
+
+
+def chapter_cost_table(text: str) -> dict[int, dict]:
+    """The chapter's cost table, parsed from its text: n -> its columns."""
+    rows = {}
+    for m in re.finditer(r"^\s+(\d{3,5})\s+([\d.]+)\s+([\d.-]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.-]+)\s*$",
+                         text, re.MULTILINE):
+        n, ms, ms_x, proj, attn, peak, mb_x = m.groups()
+        rows[int(n)] = {"ms": float(ms), "ms x4": ms_x, "projections ms": float(proj), "attn MB": float(attn),
+                        "peak MB": float(peak), "MB x4": mb_x}
+    return rows
+
+
+def chapter_maps(text: str) -> str:
+    """The chapter's two printed attention maps, verbatim."""
+    m = re.search(r"^the animal did not cross the street because it was too tired.*?(?=\n\nBlock 1 is identical)",
+                  text, re.MULTILINE | re.DOTALL)
+    return m.group(0) if m else "(not found in the chapter's text)"
+
+
+def build(merged: dict, results_dir: Path, chapter: str | None = None) -> list[tuple[str, str]]:
+    """[(title, markdown)] for every table the chapter prints or describes."""
+    if chapter is None:
+        chapter = CHAPTER_TXT.read_text(encoding="utf-8") if CHAPTER_TXT.exists() else ""
+    fig_header = ["figure", "the chapter", "ours", "tolerance", "verdict"]
+    out = []
+    out.append(("Var(q·k) and the score sd, 20,000 pairs per width",
+                _table(fig_header, _figure_rows(merged, "scale.variance_is_d", "scale.std_is_sqrt_d", key="d"))))
+    out.append(("A row of 64 scores: effective tokens (exp of entropy)",
+                _table(fig_header, _figure_rows(merged, "scale.effective_tokens"))))
+    out.append(("The softmax Jacobian over 2,000 rows",
+                _table(fig_header, _figure_rows(merged, "scale.divided_flat", "scale.frozen_rows",
+                                                "scale.divided_never_saturates"))))
+    # the sqrt(d_k) ablation: rows we trained; the chapter names a fourth width it gives no figure for
+    ladder, scale = _runs("ladder", results_dir), _runs("scale", results_dir)
+    val = lambda rs: [r["val_ppl"] for r in rs]
+    rows = []
+    stated_worth = {32: "0 (very slightly behind)", 256: 18, 1024: 17}
+    for d_k in (32, *WIDE_HEADS):
+        div = ladder.get("layernorm", []) if d_k == 32 else scale.get(f"scale{d_k}_divided", [])
+        und = scale.get(f"scale{d_k}_undivided", [])
+        worth = [u - d for u, d in zip(val(und), val(div))]
+        rows.append([d_k, _ms(val(div)), _ms(val(und)), stated_worth[d_k], _ms(worth)])
+    rows.append(["the unnamed fourth width", "not stated", "not stated", "not stated", "not trained"])
+    out.append(("The sqrt(d_k) ablation (held-out perplexity; 32: the 3000-step setup, 256 and 1024: 1500 "
+                "steps, batch 32, one head)", _table(["d_k", "divided", "undivided", "the chapter: worth",
+                                                      "ours: worth (undivided - divided)"], rows)))
+    out.append(("The runaway statistics (d_k = 1024)", _table(fig_header, _figure_rows(merged, "scale.runaway"))))
+    chapter_ladder = figures("ladder")
+    rows = [[name, chapter_ladder.get(name, "not in the text"), _ms(val(ladder.get(name, []))),
+             _ms([r["train_ppl"] for r in ladder.get(name, [])]),
+             (ladder.get(name) or [{}])[0].get("metrics", {}).get("params", "")] for name in LADDER_ROWS]
+    out.append(("The ladder (held-out perplexity; the chapter's table is not in the text, its quoted rows are)",
+                _table(["row", "the chapter", "ours: held-out", "ours: train", "parameters"], rows)))
+    out.append(("GPT-2 small, parameter by parameter", _table(fig_header, _figure_rows(
+        merged, "params.gpt2_small", "params.block_formula", "params.published_size", key="row"))))
+    norm, chapter_norm = _runs("norm", results_dir), figures("norm")
+    rows = [[name, chapter_norm.get(name), _ms(val(norm.get(name, []))), _ms([r["train_ppl"] for r in norm.get(name, [])])]
+            for name in ("prenorm", "prenorm_warmup", "postnorm", "postnorm_warmup")]
+    out.append(("Pre-norm vs post-norm, twelve blocks (held-out perplexity after 1000 steps)",
+                _table(["run", "the chapter", "ours: held-out", "ours: train"], rows)))
+    out.append(("The gradient profile at initialisation", _table(fig_header, _figure_rows(merged, "norm.grad_profile"))))
+    # positions: every scheme at every window, from the figure rows the positions tests recorded
+    per = {}
+    for t in _tests(merged, "positions.learned_cliff"):
+        m = (t["records"][0] if t.get("records") else {}).get("measured")
+        if isinstance(m, dict) and "learned" in m:
+            per = m
+    rows = [[scheme] + [_ms([run.get(str(T), run.get(T)) for run in runs]) for T in (64, 128, 256)]
+            for scheme, runs in per.items()]
+    alibi = {"64": 44.95, "256": 42.49}
+    rows += [["alibi, the chapter", alibi["64"], "not stated", alibi["256"]]]
+    out.append(("Positions: trained at 64, evaluated at 64, 128 and 256 (held-out perplexity)",
+                _table(["scheme", "64", "128", "256"], rows or [["not run", "", "", ""]])))
+    cost_path = results_dir / "cost_cpu.json"
+    ours = {r["n"]: r for r in json.loads(cost_path.read_text())["rows"]} if cost_path.exists() else {}
+    theirs = chapter_cost_table(chapter)
+    rows = [[n, t["ms x4"], f"{ours[n]['ms'] / ours[n // 2]['ms']:.2f}" if n in ours and n // 2 in ours else "",
+             t["attn MB"], ours.get(n, {}).get("score_mb", ""), t["peak MB"], ours.get(n, {}).get("peak_mb", ""),
+             t["MB x4"], f"{ours[n]['peak_mb'] / ours[n // 2]['peak_mb']:.2f}" if n in ours and n // 2 in ours else ""]
+            for n, t in theirs.items()]
+    out.append(("The cost of one attention layer (the chapter: a laptop GPU; ours: the CPU, one thread; the "
+                "chapter reads its ms columns for their ratios only)",
+                _table(["n", "ms x4: chapter", "ms x4: ours", "attn MB: chapter", "ours", "peak MB: chapter",
+                        "ours", "MB x4: chapter", "ours"], rows)))
+    wino = _runs("winograd", results_dir)
+    stated = {"winograd_cheatable_uniform": 1.0, "winograd_cheatable_one_block": 0.917,
+              "winograd_hardened_uniform": 0.279, "winograd_hardened_one_block": 0.927,
+              "winograd_hardened_two_blocks": 1.0}
+    rows = [[name.replace("winograd_", "").replace("_", " "), f"{100 * s:.1f} %",
+             _ms([100 * r["metrics"]["accuracy"] for r in wino.get(name, [])]),
+             _ms([100 * r["metrics"]["wrong_noun"] for r in wino.get(name, [])])] for name, s in stated.items()]
+    out.append(("Winograd: held-out referent accuracy, % (wrong noun: the other noun of the pair named)",
+                _table(["model", "the chapter", "ours: accuracy", "ours: wrong noun"], rows)))
+    maps = results_dir / "winograd_attention.txt"
+    out.append(("The two attention maps (block rows at the referent position, averaged over heads)",
+                "The chapter:\n\n```\n" + chapter_maps(chapter) + "\n```\n\nOurs (seed 0):\n\n```\n"
+                + (maps.read_text().rstrip() if maps.exists() else "not run") + "\n```\n\nEvery printed cell "
+                + "as a figure over all seeds:\n\n" + _table(fig_header, [r for r in _figure_rows(
+                    merged, "winograd.block1_first_noun", "winograd.block2_routing") if r[1] not in (0, 0.0)])))
+    return out
+
+
+def render(tables: list[tuple[str, str]]) -> str:
+    lines = ["# The chapter's tables, beside ours", "",
+             "Built by `python -m claims.report` from the merged report and results/; the chapter's columns "
+             "come from its text or from the figures the tests state. ± is one seed-to-seed sd, (n) the seeds.", ""]
+    for title, body in tables:
+        lines += [f"## {title}", "", body, ""]
+    return "\n".join(lines)
+
+
+def render_html(tables: list[tuple[str, str]]) -> str:
+    """The same tables as an index.html section (markdown tables to <table>, code blocks to <pre>)."""
+    import html
+    parts = ["<h2 id='tables'>The chapter's tables, beside ours</h2>"]
+    for title, body in tables:
+        parts.append(f"<h3>{html.escape(title)}</h3>")
+        rows, in_code, code = [], False, []
+        for line in body.splitlines() + [""]:
+            if line.startswith("```"):
+                if in_code:
+                    parts.append(f"<pre>{html.escape(chr(10).join(code))}</pre>")
+                    code = []
+                in_code = not in_code
+                continue
+            if in_code:
+                code.append(line)
+            elif line.startswith("|"):
+                if not set(line) <= set("|-"):
+                    rows.append([c.strip().replace("\\|", "|") for c in line.strip("|").split(" | ")])
+            else:
+                if rows:
+                    head, *rest = rows
+                    parts.append("<table class='chapter-table'><tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in head)
+                                 + "</tr>" + "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>"
+                                                     for r in rest) + "</table>")
+                    rows = []
+                if line.strip():
+                    parts.append(f"<p>{html.escape(line)}</p>")
+    return "\n".join(parts)
