@@ -118,8 +118,8 @@ def build(merged: dict, results_dir: Path, chapter: str | None = None) -> list[t
         worth = [u - d for u, d in zip(val(und), val(div))]
         rows.append([d_k, _ms(val(div)), _ms(val(und)), stated_worth[d_k], _ms(worth)])
     rows.append(["the unnamed fourth width", "not stated", "not stated", "not stated", "not trained"])
-    out.append(("The sqrt(d_k) ablation (held-out perplexity; 32: the 3000-step setup, 256 and 1024: 1500 "
-                "steps, batch 32, one head)", _table(["d_k", "divided", "undivided", "the chapter: worth",
+    out.append((("The sqrt(d_k) ablation (held-out perplexity; 32: the 3000-step setup, 256 and 1024: 1500 "
+                "steps, batch 32, one head)"), _table(["d_k", "divided", "undivided", "the chapter: worth",
                                                       "ours: worth (undivided - divided)"], rows)))
     out.append(("The runaway statistics (d_k = 1024)", _table(fig_header, _figure_rows(merged, "scale.runaway"))))
     chapter_ladder = figures("ladder")
@@ -155,8 +155,8 @@ def build(merged: dict, results_dir: Path, chapter: str | None = None) -> list[t
              t["attn MB"], ours.get(n, {}).get("score_mb", ""), t["peak MB"], ours.get(n, {}).get("peak_mb", ""),
              t["MB x4"], f"{ours[n]['peak_mb'] / ours[n // 2]['peak_mb']:.2f}" if n in ours and n // 2 in ours else ""]
             for n, t in theirs.items()]
-    out.append(("The cost of one attention layer (the chapter: a laptop GPU; ours: the CPU, one thread; the "
-                "chapter reads its ms columns for their ratios only)",
+    out.append((("The cost of one attention layer (the chapter: a laptop GPU; ours: the CPU, one thread; the "
+                "chapter reads its ms columns for their ratios only)"),
                 _table(["n", "ms x4: chapter", "ms x4: ours", "attn MB: chapter", "ours", "peak MB: chapter",
                         "ours", "MB x4: chapter", "ours"], rows)))
     wino = _runs("winograd", results_dir)
@@ -179,8 +179,8 @@ def build(merged: dict, results_dir: Path, chapter: str | None = None) -> list[t
 
 def render(tables: list[tuple[str, str]]) -> str:
     lines = ["# The chapter's tables, beside ours", "",
-             "Built by `python -m claims.report` from the merged report and results/; the chapter's columns "
-             "come from its text or from the figures the tests state. ± is one seed-to-seed sd, (n) the seeds.", ""]
+             ("Built by `python -m claims.report` from the merged report and results/; the chapter's columns "
+             "come from its text or from the figures the tests state. ± is one seed-to-seed sd, (n) the seeds."), ""]
     for title, body in tables:
         lines += [f"## {title}", "", body, ""]
     return "\n".join(lines)
