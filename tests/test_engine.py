@@ -105,3 +105,50 @@ def test_each_xdist_worker_on_the_cpu_takes_its_share_of_the_cores(pytester, mon
     result.assert_outcomes(passed=2)
     seen = {p.read_text() for p in pytester.path.glob("threads-*")}
     assert seen == {str(threads_per_worker(2))}
+
+
+# ------------------------------------------------------------ --from-results: figures from committed records
+
+def _run_record(recipe, seed, val, **model_changes):
+    r = recipe.with_seed(seed)
+    cfg = r.to_dict()
+    cfg["model"].update(model_changes)
+    return {"recipe": r.name, "seed": seed, "key": f"old-{seed}", "config": cfg, "val_ppl": val, "train_ppl": 1.0,
+            "metrics": {"val_ppl": val, "train_ppl": 1.0}, "date": f"2026-11-29T00:00:0{seed}", "curve": [[0, 7.0]]}
+
+
+def test_recorded_runs_serve_figures_only_for_the_current_recipe(tmp_path):
+    from fixtures.recipes import get
+    base = get("baseline")
+    results.merge("ladder", [_run_record(base, s, 60.0 + s) for s in range(3)], tmp_path)
+    got = engine.recorded("ladder", ["baseline"], 3, directory=tmp_path)["baseline"]
+    assert [r.metrics["val_ppl"] for r in got] == [60.0, 61.0, 62.0]
+    assert all(r.model is None for r in got)                      # figures, never weights
+    assert got[0].metrics["source"] == "results/ladder.json, run of 2026-11-29"
+    with pytest.raises(engine.NotRecorded, match="baseline seed 3: no run of this recipe"):
+        engine.recorded("ladder", ["baseline"], 4, directory=tmp_path)
+    # a record of another model (here: another width) under the same name does not count
+    other = tmp_path / "other"
+    results.merge("ladder", [_run_record(base, 0, 99.0, d_model=64)], other)
+    with pytest.raises(engine.NotRecorded, match="python -m fixtures ladder --only baseline"):
+        engine.recorded("ladder", ["baseline"], 1, directory=other)
+
+
+def test_from_results_decides_a_figure_claim_without_training(pytester, monkeypatch, tmp_path):
+    """Under --from-results a test that asks for figures only (weights=False) gets the records;
+    one that asks for weights goes to the cache, and with --cached-only skips."""
+    monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    monkeypatch.setenv("ATTENTION_CLAIMS_CACHE", str(tmp_path / "cache"))
+    pytester.makeini("[pytest]\nmarkers =\n  gpu\n  claim(id)\n")
+    pytester.makepyfile(test_rec="""
+def test_figures(trained):
+    runs = trained("ladder", "baseline", 3, weights=False)
+    assert [round(r.metrics["val_ppl"], 2) for r in runs] == [60.35, 60.41, 59.55]
+
+def test_weights(trained):
+    trained("ladder", "baseline", 1)
+""")
+    result = pytester.runpytest_subprocess("-p", "fixtures.plugin", "-p", "no:cacheprovider", "--from-results",
+                                           "--cached-only", "-rs")
+    result.assert_outcomes(passed=1, skipped=1)
+    result.stdout.fnmatch_lines(["*not in the trained cache (--cached-only)*"])
