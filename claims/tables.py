@@ -131,10 +131,14 @@ def build(merged: dict, results_dir: Path, chapter: str | None = None) -> list[t
     out.append(("GPT-2 small, parameter by parameter", _table(fig_header, _figure_rows(
         merged, "params.gpt2_small", "params.block_formula", "params.published_size", key="row"))))
     norm, chapter_norm = _runs("norm", results_dir), figures("norm")
-    rows = [[name, chapter_norm.get(name), _ms(val(norm.get(name, []))), _ms([r["train_ppl"] for r in norm.get(name, [])])]
-            for name in ("prenorm", "prenorm_warmup", "postnorm", "postnorm_warmup")]
+    def best(rs):                       # the best held-out checkpoint, where the run recorded its curve
+        b = [r["metrics"]["best_held_out"] for r in rs if "best_held_out" in r.get("metrics", {})]
+        return ", ".join(f"{x['val_ppl_subset']:.2f} at step {x['step']}" for x in b) or "not recorded"
+    rows = [[name, chapter_norm.get(name), _ms(val(norm.get(name, []))), _ms([r["train_ppl"] for r in norm.get(name, [])]),
+             best(norm.get(name, []))] for name in ("prenorm", "prenorm_warmup", "postnorm", "postnorm_warmup")]
     out.append(("Pre-norm vs post-norm, twelve blocks (held-out perplexity after 1000 steps)",
-                _table(["run", "the chapter", "ours: held-out", "ours: train"], rows)))
+                _table(["run", "the chapter", "ours: held-out", "ours: train",
+                        "ours: best held-out checkpoint (64-window subset)"], rows)))
     out.append(("The gradient profile at initialisation", _table(fig_header, _figure_rows(merged, "norm.grad_profile"))))
     # positions: every scheme at every window, from the figure rows the positions tests recorded
     per = {}
