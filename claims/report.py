@@ -346,10 +346,13 @@ def main(argv=None) -> int:
     fresh_plots = sorted(out.glob("*.png"))
     plots = fresh_plots + [p for p in sorted((ROOT / "results").glob("*.png"))
                            if p.name not in {f.name for f in fresh_plots}]
-    from claims import tables
+    from claims import errata, tables
     chapter_tables = tables.build(merged, ROOT / "results")
     (out / "tables.md").write_text(tables.render(chapter_tables))
-    (out / "index.html").write_text(render_html(merged, plots, out / "badges", tables.render_html(chapter_tables)))
+    errata_md = errata.render(errata.build(merged, ROOT / "results", out))
+    (out / "errata.md").write_text(errata_md)
+    (out / "index.html").write_text(render_html(merged, plots, out / "badges", tables.render_html(
+        chapter_tables) + tables.render_html([("Errata", errata_md.split("\n", 1)[1])])))
     if a.readme:
         rewrite_readme(merged, ROOT / "README.md")
         # the very files just rendered (anybadge numbers its ids per process: a second render differs)

@@ -199,3 +199,15 @@ def test_a_figure_crash_is_a_failure_not_a_refutation(pytester, monkeypatch):
     result, c = _figure_run(pytester, monkeypatch, "not a list of numbers")
     result.assert_outcomes(failed=1)
     assert c["verdict"] == "fails"
+
+
+def test_every_erratum_quotes_the_chapter_verbatim_and_fills_its_figures_from_measurements(tmp_path):
+    from claims import errata
+    chapter = (ROOT.parent / "shared" / "chapter.txt").read_text(encoding="utf-8")
+    for cid, e in errata.ERRATA.items():
+        assert cid in registry.CLAIMS
+        assert e.quote in chapter, f"{cid}: the quote is not the chapter's text"
+    # with no measurement at all an entry says so rather than inventing a figure
+    empty = {"claims": [{"id": cid, "statement": "s", "verdict": "refuted", "tests": []} for cid in errata.ERRATA]}
+    for entry in errata.build(empty, tmp_path):
+        assert "nan" not in entry["cause"] and "None" not in entry["cause"]
