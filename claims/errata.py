@@ -152,6 +152,18 @@ def _runaway_sentence(f: Facts) -> str:
             f"their weight on a single token. ... The divided head sits at a score standard deviation of {mean(div)}.\"")
 
 
+def _same_row_cause(f: Facts) -> str:
+    moved = [(f.record("winograd.block1_same_row_argument", f"[{s}]").get("measured") or {}).get("row difference")
+             for s in range(3)]
+    moved = [m for m in moved if isinstance(m, (int, float))]
+    if not moved:
+        return ""
+    return ("exact on any first-layer head: the query at position 14 is the same bit for bit in both sentences, but "
+            "the keys at positions 0..13 include the adjective's, so the softmax row differs (by up to "
+            f"{', '.join(f'{m:.3f}' for m in moved)} on {len(moved)} random initialisations). The chapter's "
+            "identical rows need a head that puts no weight on the adjective, which is learned, not implied")
+
+
 GPT2 = "GPT-2 initialisation (N(0, 0.02), residual projections / sqrt(24))"
 RMS = "gradient RMS per parameter instead of the block's L2 norm"
 
@@ -211,12 +223,7 @@ ERRATA: dict[str, Erratum] = {
         suggested=lambda f: "\"memory ~ n^1.9, converging on n^2 as the two n x n matrices dominate\""),
     "winograd.block1_same_row_argument": Erratum(
         quote="in the first layer the query at a position is a function of that position's own token and index",
-        cause=lambda f: ("exact on any first-layer head: the query at position 14 is the same bit for bit in both "
-                         "sentences, but the keys at positions 0..13 include the adjective's, so the softmax row "
-                         "differs (by up to " + ", ".join(
-                             f"{(f.record('winograd.block1_same_row_argument', f'[{s}]').get('measured') or {}).get('row difference', float('nan')):.3f}"
-                             for s in range(3)) + " on three random initialisations). The chapter's identical rows "
-                         "need a head that puts no weight on the adjective, which is learned, not implied"),
+        cause=lambda f: _same_row_cause(f),
         suggested=lambda f: "\"In the first layer the query at a position is a function of that position's own token "
                             "and index, so the at position 14 asks the same question in both sentences; the rows are "
                             "the same only because this head learned to ignore the adjective.\""),
