@@ -164,6 +164,15 @@ def _same_row_cause(f: Facts) -> str:
             "identical rows need a head that puts no weight on the adjective, which is learned, not implied")
 
 
+def _acc(f: Facts, name: str, key: str = "accuracy") -> str:
+    values = [100 * v for v in f.runs("winograd", f"winograd_{name}", key) if isinstance(v, (int, float))]
+    return f"{statistics.mean(values):.1f} %" if values else "not measured"
+
+
+WINOGRAD_READINGS = lambda f: [("which choices of the task generator and of the model (width, heads, steps) move "
+                               "the figure: not yet measured")]
+
+
 GPT2 = "GPT-2 initialisation (N(0, 0.02), residual projections / sqrt(24))"
 RMS = "gradient RMS per parameter instead of the block's L2 norm"
 
@@ -227,6 +236,30 @@ ERRATA: dict[str, Erratum] = {
         suggested=lambda f: "\"In the first layer the query at a position is a function of that position's own token "
                             "and index, so the at position 14 asks the same question in both sentences; the rows are "
                             "the same only because this head learned to ignore the adjective.\""),
+    "winograd.category_cheat": Erratum(
+        quote="uniform causal average           held-out referent accuracy 100.0 %",
+        cause=lambda f: "", readings=WINOGRAD_READINGS,
+        suggested=lambda f: (f"\"uniform causal average  held-out referent accuracy {_acc(f, 'cheatable_uniform')}; "
+                             f"one transformer block  held-out referent accuracy {_acc(f, 'cheatable_one_block')}\"")),
+    "winograd.uniform_fails": Erratum(
+        quote="The uniform average lands at 27.9 %",
+        cause=lambda f: (f"the order-free uniform average names the wrong noun {_acc(f, 'hardened_uniform', 'wrong_noun')} "
+                         f"of the time and the right one {_acc(f, 'hardened_uniform')}: it answers with one of the two "
+                         "nouns, and more often with the one that was the referent in training"),
+        readings=WINOGRAD_READINGS,
+        suggested=lambda f: (f"\"The uniform average lands at {_acc(f, 'hardened_uniform')} and answers with the wrong "
+                             f"noun of the pair {_acc(f, 'hardened_uniform', 'wrong_noun')} of the time.\"")),
+    "winograd.one_block": Erratum(
+        quote="why one block reached 92.7 %",
+        cause=lambda f: "", readings=WINOGRAD_READINGS,
+        suggested=lambda f: f"\"one block reached {_acc(f, 'hardened_one_block')} and two reached "
+                            f"{_acc(f, 'hardened_two_blocks')}\""),
+    "winograd.block1_first_noun": Erratum(
+        quote="Block 1 is identical in both sentences — 0.70 on the first noun, whatever the adjective is.",
+        cause=lambda f: "", readings=WINOGRAD_READINGS),
+    "winograd.block2_routing": Erratum(
+        quote="For a crosser-adjective the second block spends its entire weight on the adjective",
+        cause=lambda f: "", readings=WINOGRAD_READINGS),
 }
 
 
