@@ -122,7 +122,7 @@ def _grad_reading(f: Facts, label: str) -> str:
     """One alternative reading of the gradient profile, with whether it reproduces the chapter's
     ratios under the figure rule (rounding 0.005 + 2 sd over seeds)."""
     if f"norm.grad_profile: {label}" not in f.readings:
-        return f"{label}: not yet measured (`pytest claims/test_norm.py -k readings`)"
+        return f"{label}: not yet measured (`pytest claims/test_readings.py -m slow`)"
     parts, agree = [], []
     for norm in ("pre", "post"):
         ratio = _grad(f, label, norm, "ratio")

@@ -8,47 +8,14 @@ default initialisation (the chapter does not give one).  Four seeds, each with i
 import statistics
 
 import pytest
-import torch
 
 from claims.figures import trained_figure
-from data import get_batch, split
-from model import LanguageModel, ModelConfig
+from data import split
+from fixtures.grad_profile import block_grad_norms
 
 pytestmark = pytest.mark.fast
 SEEDS = range(4)
 CHAPTER = {"pre": (0.0498, 0.0657, 1.32), "post": (0.0977, 0.1613, 1.65)}
-
-
-def gpt2_init(m: LanguageModel) -> None:
-    """GPT-2's initialisation (as nanoGPT writes it): every Linear and Embedding N(0, 0.02),
-    biases 0, and the two projections into the residual stream (W_o, the MLP's down) at
-    0.02 / sqrt(2 * blocks).  An alternative reading for the errata, never the primary one."""
-    with torch.no_grad():
-        for name, p in m.named_parameters():
-            if p.dim() < 2:
-                if not name.endswith(("ln1.weight", "ln2.weight", "ln_f.weight")):
-                    p.zero_()                                       # biases (LayerNorm gains stay 1)
-            else:
-                resid = name.endswith(("mixer.out.weight", "ff.down.weight"))
-                p.normal_(0.0, 0.02 / (2 * len(m.blocks)) ** 0.5 if resid else 0.02)
-
-
-def block_grad_norms(norm: str, seed: int, train, init: str = "default", measure: str = "l2") -> list[float]:
-    """Each block's gradient norm after one backward pass at initialisation.  measure "l2": the
-    L2 norm of all its parameters' gradients together (the primary reading); "rms": their root
-    mean square per parameter (an alternative definition, for the errata)."""
-    torch.manual_seed(seed)
-    m = LanguageModel(ModelConfig(n_blocks=12, norm=norm))
-    if init == "gpt2":
-        gpt2_init(m)
-    x, y = get_batch(train, 64, 128, torch.Generator().manual_seed(1000 + seed))
-    m(x, y)[1].backward()
-    out = []
-    for b in m.blocks:
-        sq = sum((p.grad ** 2).sum() for p in b.parameters())
-        out.append(torch.sqrt(sq).item() if measure == "l2" else
-                   torch.sqrt(sq / sum(p.numel() for p in b.parameters())).item())
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -95,24 +62,3 @@ def test_postnorm_gradient_is_worse_scaled_with_depth_than_prenorm(profiles, cla
                  tolerance=f"mean > 2 SE ({2 * se:.3f}) over {len(diffs)} seeds", seeds=len(diffs))
     assert mean > 2 * se
 
-
-# ------------------------------------------------------------ alternative readings (for the errata)
-
-READINGS = {"GPT-2 initialisation (N(0, 0.02), residual projections / sqrt(24))": ("gpt2", "l2"),
-            "gradient RMS per parameter instead of the block's L2 norm": ("default", "rms")}
-
-
-def test_grad_profile_readings(corpus_tokens, evidence):
-    """The gradient profile under the alternative readings the errata cite: recorded as evidence
-    (`readings.json`), never as a verdict; the primary verdict stays on PyTorch's default init."""
-    train, _ = split(corpus_tokens)
-    out = {}
-    for label, (init, measure) in READINGS.items():
-        per = {}
-        for norm in ("pre", "post"):
-            runs = [block_grad_norms(norm, s, train, init, measure) for s in SEEDS]
-            per[norm] = {"first": [g[0] for g in runs], "last": [g[-1] for g in runs],
-                         "ratio": [g[-1] / g[0] for g in runs]}
-        out[f"norm.grad_profile: {label}"] = per
-    evidence.json("readings.json", out)
-    assert all(v > 0 for r in out.values() for n in r.values() for v in n["first"])
