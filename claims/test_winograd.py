@@ -228,7 +228,7 @@ def test_block1_concentrates_on_the_first_noun_whatever_the_adjective(maps, clai
                            "max change across adjectives": spread, "argmax is first noun": argmax_first},
                  tolerance="argmax is the first noun; rows equal across adjectives within 0.05",
                  seeds=block1.shape[1], figure="block 1: argmax on the first noun, whatever the adjective")
-    most = [WORDS[i] for i in block1.mean(0).argmax(-1).tolist()]    # per seed, averaged over adjectives
+    most = [word_at(i) for i in block1.mean(0).argmax(-1).tolist()]  # per seed, averaged over adjectives
     decide(request, argmax_first == 1.0 and spread <= 0.05,
            f"block 1's argmax is the first noun in {100 * argmax_first:.0f} % of (adjective, seed) rows "
            f"(per seed its heaviest word is {', '.join(most)}); weight on the first noun "
@@ -239,6 +239,11 @@ def test_block1_concentrates_on_the_first_noun_whatever_the_adjective(maps, clai
 # word at the query position, averaged over the four heads.  Each cell is a figure: the mean over
 # seeds at the printed rounding (0.005) + 2 sd.
 WORDS = PAIR[0][: QUERY_POS + 1]
+
+
+def word_at(pos: int) -> str:
+    """A visible position by its word; the adjective's slot by its role (it varies by sentence)."""
+    return "the adjective" if pos == ADJ_POS else repr(WORDS[pos])
 PRINTED = {
     ("tired", 1): [0, .70, 0, 0, 0, 0, .06, 0, 0, 0, 0, 0, .05, 0, .19],
     ("tired", 2): [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1.00, 0, 0, 0],
@@ -275,10 +280,10 @@ def _routing(maps, claim_record, request, which, target):
     hit = (t.argmax(-1) == target).float().mean().item()
     claim_record(stated={"tired: adjective": 1.00, "wet: street": 0.49}, measured=measured,
                  tolerance=f"argmax for {which} adjectives on every adjective and seed", seeds=t.shape[1],
-                 figure=f"block 2, {which} adjectives: argmax on {WORDS[target]!r}")
-    heaviest = {WORDS[i]: n for i, n in zip(*torch.unique(t.argmax(-1), return_counts=True))} if t.numel() else {}
+                 figure=f"block 2, {which} adjectives: argmax on {word_at(target)}")
+    heaviest = {word_at(int(i)): n for i, n in zip(*torch.unique(t.argmax(-1), return_counts=True))}
     decide(request, hit == 1.0,
-           f"for {which} adjectives block 2's argmax is {WORDS[target]!r} in {100 * hit:.0f} % of (adjective, seed) "
+           f"for {which} adjectives block 2's argmax is {word_at(target)} in {100 * hit:.0f} % of (adjective, seed) "
            f"rows; its heaviest word, counted over rows: "
            + ", ".join(f"{w} {int(n)}" for w, n in sorted(heaviest.items(), key=lambda kv: -kv[1]))
            + f"; mean weight on the adjective {t[..., ADJ_POS].mean().item():.3f}, on the first noun "
