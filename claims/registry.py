@@ -65,7 +65,7 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
     _C("scale.effective_tokens", "Undivided at d_k = 256, a fresh head over 64 positions attends to about one effective token.", "1 of 64", "stat", "fast"),
     _C("scale.frozen_rows", "Undivided at d_k = 1024, about 7 rows in 10 of 2,000 are frozen.", "7 in 10", "stat", "fast"),
     _C("scale.divided_flat", "Divided, the mean of sum_i w_i(1 - w_i) is 0.96 at every width.", "0.96", "stat", "fast"),
-    _C("scale.no_effect_at_32", "At d_k = 32 dropping the division costs nothing.", "slightly ahead", "trained", "gpu"),
+    _C("scale.no_effect_at_32", "At d_k = 32 dropping the division costs nothing.", "worth 0 points; undivided very slightly ahead", "trained", "gpu"),
     _C("scale.matters_at_256", "Without the division perplexity is ~18 points worse at d_k = 256 and ~17 at 1024.", "18 / 17 points", "trained", "gpu"),
     _C("scale.runaway", "Undivided scores run away: std 21 -> 5147, entropy -> 0, 99.9 % of rows > 0.99 on one token; divided std 3.44.", "21 -> 5147; 99.9 %; 3.44", "trained", "gpu"),
     # ladder
@@ -88,8 +88,8 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
     _C("positions.rope_relative", "With RoPE the score depends only on t - i.", "relative", "exact", "fast"),
     _C("positions.alibi_slopes", "ALiBi adds a distance-proportional penalty with a geometric slope per head.", "geometric slopes", "exact", "fast"),
     _C("positions.learned_cliff", "Learned absolute positions win at 64 and fall off a cliff past it.", "cliff", "trained", "gpu"),
-    _C("positions.sinusoid_no_extrapolation", "Sinusoids do not extrapolate either.", "no extrapolation", "trained", "gpu"),
-    _C("positions.rope_degrades", "RoPE degrades past the trained length, gracefully.", "graceful", "trained", "gpu"),
+    _C("positions.sinusoid_no_extrapolation", "Sinusoids do not extrapolate either.", "worse than no context past 64", "trained", "gpu"),
+    _C("positions.rope_degrades", "RoPE degrades past the trained length, gracefully.", "worse past 64, better than no context", "trained", "gpu"),
     _C("positions.alibi_improves", "ALiBi improves as the window grows.", "44.95 -> 42.49", "trained", "gpu"),
     # dropout
     _C("dropout.placement", "Dropout acts on the attention weights, each sub-layer's output and the embedding sum; identity in eval.", "three places", "exact", "fast"),
@@ -108,12 +108,12 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
     # winograd
     _C("winograd.category_cheat", "With animal/place candidates the uniform average gets 100 % and one block 91.7 %.", "100 % / 91.7 %", "trained", "slow"),
     _C("winograd.hard_chance", "In the hardened task chance among the two nouns is 50 %.", "50 %", "exact", "fast"),
-    _C("winograd.uniform_fails", "The uniform average lands at ~27.9 %, naming the wrong noun as often as the right one.", "27.9 %", "trained", "slow"),
+    _C("winograd.uniform_fails", "The uniform average lands at ~27.9 % and names the wrong noun of the pair exactly half the time.", "27.9 %; wrong noun 50 %", "trained", "slow"),
     _C("winograd.one_block", "One block reaches ~92.7 %.", "92.7 %", "trained", "slow"),
     _C("winograd.two_blocks", "Two blocks reach 100 %.", "100 %", "trained", "slow"),
     _C("winograd.uniform_weight", "A uniform average over the 15 visible tokens puts 0.067 on each.", "0.067", "exact", "fast"),
-    _C("winograd.block1_first_noun", "Block 1 at the referent position is identical across a pair and puts ~0.70 on the first noun.", "0.70", "trained", "slow"),
-    _C("winograd.block2_routing", "Block 2 reads the adjective for crosser adjectives and fetches the other noun for crossed ones.", "routing", "trained", "slow"),
+    _C("winograd.block1_first_noun", "Block 1 at the referent position is identical across a pair and puts ~0.70 on the first noun.", "0.70 on the first noun; the printed row", "trained", "slow"),
+    _C("winograd.block2_routing", "Block 2 reads the adjective for crosser adjectives and fetches the other noun for crossed ones.", "tired 1.00; street 0.49, too 0.20, the 0.25", "trained", "slow"),
     # the inventory's IDs 64-71 (../shared/claims.md)
     _C("qkv.first_layer_query_own_token", "In the first layer a position's query depends only on its own token and index.", "own token and index", "exact", "fast"),
     _C("scale.divided_never_saturates", "Divided, no row at any width puts more than 0.99 on one token.", "none > 0.99", "stat", "fast"),
