@@ -61,6 +61,14 @@ class Scored:
     model: object
 
 
+class Runs(list):
+    """The seeds' Scored runs of one model, with the model's name for the figure rows."""
+
+    def __init__(self, scored, name: str):
+        super().__init__(scored)
+        self.name = name
+
+
 @pytest.fixture(scope="session")
 def winograd(trained, seeds):
     """runs(task_name, kind) -> [Scored per seed]: the Winograd recipes (fixtures/recipes.py)
@@ -71,9 +79,10 @@ def winograd(trained, seeds):
 
     def runs(task_name, kind):
         if (task_name, kind) not in done:
-            done[task_name, kind] = [Scored(r.metrics["accuracy"], r.metrics["wrong_noun"],
-                                            r.metrics["train_seconds"], r.model.eval())
-                                     for r in trained("winograd", f"winograd_{task_name}_{kind}", seeds(SEEDS))]
+            done[task_name, kind] = Runs([Scored(r.metrics["accuracy"], r.metrics["wrong_noun"],
+                                                 r.metrics["train_seconds"], r.model.eval())
+                                          for r in trained("winograd", f"winograd_{task_name}_{kind}", seeds(SEEDS))],
+                                         f"{task_name} {kind.replace('_', ' ')}")
         return done[task_name, kind]
     runs.tasks = tasks
     return runs
@@ -92,10 +101,11 @@ def check(request, runs, stated, claim_record, n_items, rate="accuracy", **extra
     values = [getattr(r, rate) for r in runs]
     other = "wrong_noun" if rate == "accuracy" else "accuracy"
     tol = tolerance(values, n_items)
-    claim_record(stated=stated, measured={"mean": statistics.mean(values), "per seed": values,
+    sd = statistics.stdev(values) if len(values) > 1 else 0.0
+    claim_record(stated=stated, measured={"mean": statistics.mean(values), "sd": sd, "per seed": values,
                                           other.replace("_", " "): [getattr(r, other) for r in runs]},
-                 tolerance=f"0.0005 + 2 max(sd, SE) = {tol:.3f}", seeds=len(values), figure=rate.replace("_", " "),
-                 **extra)
+                 tolerance=f"0.0005 + 2 max(sd, SE) = {tol:.3f}", seeds=len(values),
+                 figure=f"{runs.name}: {rate.replace('_', ' ')}", **extra)
     decide(request, abs(statistics.mean(values) - stated) <= tol,
            f"{rate.replace('_', ' ')} {describe([100 * v for v in values], ' %')}, not {100 * stated:.1f} % "
            f"(tolerance {100 * tol:.1f} points); {other.replace('_', ' ')} "
