@@ -16,6 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from claims.tables import mean_sd
+from fixtures import results
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -30,13 +33,10 @@ class Facts:
             if d is not None and (Path(d) / "readings.json").exists():
                 self.readings.update(json.loads((Path(d) / "readings.json").read_text()))
 
-    def runs(self, group: str, recipe: str, key: str = "val_ppl") -> list[float]:
-        path = self.results_dir / f"{group}.json"
-        newest: dict[int, dict] = {}
-        for r in json.loads(path.read_text())["runs"] if path.exists() else []:
-            if r["recipe"] == recipe and (r["seed"] not in newest or (r.get("date") or "") >= (newest[r["seed"]].get("date") or "")):
-                newest[r["seed"]] = r
-        return [(newest[s].get(key) if key in newest[s] else newest[s]["metrics"].get(key)) for s in sorted(newest)]
+    def runs(self, group: str, recipe: str, key: str = "val_ppl") -> list:
+        """One figure of each seed's newest run of a recipe (a record's field, else its metric)."""
+        return [r[key] if key in r else r["metrics"].get(key)
+                for r in results.by_recipe(group, self.results_dir).get(recipe, [])]
 
     def record(self, claim: str, test: str) -> dict:
         """The first record of the claim's test whose id contains `test` ({} if none ran)."""
@@ -51,13 +51,7 @@ class Facts:
 
 def ms(values, unit: str = "") -> str:
     """mean ± sd (per seed) of a list of numbers, or 'not measured'."""
-    values = [v for v in (values or []) if isinstance(v, (int, float))]
-    if not values:
-        return "not measured"
-    if len(values) == 1:
-        return f"{values[0]:.4g}{unit}"
-    return (f"{statistics.mean(values):.4g}{unit} ± {statistics.stdev(values):.2g} "
-            f"({', '.join(f'{v:.4g}' for v in values)})")
+    return mean_sd(values, unit, per_seed=True)
 
 
 def mean(values) -> str:

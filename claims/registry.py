@@ -141,6 +141,14 @@ FIGURES = {
     "depth.one_block_train": 18.77, "depth.two_blocks_train": 14.49,
     # the twelve-block table: held-out perplexity after 1000 steps at lr 3e-3
     "norm.prenorm": 37.82, "norm.prenorm_warmup": 37.62, "norm.postnorm": 308.05, "norm.postnorm_warmup": 37.88,
+    # what dividing by sqrt(d_k) is worth, in held-out perplexity points, by head width
+    "scale.worth_32": 0, "scale.worth_256": 18, "scale.worth_1024": 17,
+    # ALiBi's held-out perplexity at the trained window and at four times it
+    "positions.alibi_64": 44.95, "positions.alibi_256": 42.49,
+    # Winograd held-out referent accuracy, by recipe (and the uniform average's wrong-noun rate)
+    "winograd.cheatable_uniform": 1.0, "winograd.cheatable_one_block": 0.917, "winograd.hardened_uniform": 0.279,
+    "winograd.hardened_uniform_wrong_noun": 0.5, "winograd.hardened_one_block": 0.927,
+    "winograd.hardened_two_blocks": 1.0,
 }
 
 

@@ -13,18 +13,23 @@ import statistics
 from pathlib import Path
 
 from claims.registry import LADDER_ROWS, WIDE_HEADS, figures
+from fixtures import results
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTER_TXT = ROOT.parent / "shared" / "chapter.txt"
 
 
-def _ms(values) -> str:
-    values = [v for v in values if isinstance(v, (int, float))]
+def mean_sd(values, unit: str = "", per_seed: bool = False) -> str:
+    """'mean ± sd (n)' (or with the per-seed values) of the numbers among `values`; 'not measured'."""
+    values = [v for v in (values or []) if isinstance(v, (int, float))]
     if not values:
-        return "not run"
+        return "not measured"
     if len(values) == 1:
-        return f"{values[0]:.4g}"
-    return f"{statistics.mean(values):.4g} ± {statistics.stdev(values):.2g} ({len(values)})"
+        return f"{values[0]:.4g}{unit}"
+    tail = ", ".join(f"{v:.4g}" for v in values) if per_seed else str(len(values))
+    return f"{statistics.mean(values):.4g}{unit} ± {statistics.stdev(values):.2g} ({tail})"
+
+
 
 
 def _cell(x) -> str:
@@ -62,18 +67,7 @@ def _figure_rows(merged: dict, *cids: str, key=None) -> list[list]:
 
 
 def _runs(group: str, results_dir: Path) -> dict[str, list[dict]]:
-    path = results_dir / f"{group}.json"
-    if not path.exists():
-        return {}
-    newest: dict[tuple, dict] = {}
-    for r in json.loads(path.read_text())["runs"]:
-        k = (r["recipe"], r["seed"])
-        if k not in newest or (r.get("date") or "") >= (newest[k].get("date") or ""):
-            newest[k] = r
-    out: dict[str, list[dict]] = {}
-    for (recipe, _), r in sorted(newest.items()):
-        out.setdefault(recipe, []).append(r)
-    return out
+    return results.by_recipe(group, results_dir)
 
 
 def chapter_cost_table(text: str) -> dict[int, dict]:
@@ -111,20 +105,20 @@ def build(merged: dict, results_dir: Path, chapter: str | None = None) -> list[t
     ladder, scale = _runs("ladder", results_dir), _runs("scale", results_dir)
     val = lambda rs: [r["val_ppl"] for r in rs]
     rows = []
-    stated_worth = {32: "0 (very slightly behind)", 256: 18, 1024: 17}
+    stated_worth = figures("scale")
     for d_k in (32, *WIDE_HEADS):
         div = ladder.get("layernorm", []) if d_k == 32 else scale.get(f"scale{d_k}_divided", [])
         und = scale.get(f"scale{d_k}_undivided", [])
         worth = [u - d for u, d in zip(val(und), val(div))]
-        rows.append([d_k, _ms(val(div)), _ms(val(und)), stated_worth[d_k], _ms(worth)])
+        rows.append([d_k, mean_sd(val(div)), mean_sd(val(und)), stated_worth[f"worth_{d_k}"], mean_sd(worth)])
     rows.append(["the unnamed fourth width", "not stated", "not stated", "not stated", "not trained"])
     out.append((("The sqrt(d_k) ablation (held-out perplexity; 32: the 3000-step setup, 256 and 1024: 1500 "
                 "steps, batch 32, one head)"), _table(["d_k", "divided", "undivided", "the chapter: worth",
                                                       "ours: worth (undivided - divided)"], rows)))
     out.append(("The runaway statistics (d_k = 1024)", _table(fig_header, _figure_rows(merged, "scale.runaway"))))
     chapter_ladder = figures("ladder")
-    rows = [[name, chapter_ladder.get(name, "not in the text"), _ms(val(ladder.get(name, []))),
-             _ms([r["train_ppl"] for r in ladder.get(name, [])]),
+    rows = [[name, chapter_ladder.get(name, "not in the text"), mean_sd(val(ladder.get(name, []))),
+             mean_sd([r["train_ppl"] for r in ladder.get(name, [])]),
              (ladder.get(name) or [{}])[0].get("metrics", {}).get("params", "")] for name in LADDER_ROWS]
     out.append(("The ladder (held-out perplexity; the chapter's table is not in the text, its quoted rows are)",
                 _table(["row", "the chapter", "ours: held-out", "ours: train", "parameters"], rows)))
@@ -134,7 +128,7 @@ def build(merged: dict, results_dir: Path, chapter: str | None = None) -> list[t
     def best(rs):                       # the best held-out checkpoint, where the run recorded its curve
         b = [r["metrics"]["best_held_out"] for r in rs if "best_held_out" in r.get("metrics", {})]
         return ", ".join(f"{x['val_ppl_subset']:.2f} at step {x['step']}" for x in b) or "not recorded"
-    rows = [[name, chapter_norm.get(name), _ms(val(norm.get(name, []))), _ms([r["train_ppl"] for r in norm.get(name, [])]),
+    rows = [[name, chapter_norm.get(name), mean_sd(val(norm.get(name, []))), mean_sd([r["train_ppl"] for r in norm.get(name, [])]),
              best(norm.get(name, []))] for name in ("prenorm", "prenorm_warmup", "postnorm", "postnorm_warmup")]
     out.append(("Pre-norm vs post-norm, twelve blocks (held-out perplexity after 1000 steps)",
                 _table(["run", "the chapter", "ours: held-out", "ours: train",
@@ -146,10 +140,10 @@ def build(merged: dict, results_dir: Path, chapter: str | None = None) -> list[t
         m = (t["records"][0] if t.get("records") else {}).get("measured")
         if isinstance(m, dict) and "learned" in m:
             per = m
-    rows = [[scheme] + [_ms([run.get(str(T), run.get(T)) for run in runs]) for T in (64, 128, 256)]
+    rows = [[scheme] + [mean_sd([run.get(str(T), run.get(T)) for run in runs]) for T in (64, 128, 256)]
             for scheme, runs in per.items()]
-    alibi = {"64": 44.95, "256": 42.49}
-    rows += [["alibi, the chapter", alibi["64"], "not stated", alibi["256"]]]
+    alibi = figures("positions")
+    rows += [["alibi, the chapter", alibi["alibi_64"], "not stated", alibi["alibi_256"]]]
     out.append(("Positions: trained at 64, evaluated at 64, 128 and 256 (held-out perplexity)",
                 _table(["scheme", "64", "128", "256"], rows or [["not run", "", "", ""]])))
     cost_path = results_dir / "cost_cpu.json"
@@ -164,12 +158,10 @@ def build(merged: dict, results_dir: Path, chapter: str | None = None) -> list[t
                 _table(["n", "ms x4: chapter", "ms x4: ours", "attn MB: chapter", "ours", "peak MB: chapter",
                         "ours", "MB x4: chapter", "ours"], rows)))
     wino = _runs("winograd", results_dir)
-    stated = {"winograd_cheatable_uniform": 1.0, "winograd_cheatable_one_block": 0.917,
-              "winograd_hardened_uniform": 0.279, "winograd_hardened_one_block": 0.927,
-              "winograd_hardened_two_blocks": 1.0}
+    stated = {f"winograd_{k}": v for k, v in figures("winograd").items() if not k.endswith("wrong_noun")}
     rows = [[name.replace("winograd_", "").replace("_", " "), f"{100 * s:.1f} %",
-             _ms([100 * r["metrics"]["accuracy"] for r in wino.get(name, [])]),
-             _ms([100 * r["metrics"]["wrong_noun"] for r in wino.get(name, [])])] for name, s in stated.items()]
+             mean_sd([100 * r["metrics"]["accuracy"] for r in wino.get(name, [])]),
+             mean_sd([100 * r["metrics"]["wrong_noun"] for r in wino.get(name, [])])] for name, s in stated.items()]
     out.append(("Winograd: held-out referent accuracy, % (wrong noun: the other noun of the pair named)",
                 _table(["model", "the chapter", "ours: accuracy", "ours: wrong noun"], rows)))
     maps = results_dir / "winograd_attention.txt"

@@ -7,8 +7,8 @@ one worker trains the ladder once.
 """
 import pytest
 
-from claims.figures import decide, describe, trained_figure
-from claims.trained import gain, need_spread, train_ppl, val
+from claims.figures import decide, describe, need_seeds, trained_figure
+from claims.trained import gain, train_ppl, val
 
 pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("ladder")]
 SEEDS = 3   # each claim's default; with --seeds < 3 the spread-based ones record and skip
@@ -62,8 +62,7 @@ def test_average_is_about_four_times_worse_than_no_context(trained, seeds, claim
 @pytest.mark.claim("average.residual_matches_baseline")
 def test_residual_average_contributes_nothing_over_the_baseline(trained, seeds, claim_record, request):
     _, (base, res) = runs(trained, seeds, "baseline", "residual_average")
-    g = gain(res, base)                      # how much better the baseline is (chapter: 0.74)
-    trained_figure(request, claim_record, figure="residual average - baseline", stated=0.74, values=g.values,
+    trained_figure(request, claim_record, figure="residual average - baseline", stated=0.74, values=gain(res, base),
                    rounding=0.005, unit=" points", residual_average=val(res), baseline=val(base))
 
 
@@ -76,7 +75,7 @@ def test_two_blocks_fit_train_better_and_held_out_worse(trained, seeds, claim_re
                  measured={"one block train": train_ppl(one), "one block val": val(one),
                            "two blocks train": train_ppl(two), "two blocks val": val(two)},
                  tolerance="ordering on every seed", seeds=n, figure="two blocks: train lower, held-out higher")
-    need_spread(n)
+    need_seeds(n)
     ok = (all(t2 < t1 for t1, t2 in zip(train_ppl(one), train_ppl(two)))
           and all(v2 > v1 for v1, v2 in zip(val(one), val(two))))
     decide(request, ok, f"train: one block {describe(train_ppl(one))}, two {describe(train_ppl(two))}; "
@@ -110,6 +109,5 @@ GAINS = [
 @pytest.mark.parametrize("worse,better,stated,rounding", GAINS)
 def test_gain_in_perplexity_points(worse, better, stated, rounding, trained, seeds, claim_record, request):
     _, (a, b) = runs(trained, seeds, worse, better)
-    g = gain(a, b)
-    trained_figure(request, claim_record, figure=f"{better} over {worse}", stated=stated, values=g.values,
+    trained_figure(request, claim_record, figure=f"{better} over {worse}", stated=stated, values=gain(a, b),
                    rounding=rounding, unit=" points", part="perplexity", **{worse: val(a), better: val(b)})

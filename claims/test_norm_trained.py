@@ -5,9 +5,9 @@ import math
 
 import pytest
 
-from claims.figures import decide, describe, trained_figure
+from claims.figures import decide, describe, need_seeds, trained_figure
 from claims.registry import figures
-from claims.trained import need_spread, train_ppl, val
+from claims.trained import train_ppl, val
 
 pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("norm")]
 SEEDS = 3
@@ -59,7 +59,7 @@ def test_warmup_brings_postnorm_to_prenorm_not_to_the_plateau(trained, seeds, cl
     claim_record(stated="post-norm with warmup matches pre-norm, post-norm without ends at ~308",
                  measured=ppl, tolerance="ordering on every seed (log perplexity)", seeds=n,
                  figure="post-norm with warmup nearer pre-norm than the plateau")
-    need_spread(n)
+    need_seeds(n)
     decide(request, all(abs(math.log(w / pre)) < abs(math.log(w / post)) for w, pre, post in per_seed), levels(rs))
 
 

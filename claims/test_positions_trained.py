@@ -4,8 +4,8 @@ the held-out protocol of fixtures/train.py.  The learned table has 256 rows: row
 but were never trained.  Orderings must hold on every seed."""
 import pytest
 
-from claims.figures import decide, describe, trained_figure
-from claims.trained import need_spread
+from claims.figures import decide, describe, need_seeds, trained_figure
+from claims.registry import figures
 from data import load_tokens
 from fixtures.recipes import POSITIONS_EVAL
 from fixtures.train import evaluate
@@ -53,7 +53,7 @@ def test_learned_positions_win_at_64_and_fall_off_a_cliff(curves, claim_record, 
     claim_record(stated="best at 64, cliff beyond", measured=curves, tolerance="orderings on every seed; "
                  "cliff = perplexity at 128 more than 1.5x that at 64, the steepest of the four",
                  seeds=len(curves["learned"]))
-    need_spread(len(curves["learned"]))
+    need_seeds(len(curves["learned"]))
     ok = all(learned[64] == min(curves[s][i][64] for s in SCHEMES) and growth(learned, 128) > 1.5
              and growth(learned, 128) == max(growth(curves[s][i], 128) for s in SCHEMES)
              for i, learned in enumerate(curves["learned"]))
@@ -69,7 +69,7 @@ def test_learned_positions_fall_below_no_context_at_128(curves, claim_record, re
     claim_record(stated="falls off a cliff", measured={"at 128": [r[128] for r in runs], "at 64": [r[64] for r in runs]},
                  tolerance=f"worse than the no-context baseline ({NO_CONTEXT}) at 128 on every seed",
                  seeds=len(runs), figure="learned at 128: does not extrapolate")
-    need_spread(len(runs))
+    need_seeds(len(runs))
     decide(request, all(r[128] >= NO_CONTEXT for r in runs),
            f"learned at 128: {describe([r[128] for r in runs])}, against {NO_CONTEXT} with no context")
 
@@ -84,11 +84,9 @@ def test_learned_positions_fall_below_no_context_at_128(curves, claim_record, re
 NO_CONTEXT = 59.71
 
 
-def extrapolation(run) -> dict:
-    return {f"{T}/64": run[T] / run[64] for T in (128, 256)} | {
-        "threshold": NO_CONTEXT / run[64], "class": {T: "does not extrapolate" if run[T] >= NO_CONTEXT else
-                                                     "degrades" if run[T] > run[64] else "improves"
-                                                     for T in (128, 256)}}
+def extrapolation(run, T: int) -> str:
+    """The class of one seed's run at window T, by the threshold above."""
+    return "does not extrapolate" if run[T] >= NO_CONTEXT else "degrades" if run[T] > run[64] else "improves"
 
 
 CLASSES = [
@@ -108,14 +106,14 @@ CLASSES = [
 @pytest.mark.parametrize("scheme,T,stated", CLASSES)
 def test_extrapolation_class_at_the_longer_windows(scheme, T, stated, curves, claim_record, request):
     runs = curves[scheme]
-    classes = [extrapolation(r)["class"][T] for r in runs]
+    classes = [extrapolation(r, T) for r in runs]
     claim_record(stated=stated, measured={"class per seed": classes, "perplexity": [r[T] for r in runs],
                                           "at 64": [r[64] for r in runs],
                                           "ratio": [r[T] / r[64] for r in runs],
                                           "threshold ratio": [NO_CONTEXT / r[64] for r in runs]},
                  tolerance=f"the class on every seed; threshold: the no-context baseline, {NO_CONTEXT}",
                  seeds=len(runs), figure=f"{scheme} at {T}", window=T)
-    need_spread(len(runs))
+    need_seeds(len(runs))
     decide(request, all(c == stated for c in classes),
            f"{scheme} at {T} tokens: {describe([r[T] for r in runs])} against {describe([r[64] for r in runs])} "
            f"at 64 and {NO_CONTEXT} with no context at all: classes per seed {', '.join(classes)}")
@@ -125,7 +123,7 @@ def test_extrapolation_class_at_the_longer_windows(scheme, T, stated, curves, cl
 def test_sinusoids_get_worse_past_64(curves, claim_record, request):
     claim_record(stated="worse past 64", measured=curves["sinusoidal"], tolerance="ordering on every seed",
                  seeds=len(curves["learned"]), figure="sinusoidal: 64 < 128 < 256")
-    need_spread(len(curves["learned"]))
+    need_seeds(len(curves["learned"]))
     decide(request, all(run[64] < run[128] < run[256] for run in curves["sinusoidal"]),
            f"sinusoidal perplexity at 64, 128, 256: {curves['sinusoidal']}")
 
@@ -135,7 +133,7 @@ def test_rope_degrades_less_than_the_absolute_schemes(curves, claim_record, requ
     claim_record(stated="degrades, gracefully", measured=curves["rope"],
                  tolerance="worse at 256 than 64, but less than learned and sinusoidal, every seed",
                  seeds=len(curves["learned"]), figure="rope: worse at 256, by less than learned and sinusoidal")
-    need_spread(len(curves["learned"]))
+    need_seeds(len(curves["learned"]))
     ok = all(run[256] > run[64] and growth(run, 256) < min(growth(curves["learned"][i], 256),
                                                            growth(curves["sinusoidal"][i], 256))
              for i, run in enumerate(curves["rope"]))
@@ -146,10 +144,12 @@ def test_rope_degrades_less_than_the_absolute_schemes(curves, claim_record, requ
 # "Its perplexity improves as the window grows past the training length, from 44.95 to 42.49":
 # three figures (the two levels and the drop between them, 2.46) at the chapter's rounding
 # (0.005) + 2 sd over seeds, and the ordering it states.
+CHAPTER = figures("positions")          # alibi_64, alibi_256 (claims/registry.py)
+DROP = round(CHAPTER["alibi_64"] - CHAPTER["alibi_256"], 2)
 ALIBI = [
-    pytest.param(lambda r: r[64], 44.95, id="alibi at 64: 44.95"),
-    pytest.param(lambda r: r[256], 42.49, id="alibi at 256: 42.49"),
-    pytest.param(lambda r: r[64] - r[256], 2.46, id="alibi improves by 2.46 from 64 to 256"),
+    pytest.param(lambda r: r[64], CHAPTER["alibi_64"], id=f"alibi at 64: {CHAPTER['alibi_64']}"),
+    pytest.param(lambda r: r[256], CHAPTER["alibi_256"], id=f"alibi at 256: {CHAPTER['alibi_256']}"),
+    pytest.param(lambda r: r[64] - r[256], DROP, id=f"alibi improves by {DROP} from 64 to 256"),
 ]
 
 
@@ -163,8 +163,8 @@ def test_alibi_figures(value, stated, curves, claim_record, request):
 
 @pytest.mark.claim("positions.alibi_improves")
 def test_alibi_improves_as_the_window_grows(curves, claim_record, request):
-    claim_record(stated={64: 44.95, 256: 42.49}, measured=curves["alibi"], tolerance="ordering on every seed",
+    claim_record(stated={64: CHAPTER["alibi_64"], 256: CHAPTER["alibi_256"]}, measured=curves["alibi"], tolerance="ordering on every seed",
                  seeds=len(curves["learned"]), figure="alibi: 64 > 128 > 256")
-    need_spread(len(curves["learned"]))
+    need_seeds(len(curves["learned"]))
     decide(request, all(run[256] < run[128] < run[64] for run in curves["alibi"]),
            f"alibi perplexity at 64, 128, 256: {curves['alibi']}")

@@ -4,13 +4,15 @@ leaves open: fixtures/recipes.py, SCALE; how the softmax is measured: fixtures/a
 import pytest
 import torch
 
-from claims.figures import decide, describe, trained_figure
-from claims.trained import gain, need_spread, val
+from claims.figures import decide, describe, need_seeds, spread, trained_figure
+from claims.registry import WIDE_HEADS, figures
+from claims.trained import gain, val
 from fixtures import recipes
 from fixtures.attention_stats import held_out_windows, softmax_stats
 from model import LanguageModel
 
 SEEDS = 3
+CHAPTER = figures("scale")      # worth_32, worth_256, worth_1024 (claims/registry.py)
 
 
 # "At d_k = 32 the division is worth nothing and the run without it is very slightly ahead."
@@ -31,10 +33,10 @@ def _scale32(trained, seeds):
 @pytest.mark.claim("scale.no_effect_at_32")
 def test_the_division_is_worth_nothing_at_d_k_32(trained, seeds, claim_record, request):
     divided, undivided, worth = _scale32(trained, seeds)
-    trained_figure(request, claim_record, figure="worth of the division at d_k = 32", stated=0,
-                   values=worth.values, rounding=0.5, unit=" points", divided=val(divided),
+    trained_figure(request, claim_record, figure="worth of the division at d_k = 32", stated=CHAPTER["worth_32"],
+                   values=worth, rounding=0.5, unit=" points", divided=val(divided),
                    undivided=val(undivided), sign_per_seed=["divided ahead" if w > 0 else "undivided ahead"
-                                                             for w in worth.values])
+                                                             for w in worth])
 
 
 @pytest.mark.gpu
@@ -42,14 +44,16 @@ def test_the_division_is_worth_nothing_at_d_k_32(trained, seeds, claim_record, r
 @pytest.mark.claim("scale.no_effect_at_32")
 def test_the_undivided_run_is_very_slightly_ahead_at_d_k_32(trained, seeds, claim_record, request):
     divided, undivided, worth = _scale32(trained, seeds)
-    claim_record(stated="undivided very slightly ahead", measured=worth.as_record(), seeds=len(worth.values),
+    mean, sd = spread(worth)
+    claim_record(stated="undivided very slightly ahead", measured={"mean": mean, "sd": sd, "per seed": worth},
+                 seeds=len(worth),
                  tolerance="the undivided model ahead on the mean over seeds",
                  figure="undivided ahead at d_k = 32", divided=val(divided), undivided=val(undivided))
-    need_spread(len(worth.values))
-    ahead = sum(w < 0 for w in worth.values)
-    decide(request, worth.mean < 0,
-           f"the divided model is ahead by {describe(worth.values, ' points')} (undivided ahead on "
-           f"{ahead} of {len(worth.values)} seeds): divided {describe(val(divided))}, "
+    need_seeds(len(worth))
+    ahead = sum(w < 0 for w in worth)
+    decide(request, mean < 0,
+           f"the divided model is ahead by {describe(worth, ' points')} (undivided ahead on "
+           f"{ahead} of {len(worth)} seeds): divided {describe(val(divided))}, "
            f"undivided {describe(val(undivided))}")
 
 
@@ -57,7 +61,7 @@ def test_the_undivided_run_is_very_slightly_ahead_at_d_k_32(trained, seeds, clai
 @pytest.mark.gpu
 @pytest.mark.xdist_group("scale")
 @pytest.mark.claim("scale.matters_at_256")
-@pytest.mark.parametrize("d_k,stated", [(256, 18), (1024, 17)])
+@pytest.mark.parametrize("d_k,stated", [(d_k, CHAPTER[f"worth_{d_k}"]) for d_k in WIDE_HEADS])
 def test_without_the_division_wide_heads_are_worse(d_k, stated, trained, seeds, claim_record, request):
     n = seeds(SEEDS)
     divided = trained("scale", f"scale{d_k}_divided", n, weights=False)
@@ -65,7 +69,7 @@ def test_without_the_division_wide_heads_are_worse(d_k, stated, trained, seeds, 
     worth = gain(undivided, divided)
     # Whole points in the chapter: +-0.5, widened by two seed-to-seed sd of the paired gap.
     trained_figure(request, claim_record, figure=f"worth of the division at d_k = {d_k}", stated=stated,
-                   values=worth.values, rounding=0.5, unit=" points", d_k=d_k, divided=val(divided),
+                   values=worth, rounding=0.5, unit=" points", d_k=d_k, divided=val(divided),
                    undivided=val(undivided))
 
 

@@ -14,10 +14,12 @@ import pytest
 import torch
 
 from claims.figures import decide, describe, trained_figure
+from claims.registry import figures
 from data.winograd import ADJ_POS, CROSSED, CROSSER, QUERY_POS, X_POS, Y_POS, cheatable, hardened, sentence
 from model import LanguageModel, averaging_matrix
 
 SEEDS = 10
+CHAPTER = figures("winograd")     # the printed accuracies (claims/registry.py)
 
 
 # ------------------------------------------------------------------ exact (fast)
@@ -120,21 +122,21 @@ def check(request, runs, stated, claim_record, n_items, rate="accuracy", **extra
 @pytest.mark.claim("winograd.category_cheat")
 @pytest.mark.xdist_group("winograd_cheatable_uniform")
 def test_uniform_average_solves_the_cheatable_task(winograd, claim_record, request):
-    check(request, winograd("cheatable", "uniform"), 1.0, claim_record, 128, model="uniform")
+    check(request, winograd("cheatable", "uniform"), CHAPTER["cheatable_uniform"], claim_record, 128, model="uniform")
 
 
 @pytest.mark.slow
 @pytest.mark.claim("winograd.category_cheat")
 @pytest.mark.xdist_group("winograd_cheatable_one_block")
 def test_one_block_gets_91_7_percent_on_the_cheatable_task(winograd, claim_record, request):
-    check(request, winograd("cheatable", "one_block"), 0.917, claim_record, 128, model="one block")
+    check(request, winograd("cheatable", "one_block"), CHAPTER["cheatable_one_block"], claim_record, 128, model="one block")
 
 
 @pytest.mark.slow
 @pytest.mark.claim("winograd.uniform_fails")
 @pytest.mark.xdist_group("winograd_hardened_uniform")
 def test_uniform_average_lands_at_27_9_percent(winograd, claim_record, request):
-    check(request, winograd("hardened", "uniform"), 0.279, claim_record, 240)
+    check(request, winograd("hardened", "uniform"), CHAPTER["hardened_uniform"], claim_record, 240)
 
 
 @pytest.mark.slow
@@ -142,21 +144,21 @@ def test_uniform_average_lands_at_27_9_percent(winograd, claim_record, request):
 @pytest.mark.xdist_group("winograd_hardened_uniform")
 def test_uniform_average_names_the_wrong_noun_exactly_half_the_time(winograd, claim_record, request):
     # "answers with the wrong noun of the pair exactly half the time": 50 %, of all held-out items
-    check(request, winograd("hardened", "uniform"), 0.5, claim_record, 240, rate="wrong_noun")
+    check(request, winograd("hardened", "uniform"), CHAPTER["hardened_uniform_wrong_noun"], claim_record, 240, rate="wrong_noun")
 
 
 @pytest.mark.slow
 @pytest.mark.claim("winograd.one_block")
 @pytest.mark.xdist_group("winograd_hardened_one_block")
 def test_one_block_reaches_92_7_percent(winograd, claim_record, request):
-    check(request, winograd("hardened", "one_block"), 0.927, claim_record, 240)
+    check(request, winograd("hardened", "one_block"), CHAPTER["hardened_one_block"], claim_record, 240)
 
 
 @pytest.mark.slow
 @pytest.mark.claim("winograd.two_blocks")
 @pytest.mark.xdist_group("winograd_hardened_two_blocks")
 def test_two_blocks_reach_100_percent(winograd, claim_record, request):
-    check(request, winograd("hardened", "two_blocks"), 1.0, claim_record, 240)
+    check(request, winograd("hardened", "two_blocks"), CHAPTER["hardened_two_blocks"], claim_record, 240)
 
 
 PAIR = [sentence("animal", "street", "tired"), sentence("animal", "street", "wet")]
