@@ -292,22 +292,30 @@ def test_peak_memory_per_doubling_converges_on_4(requested, device, tables, clai
 TIME_EXPONENT, MEMORY_EXPONENT, MEMORY_LAST_RATIO = 1.91, 1.87, 3.91
 
 
+def _timed_figure(request, claim_record, run, statistic, samples_of, value, stated, rounding, too_wide, what):
+    """A timed figure: holds if `stated` lies in the 95 % bootstrap interval of our repeats widened
+    by the chapter's rounding, refuted if outside, too noisy to decide if the interval is wider
+    than `too_wide` (the gap the figure must tell apart)."""
+    _, boot = run.decide(statistic, samples_of, stated, stated)   # repeats more while it straddles
+    a, b = np.percentile(boot, [2.5, 97.5])
+    claim_record(stated=stated, measured={"value": value, "95 % interval": [a, b], "repeats": run.timings.repeats},
+                 tolerance=f"{stated} inside the 95 % bootstrap interval widened by {rounding}", figure=what)
+    if b - a > too_wide:
+        pytest.skip(f"too noisy to decide: {what} {value:.3f}, 95 % interval [{a:.3f}, {b:.3f}] after "
+                    f"{run.timings.repeats} interleaved repeats is wider than {too_wide}")
+    decide(request, a - rounding <= stated <= b + rounding,
+           f"{what} {value:.3f} (95 % bootstrap interval [{a:.3f}, {b:.3f}], {run.timings.repeats} "
+           f"interleaved repeats), not {stated}")
+
+
 @pytest.mark.claim("cost.time_quadratic")
 @pytest.mark.parametrize("requested", DEVICES)
 def test_time_exponent_is_the_chapters_1_91(requested, device, tables, claim_record, request):
     run = tables(_device(requested, device))
-    _, boot = run.decide(lambda ys: cost.loglog_slope(LAST4, ys), _slope_of("ms"), TIME_EXPONENT, TIME_EXPONENT)
     slope = cost.loglog_slope(LAST4, [r["ms"] for r in run.rows()[-4:]])
-    a, b = np.percentile(boot, [2.5, 97.5])
-    claim_record(stated=TIME_EXPONENT, measured={"slope": slope, "95 % interval": [a, b],
-                                                 "repeats": run.timings.repeats},
-                 tolerance="1.91 inside the 95 % bootstrap interval widened by 0.005", figure="time exponent")
-    if b - a > 0.2:
-        pytest.skip(f"too noisy to decide: time exponent {slope:.3f}, 95 % interval [{a:.3f}, {b:.3f}] after "
-                    f"{run.timings.repeats} interleaved repeats is wider than 0.2")
-    decide(request, a - 0.005 <= TIME_EXPONENT <= b + 0.005,
-           f"time ~ n^{slope:.3f} over the last four rows (95 % bootstrap interval [{a:.3f}, {b:.3f}], "
-           f"{run.timings.repeats} interleaved repeats), not n^{TIME_EXPONENT}")
+    # too noisy when the interval is wider than 0.2, the gap from 1.8 to 2.0
+    _timed_figure(request, claim_record, run, lambda ys: cost.loglog_slope(LAST4, ys), _slope_of("ms"), slope,
+                  TIME_EXPONENT, 0.005, 0.2, "time exponent (last four rows)")
 
 
 @pytest.mark.claim("cost.memory_quadratic")
@@ -358,21 +366,11 @@ def test_projections_are_linear_in_n(requested, device, tables, claim_record, re
 def test_projections_grow_tenfold_for_eightfold_n(requested, device, tables, claim_record, request):
     # "4.0 ms at 1024 tokens to 40.1 ms at 8192, a factor of ten for a factor of eight": the
     # factor is the figure (the chapter reads its ms columns for their ratios only), a whole
-    # number (+-0.5), decided like the time exponent: inside our 95 % bootstrap interval widened
-    # by the rounding holds, outside is refuted, an interval wider than 2 is too noisy.
+    # number (+-0.5); too noisy when the interval is wider than 2 (8, linear, from 12).
     run = tables(_device(requested, device))
-    factor = lambda ys: ys[1] / ys[0]
-    _, boot = run.decide(factor, lambda t: [t.proj_ms[1024], t.proj_ms[8192]], 10, 10)
     rows = {r["n"]: r for r in run.rows()}
-    value = rows[8192]["proj_ms"] / rows[1024]["proj_ms"]
-    a, b = np.percentile(boot, [2.5, 97.5])
-    claim_record(stated=10, measured={"x for x8": value, "95 % interval": [a, b], "repeats": run.timings.repeats},
-                 tolerance="10 inside the 95 % bootstrap interval widened by 0.5", figure="projections: x10 for x8")
-    if b - a > 2:
-        pytest.skip(f"too noisy to decide: x{value:.2f} for x8, 95 % interval [{a:.2f}, {b:.2f}] is wider than 2")
-    decide(request, a - 0.5 <= 10 <= b + 0.5,
-           f"the projections take x{value:.2f} from 1024 to 8192 tokens (95 % bootstrap interval [{a:.2f}, {b:.2f}], "
-           f"{run.timings.repeats} interleaved repeats), not x10")
+    _timed_figure(request, claim_record, run, lambda ys: ys[1] / ys[0], lambda t: [t.proj_ms[1024], t.proj_ms[8192]],
+                  rows[8192]["proj_ms"] / rows[1024]["proj_ms"], 10, 0.5, 2, "projections x for x8 (1024 -> 8192)")
 
 
 @pytest.mark.claim("cost.oom_16k")
