@@ -1,7 +1,8 @@
 """The cost of the whole trained (gpu) tier on this machine: seconds per step measured per
 recipe of every group (ladder, norm, positions, scale), projected to every recipe x seed the
 tier trains, beside the wall time of the runs on record in results/, and the cost of a
-warm-cache rerun.
+warm-cache rerun.  Also the projected wall time of the scheduler (`python -m fixtures all
+--jobs 2`: two runs at a time, one thread each, longest first), from the same measurements.
 
   python benchmarks/full_cost.py [--steps 10] [--seeds 3]   # last line: full_tier_cpu_hours=...
 """
@@ -17,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from fixtures import results
 from fixtures.engine import NotCached, runs
 from fixtures.recipes import GROUPS as ALL_GROUPS
+from fixtures.schedule import Job, plan
 from fixtures.train import train
 
 # the trained (gpu) tier; the Winograd models are the slow tier's, minutes in all
@@ -35,8 +37,9 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--steps", type=int, default=10)
     p.add_argument("--seeds", type=int, default=3)
+    p.add_argument("--jobs", type=int, default=2, help="workers of the projected schedule")
     a = p.parse_args()
-    rows, total = [], 0.0
+    rows, total, jobs = [], 0.0, []
     for group, recipes in GROUPS.items():
         for r in recipes:
             short = replace(r, train=replace(r.train, steps=a.steps))
@@ -49,6 +52,7 @@ def main():
             cost = (per_step * r.train.steps + evaluation) * a.seeds
             total += cost
             rows.append((group, r.name, per_step, cost))
+            jobs += [Job(group, r.with_seed(s), cost / a.seeds) for s in range(a.seeds)]
     t0 = time.perf_counter()
     cached = 0
     for group, recipes in GROUPS.items():           # through the one entry point, training nothing
@@ -69,6 +73,14 @@ def main():
         hours, n = measured_hours(group, {r.name for r in recipes}, a.seeds)
         print(f"{group:10s} projected {projected:6.2f} h; on record in results/{group}.json: {hours:6.2f} h "
               f"over {n} runs (threads as they ran)")
+    _, makespan = plan(jobs, a.jobs)
+    recorded = [Job(g, r.with_seed(rec["seed"]), rec["wall_seconds"]) for g, recipes in GROUPS.items()
+                for r in recipes for rec in results.by_recipe(g).get(r.name, [])
+                if rec["seed"] < a.seeds and rec.get("wall_seconds")]
+    print(f"scheduled, {a.jobs} runs at a time, one thread each, longest first (python -m fixtures all "
+          f"--jobs {a.jobs}): projected wall {makespan / 3600:.2f} h for {total / 3600:.2f} CPU-hours "
+          f"({total / max(makespan, 1e-9):.2f}x); the runs on record, so scheduled: "
+          f"{plan(recorded, a.jobs)[1] / 3600:.2f} h wall for {sum(j.cost for j in recorded) / 3600:.2f} h")
     print(f"full_tier_cpu_hours={total / 3600:.2f}")
 
 
