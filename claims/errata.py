@@ -130,6 +130,36 @@ def _grad_reading(f: Facts, label: str) -> str:
     return f"{label}: {'; '.join(parts)}: {verdict}"
 
 
+def _grad_cause(f: Facts) -> str:
+    """What the readings show together: the range of each ratio over every reading tried."""
+    tried = [label for label in GRAD_READINGS if f"norm.grad_profile: {label}" in f.readings]
+    if not tried:
+        return ""
+    ratios = {norm: [statistics.mean(_grad(f, label, norm, "ratio")) for label in tried] for norm in ("pre", "post")}
+    primary = {n: _per_seed(f, "norm.grad_profile", f"{n}norm last/first") for n in ("pre", "post")}
+    return (f"the profile is set by the initialisation and by what is measured, and under none of the "
+            f"{len(tried) + 1} readings tried does pre-norm's gradient grow with depth as the chapter prints: "
+            f"PyTorch's default initialisation (the primary reading) gives last/first {mean(primary['pre'])} "
+            f"(pre-norm) and {mean(primary['post'])} (post-norm), flat; the {len(tried)} alternative readings give "
+            f"{min(ratios['pre']):.3g} to {max(ratios['pre']):.3g} (pre-norm, the chapter 1.32) and "
+            f"{min(ratios['post']):.3g} to {max(ratios['post']):.3g} (post-norm, the chapter 1.65). The chapter "
+            "states neither its initialisation nor its definition of a block's gradient norm" + _grad_scale(f))
+
+
+def _grad_scale(f: Facts) -> str:
+    """How far the chapter's absolute figures are from the primary reading's, as factors."""
+    factors = []
+    for norm, (first, last, _) in CHAPTER_GRAD.items():
+        for which, stated in (("first block", first), ("last block", last)):
+            per = _per_seed(f, "norm.grad_profile", f"{norm}norm {which}")
+            if per:
+                factors.append(statistics.mean(per) / stated)
+    if not factors:
+        return ""
+    return (f", and its four absolute figures are {min(factors):.1f} to {max(factors):.1f} times smaller than "
+            "the L2 norms measured here")
+
+
 def _grad_sentence(f: Facts) -> str:
     pre, post = _per_seed(f, "norm.grad_profile", "prenorm last/first"), _per_seed(f, "norm.grad_profile", "postnorm last/first")
     return ("\"With PyTorch's default initialisation the gradient at initialisation is about as large in the last "
@@ -193,6 +223,11 @@ def _rope_cause(f: Facts) -> str:
 
 GPT2 = "GPT-2 initialisation (N(0, 0.02), residual projections / sqrt(24))"
 RMS = "gradient RMS per parameter instead of the block's L2 norm"
+# The gradient-profile readings: label -> (initialisation, measure) of fixtures/grad_profile.py,
+# measured by claims/test_readings.py into readings.json under "norm.grad_profile: <label>".
+GRAD_READINGS = {GPT2: ("gpt2", "l2"), RMS: ("default", "rms"),
+                 "the feed-forward weights' gradient alone (what Xiong et al. plot per layer)": ("default", "ffn"),
+                 "the gradient at each block's output (the residual stream), not its parameters": ("default", "output")}
 
 ERRATA: dict[str, Erratum] = {
     "norm.prenorm_needs_no_warmup": Erratum(
@@ -210,8 +245,8 @@ ERRATA: dict[str, Erratum] = {
         readings=_norm_readings, suggested=_norm_sentence),
     "norm.grad_profile": Erratum(
         quote="pre-norm    block 1 0.0498 ... block 12 0.0657   ratio last/first  1.32",
-        cause=lambda f: "",
-        readings=lambda f: [_grad_reading(f, label) for label in (GPT2, RMS)],
+        cause=_grad_cause,
+        readings=lambda f: [_grad_reading(f, label) for label in GRAD_READINGS],
         suggested=lambda f: _grad_sentence(f)),
     "scale.runaway": Erratum(
         quote="the standard deviation of its scores goes from 21 at initialisation to 5147",

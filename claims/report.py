@@ -321,14 +321,21 @@ def main(argv=None) -> int:
         print(f"no fresh run in {out} (no claims.json): rendering the committed verdicts alone; "
               "run `pytest -m fast` for a fresh one", file=sys.stderr)
     # The plots of the committed training results, drawn first so that --save-results keeps them.
+    run_evidence = set(evidence.manifest())             # what the run itself wrote, before the plots
     for plot in (ladder_plot, scale_plot, norm_plot):
         path = plot(out)
         if path is not None:
             evidence.add(path.name)
-    if a.save_results:
-        if fresh is None:
+    if a.save_results and fresh is None:
+        # a run of evidence without verdicts (claims/test_readings.py): keep its evidence alone
+        if not run_evidence:
             print("--save-results: no fresh run to save", file=sys.stderr)
             return 2
+        print("--save-results: no verdicts in this run; saving its evidence alone", file=sys.stderr)
+        for line in evidence.save():
+            print(f"saved {line}")
+        a.save_results = False
+    if a.save_results:
         kept = {c["id"]: c for c in _load(RESULTS)["claims"]}
         for c, note in stronger_evidence(merge(fresh, _load(RESULTS)), kept, a.replace_weaker):
             if note:

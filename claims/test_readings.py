@@ -6,14 +6,14 @@ recorded as evidence (`readings.json`), never as verdicts.  Slow tier: they are 
 """
 import pytest
 
+from claims.errata import GRAD_READINGS
 from data import split
 from fixtures.grad_profile import block_grad_norms
 
 pytestmark = pytest.mark.slow
 SEEDS = range(4)                    # as claims/test_norm.py
 
-READINGS = {"GPT-2 initialisation (N(0, 0.02), residual projections / sqrt(24))": ("gpt2", "l2"),
-            "gradient RMS per parameter instead of the block's L2 norm": ("default", "rms")}
+READINGS = GRAD_READINGS            # label -> (initialisation, measure), with the errata that cite them
 
 
 def test_grad_profile_readings(corpus_tokens, evidence):
