@@ -1,7 +1,10 @@
 """Training throughput of the chapter's one-block model (width 128, context 128, batch 64,
 vocabulary 1024) as a fraction of the float32 matmul peak measured in the same process.
 
-  python benchmarks/train_throughput.py [--steps 30]     # last line: train_peak_fraction=...
+  python benchmarks/train_throughput.py [--steps 30] [--recipe prenorm]   # last line: train_peak_fraction=...
+
+It times the one training loop (fixtures/train.py `train`, without the held-out curve), so what
+it measures is what every trained model pays.
 
 FLOPs per token (Kaplan et al.'s count, training = 3 x forward):
   6 * N  +  6 * n_blocks * context * d_model
@@ -11,14 +14,14 @@ are lookups; the output layer is included: it is the largest matmul here).
 import argparse
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from data import get_batch, load_tokens, split
 from fixtures.recipes import RECIPES
-from model import LanguageModel
+from fixtures.train import train
 
 
 def matmul_peak(n: int = 2048, repeats: int = 10) -> float:
@@ -33,31 +36,17 @@ def matmul_peak(n: int = 2048, repeats: int = 10) -> float:
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--steps", type=int, default=30)
-    p.add_argument("--recipe", default="layernorm")
+    p.add_argument("--recipe", default="layernorm", help="e.g. prenorm for the twelve-block model")
     a = p.parse_args()
     recipe = RECIPES[a.recipe]
     cfg, tc = recipe.model, recipe.train
-    torch.manual_seed(0)
-    model = LanguageModel(cfg)
-    train, _ = split(load_tokens())
-    data = torch.from_numpy(train.astype("int64"))
-    gen = torch.Generator().manual_seed(0)
-    opt = torch.optim.AdamW(model.parameters(), lr=tc.lr)
-
-    def step():
-        x, y = get_batch(data, tc.batch_size, cfg.context, gen)
-        _, loss = model(x, y)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        opt.step()
-    for _ in range(3):
-        step()
+    short = replace(recipe, train=replace(tc, steps=a.steps))
+    train(replace(short, train=replace(short.train, steps=2)), held_out_points=0)      # warm-up
     peak_before = matmul_peak()
-    t0 = time.perf_counter()
-    for _ in range(a.steps):
-        step()
-    seconds = time.perf_counter() - t0
+    result = train(short, held_out_points=0)          # the one training loop (fixtures/train.py)
+    seconds = result.metrics["train_seconds"]         # the loop alone, not the final evaluation
     peak = max(peak_before, matmul_peak())
+    model = result.model
     lookups = model.tok_emb.weight.numel() + (model.pos_emb.table.weight.numel() if model.pos_emb else 0)
     n_mult = model.n_params() - lookups
     flops_per_token = 6 * n_mult + 6 * cfg.n_blocks * cfg.context * cfg.d_model
