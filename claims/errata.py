@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from claims import registry
 from claims.tables import mean_sd
 from fixtures import results
 
@@ -193,6 +194,57 @@ def _acc(f: Facts, name: str, key: str = "accuracy") -> str:
     return f"{statistics.mean(values):.1f} %" if values else "not measured"
 
 
+def _answers(f: Facts, kind: str, part: str, what: str) -> list[float]:
+    """Per seed, the fraction of answers of the uniform average that go to `what`
+    (claims/test_readings.py: the referent, the other noun, an absent noun, ...)."""
+    return f.readings.get(f"winograd: answers of {kind}", {}).get(part, {}).get(what, [])
+
+
+def _pct(values) -> str:
+    return ms([100 * v for v in values], " %") if values else "not measured"
+
+
+def _cheat_cause(f: Facts) -> str:
+    a = lambda part, what: _answers(f, "cheatable_uniform", part, what)
+    if not a("held out", "referent"):
+        return ""
+    return (f"the uniform average knows the referent's category but not always which place: it names the referent in "
+            f"{_pct(a('train', 'referent'))} of the training sentences and {_pct(a('held out', 'referent'))} of the "
+            f"held-out ones, and its misses are never the other noun of the pair ({_pct(a('held out', 'other noun'))}) "
+            f"but a noun absent from the sentence ({_pct(a('held out', 'absent noun'))}); "
+            f"{100 * statistics.mean(a('held out', 'absent where the referent is y')):.0f} % of those misses come where "
+            "the referent is the place: on pairs it never saw it does not copy the place that is there, though it "
+            f"place that is there. One block, which can attend to the noun it names, reaches "
+            f"{_acc(f, 'cheatable_one_block')}: the ordering the chapter draws from this table (the bag of words beats "
+            "the transformer) is reversed here")
+
+
+def _uniform_fails_cause(f: Facts) -> str:
+    a = lambda part, what: _answers(f, "hardened_uniform", part, what)
+    if not a("held out", "referent"):
+        return ""
+    right, wrong = registry.FIGURES["winograd.hardened_uniform"], registry.FIGURES["winograd.hardened_uniform_wrong_noun"]
+    return (f"the order-free uniform average always answers with one of the two nouns (held out: the referent "
+            f"{_pct(a('held out', 'referent'))}, the other noun {_pct(a('held out', 'other noun'))}, a noun absent from "
+            f"the sentence {_pct(a('held out', 'absent noun'))}), so its right and wrong answers sum to 100 %; the "
+            f"chapter's {100 * right:.1f} % right and {100 * wrong:.0f} % wrong leave {100 * (1 - right - wrong):.1f} % "
+            "to other words, which this model never produces. On the training sentences, where both orders of most "
+            f"pairs occur, it is at chance ({_pct(a('train', 'referent'))}); on the held-out order it answers backwards "
+            f"more often than not, as the chapter predicts, but by less than its {100 * right:.1f} % implies")
+
+
+def _answers_reading(kind: str):
+    def reading(f: Facts) -> list[str]:
+        a = lambda part, what: _answers(f, kind, part, what)
+        if not a("held out", "referent"):
+            return [("where its answers go, on training and held-out sentences: not yet measured "
+                    "(`pytest claims/test_readings.py -m slow`)")]
+        return [f"where its answers go ({part}): " + ", ".join(
+            f"{what} {_pct(a(part, what))}" for what in ("referent", "other noun", "absent noun", "not a noun"))
+            for part in ("train", "held out")] + WINOGRAD_READINGS(f)
+    return reading
+
+
 WINOGRAD_READINGS = lambda f: [("which choices of the task generator and of the model (width, heads, steps) move "
                                "the figure: not yet measured")]
 
@@ -304,15 +356,13 @@ ERRATA: dict[str, Erratum] = {
                             "what the context gave it, where the learned table and sinusoids lose all of it.\""),
     "winograd.category_cheat": Erratum(
         quote="uniform causal average           held-out referent accuracy 100.0 %",
-        cause=lambda f: "", readings=WINOGRAD_READINGS,
+        cause=_cheat_cause, readings=_answers_reading("cheatable_uniform"),
         suggested=lambda f: (f"\"uniform causal average  held-out referent accuracy {_acc(f, 'cheatable_uniform')}; "
                              f"one transformer block  held-out referent accuracy {_acc(f, 'cheatable_one_block')}\"")),
     "winograd.uniform_fails": Erratum(
         quote="The uniform average lands at 27.9 %",
-        cause=lambda f: (f"the order-free uniform average names the wrong noun {_acc(f, 'hardened_uniform', 'wrong_noun')} "
-                         f"of the time and the right one {_acc(f, 'hardened_uniform')}: it answers with one of the two "
-                         "nouns, and more often with the one that was the referent in training"),
-        readings=WINOGRAD_READINGS,
+        cause=_uniform_fails_cause,
+        readings=_answers_reading("hardened_uniform"),
         suggested=lambda f: (f"\"The uniform average lands at {_acc(f, 'hardened_uniform')} and answers with the wrong "
                              f"noun of the pair {_acc(f, 'hardened_uniform', 'wrong_noun')} of the time.\"")),
     "winograd.one_block": Erratum(
