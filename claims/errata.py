@@ -214,7 +214,7 @@ def _cheat_cause(f: Facts) -> str:
             f"but a noun absent from the sentence ({_pct(a('held out', 'absent noun'))}); "
             f"{100 * statistics.mean(a('held out', 'absent where the referent is y')):.0f} % of those misses come where "
             "the referent is the place: on pairs it never saw it does not copy the place that is there, though it "
-            f"place that is there. One block, which can attend to the noun it names, reaches "
+            "names the right place on every pair it saw. One block, which can attend to the noun it names, reaches "
             f"{_acc(f, 'cheatable_one_block')}: the ordering the chapter draws from this table (the bag of words beats "
             "the transformer) is reversed here")
 
