@@ -1,10 +1,29 @@
-"""The cost timings refuse to decide on a machine with no core free for the timing thread."""
+"""The cost timings: independent processes, and no decision on a machine with no core free."""
+import json
+import subprocess
+import sys
+
 from fixtures import cost
 
 
+def test_each_repeat_is_an_independent_timing_process():
+    t = cost.Timings([16, 32]).more(2)
+    assert t.repeats == 2 and all(len(v) == 2 for v in t.ms.values())
+    assert len(t.others) == 2 * cost.PASSES              # sampled once per pass, in each process
+    assert all(v > 0 for v in t.ms[16] + t.proj_ms[32])
+    rows = t.rows()
+    assert [r["n"] for r in rows] == [16, 32] and rows[0]["ms"] == min(t.ms[16])
+
+
+def test_the_timing_process_prints_its_fastest_pass_per_length():
+    p = subprocess.run([sys.executable, "-m", "fixtures.cost", "--passes", "3", "8", "16"],
+                       capture_output=True, text=True, check=True)
+    one = json.loads(p.stdout.strip().splitlines()[-1])
+    assert set(one["ms"]) == {"8", "16"} and len(one["others"]) == 3
+
+
 def test_timings_on_a_machine_with_every_core_taken_decide_nothing():
-    t = cost.Timings([16, 32]).more(3)
-    assert len(t.others) == 3                          # sampled once per repeat
+    t = cost.Timings([16, 32]).more(1)
     t.others = [cost.cores()] * 3                      # every core busy with something else
     assert "the machine is busy" in t.busy()
     t.others = [0, cost.cores() - 1, 0]                # a core left for us: decide
