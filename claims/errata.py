@@ -81,14 +81,28 @@ def _norm_levels(f: Facts) -> str:
 
 
 def _norm_readings(f: Facts) -> list[str]:
-    curves = [r for r in ("prenorm", "prenorm_warmup", "postnorm_warmup") if f.runs("norm", r, "best_held_out")
-              and any(f.runs("norm", r, "best_held_out"))]
-    if not curves:
-        return [("best held-out checkpoint: not yet measured (the runs on record predate the held-out "
-                "curve; retrain with `python -m fixtures norm --seeds 3`)")]
-    return [f"best held-out checkpoint of {r}: " + ", ".join(
-        f"{b['val_ppl_subset']:.2f} at step {b['step']}" for b in f.runs("norm", r, "best_held_out") if b)
-        for r in curves]
+    """The best held-out checkpoint of each run that recorded its curve, beside the chapter's
+    final figure: the reading "was the chapter's number an early-stopped one?"."""
+    chapter = registry.figures("norm")
+    out = []
+    for r in ("prenorm", "prenorm_warmup", "postnorm_warmup", "postnorm"):
+        best = [b for b in f.runs("norm", r, "best_held_out") if b]
+        if not best:
+            out.append(f"best held-out checkpoint of {r}: not yet measured (its runs on record predate the held-out "
+                       f"curve; `python -m fixtures norm --only {r} --seeds 3` records it)")
+            continue
+        values = [b["val_ppl_subset"] for b in best]
+        rounding = 0.005
+        sd = statistics.stdev(values) if len(values) > 1 else None
+        agree = (None if sd is None else abs(statistics.mean(values) - chapter[r]) <= rounding + 2 * sd)
+        verdict = ("one seed: no verdict under the rule (3 seeds)" if agree is None else
+                   "agrees with the chapter's final figure (an alternative reading: the primary verdict stays)"
+                   if agree else "does not agree with the chapter's final figure")
+        out.append(f"best held-out checkpoint of {r} (perplexity on the curve's 64 fixed held-out windows): "
+                   + ", ".join(f"{b['val_ppl_subset']:.2f} at step {b['step']}" for b in best)
+                   + f" ({len(best)} seed{'s' if len(best) > 1 else ''}), against the chapter's final "
+                   f"{chapter[r]}: {statistics.mean(values) - chapter[r]:+.2f}; {verdict}")
+    return out
 
 
 def _norm_sentence(f: Facts) -> str:

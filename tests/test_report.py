@@ -211,3 +211,25 @@ def test_every_erratum_quotes_the_chapter_verbatim_and_fills_its_figures_from_me
     empty = {"claims": [{"id": cid, "statement": "s", "verdict": "refuted", "tests": []} for cid in errata.ERRATA]}
     for entry in errata.build(empty, tmp_path):
         assert "nan" not in entry["cause"] and "None" not in entry["cause"]
+
+
+def test_the_best_checkpoint_reading_is_built_from_the_recorded_curve_and_never_decides(tmp_path):
+    """The errata's norm reading: each run's best held-out checkpoint beside the chapter's final
+    figure, labelled as a reading; with fewer than 3 seeds it gives no verdict."""
+    from claims import errata
+    from fixtures import results
+    from fixtures.recipes import RECIPES
+    run = {"recipe": "prenorm", "seed": 0, "key": "k", "date": "2026-12-01", "val_ppl": 52.2,
+           "config": RECIPES["prenorm"].to_dict(),
+           "metrics": {"val_ppl": 52.2, "best_held_out": {"step": 300, "val_ppl_subset": 38.5}}}
+    results.merge("norm", [run], tmp_path)
+    merged = {"claims": [{"id": "norm.prenorm_needs_no_warmup", "statement": "s", "verdict": "refuted", "tests": []}]}
+    [entry] = errata.build(merged, tmp_path)
+    line = next(r for r in entry["readings"] if r.startswith("best held-out checkpoint of prenorm "))
+    assert "38.50 at step 300" in line and "37.82: +0.68" in line and "no verdict" in line
+    run3 = [dict(run, seed=s, key="k" if s == 0 else f"k{s}", metrics={"best_held_out": {"step": 300, "val_ppl_subset": v}})
+            for s, v in enumerate([37.80, 37.85, 37.83])]
+    results.merge("norm", run3, tmp_path)
+    [entry] = errata.build(merged, tmp_path)
+    line = next(r for r in entry["readings"] if r.startswith("best held-out checkpoint of prenorm "))
+    assert "agrees with the chapter's final figure (an alternative reading: the primary verdict stays)" in line
