@@ -208,6 +208,42 @@ def _acc(f: Facts, name: str, key: str = "accuracy") -> str:
     return f"{statistics.mean(values):.1f} %" if values else "not measured"
 
 
+def _weight(f: Facts, claim: str, cell: str) -> float | None:
+    """The mean over seeds of one printed attention cell, e.g. 'tired blk 1 tired@11'."""
+    m = f.measured(claim, cell)
+    return m.get("mean") if isinstance(m, dict) else None
+
+
+def _routing(f: Facts) -> dict:
+    return f.measured("winograd.block2_routing", "test_block2_reads_the_adjective") or {}
+
+
+def _block2_cause(f: Facts) -> str:
+    r = _routing(f)
+    if not r:
+        return ""
+    return (f"block 2 fetches the referent itself, for both kinds of adjective: for crosser adjectives it puts "
+            f"{r['crosser: weight on first noun']:.2f} on the first noun (the referent) and "
+            f"{r['crosser: weight on adjective']:.2f} on the adjective; for crossed ones "
+            f"{r['crossed: weight on second noun']:.2f} on the second noun (the referent) and "
+            f"{r['crossed: weight on first noun']:.2f} on the first (means over the seeds). Its query at the "
+            "referent position can tell the two kinds apart only if block 1 has already moved the adjective "
+            "there, so the model runs the chapter's two hops in the other order: read the deciding word first, "
+            "then fetch the noun it points to. The architecture allows both orders: the chapter's model found "
+            "one, ours the other")
+
+
+def _block1_cause(f: Facts) -> str:
+    tired, wet = (_weight(f, "winograd.block1_first_noun", c) for c in ("tired blk 1 tired@11", "wet blk 1 wet@11"))
+    noun_t, noun_w = (_weight(f, "winograd.block1_first_noun", c) for c in ("tired blk 1 animal@1", "wet blk 1 animal@1"))
+    if None in (tired, wet, noun_t, noun_w) or not _routing(f):
+        return ""
+    return (f"block 1 does not drag the first noun forward: it spreads its weight, putting {noun_t:.2f} and "
+            f"{noun_w:.2f} on the first noun (tired, wet) and {tired:.2f} and {wet:.2f} on the adjective, "
+            f"{min(tired, wet) * 15:.1f} to {max(tired, wet) * 15:.1f} times a uniform row's 1/15. Block 2 then fetches the referent noun itself "
+            "(winograd.block2_routing): the same two hops as the chapter's circuit, in the other order")
+
+
 def _answers(f: Facts, kind: str, part: str, what: str) -> list[float]:
     """Per seed, the fraction of answers of the uniform average that go to `what`
     (claims/test_readings.py: the referent, the other noun, an absent noun, ...)."""
@@ -386,10 +422,10 @@ ERRATA: dict[str, Erratum] = {
                             f"{_acc(f, 'hardened_two_blocks')}\""),
     "winograd.block1_first_noun": Erratum(
         quote="Block 1 is identical in both sentences — 0.70 on the first noun, whatever the adjective is.",
-        cause=lambda f: "", readings=WINOGRAD_READINGS),
+        cause=_block1_cause, readings=WINOGRAD_READINGS),
     "winograd.block2_routing": Erratum(
         quote="For a crosser-adjective the second block spends its entire weight on the adjective",
-        cause=lambda f: "", readings=WINOGRAD_READINGS),
+        cause=_block2_cause, readings=WINOGRAD_READINGS),
 }
 
 
