@@ -77,7 +77,27 @@ def _norm_levels(f: Facts) -> str:
             f"{ms(f.runs('norm', 'prenorm_warmup', 'train_ppl'))}; post-norm with warmup {ms(pw)} against "
             f"{ms(f.runs('norm', 'postnorm_warmup', 'train_ppl'))}. Post-norm without warmup stays on the "
             f"unigram plateau, {ms(post)}, which the chapter's 308.05 matches. The chapter's three ~37.8 are "
-            f"where one block ends in its own ladder (38.07; ours {ms(f.runs('ladder', 'layernorm'))})")
+            f"where one block ends in its own ladder (38.07; ours {ms(f.runs('ladder', 'layernorm'))})"
+            + _norm_curves(f))
+
+
+def _best(f: Facts, recipe: str) -> list[dict]:
+    return [b for b in f.runs("norm", recipe, "best_held_out") if b]
+
+
+def _norm_curves(f: Facts) -> str:
+    """What the held-out curves show, where runs recorded them."""
+    chapter = registry.figures("norm")
+    parts = []
+    for r in ("prenorm", "prenorm_warmup", "postnorm_warmup"):
+        for b in _best(f, r):
+            parts.append(f"{b['val_ppl_subset']:.2f} at step {b['step']} for {r} "
+                         f"({b['val_ppl_subset'] - chapter[r]:+.2f} from the chapter's {chapter[r]})")
+    if not parts:
+        return ""
+    return (". The held-out curves put the chapter's figures on the way down: held-out perplexity (on the "
+            "curve's 64 fixed windows) bottoms at " + "; ".join(parts)
+            + ", and then climbs to the final figures as the runs overfit")
 
 
 def _norm_readings(f: Facts) -> list[str]:
@@ -111,7 +131,15 @@ def _norm_sentence(f: Facts) -> str:
     return (f"\"Twelve blocks, 1000 steps and no dropout overfit this corpus: pre-norm ends at {mean(pre)} with or "
             f"without warmup ({mean(f.runs('norm', 'prenorm_warmup'))} with it), post-norm with warmup at "
             f"{mean(f.runs('norm', 'postnorm_warmup'))}, and post-norm without warmup never leaves the unigram "
-            f"plateau, {mean(post)}, {mean(ratio)} times worse.\"")
+            f"plateau, {mean(post)}, {mean(ratio)} times worse." + _norm_best_clause(f) + "\"")
+
+
+def _norm_best_clause(f: Facts) -> str:
+    names = {"prenorm": "pre-norm", "prenorm_warmup": "pre-norm with warmup", "postnorm_warmup": "post-norm with warmup"}
+    parts = [f"{names[r]} {b['val_ppl_subset']:.1f} at step {b['step']}" for r in names for b in _best(f, r)]
+    if not parts:
+        return ""
+    return " Stopped at their best held-out checkpoint: " + ", ".join(parts) + "."
 
 
 def _grad(f: Facts, label: str, norm: str, what: str):
