@@ -272,6 +272,26 @@ def _block1_cause(f: Facts) -> str:
             "(winograd.block2_routing): the same two hops as the chapter's circuit, in the other order")
 
 
+def _block1_sentence(f: Facts) -> str:
+    row = f.measured("winograd.block1_first_noun", "test_block1_concentrates") or {}
+    tired, noun = (_weight(f, "winograd.block1_first_noun", c) for c in ("tired blk 1 tired@11", "tired blk 1 animal@1"))
+    if not row or None in (tired, noun):
+        return ""
+    return (f"\"Block 1 is nearly the same in both sentences (its rows differ by up to "
+            f"{row['max change across adjectives']:.2f} across the eight adjectives) and it spreads its weight: "
+            f"{noun:.2f} on the first noun, {tired:.2f} on the adjective.\"")
+
+
+def _block2_sentence(f: Facts) -> str:
+    r = _routing(f)
+    if not r:
+        return ""
+    return (f"\"For either kind of adjective the second block fetches the referent itself: "
+            f"{r['crosser: weight on first noun']:.2f} of its weight on the first noun for a crosser adjective, "
+            f"{r['crossed: weight on second noun']:.2f} on the second noun for a crossed one; the adjective was read "
+            "by block 1.\"")
+
+
 def _answers(f: Facts, kind: str, part: str, what: str) -> list[float]:
     """Per seed, the fraction of answers of the uniform average that go to `what`
     (claims/test_readings.py: the referent, the other noun, an absent noun, ...)."""
@@ -450,10 +470,10 @@ ERRATA: dict[str, Erratum] = {
                             f"{_acc(f, 'hardened_two_blocks')}\""),
     "winograd.block1_first_noun": Erratum(
         quote="Block 1 is identical in both sentences — 0.70 on the first noun, whatever the adjective is.",
-        cause=_block1_cause, readings=WINOGRAD_READINGS),
+        cause=_block1_cause, readings=WINOGRAD_READINGS, suggested=_block1_sentence),
     "winograd.block2_routing": Erratum(
         quote="For a crosser-adjective the second block spends its entire weight on the adjective",
-        cause=_block2_cause, readings=WINOGRAD_READINGS),
+        cause=_block2_cause, readings=WINOGRAD_READINGS, suggested=_block2_sentence),
 }
 
 
