@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 BUSY = "while True: pass"
 
 
-def one_run(busy: bool, core_test: int, core_busy: int) -> dict[str, str]:
-    """{test id: outcome} of one run of the timing claims."""
+def one_run(busy: bool, core_test: int, core_busy: int) -> tuple[dict[str, str], dict[str, str]]:
+    """({test id: outcome}, {test id: reason}) of one run of the timing claims."""
     loop = subprocess.Popen(["taskset", "-c", str(core_busy), sys.executable, "-c", BUSY]) if busy else None
     try:
         with tempfile.TemporaryDirectory() as d:
@@ -38,20 +38,22 @@ def one_run(busy: bool, core_test: int, core_busy: int) -> dict[str, str]:
         if loop:
             loop.kill()
             loop.wait()
-    out = {}
+    out, why = {}, {}
     for c in claims["claims"]:
         for t in c.get("tests", []):
             outcome = t["outcome"]
             if outcome == "not run":
                 outcome = "too noisy" if "too noisy" in (t.get("reason") or "") else "not run"
-            out[t["nodeid"].split("::")[-1]] = outcome
-    return out
+            name = t["nodeid"].split("::")[-1]
+            out[name], why[name] = outcome, t.get("reason") or ""
+    return out, why
 
 
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--runs", type=int, default=10, help="runs per condition")
     p.add_argument("--deadline-minutes", type=float, default=float("inf"))
+    p.add_argument("--first", choices=("quiet", "busy"), default="quiet", help="which condition each round starts with")
     a = p.parse_args()
     cores = sorted(os.sched_getaffinity(0))
     if len(cores) < 2:
@@ -59,12 +61,15 @@ def main():
     stop = time.time() + 60 * a.deadline_minutes
     seen = {"quiet": [], "busy": []}
     for i in range(a.runs):
-        for cond in ("quiet", "busy"):
+        for cond in (("quiet", "busy") if a.first == "quiet" else ("busy", "quiet")):
             if time.time() > stop:
                 break
             t0 = time.time()
-            seen[cond].append(one_run(cond == "busy", cores[-1], cores[0]))
-            print(f"run {i + 1} {cond}: {seen[cond][-1]} ({time.time() - t0:.0f} s)", flush=True)
+            outcomes, reasons = one_run(cond == "busy", cores[-1], cores[0])
+            seen[cond].append(outcomes)
+            print(f"run {i + 1} {cond}: {outcomes} ({time.time() - t0:.0f} s)", flush=True)
+            for name, reason in reasons.items():
+                print(f"    {name}: {reason[:300]}", flush=True)
     tests = sorted({t for runs in seen.values() for r in runs for t in r})
     flips = 0
     print(f"\n{'figure':70s} {'quiet':28s} {'busy':28s} flip")
