@@ -29,3 +29,14 @@ def test_timings_on_a_machine_with_every_core_taken_decide_nothing():
     t.others = [0, cost.cores() - 1, 0]                # a core left for us: decide
     assert t.busy() is None
     assert cost.others_runnable() >= 0
+
+
+def test_the_busy_guard_counts_the_machines_cores_not_this_processs_affinity(monkeypatch):
+    import os
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {1}, raising=False)   # pinned (taskset -c 1)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    t = cost.Timings([16])
+    t.others = [1, 1, 1]                               # one busy loop on the other core
+    assert t.busy() is None
+    t.others = [2, 2, 2]                               # both cores taken by others
+    assert "2 other runnable threads on 2 cores" in t.busy()
