@@ -21,6 +21,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from fixtures.recipes import RECIPES
+from fixtures.schedule import flops_per_token
 from fixtures.train import train
 
 
@@ -47,13 +48,11 @@ def main():
     seconds = result.metrics["train_seconds"]         # the loop alone, not the final evaluation
     peak = max(peak_before, matmul_peak())
     model = result.model
-    lookups = model.tok_emb.weight.numel() + (model.pos_emb.table.weight.numel() if model.pos_emb else 0)
-    n_mult = model.n_params() - lookups
-    flops_per_token = 6 * n_mult + 6 * cfg.n_blocks * cfg.context * cfg.d_model
+    per_token, n_mult = flops_per_token(recipe)              # the scheduler's count, one formula
     tokens = a.steps * tc.batch_size * cfg.context
-    achieved = flops_per_token * tokens / seconds
+    achieved = per_token * tokens / seconds
     print(f"recipe {recipe.name}: {model.n_params():,} parameters, {n_mult:,} that multiply")
-    print(f"FLOPs/token = 6 * {n_mult:,} + 6 * {cfg.n_blocks} * {cfg.context} * {cfg.d_model} = {flops_per_token:,}")
+    print(f"FLOPs/token = 6 * {n_mult:,} + 6 * blocks * context * attention width = {per_token:,}")
     print(f"threads {torch.get_num_threads()}; {a.steps} steps in {seconds:.2f} s = {seconds / a.steps * 1e3:.1f} ms/step")
     print(f"tokens/s {tokens / seconds:,.0f}; achieved {achieved / 1e9:.1f} GFLOP/s; "
           f"fp32 matmul peak (2048^3) {peak / 1e9:.1f} GFLOP/s")
