@@ -17,12 +17,12 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from fixtures import results
 from fixtures.engine import NotCached, runs
-from fixtures.recipes import GROUPS as ALL_GROUPS
+from fixtures.recipes import CHAPTER_GROUPS
 from fixtures.schedule import Job, plan
 from fixtures.train import train
 
 # the trained (gpu) tier; the Winograd models are the slow tier's, minutes in all
-GROUPS = {g: rs for g, rs in ALL_GROUPS.items() if g != "winograd"}
+GROUPS = {g: rs for g, rs in CHAPTER_GROUPS.items() if g != "winograd"}
 
 
 def measured_hours(group: str, names: set[str], seeds: int) -> tuple[float, int]:

@@ -10,6 +10,7 @@
 """
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Sequence
 
@@ -46,6 +47,16 @@ def describe(values: Sequence[float], unit: str = "") -> str:
     f = (lambda x: f"{x:.2f}") if 1 <= abs(mean) < 1000 else fmt
     per = ", ".join(f(v) for v in values)
     return f"{f(mean)}{unit} +- {f(sd)} ({per} over {len(values)} seeds)"
+
+
+def rate_tolerance(values: Sequence[float], n_items: int) -> float:
+    """A printed rate (an accuracy, as a fraction) over seeds: the chapter's rounding (0.05
+    percentage points) widened by 2 max(sd over seeds, the binomial SE of the mean of
+    len(values) rates, each over n_items items)."""
+    p = statistics.mean(values)
+    se = math.sqrt(max(p * (1 - p), 1 / n_items) / n_items / len(values))
+    sd = statistics.stdev(values) if len(values) > 1 else 0.0
+    return 0.0005 + 2 * max(sd, se)
 
 
 def need_seeds(n: int) -> None:

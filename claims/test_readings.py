@@ -8,6 +8,7 @@ import pytest
 
 from claims.errata import GRAD_READINGS
 from data import split
+from fixtures import recipes
 from fixtures.grad_profile import block_grad_norms
 
 pytestmark = pytest.mark.slow
@@ -53,3 +54,40 @@ def test_where_the_uniform_averages_answers_go(kind, trained, evidence):
     total = [sum(out["held out"][k][i] for k in ("referent", "other noun", "absent noun", "not a noun"))
              for i in range(len(models))]
     assert all(abs(t - 1) < 1e-6 for t in total)
+
+
+@pytest.mark.parametrize("label", list(recipes.WINOGRAD_READINGS))
+def test_winograd_figures_under_another_choice(label, trained, evidence):
+    """The Winograd accuracies with one choice the chapter leaves open made the other way
+    (fixtures/recipes.py WINOGRAD_READINGS: the width, the split, the held-out fraction), five
+    seeds each, for the three models whose figures are refuted."""
+    from fixtures.train import winograd_task
+    out = {"what": recipes.WINOGRAD_READINGS[label][0]}
+    for task, kind in recipes.WINOGRAD_READ:
+        recipe = recipes.get(f"winograd_{task}_{kind}_{label}")
+        runs = trained("errata", recipe.name, recipes.READING_SEEDS, weights=False)
+        out[f"{task}_{kind}"] = {k: [r.metrics[k] for r in runs] for k in ("accuracy", "wrong_noun")}
+        out[f"{task}_{kind}"]["held_out"] = len(winograd_task(recipe).test)      # items per seed
+    evidence.json("readings.json", {f"winograd: {label}": out}, merge=True)
+    assert all(0 <= v <= 1 for k, r in out.items() if k != "what" for v in r["accuracy"] + r["wrong_noun"])
+
+
+RUNAWAY_SEEDS = 3
+
+
+@pytest.mark.gpu
+def test_the_runaway_in_a_model_wide_throughout(trained, evidence):
+    """scale.runaway's statistics in a model 1024 wide throughout (one head of 1024), the chapter's
+    shorter run: the seeds already trained (it is ~2 CPU-hours a run; seconds on a GPU)."""
+    from fixtures.attention_stats import held_out_windows, softmax_stats
+    from fixtures.cache import TrainedCache
+    cache, x, out = TrainedCache(), held_out_windows(1024, 128), {}
+    for variant in ("undivided", "divided"):
+        recipe = recipes.get(f"runaway_wide_{variant}")
+        n = next((s for s in range(RUNAWAY_SEEDS) if not cache.has(recipe.with_seed(s))), RUNAWAY_SEEDS)
+        if n == 0 and variant == "undivided":
+            pytest.skip(f"not trained: python -m fixtures errata --only {recipe.name} --seeds 1 (~2 CPU-hours)")
+        stats = [softmax_stats(r.model, x)[0] for r in trained("errata", recipe.name, n)] if n else []
+        out[variant] = {k: [s[k] for s in stats] for k in ("score_sd", "entropy", "frozen")}
+    evidence.json("readings.json", {"scale.runaway: a model 1024 wide throughout": out}, merge=True)
+    assert all(v >= 0 for r in out.values() for vs in r.values() for v in vs)

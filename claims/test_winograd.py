@@ -6,14 +6,13 @@ block's tolerance admitted anything from 64 % to 100 %), on the held-out split o
 Accuracies are compared at the chapter's rounding (0.05 percentage points) widened by two
 standard deviations over seeds, floored at the binomial standard error of the held-out set.
 """
-import math
 import statistics
 from dataclasses import dataclass
 
 import pytest
 import torch
 
-from claims.figures import decide, describe, trained_figure
+from claims.figures import decide, describe, rate_tolerance, trained_figure
 from claims.registry import figures
 from data.winograd import ADJ_POS, CROSSED, CROSSER, QUERY_POS, X_POS, Y_POS, cheatable, hardened, sentence
 from model import LanguageModel, averaging_matrix
@@ -90,19 +89,12 @@ def winograd(trained, seeds):
     return runs
 
 
-def tolerance(values, n_items):
-    p = statistics.mean(values)
-    se = math.sqrt(max(p * (1 - p), 1 / n_items) / n_items / len(values))
-    sd = statistics.stdev(values) if len(values) > 1 else 0.0
-    return 0.0005 + 2 * max(sd, se)
-
-
 def check(request, runs, stated, claim_record, n_items, rate="accuracy", **extra):
     """One printed rate (accuracy, or how often the wrong noun is named) against the mean over
     seeds, at the chapter's rounding widened by 2 max(sd, SE); refuted with a generated reason."""
     values = [getattr(r, rate) for r in runs]
     other = "wrong_noun" if rate == "accuracy" else "accuracy"
-    tol = tolerance(values, n_items)
+    tol = rate_tolerance(values, n_items)
     sd = statistics.stdev(values) if len(values) > 1 else 0.0
     claim_record(stated=stated, measured={"mean": statistics.mean(values), "sd": sd, "per seed": values,
                                           other.replace("_", " "): [getattr(r, other) for r in runs]},

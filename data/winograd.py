@@ -91,9 +91,27 @@ def cheatable(seed: int = 0, held_out_fraction: float = 0.25) -> Task:
 TASKS = {"hardened": hardened, "cheatable": cheatable}
 
 
-def task(name: str) -> Task:
-    """A task by name, with its default split (task seed 0)."""
+def task(spec: str) -> Task:
+    """A task by name, with its default split (task seed 0, a quarter held out), or with options:
+    "cheatable,split=3,held_out=0.125" (an alternative reading's generator choices)."""
+    name, *options = spec.split(",")
+    if name not in TASKS:
+        raise KeyError(f"unknown Winograd task {name!r}; known: {', '.join(TASKS)}")
+    kwargs = {}
+    for option in options:
+        key, _, value = option.partition("=")
+        if key == "split" and value.isdigit():
+            kwargs["seed"] = int(value)
+        elif key == "held_out" and _fraction(value):
+            kwargs["held_out_fraction"] = float(value)
+        else:
+            raise KeyError(f"unknown Winograd task option {option!r} in {spec!r}; known: split=<int>, "
+                           "held_out=<fraction between 0 and 1>")
+    return TASKS[name](**kwargs)
+
+
+def _fraction(text: str) -> bool:
     try:
-        return TASKS[name]()
-    except KeyError:
-        raise KeyError(f"unknown Winograd task {name!r}; known: {', '.join(TASKS)}") from None
+        return 0 < float(text) < 1
+    except ValueError:
+        return False

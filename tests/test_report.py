@@ -233,3 +233,35 @@ def test_the_best_checkpoint_reading_is_built_from_the_recorded_curve_and_never_
     [entry] = errata.build(merged, tmp_path)
     line = next(r for r in entry["readings"] if r.startswith("best held-out checkpoint of prenorm "))
     assert "agrees with the chapter's final figure (an alternative reading: the primary verdict stays)" in line
+
+
+def test_a_winograd_reading_is_judged_by_the_figure_rule_and_labelled_when_it_agrees(tmp_path):
+    """The Winograd readings (claims/test_readings.py writes them): each beside the chapter's
+    figures; one that agrees is labelled an alternative reading, one that does not says so."""
+    import json
+    from claims import errata
+    readings = {"winograd: width128": {"what": "the chapter's width, 128 (ours: 64)",
+                                       "cheatable_uniform": {"accuracy": [1.0, 1.0, 0.99], "wrong_noun": [0, 0, 0],
+                                                             "held_out": 128},
+                                       "cheatable_one_block": {"accuracy": [0.92, 0.91, 0.92], "wrong_noun": [0, 0, 0],
+                                                               "held_out": 128}},
+                "winograd: held_eighth": {"what": "an eighth held out",
+                                          "cheatable_uniform": {"accuracy": [0.7, 0.72, 0.71], "wrong_noun": [0, 0, 0],
+                                                                "held_out": 64},
+                                          "cheatable_one_block": {"accuracy": [1.0, 1.0, 1.0], "wrong_noun": [0, 0, 0],
+                                                                  "held_out": 64}}}
+    (tmp_path / "readings.json").write_text(json.dumps(readings))
+    merged = {"claims": [{"id": "winograd.category_cheat", "statement": "s", "verdict": "refuted", "tests": []}]}
+    [entry] = errata.build(merged, tmp_path)
+    wide = next(r for r in entry["readings"] if r.startswith("the chapter's width"))
+    assert "cheatable uniform accuracy 99.67 %" in wide and "agrees with the chapter (an alternative reading" in wide
+    eighth = next(r for r in entry["readings"] if r.startswith("an eighth held out"))
+    assert eighth.endswith("moves no figure onto the chapter's")
+
+
+def test_the_runaway_reading_says_how_to_measure_it_until_it_is_measured(tmp_path):
+    from claims import errata
+    merged = {"claims": [{"id": "scale.runaway", "statement": "s", "verdict": "refuted", "tests": []}]}
+    [entry] = errata.build(merged, tmp_path)
+    assert any("1024 wide throughout" in r and "not yet measured (`python -m fixtures errata" in r
+               for r in entry["readings"])

@@ -28,3 +28,21 @@ def test_uniform_model_knows_which_words_are_there_and_nothing_about_their_order
     # float32 noise of a reordered sum; the pre-norm model this replaced moved by ~1e-2
     assert moved <= 1e-5
     assert (out.argmax(-1) == out[0].argmax()).all()
+
+
+def test_a_reading_changes_the_generator_only_where_it_says():
+    """The errata's Winograd readings (fixtures/recipes.py READINGS) name task options: the
+    held-out fraction and the split's seed ("split=seed": the recipe's own seed)."""
+    from data.winograd import task
+    from fixtures.recipes import RECIPES
+    from fixtures.train import winograd_task
+    default = task("cheatable")
+    assert len(default.test) == 16 * 8 and len(task("cheatable,held_out=0.125").test) == 8 * 8
+    assert task("hardened,split=0").test == task("hardened").test != task("hardened,split=3").test
+    r = RECIPES["winograd_hardened_uniform_split_per_seed"]
+    assert winograd_task(r.with_seed(0)).test == task("hardened").test
+    assert winograd_task(r.with_seed(2)).test == task("hardened,split=2").test
+    assert RECIPES["winograd_cheatable_one_block_width128"].model.d_model == 128
+    for bad in ("cheatable,held=0.1", "cheatable,held_out=1.5", "cheatable,split=x", "nope"):
+        with pytest.raises(KeyError, match="unknown Winograd task"):
+            task(bad)
