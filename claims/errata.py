@@ -353,12 +353,12 @@ def _uniform_fails_cause(f: Facts) -> str:
 def _answers_reading(kind: str, kinds: tuple[str, ...], wrong_noun: bool = False):
     def reading(f: Facts) -> list[str]:
         a = lambda part, what: _answers(f, kind, part, what)
-        if not a("held out", "referent"):
-            return [("where its answers go, on training and held-out sentences: not yet measured "
-                    "(`pytest claims/test_readings.py -m slow`)")]
-        return [f"where its answers go ({part}): " + ", ".join(
+        answers = ([f"where its answers go ({part}): " + ", ".join(
             f"{what} {_pct(a(part, what))}" for what in ("referent", "other noun", "absent noun", "not a noun"))
-            for part in ("train", "held out")] + _winograd_readings(kinds, wrong_noun)(f)
+            for part in ("train", "held out")] if a("held out", "referent") else
+            [("where its answers go, on training and held-out sentences: not yet measured "
+             "(`pytest claims/test_readings.py -m slow`)")])
+        return answers + _winograd_readings(kinds, wrong_noun)(f)
     return reading
 
 

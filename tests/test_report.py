@@ -239,6 +239,7 @@ def test_a_winograd_reading_is_judged_by_the_figure_rule_and_labelled_when_it_ag
     """The Winograd readings (claims/test_readings.py writes them): each beside the chapter's
     figures; one that agrees is labelled an alternative reading, one that does not says so."""
     import json
+
     from claims import errata
     readings = {"winograd: width128": {"what": "the chapter's width, 128 (ours: 64)",
                                        "cheatable_uniform": {"accuracy": [1.0, 1.0, 0.99], "wrong_noun": [0, 0, 0],
