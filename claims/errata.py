@@ -228,6 +228,23 @@ def _runaway_wide(f: Facts) -> str:
             f"{ms(d.get('score_sd'))} (3.44)")
 
 
+def _runaway_cause(f: Facts) -> str:
+    """Where the runaway's size comes from, once the wide reading is measured: the chapter's 5147
+    against the undivided head trained in the 128-wide model and in the model 1024 wide."""
+    narrow = _per_seed(f, "scale.runaway", "after training ~5147")
+    init = _per_seed(f, "scale.runaway", "at init ~21")
+    wide = (f.readings.get(RUNAWAY_WIDE) or {}).get("undivided", {})
+    if not (narrow and init and wide.get("score_sd")):
+        return ""
+    n, w = statistics.mean(narrow), statistics.mean(wide["score_sd"])
+    return (f"how far the undivided scores run depends on the model's width, which the chapter leaves open: from "
+            f"{mean(init)} at initialisation the 1024 head on the 128-wide model (our primary reading: every model "
+            f"of the chapter is 128 wide) reaches {ms(narrow)}, {n / statistics.mean(init):.0f}-fold, and the same "
+            f"head in a model 1024 wide throughout reaches {ms(wide['score_sd'])}, {w / n:.1f} times as far, with "
+            f"{_pct(wide['frozen'])} of rows frozen; the chapter's 5147 is {5147 / n:.1f} times the first and "
+            f"{5147 / w:.2f} times the second")
+
+
 def _runaway_sentence(f: Facts) -> str:
     sd, frozen = _per_seed(f, "scale.runaway", "after training ~5147"), _per_seed(f, "scale.runaway", "99.9")
     div = _per_seed(f, "scale.runaway", "[divided score sd after training")
@@ -454,7 +471,7 @@ ERRATA: dict[str, Erratum] = {
         suggested=lambda f: _grad_sentence(f)),
     "scale.runaway": Erratum(
         quote="the standard deviation of its scores goes from 21 at initialisation to 5147",
-        cause=lambda f: "",
+        cause=_runaway_cause,
         readings=lambda f: [_runaway_wide(f)],
         suggested=lambda f: _runaway_sentence(f)),
     "scale.no_effect_at_32": Erratum(

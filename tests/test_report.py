@@ -266,3 +266,21 @@ def test_the_runaway_reading_says_how_to_measure_it_until_it_is_measured(tmp_pat
     [entry] = errata.build(merged, tmp_path)
     assert any("1024 wide throughout" in r and "not yet measured (`python -m fixtures errata" in r
                for r in entry["readings"])
+
+
+def test_the_runaway_cause_is_built_from_both_widths_once_the_wide_model_is_measured(tmp_path):
+    import json
+
+    from claims import errata
+    node = "claims/test_scale_trained.py::test_the_undivided_head_runs_away"
+    tests = [{"nodeid": f"{node}[undivided score sd at init ~21]", "outcome": "holds", "records": [{"measured": {"per seed": [21.0, 21.2]}}]},
+             {"nodeid": f"{node}[undivided score sd after training ~5147]", "outcome": "refuted",
+              "records": [{"measured": {"per seed": [150.0, 210.0]}}]}]
+    merged = {"claims": [{"id": "scale.runaway", "statement": "s", "verdict": "refuted", "tests": tests}]}
+    [entry] = errata.build(merged, tmp_path)
+    assert entry["cause"] == "not yet found"
+    wide = {"undivided": {"score_sd": [3600.0], "entropy": [0.001], "frozen": [0.998]}, "divided": {}}
+    (tmp_path / "readings.json").write_text(json.dumps({errata.RUNAWAY_WIDE: wide}))
+    [entry] = errata.build(merged, tmp_path)
+    assert "reaches 180 ± 42 (150, 210), 9-fold" in entry["cause"] and "reaches 3600, 20.0 times as far" in entry["cause"]
+    assert "5147 is 28.6 times the first and 1.43 times the second" in entry["cause"]
