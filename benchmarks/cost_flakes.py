@@ -1,18 +1,25 @@
-"""Can a busy machine flip a cost timing verdict?  Issue 17's flake count.
+"""Can a busy machine, or the minutes between two quiet runs, flip a cost timing verdict?  Issue 17's flake count.
 
-  python benchmarks/cost_flakes.py [--runs 10] [--deadline-minutes 60]   # last line: cost_verdict_flips=N
+  python benchmarks/cost_flakes.py [--runs 10] [--conditions quiet,busy] [--calibrate]
+  # last line: cost_verdict_flips=N
 
 Runs the cost timing claims (`pytest claims/test_cost.py -m slow -k "time or projections"`)
-alternately quiet and with one busy-loop process pinned to the other core, `--runs` times each
+quiet and with one busy-loop process pinned to the other core, `--runs` times each condition
 (or until the deadline), and tabulates each figure's outcome per condition: holds, refuted, or
 not run (too noisy to decide, with the reason).  A flip is a figure that holds in one run and is
 refuted in another; "too noisy" is not a flip (it is the verdict the rule gives when the noise
 is larger than the band).  The pytest runs are pinned to the last core, the busy loop to the first.
+
+Each quiet run's figures (value and bootstrap interval, from the run's claims.json) are kept
+(--keep), and the quiet runs are judged again out of sample: run i under the run-to-run sd of
+the *other* quiet runs (fixtures/cost.py judge, leave one out), which is how a future run is
+judged once `--calibrate` has written that sd to results/cost_drift_<device>.json.
 """
 import argparse
 import collections
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -20,11 +27,12 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 BUSY = "while True: pass"
 
 
-def one_run(busy: bool, core_test: int, core_busy: int) -> tuple[dict[str, str], dict[str, str]]:
-    """({test id: outcome}, {test id: reason}) of one run of the timing claims."""
+def one_run(busy: bool, core_test: int, core_busy: int, keep: Path | None) -> tuple[dict, dict, dict]:
+    """({test: outcome}, {test: reason}, {figure name: {value, bootstrap}}) of one run."""
     loop = subprocess.Popen(["taskset", "-c", str(core_busy), sys.executable, "-c", BUSY]) if busy else None
     try:
         with tempfile.TemporaryDirectory() as d:
@@ -33,12 +41,19 @@ def one_run(busy: bool, core_test: int, core_busy: int) -> tuple[dict[str, str],
                    f"--report-dir={d}", "--no-progress"]
             subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False,
                            env=dict(os.environ, OMP_NUM_THREADS="1"))
-            claims = json.loads((Path(d) / "claims.json").read_text())
+            text = (Path(d) / "claims.json").read_text()
     finally:
         if loop:
             loop.kill()
             loop.wait()
-    out, why = {}, {}
+    if keep:
+        keep.mkdir(parents=True, exist_ok=True)
+        (keep / f"{time.strftime('%Y%m%dT%H%M%S')}_{'busy' if busy else 'quiet'}.json").write_text(text)
+    return parse(json.loads(text))
+
+
+def parse(claims: dict) -> tuple[dict, dict, dict]:
+    out, why, figures = {}, {}, {}
     for c in claims["claims"]:
         for t in c.get("tests", []):
             outcome = t["outcome"]
@@ -46,40 +61,102 @@ def one_run(busy: bool, core_test: int, core_busy: int) -> tuple[dict[str, str],
                 outcome = "too noisy" if "too noisy" in (t.get("reason") or "") else "not run"
             name = t["nodeid"].split("::")[-1]
             out[name], why[name] = outcome, t.get("reason") or ""
-    return out, why
+            for r in t.get("records", []):
+                m = r.get("measured") or {}
+                if r.get("figure") and "95 % bootstrap interval" in m:
+                    figures[r["figure"]] = {"value": m["value"], "bootstrap": m["95 % bootstrap interval"]}
+    return out, why, figures
+
+
+def out_of_sample(quiet: list[dict]) -> list[dict[str, str]]:
+    """Each quiet run's figures judged under the run-to-run sd of the other quiet runs."""
+    from fixtures.cost import TIMED, judge
+    verdicts = []
+    for i, run in enumerate(quiet):
+        mine = {}
+        for name, f in run.items():
+            figure = TIMED[name]
+            others = [r[figure.drift_of or name]["value"] for j, r in enumerate(quiet)
+                      if j != i and (figure.drift_of or name) in r]
+            sd = statistics.stdev(others) if len(others) > 1 else 0.0
+            mine[name] = judge(figure, f["value"], *f["bootstrap"], sd)[0]
+        verdicts.append(mine)
+    return verdicts
+
+
+def flips_of(runs: list[dict[str, str]], holds="holds", refuted="refuted") -> tuple[int, list[str]]:
+    keys = sorted({k for r in runs for k in r})
+    lines, flips = [], 0
+    for k in keys:
+        counts = collections.Counter(r.get(k, "missing") for r in runs)
+        flip = (counts[holds] > 0 and counts[refuted] > 0) or counts["fails"] > 0     # a crash is a flake too
+        flips += flip
+        lines.append(f"{k:70s} {dict(counts)!s:45s} {'FLIP' if flip else '-'}")
+    return flips, lines
+
+
+def calibrate(quiet: list[dict], device: str = "cpu") -> Path:
+    """results/cost_drift_<device>.json: each figure's sd over the quiet runs (fixtures/cost.py drift)."""
+    from fixtures.cost import DRIFT_DIR
+    names = sorted({k for r in quiet for k in r})
+    per = {k: [r[k]["value"] for r in quiet if k in r] for k in names}
+    out = {"source": f"python benchmarks/cost_flakes.py --calibrate: {len(quiet)} quiet runs, "
+                     f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores",
+           "figures": {k: {"per run": v, "sd": statistics.stdev(v)} for k, v in per.items() if len(v) > 1}}
+    path = DRIFT_DIR / f"cost_drift_{device}.json"
+    path.write_text(json.dumps(out, indent=1) + "\n")
+    return path
 
 
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--runs", type=int, default=10, help="runs per condition")
+    p.add_argument("--conditions", default="quiet,busy", help="which conditions, in the order each round runs them")
     p.add_argument("--deadline-minutes", type=float, default=float("inf"))
-    p.add_argument("--first", choices=("quiet", "busy"), default="quiet", help="which condition each round starts with")
+    p.add_argument("--keep", type=Path, default=None, help="keep each run's claims.json here")
+    p.add_argument("--from-kept", type=Path, default=None, help="count the kept runs of a directory, running none")
+    p.add_argument("--calibrate", action="store_true",
+                   help="write the quiet runs' run-to-run sd to results/cost_drift_cpu.json")
     a = p.parse_args()
+    conditions = [c for c in a.conditions.split(",") if c]
+    if not conditions or set(conditions) - {"quiet", "busy"}:
+        p.error(f"--conditions: quiet and/or busy, not {a.conditions!r}")
     cores = sorted(os.sched_getaffinity(0))
-    if len(cores) < 2:
+    if len(cores) < 2 and not a.from_kept:
         p.error("needs two cores: one for the timing thread, one for the busy loop")
     stop = time.time() + 60 * a.deadline_minutes
     seen = {"quiet": [], "busy": []}
-    for i in range(a.runs):
-        for cond in (("quiet", "busy") if a.first == "quiet" else ("busy", "quiet")):
+    figures = []                                            # the quiet runs' figures
+    if a.from_kept:
+        for path in sorted(a.from_kept.glob("*.json")):
+            outcomes, _, figs = parse(json.loads(path.read_text()))
+            cond = "busy" if path.stem.endswith("busy") else "quiet"
+            seen[cond].append(outcomes)
+            if cond == "quiet":
+                figures.append(figs)
+    for i in range(0 if a.from_kept else a.runs):
+        for cond in conditions:
             if time.time() > stop:
                 break
             t0 = time.time()
-            outcomes, reasons = one_run(cond == "busy", cores[-1], cores[0])
+            outcomes, reasons, figs = one_run(cond == "busy", cores[-1], cores[0], a.keep)
             seen[cond].append(outcomes)
+            if cond == "quiet":
+                figures.append(figs)
             print(f"run {i + 1} {cond}: {outcomes} ({time.time() - t0:.0f} s)", flush=True)
             for name, reason in reasons.items():
                 print(f"    {name}: {reason[:300]}", flush=True)
-    tests = sorted({t for runs in seen.values() for r in runs for t in r})
-    flips = 0
-    print(f"\n{'figure':70s} {'quiet':28s} {'busy':28s} flip")
-    for t in tests:
-        counts = {c: collections.Counter(r.get(t, "missing") for r in runs) for c, runs in seen.items()}
-        both = counts["quiet"] + counts["busy"]
-        flip = (both["holds"] > 0 and both["refuted"] > 0) or both["fails"] > 0    # a crash is a flake too
-        flips += flip
-        print(f"{t:70s} {dict(counts['quiet'])!s:28s} {dict(counts['busy'])!s:28s} {'FLIP' if flip else '-'}")
-    print(f"runs: {len(seen['quiet'])} quiet, {len(seen['busy'])} busy")
+    print(f"\nas run ({len(seen['quiet'])} quiet, {len(seen['busy'])} busy):")
+    flips, lines = flips_of(seen["quiet"] + seen["busy"])
+    print("\n".join(lines))
+    if len(figures) > 2:
+        oos = out_of_sample(figures)
+        print(f"\nthe quiet runs judged out of sample (each under the run-to-run sd of the other {len(figures) - 1}):")
+        oos_flips, lines = flips_of(oos, refuted="outside")
+        print("\n".join(lines))
+        print(f"cost_verdict_flips_out_of_sample={oos_flips}")
+    if a.calibrate and len(figures) > 1:
+        print(f"run-to-run sd written to {calibrate(figures)}")
     print(f"cost_verdict_flips={flips}")
 
 

@@ -38,3 +38,37 @@ def test_the_busy_guard_names_the_machines_cores_not_this_processs_affinity(monk
     t = cost.Timings([16])
     t.others = [1, 1, 1]
     assert "on 2 cores" in t.busy()
+
+
+def test_two_quiet_runs_minutes_apart_cannot_flip_a_verdict_once_the_run_to_run_spread_is_counted():
+    """Measured on this project's VM (benchmarks/README.md): two quiet runs read the time slope
+    as 2.116 [2.098, 2.137] and 2.270 [2.165, 2.286]; judged on their own intervals the first
+    holds and the second is refuted, a flip.  Widened to +-2 run-to-run sd they cannot both decide."""
+    slope = cost.TIMED["time slope"]
+    assert cost.judge(slope, 2.116, 2.098, 2.137)[0] == "holds"
+    assert cost.judge(slope, 2.270, 2.165, 2.286)[0] == "outside"
+    sd = 0.057                                          # the sd of that session's seven quiet slopes
+    verdicts = {cost.judge(slope, v, a, b, sd)[0] for v, a, b in [(2.116, 2.098, 2.137), (2.270, 2.165, 2.286)]}
+    assert not {"holds", "outside"} <= verdicts
+    verdict, lo, hi = cost.judge(slope, 2.116, 2.098, 2.137, sd)
+    assert verdict == "undecided" and (lo, hi) == (2.116 - 2 * sd, 2.116 + 2 * sd)
+
+
+def test_a_printed_figure_is_refuted_by_any_interval_that_excludes_it_and_confirmed_only_by_a_narrow_one():
+    exponent = cost.TIMED["time exponent"]                               # 1.91, rounding 0.005, gap 0.2
+    assert cost.judge(exponent, 2.22, 2.10, 2.40)[0] == "outside"         # wide, but 1.91 is not in it
+    assert cost.judge(exponent, 1.95, 1.80, 2.05)[0] == "undecided"       # 1.91 inside a 0.25-wide interval
+    assert cost.judge(exponent, 1.92, 1.86, 1.96)[0] == "holds"
+    assert cost.judge(exponent, 1.92, 1.86, 1.96, drift=0.1)[0] == "undecided"
+
+
+def test_the_run_to_run_spread_is_read_from_the_committed_calibration(tmp_path, monkeypatch):
+    monkeypatch.setattr(cost, "DRIFT_DIR", tmp_path)
+    assert cost.drift_sd("cpu", cost.TIMED["time slope"]) == 0.0          # never measured: no widening
+    (tmp_path / "cost_drift_cpu.json").write_text(json.dumps({"figures": {"time slope": {"sd": 0.06}}}))
+    assert cost.drift_sd("cpu", cost.TIMED["time exponent"]) == 0.06      # the same statistic
+    assert cost.drift_sd("cuda:0", cost.TIMED["time slope"]) == 0.0
+    (tmp_path / "cost_drift_cpu.json").write_text("{not json")
+    import pytest
+    with pytest.raises(ValueError, match="regenerate it with python benchmarks/cost_flakes.py --calibrate"):
+        cost.drift_sd("cpu", cost.TIMED["time slope"])
