@@ -59,7 +59,7 @@ def test_where_the_uniform_averages_answers_go(kind, trained, evidence):
 @pytest.mark.parametrize("label", list(recipes.WINOGRAD_READINGS))
 def test_winograd_figures_under_another_choice(label, trained, evidence):
     """The Winograd accuracies with one choice the chapter leaves open made the other way
-    (fixtures/recipes.py WINOGRAD_READINGS: the width, the split, the held-out fraction), five
+    (fixtures/recipes.py WINOGRAD_READINGS: the width, the split, the held-out fraction), three
     seeds each, for the three models whose figures are refuted."""
     from fixtures.train import winograd_task
     out = {"what": recipes.WINOGRAD_READINGS[label][0]}
