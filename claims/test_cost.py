@@ -167,6 +167,7 @@ class CostRun:
             if verdict != "undecided" or floor_only or self.timings.repeats >= MAX_REPEATS:
                 return {"figure": figure, "verdict": verdict, "value": value, "bootstrap": [a, b],
                         "interval": [lo, hi], "drift": drift, "repeats": self.timings.repeats}
+            self.timings.more(REPEAT_STEP)
 
 
 @pytest.fixture(scope="module")

@@ -72,3 +72,28 @@ def test_the_run_to_run_spread_is_read_from_the_committed_calibration(tmp_path, 
     import pytest
     with pytest.raises(ValueError, match="regenerate it with python benchmarks/cost_flakes.py --calibrate"):
         cost.drift_sd("cpu", cost.TIMED["time slope"])
+
+
+def test_a_straddling_figure_takes_more_processes_up_to_the_bound_and_then_stops():
+    """CostRun.judge (claims/test_cost.py): while the interval straddles the band, 5 more timing
+    processes, up to 15; then it returns (undecided), never loops."""
+    from claims.test_cost import MAX_REPEATS, REPEAT_STEP, CostRun
+
+    class Straddling:               # the fastest of a resample is 3.4 or 3.6: it straddles 3.5
+        def __init__(self):
+            self.repeats, self.ratios = 0, []
+            self.more(5)
+
+        def busy(self):
+            return None
+
+        def more(self, k):
+            self.ratios += [3.4] + [3.6] * (k - 1)
+            self.repeats += k
+            return self
+
+    run = CostRun("cpu")
+    run._timings = Straddling()
+    j = run.judge("last ratio", lambda ys: ys[0], lambda t: [t.ratios])
+    assert j["verdict"] == "undecided" and j["repeats"] == MAX_REPEATS
+    assert (MAX_REPEATS - 5) % REPEAT_STEP == 0
