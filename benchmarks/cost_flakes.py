@@ -68,16 +68,62 @@ def parse(claims: dict) -> tuple[dict, dict, dict]:
     return out, why, figures
 
 
-def out_of_sample(quiet: list[dict]) -> list[dict[str, str]]:
-    """Each quiet run's figures judged under the run-to-run sd of the other quiet runs."""
+LOGGED = {"time exponent": r"time exponent \(last four rows\) ([0-9.]+) \(95 % bootstrap interval \[([0-9.]+), ([0-9.]+)\]",
+          "last ratio": r"last ratio ([0-9.]+), 95 % bootstrap interval \[([0-9.]+), ([0-9.]+)\]",
+          "projections x for x8": r"x8 \(1024 -> 8192\) ([0-9.]+) \(95 % bootstrap interval \[([0-9.]+), ([0-9.]+)\]"}
+
+
+def from_log(text: str) -> list[tuple[str, dict, dict]]:
+    """(condition, outcomes, figures) of each run in a log this script printed before it kept its
+    runs (2026-12-01 and earlier): a figure's value is there only where its reason printed it."""
+    import ast
+    import re
+    runs = []
+    for block in re.split(r"\n(?=run \d+ (?:quiet|busy): )", "\n" + text):
+        head = re.match(r"run \d+ (quiet|busy): (\{.*?\}) \(\d+ s\)", block)
+        if not head:
+            continue
+        figures = {}
+        for name, pattern in LOGGED.items():
+            m = re.search(pattern, block)
+            if m:
+                figures[name] = {"value": float(m[1]), "bootstrap": [float(m[2]), float(m[3])]}
+        if "time exponent" in figures:          # the same statistic and Timings as the slope test
+            figures["time slope"] = figures["time exponent"]
+        runs.append((head[1], ast.literal_eval(head[2]), figures))
+    return runs
+
+
+def per_run(figures: dict, name: str):
+    """A run's value of a figure's statistic; the time slope's is the exponent's where both are
+    there (the same statistic, timed over the most processes)."""
+    if name == "time slope" and "time exponent" in figures:
+        return figures["time exponent"]["value"]
+    return figures[name]["value"] if name in figures else None
+
+
+TESTS = {"test_time_grows_as_n_squared": "time slope", "test_time_per_doubling_converges_on_4": "last ratio",
+         "test_time_exponent_is_the_chapters_1_91": "time exponent",
+         "test_projections_are_linear_in_n": "projection slope",
+         "test_projections_grow_tenfold_for_eightfold_n": "projections x for x8"}
+
+
+def out_of_sample(quiet: list[dict], outcomes: list[dict] | None = None) -> list[dict[str, str]]:
+    """Each quiet run's figures judged under the run-to-run sd of the other quiet runs.  A figure
+    a logged run held without printing its value stays "holds" (widening can only make it
+    undecided, so counting it as held can only add flips, never hide one)."""
     from fixtures.cost import TIMED, judge
     verdicts = []
     for i, run in enumerate(quiet):
         mine = {}
+        for test, outcome in (outcomes[i] if outcomes else {}).items():
+            name = TESTS.get(test.split("[")[0])
+            if name and name not in run and outcome == "holds":
+                mine[name] = "holds"
         for name, f in run.items():
             figure = TIMED[name]
-            others = [r[figure.drift_of or name]["value"] for j, r in enumerate(quiet)
-                      if j != i and (figure.drift_of or name) in r]
+            others = [v for j, r in enumerate(quiet) if j != i
+                      for v in [per_run(r, figure.drift_of or name)] if v is not None]
             sd = statistics.stdev(others) if len(others) > 1 else 0.0
             mine[name] = judge(figure, f["value"], *f["bootstrap"], sd)[0]
         verdicts.append(mine)
@@ -98,8 +144,8 @@ def flips_of(runs: list[dict[str, str]], holds="holds", refuted="refuted") -> tu
 def calibrate(quiet: list[dict], device: str = "cpu") -> Path:
     """results/cost_drift_<device>.json: each figure's sd over the quiet runs (fixtures/cost.py drift)."""
     from fixtures.cost import DRIFT_DIR
-    names = sorted({k for r in quiet for k in r})
-    per = {k: [r[k]["value"] for r in quiet if k in r] for k in names}
+    names = sorted({k for r in quiet for k in r} - {"time exponent"})     # the exponent is the time slope
+    per = {k: [v for r in quiet for v in [per_run(r, k)] if v is not None] for k in names}
     out = {"source": f"python benchmarks/cost_flakes.py --calibrate: {len(quiet)} quiet runs, "
                      f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores",
            "figures": {k: {"per run": v, "sd": statistics.stdev(v)} for k, v in per.items() if len(v) > 1}}
@@ -115,6 +161,8 @@ def main():
     p.add_argument("--deadline-minutes", type=float, default=float("inf"))
     p.add_argument("--keep", type=Path, default=None, help="keep each run's claims.json here")
     p.add_argument("--from-kept", type=Path, default=None, help="count the kept runs of a directory, running none")
+    p.add_argument("--from-log", type=Path, action="append", default=[],
+                   help="also count the runs of a log this script printed before it kept runs")
     p.add_argument("--calibrate", action="store_true",
                    help="write the quiet runs' run-to-run sd to results/cost_drift_cpu.json")
     a = p.parse_args()
@@ -122,11 +170,16 @@ def main():
     if not conditions or set(conditions) - {"quiet", "busy"}:
         p.error(f"--conditions: quiet and/or busy, not {a.conditions!r}")
     cores = sorted(os.sched_getaffinity(0))
-    if len(cores) < 2 and not a.from_kept:
+    if len(cores) < 2 and not (a.from_kept or a.from_log):
         p.error("needs two cores: one for the timing thread, one for the busy loop")
     stop = time.time() + 60 * a.deadline_minutes
     seen = {"quiet": [], "busy": []}
     figures = []                                            # the quiet runs' figures
+    for log in a.from_log:
+        for cond, outcomes, figs in from_log(log.read_text()):
+            seen[cond].append(outcomes)
+            if cond == "quiet":
+                figures.append(figs)
     if a.from_kept:
         for path in sorted(a.from_kept.glob("*.json")):
             outcomes, _, figs = parse(json.loads(path.read_text()))
@@ -134,7 +187,7 @@ def main():
             seen[cond].append(outcomes)
             if cond == "quiet":
                 figures.append(figs)
-    for i in range(0 if a.from_kept else a.runs):
+    for i in range(0 if a.from_kept or a.from_log else a.runs):
         for cond in conditions:
             if time.time() > stop:
                 break
@@ -150,7 +203,7 @@ def main():
     flips, lines = flips_of(seen["quiet"] + seen["busy"])
     print("\n".join(lines))
     if len(figures) > 2:
-        oos = out_of_sample(figures)
+        oos = out_of_sample(figures, seen["quiet"])
         print(f"\nthe quiet runs judged out of sample (each under the run-to-run sd of the other {len(figures) - 1}):")
         oos_flips, lines = flips_of(oos, refuted="outside")
         print("\n".join(lines))
