@@ -143,13 +143,13 @@ def flips_of(runs: list[dict[str, str]], holds="holds", refuted="refuted") -> tu
 
 def calibrate(quiet: list[dict], device: str = "cpu") -> Path:
     """results/cost_drift_<device>.json: each figure's sd over the quiet runs (fixtures/cost.py drift)."""
-    from fixtures.cost import DRIFT_DIR
+    from fixtures.results import RESULTS_DIR
     names = sorted({k for r in quiet for k in r} - {"time exponent"})     # the exponent is the time slope
     per = {k: [v for r in quiet for v in [per_run(r, k)] if v is not None] for k in names}
     out = {"source": f"python benchmarks/cost_flakes.py --calibrate: {len(quiet)} quiet runs, "
                      f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores",
            "figures": {k: {"per run": v, "sd": statistics.stdev(v)} for k, v in per.items() if len(v) > 1}}
-    path = DRIFT_DIR / f"cost_drift_{device}.json"
+    path = RESULTS_DIR / f"cost_drift_{device}.json"
     path.write_text(json.dumps(out, indent=1) + "\n")
     return path
 

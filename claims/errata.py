@@ -215,34 +215,34 @@ RUNAWAY_WIDE = "scale.runaway: a model 1024 wide throughout"
 
 def _runaway_wide(f: Facts) -> str:
     """The reading "d_k = 1024 means a model 1024 wide" (fixtures/recipes.py READINGS), beside the
-    chapter's 5147, 99.9 % and 3.44."""
+    chapter's runaway figures (claims/registry.py)."""
     label = "a model 1024 wide throughout, one head of 1024 (instead of a 1024 head on the 128-wide model)"
     r = f.readings.get(RUNAWAY_WIDE)
     if not r or not r.get("undivided", {}).get("score_sd"):
         return (f"{label}: not yet measured (`python -m fixtures errata --only runaway_wide_undivided,"
                 "runaway_wide_divided --jobs 2`, ~2 CPU-hours a run, then `pytest claims/test_readings.py -m slow "
                 "--device cpu -k runaway`)")
-    u, d = r["undivided"], r.get("divided", {})
-    return (f"{label}: undivided score sd {ms(u['score_sd'])} after training (the chapter: 5147), rows with > 0.99 "
-            f"on one token {_pct(u['frozen'])} (99.9 %), entropy {ms(u['entropy'])} (0); divided score sd "
-            f"{ms(d.get('score_sd'))} (3.44)")
+    u, d, c = r["undivided"], r.get("divided", {}), registry.figures("scale")
+    return (f"{label}: undivided score sd {ms(u['score_sd'])} after training (the chapter: {c['runaway_sd']}), rows "
+            f"with > 0.99 on one token {_pct(u['frozen'])} ({100 * c['runaway_frozen']:.1f} %), entropy "
+            f"{ms(u['entropy'])} ({c['runaway_entropy']}); divided score sd {ms(d.get('score_sd'))} ({c['divided_sd']})")
 
 
 def _runaway_cause(f: Facts) -> str:
-    """Where the runaway's size comes from, once the wide reading is measured: the chapter's 5147
-    against the undivided head trained in the 128-wide model and in the model 1024 wide."""
+    """Where the runaway's size comes from, once the wide reading is measured: the chapter's score
+    sd against the undivided head trained in the 128-wide model and in the model 1024 wide."""
     narrow = _per_seed(f, "scale.runaway", "after training ~5147")
     init = _per_seed(f, "scale.runaway", "at init ~21")
     wide = (f.readings.get(RUNAWAY_WIDE) or {}).get("undivided", {})
     if not (narrow and init and wide.get("score_sd")):
         return ""
-    n, w = statistics.mean(narrow), statistics.mean(wide["score_sd"])
+    n, w, stated = statistics.mean(narrow), statistics.mean(wide["score_sd"]), registry.FIGURES["scale.runaway_sd"]
     return (f"how far the undivided scores run depends on the model's width, which the chapter leaves open: from "
             f"{mean(init)} at initialisation the 1024 head on the 128-wide model (our primary reading: every model "
             f"of the chapter is 128 wide) reaches {ms(narrow)}, {n / statistics.mean(init):.0f}-fold, and the same "
             f"head in a model 1024 wide throughout reaches {ms(wide['score_sd'])}, {w / n:.1f} times as far, with "
-            f"{_pct(wide['frozen'])} of rows frozen; the chapter's 5147 is {5147 / n:.1f} times the first and "
-            f"{5147 / w:.2f} times the second")
+            f"{_pct(wide['frozen'])} of rows frozen; the chapter's {stated} is {stated / n:.1f} times the first and "
+            f"{stated / w:.2f} times the second")
 
 
 def _runaway_sentence(f: Facts) -> str:
@@ -413,9 +413,11 @@ def _winograd_readings(kinds: tuple[str, ...], wrong_noun: bool = False) -> Call
     return reading
 
 
-# The attention-map figures' causes are measured on the chapter's own setup; no other reading was
-# trained for them (the readings above are for the accuracies).
-_NO_READINGS = lambda f: ["none tried: the cause is measured on the setup as the chapter states it"]
+# No alternative reading was trained for these figures (the Winograd readings are for the uniform
+# average's and the cheatable task's accuracies); their causes, where found, are measured on the
+# setup as the chapter states it.
+_NO_READINGS = lambda f: [("none tried (the Winograd readings trained cover the uniform average's and the "
+                          "cheatable task's accuracies)")]
 
 
 def _window(f: Facts, claim: str, test: str, T: int) -> list[float]:

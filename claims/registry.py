@@ -143,6 +143,13 @@ FIGURES = {
     "norm.prenorm": 37.82, "norm.prenorm_warmup": 37.62, "norm.postnorm": 308.05, "norm.postnorm_warmup": 37.88,
     # what dividing by sqrt(d_k) is worth, in held-out perplexity points, by head width
     "scale.worth_32": 0, "scale.worth_256": 18, "scale.worth_1024": 17,
+    # the runaway at d_k = 1024: the undivided head's score sd at init and after training, its
+    # attention entropy, the fraction of rows with > 0.99 on one token; the divided head's score sd
+    "scale.runaway_init_sd": 21, "scale.runaway_sd": 5147, "scale.runaway_entropy": 0,
+    "scale.runaway_frozen": 0.999, "scale.divided_sd": 3.44,
+    # one attention layer's cost: the fitted time exponent (last four rows) and the projections'
+    # factor from 1024 to 8192 tokens ("a factor of ten for a factor of eight")
+    "cost.time_exponent": 1.91, "cost.projections_x8": 10,
     # ALiBi's held-out perplexity at the trained window and at four times it
     "positions.alibi_64": 44.95, "positions.alibi_256": 42.49,
     # Winograd held-out referent accuracy, by recipe (and the uniform average's wrong-noun rate)

@@ -63,7 +63,7 @@ def test_a_printed_figure_is_refuted_by_any_interval_that_excludes_it_and_confir
 
 
 def test_the_run_to_run_spread_is_read_from_the_committed_calibration(tmp_path, monkeypatch):
-    monkeypatch.setattr(cost, "DRIFT_DIR", tmp_path)
+    monkeypatch.setattr(cost, "RESULTS_DIR", tmp_path)
     assert cost.drift_sd("cpu", cost.TIMED["time slope"]) == 0.0          # never measured: no widening
     (tmp_path / "cost_drift_cpu.json").write_text(json.dumps({"figures": {"time slope": {"sd": 0.06}}}))
     assert cost.drift_sd("cpu", cost.TIMED["time exponent"]) == 0.06      # the same statistic
