@@ -141,6 +141,9 @@ FIGURES = {
     "depth.one_block_train": 18.77, "depth.two_blocks_train": 14.49,
     # the twelve-block table: held-out perplexity after 1000 steps at lr 3e-3
     "norm.prenorm": 37.82, "norm.prenorm_warmup": 37.62, "norm.postnorm": 308.05, "norm.postnorm_warmup": 37.88,
+    # the gradient profile at initialisation: block 1's and block 12's gradient norm and their ratio
+    "norm.grad_pre_first": 0.0498, "norm.grad_pre_last": 0.0657, "norm.grad_pre_ratio": 1.32,
+    "norm.grad_post_first": 0.0977, "norm.grad_post_last": 0.1613, "norm.grad_post_ratio": 1.65,
     # what dividing by sqrt(d_k) is worth, in held-out perplexity points, by head width
     "scale.worth_32": 0, "scale.worth_256": 18, "scale.worth_1024": 17,
     # the runaway at d_k = 1024: the undivided head's score sd at init and after training, its
@@ -150,6 +153,8 @@ FIGURES = {
     # one attention layer's cost: the fitted time exponent (last four rows) and the projections'
     # factor from 1024 to 8192 tokens ("a factor of ten for a factor of eight")
     "cost.time_exponent": 1.91, "cost.projections_x8": 10,
+    # peak memory: the fitted exponent and the last doubling's ratio
+    "cost.memory_exponent": 1.87, "cost.memory_last_ratio": 3.91,
     # ALiBi's held-out perplexity at the trained window and at four times it
     "positions.alibi_64": 44.95, "positions.alibi_256": 42.49,
     # Winograd held-out referent accuracy, by recipe (and the uniform average's wrong-noun rate)
@@ -157,6 +162,10 @@ FIGURES = {
     "winograd.hardened_uniform_wrong_noun": 0.5, "winograd.hardened_one_block": 0.927,
     "winograd.hardened_two_blocks": 1.0,
 }
+
+
+# (first block, last block, last/first) of the gradient profile, by norm scheme ("pre", "post")
+GRAD_PROFILE = {n: tuple(FIGURES[f"norm.grad_{n}_{w}"] for w in ("first", "last", "ratio")) for n in ("pre", "post")}
 
 
 def figures(prefix: str) -> dict[str, float]:

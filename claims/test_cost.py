@@ -100,6 +100,7 @@ import itertools
 import numpy as np
 
 from claims.figures import decide
+from claims.registry import FIGURES
 from fixtures import cost
 
 NS = [128, 256, 512, 1024, 2048, 4096, 8192]
@@ -263,7 +264,7 @@ def test_time_grows_as_n_squared(requested, device, tables, claim_record, reques
     # The chapter calls its fitted 1.91 (time) and 1.87 (memory) quadratic: a slope within 0.15
     # of 2, decided on the 95 % bootstrap interval of our repeated timings.
     _slope_claim(request, tables(_device(requested, device)), claim_record, "ms", "time slope",
-                 {"slope": 1.91}, "slope", lambda rows: {"ms": [r["ms"] for r in rows]})
+                 {"slope": FIGURES["cost.time_exponent"]}, "slope", lambda rows: {"ms": [r["ms"] for r in rows]})
 
 
 @pytest.mark.claim("cost.time_quadratic")
@@ -289,7 +290,8 @@ def test_peak_memory_per_doubling_converges_on_4(requested, device, tables, clai
     ratios = [peaks[b] / peaks[a] for a, b in itertools.pairwise(NS)]
     # Byte counts do not move between runs; the band is the chapter's own: its slope 1.87 and
     # last ratio 3.91 are what it calls "converges on 4".
-    claim_record(stated={"last ratio": 3.91, "slope": 1.87, "peak MB at 8192": 4300.1},
+    claim_record(stated={"last ratio": MEMORY_LAST_RATIO, "slope": MEMORY_EXPONENT,
+                          "peak MB at 8192": CHAPTER_PEAK_MB[8192]},
                  measured={"ratios": ratios, "slope": slope, "peak MB": list(peaks.values())},
                  tolerance="last ratio within 0.15 of 4 and above the one before; slope within 0.15 of 2")
     assert abs(ratios[-1] - 4) <= 0.15 and ratios[-1] >= ratios[-2]
@@ -304,7 +306,7 @@ def test_peak_memory_per_doubling_converges_on_4(requested, device, tables, clai
 # that rounding (the timed analogue of "rounding + 2 sd"), is refuted if it lies outside, and
 # is not decided ("too noisy") when it lies inside an interval wider than the gap it must tell
 # apart, 0.2 (1.8 from 2.0).
-MEMORY_EXPONENT, MEMORY_LAST_RATIO = 1.87, 3.91
+MEMORY_EXPONENT, MEMORY_LAST_RATIO = FIGURES["cost.memory_exponent"], FIGURES["cost.memory_last_ratio"]
 
 
 def _timed_figure(request, claim_record, run, name, statistic, samples_of, what):
