@@ -235,30 +235,45 @@ def _runaway_wide(f: Facts) -> str:
 
 
 def _runaway_cause(f: Facts) -> str:
-    """Where the runaway's size comes from, once the wide reading is measured: the chapter's score
-    sd against the undivided head trained in the 128-wide model and in the model 1024 wide."""
+    """Where the runaway's size comes from, once the wide reading is measured: the chapter's figures
+    against the head trained in the 128-wide model and in the model 1024 wide throughout."""
     narrow = _per_seed(f, "scale.runaway", "after training ~5147")
     init = _per_seed(f, "scale.runaway", "at init ~21")
-    wide = (f.readings.get(RUNAWAY_WIDE) or {}).get("undivided", {})
+    frozen = _per_seed(f, "scale.runaway", "99.9")
+    divided = _per_seed(f, "scale.runaway", "[divided score sd after training")
+    r = f.readings.get(RUNAWAY_WIDE) or {}
+    wide, wide_div = r.get("undivided", {}), r.get("divided", {})
     if not (narrow and init and wide.get("score_sd")):
         return ""
-    n, w, stated = statistics.mean(narrow), statistics.mean(wide["score_sd"]), registry.FIGURES["scale.runaway_sd"]
-    return (f"how far the undivided scores run depends on the model's width, which the chapter leaves open: from "
-            f"{mean(init)} at initialisation the 1024 head on the 128-wide model (our primary reading: every model "
-            f"of the chapter is 128 wide) reaches {ms(narrow)}, {n / statistics.mean(init):.0f}-fold, and the same "
-            f"head in a model 1024 wide throughout reaches {ms(wide['score_sd'])}, {w / n:.1f} times as far, with "
-            f"{_pct(wide['frozen'])} of rows frozen; the chapter's {stated} is {stated / n:.1f} times the first and "
-            f"{stated / w:.2f} times the second")
+    c = registry.figures("scale")
+    n, w, stated = statistics.mean(narrow), statistics.mean(wide["score_sd"]), c["runaway_sd"]
+    cause = (f"how far the undivided scores run depends on the model's width, which the chapter leaves open: from "
+             f"{mean(init)} at initialisation ({mean(wide.get('init_score_sd'))} in the wide model) the 1024 head on the 128-wide model (our "
+             f"primary reading: every model of the chapter is 128 wide) reaches {ms(narrow)}, "
+             f"{n / statistics.mean(init):.0f}-fold, with {_pct(frozen)} of rows frozen; the same head in a model "
+             f"1024 wide throughout reaches {ms(wide['score_sd'])}, {w / n:.1f} times as far, with "
+             f"{_pct(wide['frozen'])} of rows frozen (the chapter: {stated} and {100 * c['runaway_frozen']:.1f} %)")
+    if wide_div.get("score_sd") and divided:
+        cause += (f"; the divided head sits at {ms(wide_div['score_sd'])} in the wide model and {ms(divided)} in the "
+                  f"128-wide one (the chapter: {c['divided_sd']})")
+    return cause
 
 
 def _runaway_sentence(f: Facts) -> str:
     sd, frozen = _per_seed(f, "scale.runaway", "after training ~5147"), _per_seed(f, "scale.runaway", "99.9")
+    init = _per_seed(f, "scale.runaway", "at init ~21")
     div = _per_seed(f, "scale.runaway", "[divided score sd after training")
-    if not (sd and frozen):
+    if not (sd and frozen and init):
         return ""
-    return (f"\"It runs away: the standard deviation of its scores goes from 21 at initialisation to {mean(sd)}, the "
-            f"attention entropy falls to zero, and {100 * statistics.mean(frozen):.1f} % of rows put more than 0.99 of "
-            f"their weight on a single token. ... The divided head sits at a score standard deviation of {mean(div)}.\"")
+    sentence = (f"\"It runs away: in this 128-wide model the standard deviation of its scores goes from "
+                f"{statistics.mean(init):.0f} at initialisation to {statistics.mean(sd):.0f}, the attention entropy "
+                f"falls to zero, and {100 * statistics.mean(frozen):.1f} % of rows put more than 0.99 of their weight on "
+                f"a single token. ... The divided head sits at a score standard deviation of {mean(div)}.")
+    wide = ((f.readings.get(RUNAWAY_WIDE) or {}).get("undivided") or {})
+    if wide.get("score_sd"):
+        sentence += (f" In a model 1024 wide throughout the same head runs to {statistics.mean(wide['score_sd']):.0f}, "
+                     f"with {100 * statistics.mean(wide['frozen']):.1f} % of rows frozen.")
+    return sentence + "\""
 
 
 def _same_row_cause(f: Facts) -> str:

@@ -5,11 +5,13 @@ recorded as evidence (`readings.json`), never as verdicts.  Slow tier: they are 
   python -m claims.report --report-dir=report-readings --save-results
 """
 import pytest
+import torch
 
 from claims.errata import GRAD_READINGS
 from data import split
 from fixtures import recipes
 from fixtures.grad_profile import block_grad_norms
+from model import LanguageModel
 
 pytestmark = pytest.mark.slow
 SEEDS = range(4)                    # as claims/test_norm.py
@@ -89,5 +91,10 @@ def test_the_runaway_in_a_model_wide_throughout(trained, evidence):
             pytest.skip(f"not trained: python -m fixtures errata --only {recipe.name} --seeds 1 (~2 CPU-hours)")
         stats = [softmax_stats(r.model, x)[0] for r in trained("errata", recipe.name, n)] if n else []
         out[variant] = {k: [s[k] for s in stats] for k in ("score_sd", "entropy", "frozen")}
+        init = []
+        for seed in range(n):          # the model each run starts from, rebuilt under its seed
+            torch.manual_seed(seed)
+            init.append(softmax_stats(LanguageModel(recipe.model), x)[0]["score_sd"])
+        out[variant]["init_score_sd"] = init
     evidence.json("readings.json", {"scale.runaway: a model 1024 wide throughout": out}, merge=True)
     assert all(v >= 0 for r in out.values() for vs in r.values() for v in vs)
