@@ -223,7 +223,7 @@ def _runaway_wide(f: Facts) -> str:
     r = f.readings.get(RUNAWAY_WIDE)
     if not r or not r.get("undivided", {}).get("score_sd"):
         return (f"{label}: not yet measured (`python -m fixtures errata --only runaway_wide_undivided --seeds 1`, "
-                "~2 CPU-hours a run, then `pytest claims/test_readings.py -m slow --device cpu -k runaway`)")
+                "~45 CPU-minutes a run, then `pytest claims/test_readings.py -m slow --device cpu -k runaway`)")
     u, d, c = r["undivided"], r.get("divided", {}), registry.figures("scale")
     n = len(u["score_sd"])
     divided = (f"divided score sd {ms(d['score_sd'])} ({c['divided_sd']})" if d.get("score_sd") else
@@ -563,7 +563,7 @@ ERRATA: dict[str, Erratum] = {
                          f"{ms(_window(f, 'positions.alibi_improves', 'alibi at 64', 128))} at 128, "
                          f"{ms(_window(f, 'positions.alibi_improves', 'alibi at 64', 256))} at 256"),
         readings=lambda f: [("none tried: the primary reading already uses the slopes of the paper the chapter cites "
-                             "(its note 10; 2^(-8k/h) for head k of h), and the readings' 2 CPU-hours of training went "
+                             "(its note 10; 2^(-8k/h) for head k of h), and the readings' budget of 2 CPU-hours went "
                              "to the runaway and the Winograd task")],
         suggested=_alibi_sentence),
     "positions.rope_degrades": Erratum(
