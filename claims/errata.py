@@ -254,8 +254,11 @@ def _runaway_cause(f: Facts) -> str:
              f"1024 wide throughout reaches {ms(wide['score_sd'])}, {w / n:.1f} times as far, with "
              f"{_pct(wide['frozen'])} of rows frozen (the chapter: {stated} and {100 * c['runaway_frozen']:.1f} %)")
     if wide_div.get("score_sd") and divided:
+        lo, hi = sorted((statistics.mean(wide_div["score_sd"]), statistics.mean(divided)))
+        where = ("between the two, so neither width reproduces it" if lo < c["divided_sd"] < hi else
+                 "outside both")
         cause += (f"; the divided head sits at {ms(wide_div['score_sd'])} in the wide model and {ms(divided)} in the "
-                  f"128-wide one (the chapter: {c['divided_sd']})")
+                  f"128-wide one, and the chapter's {c['divided_sd']} lies {where}")
     return cause
 
 
@@ -271,8 +274,10 @@ def _runaway_sentence(f: Facts) -> str:
                 f"a single token. ... The divided head sits at a score standard deviation of {mean(div)}.")
     wide = ((f.readings.get(RUNAWAY_WIDE) or {}).get("undivided") or {})
     if wide.get("score_sd"):
+        wide_div = ((f.readings.get(RUNAWAY_WIDE) or {}).get("divided") or {}).get("score_sd")
         sentence += (f" In a model 1024 wide throughout the same head runs to {statistics.mean(wide['score_sd']):.0f}, "
-                     f"with {100 * statistics.mean(wide['frozen']):.1f} % of rows frozen.")
+                     f"with {100 * statistics.mean(wide['frozen']):.1f} % of rows frozen"
+                     + (f", and the divided one sits at {mean(wide_div)}." if wide_div else "."))
     return sentence + "\""
 
 
