@@ -88,6 +88,35 @@ def chapter_maps(text: str) -> str:
     return m.group(0) if m else "(not found in the chapter's text)"
 
 
+# The runaway's figures: (row, the chapter's figure in claims/registry.py, the verdict's record
+# figure's name begins, the reading's variant and statistic in readings.json)
+RUNAWAY_ROWS = [("undivided score sd at init", "runaway_init_sd", "undivided score sd at init", "undivided",
+                 "init_score_sd"),
+                ("undivided score sd after training", "runaway_sd", "undivided score sd after", "undivided", "score_sd"),
+                ("undivided attention entropy", "runaway_entropy", "undivided entropy", "undivided", "entropy"),
+                ("undivided: rows with > 0.99 on one token", "runaway_frozen", "undivided: 99.9 %", "undivided",
+                 "frozen"),
+                ("divided score sd after training", "divided_sd", "divided score sd after", "divided", "score_sd")]
+
+
+def _runaway_wide_rows(merged: dict, results_dir: Path) -> list[list]:
+    """The runaway's figures beside the reading "a model 1024 wide throughout", where measured."""
+    from claims.errata import RUNAWAY_WIDE  # errata imports this module: the key, not a cycle at import
+    path = results_dir / "readings.json"
+    reading = json.loads(path.read_text()).get(RUNAWAY_WIDE, {}) if path.exists() else {}
+    if not reading:
+        return []
+    records = {t["records"][0].get("figure", ""): t["records"][0] for t in _tests(merged, "scale.runaway")
+               if t.get("records")}
+    rows = []
+    for row, figure, recorded, variant, stat in RUNAWAY_ROWS:
+        ours = next((r["measured"] for name, r in records.items() if name.startswith(recorded)), {})
+        theirs = reading.get(variant, {}).get(stat) or []
+        rows.append([row, figures("scale")[figure], mean_sd((ours or {}).get("per seed")),
+                     mean_sd(theirs) + (" (1 seed)" if len(theirs) == 1 else "")])
+    return rows
+
+
 def build(merged: dict, results_dir: Path, chapter: str | None = None) -> list[tuple[str, str]]:
     """[(title, markdown)] for every table the chapter prints or describes."""
     if chapter is None:
@@ -116,6 +145,11 @@ def build(merged: dict, results_dir: Path, chapter: str | None = None) -> list[t
                 "steps, batch 32, one head)"), _table(["d_k", "divided", "undivided", "the chapter: worth",
                                                       "ours: worth (undivided - divided)"], rows)))
     out.append(("The runaway statistics (d_k = 1024)", _table(fig_header, _figure_rows(merged, "scale.runaway"))))
+    wide = _runaway_wide_rows(merged, results_dir)
+    if wide:
+        out.append((("The runaway in a model 1024 wide throughout (an alternative reading, claims/errata.py; "
+                    "not a verdict)"), _table(["figure", "the chapter", "ours: 128 wide (the verdict's)",
+                                              "1024 wide throughout"], wide)))
     chapter_ladder = figures("ladder")
     rows = [[name, chapter_ladder.get(name, "not in the text"), mean_sd(val(ladder.get(name, []))),
              mean_sd([r["train_ppl"] for r in ladder.get(name, [])]),

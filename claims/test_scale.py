@@ -70,7 +70,8 @@ def test_undivided_head_at_256_attends_to_about_one_token(claim_record):
     divided = effective_tokens(fresh_rows(256, 2000, divide=True)).mean().item()
     # "about one" read at the chapter's precision: the mean rounds to 1, i.e. < 1.5.  The SE of
     # the mean over 2,000 rows is ~0.01, well inside that band.
-    claim_record(stated=1, measured=undivided, tolerance="rounds to 1 (< 1.5)", divided=divided)
+    claim_record(stated=1, measured=undivided, tolerance="rounds to 1 (< 1.5)", divided=divided,
+                 figure="undivided, d_k = 256: effective tokens of 64")
     assert round(undivided) == 1
     assert divided > 10 * undivided                                 # division is what restores it
 

@@ -283,4 +283,15 @@ def test_the_runaway_cause_is_built_from_both_widths_once_the_wide_model_is_meas
     (tmp_path / "readings.json").write_text(json.dumps({errata.RUNAWAY_WIDE: wide}))
     [entry] = errata.build(merged, tmp_path)
     assert "reaches 180 ± 42 (150, 210), 9-fold" in entry["cause"] and "reaches 3600, 20.0 times as far" in entry["cause"]
-    assert "5147 is 28.6 times the first and 1.43 times the second" in entry["cause"]
+    assert "99.8 % of rows frozen (the chapter: 5147 and 99.9 %)" in entry["cause"]
+    assert "divided head" not in entry["cause"]                # neither divided head measured yet
+    tests.append({"nodeid": f"{node}[divided score sd after training 3.44]", "outcome": "refuted",
+                  "records": [{"measured": {"per seed": [2.3, 2.4]}}]})
+    wide["divided"] = {"score_sd": [8.7]}
+    (tmp_path / "readings.json").write_text(json.dumps({errata.RUNAWAY_WIDE: wide}))
+    [entry] = errata.build(merged, tmp_path)
+    assert "the chapter's 3.44 lies between the two, so neither width reproduces it" in entry["cause"]
+    wide["divided"] = {"score_sd": [3.0]}                     # both below 3.44: outside both
+    (tmp_path / "readings.json").write_text(json.dumps({errata.RUNAWAY_WIDE: wide}))
+    [entry] = errata.build(merged, tmp_path)
+    assert "the chapter's 3.44 lies outside both" in entry["cause"]

@@ -1,0 +1,43 @@
+"""report/tables.md: every table the chapter prints or describes, built from the committed
+evidence (results/) with nothing typed, and the runaway's reading beside its figures."""
+import json
+
+from claims import errata, tables
+from claims.report import _load, committed_only
+from fixtures.results import RESULTS_DIR
+
+# The tables the errata issue lists, by a word of each title (claims/tables.py build).
+LISTED = ["Var(q·k)", "A row of 64 scores", "The softmax Jacobian", "The sqrt(d_k) ablation",
+          "The runaway statistics", "The ladder", "GPT-2 small", "Pre-norm vs post-norm",
+          "The gradient profile", "Positions", "The cost of one attention layer", "Winograd",
+          "The two attention maps"]
+
+
+def _committed():
+    return committed_only(_load(RESULTS_DIR / "verdicts.json"))
+
+
+def test_every_listed_table_is_built_from_the_committed_evidence():
+    built = tables.build(_committed(), RESULTS_DIR)
+    titles = [title for title, _ in built]
+    for word in LISTED:
+        assert any(t.startswith(word) for t in titles), f"no table {word!r} in {titles}"
+    body = dict(built)
+    ladder = next(md for t, md in body.items() if t.startswith("The ladder"))
+    # the ladder's rows come from results/ladder.json: one row per trained recipe, our column filled
+    assert ladder.count("\n| ") >= 10 and "± " in ladder
+    rendered = tables.render(built)
+    assert rendered.startswith("# ") and "not a verdict" in rendered   # the runaway reading is committed
+
+
+def test_the_runaway_reading_sits_beside_the_verdicts_figures(tmp_path):
+    merged = {"claims": [{"id": "scale.runaway", "tests": [
+        {"nodeid": "t[undivided score sd after training ~5147]", "outcome": "refuted",
+         "records": [{"figure": "undivided score sd after training ~5147", "measured": {"per seed": [150.0, 210.0]}}]}]}]}
+    assert tables._runaway_wide_rows(merged, tmp_path) == []           # nothing measured: no table
+    reading = {"undivided": {"score_sd": [3600.0, 3800.0], "init_score_sd": [21.0]}, "divided": {}}
+    (tmp_path / "readings.json").write_text(json.dumps({errata.RUNAWAY_WIDE: reading}))
+    rows = {r[0]: r for r in tables._runaway_wide_rows(merged, tmp_path)}
+    assert rows["undivided score sd after training"][1:] == [5147, "180 ± 42 (2)", "3700 ± 1.4e+02 (2)"]
+    assert rows["undivided score sd at init"][3] == "21 (1 seed)"
+    assert rows["divided score sd after training"][2:] == ["not measured", "not measured"]
