@@ -248,8 +248,8 @@ def _runaway_cause(f: Facts) -> str:
     c = registry.figures("scale")
     n, w, stated = statistics.mean(narrow), statistics.mean(wide["score_sd"]), c["runaway_sd"]
     cause = (f"how far the undivided scores run depends on the model's width, which the chapter leaves open: from "
-             f"{mean(init)} at initialisation ({mean(wide.get('init_score_sd'))} in the wide model) the 1024 head on the 128-wide model (our "
-             f"primary reading: every model of the chapter is 128 wide) reaches {ms(narrow)}, "
+             f"{mean(init)} at initialisation ({mean(wide.get('init_score_sd'))} in the wide model) the 1024 head "
+             f"on the 128-wide model (our primary reading: every model of the chapter is 128 wide) reaches {ms(narrow)}, "
              f"{n / statistics.mean(init):.0f}-fold, with {_pct(frozen)} of rows frozen; the same head in a model "
              f"1024 wide throughout reaches {ms(wide['score_sd'])}, {w / n:.1f} times as far, with "
              f"{_pct(wide['frozen'])} of rows frozen (the chapter: {stated} and {100 * c['runaway_frozen']:.1f} %)")
@@ -464,7 +464,8 @@ def _rope_cause(f: Facts) -> str:
     if not any(rows.values()):
         return ""
     return ("with the threshold the tests state (the no-context baseline, "
-            f"{registry.FIGURES['ladder.baseline']}: worse than that, a scheme has lost everything the context gave it) RoPE at 128 is " + ", ".join(rows[128].get("class per seed", []))
+            f"{registry.FIGURES['ladder.baseline']}: worse than that, a scheme has lost everything the context gave "
+            "it) RoPE at 128 is " + ", ".join(rows[128].get("class per seed", []))
             + f" per seed ({ms(rows[128].get('perplexity'))}), and at 256 " + ", ".join(rows[256].get("class per seed", []))
             + f" ({ms(rows[256].get('perplexity'))}); it degrades far less than the learned table or sinusoids "
             "(that ordering holds), but not gracefully by this threshold at four times the trained length")
