@@ -631,6 +631,8 @@ def render(entries: list[dict]) -> str:
         lines += [f"**Cause:** {e['cause']}" + ("" if e["diagnosed"] else " (not yet diagnosed)"), ""]
         if e["readings"]:
             lines += ["**Readings tried:**", ""] + [f"- {r}" for r in e["readings"]] + [""]
+        elif e["diagnosed"]:
+            lines += ["**Readings tried:** none needed: the cause is measured on the setup as the chapter states it", ""]
         if e["suggested"]:
             lines += [f"**Suggested sentence:** {e['suggested']}", ""]
     return "\n".join(lines)
