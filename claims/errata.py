@@ -124,8 +124,48 @@ def _norm_readings(f: Facts) -> list[str]:
         out.append(f"best held-out checkpoint of {r} (perplexity on the curve's 64 fixed held-out windows): "
                    + ", ".join(f"{b['val_ppl_subset']:.2f} at step {b['step']}" for b in best)
                    + f" ({len(best)} seed{'s' if len(best) > 1 else ''}), against the chapter's final "
-                   f"{chapter[r]}: {statistics.mean(values) - chapter[r]:+.2f}; {verdict}")
-    return out
+                   f"{chapter[r]}: {statistics.mean(values) - chapter[r]:+.2f}; {verdict}" + _subset_bias(f, r))
+    return out + _stopped_reading(f)
+
+
+def _subset_bias(f: Facts, recipe: str) -> str:
+    """How far the curve's 64-window subset reads from the full held-out split, on the same (final)
+    weights: the bias of the best-checkpoint reading above."""
+    pairs = [(c[-1][1], full) for c, full in zip(f.runs("norm", recipe, "held_out_curve"), f.runs("norm", recipe))
+             if c and isinstance(full, (int, float))]
+    if not pairs:
+        return ""
+    sub, full = statistics.mean(p[0] for p in pairs), statistics.mean(p[1] for p in pairs)
+    return (f" (caution: on the final weights the subset reads {sub:.2f} against the full split's {full:.2f}, "
+            f"{100 * (sub / full - 1):+.1f} %)")
+
+
+def _stopped_reading(f: Facts) -> list[str]:
+    """Pre-norm stopped at its best held-out step and evaluated on the full held-out split
+    (fixtures/recipes.py PRENORM_STOPPED): the early-stopped reading measured, not estimated."""
+    from fixtures.recipes import PRENORM_STOPPED
+    name, stop = PRENORM_STOPPED.name, PRENORM_STOPPED.train.steps
+    stated = registry.FIGURES["norm.prenorm"]
+    values = [v for v in f.runs("errata", name) if isinstance(v, (int, float))]
+    if not values:
+        return [(f"pre-norm stopped at step {stop}, on the full held-out split: not yet measured "
+                f"(`python -m fixtures errata --only {name} --seeds 1`, ~20 CPU-minutes)")]
+    # the stopped run is the first `stop` steps of the 1000-step run: its curve says whether it is
+    same = [(a, b) for c_stop, c_full in zip(f.runs("errata", name, "held_out_curve"), f.runs("norm", "prenorm",
+                                                                                              "held_out_curve"))
+            if c_stop and c_full for a in c_stop for b in c_full if a[0] == b[0]]
+    check = (f"; its held-out curve equals the 1000-step run's at the {len(same)} steps both probe (largest "
+             f"difference {max(abs(a[1] - b[1]) for a, b in same):.2g})" if same else "")
+    sd = statistics.stdev(values) if len(values) > 1 else None
+    agree = None if sd is None else abs(statistics.mean(values) - stated) <= 0.005 + 2 * sd
+    verdict = ("one seed: no verdict under the rule (3 seeds)" if agree is None else
+               "agrees with the chapter's figure (an alternative reading: the primary verdict stays)" if agree
+               else "does not agree with the chapter's figure")
+    best = [b["step"] for b in _best(f, "prenorm")]
+    return [(f"pre-norm stopped at step {stop} (where seed 0's held-out curve bottoms: step "
+            f"{', '.join(map(str, best)) or 'not recorded'}), on the full held-out split: {ms(values)} "
+            f"({len(values)} seed{'s' if len(values) > 1 else ''}), against the chapter's {stated}: "
+            f"{statistics.mean(values) - stated:+.2f}; {verdict}{check}")]
 
 
 def _norm_sentence(f: Facts) -> str:
@@ -138,11 +178,19 @@ def _norm_sentence(f: Facts) -> str:
 
 
 def _norm_best_clause(f: Facts) -> str:
+    """Where the runs stand at their best: measured on the full split where a run was stopped there,
+    else on the curve's subset, said so."""
+    from fixtures.recipes import PRENORM_STOPPED
+    stopped = [v for v in f.runs("errata", PRENORM_STOPPED.name) if isinstance(v, (int, float))]
+    if stopped:
+        return (f" Stopped at step {PRENORM_STOPPED.train.steps}, pre-norm reaches {mean(stopped)} on the held-out "
+                "split.")
     names = {"prenorm": "pre-norm", "prenorm_warmup": "pre-norm with warmup", "postnorm_warmup": "post-norm with warmup"}
     parts = [f"{names[r]} {b['val_ppl_subset']:.1f} at step {b['step']}" for r in names for b in _best(f, r)]
     if not parts:
         return ""
-    return " Stopped at their best held-out checkpoint: " + ", ".join(parts) + "."
+    return (" At their best held-out checkpoint (on a 64-window subset of the held-out split): " + ", ".join(parts)
+            + ".")
 
 
 def _grad(f: Facts, label: str, norm: str, what: str):

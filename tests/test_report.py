@@ -235,6 +235,32 @@ def test_the_best_checkpoint_reading_is_built_from_the_recorded_curve_and_never_
     assert "agrees with the chapter's final figure (an alternative reading: the primary verdict stays)" in line
 
 
+def test_the_stopped_prenorm_reading_is_measured_on_the_full_split_and_checked_against_the_long_run(tmp_path):
+    """Pre-norm stopped at its best step: its full-split figure beside the chapter's, whether its
+    curve is the 1000-step run's, and the subset's bias on the long run's final weights."""
+    from claims import errata
+    from fixtures import results
+    from fixtures.recipes import PRENORM_STOPPED, RECIPES
+    merged = {"claims": [{"id": "norm.prenorm_needs_no_warmup", "statement": "s", "verdict": "refuted", "tests": []}]}
+    [entry] = errata.build(merged, tmp_path)
+    assert any("stopped at step 500" in r and "not yet measured" in r for r in entry["readings"])
+    long = {"recipe": "prenorm", "seed": 0, "key": "k", "date": "2026-12-01", "val_ppl": 50.0,
+            "config": RECIPES["prenorm"].to_dict(),
+            "metrics": {"val_ppl": 50.0, "held_out_curve": [[250, 45.0], [500, 40.0], [1000, 55.0]],
+                        "best_held_out": {"step": 500, "val_ppl_subset": 40.0}}}
+    results.merge("norm", [long], tmp_path)
+    stopped = dict(long, recipe=PRENORM_STOPPED.name, key="s", val_ppl=37.9, config=PRENORM_STOPPED.to_dict(),
+                   metrics={"val_ppl": 37.9, "held_out_curve": [[250, 45.0], [500, 40.0]]})
+    results.merge("errata", [stopped], tmp_path)
+    [entry] = errata.build(merged, tmp_path)
+    line = next(r for r in entry["readings"] if r.startswith("pre-norm stopped at step 500"))
+    assert "on the full held-out split: 37.9 (1 seed), against the chapter's 37.82: +0.08" in line
+    assert "no verdict" in line and "equals the 1000-step run's at the 2 steps both probe (largest difference 0)" in line
+    best = next(r for r in entry["readings"] if r.startswith("best held-out checkpoint of prenorm "))
+    assert "the subset reads 55.00 against the full split's 50.00, +10.0 %" in best
+    assert "Stopped at step 500, pre-norm reaches 37.9 on the held-out split" in entry["suggested"]
+
+
 def test_a_winograd_reading_is_judged_by_the_figure_rule_and_labelled_when_it_agrees(tmp_path):
     """The Winograd readings (claims/test_readings.py writes them): each beside the chapter's
     figures; one that agrees is labelled an alternative reading, one that does not says so."""
