@@ -143,8 +143,7 @@ def _subset_bias(f: Facts, recipe: str) -> str:
 def _stopped_reading(f: Facts) -> list[str]:
     """Pre-norm stopped at its best held-out step and evaluated on the full held-out split
     (fixtures/recipes.py PRENORM_STOPPED): the early-stopped reading measured, not estimated."""
-    from fixtures.recipes import PRENORM_STOPPED
-    name, stop = PRENORM_STOPPED.name, PRENORM_STOPPED.train.steps
+    name, stop = registry.PRENORM_STOPPED, registry.PRENORM_STOP_AT
     stated = registry.FIGURES["norm.prenorm"]
     values = [v for v in f.runs("errata", name) if isinstance(v, (int, float))]
     if not values:
@@ -180,10 +179,9 @@ def _norm_sentence(f: Facts) -> str:
 def _norm_best_clause(f: Facts) -> str:
     """Where the runs stand at their best: measured on the full split where a run was stopped there,
     else on the curve's subset, said so."""
-    from fixtures.recipes import PRENORM_STOPPED
-    stopped = [v for v in f.runs("errata", PRENORM_STOPPED.name) if isinstance(v, (int, float))]
+    stopped = [v for v in f.runs("errata", registry.PRENORM_STOPPED) if isinstance(v, (int, float))]
     if stopped:
-        return (f" Stopped at step {PRENORM_STOPPED.train.steps}, pre-norm reaches {mean(stopped)} on the held-out "
+        return (f" Stopped at step {registry.PRENORM_STOP_AT}, pre-norm reaches {mean(stopped)} on the held-out "
                 "split.")
     names = {"prenorm": "pre-norm", "prenorm_warmup": "pre-norm with warmup", "postnorm_warmup": "post-norm with warmup"}
     parts = [f"{names[r]} {b['val_ppl_subset']:.1f} at step {b['step']}" for r in names for b in _best(f, r)]

@@ -133,6 +133,10 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
 LADDER_ROWS = ("baseline", "average", "average_positions", "residual_average", "one_head", "one_head_added",
                "four_heads", "mlp", "layernorm", "two_blocks")
 WIDE_HEADS = (256, 1024)            # the head widths of the sqrt(d_k) experiment's shorter run
+# The early-stopped pre-norm reading (fixtures/recipes.py PRENORM_STOPPED, claims/errata.py): the
+# step where seed 0's held-out curve bottoms (results/norm.json best_held_out), and its recipe.
+PRENORM_STOP_AT = 500
+PRENORM_STOPPED = f"prenorm_stopped_{PRENORM_STOP_AT}"
 FIGURES = {
     # held-out perplexity of the ladder's rows the prose quotes (the rest is in a table not in the text)
     "ladder.baseline": 59.71, "ladder.residual_average": 60.45, "ladder.layernorm": 38.07,

@@ -12,7 +12,7 @@ import re
 import statistics
 from pathlib import Path
 
-from claims.registry import LADDER_ROWS, WIDE_HEADS, figures
+from claims.registry import LADDER_ROWS, PRENORM_STOP_AT, PRENORM_STOPPED, WIDE_HEADS, figures
 from fixtures import results
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -164,6 +164,11 @@ def build(merged: dict, results_dir: Path, chapter: str | None = None) -> list[t
         return ", ".join(f"{x['val_ppl_subset']:.2f} at step {x['step']}" for x in b) or "not recorded"
     rows = [[name, chapter_norm.get(name), mean_sd(val(norm.get(name, []))), mean_sd([r["train_ppl"] for r in norm.get(name, [])]),
              best(norm.get(name, []))] for name in ("prenorm", "prenorm_warmup", "postnorm", "postnorm_warmup")]
+    stopped = _runs("errata", results_dir).get(PRENORM_STOPPED, [])     # the early-stopped reading (errata.py)
+    if stopped:
+        rows.append([f"prenorm stopped at step {PRENORM_STOP_AT} (an alternative reading, not a verdict)",
+                     chapter_norm["prenorm"], mean_sd(val(stopped)), mean_sd([r["train_ppl"] for r in stopped]),
+                     "(stopped there)"])
     out.append(("Pre-norm vs post-norm, twelve blocks (held-out perplexity after 1000 steps)",
                 _table(["run", "the chapter", "ours: held-out", "ours: train",
                         "ours: best held-out checkpoint (64-window subset)"], rows)))

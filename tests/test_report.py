@@ -240,7 +240,8 @@ def test_the_stopped_prenorm_reading_is_measured_on_the_full_split_and_checked_a
     curve is the 1000-step run's, and the subset's bias on the long run's final weights."""
     from claims import errata
     from fixtures import results
-    from fixtures.recipes import PRENORM_STOPPED, RECIPES
+    from fixtures.recipes import RECIPES
+    PRENORM_STOPPED = RECIPES["prenorm_stopped_500"]
     merged = {"claims": [{"id": "norm.prenorm_needs_no_warmup", "statement": "s", "verdict": "refuted", "tests": []}]}
     [entry] = errata.build(merged, tmp_path)
     assert any("stopped at step 500" in r and "not yet measured" in r for r in entry["readings"])
