@@ -260,6 +260,11 @@ def test_the_stopped_prenorm_reading_is_measured_on_the_full_split_and_checked_a
     best = next(r for r in entry["readings"] if r.startswith("best held-out checkpoint of prenorm "))
     assert "the subset reads 55.00 against the full split's 50.00, +10.0 %" in best
     assert "Stopped at step 500, pre-norm reaches 37.9 on the held-out split" in entry["suggested"]
+    results.merge("errata", [dict(stopped, metrics={"val_ppl": 37.9, "held_out_curve": [[250, 45.0], [500, 40.5]]})],
+                  tmp_path)                                   # a stopped run that is not the long run's start
+    [entry] = errata.build(merged, tmp_path)
+    line = next(r for r in entry["readings"] if r.startswith("pre-norm stopped at step 500"))
+    assert "differs from the 1000-step run's by up to 0.5 at the 2 steps both probe" in line
 
 
 def test_a_winograd_reading_is_judged_by_the_figure_rule_and_labelled_when_it_agrees(tmp_path):
