@@ -150,16 +150,21 @@ def _stopped_reading(f: Facts) -> list[str]:
         return [(f"pre-norm stopped at step {stop}, on the full held-out split: not yet measured "
                 f"(`python -m fixtures errata --only {name} --seeds 1`, ~20 CPU-minutes)")]
     # the stopped run should be the first `stop` steps of the 1000-step run: the two curves must agree
-    # at every step both probe
-    same = [(a, b) for c_stop, c_full in zip(f.runs("errata", name, "held_out_curve"), f.runs("norm", "prenorm",
-                                                                                              "held_out_curve"))
-            if c_stop and c_full for a in c_stop for b in c_full if a[0] == b[0]]
-    gap = max((abs(a[1] - b[1]) for a, b in same), default=None)
-    check = ("" if gap is None else
-             f"; its held-out curve equals the 1000-step run's at the {len(same)} steps both probe (largest "
-             f"difference {gap:.2g})" if gap <= 1e-9 * max(b[1] for _, b in same) else
-             f"; its held-out curve differs from the 1000-step run's by up to {gap:.2g} at the {len(same)} steps "
-             "both probe, so it is not exactly the first steps of that run")
+    # at every step both probe, exactly or up to float rounding (on this CPU two processes differ in
+    # the last bits from the first steps, and twelve blocks amplify that as training goes on)
+    same = sorted((a[0], abs(a[1] - b[1]) / b[1]) for c_stop, c_full in zip(
+        f.runs("errata", name, "held_out_curve"), f.runs("norm", "prenorm", "held_out_curve"))
+        if c_stop and c_full for a in c_stop for b in c_full if a[0] == b[0])
+    check = ""
+    if same:
+        (first, rel_first), rel_max = same[0], max(r for _, r in same)
+        check = (f"; its held-out curve equals the 1000-step run's at the {len(same)} steps both probe"
+                 if rel_max <= 1e-9 else
+                 f"; its held-out curve is the 1000-step run's up to float rounding: {rel_first:.1g} apart "
+                 f"(relative) at step {first}, drifting to at most {100 * rel_max:.2g} % by step {same[-1][0]} "
+                 "as the twelve blocks amplify rounding" if rel_first < 1e-4 else
+                 f"; its held-out curve is {100 * rel_first:.2g} % from the 1000-step run's at step {first} "
+                 "already, so it is not the same run")
     sd = statistics.stdev(values) if len(values) > 1 else None
     agree = None if sd is None else abs(statistics.mean(values) - stated) <= 0.005 + 2 * sd
     verdict = ("one seed: no verdict under the rule (3 seeds)" if agree is None else
