@@ -98,9 +98,15 @@ def _norm_curves(f: Facts) -> str:
                          f"({b['val_ppl_subset'] - chapter[r]:+.2f} from the chapter's {chapter[r]})")
     if not parts:
         return ""
+    stopped = [v for v in f.runs("errata", registry.PRENORM_STOPPED) if isinstance(v, (int, float))]
+    stop = ("" if not stopped else
+            f". Pre-norm stopped at step {registry.PRENORM_STOP_AT} and evaluated on the full held-out split reaches "
+            f"{ms(stopped)} ({len(stopped)} seed{'s' if len(stopped) > 1 else ''}), "
+            f"{statistics.mean(stopped) - chapter['prenorm']:+.2f} from the chapter's {chapter['prenorm']}: the "
+            "chapter's figure is what this setup gives at its best held-out step, not after 1000 steps")
     return (". The held-out curves put the chapter's figures on the way down: held-out perplexity (on the "
             "curve's 64 fixed windows) bottoms at " + "; ".join(parts)
-            + ", and then climbs to the final figures as the runs overfit")
+            + ", and then climbs to the final figures as the runs overfit" + stop)
 
 
 def _norm_readings(f: Facts) -> list[str]:
