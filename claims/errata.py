@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from claims import registry
-from claims.figures import MIN_SEEDS, rate_tolerance
+from claims.figures import MIN_SEEDS, rate_tolerance, reading_agrees
 from claims.tables import mean_sd
 from fixtures import results
 
@@ -46,6 +46,10 @@ class Facts:
             if test in t["nodeid"] and t.get("records"):
                 return t["records"][0]
         return {}
+
+    def outcome(self, claim: str, test: str) -> str | None:
+        """The verdict of the claim's first test whose id contains `test` (None if none ran)."""
+        return next((t["outcome"] for t in self.claims.get(claim, {}).get("tests", []) if test in t["nodeid"]), None)
 
     def measured(self, claim: str, test: str):
         return self.record(claim, test).get("measured")
@@ -98,7 +102,7 @@ def _norm_curves(f: Facts) -> str:
                          f"({b['val_ppl_subset'] - chapter[r]:+.2f} from the chapter's {chapter[r]})")
     if not parts:
         return ""
-    stopped = [v for v in f.runs("errata", registry.PRENORM_STOPPED) if isinstance(v, (int, float))]
+    stopped = _stopped(f)
     stop = ("" if not stopped else
             f". Pre-norm stopped at step {registry.PRENORM_STOP_AT} and evaluated on the full held-out split reaches "
             f"{ms(stopped)} ({len(stopped)} seed{'s' if len(stopped) > 1 else ''}), "
@@ -121,17 +125,29 @@ def _norm_readings(f: Facts) -> list[str]:
                        f"curve; `python -m fixtures norm --only {r} --seeds 3` records it)")
             continue
         values = [b["val_ppl_subset"] for b in best]
-        rounding = 0.005
-        sd = statistics.stdev(values) if len(values) > 1 else None
-        agree = (None if sd is None else abs(statistics.mean(values) - chapter[r]) <= rounding + 2 * sd)
-        verdict = ("one seed: no verdict under the rule (3 seeds)" if agree is None else
-                   "agrees with the chapter's final figure (an alternative reading: the primary verdict stays)"
-                   if agree else "does not agree with the chapter's final figure")
+        verdict = _reading_verdict(values, chapter[r], "the chapter's final figure")
         out.append(f"best held-out checkpoint of {r} (perplexity on the curve's 64 fixed held-out windows): "
                    + ", ".join(f"{b['val_ppl_subset']:.2f} at step {b['step']}" for b in best)
                    + f" ({len(best)} seed{'s' if len(best) > 1 else ''}), against the chapter's final "
                    f"{chapter[r]}: {statistics.mean(values) - chapter[r]:+.2f}; {verdict}" + _subset_bias(f, r))
     return out + _stopped_reading(f)
+
+
+PERPLEXITY_ROUNDING = 0.005          # the chapter prints perplexities to two decimals (claims/test_norm_trained.py)
+
+
+def _reading_verdict(values: list[float], stated: float, what: str) -> str:
+    """A perplexity reading judged by the figure rule (claims/figures.py reading_agrees), in words."""
+    agree = reading_agrees(values, stated, PERPLEXITY_ROUNDING)
+    n = len(values)
+    return (f"{n} seed{'s' if n > 1 else ''}: no verdict under the rule ({MIN_SEEDS} seeds)" if agree is None else
+            f"agrees with {what} (an alternative reading: the primary verdict stays)" if agree
+            else f"does not agree with {what}")
+
+
+def _stopped(f: Facts) -> list[float]:
+    """The held-out perplexity of each seed of pre-norm stopped at its best step (the errata group)."""
+    return [v for v in f.runs("errata", registry.PRENORM_STOPPED) if isinstance(v, (int, float))]
 
 
 def _subset_bias(f: Facts, recipe: str) -> str:
@@ -151,7 +167,7 @@ def _stopped_reading(f: Facts) -> list[str]:
     (fixtures/recipes.py PRENORM_STOPPED): the early-stopped reading measured, not estimated."""
     name, stop = registry.PRENORM_STOPPED, registry.PRENORM_STOP_AT
     stated = registry.FIGURES["norm.prenorm"]
-    values = [v for v in f.runs("errata", name) if isinstance(v, (int, float))]
+    values = _stopped(f)
     if not values:
         return [(f"pre-norm stopped at step {stop}, on the full held-out split: not yet measured "
                 f"(`python -m fixtures errata --only {name} --seeds 1`, ~20 CPU-minutes)")]
@@ -171,11 +187,7 @@ def _stopped_reading(f: Facts) -> list[str]:
                  "as the twelve blocks amplify rounding" if rel_first < 1e-4 else
                  f"; its held-out curve is {100 * rel_first:.2g} % from the 1000-step run's at step {first} "
                  "already, so it is not the same run")
-    sd = statistics.stdev(values) if len(values) > 1 else None
-    agree = None if sd is None else abs(statistics.mean(values) - stated) <= 0.005 + 2 * sd
-    verdict = ("one seed: no verdict under the rule (3 seeds)" if agree is None else
-               "agrees with the chapter's figure (an alternative reading: the primary verdict stays)" if agree
-               else "does not agree with the chapter's figure")
+    verdict = _reading_verdict(values, stated, "the chapter's figure")
     best = [b["step"] for b in _best(f, "prenorm")]
     return [(f"pre-norm stopped at step {stop} (where seed 0's held-out curve bottoms: step "
             f"{', '.join(map(str, best)) or 'not recorded'}), on the full held-out split: {ms(values)} "
@@ -195,7 +207,7 @@ def _norm_sentence(f: Facts) -> str:
 def _norm_best_clause(f: Facts) -> str:
     """Where the runs stand at their best: measured on the full split where a run was stopped there,
     else on the curve's subset, said so."""
-    stopped = [v for v in f.runs("errata", registry.PRENORM_STOPPED) if isinstance(v, (int, float))]
+    stopped = _stopped(f)
     if stopped:
         return (f" Stopped at step {registry.PRENORM_STOP_AT}, pre-norm reaches {mean(stopped)} on the held-out "
                 "split.")
@@ -228,8 +240,7 @@ def _grad_reading(f: Facts, label: str) -> str:
     parts, agree = [], []
     for norm in ("pre", "post"):
         ratio = _grad(f, label, norm, "ratio")
-        sd = statistics.stdev(ratio) if len(ratio) > 1 else 0.0
-        agree.append(abs(statistics.mean(ratio) - CHAPTER_GRAD[norm][2]) <= 0.005 + 2 * sd)
+        agree.append(reading_agrees(ratio, CHAPTER_GRAD[norm][2], 0.005) is True)   # printed to two decimals
         parts.append(f"{norm}-norm block 1 {ms(_grad(f, label, norm, 'first'))}, block 12 "
                      f"{ms(_grad(f, label, norm, 'last'))}, ratio {ms(ratio)} (the chapter: "
                      f"{CHAPTER_GRAD[norm][0]}, {CHAPTER_GRAD[norm][1]}, {CHAPTER_GRAD[norm][2]})")
@@ -533,8 +544,11 @@ def _rope_cause(f: Facts) -> str:
             "(that ordering holds), but not gracefully by this threshold at four times the trained length")
 
 
+MEMORY_FIGURE = "test_memory_figures_are_the_chapters[cpu-{}"
+
+
 def _memory(f: Facts, figure: str) -> float | None:
-    m = f.measured("cost.memory_quadratic", f"test_memory_figures_are_the_chapters[cpu-{figure}")
+    m = f.measured("cost.memory_quadratic", MEMORY_FIGURE.format(figure))
     return m if isinstance(m, (int, float)) else None
 
 
@@ -544,7 +558,9 @@ def _memory_exponent_cause(f: Facts) -> str:
         return ""
     return (f"the exponent over the last four rows, {slope:.3f} here, is set by the non-quadratic remainder, which is "
             f"the allocator's (see cost.peak_memory); the last ratio, {last:.3g} here against the chapter's "
-            f"{registry.FIGURES['cost.memory_last_ratio']}, holds")
+            f"{registry.FIGURES['cost.memory_last_ratio']}, "
+            + ("holds" if f.outcome("cost.memory_quadratic", MEMORY_FIGURE.format("last ratio")) == "holds"
+               else "is refuted too"))
 
 
 def _peak_memory_cause(f: Facts) -> str:

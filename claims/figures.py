@@ -59,6 +59,15 @@ def rate_tolerance(values: Sequence[float], n_items: int) -> float:
     return 0.0005 + 2 * max(sd, se)
 
 
+def reading_agrees(values: Sequence[float], stated: float, rounding: float) -> bool | None:
+    """The trained-figure rule (rounding + 2 sd over seeds) applied to an alternative reading's
+    values: None with fewer than MIN_SEEDS seeds, as a verdict would be skipped."""
+    if len(values) < MIN_SEEDS:
+        return None
+    mean, sd = spread(values)
+    return abs(mean - stated) <= rounding + 2 * sd
+
+
 def need_seeds(n: int) -> None:
     """A tolerance built from the seed-to-seed spread needs the spread: skip (after the
     measurement is recorded, so the report still shows it) with fewer than three seeds."""

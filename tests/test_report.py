@@ -227,6 +227,11 @@ def test_the_best_checkpoint_reading_is_built_from_the_recorded_curve_and_never_
     [entry] = errata.build(merged, tmp_path)
     line = next(r for r in entry["readings"] if r.startswith("best held-out checkpoint of prenorm "))
     assert "38.50 at step 300" in line and "37.82: +0.68" in line and "no verdict" in line
+    run2 = [dict(run, seed=1, key="k1", metrics={"best_held_out": {"step": 300, "val_ppl_subset": 37.83}})]
+    results.merge("norm", run2, tmp_path)                    # two seeds: still below the rule's three
+    [entry] = errata.build(merged, tmp_path)
+    line = next(r for r in entry["readings"] if r.startswith("best held-out checkpoint of prenorm "))
+    assert "2 seeds: no verdict under the rule (3 seeds)" in line
     run3 = [dict(run, seed=s, key="k" if s == 0 else f"k{s}", metrics={"best_held_out": {"step": 300, "val_ppl_subset": v}})
             for s, v in enumerate([37.80, 37.85, 37.83])]
     results.merge("norm", run3, tmp_path)
