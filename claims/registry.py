@@ -157,6 +157,8 @@ FIGURES = {
     # one attention layer's cost: the fitted time exponent (last four rows) and the projections'
     # factor from 1024 to 8192 tokens ("a factor of ten for a factor of eight")
     "cost.time_exponent": 1.91, "cost.projections_x8": 10,
+    # the time column's last two doubling ratios (4096 and 8192 tokens), "converging on 4"
+    "cost.time_ratio_4096": 4.37, "cost.time_ratio_8192": 3.69,
     # peak memory: the fitted exponent and the last doubling's ratio
     "cost.memory_exponent": 1.87, "cost.memory_last_ratio": 3.91,
     # ALiBi's held-out perplexity at the trained window and at four times it
