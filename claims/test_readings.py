@@ -5,13 +5,11 @@ recorded as evidence (`readings.json`), never as verdicts.  Slow tier: they are 
   python -m claims.report --report-dir=report-readings --save-results
 """
 import pytest
-import torch
 
 from claims.errata import GRAD_READINGS
 from data import split
 from fixtures import recipes
 from fixtures.grad_profile import block_grad_norms
-from model import LanguageModel
 
 pytestmark = pytest.mark.slow
 SEEDS = range(4)                    # as claims/test_norm.py
@@ -81,7 +79,7 @@ RUNAWAY_SEEDS = 3
 def test_the_runaway_in_a_model_wide_throughout(trained, evidence):
     """scale.runaway's statistics in a model 1024 wide throughout (one head of 1024), the chapter's
     shorter run: the seeds already trained (it is ~45 CPU-minutes a run here; seconds on a GPU)."""
-    from fixtures.attention_stats import held_out_windows, softmax_stats
+    from fixtures.attention_stats import held_out_windows, softmax_stats, softmax_stats_at_init
     from fixtures.cache import TrainedCache
     cache, x, out = TrainedCache(), held_out_windows(1024, 128), {}
     for variant in ("undivided", "divided"):
@@ -91,10 +89,7 @@ def test_the_runaway_in_a_model_wide_throughout(trained, evidence):
             pytest.skip(f"not trained: python -m fixtures errata --only {recipe.name} --seeds 1 (~45 CPU-minutes)")
         stats = [softmax_stats(r.model, x)[0] for r in trained("errata", recipe.name, n)] if n else []
         out[variant] = {k: [s[k] for s in stats] for k in ("score_sd", "entropy", "frozen")}
-        init = []
-        for seed in range(n):          # the model each run starts from, rebuilt under its seed
-            torch.manual_seed(seed)
-            init.append(softmax_stats(LanguageModel(recipe.model), x)[0]["score_sd"])
-        out[variant]["init_score_sd"] = init
+        out[variant]["init_score_sd"] = [softmax_stats_at_init(recipe.model, seed, x)[0]["score_sd"]
+                                         for seed in range(n)]
     evidence.json("readings.json", {"scale.runaway: a model 1024 wide throughout": out}, merge=True)
     assert all(v >= 0 for r in out.values() for vs in r.values() for v in vs)

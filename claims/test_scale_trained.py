@@ -2,14 +2,12 @@
 one wide head of 256 or 1024 on the chapter's shorter run (recipes and the choices the chapter
 leaves open: fixtures/recipes.py, SCALE; how the softmax is measured: fixtures/attention_stats.py)."""
 import pytest
-import torch
 
 from claims.figures import decide, describe, need_seeds, spread, trained_figure
 from claims.registry import WIDE_HEADS, figures
 from claims.trained import gain, val
 from fixtures import recipes
-from fixtures.attention_stats import held_out_windows, softmax_stats
-from model import LanguageModel
+from fixtures.attention_stats import held_out_windows, softmax_stats, softmax_stats_at_init
 
 SEEDS = 3
 CHAPTER = figures("scale")      # worth_32, worth_256, worth_1024 (claims/registry.py)
@@ -83,10 +81,7 @@ def softmax(trained, seeds):
     def get(d_k: int, variant: str) -> dict:
         if (d_k, variant) not in memo:
             name = f"scale{d_k}_{variant}"
-            init = []
-            for seed in range(n):
-                torch.manual_seed(seed)
-                init.append(softmax_stats(LanguageModel(recipes.get(name).model), x)[0])
+            init = [softmax_stats_at_init(recipes.get(name).model, seed, x)[0] for seed in range(n)]
             memo[(d_k, variant)] = {"init": init, "n": n,
                                     "trained": [softmax_stats(r.model, x)[0] for r in trained("scale", name, n)]}
         return memo[(d_k, variant)]
