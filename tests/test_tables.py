@@ -58,3 +58,12 @@ def test_the_cost_figures_the_tests_state_are_the_chapters_printed_table():
     assert float(printed[8192]["ms x4"]) == FIGURES["cost.time_ratio_8192"]
     assert float(printed[8192]["MB x4"]) == FIGURES["cost.memory_last_ratio"]
     assert round(printed[8192]["projections ms"] / printed[1024]["projections ms"]) == FIGURES["cost.projections_x8"]
+
+
+def test_the_stopped_readings_step_is_where_the_committed_curve_of_seed_0_bottoms():
+    """claims/registry.py PRENORM_STOP_AT is a recipe setting (a cache key needs a fixed number),
+    chosen from a measurement: it must still be the best step of pre-norm seed 0 on record."""
+    from claims.registry import PRENORM_STOP_AT
+    from fixtures import results
+    seed0 = [r for r in results.by_recipe("norm", RESULTS_DIR)["prenorm"] if r["seed"] == 0]
+    assert seed0 and seed0[0]["metrics"]["best_held_out"]["step"] == PRENORM_STOP_AT
