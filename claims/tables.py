@@ -101,9 +101,8 @@ RUNAWAY_ROWS = [("undivided score sd at init", "runaway_init_sd", "undivided sco
 
 def _runaway_wide_rows(merged: dict, results_dir: Path) -> list[list]:
     """The runaway's figures beside the reading "a model 1024 wide throughout", where measured."""
-    from claims.errata import RUNAWAY_WIDE  # errata imports this module: the key, not a cycle at import
-    path = results_dir / "readings.json"
-    reading = json.loads(path.read_text()).get(RUNAWAY_WIDE, {}) if path.exists() else {}
+    from claims.errata import RUNAWAY_WIDE, Facts  # errata imports this module: read at call time, no cycle
+    reading = Facts(merged, results_dir).readings.get(RUNAWAY_WIDE, {})
     if not reading:
         return []
     records = {t["records"][0].get("figure", ""): t["records"][0] for t in _tests(merged, "scale.runaway")
