@@ -85,7 +85,7 @@ def trained_figure(request, claim_record, *, figure: str, stated: float, values:
     mean, sd = spread(values)
     tol = rounding + 2 * sd
     claim_record(stated=stated, measured={"mean": mean, "sd": sd, "per seed": values}, figure=figure,
-                 tolerance=f"{rounding} + 2 sd = {fmt(tol)}", seeds=len(values), **details)
+                 tolerance=f"{rounding} + 2 sd = {fmt(tol)}", seeds=len(values), rule="trained", **details)
     need_seeds(len(values))
     decide(request, abs(mean - stated) <= tol,
            f"{figure}: {describe(values, unit)}, not {stated}{unit} "

@@ -19,7 +19,7 @@ from datetime import datetime, timezone
 import pytest
 import torch  # imported once, up front: pytester's sys.modules restore must not drop it
 
-from claims import registry, verdicts
+from claims import registry, rules, verdicts
 from fixtures.plugin import REPORT_DIR, device_of
 
 # the options, the device and the report directory come from the fixtures' plugin: loading
@@ -27,6 +27,7 @@ from fixtures.plugin import REPORT_DIR, device_of
 pytest_plugins = ["fixtures.plugin"]
 COLLECTED = pytest.StashKey[set]()            # claim IDs collected (selected or not)
 BAD_CLAIM = pytest.StashKey[str]()            # on an item: why its claim marker is invalid
+SMOKE_SOURCE = verdicts.SMOKE_SOURCE
 ABORTED = (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR)
 
 
@@ -101,10 +102,11 @@ def pytest_runtest_setup(item):
 @pytest.fixture
 def claim_record(request):
     """Record the chapter's figure beside ours: claim_record(stated=..., measured=...,
-    tolerance="...", **details).  Call it before asserting, so a failure keeps the evidence."""
-    def record(stated, measured, tolerance, **details):
+    tolerance="...", rule="trained", **details); `rule` names the rule that decides it
+    (claims/rules.py), recorded with its version.  Call it before asserting, so a failure keeps the evidence."""
+    def record(stated, measured, tolerance, rule: str = rules.DEFAULT, **details):
         entry = {"stated": verdicts.plain(stated), "measured": verdicts.plain(measured),
-                 "tolerance": verdicts.plain(tolerance)}
+                 "tolerance": verdicts.plain(tolerance), "rule": rules.rule_id(rule)}
         entry.update({k: verdicts.plain(v) for k, v in details.items()})
         for key, value in entry.items():        # evidence must survive JSON (and xdist's wire)
             try:
@@ -196,7 +198,9 @@ class ClaimReporter:
             # for claims this run never reached, so the last report is kept as it is
             self.summary_line = f"claim report not written: the run aborted ({pytest.ExitCode(exitstatus).name})"
             return
-        meta = {"timestamp": datetime.now(timezone.utc).isoformat(timespec="seconds"), "source": "fresh run",
+        smoke = config.getoption("--smoke")
+        meta = {"timestamp": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                "source": SMOKE_SOURCE if smoke else "fresh run", "scale": "smoke" if smoke else "chapter",
                 "markexpr": config.getoption("markexpr"), "argv": list(config.invocation_params.args),
                 "seconds": round(time.time() - self.started, 1),
                 "torch": torch.__version__, "python": platform.python_version()}
@@ -207,8 +211,8 @@ class ClaimReporter:
         tmp.write_text(json.dumps(report, indent=1, default=str))
         os.replace(tmp, out / "claims.json")
         s = report["summary"]
-        self.summary_line = (f"claims: {s['holds']} hold, {s['refuted']} refuted, {s['fails']} fail, "
-                             f"{s['not run']} not run, {s['not encoded']} not encoded -> {out / 'claims.json'}")
+        self.summary_line = ("SMOKE SCALE (verdicts mean nothing; never saved): " if smoke else "") + (
+                             f"claims: {verdicts.summary_text(s)} -> {out / 'claims.json'}")
 
     def pytest_terminal_summary(self, terminalreporter):
         if self.summary_line:

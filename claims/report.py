@@ -24,10 +24,13 @@ from claims import registry
 from claims.verdicts import (
     DECIDED,
     encoded_in_source,
+    is_smoke,
     merge,
+    outcome_label,
     still_defined,
     summarise_claim,
     summary_of,
+    summary_text,
     verdict_label,
 )
 
@@ -103,9 +106,10 @@ def measured_cell(m) -> str:
 
 def render_markdown(report: dict) -> str:
     s = report["summary"]
-    lines = ["# Which of the chapter's claims hold", "",
-             (f"**{s['holds']} hold, {s['refuted']} refuted, {s['fails']} fail, {s['not run']} not run, "
-              f"{s['not encoded']} not encoded** (of {s['total']})."), ""]
+    smoke = [("**Smoke scale**: every trained recipe ran a handful of steps; these verdicts check that "
+              "the tests run, and say nothing about the chapter."), ""] if is_smoke(report) else []
+    lines = ["# Which of the chapter's claims hold", "", *smoke,
+             f"**{summary_text(s)}**.", ""]
     by_section: dict[str, list] = {}
     for c in report["claims"]:
         by_section.setdefault(c["section"], []).append(c)
@@ -125,7 +129,7 @@ def render_markdown(report: dict) -> str:
             # then one row per figure (per test): the chapter's number, ours, the tolerance, its verdict
             for t in sorted(c.get("tests", []), key=lambda t: t["nodeid"]):
                 rec = t["records"][0] if t.get("records") else {}
-                outcome = t["outcome"] or "not run"
+                outcome = outcome_label(t)
                 why = f" — {t['reason']}" if t.get("reason") and outcome != "holds" else ""
                 lines.append(f"| &nbsp;&nbsp;↳ {cell(figure_name(t))} | {cell(rec.get('stated', NOT_RECORDED))} "
                              f"| {cell(measured_cell(rec.get('measured', NOT_RECORDED)))} "
@@ -199,12 +203,12 @@ def render_html(report: dict, plots: list[Path], badge_dir: Path | None = None, 
     return f"""<!doctype html><html><head><meta charset="utf-8"><title>attention-claims report</title>
 <style>body{{font-family:sans-serif;margin:2em;max-width:1400px}}table{{border-collapse:collapse;width:100%}}
 td,th{{border:1px solid #ccc;padding:4px;font-size:13px;vertical-align:top}}tr.holds{{background:#e9f7ea}}
-tr.refuted{{background:#fdf1dc}}tr.fails{{background:#fbe0e0}}tr.not-run,tr.not-encoded{{color:#777}}
+tr.refuted{{background:#fdf1dc}}tr.stale{{background:#eee8f5}}tr.fails{{background:#fbe0e0}}tr.not-run,tr.not-encoded{{color:#777}}
 tr.section th{{background:#eef;text-align:left}}tr.figure td{{font-size:12px;color:#333}}
 td.figure-name{{padding-left:1.5em}}figure{{display:inline-block;margin:1em}}figure img{{max-width:640px}}img.badge{{margin:2px}}</style></head><body>
 <h1>Which of the chapter's claims hold</h1>
-<p id="summary">{s['holds']} hold, {s['refuted']} refuted, {s['fails']} fail, {s['not run']} not run,
-{s['not encoded']} not encoded (of {s['total']}).</p>
+{"<p id='smoke'><b>Smoke scale</b>: every trained recipe ran a handful of steps; these verdicts check that the tests run, and say nothing about the chapter.</p>" if is_smoke(report) else ""}
+<p id="summary">{summary_text(s)}.</p>
 {badge_imgs}
 <table id="claims"><tr><th>claim</th><th>the chapter</th><th>measured</th><th>tolerance</th><th>verdict</th><th>source</th></tr>
 {''.join(rows)}</table><h2>Plots</h2>{figs or '<p>No plots yet: run the slow or gpu tier.</p>'}
@@ -222,10 +226,11 @@ def _figure_row(cid: str, t: dict) -> str:
     name = figure_name(t)
     cells = [html.escape((measured_cell if k == "measured" else _fmt)(rec[k])) if k in rec and rec[k] is not None
              else NOT_RECORDED for k in ("stated", "measured", "tolerance")]
-    outcome = t["outcome"] or "not run"
+    outcome = outcome_label(t)
     reason = html.escape(t.get("reason") or "") if outcome != "holds" else ""
     src = html.escape(f"{t.get('source')}: {t.get('tier')}, {t.get('device')}, {str(t.get('timestamp'))[:10]}")
-    return (f"<tr class='figure {outcome.replace(' ', '-')}' data-claim='{html.escape(cid)}'>"
+    cls = outcome.split(":")[0].replace(" ", "-")
+    return (f"<tr class='figure {cls}' data-claim='{html.escape(cid)}'>"
             f"<td class='figure-name'>&#8627; {html.escape(name)}</td><td>{cells[0]}</td><td>{cells[1]}</td>"
             f"<td>{cells[2]}</td><td><b>{html.escape(outcome)}</b> {reason}</td><td>{src}</td></tr>")
 
@@ -244,8 +249,7 @@ BADGES = ROOT / "results" / "badges"          # committed: the README shows them
 
 def readme_table(report: dict) -> str:
     s = report["summary"]
-    lines = [(f"{s['holds']} hold, {s['refuted']} refuted, {s['fails']} fail, {s['not run']} not run, "
-              f"{s['not encoded']} not encoded (of {s['total']})."), "",
+    lines = [f"{summary_text(s)}.", "",
              "| claim | the chapter | verdict | source |", "|---|---|---|---|"]
     for c in report["claims"]:
         evidence = ""
@@ -326,6 +330,12 @@ def main(argv=None) -> int:
         path = plot(out)
         if path is not None:
             evidence.add(path.name)
+    # a smoke run's verdicts mean nothing about the chapter: rendered alone and labelled, never
+    # merged with the committed ones, saved, put in the README or made into badges
+    if is_smoke(fresh) and (a.save_results or a.readme or a.check_readme):
+        print(f"{fresh_path} is a --smoke run (a handful of steps per recipe): its verdicts are never "
+              "saved or put in the README; run the tier at the chapter's scale", file=sys.stderr)
+        return 2
     if a.save_results and fresh is None:
         # a run of evidence without verdicts (claims/test_readings.py): keep its evidence alone
         if not run_evidence:
@@ -346,10 +356,16 @@ def main(argv=None) -> int:
         _write(RESULTS, {"claims": sorted(kept.values(), key=lambda c: c["id"])})
         for line in evidence.save():
             print(f"saved {line}")
-    merged = merge(fresh, _load(RESULTS)) if fresh is not None else committed_only(_load(RESULTS))
+    if is_smoke(fresh):
+        merged = fresh
+    else:
+        merged = merge(fresh, _load(RESULTS)) if fresh is not None else committed_only(_load(RESULTS))
     _write(out / "merged.json", merged)
     (out / "claims.md").write_text(render_markdown(merged))
-    badges(merged, out / "badges")
+    if is_smoke(fresh):
+        shutil.rmtree(out / "badges", ignore_errors=True)
+    else:
+        badges(merged, out / "badges")
     fresh_plots = sorted(out.glob("*.png"))
     plots = fresh_plots + [p for p in sorted((ROOT / "results").glob("*.png"))
                            if p.name not in {f.name for f in fresh_plots}]
@@ -375,8 +391,7 @@ def main(argv=None) -> int:
                   "`python -m claims.report --readme` after a full fast run and commit it", file=sys.stderr)
             return 1
     s = merged["summary"]
-    print(f"{out / 'claims.md'}: {s['holds']} hold, {s['refuted']} refuted, {s['fails']} fail, "
-          f"{s['not run']} not run, {s['not encoded']} not encoded"
+    print(("SMOKE SCALE: " if is_smoke(merged) else "") + f"{out / 'claims.md'}: {summary_text(s)}"
           + ("" if fresh is not None else " (committed verdicts only)"))
     return 0
 

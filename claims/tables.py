@@ -13,10 +13,10 @@ import statistics
 from pathlib import Path
 
 from claims.registry import LADDER_ROWS, PRENORM_STOP_AT, PRENORM_STOPPED, WIDE_HEADS, figures
+from data.chapter import chapter_or_none
 from fixtures import results
 
 ROOT = Path(__file__).resolve().parent.parent
-CHAPTER_TXT = ROOT.parent / "shared" / "chapter.txt"
 
 
 def mean_sd(values, unit: str = "", per_seed: bool = False) -> str:
@@ -118,8 +118,11 @@ def _runaway_wide_rows(merged: dict, results_dir: Path) -> list[list]:
 
 def build(merged: dict, results_dir: Path, chapter: str | None = None) -> list[tuple[str, str]]:
     """[(title, markdown)] for every table the chapter prints or describes."""
+    missing = ""
     if chapter is None:
-        chapter = CHAPTER_TXT.read_text(encoding="utf-8") if CHAPTER_TXT.exists() else ""
+        chapter, missing = chapter_or_none()
+    if chapter is None:                  # the chapter's own columns say why they are empty; ours stay
+        missing, chapter = "chapter text not found (" + missing.splitlines()[1].strip() + ")", ""
     fig_header = ["figure", "the chapter", "ours", "tolerance", "verdict"]
     out = []
     out.append(("Var(q·k) and the score sd, 20,000 pairs per width",
@@ -186,7 +189,8 @@ def build(merged: dict, results_dir: Path, chapter: str | None = None) -> list[t
                 _table(["scheme", "64", "128", "256"], rows or [["not run", "", "", ""]])))
     cost_path = results_dir / "cost_cpu.json"
     ours = {r["n"]: r for r in json.loads(cost_path.read_text())["rows"]} if cost_path.exists() else {}
-    theirs = chapter_cost_table(chapter)
+    theirs = chapter_cost_table(chapter) or {n: dict.fromkeys(("ms x4", "attn MB", "peak MB", "MB x4"), missing)
+                                             for n in ours}
     rows = [[n, t["ms x4"], f"{ours[n]['ms'] / ours[n // 2]['ms']:.2f}" if n in ours and n // 2 in ours else "",
              t["attn MB"], ours.get(n, {}).get("score_mb", ""), t["peak MB"], ours.get(n, {}).get("peak_mb", ""),
              t["MB x4"], f"{ours[n]['peak_mb'] / ours[n // 2]['peak_mb']:.2f}" if n in ours and n // 2 in ours else ""]
@@ -204,7 +208,7 @@ def build(merged: dict, results_dir: Path, chapter: str | None = None) -> list[t
                 _table(["model", "the chapter", "ours: accuracy", "ours: wrong noun"], rows)))
     maps = results_dir / "winograd_attention.txt"
     out.append(("The two attention maps (block rows at the referent position, averaged over heads)",
-                "The chapter:\n\n```\n" + chapter_maps(chapter) + "\n```\n\nOurs (seed 0):\n\n```\n"
+                "The chapter:\n\n```\n" + (missing or chapter_maps(chapter)) + "\n```\n\nOurs (seed 0):\n\n```\n"
                 + (maps.read_text().rstrip() if maps.exists() else "not run") + "\n```\n\nEvery printed cell "
                 + "as a figure over all seeds:\n\n" + _table(fig_header, [r for r in _figure_rows(
                     merged, "winograd.block1_first_noun", "winograd.block2_routing") if r[1] not in (0, 0.0)])))

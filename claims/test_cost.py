@@ -255,7 +255,8 @@ def _slope_claim(request, run, claim_record, key, name, stated, what, extra):
     """A log-log slope over the last four lengths, judged on its interval (fixtures/cost.py judge)."""
     j = run.judge(name, lambda ys: cost.loglog_slope(LAST4, ys), _slope_of(key))
     claim_record(stated=stated, measured={**_record(j), **extra(run.rows())},
-                 tolerance=f"the slope's interval inside {list(j['figure'].band)}", figure=name)
+                 tolerance=f"the slope's interval inside {list(j['figure'].band)}", figure=name,
+                 rule="timing")
     _decided(request, j, what)
 
 
@@ -278,7 +279,8 @@ def test_time_per_doubling_converges_on_4(requested, device, tables, claim_recor
     rows = run.rows()
     claim_record(stated={"last ratios": [FIGURES["cost.time_ratio_4096"], FIGURES["cost.time_ratio_8192"]]},
                  measured={"ratios": [round(r["ratio"], 3) for r in rows[1:]], **_record(j)},
-                 tolerance=f"the last ratio's interval inside {list(j['figure'].band)}", figure="last ratio")
+                 tolerance=f"the last ratio's interval inside {list(j['figure'].band)}", figure="last ratio",
+                 rule="timing")
     _decided(request, j, "last ratio")
 
 
@@ -316,7 +318,7 @@ def _timed_figure(request, claim_record, run, name, statistic, samples_of, what)
     wider than the gap the figure must tell apart."""
     j = run.judge(name, statistic, samples_of)
     f = j["figure"]
-    claim_record(stated=f.stated, measured=_record(j), figure=name,
+    claim_record(stated=f.stated, measured=_record(j), figure=name, rule="timing",
                  tolerance=f"{f.stated} inside the interval widened by {f.rounding}; undecided if that "
                            f"interval is wider than {f.too_wide}")
     _decided(request, j, what)

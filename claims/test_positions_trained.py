@@ -7,7 +7,7 @@ import pytest
 from claims.figures import decide, describe, need_seeds, trained_figure
 from claims.registry import figures
 from data import load_tokens
-from fixtures.recipes import POSITIONS_EVAL
+from fixtures.recipes import POSITIONS_EVAL, SMOKE_EVAL_WINDOWS
 from fixtures.train import evaluate
 
 pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("positions")]
@@ -20,9 +20,10 @@ def curves(trained, seeds, device, evidence):
     """scheme -> [per seed: {eval length: held-out perplexity}]"""
     n = seeds(SEEDS)
     ids = load_tokens()
+    windows = SMOKE_EVAL_WINDOWS if trained.smoke else None          # all held-out windows; a few at smoke scale
     out = {}
     for scheme in SCHEMES:
-        out[scheme] = [{T: evaluate(r.model, ids, T, device)["val_ppl"] for T in POSITIONS_EVAL}
+        out[scheme] = [{T: evaluate(r.model, ids, T, device, windows)["val_ppl"] for T in POSITIONS_EVAL}
                        for r in trained("positions", f"positions_{scheme}", n)]
     _plot(out, evidence)
     return out

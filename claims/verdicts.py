@@ -11,12 +11,15 @@ import re
 from pathlib import Path
 
 from claims import registry
+from claims.rules import is_stale, stale_rules
 
-VERDICTS = ("holds", "refuted", "fails", "not run", "not encoded")
+# stale: decided under an older version of its rule (claims/rules.py); never a plain holds/refuted
+VERDICTS = ("holds", "refuted", "fails", "stale", "not run", "not encoded")
 DECIDED = ("holds", "refuted", "fails")
 SEVERITY = {"fails": 3, "refuted": 2, "holds": 1, "not run": 0}
 CLAIMS_DIR = Path(__file__).resolve().parent
 CLAIM_IN_SOURCE = re.compile(r"claim\(\s*(?:id\s*=\s*)?[\"']([a-z0-9_]+\.[a-z0-9_]+)[\"']")
+SMOKE_SOURCE = "smoke run"    # a --smoke run's source: its verdicts are labelled and never saved
 UNKNOWN = ("unknown claim ID(s) in @pytest.mark.claim (not in claims/registry.py, whose IDs "
            "come from ../shared/claims.md):\n")
 
@@ -73,14 +76,18 @@ def summarise_claim(cid: str, tests: list[dict], encoded: bool) -> dict:
     decided outcome (fails > refuted > holds); with none decided it is `not run` (a test
     exists) or `not encoded`."""
     c = registry.get(cid)
-    decided = [t for t in tests if t["outcome"] in DECIDED]
+    stale = [t for t in tests if t["outcome"] in DECIDED and is_stale(t)]
+    decided = [t for t in tests if t["outcome"] in DECIDED and not is_stale(t)]
     if decided:
         verdict = max((t["outcome"] for t in decided), key=SEVERITY.__getitem__)
+    elif stale:
+        verdict = "stale"
     else:
         verdict = "not run" if encoded or tests else "not encoded"
-    basis = decided or tests
+    basis = decided or stale or tests
     reasons = [t["reason"] for t in basis if t["outcome"] == verdict and t["reason"]]
-    pending = [t for t in tests if t["outcome"] not in DECIDED]
+    reasons += [f"{t['nodeid'].split('::')[-1]}: {outcome_label(t)}" for t in stale]
+    pending = [t for t in tests if t["outcome"] not in DECIDED or is_stale(t)]
     if decided and pending:
         reasons.append(f"{len(pending)} of {len(tests)} tests not run")
     # the evidence behind the verdict; with none decided, whatever was measured before a skip
@@ -103,6 +110,20 @@ def summarise_claim(cid: str, tests: list[dict], encoded: bool) -> dict:
     }
 
 
+def outcome_label(t: dict) -> str:
+    """A test's outcome as a report shows it: a stale one says which rule decided it."""
+    outcome = t.get("outcome") or "not run"
+    if outcome in DECIDED and is_stale(t):
+        return f"stale: {outcome} under {', '.join(stale_rules(t))}, decide it again under the current rule"
+    return outcome
+
+
+def summary_text(s: dict) -> str:
+    """'55 hold, 16 refuted, 0 fail, 0 stale, 0 not run, 0 not encoded (of 71)'."""
+    return (f"{s['holds']} hold, {s['refuted']} refuted, {s['fails']} fail, {s.get('stale', 0)} stale, "
+            f"{s['not run']} not run, {s['not encoded']} not encoded (of {s['total']})")
+
+
 def summary_of(claims: list[dict]) -> dict:
     summary = {v: sum(1 for c in claims if c["verdict"] == v) for v in VERDICTS}
     summary["total"] = len(claims)
@@ -121,6 +142,10 @@ def build_report(results: dict, encoded: set[str], meta: dict) -> dict:
             by_claim.setdefault(cid, []).append(test)
     claims = [summarise_claim(cid, by_claim.get(cid, []), cid in encoded) for cid in registry.CLAIMS]
     return {"summary": summary_of(claims), "meta": meta, "claims": claims}
+
+
+def is_smoke(report: dict | None) -> bool:
+    return bool(report) and report.get("meta", {}).get("scale") == "smoke"
 
 
 def merge(fresh: dict, committed: dict) -> dict:
@@ -150,10 +175,17 @@ def verdict_label(c: dict) -> str:
     figure or one ordering the chapter states); and whether some of them did not run."""
     tests = c.get("tests", [])
     notes = []
-    held = sum(t["outcome"] == "holds" for t in tests)
+    held = sum(t["outcome"] == "holds" and not is_stale(t) for t in tests)
     if c["verdict"] == "refuted":
-        decided = sum(t["outcome"] in DECIDED for t in tests)
+        decided = sum(t["outcome"] in DECIDED and not is_stale(t) for t in tests)
         notes.append(f"{'in part: ' if held else ''}{held} of {decided} figures hold")
+    n_stale = sum(t["outcome"] in DECIDED and is_stale(t) for t in tests)
+    if c["verdict"] == "stale":
+        notes.append(f"{n_stale} figure(s) decided under an older rule")
+    elif n_stale:
+        notes.append(f"{n_stale} stale")
     if c["verdict"] in DECIDED and any(t["outcome"] not in DECIDED for t in tests):
         notes.append("partial: some tests not run")
+    if any(t.get("source") == SMOKE_SOURCE for t in tests):
+        notes.append("smoke scale")
     return c["verdict"] + (f" ({'; '.join(notes)})" if notes else "")

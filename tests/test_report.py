@@ -201,9 +201,9 @@ def test_a_figure_crash_is_a_failure_not_a_refutation(pytester, monkeypatch):
     assert c["verdict"] == "fails"
 
 
-def test_every_erratum_quotes_the_chapter_verbatim_and_fills_its_figures_from_measurements(tmp_path):
+def test_every_erratum_quotes_the_chapter_verbatim_and_fills_its_figures_from_measurements(tmp_path, chapter_text):
     from claims import errata
-    chapter = (ROOT.parent / "shared" / "chapter.txt").read_text(encoding="utf-8")
+    chapter = chapter_text
     for cid, e in errata.ERRATA.items():
         assert cid in registry.CLAIMS
         assert e.quote in chapter, f"{cid}: the quote is not the chapter's text"

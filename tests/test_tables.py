@@ -43,15 +43,12 @@ def test_the_runaway_reading_sits_beside_the_verdicts_figures(tmp_path):
     assert rows["divided score sd after training"][2:] == ["not measured", "not measured"]
 
 
-def test_the_cost_figures_the_tests_state_are_the_chapters_printed_table():
+def test_the_cost_figures_the_tests_state_are_the_chapters_printed_table(chapter_text):
     """The cost claims state figures typed once (claims/registry.py FIGURES, claims/test_cost.py
     CHAPTER_PEAK_MB); the chapter's table, parsed from its text, must say the same."""
-    import pytest
 
     from claims.registry import FIGURES
-    if not tables.CHAPTER_TXT.exists():
-        pytest.skip(f"no chapter text at {tables.CHAPTER_TXT}")
-    printed = tables.chapter_cost_table(tables.CHAPTER_TXT.read_text(encoding="utf-8"))
+    printed = tables.chapter_cost_table(chapter_text)
     from claims.test_cost import CHAPTER_PEAK_MB
     assert CHAPTER_PEAK_MB == {n: row["peak MB"] for n, row in printed.items()}
     assert float(printed[4096]["ms x4"]) == FIGURES["cost.time_ratio_4096"]
