@@ -19,9 +19,10 @@ from pathlib import Path
 from claims import registry
 from claims.figures import MIN_SEEDS, rate_tolerance, reading_agrees
 from claims.tables import mean_sd
+from data.paths import PROJECT_ROOT
 from fixtures import results
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = PROJECT_ROOT
 
 
 class Facts:

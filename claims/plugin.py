@@ -169,6 +169,7 @@ class ClaimReporter:
         self.started = time.time()
         self.summary_line = None
 
+    @pytest.hookimpl(optionalhook=True)           # an xdist hook: absent under -p no:xdist
     def pytest_testnodedown(self, node, error):
         """xdist: each worker sends the claim IDs it collected (selected or not)."""
         self.config.stash[COLLECTED].update(getattr(node, "workeroutput", {}).get("claims_collected", []))

@@ -20,8 +20,9 @@ from pathlib import Path
 
 from claims.rules import stale_rules
 from claims.verdicts import DECIDED, base_nodeid, still_defined
+from data.paths import PROJECT_ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = PROJECT_ROOT
 COMMITTED = ROOT / "results" / "verdicts.json"
 NEEDS_WEIGHTS = "is not in the trained cache"       # fixtures.engine.NotCached's message
 

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import sys
 from pathlib import Path
 
 from claims import registry
+from claims.save import load_verdicts, save_run
 from claims.verdicts import (
     DECIDED,
     encoded_in_source,
@@ -33,19 +33,20 @@ from claims.verdicts import (
     summary_text,
     verdict_label,
 )
+from data.files import atomic_write
+from data.paths import PROJECT_ROOT, CheckoutError, require_checkout
+from fixtures.results import EvidenceError, read_json
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = PROJECT_ROOT
 RESULTS = ROOT / "results" / "verdicts.json"
 
 
 def _load(path: Path) -> dict:
-    return json.loads(path.read_text()) if path.exists() else {"claims": []}
+    return load_verdicts(path)
 
 
 def _write(path: Path, obj) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(obj, indent=1, default=str))
-    os.replace(tmp, path)
+    atomic_write(path, json.dumps(obj, indent=1, default=str))
 
 
 def committed_only(committed: dict) -> dict:
@@ -57,21 +58,6 @@ def committed_only(committed: dict) -> dict:
               for cid in registry.CLAIMS]
     return {"summary": summary_of(claims), "claims": claims,
             "meta": {"source": "committed verdicts only (no fresh run)"}}
-
-
-def stronger_evidence(merged: dict, committed: dict[str, dict], replace_weaker: bool = False):
-    """(claim, note) for each trained or slow claim this run decided: note is None where its
-    verdict may be saved, else why the committed one is kept.  A run on fewer seeds than the
-    committed verdict is weaker evidence and does not replace it unless asked."""
-    for c in merged["claims"]:
-        if c["verdict"] not in DECIDED or c["tier"] == "fast":
-            continue
-        prev = committed.get(c["id"])
-        if prev and not replace_weaker and (c.get("seeds") or 0) < (prev.get("seeds") or 0):
-            yield c, (f"kept the committed {c['id']}: {prev['verdict']} on {prev.get('seeds')} seeds; this run "
-                      f"decided {c['verdict']} on {c.get('seeds')} (--replace-weaker to save it anyway)")
-        else:
-            yield c, None
 
 
 def _fmt(x) -> str:
@@ -247,6 +233,26 @@ README_BLOCKS = {"table": ("<!-- claims-table:start -->", "<!-- claims-table:end
 BADGES = ROOT / "results" / "badges"          # committed: the README shows them, offline too
 
 
+def readme_report(fresh: dict, committed: dict) -> dict:
+    """The report the README shows: the committed verdicts merged with the fresh run's fast
+    tests only, so that it does not depend on which other tiers or extras the run had."""
+    fast = {**fresh, "claims": [dict(c, tests=[t for t in c.get("tests", []) if t.get("tier") == "fast"])
+                                for c in fresh.get("claims", [])]}
+    return merge(fast, committed)
+
+
+def weakened(report: dict, readme: Path) -> list[str]:
+    """Claims the README's table shows decided that this report would show not run (a run without
+    the fast tier, or without an extra some of its tests need)."""
+    shown = {}
+    for line in readme_block(readme, "table").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 3 and cells[0].startswith("`"):
+            shown[cells[0].strip("`")] = cells[2].split(" (")[0]
+    return [c["id"] for c in report["claims"]
+            if shown.get(c["id"]) in DECIDED and c["verdict"] in ("not run", "not encoded")]
+
+
 def readme_table(report: dict) -> str:
     s = report["summary"]
     lines = [f"{summary_text(s)}.", "",
@@ -300,9 +306,16 @@ def badge_drift(fresh: Path, committed: Path) -> list[str]:
 
 
 def main(argv=None) -> int:
+    try:
+        return _main(argv)
+    except EvidenceError as e:             # a corrupt committed or run file: named, nothing written to results/
+        print(f"python -m claims.report: {e}", file=sys.stderr)
+        return 2
+
+
+def _main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m claims.report", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--report-dir", default=str(ROOT / "report"))
     p.add_argument("--save-results", action="store_true",
                    help="keep this run's decided verdicts (results/verdicts.json) and the evidence its "
                         "manifest lists (records, rows, tables, plots) in results/")
@@ -313,14 +326,22 @@ def main(argv=None) -> int:
                    help="rewrite the claims table in README.md from the merged report")
     p.add_argument("--check-readme", action="store_true",
                    help="exit 1 if README.md's claims table differs from the merged report")
+    p.add_argument("--report-dir", default="report",
+                   help="the run's report directory; a relative one is taken from the project root, "
+                        "as pytest's --report-dir is")
     a = p.parse_args(argv)
+    try:
+        require_checkout("python -m claims.report")
+    except CheckoutError as e:
+        print(e, file=sys.stderr)
+        return 2
     from fixtures.evidence import Evidence
     from fixtures.plots import ladder_plot, norm_plot, scale_plot
-    out = Path(a.report_dir)
+    out = ROOT / a.report_dir                          # ROOT / an absolute path is that path
     out.mkdir(parents=True, exist_ok=True)
     evidence = Evidence(out)
     fresh_path = out / "claims.json"
-    fresh = json.loads(fresh_path.read_text()) if fresh_path.exists() else None
+    fresh = read_json(fresh_path, "run's claim report") if fresh_path.exists() else None
     if fresh is None:
         print(f"no fresh run in {out} (no claims.json): rendering the committed verdicts alone; "
               "run `pytest -m fast` for a fresh one", file=sys.stderr)
@@ -346,16 +367,8 @@ def main(argv=None) -> int:
             print(f"saved {line}")
         a.save_results = False
     if a.save_results:
-        kept = {c["id"]: c for c in _load(RESULTS)["claims"]}
-        for c, note in stronger_evidence(merge(fresh, _load(RESULTS)), kept, a.replace_weaker):
-            if note:
-                print(note)
-            else:
-                kept[c["id"]] = c
-        RESULTS.parent.mkdir(exist_ok=True)
-        _write(RESULTS, {"claims": sorted(kept.values(), key=lambda c: c["id"])})
-        for line in evidence.save():
-            print(f"saved {line}")
+        for line in save_run(fresh, evidence, RESULTS.parent, a.replace_weaker):
+            print(line)
     if is_smoke(fresh):
         merged = fresh
     else:
@@ -376,14 +389,23 @@ def main(argv=None) -> int:
     (out / "errata.md").write_text(errata_md)
     (out / "index.html").write_text(render_html(merged, plots, out / "badges", tables.render_html(
         chapter_tables) + tables.render_html([("Errata", errata_md.split("\n", 1)[1])])))
+    # The README's table is a function of the committed verdicts and the fast claims alone, the
+    # same whichever tiers the run selected (`-m fast` or `-m "not slow"`)
+    table = readme_report(fresh, _load(RESULTS)) if fresh is not None and not is_smoke(fresh) else merged
     if a.readme:
-        rewrite_readme(merged, ROOT / "README.md")
+        lost = weakened(table, ROOT / "README.md")
+        if lost:
+            print(f"--readme: this run lacks verdicts the committed README table has ({', '.join(lost)}); "
+                  "nothing rewritten. Run the fast tier with every extra first: pip install -e '.[test]' && "
+                  "pytest -m fast", file=sys.stderr)
+            return 2
+        rewrite_readme(table, ROOT / "README.md")
         # the very files just rendered (anybadge numbers its ids per process: a second render differs)
         shutil.rmtree(BADGES, ignore_errors=True)
         shutil.copytree(out / "badges", BADGES)
     if a.check_readme:
-        drift = [f"the {which} block" for which, body in (("table", readme_table(merged)),
-                                                           ("badges", readme_badges(merged)))
+        drift = [f"the {which} block" for which, body in (("table", readme_table(table)),
+                                                           ("badges", readme_badges(table)))
                  if readme_block(ROOT / "README.md", which) != body.strip()]
         drift += [f"results/badges/{n}" for n in badge_drift(out / "badges", BADGES)]
         if drift:

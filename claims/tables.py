@@ -14,9 +14,10 @@ from pathlib import Path
 
 from claims.registry import LADDER_ROWS, PRENORM_STOP_AT, PRENORM_STOPPED, WIDE_HEADS, figures
 from data.chapter import chapter_or_none
+from data.paths import PROJECT_ROOT
 from fixtures import results
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = PROJECT_ROOT
 
 
 def mean_sd(values, unit: str = "", per_seed: bool = False) -> str:

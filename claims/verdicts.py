@@ -12,12 +12,13 @@ from pathlib import Path
 
 from claims import registry
 from claims.rules import is_stale, stale_rules
+from data.paths import PROJECT_ROOT
 
 # stale: decided under an older version of its rule (claims/rules.py); never a plain holds/refuted
 VERDICTS = ("holds", "refuted", "fails", "stale", "not run", "not encoded")
 DECIDED = ("holds", "refuted", "fails")
 SEVERITY = {"fails": 3, "refuted": 2, "holds": 1, "not run": 0}
-CLAIMS_DIR = Path(__file__).resolve().parent
+CLAIMS_DIR = PROJECT_ROOT / "claims"
 CLAIM_IN_SOURCE = re.compile(r"claim\(\s*(?:id\s*=\s*)?[\"']([a-z0-9_]+\.[a-z0-9_]+)[\"']")
 SMOKE_SOURCE = "smoke run"    # a --smoke run's source: its verdicts are labelled and never saved
 UNKNOWN = ("unknown claim ID(s) in @pytest.mark.claim (not in claims/registry.py, whose IDs "

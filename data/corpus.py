@@ -29,8 +29,15 @@ class CorpusError(RuntimeError):
     """The corpus could not be found, or what was found is not the chapter's corpus."""
 
 
+CORPUS_BYTES = 1_115_394         # ASCII: as many bytes as characters; checked before anything is read
+
+
 def sha256_of(path: Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()
 
 
 def candidate_paths() -> list[Path]:
@@ -69,8 +76,15 @@ def corpus_path() -> Path:
         if path.is_dir():
             looked.append(f"  {path}: is a directory, not the corpus file")
             continue
-        if not path.is_file():
+        if not path.exists():
             looked.append(f"  {path}: not found")
+            continue
+        if not path.is_file():                      # a FIFO, a device (/dev/zero), a socket: never read
+            looked.append(f"  {path}: not a regular file")
+            continue
+        size = path.stat().st_size
+        if size != CORPUS_BYTES:                    # a 16 GiB file is refused before a byte is read
+            looked.append(f"  {path}: {size:,} bytes, not the corpus's {CORPUS_BYTES:,}")
             continue
         digest = sha256_of(path)
         if digest == CORPUS_SHA256:

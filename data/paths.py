@@ -1,10 +1,53 @@
-"""Where the project keeps what it derives: one cache root, configurable by environment."""
+"""Where the project is: one project root, found from the checkout, and one cache root.
+
+The root is the checkout the code runs from: `$ATTENTION_CLAIMS_ROOT` if set; else the directory
+above this package when that is a checkout (an editable install, or running in place); else the
+working directory or one above it, when that is a checkout.  A non-editable install run outside a
+checkout has none: `require_checkout()` then stops the command with a clear error, instead of
+reading and writing results/, report/ and .cache/ inside site-packages.
+"""
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+ROOT_VAR = "ATTENTION_CLAIMS_ROOT"
+_PACKAGE_PARENT = Path(__file__).resolve().parent.parent
+
+
+class CheckoutError(RuntimeError):
+    """The command needs the project's checkout (its results/, claims/, README.md) and has none."""
+
+
+def is_checkout(path: Path) -> bool:
+    return (path / "pyproject.toml").is_file() and (path / "claims").is_dir() and (path / "results").is_dir()
+
+
+def find_root() -> Path | None:
+    explicit = os.environ.get(ROOT_VAR)
+    if explicit:
+        return Path(explicit).resolve()
+    if is_checkout(_PACKAGE_PARENT):
+        return _PACKAGE_PARENT
+    cwd = Path.cwd().resolve()
+    return next((p for p in (cwd, *cwd.parents) if is_checkout(p)), None)
+
+
+_FOUND = find_root()
+PROJECT_ROOT = _FOUND or _PACKAGE_PARENT
+IN_CHECKOUT = _FOUND is not None and is_checkout(_FOUND)
+
+
+def require_checkout(command: str) -> Path:
+    """The project root, or CheckoutError saying why there is none and how to point at one."""
+    if IN_CHECKOUT:
+        return PROJECT_ROOT
+    if os.environ.get(ROOT_VAR):
+        raise CheckoutError(f"{command}: ${ROOT_VAR}={os.environ[ROOT_VAR]} is not a checkout of attention-claims "
+                            "(no pyproject.toml, claims/ and results/ there)")
+    raise CheckoutError(f"{command} needs a checkout of attention-claims (its results/ and claims/), and this "
+                        f"installed copy ({_PACKAGE_PARENT}) is not one: run it inside the checkout, or set "
+                        f"{ROOT_VAR}=/path/to/the/checkout (or install with `pip install -e .`)")
 
 
 def cache_root() -> Path:

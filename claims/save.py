@@ -1,0 +1,94 @@
+"""Keeping a run's verdicts and evidence in results/ (`python -m claims.report --save-results`).
+
+The merge policy for what is saved: a trained or slow claim this run decided replaces the
+committed one unless the committed one rests on more seeds (`stronger_evidence`); a test the run
+did not decide keeps its committed entry byte for byte, so a save that changes nothing writes
+nothing.  The save is one transaction (data/files.py): results/verdicts.json and every evidence
+file the run's manifest lists are staged, then committed together, under the save lock, so two
+saves at once keep both runs' verdicts and a kill leaves results/ as before or as after.
+"""
+from __future__ import annotations
+
+import json
+from contextlib import ExitStack
+from pathlib import Path
+
+from claims.verdicts import DECIDED, base_nodeid, merge, summarise_claim
+from data.files import Transaction, recover
+from fixtures.evidence import save_lock
+from fixtures.results import EvidenceError, read_json
+
+
+def load_verdicts(path: Path) -> dict:
+    """results/verdicts.json, checked: EvidenceError names the file and the bad entry."""
+    if not path.exists():
+        return {"claims": []}
+    data = read_json(path, "committed verdicts")
+    if not isinstance(data, dict) or not isinstance(data.get("claims"), list):
+        raise EvidenceError(f"{path}: expected an object with a 'claims' list")
+    for i, c in enumerate(data["claims"]):
+        if not isinstance(c, dict) or not isinstance(c.get("id"), str) or not isinstance(c.get("tests"), list):
+            raise EvidenceError(f"{path}: claim {i} has no id or no tests list")
+        for t in c["tests"]:
+            if not isinstance(t, dict) or not isinstance(t.get("nodeid"), str) or "outcome" not in t:
+                raise EvidenceError(f"{path}: claim {c['id']}: a test without a nodeid or an outcome")
+    return data
+
+
+def stronger_evidence(merged: dict, committed: dict[str, dict], replace_weaker: bool = False):
+    """(claim, note) for each trained or slow claim this run decided: note is None where its
+    verdict may be saved, else why the committed one is kept.  A run on fewer seeds than the
+    committed verdict is weaker evidence and does not replace it unless asked."""
+    for c in merged["claims"]:
+        if c["verdict"] not in DECIDED or c["tier"] == "fast":
+            continue
+        prev = committed.get(c["id"])
+        if prev and not replace_weaker and (c.get("seeds") or 0) < (prev.get("seeds") or 0):
+            yield c, (f"kept the committed {c['id']}: {prev['verdict']} on {prev.get('seeds')} seeds; this run "
+                      f"decided {c['verdict']} on {c.get('seeds')} (--replace-weaker to save it anyway)")
+        else:
+            yield c, None
+
+
+def _as_committed(c: dict, prev: dict | None) -> dict:
+    """The claim to store: each test the run did not decide anew is the committed test, unchanged."""
+    if not prev:
+        return c
+    old = {base_nodeid(t["nodeid"]): t for t in prev.get("tests", [])}
+    tests = []
+    for t in c["tests"]:
+        was = old.get(base_nodeid(t["nodeid"]))
+        same = was is not None and was.get("timestamp") == t.get("timestamp") and was.get("outcome") == t.get("outcome")
+        tests.append(was if same else t)
+    if tests == prev.get("tests"):
+        return prev
+    return summarise_claim(c["id"], tests, True)
+
+
+def save_run(fresh: dict, evidence, results_dir: Path, replace_weaker: bool = False) -> list[str]:
+    """Save this run's decided verdicts and its evidence into `results_dir`; lines to print."""
+    path = Path(results_dir) / "verdicts.json"
+    lines = []
+    with save_lock(results_dir), ExitStack() as held:
+        lines += recover(results_dir)
+        committed = load_verdicts(path)
+        kept = {c["id"]: c for c in committed["claims"]}
+        for c, note in stronger_evidence(merge(fresh, committed), kept, replace_weaker):
+            if note:
+                lines.append(note)
+            else:
+                kept[c["id"]] = _as_committed(c, kept.get(c["id"]))
+        tx = Transaction(results_dir)
+        try:
+            new = {"claims": sorted(kept.values(), key=lambda c: c["id"])}
+            if new != committed:
+                tx.stage(path.name, json.dumps(new, indent=1, default=str))
+                lines.append("verdicts.json: saved")
+            else:
+                lines.append("verdicts.json: unchanged")
+            lines += evidence.save(tx, held)
+            tx.commit()
+        except BaseException:
+            tx.abort()
+            raise
+    return lines
