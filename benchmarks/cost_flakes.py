@@ -12,7 +12,7 @@ is larger than the band).  The pytest runs are pinned to the last core, the busy
 
 Each quiet run's figures (value and bootstrap interval, from the run's claims.json) are kept
 (--keep), and the quiet runs are judged again out of sample: run i under the run-to-run sd of
-the *other* quiet runs (fixtures/cost.py judge, leave one out), which is how a future run is
+the *other* quiet runs (claims/timing.py judge, leave one out), which is how a future run is
 judged once `--calibrate` has written that sd to results/cost_drift_<device>.json.
 """
 import argparse
@@ -112,7 +112,7 @@ def out_of_sample(quiet: list[dict], outcomes: list[dict] | None = None) -> list
     """Each quiet run's figures judged under the run-to-run sd of the other quiet runs.  A figure
     a logged run held without printing its value stays "holds" (widening can only make it
     undecided, so counting it as held can only add flips, never hide one)."""
-    from fixtures.cost import TIMED, judge
+    from claims.timing import TIMED, judge
     verdicts = []
     for i, run in enumerate(quiet):
         mine = {}
@@ -142,7 +142,7 @@ def flips_of(runs: list[dict[str, str]], holds="holds", refuted="refuted") -> tu
 
 
 def calibrate(quiet: list[dict], device: str = "cpu") -> Path:
-    """results/cost_drift_<device>.json: each figure's sd over the quiet runs (fixtures/cost.py drift)."""
+    """results/cost_drift_<device>.json: each figure's sd over the quiet runs (claims/timing.py drift)."""
     from fixtures.results import RESULTS_DIR
     names = sorted({k for r in quiet for k in r} - {"time exponent"})     # the exponent is the time slope
     per = {k: [v for r in quiet for v in [per_run(r, k)] if v is not None] for k in names}

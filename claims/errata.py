@@ -18,9 +18,10 @@ from pathlib import Path
 
 from claims import registry
 from claims.figures import MIN_SEEDS, rate_tolerance, reading_agrees
-from claims.tables import mean_sd
+from claims.formats import mean_sd
 from data.paths import PROJECT_ROOT
 from fixtures import results
+from fixtures.setup import GRAD_READINGS, PRENORM_STOP_AT, PRENORM_STOPPED
 
 ROOT = PROJECT_ROOT
 
@@ -105,7 +106,7 @@ def _norm_curves(f: Facts) -> str:
         return ""
     stopped = _stopped(f)
     stop = ("" if not stopped else
-            f". Pre-norm stopped at step {registry.PRENORM_STOP_AT} and evaluated on the full held-out split reaches "
+            f". Pre-norm stopped at step {PRENORM_STOP_AT} and evaluated on the full held-out split reaches "
             f"{ms(stopped)} ({len(stopped)} seed{'s' if len(stopped) > 1 else ''}), "
             f"{statistics.mean(stopped) - chapter['prenorm']:+.2f} from the chapter's {chapter['prenorm']}: the "
             "chapter's figure is what this setup gives at its best held-out step, not after 1000 steps")
@@ -148,7 +149,7 @@ def _reading_verdict(values: list[float], stated: float, what: str) -> str:
 
 def _stopped(f: Facts) -> list[float]:
     """The held-out perplexity of each seed of pre-norm stopped at its best step (the errata group)."""
-    return [v for v in f.runs("errata", registry.PRENORM_STOPPED) if isinstance(v, (int, float))]
+    return [v for v in f.runs("errata", PRENORM_STOPPED) if isinstance(v, (int, float))]
 
 
 def _subset_bias(f: Facts, recipe: str) -> str:
@@ -166,7 +167,7 @@ def _subset_bias(f: Facts, recipe: str) -> str:
 def _stopped_reading(f: Facts) -> list[str]:
     """Pre-norm stopped at its best held-out step and evaluated on the full held-out split
     (fixtures/recipes.py PRENORM_STOPPED): the early-stopped reading measured, not estimated."""
-    name, stop = registry.PRENORM_STOPPED, registry.PRENORM_STOP_AT
+    name, stop = PRENORM_STOPPED, PRENORM_STOP_AT
     stated = registry.FIGURES["norm.prenorm"]
     values = _stopped(f)
     if not values:
@@ -210,7 +211,7 @@ def _norm_best_clause(f: Facts) -> str:
     else on the curve's subset, said so."""
     stopped = _stopped(f)
     if stopped:
-        return (f" Stopped at step {registry.PRENORM_STOP_AT}, pre-norm reaches {mean(stopped)} on the held-out "
+        return (f" Stopped at step {PRENORM_STOP_AT}, pre-norm reaches {mean(stopped)} on the held-out "
                 "split.")
     names = {"prenorm": "pre-norm", "prenorm_warmup": "pre-norm with warmup", "postnorm_warmup": "post-norm with warmup"}
     parts = [f"{names[r]} {b['val_ppl_subset']:.1f} at step {b['step']}" for r in names for b in _best(f, r)]
@@ -575,14 +576,6 @@ def _peak_memory_cause(f: Facts) -> str:
             f"ours differs from the chapter's by {min(diffs):+.1f} to {max(diffs):+.1f} MB over the "
             f"{len(diffs)} lengths (see the per-length rows)")
 
-
-GPT2 = "GPT-2 initialisation (N(0, 0.02), residual projections / sqrt(24))"
-RMS = "gradient RMS per parameter instead of the block's L2 norm"
-# The gradient-profile readings: label -> (initialisation, measure) of fixtures/grad_profile.py,
-# measured by claims/test_readings.py into readings.json under "norm.grad_profile: <label>".
-GRAD_READINGS = {GPT2: ("gpt2", "l2"), RMS: ("default", "rms"),
-                 "the feed-forward weights' gradient alone (what Xiong et al. plot per layer)": ("default", "ffn"),
-                 "the gradient at each block's output (the residual stream), not its parameters": ("default", "output")}
 
 ERRATA: dict[str, Erratum] = {
     "norm.prenorm_needs_no_warmup": Erratum(

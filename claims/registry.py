@@ -129,14 +129,6 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
 
 
 # The chapter's printed figures that tests, plots and tables read: defined here, once.
-# The ladder's rows in the chapter's order (each adds one piece to the row above it).
-LADDER_ROWS = ("baseline", "average", "average_positions", "residual_average", "one_head", "one_head_added",
-               "four_heads", "mlp", "layernorm", "two_blocks")
-WIDE_HEADS = (256, 1024)            # the head widths of the sqrt(d_k) experiment's shorter run
-# The early-stopped pre-norm reading (fixtures/recipes.py PRENORM_STOPPED, claims/errata.py): the
-# step where seed 0's held-out curve bottoms (results/norm.json best_held_out), and its recipe.
-PRENORM_STOP_AT = 500
-PRENORM_STOPPED = f"prenorm_stopped_{PRENORM_STOP_AT}"
 FIGURES = {
     # held-out perplexity of the ladder's rows the prose quotes (the rest is in a table not in the text)
     "ladder.baseline": 59.71, "ladder.residual_average": 60.45, "ladder.layernorm": 38.07,
@@ -169,6 +161,9 @@ FIGURES = {
     "winograd.hardened_two_blocks": 1.0,
 }
 
+
+# The chapter's peak-MB column of its cost table (CUDA allocator byte counts, by tokens)
+CHAPTER_PEAK_MB = {128: 14.6, 256: 19.2, 512: 34.4, 1024: 89.1, 2048: 296.1, 4096: 1100.1, 8192: 4300.1}
 
 # (first block, last block, last/first) of the gradient profile, by norm scheme ("pre", "post")
 GRAD_PROFILE = {n: tuple(FIGURES[f"norm.grad_{n}_{w}"] for w in ("first", "last", "ratio")) for n in ("pre", "post")}

@@ -335,8 +335,8 @@ def _main(argv=None) -> int:
     except CheckoutError as e:
         print(e, file=sys.stderr)
         return 2
+    from claims.plots import ladder_plot, norm_plot, scale_plot
     from fixtures.evidence import Evidence
-    from fixtures.plots import ladder_plot, norm_plot, scale_plot
     out = ROOT / a.report_dir                          # ROOT / an absolute path is that path
     out.mkdir(parents=True, exist_ok=True)
     evidence = Evidence(out)

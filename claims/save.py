@@ -15,8 +15,7 @@ from pathlib import Path
 
 from claims.verdicts import DECIDED, base_nodeid, merge, summarise_claim
 from data.files import Transaction, recover
-from fixtures.evidence import save_lock
-from fixtures.results import EvidenceError, read_json
+from fixtures.results import EvidenceError, read_json, save_lock
 
 
 def load_verdicts(path: Path) -> dict:

@@ -9,27 +9,17 @@ from __future__ import annotations
 
 import json
 import re
-import statistics
 from pathlib import Path
 
-from claims.registry import LADDER_ROWS, PRENORM_STOP_AT, PRENORM_STOPPED, WIDE_HEADS, figures
+from claims.errata import RUNAWAY_WIDE, Facts
+from claims.formats import mean_sd
+from claims.registry import figures
 from data.chapter import chapter_or_none
 from data.paths import PROJECT_ROOT
 from fixtures import results
+from fixtures.setup import LADDER_ROWS, PRENORM_STOP_AT, PRENORM_STOPPED, WIDE_HEADS
 
 ROOT = PROJECT_ROOT
-
-
-def mean_sd(values, unit: str = "", per_seed: bool = False) -> str:
-    """'mean ± sd (n)' (or with the per-seed values) of the numbers among `values`; 'not measured'."""
-    values = [v for v in (values or []) if isinstance(v, (int, float))]
-    if not values:
-        return "not measured"
-    if len(values) == 1:
-        return f"{values[0]:.4g}{unit}"
-    tail = ", ".join(f"{v:.4g}" for v in values) if per_seed else str(len(values))
-    return f"{statistics.mean(values):.4g}{unit} ± {statistics.stdev(values):.2g} ({tail})"
-
 
 
 
@@ -102,7 +92,6 @@ RUNAWAY_ROWS = [("undivided score sd at init", "runaway_init_sd", "undivided sco
 
 def _runaway_wide_rows(merged: dict, results_dir: Path) -> list[list]:
     """The runaway's figures beside the reading "a model 1024 wide throughout", where measured."""
-    from claims.errata import RUNAWAY_WIDE, Facts  # errata imports this module: read at call time, no cycle
     reading = Facts(merged, results_dir).readings.get(RUNAWAY_WIDE, {})
     if not reading:
         return []

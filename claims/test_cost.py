@@ -97,10 +97,9 @@ def test_exactly_two_n_by_n_tensors_are_alive_and_the_rest_is_linear_in_n(claim_
 
 import itertools
 
-import numpy as np
-
+from claims import timing
 from claims.figures import decide
-from claims.registry import FIGURES
+from claims.registry import CHAPTER_PEAK_MB, FIGURES
 from fixtures import cost
 
 NS = [128, 256, 512, 1024, 2048, 4096, 8192]
@@ -117,59 +116,16 @@ def _device(requested: str, device: str) -> str:
 # (fixtures/cost.py Timings): each repeat is an independent process timing every length on one
 # thread, interleaved, its fastest of two passes; each figure is judged on the 95 % bootstrap
 # interval over the processes, widened to at least +-2 run-to-run sd where this machine class's
-# spread between quiet runs is on record (fixtures/cost.py judge, drift): inside the band holds,
+# spread between quiet runs is on record (claims/timing.py judge, drift): inside the band holds,
 # wholly outside fails, straddling an edge takes REPEAT_STEP more processes, up to MAX_REPEATS
 # (none when the run-to-run spread alone straddles), and is then "not run: too noisy to decide"
 # with the figures, never a false "fails".
-REPEATS, REPEAT_STEP, MAX_REPEATS = 5, 5, 15
-
-
-class CostRun:
-    def __init__(self, device):
-        self.device = device
-        self._timings, self._peaks = None, None
-
-    @property
-    def timings(self) -> cost.Timings:                  # timed when a timing claim first asks
-        if self._timings is None:
-            self._timings = cost.Timings(NS, self.device).more(REPEATS)
-        return self._timings
-
-    @property
-    def peaks(self) -> dict[int, float]:                # byte counts: measured once, when asked
-        if self._peaks is None:
-            self._peaks = cost.peak_table(NS, self.device)
-        return self._peaks
-
-    def rows(self, with_peaks: bool = False) -> list[dict]:
-        rows = self.timings.rows()
-        peaks = self.peaks if with_peaks else self._peaks   # measured here if asked and not yet
-        if peaks is not None:
-            for prev, row in zip([None, *rows], rows):
-                row["peak_mb"] = peaks[row["n"]]
-                if prev is not None:
-                    row["peak_ratio"] = row["peak_mb"] / prev["peak_mb"]
-        return rows
-
-    def judge(self, name: str, statistic, samples_of) -> dict:
-        """Judge one timed figure (fixtures/cost.py TIMED, judge): repeat while its interval
-        straddles and more processes could narrow it, up to MAX_REPEATS; on a machine with a
-        steady neighbour, decide nothing (fixtures/cost.py busy)."""
-        busy = self.timings.busy()
-        if busy:
-            pytest.skip(f"too noisy to decide: {busy}")
-        figure, drift = cost.TIMED[name], cost.drift_sd(self.device, cost.TIMED[name])
-        while True:
-            samples = samples_of(self.timings)
-            value = statistic([min(s) for s in samples])
-            a, b = np.percentile(cost.bootstrap(statistic, samples), [2.5, 97.5])
-            verdict, lo, hi = cost.judge(figure, value, a, b, drift)
-            floor_lo, floor_hi = cost.floor(value, drift)
-            floor_only = floor_lo <= a and b <= floor_hi                    # more processes change nothing
-            if verdict != "undecided" or floor_only or self.timings.repeats >= MAX_REPEATS:
-                return {"figure": figure, "verdict": verdict, "value": value, "bootstrap": [a, b],
-                        "interval": [lo, hi], "drift": drift, "repeats": self.timings.repeats}
-            self.timings.more(REPEAT_STEP)
+def judged(run: timing.CostRun, name: str, statistic, samples_of) -> dict:
+    """run.judge, with a machine too busy to time on turned into "not run: too noisy to decide"."""
+    try:
+        return run.judge(name, statistic, samples_of)
+    except timing.TooNoisy as e:
+        pytest.skip(str(e))
 
 
 @pytest.fixture(scope="module")
@@ -178,7 +134,7 @@ def tables(evidence):
 
     def get(device):
         if device not in runs:
-            runs[device] = CostRun(device)
+            runs[device] = timing.CostRun(device, NS)
         return runs[device]
     yield get
     for device, run in runs.items():        # after the tests: with every repeat they asked for
@@ -252,8 +208,8 @@ def _slope_of(key):
 
 
 def _slope_claim(request, run, claim_record, key, name, stated, what, extra):
-    """A log-log slope over the last four lengths, judged on its interval (fixtures/cost.py judge)."""
-    j = run.judge(name, lambda ys: cost.loglog_slope(LAST4, ys), _slope_of(key))
+    """A log-log slope over the last four lengths, judged on its interval (claims/timing.py judge)."""
+    j = judged(run, name, lambda ys: cost.loglog_slope(LAST4, ys), _slope_of(key))
     claim_record(stated=stated, measured={**_record(j), **extra(run.rows())},
                  tolerance=f"the slope's interval inside {list(j['figure'].band)}", figure=name,
                  rule="timing")
@@ -274,8 +230,8 @@ def test_time_grows_as_n_squared(requested, device, tables, claim_record, reques
 def test_time_per_doubling_converges_on_4(requested, device, tables, claim_record, request):
     run = tables(_device(requested, device))
     # The chapter's own last ratios scatter 3.69..4.37 around 4: the last ratio within 0.5 of 4
-    # (fixtures/cost.py TIMED), judged on its interval.
-    j = run.judge("last ratio", lambda ys: ys[1] / ys[0], lambda t: [t.ms[NS[-2]], t.ms[NS[-1]]])
+    # (claims/timing.py TIMED), judged on its interval.
+    j = judged(run, "last ratio", lambda ys: ys[1] / ys[0], lambda t: [t.ms[NS[-2]], t.ms[NS[-1]]])
     rows = run.rows()
     claim_record(stated={"last ratios": [FIGURES["cost.time_ratio_4096"], FIGURES["cost.time_ratio_8192"]]},
                  measured={"ratios": [round(r["ratio"], 3) for r in rows[1:]], **_record(j)},
@@ -305,7 +261,7 @@ def test_peak_memory_per_doubling_converges_on_4(requested, device, tables, clai
 # fitted exponents over the last four rows, time ~ n^1.91 and memory ~ n^1.87, and the last
 # memory ratio, "3.91 at the last step against a theoretical 4".  Memory is byte counts that do
 # not move: the chapter's rounding (0.005) is the whole tolerance.  Time is noisy: its exponent
-# (fixtures/cost.py TIMED, "time exponent") holds if 1.91 lies inside our interval widened by
+# (claims/timing.py TIMED, "time exponent") holds if 1.91 lies inside our interval widened by
 # that rounding (the timed analogue of "rounding + 2 sd"), is refuted if it lies outside, and
 # is not decided ("too noisy") when it lies inside an interval wider than the gap it must tell
 # apart, 0.2 (1.8 from 2.0).
@@ -313,10 +269,10 @@ MEMORY_EXPONENT, MEMORY_LAST_RATIO = FIGURES["cost.memory_exponent"], FIGURES["c
 
 
 def _timed_figure(request, claim_record, run, name, statistic, samples_of, what):
-    """A printed timed figure (fixtures/cost.py TIMED): holds if it lies in our interval widened by
+    """A printed timed figure (claims/timing.py TIMED): holds if it lies in our interval widened by
     the chapter's rounding, refuted if outside, too noisy to decide if it lies inside an interval
     wider than the gap the figure must tell apart."""
-    j = run.judge(name, statistic, samples_of)
+    j = judged(run, name, statistic, samples_of)
     f = j["figure"]
     claim_record(stated=f.stated, measured=_record(j), figure=name, rule="timing",
                  tolerance=f"{f.stated} inside the interval widened by {f.rounding}; undecided if that "
@@ -348,10 +304,8 @@ def test_memory_figures_are_the_chapters(requested, figure, stated, device, tabl
 # Ours on the CPU: the profiler's allocation accounting (every tensor allocated and freed while
 # the layer runs, replayed as a timeline), plus the input and the weights as resident, as they
 # are on the GPU (fixtures/cost.py peak_bytes).  The same quantity, counted by another allocator:
-# compared at the chapter's rounding (0.05 MB), as byte counts that do not move should be.
-CHAPTER_PEAK_MB = {128: 14.6, 256: 19.2, 512: 34.4, 1024: 89.1, 2048: 296.1, 4096: 1100.1, 8192: 4300.1}
-
-
+# compared at the chapter's rounding (0.05 MB), as byte counts that do not move should be
+# (claims/registry.py CHAPTER_PEAK_MB).
 @pytest.mark.claim("cost.peak_memory")
 @pytest.mark.parametrize("requested", DEVICES)
 @pytest.mark.parametrize("n", list(CHAPTER_PEAK_MB))
@@ -379,7 +333,7 @@ def test_projections_are_linear_in_n(requested, device, tables, claim_record, re
 def test_projections_grow_tenfold_for_eightfold_n(requested, device, tables, claim_record, request):
     # "4.0 ms at 1024 tokens to 40.1 ms at 8192, a factor of ten for a factor of eight": the
     # factor is the figure (the chapter reads its ms columns for their ratios only); its rounding
-    # and the widest interval that may confirm it: fixtures/cost.py TIMED.
+    # and the widest interval that may confirm it: claims/timing.py TIMED.
     _timed_figure(request, claim_record, tables(_device(requested, device)), "projections x for x8",
                   lambda ys: ys[1] / ys[0], lambda t: [t.proj_ms[1024], t.proj_ms[8192]],
                   "projections x for x8 (1024 -> 8192)")

@@ -6,10 +6,10 @@ recorded as evidence (`readings.json`), never as verdicts.  Slow tier: they are 
 """
 import pytest
 
-from claims.errata import GRAD_READINGS
 from data import split
 from fixtures import recipes
 from fixtures.grad_profile import block_grad_norms
+from fixtures.setup import GRAD_READINGS
 
 pytestmark = pytest.mark.slow
 SEEDS = range(4)                    # as claims/test_norm.py

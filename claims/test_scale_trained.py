@@ -4,10 +4,11 @@ leaves open: fixtures/recipes.py, SCALE; how the softmax is measured: fixtures/a
 import pytest
 
 from claims.figures import decide, describe, need_seeds, spread, trained_figure
-from claims.registry import WIDE_HEADS, figures
+from claims.registry import figures
 from claims.trained import gain, val
 from fixtures import recipes
 from fixtures.attention_stats import held_out_windows, softmax_stats, softmax_stats_at_init
+from fixtures.setup import WIDE_HEADS
 
 SEEDS = 3
 CHAPTER = figures("scale")      # worth_32, worth_256, worth_1024 (claims/registry.py)

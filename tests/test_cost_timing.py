@@ -4,6 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from claims import timing
 from fixtures import cost
 
 
@@ -58,42 +59,42 @@ def test_two_quiet_runs_minutes_apart_cannot_flip_a_verdict_once_the_run_to_run_
     holds in one run and is refuted in another, a flip; widened to +-2 run-to-run sd of the other
     runs (as a run is judged once the spread is on record) no two of them disagree that way."""
     flakes, quiet = _flake_runs()
-    slope = cost.TIMED["time slope"]
-    alone = [cost.judge(slope, f["time slope"]["value"], *f["time slope"]["bootstrap"])[0] for _, f in quiet]
+    slope = timing.TIMED["time slope"]
+    alone = [timing.judge(slope, f["time slope"]["value"], *f["time slope"]["bootstrap"])[0] for _, f in quiet]
     assert {"holds", "outside"} <= set(alone)                            # the flip, as the runs were judged
     as_run = {o["test_time_grows_as_n_squared[cpu]"] for o, _ in quiet}
     assert {"holds", "refuted"} <= as_run                                # and as pytest reported them
     widened = flakes.out_of_sample([f for _, f in quiet], [o for o, _ in quiet])
     assert not {"holds", "outside"} <= {v["time slope"] for v in widened}
     value, sd = quiet[0][1]["time slope"]["value"], 0.05
-    _, lo, hi = cost.judge(slope, value, value - 0.01, value + 0.01, sd)
+    _, lo, hi = timing.judge(slope, value, value - 0.01, value + 0.01, sd)
     assert (lo, hi) == (value - 2 * sd, value + 2 * sd)                  # the spread sets the interval
 
 
 def test_a_printed_figure_is_refuted_by_any_interval_that_excludes_it_and_confirmed_only_by_a_narrow_one():
-    exponent = cost.TIMED["time exponent"]                               # 1.91, rounding 0.005, gap 0.2
-    assert cost.judge(exponent, 2.22, 2.10, 2.40)[0] == "outside"         # wide, but 1.91 is not in it
-    assert cost.judge(exponent, 1.95, 1.80, 2.05)[0] == "undecided"       # 1.91 inside a 0.25-wide interval
-    assert cost.judge(exponent, 1.92, 1.86, 1.96)[0] == "holds"
-    assert cost.judge(exponent, 1.92, 1.86, 1.96, drift=0.1)[0] == "undecided"
+    exponent = timing.TIMED["time exponent"]                               # 1.91, rounding 0.005, gap 0.2
+    assert timing.judge(exponent, 2.22, 2.10, 2.40)[0] == "outside"         # wide, but 1.91 is not in it
+    assert timing.judge(exponent, 1.95, 1.80, 2.05)[0] == "undecided"       # 1.91 inside a 0.25-wide interval
+    assert timing.judge(exponent, 1.92, 1.86, 1.96)[0] == "holds"
+    assert timing.judge(exponent, 1.92, 1.86, 1.96, drift=0.1)[0] == "undecided"
 
 
 def test_the_run_to_run_spread_is_read_from_the_committed_calibration(tmp_path, monkeypatch):
-    monkeypatch.setattr(cost, "RESULTS_DIR", tmp_path)
-    assert cost.drift_sd("cpu", cost.TIMED["time slope"]) == 0.0          # never measured: no widening
+    monkeypatch.setattr(timing, "RESULTS_DIR", tmp_path)
+    assert timing.drift_sd("cpu", timing.TIMED["time slope"]) == 0.0          # never measured: no widening
     (tmp_path / "cost_drift_cpu.json").write_text(json.dumps({"figures": {"time slope": {"sd": 0.06}}}))
-    assert cost.drift_sd("cpu", cost.TIMED["time exponent"]) == 0.06      # the same statistic
-    assert cost.drift_sd("cuda:0", cost.TIMED["time slope"]) == 0.0
+    assert timing.drift_sd("cpu", timing.TIMED["time exponent"]) == 0.06      # the same statistic
+    assert timing.drift_sd("cuda:0", timing.TIMED["time slope"]) == 0.0
     (tmp_path / "cost_drift_cpu.json").write_text("{not json")
     import pytest
     with pytest.raises(ValueError, match="regenerate it with python benchmarks/cost_flakes.py --calibrate"):
-        cost.drift_sd("cpu", cost.TIMED["time slope"])
+        timing.drift_sd("cpu", timing.TIMED["time slope"])
 
 
 def test_a_straddling_figure_takes_more_processes_up_to_the_bound_and_then_stops():
-    """CostRun.judge (claims/test_cost.py): while the interval straddles the band, 5 more timing
+    """CostRun.judge (claims/timing.py): while the interval straddles the band, 5 more timing
     processes, up to 15; then it returns (undecided), never loops."""
-    from claims.test_cost import MAX_REPEATS, REPEAT_STEP, CostRun
+    from claims.timing import MAX_REPEATS, REPEAT_STEP, CostRun
 
     class Straddling:               # the fastest of a resample is 3.4 or 3.6: it straddles 3.5
         def __init__(self):
@@ -108,7 +109,7 @@ def test_a_straddling_figure_takes_more_processes_up_to_the_bound_and_then_stops
             self.repeats += k
             return self
 
-    run = CostRun("cpu")
+    run = CostRun("cpu", [128, 256])
     run._timings = Straddling()
     j = run.judge("last ratio", lambda ys: ys[0], lambda t: [t.ratios])
     assert j["verdict"] == "undecided" and j["repeats"] == MAX_REPEATS

@@ -81,8 +81,9 @@ def _state(results_dir: Path) -> dict[str, str]:
             if p.is_file() and not p.name.startswith(".")}
 
 
-def _save_and_die(ev_root, results_dir, kill_at):
-    """Save, with a SIGKILL aimed at the kill_at-th file operation of the save (writes, renames)."""
+def _save_and_die(ev_root, results_dir, kill_at, count=None):
+    """Save, with a SIGKILL aimed at the kill_at-th file operation of the save (each file written,
+    each rename); with kill_at 0, count the operations into `count` instead."""
     from data import files
     calls = {"n": 0}
 
@@ -93,10 +94,15 @@ def _save_and_die(ev_root, results_dir, kill_at):
                 os.kill(os.getpid(), signal.SIGKILL)
             return fn(*a, **k)
         return wrapper
-    files.os.replace = aimed(os.replace)
-    files._write_synced = aimed(files._write_synced)
-    ev = Evidence(ev_root, results_dir=results_dir)
-    save_run(json.loads((Path(ev_root) / "claims.json").read_text()), ev, results_dir)
+    replace, write = files.os.replace, files._write_synced
+    files.os.replace, files._write_synced = aimed(replace), aimed(write)
+    try:
+        ev = Evidence(ev_root, results_dir=results_dir)
+        save_run(json.loads((Path(ev_root) / "claims.json").read_text()), ev, results_dir)
+    finally:
+        files.os.replace, files._write_synced = replace, write
+    if count is not None:
+        count.append(calls["n"])
 
 
 def _start(base: Path) -> Evidence:
@@ -111,11 +117,14 @@ def _start(base: Path) -> Evidence:
 def test_2_a_kill_at_any_point_of_a_save_leaves_results_as_before_or_after_in_20_aimed_tries(tmp_path):
     ref = _start(tmp_path / "reference")
     before = _state(tmp_path / "reference" / "results")
-    save_run(_fresh("norm.postnorm_diverges"), ref, tmp_path / "reference" / "results")
+    ops = []
+    _save_and_die(ref.root, tmp_path / "reference" / "results", 0, ops)     # how many writes and renames
     after = _state(tmp_path / "reference" / "results")
+    assert before != after and ops[0] >= 8
     outcomes = {"before": 0, "after": 0, "mixed": 0}
-    for kill_at in range(1, 21):                                      # every write and rename of the save, and past it
-        base = tmp_path / f"try{kill_at}"
+    for i in range(20):                                               # each operation in turn, round again
+        kill_at = 1 + i % ops[0]
+        base = tmp_path / f"try{i}"
         ev = _start(base)
         p = FORK.Process(target=_save_and_die, args=(ev.root, base / "results", kill_at))
         p.start()
@@ -124,6 +133,7 @@ def test_2_a_kill_at_any_point_of_a_save_leaves_results_as_before_or_after_in_20
         now = _state(base / "results")
         outcomes["before" if now == before else "after" if now == after else "mixed"] += 1
         assert not (base / "results" / JOURNAL).exists() and not list((base / "results").glob(".*.tmp"))
+    print(f"20 kills aimed at the {ops[0]} file operations of a save: {outcomes}")
     assert outcomes["mixed"] == 0, outcomes
     assert outcomes["before"] and outcomes["after"], outcomes          # the kills landed on both sides
 

@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from fixtures import plots, recipes, results
+from claims import plots
+from fixtures import recipes, results
 
 
 def _run(name, seed, val, group_recipes):

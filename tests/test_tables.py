@@ -49,7 +49,7 @@ def test_the_cost_figures_the_tests_state_are_the_chapters_printed_table(chapter
 
     from claims.registry import FIGURES
     printed = tables.chapter_cost_table(chapter_text)
-    from claims.test_cost import CHAPTER_PEAK_MB
+    from claims.registry import CHAPTER_PEAK_MB
     assert CHAPTER_PEAK_MB == {n: row["peak MB"] for n, row in printed.items()}
     assert float(printed[4096]["ms x4"]) == FIGURES["cost.time_ratio_4096"]
     assert float(printed[8192]["ms x4"]) == FIGURES["cost.time_ratio_8192"]
@@ -60,7 +60,7 @@ def test_the_cost_figures_the_tests_state_are_the_chapters_printed_table(chapter
 def test_the_stopped_readings_step_is_where_the_committed_curve_of_seed_0_bottoms():
     """claims/registry.py PRENORM_STOP_AT is a recipe setting (a cache key needs a fixed number),
     chosen from a measurement: it must still be the best step of pre-norm seed 0 on record."""
-    from claims.registry import PRENORM_STOP_AT
     from fixtures import results
+    from fixtures.setup import PRENORM_STOP_AT
     seed0 = [r for r in results.by_recipe("norm", RESULTS_DIR)["prenorm"] if r["seed"] == 0]
     assert seed0 and seed0[0]["metrics"]["best_held_out"]["step"] == PRENORM_STOP_AT

@@ -1,0 +1,146 @@
+"""How a timed figure of the cost claims is decided: the rule, beside the tolerance rule of
+claims/figures.py (fixtures/cost.py only measures).  One table of timed figures (`TIMED`), each a
+band its value must lie in (a slope, a ratio) or a printed figure with its rounding and the widest
+interval that may confirm it; `judge` decides one on the bootstrap interval of independent timing
+processes, widened to at least +-2 run-to-run sd of this machine class (`drift`, measured by
+benchmarks/cost_flakes.py --calibrate).  The rule's version: claims/rules.py "timing"."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import numpy as np
+
+from claims.registry import FIGURES
+from fixtures import cost
+from fixtures.results import RESULTS_DIR
+
+
+# The timed figures of the cost claims (claims/test_cost.py) and how each is judged: a band the
+# value must lie in (a slope, a ratio), or a printed figure with its rounding and the widest
+# interval that may confirm it.  One table, used by the tests and by benchmarks/cost_flakes.py.
+@dataclass(frozen=True)
+class TimedFigure:
+    name: str
+    band: tuple[float, float] | None = None
+    stated: float | None = None
+    rounding: float = 0.0
+    too_wide: float = float("inf")
+    drift_of: str | None = None          # whose run-to-run spread it shares (the same statistic)
+
+
+TIMED = {f.name: f for f in (
+    TimedFigure("time slope", band=(1.85, 2.15)),                   # "quadratic": within 0.15 of 2
+    TimedFigure("last ratio", band=(3.5, 4.5)),                     # "converges on 4": within 0.5
+    # printed to two decimals; undecided wider than 0.2, the gap from 1.8 to 2.0
+    TimedFigure("time exponent", stated=FIGURES["cost.time_exponent"], rounding=0.005, too_wide=0.2,
+                drift_of="time slope"),
+    TimedFigure("projection slope", band=(0.85, 1.15)),             # "linear"
+    # a whole number (+-0.5); undecided wider than 2 (8, linear, from 12)
+    TimedFigure("projections x for x8", stated=FIGURES["cost.projections_x8"], rounding=0.5, too_wide=2),
+)}
+
+
+def floor(value: float, drift: float) -> tuple[float, float]:
+    """The narrowest interval a timed figure is judged on: value +- 2 run-to-run sd."""
+    return value - 2 * drift, value + 2 * drift
+
+
+def judge(figure: TimedFigure, value: float, a: float, b: float, drift: float = 0.0) -> tuple[str, float, float]:
+    """(holds | outside | undecided, the interval judged).  [a, b] is the 95 % bootstrap interval
+    over this run's processes; it is widened to at least value +- 2 drift, the run-to-run sd this
+    machine showed over quiet runs (results/cost_drift_<device>.json), because processes of one
+    run share the machine's state of those minutes: on this project's VM two quiet runs minutes
+    apart held and refuted the time slope, each on a narrow interval (the runs:
+    benchmarks/cost_flake_runs/session8_before_keeping.log; tests/test_cost_timing.py reads it).
+    A band: holds inside, outside wholly outside, undecided straddling an edge.  A printed figure:
+    outside if it lies outside the interval widened by its rounding, undecided if it lies inside an
+    interval wider than the gap the figure must tell apart (a wide interval confirms anything),
+    else holds."""
+    narrowest = floor(value, drift)
+    a, b = min(a, narrowest[0]), max(b, narrowest[1])
+    if figure.band:
+        lo, hi = figure.band
+        verdict = "holds" if lo <= a and b <= hi else "outside" if b < lo or a > hi else "undecided"
+    elif not a - figure.rounding <= figure.stated <= b + figure.rounding:
+        verdict = "outside"
+    else:
+        verdict = "undecided" if b - a > figure.too_wide else "holds"
+    return verdict, a, b
+
+
+def drift(device: str) -> dict:
+    """The committed run-to-run spread of each timed figure on this device class
+    ({"figures": {name: {"sd": ..., "per run": [...]}}, "source": ...}; {} if never measured):
+    written by `python benchmarks/cost_flakes.py --calibrate`."""
+    path = RESULTS_DIR / f"cost_drift_{device.split(':')[0]}.json"
+    if not path.exists():
+        return {}
+    try:
+        return json.loads(path.read_text())
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path} is not valid JSON ({e}); regenerate it with "
+                         "python benchmarks/cost_flakes.py --calibrate") from None
+
+
+def drift_sd(device: str, figure: TimedFigure) -> float:
+    return float(drift(device).get("figures", {}).get(figure.drift_of or figure.name, {}).get("sd", 0.0))
+
+
+# processes timed first, added while a figure straddles, and at most
+REPEATS, REPEAT_STEP, MAX_REPEATS = 5, 5, 15
+
+
+class TooNoisy(Exception):
+    """The machine was too busy to time on (fixtures/cost.py busy): decide nothing."""
+
+
+class CostRun:
+    """The timings and byte counts of one device's cost claims, measured when first asked, and the
+    loop that decides a timed figure: more independent processes while its interval straddles."""
+
+    def __init__(self, device: str, ns):
+        self.device, self.ns = device, list(ns)
+        self._timings, self._peaks = None, None
+
+    @property
+    def timings(self) -> cost.Timings:                  # timed when a timing claim first asks
+        if self._timings is None:
+            self._timings = cost.Timings(self.ns, self.device).more(REPEATS)
+        return self._timings
+
+    @property
+    def peaks(self) -> dict[int, float]:                # byte counts: measured once, when asked
+        if self._peaks is None:
+            self._peaks = cost.peak_table(self.ns, self.device)
+        return self._peaks
+
+    def rows(self, with_peaks: bool = False) -> list[dict]:
+        rows = self.timings.rows()
+        peaks = self.peaks if with_peaks else self._peaks   # measured here if asked and not yet
+        if peaks is not None:
+            for prev, row in zip([None, *rows], rows):
+                row["peak_mb"] = peaks[row["n"]]
+                if prev is not None:
+                    row["peak_ratio"] = row["peak_mb"] / prev["peak_mb"]
+        return rows
+
+    def judge(self, name: str, statistic, samples_of) -> dict:
+        """Judge one timed figure (claims/timing.py TIMED, judge): repeat while its interval
+        straddles and more processes could narrow it, up to MAX_REPEATS; on a machine with a
+        steady neighbour, decide nothing (fixtures/cost.py busy)."""
+        busy = self.timings.busy()
+        if busy:
+            raise TooNoisy(f"too noisy to decide: {busy}")
+        figure, drift = TIMED[name], drift_sd(self.device, TIMED[name])
+        while True:
+            samples = samples_of(self.timings)
+            value = statistic([min(s) for s in samples])
+            a, b = np.percentile(cost.bootstrap(statistic, samples), [2.5, 97.5])
+            verdict, lo, hi = judge(figure, value, a, b, drift)
+            floor_lo, floor_hi = floor(value, drift)
+            floor_only = floor_lo <= a and b <= floor_hi                    # more processes change nothing
+            if verdict != "undecided" or floor_only or self.timings.repeats >= MAX_REPEATS:
+                return {"figure": figure, "verdict": verdict, "value": value, "bootstrap": [a, b],
+                        "interval": [lo, hi], "drift": drift, "repeats": self.timings.repeats}
+            self.timings.more(REPEAT_STEP)
