@@ -125,14 +125,15 @@ def recover(directory: Path) -> list[str]:
         journal.unlink()
     for stray in directory.glob(".*.tmp"):
         pid = stray.name.rsplit(".", 3)[-3] if stray.name.count(".") >= 3 else ""
-        if pid.isdigit() and _alive(int(pid)):
+        if pid.isdigit() and alive(int(pid)):
             continue                                                   # another process is writing it
         stray.unlink(missing_ok=True)
         done.append(f"{stray.name}: removed (a temporary of a save killed before it began to commit)")
     return done
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Whether process `pid` exists (this one included)."""
     if pid == os.getpid():
         return True
     try:
