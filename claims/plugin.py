@@ -11,7 +11,6 @@ State lives in `config.stash`; options, the device and trained models are fixtur
 from __future__ import annotations
 
 import json
-import os
 import platform
 import time
 from datetime import datetime, timezone
@@ -20,6 +19,7 @@ import pytest
 import torch  # imported once, up front: pytester's sys.modules restore must not drop it
 
 from claims import registry, rules, verdicts
+from data.files import atomic_write
 from fixtures.plugin import REPORT_DIR, device_of
 
 # the options, the device and the report directory come from the fixtures' plugin: loading
@@ -208,9 +208,7 @@ class ClaimReporter:
         encoded = verdicts.encoded_in_source(config.rootpath / "claims") | config.stash[COLLECTED]
         report = verdicts.build_report(self.results, encoded, meta)
         out = config.stash[REPORT_DIR]
-        tmp = out / "claims.json.tmp"
-        tmp.write_text(json.dumps(report, indent=1, default=str))
-        os.replace(tmp, out / "claims.json")
+        atomic_write(out / "claims.json", json.dumps(report, indent=1, default=str))
         s = report["summary"]
         self.summary_line = ("SMOKE SCALE (verdicts mean nothing; never saved): " if smoke else "") + (
                              f"claims: {verdicts.summary_text(s)} -> {out / 'claims.json'}")

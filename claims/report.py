@@ -228,8 +228,11 @@ def _source(c: dict) -> str:
             f"{str(c.get('timestamp'))[:10]}, torch {c.get('torch')}")
 
 
-README_BLOCKS = {"table": ("<!-- claims-table:start -->", "<!-- claims-table:end -->"),
-                 "badges": ("<!-- badges:start -->", "<!-- badges:end -->")}
+# The generated blocks: (file, start marker, end marker).  The README shows the badges and the
+# summary line; docs/claims.md the table of every claim.
+README_BLOCKS = {"badges": ("README.md", "<!-- badges:start -->", "<!-- badges:end -->"),
+                 "summary": ("README.md", "<!-- claims-summary:start -->", "<!-- claims-summary:end -->"),
+                 "table": ("docs/claims.md", "<!-- claims-table:start -->", "<!-- claims-table:end -->")}
 BADGES = ROOT / "results" / "badges"          # committed: the README shows them, offline too
 
 
@@ -241,11 +244,11 @@ def readme_report(fresh: dict, committed: dict) -> dict:
     return merge(fast, committed)
 
 
-def weakened(report: dict, readme: Path) -> list[str]:
-    """Claims the README's table shows decided that this report would show not run (a run without
-    the fast tier, or without an extra some of its tests need)."""
+def weakened(report: dict, root: Path) -> list[str]:
+    """Claims the committed table (docs/claims.md) shows decided that this report would show not
+    run (a run without the fast tier, or without an extra some of its tests need)."""
     shown = {}
-    for line in readme_block(readme, "table").splitlines():
+    for line in readme_block(root, "table").splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) >= 3 and cells[0].startswith("`"):
             shown[cells[0].strip("`")] = cells[2].split(" (")[0]
@@ -275,26 +278,37 @@ def readme_badges(report: dict) -> str:
                     for name in ["overall", *sections])
 
 
-def readme_block(path: Path, which: str = "table") -> str:
-    start, end = README_BLOCKS[which]
-    text = path.read_text()
+def generated(report: dict) -> dict[str, str]:
+    """The body of each generated block (README_BLOCKS) for this report."""
+    return {"badges": readme_badges(report), "summary": f"{summary_text(report['summary'])}.",
+            "table": readme_table(report)}
+
+
+def readme_block(root: Path, which: str = "table") -> str:
+    name, start, end = README_BLOCKS[which]
+    path = Path(root) / name
+    text = path.read_text() if path.exists() else ""
     if start not in text or end not in text:
         return ""
     return text.split(start, 1)[1].split(end, 1)[0].strip()
 
 
-def rewrite_readme(report: dict, path: Path) -> bool:
-    """Rewrite the README's generated blocks (the badges, the claims table)."""
-    text = original = path.read_text()
-    for which, body in (("badges", readme_badges(report)), ("table", readme_table(report))):
-        start, end = README_BLOCKS[which]
+def rewrite_readme(report: dict, root: Path) -> bool:
+    """Rewrite the generated blocks (the README's badges and summary, docs/claims.md's table)."""
+    changed = False
+    for which, body in generated(report).items():
+        name, start, end = README_BLOCKS[which]
+        path = Path(root) / name
+        text = path.read_text()
         if start not in text or end not in text:
             raise SystemExit(f"{path}: no {start} ... {end} block to rewrite")
         head, rest = text.split(start, 1)
         _, tail = rest.split(end, 1)
-        text = f"{head}{start}\n{body}\n{end}{tail}"
-    path.write_text(text)
-    return text != original
+        new = f"{head}{start}\n{body}\n{end}{tail}"
+        if new != text:
+            atomic_write(path, new)
+            changed = True
+    return changed
 
 
 def badge_drift(fresh: Path, committed: Path) -> list[str]:
@@ -323,9 +337,10 @@ def _main(argv=None) -> int:
                    help="with --save-results: let this run's verdict replace a committed one decided on "
                         "more seeds (by default the stronger committed evidence is kept)")
     p.add_argument("--readme", action="store_true",
-                   help="rewrite the claims table in README.md from the merged report")
+                   help="rewrite the generated blocks (README.md's badges and summary, docs/claims.md's table) "
+                        "from the committed verdicts and this run's fast claims")
     p.add_argument("--check-readme", action="store_true",
-                   help="exit 1 if README.md's claims table differs from the merged report")
+                   help="exit 1 if a generated block (README.md, docs/claims.md) or a badge differs from the report")
     p.add_argument("--report-dir", default="report",
                    help="the run's report directory; a relative one is taken from the project root, "
                         "as pytest's --report-dir is")
@@ -393,23 +408,22 @@ def _main(argv=None) -> int:
     # same whichever tiers the run selected (`-m fast` or `-m "not slow"`)
     table = readme_report(fresh, _load(RESULTS)) if fresh is not None and not is_smoke(fresh) else merged
     if a.readme:
-        lost = weakened(table, ROOT / "README.md")
+        lost = weakened(table, ROOT)
         if lost:
             print(f"--readme: this run lacks verdicts the committed README table has ({', '.join(lost)}); "
                   "nothing rewritten. Run the fast tier with every extra first: pip install -e '.[test]' && "
                   "pytest -m fast", file=sys.stderr)
             return 2
-        rewrite_readme(table, ROOT / "README.md")
+        rewrite_readme(table, ROOT)
         # the very files just rendered (anybadge numbers its ids per process: a second render differs)
         shutil.rmtree(BADGES, ignore_errors=True)
         shutil.copytree(out / "badges", BADGES)
     if a.check_readme:
-        drift = [f"the {which} block" for which, body in (("table", readme_table(table)),
-                                                           ("badges", readme_badges(table)))
-                 if readme_block(ROOT / "README.md", which) != body.strip()]
+        drift = [f"the {which} block of {README_BLOCKS[which][0]}" for which, body in generated(table).items()
+                 if readme_block(ROOT, which) != body.strip()]
         drift += [f"results/badges/{n}" for n in badge_drift(out / "badges", BADGES)]
         if drift:
-            print(f"README.md differs from the merged report ({', '.join(drift)}): run "
+            print(f"the generated blocks differ from the report ({', '.join(drift)}): run "
                   "`python -m claims.report --readme` after a full fast run and commit it", file=sys.stderr)
             return 1
     s = merged["summary"]

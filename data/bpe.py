@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sys
 
 import numpy as np
@@ -20,6 +19,7 @@ from filelock import FileLock
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
 from data.corpus import CORPUS_SHA256, load_corpus
+from data.files import atomic_file
 from data.paths import cache_root
 
 VOCAB_SIZE = 1024
@@ -74,7 +74,6 @@ def _cached(vocab_size: int) -> tuple[Tokenizer, np.ndarray]:
         ids = np.asarray(tok.encode(text).ids, dtype=np.uint16)
         for path, write in ((tok_path, lambda p: tok.save(str(p))),
                             (ids_path, lambda p: np.save(p, ids))):
-            tmp = path.with_name(path.stem + ".tmp" + path.suffix)
-            write(tmp)
-            os.replace(tmp, path)
+            with atomic_file(path) as tmp:
+                write(tmp)
         return tok, ids

@@ -14,6 +14,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+from data.files import atomic_file
 from data.paths import PROJECT_ROOT, cache_root
 
 CORPUS_SHA256 = "86c4e6aa9db7c042ec79f339dcb96d42b0075e16b8fc2e86bf0ca57e2dc565ed"
@@ -52,19 +53,17 @@ def _download(dest: Path, deadline: float | None = None) -> str:
     """Download to a temp file, then rename: an interrupted download leaves nothing behind.
     The whole download has `deadline` seconds (DOWNLOAD_DEADLINE), each read READ_TIMEOUT."""
     deadline = DOWNLOAD_DEADLINE if deadline is None else deadline
-    tmp = dest.with_suffix(".part")
     start = time.monotonic()
     try:
-        with urllib.request.urlopen(CORPUS_URL, timeout=min(READ_TIMEOUT, deadline)) as r, open(tmp, "wb") as f:
+        with atomic_file(dest) as tmp, urllib.request.urlopen(CORPUS_URL, timeout=min(READ_TIMEOUT, deadline)) as r, \
+                open(tmp, "wb") as f:
             while chunk := r.read1(1 << 16):
                 f.write(chunk)
                 if time.monotonic() - start > deadline:
                     raise TimeoutError(f"not finished after the {deadline:.0f} s deadline "
                                        f"({f.tell():,} bytes received)")
-        os.replace(tmp, dest)
         return "downloaded"
     except Exception as e:  # noqa: BLE001 -- network errors of every kind end up in the one message below
-        tmp.unlink(missing_ok=True)
         return f"download failed: {type(e).__name__}: {e}"
 
 

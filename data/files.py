@@ -64,6 +64,24 @@ def atomic_write(path: Path, data: str | bytes) -> Path:
 
 
 @contextmanager
+def atomic_file(path: Path):
+    """For writers that take a path (np.save, a tokenizer's save, a download): yields a unique
+    temporary path with `path`'s suffix; when the block ends, it is fsynced and renamed over
+    `path`; if the block fails, it is removed and `path` is as it was."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.stem}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp{path.suffix}")
+    try:
+        yield tmp
+        with open(tmp, "rb+") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+
+
+@contextmanager
 def locked(path: Path, timeout: float = -1):
     """Hold the lock of `path` (a read-modify-write of it by one process at a time)."""
     path = Path(path)

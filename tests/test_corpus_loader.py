@@ -48,7 +48,7 @@ def test_every_place_looked_is_named_when_nothing_is_found(tmp_path, monkeypatch
     assert str(tmp_path / "shared" / "data" / "tinyshakespeare.txt") in msg
     assert str(isolated_cache / "tinyshakespeare.txt") in msg
     assert corpus.CORPUS_URL in msg and "network unreachable" in msg
-    assert not list(isolated_cache.glob("*.part"))            # nothing half-written left
+    assert not list(isolated_cache.glob(".*.tmp*"))            # nothing half-written left
 
 
 def test_a_download_with_the_wrong_hash_is_deleted(tmp_path, monkeypatch, isolated_cache):

@@ -188,12 +188,13 @@ def test_5_the_readme_table_is_the_same_after_a_fast_run_and_a_not_slow_run():
 
 def test_5_readme_refuses_a_run_that_lacks_verdicts_the_committed_table_has(tmp_path):
     from claims.report import weakened
-    readme = tmp_path / "README.md"
+    (tmp_path / "docs").mkdir()
+    readme = tmp_path / "docs" / "claims.md"
     readme.write_text("<!-- claims-table:start -->\n| claim | the chapter | verdict | source |\n|---|---|---|---|\n"
                       "| `params.published_size` | 124,439,808 | holds | fast, cpu |\n<!-- claims-table:end -->\n")
     report = {"claims": [{"id": "params.published_size", "verdict": "not run"}]}
-    assert weakened(report, readme) == ["params.published_size"]
-    assert weakened({"claims": [{"id": "params.published_size", "verdict": "holds"}]}, readme) == []
+    assert weakened(report, tmp_path) == ["params.published_size"]
+    assert weakened({"claims": [{"id": "params.published_size", "verdict": "holds"}]}, tmp_path) == []
 
 
 # ------------------------------------------------------------ 6. killing the scheduler

@@ -237,7 +237,7 @@ def test_12_a_trickling_peer_meets_an_overall_deadline(tmp_path, monkeypatch, is
         with pytest.raises(corpus.CorpusError, match=r"not finished after the 2 s deadline"):
             corpus.load_corpus()
         assert time.monotonic() - t0 < 5
-        assert not list(isolated_cache.glob("*.part"))
+        assert not list(isolated_cache.glob(".*.tmp*"))
     finally:
         server.shutdown()
 

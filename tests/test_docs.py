@@ -1,0 +1,68 @@
+"""The README and docs/ stay true: every relative link resolves, and every command-line option
+they name exists in the --help of the command that has it."""
+import re
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "benchmarks" / "README.md"]
+# The project's commands, by how the docs write them, and how to ask each for its --help.
+COMMANDS = {
+    "python -m claims.report": [sys.executable, "-m", "claims.report", "--help"],
+    "python -m claims.rederive": [sys.executable, "-m", "claims.rederive", "--help"],
+    "python -m fixtures.fingerprint": [sys.executable, "-m", "fixtures.fingerprint", "--help"],
+    "python -m fixtures": [sys.executable, "-m", "fixtures", "--help"],
+    "benchmarks/gpu_tier": [sys.executable, "benchmarks/gpu_tier.py", "--help"],
+    "benchmarks/cost_flakes.py": [sys.executable, "benchmarks/cost_flakes.py", "--help"],
+    "benchmarks/full_cost.py": [sys.executable, "benchmarks/full_cost.py", "--help"],
+    "pytest": [sys.executable, "-m", "pytest", "--help", "-p", "no:cacheprovider"],
+}
+# Options of other programs the docs quote (pip, git, Chromium, GitHub's runner, the linker).
+FOREIGN = {"--no-index", "--find-links", "--index-url", "--url", "--token", "--labels", "--headless",
+           "--no-sandbox", "--disable-gpu", "--virtual-time-budget", "--dump-dom", "--screenshot", "--window-size",
+           "--user-data-dir", "--no-first-run", "--disable-quic", "--disable-background-networking",
+           "--disable-component-update", "--disable-sync", "--lib"}
+OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
+
+
+@cache
+def help_of(command: str) -> str:
+    r = subprocess.run(COMMANDS[command], cwd=ROOT, capture_output=True, text=True, check=False, timeout=120)
+    return r.stdout + r.stderr
+
+
+def code_spans(text: str) -> list[str]:
+    """Inline code and the lines of fenced code blocks."""
+    fenced = re.findall(r"```[a-z]*\n(.*?)```", text, re.DOTALL)
+    inline = re.findall(r"`([^`\n]+)`", re.sub(r"```.*?```", "", text, flags=re.DOTALL))
+    return [line for block in fenced for line in block.splitlines()] + inline
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_relative_link_resolves(page):
+    broken = []
+    for target in re.findall(r"\]\(([^)\s]+)\)", page.read_text()):
+        if re.match(r"[a-z]+:", target) or target.startswith("#"):
+            continue
+        if not (page.parent / target.split("#", 1)[0]).exists():
+            broken.append(target)
+    assert not broken, f"{page.name}: links that resolve to nothing: {broken}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_option_named_exists_in_its_commands_help(page):
+    missing = []
+    for span in code_spans(page.read_text()):
+        options = set(OPTION.findall(span)) - FOREIGN
+        if not options:
+            continue
+        # the command this span invokes (the first the span names), else any of the project's
+        named = [c for c in COMMANDS if c in span]
+        helps = [help_of(named[0])] if named else [help_of(c) for c in COMMANDS]
+        missing += [f"{o} (in `{span.strip()[:80]}`)" for o in options
+                    if not any(re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", h) for h in helps)]
+    assert not missing, f"{page.name}: options no --help knows: " + "; ".join(missing)
