@@ -1,4 +1,4 @@
-"""Alternative readings of refuted figures, for the errata (claims/errata.py): measured and
+"""Alternative readings of refuted figures, for the errata (claims/report/errata/): measured and
 recorded as evidence (`readings.json`), never as verdicts.  Slow tier: they are not claims.
 
   pytest claims/test_readings.py -m slow --report-dir=report-readings

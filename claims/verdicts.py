@@ -1,7 +1,7 @@
 """The claim contract's arithmetic: from tests' outcomes to claims' verdicts.
 
 Pure: it imports neither pytest nor torch, so the pytest plugin (claims/plugin.py), which
-gathers the outcomes, and the reporter (claims/report.py), which merges and renders them,
+gathers the outcomes, and the reporter (claims/report/), which merges and renders them,
 share one definition of what a verdict is.
 """
 from __future__ import annotations
@@ -190,3 +190,14 @@ def verdict_label(c: dict) -> str:
     if any(t.get("source") == SMOKE_SOURCE for t in tests):
         notes.append("smoke scale")
     return c["verdict"] + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def committed_only(committed: dict) -> dict:
+    """A report with no fresh run: every registered claim from the committed evidence alone."""
+    old = {c["id"]: c for c in committed.get("claims", [])}
+    encoded = encoded_in_source()
+    claims = [summarise_claim(cid, [dict(t, source="committed") for t in old.get(cid, {}).get("tests", [])
+                                    if t["outcome"] in DECIDED and still_defined(t["nodeid"])], cid in encoded)
+              for cid in registry.CLAIMS]
+    return {"summary": summary_of(claims), "claims": claims,
+            "meta": {"source": "committed verdicts only (no fresh run)"}}

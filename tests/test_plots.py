@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from claims import plots
+from claims.report import plots
 from fixtures import recipes, results
 
 

@@ -202,7 +202,7 @@ def test_a_figure_crash_is_a_failure_not_a_refutation(pytester, monkeypatch):
 
 
 def test_every_erratum_quotes_the_chapter_verbatim_and_fills_its_figures_from_measurements(tmp_path, chapter_text):
-    from claims import errata
+    from claims.report import errata
     chapter = chapter_text
     for cid, e in errata.ERRATA.items():
         assert cid in registry.CLAIMS
@@ -216,7 +216,7 @@ def test_every_erratum_quotes_the_chapter_verbatim_and_fills_its_figures_from_me
 def test_the_best_checkpoint_reading_is_built_from_the_recorded_curve_and_never_decides(tmp_path):
     """The errata's norm reading: each run's best held-out checkpoint beside the chapter's final
     figure, labelled as a reading; with fewer than 3 seeds it gives no verdict."""
-    from claims import errata
+    from claims.report import errata
     from fixtures import results
     from fixtures.recipes import RECIPES
     run = {"recipe": "prenorm", "seed": 0, "key": "k", "date": "2026-12-01", "val_ppl": 52.2,
@@ -243,7 +243,7 @@ def test_the_best_checkpoint_reading_is_built_from_the_recorded_curve_and_never_
 def test_the_stopped_prenorm_reading_is_measured_on_the_full_split_and_checked_against_the_long_run(tmp_path):
     """Pre-norm stopped at its best step: its full-split figure beside the chapter's, whether its
     curve is the 1000-step run's, and the subset's bias on the long run's final weights."""
-    from claims import errata
+    from claims.report import errata
     from fixtures import results
     from fixtures.recipes import RECIPES
     PRENORM_STOPPED = RECIPES["prenorm_stopped_500"]
@@ -282,7 +282,7 @@ def test_a_winograd_reading_is_judged_by_the_figure_rule_and_labelled_when_it_ag
     figures; one that agrees is labelled an alternative reading, one that does not says so."""
     import json
 
-    from claims import errata
+    from claims.report import errata
     readings = {"winograd: width128": {"what": "the chapter's width, 128 (ours: 64)",
                                        "cheatable_uniform": {"accuracy": [1.0, 1.0, 0.99], "wrong_noun": [0, 0, 0],
                                                              "held_out": 128},
@@ -303,7 +303,7 @@ def test_a_winograd_reading_is_judged_by_the_figure_rule_and_labelled_when_it_ag
 
 
 def test_the_runaway_reading_says_how_to_measure_it_until_it_is_measured(tmp_path):
-    from claims import errata
+    from claims.report import errata
     merged = {"claims": [{"id": "scale.runaway", "statement": "s", "verdict": "refuted", "tests": []}]}
     [entry] = errata.build(merged, tmp_path)
     assert any("1024 wide throughout" in r and "not yet measured (`python -m fixtures errata" in r
@@ -313,7 +313,7 @@ def test_the_runaway_reading_says_how_to_measure_it_until_it_is_measured(tmp_pat
 def test_the_runaway_cause_is_built_from_both_widths_once_the_wide_model_is_measured(tmp_path):
     import json
 
-    from claims import errata
+    from claims.report import errata
     node = "claims/test_scale_trained.py::test_the_undivided_head_runs_away"
     tests = [{"nodeid": f"{node}[undivided score sd at init ~21]", "outcome": "holds", "records": [{"measured": {"per seed": [21.0, 21.2]}}]},
              {"nodeid": f"{node}[undivided score sd after training ~5147]", "outcome": "refuted",

@@ -2,11 +2,12 @@
 evidence (results/) with nothing typed, and the runaway's reading beside its figures."""
 import json
 
-from claims import errata, tables
-from claims.report import _load, committed_only
+from claims.report import errata, tables
+from claims.report.cli import _load
+from claims.verdicts import committed_only
 from fixtures.results import RESULTS_DIR
 
-# The tables the errata issue lists, by a word of each title (claims/tables.py build).
+# The tables the errata issue lists, by a word of each title (claims/report/tables.py build).
 LISTED = ["Var(q·k)", "A row of 64 scores", "The softmax Jacobian", "The sqrt(d_k) ablation",
           "The runaway statistics", "The ladder", "GPT-2 small", "Pre-norm vs post-norm",
           "The gradient profile", "Positions", "The cost of one attention layer", "Winograd",

@@ -11,9 +11,9 @@ import json
 import re
 from pathlib import Path
 
-from claims.errata import RUNAWAY_WIDE, Facts
 from claims.formats import mean_sd
 from claims.registry import figures
+from claims.report.errata import RUNAWAY_WIDE, Facts
 from data.chapter import chapter_or_none
 from data.paths import PROJECT_ROOT
 from fixtures import results
@@ -139,7 +139,7 @@ def build(merged: dict, results_dir: Path, chapter: str | None = None) -> list[t
     out.append(("The runaway statistics (d_k = 1024)", _table(fig_header, _figure_rows(merged, "scale.runaway"))))
     wide = _runaway_wide_rows(merged, results_dir)
     if wide:
-        out.append((("The runaway in a model 1024 wide throughout (an alternative reading, claims/errata.py; "
+        out.append((("The runaway in a model 1024 wide throughout (an alternative reading, claims/report/errata/; "
                     "not a verdict)"), _table(["figure", "the chapter", "ours: 128 wide (the verdict's)",
                                               "1024 wide throughout"], wide)))
     chapter_ladder = figures("ladder")

@@ -1,0 +1,5 @@
+import sys
+
+from claims.report.cli import main
+
+sys.exit(main())

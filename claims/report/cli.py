@@ -1,0 +1,165 @@
+"""Render the claim report.
+
+  python -m claims.report                  # report/claims.json + results/verdicts.json
+                                           #   -> report/merged.json, report/claims.md
+  python -m claims.report --save-results   # also keep this run's verdicts and evidence in results/
+
+A fresh run only knows the claims whose tests it ran; trained claims are expensive, so their
+verdicts are committed (results/verdicts.json) and merged here: for each claim the newest
+evidence that reached a verdict wins, and keeps its source (tier, device, date).  Without a
+fresh run the committed verdicts are rendered alone, and the report says so.
+
+Imports no torch: rendering needs only the JSON, the registry and matplotlib.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+
+from claims.report.badges import badge_drift, badges
+from claims.report.html import render_html
+from claims.report.markdown import render_markdown
+from claims.report.readme import (
+    BADGES,
+    README_BLOCKS,
+    generated,
+    readme_block,
+    readme_report,
+    rewrite_readme,
+    weakened,
+)
+from claims.save import load_verdicts, save_run
+from claims.verdicts import committed_only, is_smoke, merge, summary_text
+from data.files import atomic_write
+from data.paths import PROJECT_ROOT, CheckoutError, require_checkout
+from fixtures.results import EvidenceError, read_json
+
+ROOT = PROJECT_ROOT
+RESULTS = ROOT / "results" / "verdicts.json"
+
+
+def _load(path) -> dict:
+    return load_verdicts(path)
+
+
+def _write(path, obj) -> None:
+    atomic_write(path, json.dumps(obj, indent=1, default=str))
+
+
+def main(argv=None) -> int:
+    try:
+        return _main(argv)
+    except EvidenceError as e:             # a corrupt committed or run file: named, nothing written to results/
+        print(f"python -m claims.report: {e}", file=sys.stderr)
+        return 2
+
+
+def _main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m claims.report", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--save-results", action="store_true",
+                   help="keep this run's decided verdicts (results/verdicts.json) and the evidence its "
+                        "manifest lists (records, rows, tables, plots) in results/")
+    p.add_argument("--replace-weaker", action="store_true",
+                   help="with --save-results: let this run's verdict replace a committed one decided on "
+                        "more seeds (by default the stronger committed evidence is kept)")
+    p.add_argument("--readme", action="store_true",
+                   help="rewrite the generated blocks (README.md's badges and summary, docs/claims.md's table) "
+                        "from the committed verdicts and this run's fast claims")
+    p.add_argument("--check-readme", action="store_true",
+                   help="exit 1 if a generated block (README.md, docs/claims.md) or a badge differs from the report")
+    p.add_argument("--report-dir", default="report",
+                   help="the run's report directory; a relative one is taken from the project root, "
+                        "as pytest's --report-dir is")
+    a = p.parse_args(argv)
+    try:
+        require_checkout("python -m claims.report")
+    except CheckoutError as e:
+        print(e, file=sys.stderr)
+        return 2
+    from claims.report.plots import ladder_plot, norm_plot, scale_plot
+    from fixtures.evidence import Evidence
+    out = ROOT / a.report_dir                          # ROOT / an absolute path is that path
+    out.mkdir(parents=True, exist_ok=True)
+    evidence = Evidence(out)
+    fresh_path = out / "claims.json"
+    fresh = read_json(fresh_path, "run's claim report") if fresh_path.exists() else None
+    if fresh is None:
+        print(f"no fresh run in {out} (no claims.json): rendering the committed verdicts alone; "
+              "run `pytest -m fast` for a fresh one", file=sys.stderr)
+    # The plots of the committed training results, drawn first so that --save-results keeps them.
+    run_evidence = set(evidence.manifest())             # what the run itself wrote, before the plots
+    for plot in (ladder_plot, scale_plot, norm_plot):
+        path = plot(out)
+        if path is not None:
+            evidence.add(path.name)
+    # a smoke run's verdicts mean nothing about the chapter: rendered alone and labelled, never
+    # merged with the committed ones, saved, put in the README or made into badges
+    if is_smoke(fresh) and (a.save_results or a.readme or a.check_readme):
+        print(f"{fresh_path} is a --smoke run (a handful of steps per recipe): its verdicts are never "
+              "saved or put in the README; run the tier at the chapter's scale", file=sys.stderr)
+        return 2
+    if a.save_results and fresh is None:
+        # a run of evidence without verdicts (claims/test_readings.py): keep its evidence alone
+        if not run_evidence:
+            print("--save-results: no fresh run to save", file=sys.stderr)
+            return 2
+        print("--save-results: no verdicts in this run; saving its evidence alone", file=sys.stderr)
+        for line in evidence.save():
+            print(f"saved {line}")
+        a.save_results = False
+    if a.save_results:
+        for line in save_run(fresh, evidence, RESULTS.parent, a.replace_weaker):
+            print(line)
+    if is_smoke(fresh):
+        merged = fresh
+    else:
+        merged = merge(fresh, _load(RESULTS)) if fresh is not None else committed_only(_load(RESULTS))
+    _write(out / "merged.json", merged)
+    (out / "claims.md").write_text(render_markdown(merged))
+    if is_smoke(fresh):
+        shutil.rmtree(out / "badges", ignore_errors=True)
+    else:
+        badges(merged, out / "badges")
+    fresh_plots = sorted(out.glob("*.png"))
+    plots = fresh_plots + [p for p in sorted((ROOT / "results").glob("*.png"))
+                           if p.name not in {f.name for f in fresh_plots}]
+    from claims.report import errata, tables
+    chapter_tables = tables.build(merged, ROOT / "results")
+    (out / "tables.md").write_text(tables.render(chapter_tables))
+    errata_md = errata.render(errata.build(merged, ROOT / "results", out))
+    (out / "errata.md").write_text(errata_md)
+    (out / "index.html").write_text(render_html(merged, plots, out / "badges", tables.render_html(
+        chapter_tables) + tables.render_html([("Errata", errata_md.split("\n", 1)[1])])))
+    # The README's table is a function of the committed verdicts and the fast claims alone, the
+    # same whichever tiers the run selected (`-m fast` or `-m "not slow"`)
+    table = readme_report(fresh, _load(RESULTS)) if fresh is not None and not is_smoke(fresh) else merged
+    if a.readme:
+        lost = weakened(table, ROOT)
+        if lost:
+            print(f"--readme: this run lacks verdicts the committed README table has ({', '.join(lost)}); "
+                  "nothing rewritten. Run the fast tier with every extra first: pip install -e '.[test]' && "
+                  "pytest -m fast", file=sys.stderr)
+            return 2
+        rewrite_readme(table, ROOT)
+        # the very files just rendered (anybadge numbers its ids per process: a second render differs)
+        shutil.rmtree(BADGES, ignore_errors=True)
+        shutil.copytree(out / "badges", BADGES)
+    if a.check_readme:
+        drift = [f"the {which} block of {README_BLOCKS[which][0]}" for which, body in generated(table).items()
+                 if readme_block(ROOT, which) != body.strip()]
+        drift += [f"results/badges/{n}" for n in badge_drift(out / "badges", BADGES)]
+        if drift:
+            print(f"the generated blocks differ from the report ({', '.join(drift)}): run "
+                  "`python -m claims.report --readme` after a full fast run and commit it", file=sys.stderr)
+            return 1
+    s = merged["summary"]
+    print(("SMOKE SCALE: " if is_smoke(merged) else "") + f"{out / 'claims.md'}: {summary_text(s)}"
+          + ("" if fresh is not None else " (committed verdicts only)"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

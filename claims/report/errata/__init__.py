@@ -1,0 +1,57 @@
+"""The errata: for each refuted claim, the chapter's sentence, our figures, the cause we found
+(with its evidence), the alternative readings tried, and a suggested sentence.
+
+This is the one reviewed file of diagnoses.  Its prose is written here; every number in it is
+filled in from the measurements when the report is built (the merged report's figure rows,
+results/<group>.json, and the alternative readings the tests record as `readings.json`).  A
+reading that makes a figure agree is labelled so and never changes the primary verdict, which
+stays on the setup as the chapter states it.  A refuted claim without an entry here is listed
+as "not yet diagnosed".  Imports no torch.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from claims.report.errata import cost, depth, norm, positions, scale, winograd
+from claims.report.errata.facts import Erratum, Facts, mean, over_seeds  # noqa: F401  (the package's names)
+from claims.report.errata.scale import RUNAWAY_WIDE  # noqa: F401
+
+# one entry per refuted claim, each written beside its section's causes and sentences
+ERRATA: dict[str, Erratum] = {**cost.ERRATA, **depth.ERRATA, **norm.ERRATA, **positions.ERRATA, **scale.ERRATA,
+                              **winograd.ERRATA}
+
+
+def build(merged: dict, results_dir: Path, report_dir: Path | None = None) -> list[dict]:
+    """One entry per refuted claim: its refuted figures, the quote, cause, readings, suggestion."""
+    facts = Facts(merged, results_dir, report_dir)
+    out = []
+    for c in merged.get("claims", []):
+        if c["verdict"] != "refuted":
+            continue
+        refuted = [t for t in c.get("tests", []) if t["outcome"] == "refuted"]
+        e = ERRATA.get(c["id"])
+        out.append({"id": c["id"], "statement": c["statement"],
+                    "figures": [{"test": t["nodeid"].split("::")[-1], "reason": t.get("reason", "")} for t in refuted],
+                    "quote": e.quote if e else None, "cause": (e.cause(facts) if e else "") or "not yet found",
+                    "readings": e.readings(facts) if e else [], "suggested": e.suggested(facts) if e else "",
+                    "diagnosed": bool(e)})
+    return out
+
+
+def render(entries: list[dict]) -> str:
+    lines = ["# Errata: every refuted figure, why, and what the sentence could say", "",
+             ("Causes and readings are measured (claims/report/errata/; numbers filled in from results/ and the run). "
+             "A reading that agrees does not change a verdict: the verdict is on the setup the chapter states."), ""]
+    for e in entries:
+        lines += [f"## `{e['id']}`", "", f"{e['statement']}", ""]
+        if e["quote"]:
+            lines += [f"> {e['quote']}", ""]
+        lines += ["Refuted figures:", ""] + [f"- {x['test']}: {x['reason']}" for x in e["figures"]] + [""]
+        lines += [f"**Cause:** {e['cause']}" + ("" if e["diagnosed"] else " (not yet diagnosed)"), ""]
+        if e["readings"]:
+            lines += ["**Readings tried:**", ""] + [f"- {r}" for r in e["readings"]] + [""]
+        elif e["diagnosed"]:
+            lines += ["**Readings tried:** none needed: the cause is measured on the setup as the chapter states it", ""]
+        if e["suggested"]:
+            lines += [f"**Suggested sentence:** {e['suggested']}", ""]
+    return "\n".join(lines)

@@ -1,0 +1,16 @@
+"""The errata of the chapter's closing section: depth (two blocks against one)."""
+from __future__ import annotations
+
+from claims.report.errata.facts import Erratum, mean, over_seeds
+
+ERRATA: dict[str, Erratum] = {
+    "depth.two_blocks_overfit": Erratum(
+        quote="Two blocks on this corpus reach a training perplexity of 14.49",
+        cause=lambda f: (f"two blocks reach {over_seeds(f.runs('ladder', 'two_blocks', 'train_ppl'))} on training text here; "
+                         "the ordering the sentence draws (better on train, worse on held-out) and the other three "
+                         "figures hold"),
+        suggested=lambda f: (f"\"Two blocks on this corpus reach a training perplexity of "
+                             f"{mean(f.runs('ladder', 'two_blocks', 'train_ppl'))} and a validation perplexity of "
+                             f"{mean(f.runs('ladder', 'two_blocks'))}, against one block's "
+                             f"{mean(f.runs('ladder', 'layernorm', 'train_ppl'))} and {mean(f.runs('ladder', 'layernorm'))}.\"")),
+}

@@ -1,0 +1,91 @@
+"""The errata of the chapter's section: Dividing by sqrt(d_k): the runaway."""
+from __future__ import annotations
+
+import statistics
+
+from claims import registry
+from claims.figures import MIN_SEEDS
+from claims.report.errata.facts import Erratum, Facts, mean, over_seeds, pct, per_seed
+
+RUNAWAY_WIDE = "scale.runaway: a model 1024 wide throughout"
+
+
+def _runaway_wide(f: Facts) -> str:
+    """The reading "d_k = 1024 means a model 1024 wide" (fixtures/recipes.py READINGS), beside the
+    chapter's runaway figures (claims/registry.py)."""
+    label = "a model 1024 wide throughout, one head of 1024 (instead of a 1024 head on the 128-wide model)"
+    r = f.readings.get(RUNAWAY_WIDE)
+    if not r or not r.get("undivided", {}).get("score_sd"):
+        return (f"{label}: not yet measured (`python -m fixtures errata --only runaway_wide_undivided --seeds 1`, "
+                "~45 CPU-minutes a run, then `pytest claims/test_readings.py -m slow --device cpu -k runaway`)")
+    u, d, c = r["undivided"], r.get("divided", {}), registry.figures("scale")
+    n = len(u["score_sd"])
+    divided = (f"divided score sd {over_seeds(d['score_sd'])} ({c['divided_sd']})" if d.get("score_sd") else
+               "the divided head not trained in this width (`runaway_wide_divided`)")
+    return (f"{label}, {n} seed{'s' if n > 1 else ''}: undivided score sd {over_seeds(u['score_sd'])} after training (the "
+            f"chapter: {c['runaway_sd']}), rows with > 0.99 on one token {pct(u['frozen'])} "
+            f"({100 * c['runaway_frozen']:.1f} %), entropy {over_seeds(u['entropy'])} ({c['runaway_entropy']}); {divided}"
+            + ("" if n >= MIN_SEEDS else f"; fewer than {MIN_SEEDS} seeds: no verdict under the figure rule"))
+
+
+def _runaway_cause(f: Facts) -> str:
+    """Where the runaway's size comes from, once the wide reading is measured: the chapter's figures
+    against the head trained in the 128-wide model and in the model 1024 wide throughout."""
+    narrow = per_seed(f, "scale.runaway", "after training ~5147")
+    init = per_seed(f, "scale.runaway", "at init ~21")
+    frozen = per_seed(f, "scale.runaway", "99.9")
+    divided = per_seed(f, "scale.runaway", "[divided score sd after training")
+    r = f.readings.get(RUNAWAY_WIDE) or {}
+    wide, wide_div = r.get("undivided", {}), r.get("divided", {})
+    if not (narrow and init and wide.get("score_sd")):
+        return ""
+    c = registry.figures("scale")
+    n, w, stated = statistics.mean(narrow), statistics.mean(wide["score_sd"]), c["runaway_sd"]
+    cause = (f"how far the undivided scores run depends on the model's width, which the chapter leaves open: from "
+             f"{mean(init)} at initialisation ({mean(wide.get('init_score_sd'))} in the wide model) the 1024 head "
+             f"on the 128-wide model (our primary reading: every model of the chapter is 128 wide) reaches {over_seeds(narrow)}, "
+             f"{n / statistics.mean(init):.0f}-fold, with {pct(frozen)} of rows frozen; the same head in a model "
+             f"1024 wide throughout reaches {over_seeds(wide['score_sd'])}, {w / n:.1f} times as far, with "
+             f"{pct(wide['frozen'])} of rows frozen (the chapter: {stated} and {100 * c['runaway_frozen']:.1f} %)")
+    if wide_div.get("score_sd") and divided:
+        lo, hi = sorted((statistics.mean(wide_div["score_sd"]), statistics.mean(divided)))
+        where = ("between the two, so neither width reproduces it" if lo < c["divided_sd"] < hi else
+                 "outside both")
+        cause += (f"; the divided head sits at {over_seeds(wide_div['score_sd'])} in the wide model and {over_seeds(divided)} in the "
+                  f"128-wide one, and the chapter's {c['divided_sd']} lies {where}")
+    return cause
+
+
+def _runaway_sentence(f: Facts) -> str:
+    sd, frozen = per_seed(f, "scale.runaway", "after training ~5147"), per_seed(f, "scale.runaway", "99.9")
+    init = per_seed(f, "scale.runaway", "at init ~21")
+    div = per_seed(f, "scale.runaway", "[divided score sd after training")
+    if not (sd and frozen and init):
+        return ""
+    sentence = (f"\"It runs away: in this 128-wide model the standard deviation of its scores goes from "
+                f"{statistics.mean(init):.0f} at initialisation to {statistics.mean(sd):.0f}, the attention entropy "
+                f"falls to zero, and {100 * statistics.mean(frozen):.1f} % of rows put more than 0.99 of their weight on "
+                f"a single token. ... The divided head sits at a score standard deviation of {mean(div)}.")
+    wide = ((f.readings.get(RUNAWAY_WIDE) or {}).get("undivided") or {})
+    if wide.get("score_sd"):
+        wide_div = ((f.readings.get(RUNAWAY_WIDE) or {}).get("divided") or {}).get("score_sd")
+        sentence += (f" In a model 1024 wide throughout the same head runs to {statistics.mean(wide['score_sd']):.0f}, "
+                     f"with {100 * statistics.mean(wide['frozen']):.1f} % of rows frozen"
+                     + (f", and the divided one sits at {mean(wide_div)}." if wide_div else "."))
+    return sentence + "\""
+
+
+ERRATA: dict[str, Erratum] = {
+    "scale.runaway": Erratum(
+        quote="the standard deviation of its scores goes from 21 at initialisation to 5147",
+        cause=_runaway_cause,
+        readings=lambda f: [_runaway_wide(f)],
+        suggested=lambda f: _runaway_sentence(f)),
+    "scale.no_effect_at_32": Erratum(
+        quote="At $d_k = 32$ the division is worth nothing and the run without it is very slightly ahead.",
+        cause=lambda f: ("the division is worth nothing (that figure holds), and which run is ahead is seed noise: "
+                         "the divided run's advantage per seed is "
+                         f"{over_seeds((f.measured('scale.no_effect_at_32', 'worth_nothing') or {}).get('per seed'), ' points')}"),
+        suggested=lambda f: "\"At $d_k = 32$ the division is worth nothing: the runs with and without it end within "
+                            "a seed's noise of each other.\""),
+}

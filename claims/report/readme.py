@@ -1,0 +1,92 @@
+"""The generated blocks of README.md (the badges, the summary line) and docs/claims.md (every
+claim and its verdict): a function of the committed verdicts and a run's fast claims alone."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from claims import registry
+from claims.verdicts import DECIDED, merge, summary_text, verdict_label
+from data.files import atomic_write
+from data.paths import PROJECT_ROOT
+
+ROOT = PROJECT_ROOT
+
+README_BLOCKS = {"badges": ("README.md", "<!-- badges:start -->", "<!-- badges:end -->"),
+                 "summary": ("README.md", "<!-- claims-summary:start -->", "<!-- claims-summary:end -->"),
+                 "table": ("docs/claims.md", "<!-- claims-table:start -->", "<!-- claims-table:end -->")}
+BADGES = ROOT / "results" / "badges"          # committed: the README shows them, offline too
+
+
+def readme_report(fresh: dict, committed: dict) -> dict:
+    """The report the README shows: the committed verdicts merged with the fresh run's fast
+    tests only, so that it does not depend on which other tiers or extras the run had."""
+    fast = {**fresh, "claims": [dict(c, tests=[t for t in c.get("tests", []) if t.get("tier") == "fast"])
+                                for c in fresh.get("claims", [])]}
+    return merge(fast, committed)
+
+
+def weakened(report: dict, root: Path) -> list[str]:
+    """Claims the committed table (docs/claims.md) shows decided that this report would show not
+    run (a run without the fast tier, or without an extra some of its tests need)."""
+    shown = {}
+    for line in readme_block(root, "table").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 3 and cells[0].startswith("`"):
+            shown[cells[0].strip("`")] = cells[2].split(" (")[0]
+    return [c["id"] for c in report["claims"]
+            if shown.get(c["id"]) in DECIDED and c["verdict"] in ("not run", "not encoded")]
+
+
+def readme_table(report: dict) -> str:
+    s = report["summary"]
+    lines = [f"{summary_text(s)}.", "",
+             "| claim | the chapter | verdict | source |", "|---|---|---|---|"]
+    for c in report["claims"]:
+        evidence = ""
+        if c["verdict"] in DECIDED:
+            evidence = f"{c.get('tier')}, {c.get('device')}"
+            if c.get("tier") in ("gpu", "slow"):
+                evidence += f", {c.get('seeds')} seed(s)"
+        lines.append(f"| `{c['id']}` | {registry.get(c['id']).figure.replace('|', '/')} | {verdict_label(c)} "
+                     f"| {evidence} |")
+    return "\n".join(lines)
+
+
+def readme_badges(report: dict) -> str:
+    """The overall badge and one per section, as relative image links to results/badges/."""
+    sections = list(dict.fromkeys(c["section"] for c in report["claims"]))
+    return " ".join(f"![{'claims' if name == 'overall' else 'claims: ' + name}](results/badges/{name}.svg)"
+                    for name in ["overall", *sections])
+
+
+def generated(report: dict) -> dict[str, str]:
+    """The body of each generated block (README_BLOCKS) for this report."""
+    return {"badges": readme_badges(report), "summary": f"{summary_text(report['summary'])}.",
+            "table": readme_table(report)}
+
+
+def readme_block(root: Path, which: str = "table") -> str:
+    name, start, end = README_BLOCKS[which]
+    path = Path(root) / name
+    text = path.read_text() if path.exists() else ""
+    if start not in text or end not in text:
+        return ""
+    return text.split(start, 1)[1].split(end, 1)[0].strip()
+
+
+def rewrite_readme(report: dict, root: Path) -> bool:
+    """Rewrite the generated blocks (the README's badges and summary, docs/claims.md's table)."""
+    changed = False
+    for which, body in generated(report).items():
+        name, start, end = README_BLOCKS[which]
+        path = Path(root) / name
+        text = path.read_text()
+        if start not in text or end not in text:
+            raise SystemExit(f"{path}: no {start} ... {end} block to rewrite")
+        head, rest = text.split(start, 1)
+        _, tail = rest.split(end, 1)
+        new = f"{head}{start}\n{body}\n{end}{tail}"
+        if new != text:
+            atomic_write(path, new)
+            changed = True
+    return changed
