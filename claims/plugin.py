@@ -99,6 +99,17 @@ def pytest_runtest_setup(item):
         item.user_properties.append(("claim_device", device_of(item.config)))
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """A quantity this torch cannot measure (fixtures.cost.NotMeasurable) is "not run" with its
+    reason, neither a failure nor a verdict."""
+    from fixtures.cost import NotMeasurable
+    try:
+        return (yield)
+    except NotMeasurable as e:
+        pytest.skip(str(e))
+
+
 @pytest.fixture
 def claim_record(request):
     """Record the chapter's figure beside ours: claim_record(stated=..., measured=...,

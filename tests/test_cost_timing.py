@@ -7,6 +7,9 @@ from pathlib import Path
 from claims import timing
 from fixtures import cost
 
+pytest_plugins = ["pytester"]
+ROOT = Path(__file__).resolve().parent.parent
+
 
 def test_each_repeat_is_an_independent_timing_process():
     t = cost.Timings([16, 32]).more(2)
@@ -114,3 +117,31 @@ def test_a_straddling_figure_takes_more_processes_up_to_the_bound_and_then_stops
     j = run.judge("last ratio", lambda ys: ys[0], lambda t: [t.ratios])
     assert j["verdict"] == "undecided" and j["repeats"] == MAX_REPEATS
     assert (MAX_REPEATS - 5) % REPEAT_STEP == 0
+
+
+def test_without_the_private_memory_profiler_a_peak_is_not_measurable_and_the_claim_is_not_run(pytester, monkeypatch):
+    """fixtures/cost.py cpu_peak_bytes: the one place the private API is used; without it the
+    measurement says so (NotMeasurable), and a claim test meeting it is skipped with the reason."""
+    import builtins
+    import os
+
+    import pytest
+    real = builtins.__import__
+
+    def without(name, *a, **k):
+        if name == "torch.profiler._memory_profiler":
+            raise ImportError("no such module")
+        return real(name, *a, **k)
+    monkeypatch.setattr(builtins, "__import__", without)
+    with pytest.raises(cost.NotMeasurable, match="private API that torch .* lacks or changed"):
+        cost.cpu_peak_bytes(lambda: None)
+    monkeypatch.setattr(builtins, "__import__", real)
+    monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    pytester.makeini("[pytest]\nmarkers =\n  claim(id)\n")
+    (pytester.path / "claims").mkdir()
+    (pytester.path / "claims" / "test_peak.py").write_text(
+        "import pytest\nfrom fixtures.cost import NotMeasurable\n"
+        "@pytest.mark.claim('cost.peak_memory')\ndef test_p(claim_record):\n    raise NotMeasurable('no profiler')\n")
+    result = pytester.runpytest_subprocess("-p", "claims.plugin", "-p", "no:cacheprovider", "-rs")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(["*no profiler*"])
