@@ -16,6 +16,8 @@ from collections.abc import Sequence
 
 import pytest
 
+from claims.formats import number, over_seeds
+
 MIN_SEEDS = 3
 
 
@@ -28,25 +30,9 @@ def decide(request, holds: bool, reason: str) -> None:
     assert holds, reason
 
 
-def fmt(x: float) -> str:
-    """A measured value at a precision a reader can compare with the chapter's."""
-    a = abs(x)
-    return f"{x:.3g}" if a >= 1000 or (a and a < 0.01) else f"{x:.4g}" if a < 1 else f"{x:.2f}"
-
-
 def spread(values: Sequence[float]) -> tuple[float, float]:
     mean = statistics.mean(values)
     return mean, (statistics.stdev(values) if len(values) > 1 else 0.0)
-
-
-def describe(values: Sequence[float], unit: str = "") -> str:
-    """'42.68 +- 1.24 (43.00, 41.31, 43.73 over 3 seeds)', from the numbers."""
-    mean, sd = spread(values)
-    # one precision for mean, sd and seeds: two decimals for figures of 1 and up (perplexity
-    # points), three significant digits below (weights, fractions)
-    f = (lambda x: f"{x:.2f}") if 1 <= abs(mean) < 1000 else fmt
-    per = ", ".join(f(v) for v in values)
-    return f"{f(mean)}{unit} +- {f(sd)} ({per} over {len(values)} seeds)"
 
 
 def rate_tolerance(values: Sequence[float], n_items: int) -> float:
@@ -85,8 +71,8 @@ def trained_figure(request, claim_record, *, figure: str, stated: float, values:
     mean, sd = spread(values)
     tol = rounding + 2 * sd
     claim_record(stated=stated, measured={"mean": mean, "sd": sd, "per seed": values}, figure=figure,
-                 tolerance=f"{rounding} + 2 sd = {fmt(tol)}", seeds=len(values), rule="trained", **details)
+                 tolerance=f"{rounding} + 2 sd = {number(tol)}", seeds=len(values), rule="trained", **details)
     need_seeds(len(values))
     decide(request, abs(mean - stated) <= tol,
-           f"{figure}: {describe(values, unit)}, not {stated}{unit} "
-           f"(tolerance {rounding} + 2 sd = {fmt(tol)})" + (f"; {note}" if note else ""))
+           f"{figure}: {over_seeds(values, unit)}, not {stated}{unit} "
+           f"(tolerance {rounding} + 2 sd = {number(tol)})" + (f"; {note}" if note else ""))

@@ -1,16 +1,72 @@
-"""How the report writes a measurement over seeds: one notation for every table, erratum and page
-(the test's own reasons use claims/figures.py describe, the same numbers in words)."""
+"""How a measurement is written, everywhere: the tests' refutation reasons, the report's cells, the
+tables, the errata.  One precision rule (`number`) and one notation for a figure over seeds
+(`over_seeds`: "mean ± sd (per seed over n seeds)").  Pure: no torch, no pytest."""
 from __future__ import annotations
 
+import math
 import statistics
+from collections.abc import Callable, Sequence
+
+NON_FINITE = {"nan": "not a number", "inf": "infinite", "-inf": "minus infinite"}   # as verdicts.plain spells them
 
 
-def mean_sd(values, unit: str = "", per_seed: bool = False) -> str:
-    """'mean ± sd (n)' (or with the per-seed values) of the numbers among `values`; 'not measured'."""
-    values = [v for v in (values or []) if isinstance(v, (int, float))]
+def number(x: float) -> str:
+    """A measured value at a precision a reader can compare with the chapter's: whole numbers from
+    1000 up (score sds, megabytes), two decimals from 1 to 1000 (perplexities, points), four
+    significant digits below 1 (weights, fractions), three below 0.01."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return NON_FINITE[str(x).lower()]
+    a = abs(x)
+    if a >= 1000:
+        return f"{x:.0f}"
+    return f"{x:.3g}" if a and a < 0.01 else f"{x:.4g}" if a < 1 else f"{x:.2f}"
+
+
+def _digits(centre: float) -> Callable[[float], str]:
+    """One precision for a mean, its sd and its seeds: the mean's (two decimals from 1 to 1000)."""
+    return (lambda x: f"{x:.2f}") if 1 <= abs(centre) < 1000 else number
+
+
+def numbers(values) -> list[float]:
+    return [float(v) for v in (values or []) if isinstance(v, (int, float)) and not isinstance(v, bool)]
+
+
+def over_seeds(values: Sequence[float], unit: str = "", per_seed: bool = True) -> str:
+    """'42.68 ± 1.24 (43.00, 41.31, 43.73 over 3 seeds)' (per_seed=False: '(3 seeds)'); one value
+    alone; 'not measured' for none."""
+    values = numbers(values)
     if not values:
         return "not measured"
     if len(values) == 1:
-        return f"{values[0]:.4g}{unit}"
-    tail = ", ".join(f"{v:.4g}" for v in values) if per_seed else str(len(values))
-    return f"{statistics.mean(values):.4g}{unit} ± {statistics.stdev(values):.2g} ({tail})"
+        return f"{number(values[0])}{unit}"
+    mean, sd = statistics.mean(values), statistics.stdev(values)
+    f = _digits(mean)
+    tail = f"{', '.join(f(v) for v in values)} over {len(values)} seeds" if per_seed else f"{len(values)} seeds"
+    return f"{f(mean)}{unit} ± {f(sd)} ({tail})"
+
+
+def mean_of(values) -> str:
+    """The mean of the numbers among `values`, or 'not measured'."""
+    values = numbers(values)
+    return number(statistics.mean(values)) if values else "not measured"
+
+
+def cell(x, items: int = 8) -> str:
+    """Any recorded value as a table cell: a figure over seeds ({"mean", "sd", "per seed"}) in the
+    one notation, numbers by the precision rule, mappings and lists item by item."""
+    if x is None:
+        return ""
+    if isinstance(x, str):
+        return NON_FINITE.get(x.lower(), x)
+    if isinstance(x, (bool, int)):
+        return str(x)
+    if isinstance(x, float):
+        return number(x)
+    if isinstance(x, dict) and {"mean", "sd", "per seed"} <= set(x) and isinstance(x["per seed"], list):
+        rest = {k: v for k, v in x.items() if k not in ("mean", "sd", "per seed")}
+        return over_seeds(x["per seed"]) + (f"; {cell(rest, items)}" if rest else "")
+    if isinstance(x, dict):
+        return "; ".join(f"{k}: {cell(v, items)}" for k, v in x.items())
+    if isinstance(x, (list, tuple)):
+        return ", ".join(cell(v, items) for v in x[:items]) + (" ..." if len(x) > items else "")
+    return str(x)

@@ -7,7 +7,8 @@ one worker trains the ladder once.
 """
 import pytest
 
-from claims.figures import decide, describe, need_seeds, trained_figure
+from claims.figures import decide, need_seeds, trained_figure
+from claims.formats import over_seeds
 from claims.trained import gain, train_ppl, val
 
 pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("ladder")]
@@ -78,8 +79,8 @@ def test_two_blocks_fit_train_better_and_held_out_worse(trained, seeds, claim_re
     need_seeds(n)
     ok = (all(t2 < t1 for t1, t2 in zip(train_ppl(one), train_ppl(two)))
           and all(v2 > v1 for v1, v2 in zip(val(one), val(two))))
-    decide(request, ok, f"train: one block {describe(train_ppl(one))}, two {describe(train_ppl(two))}; "
-                        f"held-out: one block {describe(val(one))}, two {describe(val(two))}")
+    decide(request, ok, f"train: one block {over_seeds(train_ppl(one))}, two {over_seeds(train_ppl(two))}; "
+                        f"held-out: one block {over_seeds(val(one))}, two {over_seeds(val(two))}")
 
 
 # The chapter's gains in held-out perplexity points, one row per claim: the model it is

@@ -5,7 +5,8 @@ import math
 
 import pytest
 
-from claims.figures import decide, describe, need_seeds, trained_figure
+from claims.figures import decide, need_seeds, trained_figure
+from claims.formats import over_seeds
 from claims.registry import figures
 from claims.trained import train_ppl, val
 
@@ -23,7 +24,7 @@ def runs(trained, seeds, *names):
 
 def levels(rs: dict) -> str:
     """Where each run ended, held-out and train, from the runs themselves (a refutation's context)."""
-    return "; ".join(f"{name} held-out {describe(val(r))}, train {describe(train_ppl(r))}" for name, r in rs.items())
+    return "; ".join(f"{name} held-out {over_seeds(val(r))}, train {over_seeds(train_ppl(r))}" for name, r in rs.items())
 
 
 # "post-norm without warmup ends at perplexity ~308, eight times worse" (claims.md): two
@@ -81,7 +82,7 @@ LEVELS = [
 def test_run_ends_at_the_chapters_perplexity(run, trained, seeds, claim_record, request):
     _n, rs = runs(trained, seeds, run)
     trained_figure(request, claim_record, figure=f"{run} held-out perplexity", stated=CHAPTER[run],
-                   values=val(rs[run]), rounding=0.005, note=f"train perplexity {describe(train_ppl(rs[run]))}")
+                   values=val(rs[run]), rounding=0.005, note=f"train perplexity {over_seeds(train_ppl(rs[run]))}")
 
 
 # Differences between two of the four runs, in held-out perplexity points: the chapter's figure

@@ -4,7 +4,8 @@ the held-out protocol of fixtures/train.py.  The learned table has 256 rows: row
 but were never trained.  Orderings must hold on every seed."""
 import pytest
 
-from claims.figures import decide, describe, need_seeds, trained_figure
+from claims.figures import decide, need_seeds, trained_figure
+from claims.formats import over_seeds
 from claims.registry import figures
 from data import load_tokens
 from fixtures.recipes import POSITIONS_EVAL, SMOKE_EVAL_WINDOWS
@@ -72,7 +73,7 @@ def test_learned_positions_fall_below_no_context_at_128(curves, claim_record, re
                  seeds=len(runs), figure="learned at 128: does not extrapolate")
     need_seeds(len(runs))
     decide(request, all(r[128] >= NO_CONTEXT for r in runs),
-           f"learned at 128: {describe([r[128] for r in runs])}, against {NO_CONTEXT} with no context")
+           f"learned at 128: {over_seeds([r[128] for r in runs])}, against {NO_CONTEXT} with no context")
 
 
 # "Does not extrapolate" (sinusoids, like the learned table's cliff) against "degrades" (RoPE,
@@ -116,7 +117,7 @@ def test_extrapolation_class_at_the_longer_windows(scheme, T, stated, curves, cl
                  seeds=len(runs), figure=f"{scheme} at {T}", window=T)
     need_seeds(len(runs))
     decide(request, all(c == stated for c in classes),
-           f"{scheme} at {T} tokens: {describe([r[T] for r in runs])} against {describe([r[64] for r in runs])} "
+           f"{scheme} at {T} tokens: {over_seeds([r[T] for r in runs])} against {over_seeds([r[64] for r in runs])} "
            f"at 64 and {NO_CONTEXT} with no context at all: classes per seed {', '.join(classes)}")
 
 

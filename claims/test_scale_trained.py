@@ -3,7 +3,8 @@ one wide head of 256 or 1024 on the chapter's shorter run (recipes and the choic
 leaves open: fixtures/recipes.py, SCALE; how the softmax is measured: fixtures/attention_stats.py)."""
 import pytest
 
-from claims.figures import decide, describe, need_seeds, spread, trained_figure
+from claims.figures import decide, need_seeds, spread, trained_figure
+from claims.formats import over_seeds
 from claims.registry import figures
 from claims.trained import gain, val
 from fixtures import recipes
@@ -51,9 +52,9 @@ def test_the_undivided_run_is_very_slightly_ahead_at_d_k_32(trained, seeds, clai
     need_seeds(len(worth))
     ahead = sum(w < 0 for w in worth)
     decide(request, mean < 0,
-           f"the divided model is ahead by {describe(worth, ' points')} (undivided ahead on "
-           f"{ahead} of {len(worth)} seeds): divided {describe(val(divided))}, "
-           f"undivided {describe(val(undivided))}")
+           f"the divided model is ahead by {over_seeds(worth, ' points')} (undivided ahead on "
+           f"{ahead} of {len(worth)} seeds): divided {over_seeds(val(divided))}, "
+           f"undivided {over_seeds(val(undivided))}")
 
 
 # "at 256 it is worth 18 points of perplexity and at 1024 it is worth 17"

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 import pytest
 import torch
 
-from claims.figures import decide, describe, rate_tolerance, trained_figure
+from claims.figures import decide, rate_tolerance, trained_figure
+from claims.formats import over_seeds
 from claims.registry import figures
 from data.winograd import ADJ_POS, CROSSED, CROSSER, QUERY_POS, X_POS, Y_POS, cheatable, hardened, sentence
 from model import LanguageModel, averaging_matrix
@@ -103,9 +104,9 @@ def check(request, runs, stated, claim_record, n_items, rate="accuracy", **extra
                  tolerance=f"0.0005 + 2 max(sd, SE) = {tol:.3f}", seeds=len(values), rule="rate",
                  figure=f"{runs.name}: {rate.replace('_', ' ')}", **extra)
     decide(request, abs(statistics.mean(values) - stated) <= tol,
-           f"{rate.replace('_', ' ')} {describe([100 * v for v in values], ' %')}, not {100 * stated:.1f} % "
+           f"{rate.replace('_', ' ')} {over_seeds([100 * v for v in values], ' %')}, not {100 * stated:.1f} % "
            f"(tolerance {100 * tol:.1f} points); {other.replace('_', ' ')} "
-           f"{describe([100 * getattr(r, other) for r in runs], ' %')}")
+           f"{over_seeds([100 * getattr(r, other) for r in runs], ' %')}")
 
 
 # Under xdist the tests of one model share a worker (its session fixture then trains or loads
@@ -211,7 +212,7 @@ def test_block1_concentrates_on_the_first_noun_whatever_the_adjective(maps, clai
     decide(request, argmax_first == 1.0 and spread <= 0.05,
            f"block 1's argmax is the first noun in {100 * argmax_first:.0f} % of (adjective, seed) rows "
            f"(per seed its heaviest word is {', '.join(most)}); weight on the first noun "
-           f"{describe(on_first.mean(0).tolist())}; the row changes by up to {spread:.2f} across the 8 adjectives")
+           f"{over_seeds(on_first.mean(0).tolist())}; the row changes by up to {spread:.2f} across the 8 adjectives")
 
 
 # The chapter's printed map, every cell: the two sentences, each block's weight on each visible

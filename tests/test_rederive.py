@@ -28,11 +28,11 @@ def _report(*tests, cid="depth.two_blocks_overfit"):
 
 def test_a_rederived_verdict_that_differs_is_named_with_both_verdicts(tmp_path):
     committed = _report(_test(LEVEL, "holds"), _test(GAIN, "refuted"), _test(MAPS, "holds"))
-    fresh = _report(_test(LEVEL, "refuted", "refuted: 41.2 +- 0.3, not 40.57"), _test(GAIN, "refuted"),
+    fresh = _report(_test(LEVEL, "refuted", "refuted: 41.2 ± 0.3, not 40.57"), _test(GAIN, "refuted"),
                     _test(MAPS, "not run", "winograd_hardened_two_blocks seed 0 is not in the trained cache (--cached-only)"))
     result = rederive.compare(fresh, committed)
     assert result["agree"] == [GAIN] and result["need_weights"] == [MAPS]
-    assert result["differ"] == [(LEVEL, "holds", "refuted", "refuted: 41.2 +- 0.3, not 40.57")]
+    assert result["differ"] == [(LEVEL, "holds", "refuted", "refuted: 41.2 ± 0.3, not 40.57")]
     (tmp_path / "claims.json").write_text(json.dumps(fresh))
     (tmp_path / "committed.json").write_text(json.dumps(committed))
     r = subprocess.run([sys.executable, "-m", "claims.rederive", f"--report-dir={tmp_path}",

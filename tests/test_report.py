@@ -185,9 +185,9 @@ def test_a_refuted_figures_reason_is_generated_from_the_measurement(pytester, mo
     result, first = _figure_run(pytester, monkeypatch, [52.16, 50.82, 52.92])
     result.assert_outcomes(xfailed=1)
     assert first["verdict"] == "refuted"
-    assert "51.97 +- 1.06 (52.16, 50.82, 52.92 over 3 seeds), not 37.82" in first["reason"]
+    assert "51.97 ± 1.06 (52.16, 50.82, 52.92 over 3 seeds), not 37.82" in first["reason"]
     _, second = _figure_run(pytester, monkeypatch, [48.23, 47.92, 49.69])
-    assert "48.61 +- 0.95 (48.23, 47.92, 49.69 over 3 seeds), not 37.82" in second["reason"]
+    assert "48.61 ± 0.95 (48.23, 47.92, 49.69 over 3 seeds), not 37.82" in second["reason"]
     assert second["reason"] != first["reason"]
     _, third = _figure_run(pytester, monkeypatch, [37.80, 37.83, 37.84])               # agrees: holds, no reason
     assert third["verdict"] == "holds" and third["reason"] == ""
@@ -260,11 +260,11 @@ def test_the_stopped_prenorm_reading_is_measured_on_the_full_split_and_checked_a
     results.merge("errata", [stopped], tmp_path)
     [entry] = errata.build(merged, tmp_path)
     line = next(r for r in entry["readings"] if r.startswith("pre-norm stopped at step 500"))
-    assert "on the full held-out split: 37.9 (1 seed), against the chapter's 37.82: +0.08" in line
+    assert "on the full held-out split: 37.90 (1 seed), against the chapter's 37.82: +0.08" in line
     assert "no verdict" in line and "equals the 1000-step run's at the 2 steps both probe" in line
     best = next(r for r in entry["readings"] if r.startswith("best held-out checkpoint of prenorm "))
     assert "the subset reads 55.00 against the full split's 50.00, +10.0 %" in best
-    assert "Stopped at step 500, pre-norm reaches 37.9 on the held-out split" in entry["suggested"]
+    assert "Stopped at step 500, pre-norm reaches 37.90 on the held-out split" in entry["suggested"]
     drift = {"val_ppl": 37.9, "held_out_curve": [[250, 45.0000009], [500, 40.2]]}   # rounding, amplified
     results.merge("errata", [dict(stopped, metrics=drift)], tmp_path)
     [entry] = errata.build(merged, tmp_path)
@@ -324,8 +324,8 @@ def test_the_runaway_cause_is_built_from_both_widths_once_the_wide_model_is_meas
     wide = {"undivided": {"score_sd": [3600.0], "entropy": [0.001], "frozen": [0.998]}, "divided": {}}
     (tmp_path / "readings.json").write_text(json.dumps({errata.RUNAWAY_WIDE: wide}))
     [entry] = errata.build(merged, tmp_path)
-    assert "reaches 180 ± 42 (150, 210), 9-fold" in entry["cause"] and "reaches 3600, 20.0 times as far" in entry["cause"]
-    assert "99.8 % of rows frozen (the chapter: 5147 and 99.9 %)" in entry["cause"]
+    assert "reaches 180.00 ± 42.43 (150.00, 210.00 over 2 seeds), 9-fold" in entry["cause"] and "reaches 3600, 20.0 times as far" in entry["cause"]
+    assert "99.80 % of rows frozen (the chapter: 5147 and 99.9 %)" in entry["cause"]
     assert "divided head" not in entry["cause"]                # neither divided head measured yet
     tests.append({"nodeid": f"{node}[divided score sd after training 3.44]", "outcome": "refuted",
                   "records": [{"measured": {"per seed": [2.3, 2.4]}}]})

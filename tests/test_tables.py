@@ -39,8 +39,8 @@ def test_the_runaway_reading_sits_beside_the_verdicts_figures(tmp_path):
     reading = {"undivided": {"score_sd": [3600.0, 3800.0], "init_score_sd": [21.0]}, "divided": {}}
     (tmp_path / "readings.json").write_text(json.dumps({errata.RUNAWAY_WIDE: reading}))
     rows = {r[0]: r for r in tables._runaway_wide_rows(merged, tmp_path)}
-    assert rows["undivided score sd after training"][1:] == [5147, "180 ± 42 (2)", "3700 ± 1.4e+02 (2)"]
-    assert rows["undivided score sd at init"][3] == "21 (1 seed)"
+    assert rows["undivided score sd after training"][1:] == [5147, "180.00 ± 42.43 (2 seeds)", "3700 ± 141.42 (2 seeds)"]
+    assert rows["undivided score sd at init"][3] == "21.00 (1 seed)"
     assert rows["divided score sd after training"][2:] == ["not measured", "not measured"]
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from claims import registry
-from claims.report.markdown import NOT_RECORDED, _fmt, figure_name, measured_cell
+from claims.formats import cell
+from claims.report.markdown import NOT_RECORDED, figure_name
 from claims.verdicts import DECIDED, is_smoke, outcome_label, summary_text, verdict_label
 
 
@@ -20,8 +21,8 @@ def render_html(report: dict, plots: list[Path], badge_dir: Path | None = None, 
             rows.append(f"<tr class='section'><th colspan='6'>{html.escape(registry.SECTIONS.get(section, section))}</th></tr>")
         cls = c["verdict"].replace(" ", "-")
         rows.append(f"<tr class='{cls}'><td><code>{html.escape(c['id'])}</code><br>{html.escape(c['statement'])}</td>"
-                    f"<td>{html.escape(_fmt(c['stated']))}</td><td>{html.escape(_fmt(c['measured']))}</td>"
-                    f"<td>{html.escape(_fmt(c['tolerance']))}</td><td><b>{html.escape(verdict_label(c))}</b> "
+                    f"<td>{html.escape(cell(c['stated']))}</td><td>{html.escape(cell(c['measured']))}</td>"
+                    f"<td>{html.escape(cell(c['tolerance']))}</td><td><b>{html.escape(verdict_label(c))}</b> "
                     f"{html.escape(c.get('reason') or '') if c['verdict'] != 'holds' else ''}</td>"
                     f"<td>{html.escape(_source(c))}</td></tr>")
         rows += [_figure_row(c["id"], t) for t in sorted(c.get("tests", []), key=lambda t: t["nodeid"])]
@@ -55,7 +56,7 @@ def _figure_row(cid: str, t: dict) -> str:
     import html
     rec = t["records"][0] if t.get("records") else {}
     name = figure_name(t)
-    cells = [html.escape((measured_cell if k == "measured" else _fmt)(rec[k])) if k in rec and rec[k] is not None
+    cells = [html.escape(cell(rec[k])) if k in rec and rec[k] is not None
              else NOT_RECORDED for k in ("stated", "measured", "tolerance")]
     outcome = outcome_label(t)
     reason = html.escape(t.get("reason") or "") if outcome != "holds" else ""

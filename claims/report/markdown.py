@@ -3,39 +3,16 @@ verdict, source); and how a cell writes a value."""
 from __future__ import annotations
 
 from claims import registry
+from claims.formats import cell
 from claims.verdicts import DECIDED, is_smoke, outcome_label, summary_text, verdict_label
 
 NOT_RECORDED = "(not recorded)"
-
-
-def _fmt(x) -> str:
-    if x is None:
-        return ""
-    if isinstance(x, str) and x.lower() in ("nan", "inf", "-inf"):      # plain() spells non-finite floats
-        return {"nan": "not a number", "inf": "infinite", "-inf": "minus infinite"}[x.lower()]
-    if isinstance(x, float):
-        return f"{x:.4g}"
-    if isinstance(x, dict):
-        return "; ".join(f"{k}: {_fmt(v)}" for k, v in x.items())
-    if isinstance(x, list):
-        return ", ".join(_fmt(v) for v in x[:8]) + (" ..." if len(x) > 8 else "")
-    return str(x)
 
 
 def figure_name(t: dict) -> str:
     """What a test checks, in the words its record gives ('figure'), else its test id."""
     rec = t["records"][0] if t.get("records") else {}
     return str(rec.get("figure") or t["nodeid"].split("::", 1)[-1])
-
-
-def measured_cell(m) -> str:
-    """A trained figure as 'mean +- sd (per seed: a, b, c)'; anything else as _fmt does."""
-    if isinstance(m, dict) and {"mean", "sd", "per seed"} <= set(m):
-        rest = {k: v for k, v in m.items() if k not in ("mean", "sd", "per seed")}
-        per = ", ".join(f"{v:.4g}" for v in m["per seed"]) if isinstance(m["per seed"], list) else _fmt(m["per seed"])
-        return (f"{_fmt(m['mean'])} ± {_fmt(m['sd'])} (per seed: {per})"
-                + (f"; {_fmt(rest)}" if rest else ""))
-    return _fmt(m)
 
 
 def render_markdown(report: dict) -> str:
@@ -57,17 +34,17 @@ def render_markdown(report: dict) -> str:
             if c["verdict"] in DECIDED:
                 src = (f"{c.get('source')}: {c.get('tier')}, {c.get('device')}, "
                        f"seeds {c.get('seeds')}, {str(c.get('timestamp'))[:10]}")
-            cell = lambda v: _fmt(v).replace("|", "\\|").replace("\n", " ")
-            lines.append(f"| `{c['id']}` {cell(c['statement'])} | {cell(c['stated'])} | {cell(c['measured'])} "
-                         f"| {cell(c['tolerance'])} | **{verdict_label(c)}**{cell(note)} | {cell(src)} |")
+            esc = lambda v: cell(v).replace("|", "\\|").replace("\n", " ")
+            lines.append(f"| `{c['id']}` {esc(c['statement'])} | {esc(c['stated'])} | {esc(c['measured'])} "
+                         f"| {esc(c['tolerance'])} | **{verdict_label(c)}**{esc(note)} | {esc(src)} |")
             # then one row per figure (per test): the chapter's number, ours, the tolerance, its verdict
             for t in sorted(c.get("tests", []), key=lambda t: t["nodeid"]):
                 rec = t["records"][0] if t.get("records") else {}
                 outcome = outcome_label(t)
                 why = f" — {t['reason']}" if t.get("reason") and outcome != "holds" else ""
-                lines.append(f"| &nbsp;&nbsp;↳ {cell(figure_name(t))} | {cell(rec.get('stated', NOT_RECORDED))} "
-                             f"| {cell(measured_cell(rec.get('measured', NOT_RECORDED)))} "
-                             f"| {cell(rec.get('tolerance', NOT_RECORDED))} | {outcome}{cell(why)} "
-                             f"| {cell(str(t.get('source')) + ', ' + str(t.get('timestamp'))[:10])} |")
+                lines.append(f"| &nbsp;&nbsp;↳ {esc(figure_name(t))} | {esc(rec.get('stated', NOT_RECORDED))} "
+                             f"| {esc(rec.get('measured', NOT_RECORDED))} "
+                             f"| {esc(rec.get('tolerance', NOT_RECORDED))} | {outcome}{esc(why)} "
+                             f"| {esc(str(t.get('source')) + ', ' + str(t.get('timestamp'))[:10])} |")
         lines.append("")
     return "\n".join(lines)

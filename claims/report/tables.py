@@ -11,7 +11,7 @@ import json
 import re
 from pathlib import Path
 
-from claims.formats import mean_sd
+from claims.formats import cell, over_seeds
 from claims.registry import figures
 from claims.report.errata import RUNAWAY_WIDE, Facts
 from data.chapter import chapter_or_none
@@ -23,20 +23,8 @@ ROOT = PROJECT_ROOT
 
 
 
-def _cell(x) -> str:
-    if isinstance(x, float):
-        return f"{x:.4g}"
-    if isinstance(x, dict) and {"mean", "sd", "per seed"} <= set(x):
-        return f"{x['mean']:.4g} ± {x['sd']:.2g} (per seed {', '.join(f'{v:.4g}' for v in x['per seed'])})"
-    if isinstance(x, dict):
-        return "; ".join(f"{k}: {_cell(v)}" for k, v in x.items())
-    if isinstance(x, list):
-        return ", ".join(_cell(v) for v in x[:6]) + (" ..." if len(x) > 6 else "")
-    return "" if x is None else str(x)
-
-
 def _table(header: list[str], rows: list[list]) -> str:
-    esc = lambda v: _cell(v).replace("|", "\\|").replace("\n", " ")
+    esc = lambda v: cell(v).replace("|", "\\|").replace("\n", " ")
     return "\n".join(["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
                      + ["| " + " | ".join(esc(v) for v in r) + " |" for r in rows])
 
@@ -101,8 +89,8 @@ def _runaway_wide_rows(merged: dict, results_dir: Path) -> list[list]:
     for row, figure, recorded, variant, stat in RUNAWAY_ROWS:
         ours = next((r["measured"] for name, r in records.items() if name.startswith(recorded)), {})
         theirs = reading.get(variant, {}).get(stat) or []
-        rows.append([row, figures("scale")[figure], mean_sd((ours or {}).get("per seed")),
-                     mean_sd(theirs) + (" (1 seed)" if len(theirs) == 1 else "")])
+        rows.append([row, figures("scale")[figure], over_seeds((ours or {}).get("per seed"), per_seed=False),
+                     over_seeds(theirs, per_seed=False) + (" (1 seed)" if len(theirs) == 1 else "")])
     return rows
 
 
@@ -131,7 +119,7 @@ def build(merged: dict, results_dir: Path, chapter: str | None = None) -> list[t
         div = ladder.get("layernorm", []) if d_k == 32 else scale.get(f"scale{d_k}_divided", [])
         und = scale.get(f"scale{d_k}_undivided", [])
         worth = [u - d for u, d in zip(val(und), val(div))]
-        rows.append([d_k, mean_sd(val(div)), mean_sd(val(und)), stated_worth[f"worth_{d_k}"], mean_sd(worth)])
+        rows.append([d_k, over_seeds(val(div), per_seed=False), over_seeds(val(und), per_seed=False), stated_worth[f"worth_{d_k}"], over_seeds(worth, per_seed=False)])
     rows.append(["the unnamed fourth width", "not stated", "not stated", "not stated", "not trained"])
     out.append((("The sqrt(d_k) ablation (held-out perplexity; 32: the 3000-step setup, 256 and 1024: 1500 "
                 "steps, batch 32, one head)"), _table(["d_k", "divided", "undivided", "the chapter: worth",
@@ -143,8 +131,8 @@ def build(merged: dict, results_dir: Path, chapter: str | None = None) -> list[t
                     "not a verdict)"), _table(["figure", "the chapter", "ours: 128 wide (the verdict's)",
                                               "1024 wide throughout"], wide)))
     chapter_ladder = figures("ladder")
-    rows = [[name, chapter_ladder.get(name, "not in the text"), mean_sd(val(ladder.get(name, []))),
-             mean_sd([r["train_ppl"] for r in ladder.get(name, [])]),
+    rows = [[name, chapter_ladder.get(name, "not in the text"), over_seeds(val(ladder.get(name, [])), per_seed=False),
+             over_seeds([r["train_ppl"] for r in ladder.get(name, [])], per_seed=False),
              (ladder.get(name) or [{}])[0].get("metrics", {}).get("params", "")] for name in LADDER_ROWS]
     out.append(("The ladder (held-out perplexity; the chapter's table is not in the text, its quoted rows are)",
                 _table(["row", "the chapter", "ours: held-out", "ours: train", "parameters"], rows)))
@@ -154,12 +142,12 @@ def build(merged: dict, results_dir: Path, chapter: str | None = None) -> list[t
     def best(rs):                       # the best held-out checkpoint, where the run recorded its curve
         b = [r["metrics"]["best_held_out"] for r in rs if "best_held_out" in r.get("metrics", {})]
         return ", ".join(f"{x['val_ppl_subset']:.2f} at step {x['step']}" for x in b) or "not recorded"
-    rows = [[name, chapter_norm.get(name), mean_sd(val(norm.get(name, []))), mean_sd([r["train_ppl"] for r in norm.get(name, [])]),
+    rows = [[name, chapter_norm.get(name), over_seeds(val(norm.get(name, [])), per_seed=False), over_seeds([r["train_ppl"] for r in norm.get(name, [])], per_seed=False),
              best(norm.get(name, []))] for name in ("prenorm", "prenorm_warmup", "postnorm", "postnorm_warmup")]
     stopped = _runs("errata", results_dir).get(PRENORM_STOPPED, [])     # the early-stopped reading (errata.py)
     if stopped:
         rows.append([f"prenorm stopped at step {PRENORM_STOP_AT} (an alternative reading, not a verdict)",
-                     chapter_norm["prenorm"], mean_sd(val(stopped)), mean_sd([r["train_ppl"] for r in stopped]),
+                     chapter_norm["prenorm"], over_seeds(val(stopped), per_seed=False), over_seeds([r["train_ppl"] for r in stopped], per_seed=False),
                      "(stopped there)"])
     out.append(("Pre-norm vs post-norm, twelve blocks (held-out perplexity after 1000 steps)",
                 _table(["run", "the chapter", "ours: held-out", "ours: train",
@@ -171,7 +159,7 @@ def build(merged: dict, results_dir: Path, chapter: str | None = None) -> list[t
         m = (t["records"][0] if t.get("records") else {}).get("measured")
         if isinstance(m, dict) and "learned" in m:
             per = m
-    rows = [[scheme] + [mean_sd([run.get(str(T), run.get(T)) for run in runs]) for T in (64, 128, 256)]
+    rows = [[scheme] + [over_seeds([run.get(str(T), run.get(T)) for run in runs], per_seed=False) for T in (64, 128, 256)]
             for scheme, runs in per.items()]
     alibi = figures("positions")
     rows += [["alibi, the chapter", alibi["alibi_64"], "not stated", alibi["alibi_256"]]]
@@ -192,8 +180,8 @@ def build(merged: dict, results_dir: Path, chapter: str | None = None) -> list[t
     wino = _runs("winograd", results_dir)
     stated = {f"winograd_{k}": v for k, v in figures("winograd").items() if not k.endswith("wrong_noun")}
     rows = [[name.replace("winograd_", "").replace("_", " "), f"{100 * s:.1f} %",
-             mean_sd([100 * r["metrics"]["accuracy"] for r in wino.get(name, [])]),
-             mean_sd([100 * r["metrics"]["wrong_noun"] for r in wino.get(name, [])])] for name, s in stated.items()]
+             over_seeds([100 * r["metrics"]["accuracy"] for r in wino.get(name, [])], per_seed=False),
+             over_seeds([100 * r["metrics"]["wrong_noun"] for r in wino.get(name, [])], per_seed=False)] for name, s in stated.items()]
     out.append(("Winograd: held-out referent accuracy, % (wrong noun: the other noun of the pair named)",
                 _table(["model", "the chapter", "ours: accuracy", "ours: wrong noun"], rows)))
     maps = results_dir / "winograd_attention.txt"

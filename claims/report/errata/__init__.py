@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from claims.report.errata import cost, depth, norm, positions, scale, winograd
-from claims.report.errata.facts import Erratum, Facts, mean, over_seeds  # noqa: F401  (the package's names)
+from claims.report.errata.facts import Erratum, Facts
 from claims.report.errata.scale import RUNAWAY_WIDE  # noqa: F401
 
 # one entry per refuted claim, each written beside its section's causes and sentences

@@ -1,7 +1,8 @@
 """The errata of the chapter's closing section: depth (two blocks against one)."""
 from __future__ import annotations
 
-from claims.report.errata.facts import Erratum, mean, over_seeds
+from claims.formats import mean_of, over_seeds
+from claims.report.errata.facts import Erratum
 
 ERRATA: dict[str, Erratum] = {
     "depth.two_blocks_overfit": Erratum(
@@ -10,7 +11,7 @@ ERRATA: dict[str, Erratum] = {
                          "the ordering the sentence draws (better on train, worse on held-out) and the other three "
                          "figures hold"),
         suggested=lambda f: (f"\"Two blocks on this corpus reach a training perplexity of "
-                             f"{mean(f.runs('ladder', 'two_blocks', 'train_ppl'))} and a validation perplexity of "
-                             f"{mean(f.runs('ladder', 'two_blocks'))}, against one block's "
-                             f"{mean(f.runs('ladder', 'layernorm', 'train_ppl'))} and {mean(f.runs('ladder', 'layernorm'))}.\"")),
+                             f"{mean_of(f.runs('ladder', 'two_blocks', 'train_ppl'))} and a validation perplexity of "
+                             f"{mean_of(f.runs('ladder', 'two_blocks'))}, against one block's "
+                             f"{mean_of(f.runs('ladder', 'layernorm', 'train_ppl'))} and {mean_of(f.runs('ladder', 'layernorm'))}.\"")),
 }

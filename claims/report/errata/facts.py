@@ -3,12 +3,11 @@ and how a measurement over seeds is written."""
 from __future__ import annotations
 
 import json
-import statistics
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from claims.formats import mean_sd
+from claims.formats import over_seeds
 from fixtures import results
 
 
@@ -41,16 +40,6 @@ class Facts:
 
     def measured(self, claim: str, test: str):
         return self.record(claim, test).get("measured")
-
-
-def over_seeds(values, unit: str = "") -> str:
-    """mean ± sd (per seed) of a list of numbers, or 'not measured'."""
-    return mean_sd(values, unit, per_seed=True)
-
-
-def mean(values) -> str:
-    values = [v for v in (values or []) if isinstance(v, (int, float))]
-    return f"{statistics.mean(values):.4g}" if values else "not measured"
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ import statistics
 
 from claims import registry
 from claims.figures import MIN_SEEDS, reading_agrees
-from claims.report.errata.facts import Erratum, Facts, mean, over_seeds, per_seed
+from claims.formats import mean_of, over_seeds
+from claims.report.errata.facts import Erratum, Facts, per_seed
 from fixtures.setup import GRAD_READINGS, PRENORM_STOP_AT, PRENORM_STOPPED
 
 
@@ -134,10 +135,10 @@ def _stopped_reading(f: Facts) -> list[str]:
 def _norm_sentence(f: Facts) -> str:
     pre, post = f.runs("norm", "prenorm"), f.runs("norm", "postnorm")
     ratio = [b / a for a, b in zip(pre, post)]
-    return (f"\"Twelve blocks, 1000 steps and no dropout overfit this corpus: pre-norm ends at {mean(pre)} with or "
-            f"without warmup ({mean(f.runs('norm', 'prenorm_warmup'))} with it), post-norm with warmup at "
-            f"{mean(f.runs('norm', 'postnorm_warmup'))}, and post-norm without warmup never leaves the unigram "
-            f"plateau, {mean(post)}, {mean(ratio)} times worse." + _norm_best_clause(f) + "\"")
+    return (f"\"Twelve blocks, 1000 steps and no dropout overfit this corpus: pre-norm ends at {mean_of(pre)} with or "
+            f"without warmup ({mean_of(f.runs('norm', 'prenorm_warmup'))} with it), post-norm with warmup at "
+            f"{mean_of(f.runs('norm', 'postnorm_warmup'))}, and post-norm without warmup never leaves the unigram "
+            f"plateau, {mean_of(post)}, {mean_of(ratio)} times worse." + _norm_best_clause(f) + "\"")
 
 
 def _norm_best_clause(f: Facts) -> str:
@@ -145,7 +146,7 @@ def _norm_best_clause(f: Facts) -> str:
     else on the curve's subset, said so."""
     stopped = _stopped(f)
     if stopped:
-        return (f" Stopped at step {PRENORM_STOP_AT}, pre-norm reaches {mean(stopped)} on the held-out "
+        return (f" Stopped at step {PRENORM_STOP_AT}, pre-norm reaches {mean_of(stopped)} on the held-out "
                 "split.")
     names = {"prenorm": "pre-norm", "prenorm_warmup": "pre-norm with warmup", "postnorm_warmup": "post-norm with warmup"}
     parts = [f"{names[r]} {b['val_ppl_subset']:.1f} at step {b['step']}" for r in names for b in _best(f, r)]
@@ -189,8 +190,8 @@ def _grad_cause(f: Facts) -> str:
     primary = {n: per_seed(f, "norm.grad_profile", f"{n}norm last/first") for n in ("pre", "post")}
     return (f"the profile is set by the initialisation and by what is measured, and under none of the "
             f"{len(tried) + 1} readings tried does pre-norm's gradient grow with depth as the chapter prints: "
-            f"PyTorch's default initialisation (the primary reading) gives last/first {mean(primary['pre'])} "
-            f"(pre-norm) and {mean(primary['post'])} (post-norm), flat; the {len(tried)} alternative readings give "
+            f"PyTorch's default initialisation (the primary reading) gives last/first {mean_of(primary['pre'])} "
+            f"(pre-norm) and {mean_of(primary['post'])} (post-norm), flat; the {len(tried)} alternative readings give "
             f"{min(ratios['pre']):.3g} to {max(ratios['pre']):.3g} (pre-norm, the chapter {CHAPTER_GRAD['pre'][2]}) "
             f"and {min(ratios['post']):.3g} to {max(ratios['post']):.3g} (post-norm, the chapter "
             f"{CHAPTER_GRAD['post'][2]}). The chapter "
@@ -214,7 +215,7 @@ def _grad_scale(f: Facts) -> str:
 def _grad_sentence(f: Facts) -> str:
     pre, post = per_seed(f, "norm.grad_profile", "prenorm last/first"), per_seed(f, "norm.grad_profile", "postnorm last/first")
     return ("\"With PyTorch's default initialisation the gradient at initialisation is about as large in the last "
-            f"block as in the first: ratio last/first {mean(pre)} for pre-norm, {mean(post)} for post-norm.\"")
+            f"block as in the first: ratio last/first {mean_of(pre)} for pre-norm, {mean_of(post)} for post-norm.\"")
 
 
 ERRATA: dict[str, Erratum] = {

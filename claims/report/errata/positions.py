@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from claims import registry
-from claims.report.errata.facts import Erratum, Facts, mean, over_seeds
+from claims.formats import mean_of, over_seeds
+from claims.report.errata.facts import Erratum, Facts
 
 
 def _window(f: Facts, claim: str, test: str, T: int) -> list[float]:
@@ -14,8 +15,8 @@ def _alibi_sentence(f: Facts) -> str:
     at64, at256 = _window(f, "positions.alibi_improves", "alibi at 64", 64), _window(f, "positions.alibi_improves", "alibi at 64", 256)
     if not at64:
         return ""
-    return (f"\"Its perplexity improves as the window grows past the training length, from {mean(at64)} to "
-            f"{mean(at256)}.\"")
+    return (f"\"Its perplexity improves as the window grows past the training length, from {mean_of(at64)} to "
+            f"{mean_of(at256)}.\"")
 
 
 def _rope_cause(f: Facts) -> str:

@@ -5,7 +5,8 @@ import statistics
 
 from claims import registry
 from claims.figures import MIN_SEEDS
-from claims.report.errata.facts import Erratum, Facts, mean, over_seeds, pct, per_seed
+from claims.formats import mean_of, over_seeds
+from claims.report.errata.facts import Erratum, Facts, pct, per_seed
 
 RUNAWAY_WIDE = "scale.runaway: a model 1024 wide throughout"
 
@@ -42,7 +43,7 @@ def _runaway_cause(f: Facts) -> str:
     c = registry.figures("scale")
     n, w, stated = statistics.mean(narrow), statistics.mean(wide["score_sd"]), c["runaway_sd"]
     cause = (f"how far the undivided scores run depends on the model's width, which the chapter leaves open: from "
-             f"{mean(init)} at initialisation ({mean(wide.get('init_score_sd'))} in the wide model) the 1024 head "
+             f"{mean_of(init)} at initialisation ({mean_of(wide.get('init_score_sd'))} in the wide model) the 1024 head "
              f"on the 128-wide model (our primary reading: every model of the chapter is 128 wide) reaches {over_seeds(narrow)}, "
              f"{n / statistics.mean(init):.0f}-fold, with {pct(frozen)} of rows frozen; the same head in a model "
              f"1024 wide throughout reaches {over_seeds(wide['score_sd'])}, {w / n:.1f} times as far, with "
@@ -65,13 +66,13 @@ def _runaway_sentence(f: Facts) -> str:
     sentence = (f"\"It runs away: in this 128-wide model the standard deviation of its scores goes from "
                 f"{statistics.mean(init):.0f} at initialisation to {statistics.mean(sd):.0f}, the attention entropy "
                 f"falls to zero, and {100 * statistics.mean(frozen):.1f} % of rows put more than 0.99 of their weight on "
-                f"a single token. ... The divided head sits at a score standard deviation of {mean(div)}.")
+                f"a single token. ... The divided head sits at a score standard deviation of {mean_of(div)}.")
     wide = ((f.readings.get(RUNAWAY_WIDE) or {}).get("undivided") or {})
     if wide.get("score_sd"):
         wide_div = ((f.readings.get(RUNAWAY_WIDE) or {}).get("divided") or {}).get("score_sd")
         sentence += (f" In a model 1024 wide throughout the same head runs to {statistics.mean(wide['score_sd']):.0f}, "
                      f"with {100 * statistics.mean(wide['frozen']):.1f} % of rows frozen"
-                     + (f", and the divided one sits at {mean(wide_div)}." if wide_div else "."))
+                     + (f", and the divided one sits at {mean_of(wide_div)}." if wide_div else "."))
     return sentence + "\""
 
 
