@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 import pytest
 import torch  # imported once, up front: pytester's sys.modules restore must not drop it
 
-from claims import registry, rules, verdicts
+from claims import registry, rule_versions, verdicts
 from data.files import atomic_write
 from fixtures.plugin import REPORT_DIR, device_of
 
@@ -114,10 +114,10 @@ def pytest_runtest_call(item):
 def claim_record(request):
     """Record the chapter's figure beside ours: claim_record(stated=..., measured=...,
     tolerance="...", rule="trained", **details); `rule` names the rule that decides it
-    (claims/rules.py), recorded with its version.  Call it before asserting, so a failure keeps the evidence."""
-    def record(stated, measured, tolerance, rule: str = rules.DEFAULT, **details):
+    (claims/rule_versions.py), recorded with its version.  Call it before asserting, so a failure keeps the evidence."""
+    def record(stated, measured, tolerance, rule: str = rule_versions.DEFAULT, **details):
         entry = {"stated": verdicts.plain(stated), "measured": verdicts.plain(measured),
-                 "tolerance": verdicts.plain(tolerance), "rule": rules.rule_id(rule)}
+                 "tolerance": verdicts.plain(tolerance), "rule": rule_versions.rule_id(rule)}
         entry.update({k: verdicts.plain(v) for k, v in details.items()})
         for key, value in entry.items():        # evidence must survive JSON (and xdist's wire)
             try:

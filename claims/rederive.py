@@ -8,7 +8,7 @@ perplexities and accuracies, results/<group>.json) and skips, naming them, the f
 a model's weights that are not in this machine's cache.  This command then compares each
 re-decided figure with its committed verdict (results/verdicts.json), prints the counts and
 every difference (the figure, the committed verdict and the fresh one), lists the committed
-verdicts decided under an older version of their rule (claims/rules.py), and exits 1 when a
+verdicts decided under an older version of their rule (claims/rule_versions.py), and exits 1 when a
 re-decided verdict differs or when nothing at all was re-decided.  Imports no torch.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ import json
 import sys
 from pathlib import Path
 
-from claims.rules import stale_rules
+from claims.rule_versions import stale_rules
 from claims.verdicts import DECIDED, base_nodeid, still_defined
 from data.paths import PROJECT_ROOT
 

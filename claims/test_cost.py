@@ -98,8 +98,8 @@ def test_exactly_two_n_by_n_tensors_are_alive_and_the_rest_is_linear_in_n(claim_
 import itertools
 
 from claims import timing
-from claims.figures import decide
 from claims.registry import CHAPTER_PEAK_MB, FIGURES
+from claims.rule import decide
 from fixtures import cost
 
 NS = [128, 256, 512, 1024, 2048, 4096, 8192]

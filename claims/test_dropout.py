@@ -43,7 +43,7 @@ def test_dropout_is_the_identity_in_eval_mode():
 @pytest.mark.claim("dropout.placement")
 def test_attention_dropout_acts_on_the_weights_after_the_softmax():
     m = only(model(0.1).train(), "attn_dropout")
-    att = m.blocks[0].mixer
+    att = m.blocks[0].attn
     x = torch.randn(2, 16, 128)
     with torch.no_grad(), capture(att) as seen:
         y = att(x)

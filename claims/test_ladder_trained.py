@@ -7,8 +7,8 @@ one worker trains the ladder once.
 """
 import pytest
 
-from claims.figures import decide, need_seeds, trained_figure
 from claims.formats import over_seeds
+from claims.rule import decide, need_seeds, trained_figure
 from claims.trained import gain, train_ppl, val
 
 pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("ladder")]

@@ -9,8 +9,8 @@ import statistics
 
 import pytest
 
-from claims.figures import trained_figure
 from claims.registry import GRAD_PROFILE
+from claims.rule import trained_figure
 from data import split
 from fixtures.grad_profile import block_grad_norms
 

@@ -5,9 +5,9 @@ import math
 
 import pytest
 
-from claims.figures import decide, need_seeds, trained_figure
 from claims.formats import over_seeds
 from claims.registry import figures
+from claims.rule import decide, need_seeds, trained_figure
 from claims.trained import train_ppl, val
 
 pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("norm")]

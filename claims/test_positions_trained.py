@@ -4,9 +4,9 @@ the held-out protocol of fixtures/train.py.  The learned table has 256 rows: row
 but were never trained.  Orderings must hold on every seed."""
 import pytest
 
-from claims.figures import decide, need_seeds, trained_figure
 from claims.formats import over_seeds
 from claims.registry import figures
+from claims.rule import decide, need_seeds, trained_figure
 from data import load_tokens
 from fixtures.recipes import POSITIONS_EVAL, SMOKE_EVAL_WINDOWS
 from fixtures.train import evaluate

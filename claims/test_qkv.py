@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch import nn
 
-from claims.figures import decide
+from claims.rule import decide
 from data import split
 from model import Head, LanguageModel, ModelConfig, MultiHeadAttention, causal_mask, mask, normalise, score
 
@@ -153,7 +153,7 @@ def _first_layer_queries(m: LanguageModel, idx: torch.Tensor) -> torch.Tensor:
     """Block 1's queries, (B, h, T, d_head): its LayerNorm and W_q on token + position."""
     T = idx.shape[1]
     x = m.tok_emb(idx) + m.pos_emb.embed(T)
-    q, _, _ = m.blocks[0].mixer.split_heads(m.blocks[0].ln1(x))
+    q, _, _ = m.blocks[0].attn.split_heads(m.blocks[0].ln1(x))
     return q
 
 

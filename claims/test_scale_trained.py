@@ -3,9 +3,9 @@ one wide head of 256 or 1024 on the chapter's shorter run (recipes and the choic
 leaves open: fixtures/recipes.py, SCALE; how the softmax is measured: fixtures/attention_stats.py)."""
 import pytest
 
-from claims.figures import decide, need_seeds, spread, trained_figure
 from claims.formats import over_seeds
 from claims.registry import figures
+from claims.rule import decide, need_seeds, spread, trained_figure
 from claims.trained import gain, val
 from fixtures import recipes
 from fixtures.attention_stats import held_out_windows, softmax_stats, softmax_stats_at_init

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 import pytest
 import torch
 
-from claims.figures import decide, rate_tolerance, trained_figure
 from claims.formats import over_seeds
 from claims.registry import figures
+from claims.rule import decide, rate_tolerance, trained_figure
 from data.winograd import ADJ_POS, CROSSED, CROSSER, QUERY_POS, X_POS, Y_POS, cheatable, hardened, sentence
 from model import LanguageModel, averaging_matrix
 
@@ -298,7 +298,7 @@ def test_a_same_first_layer_query_does_not_make_the_same_row(seed, request, clai
     idx = task.encode(PAIR)[:, :-1]
     with torch.no_grad(), model.capture() as seen:
         x = model.tok_emb(idx) + model.pos_emb.embed(idx.shape[1])
-        q, _, _ = model.blocks[0].mixer.split_heads(model.blocks[0].ln1(x))
+        q, _, _ = model.blocks[0].attn.split_heads(model.blocks[0].ln1(x))
         model(idx)
     rows = seen["blocks.0.attn.weights"][:, :, QUERY_POS, : QUERY_POS + 1]       # (2, h, 15)
     query_moved = (q[0, :, QUERY_POS] - q[1, :, QUERY_POS]).abs().max().item()

@@ -1,9 +1,9 @@
 """How a timed figure of the cost claims is decided: the rule, beside the tolerance rule of
-claims/figures.py (fixtures/cost.py only measures).  One table of timed figures (`TIMED`), each a
+claims/rule.py (fixtures/cost.py only measures).  One table of timed figures (`TIMED`), each a
 band its value must lie in (a slope, a ratio) or a printed figure with its rounding and the widest
 interval that may confirm it; `judge` decides one on the bootstrap interval of independent timing
 processes, widened to at least +-2 run-to-run sd of this machine class (`drift`, measured by
-benchmarks/cost_flakes.py --calibrate).  The rule's version: claims/rules.py "timing"."""
+benchmarks/cost_flakes.py --calibrate).  The rule's version: claims/rule_versions.py "timing"."""
 from __future__ import annotations
 
 import json

@@ -11,10 +11,10 @@ import re
 from pathlib import Path
 
 from claims import registry
-from claims.rules import is_stale, stale_rules
+from claims.rule_versions import is_stale, stale_rules
 from data.paths import PROJECT_ROOT
 
-# stale: decided under an older version of its rule (claims/rules.py); never a plain holds/refuted
+# stale: decided under an older version of its rule (claims/rule_versions.py); never a plain holds/refuted
 VERDICTS = ("holds", "refuted", "fails", "stale", "not run", "not encoded")
 DECIDED = ("holds", "refuted", "fails")
 SEVERITY = {"fails": 3, "refuted": 2, "holds": 1, "not run": 0}

@@ -163,7 +163,7 @@ def capture(module: nn.Module) -> Iterator[dict[str, torch.Tensor]]:
     layers = [(name, m) for name, m in module.named_modules() if isinstance(m, MultiHeadAttention)]
     saved = [(m._seen, m._name) for _, m in layers]
     for name, m in layers:
-        m._seen, m._name = seen, name.replace("mixer", "attn") if name else "attn"
+        m._seen, m._name = seen, name or "attn"                    # its module path: blocks.0.attn
     try:
         yield seen
     finally:

@@ -18,11 +18,12 @@ class Block(nn.Module):
         if norm not in ("none", "pre", "post"):
             raise ValueError(f"norm must be 'none', 'pre' or 'post', not {norm!r}")
         self.norm, self.residual = norm, residual
-        self.mixer = mixer
+        self.attn = mixer           # attention, or the ladder's uniform average in its place
         self.ff = MLP(d_model) if mlp else None
         self.ln1 = nn.LayerNorm(d_model) if norm != "none" else nn.Identity()
         self.ln2 = nn.LayerNorm(d_model) if (norm != "none" and mlp) else nn.Identity()
         self.resid_dropout = nn.Dropout(dropout)        # each sub-layer's output, before the add
+        self._register_load_state_dict_pre_hook(_renamed_mixer)
 
     def sublayer(self, x, f, ln):
         if self.norm == "post":
@@ -32,7 +33,13 @@ class Block(nn.Module):
         return x + y if self.residual else y
 
     def forward(self, x):                               # x: (B, T, C) -> (B, T, C)
-        x = self.sublayer(x, self.mixer, self.ln1)
+        x = self.sublayer(x, self.attn, self.ln1)
         if self.ff is not None:
             x = self.sublayer(x, self.ff, self.ln2)
         return x
+
+
+def _renamed_mixer(state_dict, prefix, *args):
+    """Weights saved before the sub-layer was named `attn` (as `mixer`) load as they are."""
+    for key in [k for k in state_dict if k.startswith(prefix + "mixer.")]:
+        state_dict[prefix + "attn." + key[len(prefix) + len("mixer."):]] = state_dict.pop(key)

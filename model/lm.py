@@ -92,7 +92,7 @@ class LanguageModel(nn.Module):
     @property
     def attention(self) -> list[MultiHeadAttention]:
         """The attention layers, first block first."""
-        return [b.mixer for b in self.blocks if isinstance(b.mixer, MultiHeadAttention)]
+        return [b.attn for b in self.blocks if isinstance(b.attn, MultiHeadAttention)]
 
     def capture(self):
         """A context manager: the scores and weights of each block's attention, by name.

@@ -1,5 +1,6 @@
 """ModelConfig rejects options it does not know, naming the ones it does."""
 import pytest
+import torch
 
 from fixtures.recipes import LADDER
 from model import LanguageModel, ModelConfig
@@ -70,3 +71,17 @@ def test_capture_names_each_layers_weights_and_restores_the_model_even_on_error(
     with pytest.raises(RuntimeError, match="boom"), m.capture():
         raise RuntimeError("boom")
     assert all(a._seen is None for a in m.attention)   # nothing is kept after the block
+
+
+def test_captured_names_are_module_paths_and_weights_saved_under_the_old_name_still_load():
+    """seen["blocks.0.attn.weights"] comes from model.blocks[0].attn; a state dict from before the
+    sub-layer was called `attn` (`blocks.0.mixer.*`, cached models) loads into the same model."""
+    model = LanguageModel(ModelConfig(n_blocks=2))
+    names = {name for name, _ in model.named_modules()}
+    with model.capture() as seen:
+        model(torch.randint(1024, (1, 8)))
+    assert all(key.rsplit(".", 1)[0] in names for key in seen)
+    old = {k.replace(".attn.", ".mixer."): v for k, v in model.state_dict().items()}
+    again = LanguageModel(ModelConfig(n_blocks=2))
+    again.load_state_dict(old)
+    assert all(torch.equal(a, b) for a, b in zip(model.state_dict().values(), again.state_dict().values()))

@@ -1,5 +1,5 @@
 """Committed verdicts checked against what today's code and rules decide: the re-derivation
-(claims/rederive.py) and the rule versions (claims/rules.py, stale verdicts)."""
+(claims/rederive.py) and the rule versions (claims/rule_versions.py, stale verdicts)."""
 import json
 import subprocess
 import sys
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from claims import rederive, rules
+from claims import rederive, rule_versions
 from claims.verdicts import outcome_label, summarise_claim, summary_of, summary_text, verdict_label
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,7 +65,7 @@ def test_the_committed_verdicts_all_name_their_rule():
     committed = json.loads((ROOT / "results" / "verdicts.json").read_text())
     rule_names = {rec.get("rule") for c in committed["claims"] for t in c["tests"] for rec in t["records"]}
     assert None not in rule_names
-    assert {r.partition("/")[0] for r in rule_names} <= set(rules.RULES)
+    assert {r.partition("/")[0] for r in rule_names} <= set(rule_versions.RULES)
 
 
 # ------------------------------------------------------------------ stale verdicts
@@ -84,8 +84,8 @@ def test_a_verdict_decided_under_an_older_rule_is_stale_never_a_plain_holds():
 
 
 def test_a_fresh_verdict_under_the_current_rule_replaces_the_stale_one():
-    current = rules.rule_id("timing")
-    assert current == f"timing/{rules.RULES['timing'][0]}" and current != "timing/1"
+    current = rule_versions.rule_id("timing")
+    assert current == f"timing/{rule_versions.RULES['timing'][0]}" and current != "timing/1"
     c = summarise_claim("cost.time_quadratic", [_test(TIMING, "refuted", "refuted: 2.05", rule=current),
                                                 _test(TIMING.replace("[cpu]", "[x]"), "holds", rule="timing/1")], True)
     assert c["verdict"] == "refuted" and "1 stale" in verdict_label(c)
@@ -93,4 +93,4 @@ def test_a_fresh_verdict_under_the_current_rule_replaces_the_stale_one():
 
 def test_an_unknown_rule_is_a_clear_error():
     with pytest.raises(KeyError, match="unknown rule 'taste'"):
-        rules.rule_id("taste")
+        rule_versions.rule_id("taste")

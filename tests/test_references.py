@@ -52,10 +52,10 @@ def gpt2_pair(seed: int = 0):
         for b, h in zip(ours.blocks, t.h):
             # HF's Conv1D keeps weights as (in, out), nn.Linear as (out, in)
             h.ln_1.load_state_dict(b.ln1.state_dict())
-            h.attn.c_attn.weight.copy_(b.mixer.qkv.weight.T)
-            h.attn.c_attn.bias.copy_(b.mixer.qkv.bias)
-            h.attn.c_proj.weight.copy_(b.mixer.out.weight.T)
-            h.attn.c_proj.bias.copy_(b.mixer.out.bias)
+            h.attn.c_attn.weight.copy_(b.attn.qkv.weight.T)
+            h.attn.c_attn.bias.copy_(b.attn.qkv.bias)
+            h.attn.c_proj.weight.copy_(b.attn.out.weight.T)
+            h.attn.c_proj.bias.copy_(b.attn.out.bias)
             h.ln_2.load_state_dict(b.ln2.state_dict())
             h.mlp.c_fc.weight.copy_(b.ff.up.weight.T)
             h.mlp.c_fc.bias.copy_(b.ff.up.bias)
@@ -89,8 +89,8 @@ def test_gpt2_layout_gives_hf_gpt2s_gradients():
     pairs = [(ours.tok_emb.weight, t.wte.weight, False), (ours.pos_emb.table.weight, t.wpe.weight, False),
              (ours.ln_f.weight, t.ln_f.weight, False)]
     for b, h in zip(ours.blocks, t.h):
-        pairs += [(b.mixer.qkv.weight, h.attn.c_attn.weight, True), (b.mixer.qkv.bias, h.attn.c_attn.bias, False),
-                  (b.mixer.out.weight, h.attn.c_proj.weight, True), (b.ff.up.weight, h.mlp.c_fc.weight, True),
+        pairs += [(b.attn.qkv.weight, h.attn.c_attn.weight, True), (b.attn.qkv.bias, h.attn.c_attn.bias, False),
+                  (b.attn.out.weight, h.attn.c_proj.weight, True), (b.ff.up.weight, h.mlp.c_fc.weight, True),
                   (b.ff.down.weight, h.mlp.c_proj.weight, True), (b.ln1.weight, h.ln_1.weight, False),
                   (b.ln2.bias, h.ln_2.bias, False)]
     for mine, theirs, transposed in pairs:
@@ -172,9 +172,9 @@ def test_block_is_torchs_transformer_encoder_layer_under_a_causal_mask(norm):
     ref = nn.TransformerEncoderLayer(d, h, dim_feedforward=4 * d, dropout=0.0, activation="gelu",
                                      batch_first=True, norm_first=norm == "pre").eval()
     with torch.no_grad():
-        ref.self_attn.in_proj_weight.copy_(ours.mixer.qkv.weight)       # W_q, W_k, W_v stacked, as ours
-        ref.self_attn.in_proj_bias.copy_(ours.mixer.qkv.bias)
-        ref.self_attn.out_proj.load_state_dict(ours.mixer.out.state_dict())
+        ref.self_attn.in_proj_weight.copy_(ours.attn.qkv.weight)       # W_q, W_k, W_v stacked, as ours
+        ref.self_attn.in_proj_bias.copy_(ours.attn.qkv.bias)
+        ref.self_attn.out_proj.load_state_dict(ours.attn.out.state_dict())
         ref.linear1.load_state_dict(ours.ff.up.state_dict())
         ref.linear2.load_state_dict(ours.ff.down.state_dict())
         ref.norm1.load_state_dict(ours.ln1.state_dict())

@@ -160,7 +160,7 @@ def test_merge_matches_a_test_run_under_xdist_groups_with_its_serial_run():
 
 FIGURE_TEST = """
 import json, os, pytest
-from claims.figures import trained_figure
+from claims.rule import trained_figure
 
 @pytest.mark.claim("norm.prenorm_needs_no_warmup")
 def test_level(claim_record, request):

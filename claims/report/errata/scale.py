@@ -4,9 +4,9 @@ from __future__ import annotations
 import statistics
 
 from claims import registry
-from claims.figures import MIN_SEEDS
 from claims.formats import mean_of, over_seeds
 from claims.report.errata.facts import Erratum, Facts, pct, per_seed
+from claims.rule import MIN_SEEDS
 
 RUNAWAY_WIDE = "scale.runaway: a model 1024 wide throughout"
 

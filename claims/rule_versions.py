@@ -6,7 +6,7 @@ its version goes up, and a committed verdict decided under an older version is *
 report shows it as stale, never as a plain holds or refuted, until it is decided again.
 
 Pure (no pytest, no torch): the reporter reads it too.  The rules themselves live in
-claims/figures.py (the tolerance arithmetic) and claims/test_cost.py (the timing loop).
+claims/rule.py (the tolerance arithmetic) and claims/test_cost.py (the timing loop).
 """
 from __future__ import annotations
 
