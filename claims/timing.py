@@ -50,9 +50,8 @@ def judge(figure: TimedFigure, value: float, a: float, b: float, drift: float = 
     """(holds | outside | undecided, the interval judged).  [a, b] is the 95 % bootstrap interval
     over this run's processes; it is widened to at least value +- 2 drift, the run-to-run sd this
     machine showed over quiet runs (results/cost_drift_<device>.json), because processes of one
-    run share the machine's state of those minutes: on this project's VM two quiet runs minutes
-    apart held and refuted the time slope, each on a narrow interval (the runs:
-    benchmarks/cost_flake_runs/session8_before_keeping.log; tests/test_cost_timing.py reads it).
+    run share the machine's state of those minutes (two quiet runs minutes apart can decide a
+    figure both ways, each on a narrow interval: docs/cost.md).
     A band: holds inside, outside wholly outside, undecided straddling an edge.  A printed figure:
     outside if it lies outside the interval widened by its rounding, undecided if it lies inside an
     interval wider than the gap the figure must tell apart (a wide interval confirms anything),
