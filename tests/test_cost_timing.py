@@ -58,7 +58,7 @@ def _flake_runs():
 
 
 def test_two_quiet_runs_minutes_apart_cannot_flip_a_verdict_once_the_run_to_run_spread_is_counted():
-    """The committed quiet runs (benchmarks/README.md): judged on their own intervals, the time slope
+    """The committed quiet runs (docs/cost.md): judged on their own intervals, the time slope
     holds in one run and is refuted in another, a flip; widened to +-2 run-to-run sd of the other
     runs (as a run is judged once the spread is on record) no two of them disagree that way."""
     flakes, quiet = _flake_runs()
