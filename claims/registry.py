@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from claims import chapter_figures
+
 
 @dataclass(frozen=True)
 class Claim:
@@ -128,42 +130,14 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
 ]}
 
 
-# The chapter's printed figures that tests, plots and tables read: defined here, once.
-FIGURES = {
-    # held-out perplexity of the ladder's rows the prose quotes (the rest is in a table not in the text)
-    "ladder.baseline": 59.71, "ladder.residual_average": 60.45, "ladder.layernorm": 38.07,
-    "ladder.two_blocks": 40.57,
-    # train perplexity of one and two blocks (the depth section)
-    "depth.one_block_train": 18.77, "depth.two_blocks_train": 14.49,
-    # the twelve-block table: held-out perplexity after 1000 steps at lr 3e-3
-    "norm.prenorm": 37.82, "norm.prenorm_warmup": 37.62, "norm.postnorm": 308.05, "norm.postnorm_warmup": 37.88,
-    # the gradient profile at initialisation: block 1's and block 12's gradient norm and their ratio
-    "norm.grad_pre_first": 0.0498, "norm.grad_pre_last": 0.0657, "norm.grad_pre_ratio": 1.32,
-    "norm.grad_post_first": 0.0977, "norm.grad_post_last": 0.1613, "norm.grad_post_ratio": 1.65,
-    # what dividing by sqrt(d_k) is worth, in held-out perplexity points, by head width
-    "scale.worth_32": 0, "scale.worth_256": 18, "scale.worth_1024": 17,
-    # the runaway at d_k = 1024: the undivided head's score sd at init and after training, its
-    # attention entropy, the fraction of rows with > 0.99 on one token; the divided head's score sd
-    "scale.runaway_init_sd": 21, "scale.runaway_sd": 5147, "scale.runaway_entropy": 0,
-    "scale.runaway_frozen": 0.999, "scale.divided_sd": 3.44,
-    # one attention layer's cost: the fitted time exponent (last four rows) and the projections'
-    # factor from 1024 to 8192 tokens ("a factor of ten for a factor of eight")
-    "cost.time_exponent": 1.91, "cost.projections_x8": 10,
-    # the time column's last two doubling ratios (4096 and 8192 tokens), "converging on 4"
-    "cost.time_ratio_4096": 4.37, "cost.time_ratio_8192": 3.69,
-    # peak memory: the fitted exponent and the last doubling's ratio
-    "cost.memory_exponent": 1.87, "cost.memory_last_ratio": 3.91,
-    # ALiBi's held-out perplexity at the trained window and at four times it
-    "positions.alibi_64": 44.95, "positions.alibi_256": 42.49,
-    # Winograd held-out referent accuracy, by recipe (and the uniform average's wrong-noun rate)
-    "winograd.cheatable_uniform": 1.0, "winograd.cheatable_one_block": 0.917, "winograd.hardened_uniform": 0.279,
-    "winograd.hardened_uniform_wrong_noun": 0.5, "winograd.hardened_one_block": 0.927,
-    "winograd.hardened_two_blocks": 1.0,
-}
+# The chapter's printed figures that tests, plots and tables read, by figure ID: their values as
+# parsed from the chapter's printed digits (claims/chapter_figures.py, anchored in the text).
+FIGURES = {fid: f.value for fid, f in chapter_figures.FIGURES.items() if not fid.startswith("cost.peak_mb_")}
 
 
 # The chapter's peak-MB column of its cost table (CUDA allocator byte counts, by tokens)
-CHAPTER_PEAK_MB = {128: 14.6, 256: 19.2, 512: 34.4, 1024: 89.1, 2048: 296.1, 4096: 1100.1, 8192: 4300.1}
+CHAPTER_PEAK_MB = {int(fid.rsplit("_", 1)[1]): f.value for fid, f in chapter_figures.FIGURES.items()
+                   if fid.startswith("cost.peak_mb_")}
 
 # (first block, last block, last/first) of the gradient profile, by norm scheme ("pre", "post")
 GRAD_PROFILE = {n: tuple(FIGURES[f"norm.grad_{n}_{w}"] for w in ("first", "last", "ratio")) for n in ("pre", "post")}
