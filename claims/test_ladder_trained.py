@@ -8,6 +8,7 @@ one worker trains the ladder once.
 import pytest
 
 from claims.formats import over_seeds
+from claims.registry import FIGURES
 from claims.rule import decide, need_seeds, trained_figure
 from claims.trained import gain, train_ppl, val
 
@@ -24,21 +25,21 @@ def runs(trained, seeds, *names):
 # The levels the chapter prints (held-out perplexity; depth's also train perplexity): one case
 # per printed figure, at the table's rounding (0.005) + 2 sd over seeds.
 LEVELS = [
-    pytest.param("average.worse_than_baseline", "baseline", val, 59.71, id="average.worse_than_baseline: baseline 59.71",
+    pytest.param("average.worse_than_baseline", "baseline", val, FIGURES["ladder.baseline"], id="average.worse_than_baseline: baseline 59.71",
                  marks=pytest.mark.claim("average.worse_than_baseline")),
-    pytest.param("average.residual_matches_baseline", "baseline", val, 59.71,
+    pytest.param("average.residual_matches_baseline", "baseline", val, FIGURES["ladder.baseline"],
                  id="average.residual_matches_baseline: baseline 59.71",
                  marks=pytest.mark.claim("average.residual_matches_baseline")),
-    pytest.param("average.residual_matches_baseline", "residual_average", val, 60.45,
+    pytest.param("average.residual_matches_baseline", "residual_average", val, FIGURES["ladder.residual_average"],
                  id="average.residual_matches_baseline: residual average 60.45",
                  marks=pytest.mark.claim("average.residual_matches_baseline")),
-    pytest.param("depth.two_blocks_overfit", "two_blocks", train_ppl, 14.49, id="depth: two blocks train 14.49",
+    pytest.param("depth.two_blocks_overfit", "two_blocks", train_ppl, FIGURES["depth.two_blocks_train"], id="depth: two blocks train 14.49",
                  marks=pytest.mark.claim("depth.two_blocks_overfit")),
-    pytest.param("depth.two_blocks_overfit", "two_blocks", val, 40.57, id="depth: two blocks held-out 40.57",
+    pytest.param("depth.two_blocks_overfit", "two_blocks", val, FIGURES["ladder.two_blocks"], id="depth: two blocks held-out 40.57",
                  marks=pytest.mark.claim("depth.two_blocks_overfit")),
-    pytest.param("depth.two_blocks_overfit", "layernorm", train_ppl, 18.77, id="depth: one block train 18.77",
+    pytest.param("depth.two_blocks_overfit", "layernorm", train_ppl, FIGURES["depth.one_block_train"], id="depth: one block train 18.77",
                  marks=pytest.mark.claim("depth.two_blocks_overfit")),
-    pytest.param("depth.two_blocks_overfit", "layernorm", val, 38.07, id="depth: one block held-out 38.07",
+    pytest.param("depth.two_blocks_overfit", "layernorm", val, FIGURES["ladder.layernorm"], id="depth: one block held-out 38.07",
                  marks=pytest.mark.claim("depth.two_blocks_overfit")),
 ]
 
@@ -72,7 +73,8 @@ def test_two_blocks_fit_train_better_and_held_out_worse(trained, seeds, claim_re
     # The ordering the chapter draws from its four figures (each asserted above): better on
     # train, worse on held-out, on every seed.
     n, (one, two) = runs(trained, seeds, "layernorm", "two_blocks")
-    claim_record(stated={"one block": [18.77, 38.07], "two blocks": [14.49, 40.57]},
+    claim_record(stated={"one block": [FIGURES["depth.one_block_train"], FIGURES["ladder.layernorm"]],
+                         "two blocks": [FIGURES["depth.two_blocks_train"], FIGURES["ladder.two_blocks"]]},
                  measured={"one block train": train_ppl(one), "one block val": val(one),
                            "two blocks train": train_ppl(two), "two blocks val": val(two)},
                  tolerance="ordering on every seed", seeds=n, figure="two blocks: train lower, held-out higher")
