@@ -32,8 +32,11 @@ class Figure:
         text = self.printed.strip()
         if text in WORDS:
             return WORDS[text]
-        number = Decimal(text.rstrip(" %").replace(",", ""))          # exact: 99.9 % is 0.999
-        return float(number / 100 if text.endswith("%") else number)
+        digits = text.rstrip(" %").replace(",", "")
+        number = Decimal(digits)                                     # exact: 99.9 % is 0.999
+        if text.endswith("%"):
+            return float(number / 100)
+        return int(number) if "." not in digits else float(number)   # printed whole, kept whole
 
     @property
     def rounding(self) -> float:
