@@ -3,7 +3,7 @@ evidence (results/) with nothing typed, and the runaway's reading beside its fig
 import json
 
 from claims.report import errata, tables
-from claims.report.cli import _load
+from claims.save import load_verdicts
 from claims.verdicts import committed_only
 from fixtures.results import RESULTS_DIR
 
@@ -15,7 +15,7 @@ LISTED = ["Var(q·k)", "A row of 64 scores", "The softmax Jacobian", "The sqrt(d
 
 
 def _committed():
-    return committed_only(_load(RESULTS_DIR / "verdicts.json"))
+    return committed_only(load_verdicts(RESULTS_DIR / "verdicts.json"))
 
 
 def test_every_listed_table_is_built_from_the_committed_evidence():

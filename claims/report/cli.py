@@ -40,10 +40,6 @@ ROOT = PROJECT_ROOT
 RESULTS = ROOT / "results" / "verdicts.json"
 
 
-def _load(path) -> dict:
-    return load_verdicts(path)
-
-
 def _write(path, obj) -> None:
     atomic_write(path, json.dumps(obj, indent=1, default=str))
 
@@ -116,7 +112,7 @@ def _main(argv=None) -> int:
     if is_smoke(fresh):
         merged = fresh
     else:
-        merged = merge(fresh, _load(RESULTS)) if fresh is not None else committed_only(_load(RESULTS))
+        merged = merge(fresh, load_verdicts(RESULTS)) if fresh is not None else committed_only(load_verdicts(RESULTS))
     _write(out / "merged.json", merged)
     (out / "claims.md").write_text(render_markdown(merged))
     if is_smoke(fresh):
@@ -135,7 +131,7 @@ def _main(argv=None) -> int:
         chapter_tables) + tables.render_html([("Errata", errata_md.split("\n", 1)[1])])))
     # The README's table is a function of the committed verdicts and the fast claims alone, the
     # same whichever tiers the run selected (`-m fast` or `-m "not slow"`)
-    table = readme_report(fresh, _load(RESULTS)) if fresh is not None and not is_smoke(fresh) else merged
+    table = readme_report(fresh, load_verdicts(RESULTS)) if fresh is not None and not is_smoke(fresh) else merged
     if a.readme:
         lost = weakened(table, ROOT)
         if lost:
