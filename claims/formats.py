@@ -45,6 +45,35 @@ def over_seeds(values: Sequence[float], unit: str = "", per_seed: bool = True) -
     return f"{f(mean)}{unit} ± {f(sd)} ({tail})"
 
 
+WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
+def like(value: float | None, printed: str) -> str:
+    """A measured value written as the chapter writes the figure it stands for (a suggested
+    sentence reads as the chapter's prose): the printed figure's decimals and its % sign
+    ("37.69" for 37.6912 beside "37.82", "95.0 %" beside "99.9 %"), a number word for a word
+    ("six" for 5.76 beside "eight"; the sentence says "about")."""
+    if value is None or not math.isfinite(value):
+        return "not measured"
+    text = printed.strip()
+    if text.endswith("%"):
+        digits = text.rstrip(" %")
+        decimals = len(digits.split(".")[1]) if "." in digits else 0
+        return f"{100 * value:.{decimals}f} %"
+    if not any(ch.isdigit() for ch in text):
+        whole = round(value)
+        return WORDS[whole] if 0 <= whole < len(WORDS) else f"{whole}"
+    digits = text.replace(",", "")
+    decimals = len(digits.split(".")[1]) if "." in digits else 0
+    return f"{value:,.{decimals}f}" if "," in text else f"{value:.{decimals}f}"
+
+
+def like_mean(values, printed: str) -> str:
+    """The mean of `values`, written like the chapter's printed figure (`like`)."""
+    values = numbers(values)
+    return like(statistics.mean(values), printed) if values else "not measured"
+
+
 def mean_of(values) -> str:
     """The mean of the numbers among `values`, or 'not measured'."""
     values = numbers(values)

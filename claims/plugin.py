@@ -2,6 +2,9 @@
 
 - `@pytest.mark.claim("scale.variance_is_d")` names the claim a test checks; an ID that is not
   in claims/registry.py is rejected at collection.
+- `@pytest.mark.figure("scale.var_4", ...)` names the chapter's printed figures it asserts
+  (claims/chapter_figures.py); every record the test writes carries them, so the report, the
+  tables and the chapter view find evidence by figure ID.
 - The `claim_record` fixture records what the chapter states beside what we measured.
 - Every run writes `<--report-dir>/claims.json`: one object per registered claim with its
   verdict (holds / refuted / fails / not run / not encoded).  Records travel on the test
@@ -18,7 +21,7 @@ from datetime import datetime, timezone
 import pytest
 import torch  # imported once, up front: pytester's sys.modules restore must not drop it
 
-from claims import registry, rule_versions, verdicts
+from claims import accounting, chapter_figures, registry, rule_versions, verdicts  # noqa: F401 (accounting: its anchors)
 from data.files import atomic_write
 from fixtures.plugin import REPORT_DIR, device_of
 
@@ -41,6 +44,16 @@ def claim_ids_of(item) -> list[str]:
     return [m.args[0] if m.args else m.kwargs.get("id") for m in item.iter_markers("claim")]
 
 
+def figure_ids_of(item) -> list[str]:
+    return [fid for m in item.iter_markers("figure") for fid in m.args]
+
+
+def figure_problem(fid) -> str | None:
+    if fid not in chapter_figures.FIGURES:
+        return f"unknown figure ID {fid!r} (not in claims/chapter_figures.py)"
+    return None
+
+
 def claim_problem(cid) -> str | None:
     """Why a claim marker's ID is not one, or None."""
     if cid is None:
@@ -61,6 +74,7 @@ def pytest_collection_modifyitems(session, config, items):
     bad = []
     for item in items:
         problems = [p for p in map(claim_problem, claim_ids_of(item)) if p]
+        problems += [p for p in map(figure_problem, figure_ids_of(item)) if p]
         if problems:
             bad.append(f"  {item.nodeid}: {'; '.join(problems)}")
             item.stash[BAD_CLAIM] = f"{item.nodeid}: {'; '.join(problems)}"
@@ -97,6 +111,7 @@ def pytest_runtest_setup(item):
         item.user_properties.append(("claim_ids", ids))
         item.user_properties.append(("claim_tier", tier_of(item)))
         item.user_properties.append(("claim_device", device_of(item.config)))
+        item.user_properties.append(("figure_ids", figure_ids_of(item)))
 
 
 @pytest.hookimpl(wrapper=True)
@@ -119,6 +134,7 @@ def claim_record(request):
         entry = {"stated": verdicts.plain(stated), "measured": verdicts.plain(measured),
                  "tolerance": verdicts.plain(tolerance), "rule": rule_versions.rule_id(rule)}
         entry.update({k: verdicts.plain(v) for k, v in details.items()})
+        entry["figures"] = figure_ids_of(request.node)      # the chapter's figures it is evidence of
         for key, value in entry.items():        # evidence must survive JSON (and xdist's wire)
             try:
                 json.dumps(value)
@@ -192,8 +208,8 @@ class ClaimReporter:
         nodeid = verdicts.base_nodeid(report.nodeid)
         r = self.results.setdefault(nodeid, {
             "nodeid": nodeid, "claims": props["claim_ids"], "tier": props.get("claim_tier"),
-            "device": props.get("claim_device"), "outcome": None, "reason": "", "seconds": 0.0,
-            "records": []})
+            "device": props.get("claim_device"), "figures": props.get("figure_ids", []), "outcome": None,
+            "reason": "", "seconds": 0.0, "records": []})
         r["seconds"] += report.duration
         r["records"] = props["records"] or r["records"]
         outcome, reason = outcome_of(report)

@@ -132,7 +132,7 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
 
 # The chapter's printed figures that tests, plots and tables read, by figure ID: their values as
 # parsed from the chapter's printed digits (claims/chapter_figures.py, anchored in the text).
-FIGURES = {fid: f.value for fid, f in chapter_figures.FIGURES.items() if not fid.startswith("cost.peak_mb_")}
+FIGURES = {fid: f.value for fid, f in chapter_figures.FIGURES.items()}
 
 
 # The chapter's peak-MB column of its cost table (CUDA allocator byte counts, by tokens)

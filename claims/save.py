@@ -13,6 +13,7 @@ import json
 from contextlib import ExitStack
 from pathlib import Path
 
+from claims.chapter_figures import FIGURES
 from claims.verdicts import DECIDED, base_nodeid, merge, summarise_claim
 from data.files import Transaction, recover
 from fixtures.results import EvidenceError, read_json, save_lock
@@ -31,6 +32,11 @@ def load_verdicts(path: Path) -> dict:
         for t in c["tests"]:
             if not isinstance(t, dict) or not isinstance(t.get("nodeid"), str) or "outcome" not in t:
                 raise EvidenceError(f"{path}: claim {c['id']}: a test without a nodeid or an outcome")
+            figures = t.get("figures", [])
+            unknown = [f for f in figures if f not in FIGURES] if isinstance(figures, list) else [figures]
+            if unknown:
+                raise EvidenceError(f"{path}: claim {c['id']}: test {t['nodeid']}: field 'figures' holds "
+                                    f"{', '.join(map(repr, unknown))}, not a figure ID of claims/chapter_figures.py")
     return data
 
 

@@ -8,11 +8,11 @@ import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_leaves
 
+from claims.chapter_figures import COST_N, FIGURES, READ
 from model import MultiHeadAttention, capture
 
-# The chapter's layer: 512 wide, 8 heads, batch 1, float32.  Its "attn matrix MB" column.
-TABLE_MB = {128: 0.5, 256: 2.0, 512: 8.0, 1024: 32.0, 2048: 128.0, 4096: 512.0,
-            8192: 2048.0, 16384: 8192.0}
+# The chapter's layer: 512 wide, 8 heads, batch 1, float32.  Its "attn matrix MB" column, by n.
+TABLE_MB = {n: FIGURES[f"cost.matrix_mb_{n}"].value for n in COST_N}
 MiB = 2 ** 20
 
 
@@ -30,12 +30,15 @@ def score_matrix_bytes(n: int) -> int:
 
 @pytest.mark.fast
 @pytest.mark.claim("cost.matrix_bytes")
-@pytest.mark.parametrize("n", list(TABLE_MB))
+@pytest.mark.parametrize("n", [pytest.param(n, marks=pytest.mark.figure(
+    f"cost.matrix_mb_{n}", *(["cost.oom_matrix_gb"] if n == 16384 else []))) for n in TABLE_MB])
 def test_score_matrix_is_heads_times_n_squared_times_4_bytes(n, claim_record):
     nbytes = score_matrix_bytes(n)
     claim_record(stated=TABLE_MB[n], measured=nbytes / MiB, tolerance="exact (MB = 2^20 bytes)", n=n)
     assert nbytes == 8 * n * n * 4
     assert nbytes / MiB == TABLE_MB[n]
+    if n == 16384:          # "the score matrix alone would be 8 GB"
+        assert nbytes / 2**30 == FIGURES["cost.oom_matrix_gb"].value
 
 
 class _AliveSquares(TorchDispatchMode):
@@ -98,7 +101,7 @@ def test_exactly_two_n_by_n_tensors_are_alive_and_the_rest_is_linear_in_n(claim_
 import itertools
 
 from claims import timing
-from claims.registry import CHAPTER_PEAK_MB, FIGURES
+from claims.registry import CHAPTER_PEAK_MB
 from claims.rule import decide
 from fixtures import cost
 
@@ -226,6 +229,7 @@ def test_time_grows_as_n_squared(requested, device, tables, claim_record, reques
 
 
 @pytest.mark.claim("cost.time_quadratic")
+@pytest.mark.figure("cost.converges_on_4")
 @pytest.mark.parametrize("requested", DEVICES)
 def test_time_per_doubling_converges_on_4(requested, device, tables, claim_record, request):
     run = tables(_device(requested, device))
@@ -233,7 +237,8 @@ def test_time_per_doubling_converges_on_4(requested, device, tables, claim_recor
     # (claims/timing.py TIMED), judged on its interval.
     j = judged(run, "last ratio", lambda ys: ys[1] / ys[0], lambda t: [t.ms[NS[-2]], t.ms[NS[-1]]])
     rows = run.rows()
-    claim_record(stated={"last ratios": [FIGURES["cost.time_ratio_4096"], FIGURES["cost.time_ratio_8192"]]},
+    claim_record(stated={"converges on": FIGURES["cost.converges_on_4"].value,
+                         "the chapter's last ratios": [READ["cost.time_ratio_4096"].value, READ["cost.time_ratio_8192"].value]},
                  measured={"ratios": [round(r["ratio"], 3) for r in rows[1:]], **_record(j)},
                  tolerance=f"the last ratio's interval inside {list(j['figure'].band)}", figure="last ratio",
                  rule="timing")
@@ -241,6 +246,7 @@ def test_time_per_doubling_converges_on_4(requested, device, tables, claim_recor
 
 
 @pytest.mark.claim("cost.memory_quadratic")
+@pytest.mark.figure("cost.converges_on_4")
 @pytest.mark.parametrize("requested", DEVICES)
 def test_peak_memory_per_doubling_converges_on_4(requested, device, tables, claim_record):
     run = tables(_device(requested, device))
@@ -265,7 +271,7 @@ def test_peak_memory_per_doubling_converges_on_4(requested, device, tables, clai
 # that rounding (the timed analogue of "rounding + 2 sd"), is refuted if it lies outside, and
 # is not decided ("too noisy") when it lies inside an interval wider than the gap it must tell
 # apart, 0.2 (1.8 from 2.0).
-MEMORY_EXPONENT, MEMORY_LAST_RATIO = FIGURES["cost.memory_exponent"], FIGURES["cost.memory_last_ratio"]
+MEMORY_EXPONENT, MEMORY_LAST_RATIO = FIGURES["cost.memory_exponent"].value, FIGURES["cost.memory_last_ratio"].value
 
 
 def _timed_figure(request, claim_record, run, name, statistic, samples_of, what):
@@ -281,6 +287,7 @@ def _timed_figure(request, claim_record, run, name, statistic, samples_of, what)
 
 
 @pytest.mark.claim("cost.time_quadratic")
+@pytest.mark.figure("cost.time_exponent")
 @pytest.mark.parametrize("requested", DEVICES)
 def test_time_exponent_is_the_chapters_1_91(requested, device, tables, claim_record, request):
     _timed_figure(request, claim_record, tables(_device(requested, device)), "time exponent",
@@ -288,7 +295,9 @@ def test_time_exponent_is_the_chapters_1_91(requested, device, tables, claim_rec
 
 
 @pytest.mark.claim("cost.memory_quadratic")
-@pytest.mark.parametrize("figure,stated", [("exponent", MEMORY_EXPONENT), ("last ratio", MEMORY_LAST_RATIO)])
+@pytest.mark.parametrize("figure,stated", [pytest.param("exponent", MEMORY_EXPONENT, marks=pytest.mark.figure("cost.memory_exponent")),
+                                           pytest.param("last ratio", MEMORY_LAST_RATIO,
+                                                        marks=pytest.mark.figure("cost.memory_last_ratio"))])
 @pytest.mark.parametrize("requested", DEVICES)
 def test_memory_figures_are_the_chapters(requested, figure, stated, device, tables, claim_record, request):
     peaks = tables(_device(requested, device)).peaks
@@ -308,7 +317,7 @@ def test_memory_figures_are_the_chapters(requested, figure, stated, device, tabl
 # (claims/registry.py CHAPTER_PEAK_MB).
 @pytest.mark.claim("cost.peak_memory")
 @pytest.mark.parametrize("requested", DEVICES)
-@pytest.mark.parametrize("n", list(CHAPTER_PEAK_MB))
+@pytest.mark.parametrize("n", [pytest.param(n, marks=pytest.mark.figure(f"cost.peak_mb_{n}")) for n in CHAPTER_PEAK_MB])
 def test_peak_memory_is_the_chapters_byte_count(n, requested, device, tables, claim_record, request):
     ours = tables(_device(requested, device)).peaks[n]
     stated = CHAPTER_PEAK_MB[n]
@@ -325,10 +334,11 @@ def test_projections_are_linear_in_n(requested, device, tables, claim_record, re
     def factor(rows):
         return {"x for x8": rows[-1]["proj_ms"] / next(r["proj_ms"] for r in rows if r["n"] == 1024)}
     _slope_claim(request, tables(_device(requested, device)), claim_record, "proj_ms", "projection slope",
-                 {"x for x8 (1024 -> 8192)": FIGURES["cost.projections_x8"]}, "projection slope", factor)
+                 {"x for x8 (1024 -> 8192)": FIGURES["cost.projections_x8"].value}, "projection slope", factor)
 
 
 @pytest.mark.claim("cost.projections_linear")
+@pytest.mark.figure("cost.projections_x8")
 @pytest.mark.parametrize("requested", DEVICES)
 def test_projections_grow_tenfold_for_eightfold_n(requested, device, tables, claim_record, request):
     # "4.0 ms at 1024 tokens to 40.1 ms at 8192, a factor of ten for a factor of eight": the
@@ -340,11 +350,12 @@ def test_projections_grow_tenfold_for_eightfold_n(requested, device, tables, cla
 
 
 @pytest.mark.claim("cost.oom_16k")
+@pytest.mark.figure("cost.oom_tokens")
 @pytest.mark.xdist_group("cost-memory")
 @pytest.mark.parametrize("requested", DEVICES)
 def test_one_layer_at_16384_tokens_does_not_fit_in_8_gb(requested, device, claim_record):
     dev = _device(requested, device)
-    big = cost.run_capped(16384, "explicit", dev)
+    big = cost.run_capped(FIGURES["cost.oom_tokens"].value, "explicit", dev)
     small = cost.run_capped(8192, "explicit", dev)
     claim_record(stated="out of memory at 16384 on an 8 GB device; 8192 fits",
                  measured={"16384": {k: big.get(k) for k in ("ok", "asked_bytes", "error")},

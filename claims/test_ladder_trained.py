@@ -7,8 +7,8 @@ one worker trains the ladder once.
 """
 import pytest
 
+from claims.chapter_figures import FIGURES
 from claims.formats import over_seeds
-from claims.registry import FIGURES
 from claims.rule import decide, need_seeds, trained_figure
 from claims.trained import gain, train_ppl, val
 
@@ -24,23 +24,23 @@ def runs(trained, seeds, *names):
 
 # The levels the chapter prints (held-out perplexity; depth's also train perplexity): one case
 # per printed figure, at the table's rounding (0.005) + 2 sd over seeds.
+def level(claim: str, recipe: str, split, fid: str, label: str):
+    """One printed level: its test id names the figure as the chapter prints it (the committed
+    verdicts' key, unchanged since the figures were typed here)."""
+    return pytest.param(claim, recipe, split, FIGURES[fid].value, id=f"{label} {FIGURES[fid].printed}",
+                        marks=[pytest.mark.claim(claim), pytest.mark.figure(fid)])
+
+
 LEVELS = [
-    pytest.param("average.worse_than_baseline", "baseline", val, FIGURES["ladder.baseline"], id="average.worse_than_baseline: baseline 59.71",
-                 marks=pytest.mark.claim("average.worse_than_baseline")),
-    pytest.param("average.residual_matches_baseline", "baseline", val, FIGURES["ladder.baseline"],
-                 id="average.residual_matches_baseline: baseline 59.71",
-                 marks=pytest.mark.claim("average.residual_matches_baseline")),
-    pytest.param("average.residual_matches_baseline", "residual_average", val, FIGURES["ladder.residual_average"],
-                 id="average.residual_matches_baseline: residual average 60.45",
-                 marks=pytest.mark.claim("average.residual_matches_baseline")),
-    pytest.param("depth.two_blocks_overfit", "two_blocks", train_ppl, FIGURES["depth.two_blocks_train"], id="depth: two blocks train 14.49",
-                 marks=pytest.mark.claim("depth.two_blocks_overfit")),
-    pytest.param("depth.two_blocks_overfit", "two_blocks", val, FIGURES["ladder.two_blocks"], id="depth: two blocks held-out 40.57",
-                 marks=pytest.mark.claim("depth.two_blocks_overfit")),
-    pytest.param("depth.two_blocks_overfit", "layernorm", train_ppl, FIGURES["depth.one_block_train"], id="depth: one block train 18.77",
-                 marks=pytest.mark.claim("depth.two_blocks_overfit")),
-    pytest.param("depth.two_blocks_overfit", "layernorm", val, FIGURES["ladder.layernorm"], id="depth: one block held-out 38.07",
-                 marks=pytest.mark.claim("depth.two_blocks_overfit")),
+    level("average.worse_than_baseline", "baseline", val, "ladder.baseline", "average.worse_than_baseline: baseline"),
+    level("average.residual_matches_baseline", "baseline", val, "ladder.baseline",
+          "average.residual_matches_baseline: baseline"),
+    level("average.residual_matches_baseline", "residual_average", val, "ladder.residual_average",
+          "average.residual_matches_baseline: residual average"),
+    level("depth.two_blocks_overfit", "two_blocks", train_ppl, "depth.two_blocks_train", "depth: two blocks train"),
+    level("depth.two_blocks_overfit", "two_blocks", val, "ladder.two_blocks", "depth: two blocks held-out"),
+    level("depth.two_blocks_overfit", "layernorm", train_ppl, "depth.one_block_train", "depth: one block train"),
+    level("depth.two_blocks_overfit", "layernorm", val, "ladder.layernorm", "depth: one block held-out"),
 ]
 
 
@@ -53,18 +53,22 @@ def test_run_ends_at_the_chapters_perplexity(claim, recipe, split, stated, train
 
 
 @pytest.mark.claim("average.worse_than_baseline")
+@pytest.mark.figure("average.four_times")
 def test_average_is_about_four_times_worse_than_no_context(trained, seeds, claim_record, request):
     _, (base, avg) = runs(trained, seeds, "baseline", "average")
     ratios = [a / b for a, b in zip(val(avg), val(base))]
     # "about four times": a whole number, +-0.5, widened by 2 sd over seeds
-    trained_figure(request, claim_record, figure="average / baseline perplexity", stated=4, values=ratios,
-                   rounding=0.5, unit="x", baseline=val(base), average=val(avg))
+    four = FIGURES["average.four_times"]
+    trained_figure(request, claim_record, figure="average / baseline perplexity", stated=four.value, values=ratios,
+                   rounding=four.rounding, unit="x", baseline=val(base), average=val(avg))
 
 
 @pytest.mark.claim("average.residual_matches_baseline")
 def test_residual_average_contributes_nothing_over_the_baseline(trained, seeds, claim_record, request):
     _, (base, res) = runs(trained, seeds, "baseline", "residual_average")
-    trained_figure(request, claim_record, figure="residual average - baseline", stated=0.74, values=gain(res, base),
+    # the difference of the chapter's two printed levels, at their rounding
+    stated = round(FIGURES["ladder.residual_average"].value - FIGURES["ladder.baseline"].value, 2)
+    trained_figure(request, claim_record, figure="residual average - baseline", stated=stated, values=gain(res, base),
                    rounding=0.005, unit=" points", residual_average=val(res), baseline=val(base))
 
 
@@ -73,8 +77,8 @@ def test_two_blocks_fit_train_better_and_held_out_worse(trained, seeds, claim_re
     # The ordering the chapter draws from its four figures (each asserted above): better on
     # train, worse on held-out, on every seed.
     n, (one, two) = runs(trained, seeds, "layernorm", "two_blocks")
-    claim_record(stated={"one block": [FIGURES["depth.one_block_train"], FIGURES["ladder.layernorm"]],
-                         "two blocks": [FIGURES["depth.two_blocks_train"], FIGURES["ladder.two_blocks"]]},
+    claim_record(stated={"one block": [FIGURES["depth.one_block_train"].value, FIGURES["ladder.layernorm"].value],
+                         "two blocks": [FIGURES["depth.two_blocks_train"].value, FIGURES["ladder.two_blocks"].value]},
                  measured={"one block train": train_ppl(one), "one block val": val(one),
                            "two blocks train": train_ppl(two), "two blocks val": val(two)},
                  tolerance="ordering on every seed", seeds=n, figure="two blocks: train lower, held-out higher")
@@ -87,25 +91,24 @@ def test_two_blocks_fit_train_better_and_held_out_worse(trained, seeds, claim_re
 
 # The chapter's gains in held-out perplexity points, one row per claim: the model it is
 # measured from, the one that gains, the figure and half a unit of its last digit.
+def gain_of(worse: str, better: str, fid: str, claim: str):
+    return pytest.param(worse, better, FIGURES[fid].value, FIGURES[fid].rounding, id=claim,
+                        marks=[pytest.mark.claim(claim), pytest.mark.figure(fid)])
+
+
 GAINS = [
     # positions "bought 2.14 points out of 188" for the average
-    pytest.param("average", "average_positions", 2.14, 0.005,
-                 marks=pytest.mark.claim("average.positions_dont_help"), id="average.positions_dont_help"),
+    gain_of("average", "average_positions", "average.positions_gain", "average.positions_dont_help"),
     # uniform vs learned weights, everything else equal: residual average vs one head added
-    pytest.param("residual_average", "one_head_added", 14, 0.5,
-                 marks=pytest.mark.claim("ladder.attention_beats_uniform"), id="ladder.attention_beats_uniform"),
-    pytest.param("one_head_added", "four_heads", 3, 0.5,
-                 marks=pytest.mark.claim("ladder.four_heads"), id="ladder.four_heads"),
+    gain_of("residual_average", "one_head_added", "ladder.gain_attention", "ladder.attention_beats_uniform"),
+    gain_of("one_head_added", "four_heads", "ladder.gain_four_heads", "ladder.four_heads"),
     # the same head, replacing vs added
-    pytest.param("one_head", "one_head_added", 9, 0.5,
-                 marks=pytest.mark.claim("ladder.residual_head"), id="ladder.residual_head"),
+    gain_of("one_head", "one_head_added", "ladder.gain_residual_head", "ladder.residual_head"),
     # the average replacing (row two) vs added (row four).  Why row two: the chapter's figures
     # fix it -- positions "bought 2.14 points out of 188", so the 188 is measured from the
     # average without positions, and 60.45 + 188 = 248 = "about four times" 59.71.
-    pytest.param("average", "residual_average", 188, 0.5,
-                 marks=pytest.mark.claim("ladder.residual_average"), id="ladder.residual_average"),
-    pytest.param("mlp", "layernorm", 1.8, 0.05,
-                 marks=pytest.mark.claim("ladder.layernorm"), id="ladder.layernorm"),
+    gain_of("average", "residual_average", "ladder.gain_residual_average", "ladder.residual_average"),
+    gain_of("mlp", "layernorm", "ladder.gain_layernorm", "ladder.layernorm"),
 ]
 
 

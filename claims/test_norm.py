@@ -9,14 +9,13 @@ import statistics
 
 import pytest
 
-from claims.registry import GRAD_PROFILE
+from claims.chapter_figures import FIGURES
 from claims.rule import trained_figure
 from data import split
 from fixtures.grad_profile import block_grad_norms
 
 pytestmark = pytest.mark.fast
 SEEDS = range(4)
-CHAPTER = GRAD_PROFILE   # (first block, last block, last/first) by scheme, claims/registry.py
 
 
 @pytest.fixture(scope="module")
@@ -35,14 +34,15 @@ def profiles(corpus_tokens):
 # their ratio.  Each is a figure (one case each), with the trained-style tolerance: the chapter
 # reports one initialisation, so its figure should lie within its rounding (half a unit of the
 # last printed digit) + two seed-to-seed sd of our mean over the four seeds.
-FIGURES = [pytest.param(norm, i, what, CHAPTER[norm][i], rounding, id=f"{norm}norm {what} {CHAPTER[norm][i]}")
-           for norm in ("pre", "post")
-           for i, (what, rounding) in enumerate([("first block", 0.00005), ("last block", 0.00005),
-                                                 ("last/first", 0.005)])]
+CASES = [pytest.param(norm, i, what, FIGURES[fid].value, FIGURES[fid].rounding, id=f"{norm}norm {what} {FIGURES[fid].printed}",
+                      marks=pytest.mark.figure(fid))
+         for norm in ("pre", "post")
+         for i, (what, fid) in enumerate([(w, f"norm.grad_{norm}_{k}") for w, k in
+                                          (("first block", "first"), ("last block", "last"), ("last/first", "ratio"))])]
 
 
 @pytest.mark.claim("norm.grad_profile")
-@pytest.mark.parametrize("norm,i,what,stated,rounding", FIGURES)
+@pytest.mark.parametrize("norm,i,what,stated,rounding", CASES)
 def test_gradient_profile_figures(norm, i, what, stated, rounding, profiles, claim_record, request):
     runs = profiles(norm)
     values = [(g[0], g[-1], g[-1] / g[0])[i] for g in runs]

@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from claims.chapter_figures import FIGURES, GPT2_ROWS
 from model import Block, LanguageModel, ModelConfig, MultiHeadAttention
 from model.params import GPT2Small, block_params, build_on_meta, count
 
@@ -11,14 +12,11 @@ pytestmark = pytest.mark.fast
 
 GPT2 = ModelConfig(vocab_size=50_257, d_model=768, context=1024, n_blocks=12, n_heads=12,
                    qkv_bias=True, tie_weights=True)
-CHAPTER_TABLE = {
-    "token embeddings": 38_597_376,
-    "position embeddings": 786_432,
-    "one block": 7_087_872,
-    "12 blocks": 85_054_464,
-    "final LayerNorm": 1_536,
-    "total (weights tied)": 124_439_808,
-}
+# The chapter's accounting, row by row (claims/chapter_figures.py GPT2_ROWS): row name -> figure ID
+ROW_FIGURE = dict(zip(["token embeddings", "position embeddings", "one block", "12 blocks", "final LayerNorm",
+                       "total (weights tied)"], (f"params.{k}" for k in GPT2_ROWS)))
+CHAPTER_TABLE = {row: FIGURES[fid].value for row, fid in ROW_FIGURE.items()}
+TOTAL = FIGURES["params.total"].value
 
 
 def gpt2_block(d: int, qkv_bias: bool = True) -> Block:
@@ -34,11 +32,13 @@ def test_a_block_has_12d2_plus_13d_parameters(d):
 
 
 @pytest.mark.claim("params.bias_difference")
+@pytest.mark.figure("params.bias_difference")
 def test_no_bias_on_three_projections_removes_2304_at_768(claim_record):
     with_bias = count(build_on_meta(lambda: gpt2_block(768, qkv_bias=True)))
     without = count(build_on_meta(lambda: gpt2_block(768, qkv_bias=False)))
-    claim_record(stated=2_304, measured=with_bias - without, tolerance="exact")
-    assert with_bias - without == 2_304
+    stated = FIGURES["params.bias_difference"].value
+    claim_record(stated=stated, measured=with_bias - without, tolerance="exact")
+    assert with_bias - without == stated
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +53,7 @@ def measured_rows(m) -> dict[str, int]:
 
 
 @pytest.mark.claim("params.gpt2_small")
-@pytest.mark.parametrize("row", list(CHAPTER_TABLE))
+@pytest.mark.parametrize("row", [pytest.param(r, marks=pytest.mark.figure(f), id=r) for r, f in ROW_FIGURE.items()])
 def test_gpt2_small_table(row, gpt2_small, claim_record):
     measured = measured_rows(gpt2_small)[row]
     claim_record(stated=CHAPTER_TABLE[row], measured=measured, tolerance="exact", row=row)
@@ -61,11 +61,13 @@ def test_gpt2_small_table(row, gpt2_small, claim_record):
 
 
 @pytest.mark.claim("params.embedding_third")
+@pytest.mark.figure("params.embedding_third")
 def test_nearly_a_third_of_gpt2_small_is_the_embedding_table(gpt2_small, claim_record):
     share = count(gpt2_small.tok_emb) / gpt2_small.n_params()
+    third = FIGURES["params.embedding_third"].value
     # "nearly a third": below 1/3 and within a tenth of it, i.e. in [0.30, 1/3).
-    claim_record(stated="nearly 1/3", measured=share, tolerance="[0.30, 1/3)")
-    assert 0.30 <= share < 1 / 3
+    claim_record(stated=f"nearly {third:.4f}", measured=share, tolerance=f"[{0.9 * third:.2f}, {third:.4f})")
+    assert 0.9 * third <= share < third
 
 
 def formula(vocab: int, d: int, context: int, blocks: int) -> int:
@@ -116,11 +118,12 @@ def _released(d: int = 768, blocks: int = 12, heads: int = 12) -> int:
 
 
 @pytest.mark.claim("params.published_size")
+@pytest.mark.figure("params.total")
 def test_the_released_gpt2_small_has_124_439_808_parameters(gpt2_small, claim_record):
     released = _released()
-    claim_record(stated=124_439_808, measured={"transformers GPT2LMHeadModel": released,
-                                               "ours": gpt2_small.n_params()}, tolerance="exact")
-    assert released == gpt2_small.n_params() == 124_439_808
+    claim_record(stated=TOTAL, measured={"transformers GPT2LMHeadModel": released,
+                                         "ours": gpt2_small.n_params()}, tolerance="exact")
+    assert released == gpt2_small.n_params() == TOTAL
 
 
 @pytest.mark.claim("params.formula_is_the_model")

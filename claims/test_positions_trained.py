@@ -149,8 +149,10 @@ def test_rope_degrades_less_than_the_absolute_schemes(curves, claim_record, requ
 CHAPTER = figures("positions")          # alibi_64, alibi_256 (claims/registry.py)
 DROP = round(CHAPTER["alibi_64"] - CHAPTER["alibi_256"], 2)
 ALIBI = [
-    pytest.param(lambda r: r[64], CHAPTER["alibi_64"], id=f"alibi at 64: {CHAPTER['alibi_64']}"),
-    pytest.param(lambda r: r[256], CHAPTER["alibi_256"], id=f"alibi at 256: {CHAPTER['alibi_256']}"),
+    pytest.param(lambda r: r[64], CHAPTER["alibi_64"], id=f"alibi at 64: {CHAPTER['alibi_64']}",
+                 marks=pytest.mark.figure("positions.alibi_64")),
+    pytest.param(lambda r: r[256], CHAPTER["alibi_256"], id=f"alibi at 256: {CHAPTER['alibi_256']}",
+                 marks=pytest.mark.figure("positions.alibi_256")),
     pytest.param(lambda r: r[64] - r[256], DROP, id=f"alibi improves by {DROP} from 64 to 256"),
 ]
 

@@ -8,12 +8,17 @@ import math
 import pytest
 import torch
 
+from claims.chapter_figures import FIGURES, VARIANCE_D
+
 pytestmark = pytest.mark.fast
 
-# The chapter's table: d, Var(q.k), std over 20,000 pairs.
-TABLE = [(4, 3.975, 1.994), (16, 16.071, 4.009), (64, 64.249, 8.016),
-         (256, 253.065, 15.908), (1024, 1015.562, 31.868)]
+# The chapter's table, a row per d: its Var(q.k) and std over 20,000 pairs (claims/chapter_figures.py).
 PAIRS = 20_000
+
+
+def rows(column: str) -> list:
+    return [pytest.param(d, FIGURES[f"scale.var_{d}"].value, FIGURES[f"scale.std_{d}"].value, id=f"d={d}",
+                         marks=pytest.mark.figure(f"scale.{column}_{d}")) for d in VARIANCE_D]
 
 
 def dot_products(d: int, n: int, seed: int) -> torch.Tensor:
@@ -30,7 +35,7 @@ def var_se(d: int, n: int) -> float:
 
 
 @pytest.mark.claim("scale.variance_is_d")
-@pytest.mark.parametrize("d,stated_var,stated_std", TABLE)
+@pytest.mark.parametrize("d,stated_var,stated_std", rows("var"))
 def test_score_variance_is_d(d, stated_var, stated_std, claim_record):
     var = dot_products(d, PAIRS, seed=d).var().item()
     se = var_se(d, PAIRS)
@@ -42,7 +47,7 @@ def test_score_variance_is_d(d, stated_var, stated_std, claim_record):
 
 
 @pytest.mark.claim("scale.std_is_sqrt_d")
-@pytest.mark.parametrize("d,stated_var,stated_std", TABLE)
+@pytest.mark.parametrize("d,stated_var,stated_std", rows("std"))
 def test_score_std_is_sqrt_d(d, stated_var, stated_std, claim_record):
     std = dot_products(d, PAIRS, seed=d).std().item()
     se = var_se(d, PAIRS) / (2 * math.sqrt(d))          # delta method: SE(std) = SE(var) / 2 sd
@@ -65,14 +70,16 @@ def effective_tokens(w: torch.Tensor) -> torch.Tensor:
 
 
 @pytest.mark.claim("scale.effective_tokens")
+@pytest.mark.figure("scale.effective_one")
 def test_undivided_head_at_256_attends_to_about_one_token(claim_record):
     undivided = effective_tokens(fresh_rows(256, 2000, divide=False)).mean().item()
     divided = effective_tokens(fresh_rows(256, 2000, divide=True)).mean().item()
     # "about one" read at the chapter's precision: the mean rounds to 1, i.e. < 1.5.  The SE of
     # the mean over 2,000 rows is ~0.01, well inside that band.
-    claim_record(stated=1, measured=undivided, tolerance="rounds to 1 (< 1.5)", divided=divided,
-                 figure="undivided, d_k = 256: effective tokens of 64")
-    assert round(undivided) == 1
+    f = FIGURES["scale.effective_one"]
+    claim_record(stated=f.value, measured=undivided, tolerance=f"rounds to {f.value} (within {f.rounding})",
+                 divided=divided, figure="undivided, d_k = 256: effective tokens of 64")
+    assert abs(undivided - f.value) < f.rounding
     assert divided > 10 * undivided                                 # division is what restores it
 
 
@@ -84,16 +91,21 @@ def frozen(w: torch.Tensor) -> torch.Tensor:
 
 
 @pytest.mark.claim("scale.frozen_rows")
+@pytest.mark.figure("scale.frozen_seven")
 def test_undivided_at_1024_seven_rows_in_ten_are_frozen(claim_record):
     share = frozen(fresh_rows(1024, 2000, divide=False)).float().mean().item()
-    se = math.sqrt(0.7 * 0.3 / 2000)
+    f = FIGURES["scale.frozen_seven"]                               # "seven rows in ten"
+    stated, half = f.value / 10, f.rounding / 10
+    se = math.sqrt(stated * (1 - stated) / 2000)
     # "seven in ten" covers [0.65, 0.75); widened by 3 binomial SE of a 2,000-row sample.
-    claim_record(stated=0.7, measured=share, tolerance=f"[0.65, 0.75) +- 3 SE ({3 * se:.3f})")
-    assert 0.65 - 3 * se <= share < 0.75 + 3 * se
+    claim_record(stated=stated, measured=share,
+                 tolerance=f"[{stated - half:.2f}, {stated + half:.2f}) +- 3 SE ({3 * se:.3f})")
+    assert stated - half - 3 * se <= share < stated + half + 3 * se
 
 
 @pytest.mark.claim("scale.divided_flat")
-@pytest.mark.parametrize("d", [4, 16, 64, 256, 1024])
+@pytest.mark.figure("scale.divided_flat")
+@pytest.mark.parametrize("d", VARIANCE_D)
 def test_divided_softmax_slope_is_flat_at_0_96(d, claim_record):
     w = fresh_rows(d, 2000, divide=True, seed=d)
     q = (w * (1 - w)).sum(-1)
@@ -101,13 +113,15 @@ def test_divided_softmax_slope_is_flat_at_0_96(d, claim_record):
     u = fresh_rows(d, 2000, divide=False, seed=d)
     undivided = (u * (1 - u)).sum(-1).mean().item()
     # The chapter prints two decimals: [0.955, 0.965), widened by 3 SE of the 2,000-row mean.
-    claim_record(stated=0.96, measured=mean, tolerance=f"[0.955, 0.965) +- 3 SE ({3 * se:.4f})",
+    f = FIGURES["scale.divided_flat"]
+    low, high = f.value - f.rounding, f.value + f.rounding
+    claim_record(stated=f.value, measured=mean, tolerance=f"[{low:.3f}, {high:.3f}) +- 3 SE ({3 * se:.4f})",
                  d=d, undivided=undivided)
-    assert 0.955 - 3 * se <= mean < 0.965 + 3 * se
+    assert low - 3 * se <= mean < high + 3 * se
 
 
 @pytest.mark.claim("scale.divided_never_saturates")
-@pytest.mark.parametrize("d", [4, 16, 64, 256, 1024])
+@pytest.mark.parametrize("d", VARIANCE_D)
 def test_divided_no_row_puts_more_than_0_99_on_one_token(d, claim_record):
     rows = 2000
     w = fresh_rows(d, rows, divide=True, seed=d)

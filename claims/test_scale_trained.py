@@ -3,6 +3,7 @@ one wide head of 256 or 1024 on the chapter's shorter run (recipes and the choic
 leaves open: fixtures/recipes.py, SCALE; how the softmax is measured: fixtures/attention_stats.py)."""
 import pytest
 
+from claims.chapter_figures import FIGURES
 from claims.formats import over_seeds
 from claims.registry import figures
 from claims.rule import decide, need_seeds, spread, trained_figure
@@ -31,10 +32,11 @@ def _scale32(trained, seeds):
 @pytest.mark.gpu
 @pytest.mark.xdist_group("ladder")
 @pytest.mark.claim("scale.no_effect_at_32")
+@pytest.mark.figure("scale.worth_32")
 def test_the_division_is_worth_nothing_at_d_k_32(trained, seeds, claim_record, request):
     divided, undivided, worth = _scale32(trained, seeds)
     trained_figure(request, claim_record, figure="worth of the division at d_k = 32", stated=CHAPTER["worth_32"],
-                   values=worth, rounding=0.5, unit=" points", divided=val(divided),
+                   values=worth, rounding=FIGURES["scale.worth_32"].rounding, unit=" points", divided=val(divided),
                    undivided=val(undivided), sign_per_seed=["divided ahead" if w > 0 else "undivided ahead"
                                                              for w in worth])
 
@@ -61,7 +63,8 @@ def test_the_undivided_run_is_very_slightly_ahead_at_d_k_32(trained, seeds, clai
 @pytest.mark.gpu
 @pytest.mark.xdist_group("scale")
 @pytest.mark.claim("scale.matters_at_256")
-@pytest.mark.parametrize("d_k,stated", [(d_k, CHAPTER[f"worth_{d_k}"]) for d_k in WIDE_HEADS])
+@pytest.mark.parametrize("d_k,stated", [pytest.param(d_k, CHAPTER[f"worth_{d_k}"], marks=pytest.mark.figure(f"scale.worth_{d_k}"))
+                                        for d_k in WIDE_HEADS])
 def test_without_the_division_wide_heads_are_worse(d_k, stated, trained, seeds, claim_record, request):
     n = seeds(SEEDS)
     divided = trained("scale", f"scale{d_k}_divided", n, weights=False)
@@ -69,7 +72,7 @@ def test_without_the_division_wide_heads_are_worse(d_k, stated, trained, seeds, 
     worth = gain(undivided, divided)
     # Whole points in the chapter: +-0.5, widened by two seed-to-seed sd of the paired gap.
     trained_figure(request, claim_record, figure=f"worth of the division at d_k = {d_k}", stated=stated,
-                   values=worth, rounding=0.5, unit=" points", d_k=d_k, divided=val(divided),
+                   values=worth, rounding=FIGURES[f"scale.worth_{d_k}"].rounding, unit=" points", d_k=d_k, divided=val(divided),
                    undivided=val(undivided))
 
 
@@ -92,14 +95,17 @@ def softmax(trained, seeds):
 
 # The chapter's sentence, figure by figure: (label, variant, when, statistic, stated, rounding).
 # Measured over 3 seeds with the recipes of fixtures/recipes.py (SCALE), 2026-11-29.
+def runaway(variant: str, when: str, stat: str, fid: str, label: str):
+    f = FIGURES[fid]          # label: the test id, the committed verdicts' key, with {} the printed figure
+    return pytest.param(variant, when, stat, f.value, f.rounding, id=label.format(f.printed), marks=pytest.mark.figure(fid))
+
+
 RUNAWAY = [
-    pytest.param("undivided", "init", "score_sd", CHAPTER["runaway_init_sd"], 0.5, id="undivided score sd at init ~21"),
-    pytest.param("undivided", "trained", "score_sd", CHAPTER["runaway_sd"], 0.5,
-                 id="undivided score sd after training ~5147"),
-    pytest.param("undivided", "trained", "entropy", CHAPTER["runaway_entropy"], 0.5, id="undivided entropy falls to zero"),
-    pytest.param("undivided", "trained", "frozen", CHAPTER["runaway_frozen"], 0.0005,
-                 id="undivided: 99.9 % of rows put > 0.99 on one token"),
-    pytest.param("divided", "trained", "score_sd", CHAPTER["divided_sd"], 0.005, id="divided score sd after training 3.44"),
+    runaway("undivided", "init", "score_sd", "scale.runaway_init_sd", "undivided score sd at init ~{}"),
+    runaway("undivided", "trained", "score_sd", "scale.runaway_sd", "undivided score sd after training ~{}"),
+    runaway("undivided", "trained", "entropy", "scale.runaway_entropy", "undivided entropy falls to {}"),
+    runaway("undivided", "trained", "frozen", "scale.runaway_frozen", "undivided: {} of rows put > 0.99 on one token"),
+    runaway("divided", "trained", "score_sd", "scale.divided_sd", "divided score sd after training {}"),
 ]
 
 

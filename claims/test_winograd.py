@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import pytest
 import torch
 
+from claims.chapter_figures import FIGURES
 from claims.formats import over_seeds
 from claims.registry import figures
 from claims.rule import decide, rate_tolerance, trained_figure
@@ -26,15 +27,17 @@ CHAPTER = figures("winograd")     # the printed accuracies (claims/registry.py)
 
 @pytest.mark.fast
 @pytest.mark.claim("winograd.hard_chance")
+@pytest.mark.figure("winograd.chance")
 def test_hardened_task_chance_among_the_two_nouns_is_50_percent(claim_record):
     task = hardened()
     test = task.test
     refs_first = sum(s[QUERY_POS + 1] == s[X_POS] for s in test) / len(test)
     # Either fixed slot ("always the first noun", "always the second") scores exactly 50 %, and
     # so does a coin between the two, since the two candidates always differ.
-    claim_record(stated=0.5, measured=refs_first, tolerance="exact", held_out=len(test))
+    chance = FIGURES["winograd.chance"].value
+    claim_record(stated=chance, measured=refs_first, tolerance="exact", held_out=len(test))
     assert all(s[X_POS] != s[Y_POS] for s in test)
-    assert refs_first == 0.5
+    assert refs_first == chance
     # The held-out set is built from reversed pairs: never seen in this order, always in the other.
     train_pairs = {(s[X_POS], s[Y_POS]) for s in task.train}
     test_pairs = {(s[X_POS], s[Y_POS]) for s in test}
@@ -44,13 +47,15 @@ def test_hardened_task_chance_among_the_two_nouns_is_50_percent(claim_record):
 
 @pytest.mark.fast
 @pytest.mark.claim("winograd.uniform_weight")
+@pytest.mark.figure("winograd.uniform_weight")
 def test_uniform_average_puts_0_067_on_each_of_15_visible_tokens(claim_record):
     words = sentence("animal", "street", "tired")
     visible = QUERY_POS + 1                                          # "the ... so the"
     w = averaging_matrix(len(words) - 1, dtype=torch.float64)[QUERY_POS, :visible]
-    claim_record(stated=0.067, measured=w[0].item(), tolerance="rounds to 0.067", visible=visible)
+    f = FIGURES["winograd.uniform_weight"]
+    claim_record(stated=f.value, measured=w[0].item(), tolerance=f"rounds to {f.printed}", visible=visible)
     assert visible == 15 and torch.allclose(w, torch.full((15,), 1 / 15, dtype=torch.float64))
-    assert round(w[0].item(), 3) == 0.067
+    assert abs(w[0].item() - f.value) < f.rounding
 
 
 # ------------------------------------------------------------------ trained (slow)
@@ -116,6 +121,7 @@ def check(request, runs, stated, claim_record, n_items, rate="accuracy", **extra
 @pytest.mark.slow
 @pytest.mark.claim("winograd.category_cheat")
 @pytest.mark.xdist_group("winograd_cheatable_uniform")
+@pytest.mark.figure("winograd.cheatable_uniform")
 def test_uniform_average_solves_the_cheatable_task(winograd, claim_record, request):
     check(request, winograd("cheatable", "uniform"), CHAPTER["cheatable_uniform"], claim_record, 128, model="uniform")
 
@@ -123,6 +129,7 @@ def test_uniform_average_solves_the_cheatable_task(winograd, claim_record, reque
 @pytest.mark.slow
 @pytest.mark.claim("winograd.category_cheat")
 @pytest.mark.xdist_group("winograd_cheatable_one_block")
+@pytest.mark.figure("winograd.cheatable_one_block")
 def test_one_block_gets_91_7_percent_on_the_cheatable_task(winograd, claim_record, request):
     check(request, winograd("cheatable", "one_block"), CHAPTER["cheatable_one_block"], claim_record, 128, model="one block")
 
@@ -130,6 +137,7 @@ def test_one_block_gets_91_7_percent_on_the_cheatable_task(winograd, claim_recor
 @pytest.mark.slow
 @pytest.mark.claim("winograd.uniform_fails")
 @pytest.mark.xdist_group("winograd_hardened_uniform")
+@pytest.mark.figure("winograd.hardened_uniform")
 def test_uniform_average_lands_at_27_9_percent(winograd, claim_record, request):
     check(request, winograd("hardened", "uniform"), CHAPTER["hardened_uniform"], claim_record, 240)
 
@@ -137,6 +145,7 @@ def test_uniform_average_lands_at_27_9_percent(winograd, claim_record, request):
 @pytest.mark.slow
 @pytest.mark.claim("winograd.uniform_fails")
 @pytest.mark.xdist_group("winograd_hardened_uniform")
+@pytest.mark.figure("winograd.hardened_uniform_wrong_noun")
 def test_uniform_average_names_the_wrong_noun_exactly_half_the_time(winograd, claim_record, request):
     # "answers with the wrong noun of the pair exactly half the time": 50 %, of all held-out items
     check(request, winograd("hardened", "uniform"), CHAPTER["hardened_uniform_wrong_noun"], claim_record, 240, rate="wrong_noun")
@@ -145,6 +154,7 @@ def test_uniform_average_names_the_wrong_noun_exactly_half_the_time(winograd, cl
 @pytest.mark.slow
 @pytest.mark.claim("winograd.one_block")
 @pytest.mark.xdist_group("winograd_hardened_one_block")
+@pytest.mark.figure("winograd.hardened_one_block")
 def test_one_block_reaches_92_7_percent(winograd, claim_record, request):
     check(request, winograd("hardened", "one_block"), CHAPTER["hardened_one_block"], claim_record, 240)
 
@@ -152,6 +162,7 @@ def test_one_block_reaches_92_7_percent(winograd, claim_record, request):
 @pytest.mark.slow
 @pytest.mark.claim("winograd.two_blocks")
 @pytest.mark.xdist_group("winograd_hardened_two_blocks")
+@pytest.mark.figure("winograd.hardened_two_blocks")
 def test_two_blocks_reach_100_percent(winograd, claim_record, request):
     check(request, winograd("hardened", "two_blocks"), CHAPTER["hardened_two_blocks"], claim_record, 240)
 
@@ -224,14 +235,11 @@ WORDS = PAIR[0][: QUERY_POS + 1]
 def word_at(pos: int) -> str:
     """A visible position by its word; the adjective's slot by its role (it varies by sentence)."""
     return "the adjective" if pos == ADJ_POS else repr(WORDS[pos])
-PRINTED = {
-    ("tired", 1): [0, .70, 0, 0, 0, 0, .06, 0, 0, 0, 0, 0, .05, 0, .19],
-    ("tired", 2): [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1.00, 0, 0, 0],
-    ("wet", 1): [0, .70, 0, 0, 0, 0, .06, 0, 0, 0, 0, 0, .05, 0, .19],
-    ("wet", 2): [0, 0, 0, 0, .03, 0, .49, 0, 0, 0, .20, .03, 0, 0, .25],
-}
+PRINTED = {(adj, blk): [FIGURES[f"winograd.map_{adj}_{blk}_{pos}"].value for pos in range(QUERY_POS + 1)]
+           for adj in ("tired", "wet") for blk in (1, 2)}
 CELLS = [pytest.param(adj, blk, pos, w, id=f"{adj} blk {blk} {PAIR[adj == 'wet'][pos]}@{pos} {w:.2f}",
-                      marks=pytest.mark.claim("winograd.block1_first_noun" if blk == 1 else "winograd.block2_routing"))
+                      marks=[pytest.mark.claim("winograd.block1_first_noun" if blk == 1 else "winograd.block2_routing"),
+                             pytest.mark.figure(f"winograd.map_{adj}_{blk}_{pos}")])
          for (adj, blk), row in PRINTED.items() for pos, w in enumerate(row)]
 
 
@@ -258,7 +266,8 @@ def _routing(maps, claim_record, request, which, target):
                 for name, u in (("crosser", crosser), ("crossed", crossed))
                 for what, pos in (("first noun", X_POS), ("second noun", Y_POS), ("adjective", ADJ_POS))}
     hit = (t.argmax(-1) == target).float().mean().item()
-    claim_record(stated={"tired: adjective": 1.00, "wet: street": 0.49}, measured=measured,
+    claim_record(stated={"tired: adjective": PRINTED["tired", 2][ADJ_POS], "wet: street": PRINTED["wet", 2][Y_POS]},
+                 measured=measured,
                  tolerance=f"argmax for {which} adjectives on every adjective and seed", seeds=t.shape[1],
                  figure=f"block 2, {which} adjectives: argmax on {word_at(target)}")
     heaviest = {word_at(int(i)): n for i, n in zip(*torch.unique(t.argmax(-1), return_counts=True))}

@@ -10,7 +10,7 @@ import math
 import re
 from pathlib import Path
 
-from claims import registry
+from claims import chapter_figures, registry
 from claims.rule_versions import is_stale, stale_rules
 from data.paths import PROJECT_ROOT
 
@@ -71,6 +71,27 @@ def still_defined(nodeid: str, root: Path | None = None) -> bool:
     return file.exists() and re.search(rf"^def {re.escape(name)}\(", file.read_text(encoding="utf-8"), re.MULTILINE) is not None
 
 
+def on_cuda(t: dict) -> bool:
+    return str(t.get("device") or "").startswith("cuda")
+
+
+def device_reading(t: dict) -> bool:
+    """A test whose every figure is one the chapter measured on its CUDA laptop card
+    (claims/chapter_figures.py device="cuda"), measured elsewhere: a reading shown beside the
+    chapter's figure, never a verdict on it."""
+    figs = [chapter_figures.FIGURES.get(f) for f in t.get("figures") or []]
+    return bool(figs) and all(f is not None and f.device == "cuda" for f in figs) and not on_cuda(t)
+
+
+def counts(t: dict) -> bool:
+    """Whether a test's outcome decides: decided, under the current rule, where its figures can be decided."""
+    return t["outcome"] in DECIDED and not is_stale(t) and not device_reading(t)
+
+
+DEVICE_SPECIFIC = ("not run: device-specific: measured on {device}; the chapter's figure is its 8 GB laptop "
+                   "card's (CUDA), so ours is a reading beside it, not a verdict")
+
+
 def summarise_claim(cid: str, tests: list[dict], encoded: bool) -> dict:
     """One claim's entry from its tests' evidence (each test: nodeid, outcome, reason,
     records, tier, device, timestamp, seconds, torch, python).  The verdict is the most severe
@@ -78,7 +99,8 @@ def summarise_claim(cid: str, tests: list[dict], encoded: bool) -> dict:
     exists) or `not encoded`."""
     c = registry.get(cid)
     stale = [t for t in tests if t["outcome"] in DECIDED and is_stale(t)]
-    decided = [t for t in tests if t["outcome"] in DECIDED and not is_stale(t)]
+    readings = [t for t in tests if t["outcome"] in DECIDED and not is_stale(t) and device_reading(t)]
+    decided = [t for t in tests if counts(t)]
     if decided:
         verdict = max((t["outcome"] for t in decided), key=SEVERITY.__getitem__)
     elif stale:
@@ -87,8 +109,8 @@ def summarise_claim(cid: str, tests: list[dict], encoded: bool) -> dict:
         verdict = "not run" if encoded or tests else "not encoded"
     basis = decided or stale or tests
     reasons = [t["reason"] for t in basis if t["outcome"] == verdict and t["reason"]]
-    reasons += [f"{t['nodeid'].split('::')[-1]}: {outcome_label(t)}" for t in stale]
-    pending = [t for t in tests if t["outcome"] not in DECIDED or is_stale(t)]
+    reasons += [f"{t['nodeid'].split('::')[-1]}: {outcome_label(t)}" for t in stale + readings]
+    pending = [t for t in tests if not counts(t)]
     if decided and pending:
         reasons.append(f"{len(pending)} of {len(tests)} tests not run")
     # the evidence behind the verdict; with none decided, whatever was measured before a skip
@@ -116,6 +138,8 @@ def outcome_label(t: dict) -> str:
     outcome = t.get("outcome") or "not run"
     if outcome in DECIDED and is_stale(t):
         return f"stale: {outcome} under {', '.join(stale_rules(t))}, decide it again under the current rule"
+    if outcome in DECIDED and device_reading(t):
+        return DEVICE_SPECIFIC.format(device=t.get("device"))
     return outcome
 
 
@@ -131,18 +155,74 @@ def summary_of(claims: list[dict]) -> dict:
     return summary
 
 
+def figure_rows(claims: list[dict]) -> list[dict]:
+    """One row per figure of the chapter (claims/chapter_figures.py), found by figure ID in its
+    tests' evidence: its verdict (the most severe decided outcome of the tests asserting it), or
+    why it has none (not run, stale, or a device-specific reading), and the evidence behind it."""
+    by_figure: dict[str, list[dict]] = {}
+    for c in claims:
+        for t in c.get("tests", []):
+            for fid in t.get("figures") or []:
+                by_figure.setdefault(fid, []).append(t)
+    rows = []
+    for fid, f in chapter_figures.FIGURES.items():
+        tests = by_figure.get(fid, [])
+        readings = [t for t in tests if t["outcome"] in DECIDED and not is_stale(t)
+                    and f.device == "cuda" and not on_cuda(t)]
+        decided = [t for t in tests if t["outcome"] in DECIDED and not is_stale(t) and t not in readings]
+        stale = [t for t in tests if t["outcome"] in DECIDED and is_stale(t)]
+        if decided:
+            verdict = max((t["outcome"] for t in decided), key=SEVERITY.__getitem__)
+            label = verdict
+        elif readings:
+            verdict, label = "not run", "not run: device-specific"
+        elif stale:
+            verdict, label = "stale", "stale"
+        else:
+            verdict, label = "not run", "not run" if tests else "not run: no test carries it"
+        basis = decided or readings or stale or tests
+        t = next((t for t in basis if t["outcome"] == verdict), basis[0] if basis else {})
+        rec = next((r for r in t.get("records", []) if fid in (r.get("figures") or [fid])), {})
+        rows.append({
+            "id": fid, "claim": f.claim, "printed": f.printed, "value": f.value, "rounding": f.rounding,
+            "device": f.device, "verdict": verdict, "label": label,
+            "reason": (DEVICE_SPECIFIC.format(device=t.get("device")) if label == "not run: device-specific"
+                       else t.get("reason", "")),
+            "tests": [x["nodeid"] for x in tests], "test": t.get("nodeid"),
+            "stated": rec.get("stated"), "measured": rec.get("measured"), "tolerance": rec.get("tolerance"),
+            "seeds": rec.get("seeds"), "measured_on": t.get("device"), "source": t.get("source"),
+            "timestamp": t.get("timestamp"),
+        })
+    return rows
+
+
+def figure_summary(rows: list[dict]) -> dict:
+    out = {v: sum(r["verdict"] == v for r in rows) for v in ("holds", "refuted", "fails", "stale", "not run")}
+    out["device-specific"] = sum(r["label"] == "not run: device-specific" for r in rows)
+    out["total"] = len(rows)
+    return out
+
+
+def finished(claims: list[dict], meta: dict) -> dict:
+    """A report: its claims, their summary, and the chapter's figures found in their evidence."""
+    rows = figure_rows(claims)
+    return {"summary": summary_of(claims), "meta": meta, "claims": claims,
+            "figures": rows, "figure_summary": figure_summary(rows)}
+
+
 def build_report(results: dict, encoded: set[str], meta: dict) -> dict:
     """The run's report: every registered claim summarised from the tests that carried it.
     `meta` holds the run's timestamp, source and the torch and python versions."""
     by_claim: dict[str, list[dict]] = {}
     for r in results.values():
         test = {k: r[k] for k in ("nodeid", "outcome", "reason", "records", "tier", "device")}
+        test["figures"] = r.get("figures", [])
         test.update(seconds=round(r["seconds"], 3), timestamp=meta["timestamp"],
                     torch=meta.get("torch"), python=meta.get("python"), source=meta["source"])
         for cid in r["claims"]:
             by_claim.setdefault(cid, []).append(test)
     claims = [summarise_claim(cid, by_claim.get(cid, []), cid in encoded) for cid in registry.CLAIMS]
-    return {"summary": summary_of(claims), "meta": meta, "claims": claims}
+    return finished(claims, meta)
 
 
 def is_smoke(report: dict | None) -> bool:
@@ -167,7 +247,7 @@ def merge(fresh: dict, committed: dict) -> dict:
                                             or t["timestamp"] > mine["timestamp"]):
                 tests[key] = dict(t, nodeid=key, source="committed")
         out.append(summarise_claim(c["id"], list(tests.values()), c["verdict"] != "not encoded"))
-    return {"summary": summary_of(out), "meta": fresh.get("meta", {}), "claims": out}
+    return finished(out, fresh.get("meta", {}))
 
 
 def verdict_label(c: dict) -> str:
@@ -176,15 +256,18 @@ def verdict_label(c: dict) -> str:
     figure or one ordering the chapter states); and whether some of them did not run."""
     tests = c.get("tests", [])
     notes = []
-    held = sum(t["outcome"] == "holds" and not is_stale(t) for t in tests)
+    held = sum(t["outcome"] == "holds" and counts(t) for t in tests)
     if c["verdict"] == "refuted":
-        decided = sum(t["outcome"] in DECIDED and not is_stale(t) for t in tests)
+        decided = sum(counts(t) for t in tests)
         notes.append(f"{'in part: ' if held else ''}{held} of {decided} figures hold")
     n_stale = sum(t["outcome"] in DECIDED and is_stale(t) for t in tests)
     if c["verdict"] == "stale":
         notes.append(f"{n_stale} figure(s) decided under an older rule")
     elif n_stale:
         notes.append(f"{n_stale} stale")
+    n_readings = sum(t["outcome"] in DECIDED and not is_stale(t) and device_reading(t) for t in tests)
+    if n_readings:
+        notes.append(f"{n_readings} device-specific reading(s)")
     if c["verdict"] in DECIDED and any(t["outcome"] not in DECIDED for t in tests):
         notes.append("partial: some tests not run")
     if any(t.get("source") == SMOKE_SOURCE for t in tests):
@@ -199,5 +282,4 @@ def committed_only(committed: dict) -> dict:
     claims = [summarise_claim(cid, [dict(t, source="committed") for t in old.get(cid, {}).get("tests", [])
                                     if t["outcome"] in DECIDED and still_defined(t["nodeid"])], cid in encoded)
               for cid in registry.CLAIMS]
-    return {"summary": summary_of(claims), "claims": claims,
-            "meta": {"source": "committed verdicts only (no fresh run)"}}
+    return finished(claims, {"source": "committed verdicts only (no fresh run)"})

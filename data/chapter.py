@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from data.paths import PROJECT_ROOT
@@ -20,6 +21,19 @@ from data.paths import PROJECT_ROOT
 CHAPTER_SHA256 = "b14df5dd4c956a90978bb87bdbad0ae99b82e2e61d0dc08c11654a9c35727fcc"
 ENV_VAR = "ATTENTION_CLAIMS_CHAPTER"
 MAX_BYTES = 1 << 22             # the chapter is ~30 kB; a larger file is not it (read no further)
+
+
+# What no longer matches in an altered text, said by the layers that anchor into it
+# (claims/chapter_figures.py and claims/accounting.py register themselves): text -> lines.
+EXPLAIN: list[Callable[[str], list[str]]] = []
+
+
+def what_changed(text: str) -> str:
+    lines = [line for explain in EXPLAIN for line in explain(text)]
+    if not lines:
+        return ""
+    shown = lines[:40] + ([f"  ... and {len(lines) - 40} more"] if len(lines) > 40 else [])
+    return "\nAnchors that no longer match:\n" + "\n".join(shown)
 
 
 class ChapterError(RuntimeError):
@@ -55,7 +69,8 @@ def chapter_path() -> Path:
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
         if digest != CHAPTER_SHA256:
             raise ChapterAltered(f"{path}: sha256 {digest} is not the chapter's {CHAPTER_SHA256}; the "
-                                 "figures and quotes of this project were read from that text")
+                                 "figures and quotes of this project were read from that text"
+                                 + what_changed(path.read_bytes().decode("utf-8", errors="replace")))
         return path
     raise ChapterMissing("the chapter text was not found. Looked in:\n" + "\n".join(looked)
                          + f"\nSet {ENV_VAR}=/path/to/chapter.txt to point at a copy.")

@@ -30,10 +30,16 @@ def test_a_missing_chapter_names_every_place_looked(tmp_path, monkeypatch):
 
 def test_an_altered_chapter_is_an_error_not_a_skip(tmp_path, monkeypatch, chapter_text):
     altered = tmp_path / "chapter.txt"
-    altered.write_text(chapter_text.replace("37.82", "37.83"), encoding="utf-8")
+    altered.write_text(chapter_text.replace("37.82", "37.83").replace("a baseline of 59.71", "a baseline of 60"),
+                       encoding="utf-8")
     monkeypatch.setenv(chapter.ENV_VAR, str(altered))
-    with pytest.raises(ChapterAltered, match=CHAPTER_SHA256):
+    import claims.accounting  # noqa: F401  (registers its anchors with data/chapter.py, as the plugin does)
+    with pytest.raises(ChapterAltered, match=CHAPTER_SHA256) as e:
         load_chapter()
+    # the error names each figure whose anchor no longer matches, and nothing else
+    assert "norm.prenorm: anchor" in str(e.value) and "ladder.baseline: anchor" in str(e.value)
+    assert "ladder.residual_average: anchor" in str(e.value)     # shares the altered anchor
+    assert "norm.prenorm_warmup" not in str(e.value)
     monkeypatch.setenv(chapter.ENV_VAR, str(tmp_path))               # a directory
     with pytest.raises(ChapterAltered, match="not a regular file"):
         load_chapter()

@@ -178,7 +178,8 @@ def build(merged: dict, results_dir: Path, chapter: str | None = None) -> list[t
                 _table(["n", "ms x4: chapter", "ms x4: ours", "attn MB: chapter", "ours", "peak MB: chapter",
                         "ours", "MB x4: chapter", "ours"], rows)))
     wino = _runs("winograd", results_dir)
-    stated = {f"winograd_{k}": v for k, v in figures("winograd").items() if not k.endswith("wrong_noun")}
+    stated = {f"winograd_{k}": v for k, v in figures("winograd").items()
+              if k.startswith(("cheatable_", "hardened_")) and not k.endswith("wrong_noun")}
     rows = [[name.replace("winograd_", "").replace("_", " "), f"{100 * s:.1f} %",
              over_seeds([100 * r["metrics"]["accuracy"] for r in wino.get(name, [])], per_seed=False),
              over_seeds([100 * r["metrics"]["wrong_noun"] for r in wino.get(name, [])], per_seed=False)] for name, s in stated.items()]

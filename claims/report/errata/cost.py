@@ -4,11 +4,11 @@ from __future__ import annotations
 from claims import registry
 from claims.report.errata.facts import Erratum, Facts
 
-MEMORY_FIGURE = "test_memory_figures_are_the_chapters[cpu-{}"
+MEMORY_FIGURE = {"exponent": "cost.memory_exponent", "last ratio": "cost.memory_last_ratio"}
 
 
 def _memory(f: Facts, figure: str) -> float | None:
-    m = f.measured("cost.memory_quadratic", MEMORY_FIGURE.format(figure))
+    m = f.figure(MEMORY_FIGURE[figure]).get("measured")
     return m if isinstance(m, (int, float)) else None
 
 
@@ -19,8 +19,7 @@ def _memory_exponent_cause(f: Facts) -> str:
     return (f"the exponent over the last four rows, {slope:.3f} here, is set by the non-quadratic remainder, which is "
             f"the allocator's (see cost.peak_memory); the last ratio, {last:.3g} here against the chapter's "
             f"{registry.FIGURES['cost.memory_last_ratio']}, "
-            + ("holds" if f.outcome("cost.memory_quadratic", MEMORY_FIGURE.format("last ratio")) == "holds"
-               else "is refuted too"))
+            + ("holds" if f.figure(MEMORY_FIGURE["last ratio"]).get("verdict") == "holds" else "is refuted too"))
 
 
 def _peak_memory_cause(f: Facts) -> str:

@@ -7,15 +7,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from claims import verdicts
+from claims.chapter_figures import FIGURES
 from claims.formats import over_seeds
 from fixtures import results
 
 
 class Facts:
-    """The measurements an erratum may cite, by name."""
+    """The measurements an erratum may cite: a chapter figure's by its figure ID (the merged
+    report's figure rows, claims/verdicts.py figure_rows), a test's by its exact name, and the
+    runs, readings and rows of results/."""
 
     def __init__(self, merged: dict, results_dir: Path, report_dir: Path | None = None):
         self.claims = {c["id"]: c for c in merged.get("claims", [])}
+        self.figures = {r["id"]: r for r in merged.get("figures") or verdicts.figure_rows(merged.get("claims", []))}
         self.results_dir = results_dir
         self.readings: dict = {}
         for d in (results_dir, report_dir):                   # the fresh run's readings win
@@ -27,19 +32,26 @@ class Facts:
         return [r[key] if key in r else r["metrics"].get(key)
                 for r in results.by_recipe(group, self.results_dir).get(recipe, [])]
 
-    def record(self, claim: str, test: str) -> dict:
-        """The first record of the claim's test whose id contains `test` ({} if none ran)."""
-        for t in self.claims.get(claim, {}).get("tests", []):
-            if test in t["nodeid"] and t.get("records"):
-                return t["records"][0]
-        return {}
+    def figure(self, fid: str) -> dict:
+        """The evidence of one of the chapter's figures, by its figure ID ({} if no test carries it)."""
+        if fid not in FIGURES:
+            raise KeyError(f"unknown figure ID {fid!r} (claims/chapter_figures.py)")
+        return self.figures.get(fid, {})
 
-    def outcome(self, claim: str, test: str) -> str | None:
-        """The verdict of the claim's first test whose id contains `test` (None if none ran)."""
-        return next((t["outcome"] for t in self.claims.get(claim, {}).get("tests", []) if test in t["nodeid"]), None)
+    def _test(self, claim: str, name: str) -> dict:
+        """The claim's test named exactly `name` ("test_fn" or "test_fn[case]", device case included)."""
+        tests = self.claims.get(claim, {}).get("tests", [])
+        return next((t for t in tests if t["nodeid"].split("::", 1)[-1] == name), {})
 
-    def measured(self, claim: str, test: str):
-        return self.record(claim, test).get("measured")
+    def record(self, claim: str, name: str) -> dict:
+        """The first record of the claim's test named `name` ({} if it did not run)."""
+        return (self._test(claim, name).get("records") or [{}])[0]
+
+    def outcome(self, claim: str, name: str) -> str | None:
+        return self._test(claim, name).get("outcome")
+
+    def measured(self, claim: str, name: str):
+        return self.record(claim, name).get("measured")
 
 
 @dataclass(frozen=True)
@@ -50,8 +62,9 @@ class Erratum:
     suggested: Callable[[Facts], str] = field(default=lambda f: "")
 
 
-def per_seed(f: Facts, claim: str, test: str) -> list[float]:
-    m = f.measured(claim, test)
+def per_seed(f: Facts, fid: str) -> list[float]:
+    """A chapter figure's measurement per seed, by its figure ID."""
+    m = f.figure(fid).get("measured")
     return m.get("per seed", []) if isinstance(m, dict) else []
 
 

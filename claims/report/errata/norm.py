@@ -4,7 +4,8 @@ from __future__ import annotations
 import statistics
 
 from claims import registry
-from claims.formats import mean_of, over_seeds
+from claims.chapter_figures import FIGURES
+from claims.formats import like_mean, mean_of, over_seeds
 from claims.report.errata.facts import Erratum, Facts, per_seed
 from claims.rule import MIN_SEEDS, reading_agrees
 from fixtures.setup import GRAD_READINGS, PRENORM_STOP_AT, PRENORM_STOPPED
@@ -132,13 +133,19 @@ def _stopped_reading(f: Facts) -> list[str]:
             f"{statistics.mean(values) - stated:+.2f}; {verdict}{check}")]
 
 
+def _printed(fid: str) -> str:
+    return FIGURES[fid].printed
+
+
 def _norm_sentence(f: Facts) -> str:
     pre, post = f.runs("norm", "prenorm"), f.runs("norm", "postnorm")
     ratio = [b / a for a, b in zip(pre, post)]
-    return (f"\"Twelve blocks, 1000 steps and no dropout overfit this corpus: pre-norm ends at {mean_of(pre)} with or "
-            f"without warmup ({mean_of(f.runs('norm', 'prenorm_warmup'))} with it), post-norm with warmup at "
-            f"{mean_of(f.runs('norm', 'postnorm_warmup'))}, and post-norm without warmup never leaves the unigram "
-            f"plateau, {mean_of(post)}, {mean_of(ratio)} times worse." + _norm_best_clause(f) + "\"")
+    return (f"\"Twelve blocks, 1000 steps and no dropout overfit this corpus: pre-norm ends at "
+            f"{like_mean(pre, _printed('norm.prenorm'))} without warmup and "
+            f"{like_mean(f.runs('norm', 'prenorm_warmup'), _printed('norm.prenorm_warmup'))} with it, post-norm with "
+            f"warmup at {like_mean(f.runs('norm', 'postnorm_warmup'), _printed('norm.postnorm_warmup'))}, and post-norm "
+            f"without warmup never leaves the unigram plateau, {like_mean(post, _printed('norm.postnorm'))}, about "
+            f"{like_mean(ratio, _printed('norm.eight_times'))} times worse than pre-norm." + _norm_best_clause(f) + "\"")
 
 
 def _norm_best_clause(f: Facts) -> str:
@@ -146,8 +153,8 @@ def _norm_best_clause(f: Facts) -> str:
     else on the curve's subset, said so."""
     stopped = _stopped(f)
     if stopped:
-        return (f" Stopped at step {PRENORM_STOP_AT}, pre-norm reaches {mean_of(stopped)} on the held-out "
-                "split.")
+        return (f" Stopped at step {PRENORM_STOP_AT}, pre-norm reaches {like_mean(stopped, _printed('norm.prenorm'))} "
+                "on the held-out split.")
     names = {"prenorm": "pre-norm", "prenorm_warmup": "pre-norm with warmup", "postnorm_warmup": "post-norm with warmup"}
     parts = [f"{names[r]} {b['val_ppl_subset']:.1f} at step {b['step']}" for r in names for b in _best(f, r)]
     if not parts:
@@ -187,7 +194,7 @@ def _grad_cause(f: Facts) -> str:
     if not tried:
         return ""
     ratios = {norm: [statistics.mean(_grad(f, label, norm, "ratio")) for label in tried] for norm in ("pre", "post")}
-    primary = {n: per_seed(f, "norm.grad_profile", f"{n}norm last/first") for n in ("pre", "post")}
+    primary = {n: per_seed(f, f"norm.grad_{n}_ratio") for n in ("pre", "post")}
     return (f"the profile is set by the initialisation and by what is measured, and under none of the "
             f"{len(tried) + 1} readings tried does pre-norm's gradient grow with depth as the chapter prints: "
             f"PyTorch's default initialisation (the primary reading) gives last/first {mean_of(primary['pre'])} "
@@ -202,8 +209,8 @@ def _grad_scale(f: Facts) -> str:
     """How far the chapter's absolute figures are from the primary reading's, as factors."""
     factors = []
     for norm, (first, last, _) in CHAPTER_GRAD.items():
-        for which, stated in (("first block", first), ("last block", last)):
-            per = per_seed(f, "norm.grad_profile", f"{norm}norm {which}")
+        for which, stated in (("first", first), ("last", last)):
+            per = per_seed(f, f"norm.grad_{norm}_{which}")
             if per:
                 factors.append(statistics.mean(per) / stated)
     if not factors:
@@ -213,9 +220,10 @@ def _grad_scale(f: Facts) -> str:
 
 
 def _grad_sentence(f: Facts) -> str:
-    pre, post = per_seed(f, "norm.grad_profile", "prenorm last/first"), per_seed(f, "norm.grad_profile", "postnorm last/first")
+    pre, post = per_seed(f, "norm.grad_pre_ratio"), per_seed(f, "norm.grad_post_ratio")
     return ("\"With PyTorch's default initialisation the gradient at initialisation is about as large in the last "
-            f"block as in the first: ratio last/first {mean_of(pre)} for pre-norm, {mean_of(post)} for post-norm.\"")
+            f"block as in the first: ratio last/first {like_mean(pre, _printed('norm.grad_pre_ratio'))} for pre-norm, "
+            f"{like_mean(post, _printed('norm.grad_post_ratio'))} for post-norm.\"")
 
 
 ERRATA: dict[str, Erratum] = {

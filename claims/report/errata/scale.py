@@ -4,7 +4,8 @@ from __future__ import annotations
 import statistics
 
 from claims import registry
-from claims.formats import mean_of, over_seeds
+from claims.chapter_figures import FIGURES
+from claims.formats import like_mean, mean_of, over_seeds
 from claims.report.errata.facts import Erratum, Facts, pct, per_seed
 from claims.rule import MIN_SEEDS
 
@@ -32,10 +33,10 @@ def _runaway_wide(f: Facts) -> str:
 def _runaway_cause(f: Facts) -> str:
     """Where the runaway's size comes from, once the wide reading is measured: the chapter's figures
     against the head trained in the 128-wide model and in the model 1024 wide throughout."""
-    narrow = per_seed(f, "scale.runaway", "after training ~5147")
-    init = per_seed(f, "scale.runaway", "at init ~21")
-    frozen = per_seed(f, "scale.runaway", "99.9")
-    divided = per_seed(f, "scale.runaway", "[divided score sd after training")
+    narrow = per_seed(f, "scale.runaway_sd")
+    init = per_seed(f, "scale.runaway_init_sd")
+    frozen = per_seed(f, "scale.runaway_frozen")
+    divided = per_seed(f, "scale.divided_sd")
     r = f.readings.get(RUNAWAY_WIDE) or {}
     wide, wide_div = r.get("undivided", {}), r.get("divided", {})
     if not (narrow and init and wide.get("score_sd")):
@@ -58,21 +59,23 @@ def _runaway_cause(f: Facts) -> str:
 
 
 def _runaway_sentence(f: Facts) -> str:
-    sd, frozen = per_seed(f, "scale.runaway", "after training ~5147"), per_seed(f, "scale.runaway", "99.9")
-    init = per_seed(f, "scale.runaway", "at init ~21")
-    div = per_seed(f, "scale.runaway", "[divided score sd after training")
+    sd, frozen = per_seed(f, "scale.runaway_sd"), per_seed(f, "scale.runaway_frozen")
+    init = per_seed(f, "scale.runaway_init_sd")
+    div = per_seed(f, "scale.divided_sd")
     if not (sd and frozen and init):
         return ""
+    p = {k: FIGURES[f"scale.{k}"].printed for k in ("runaway_init_sd", "runaway_sd", "runaway_frozen", "divided_sd")}
     sentence = (f"\"It runs away: in this 128-wide model the standard deviation of its scores goes from "
-                f"{statistics.mean(init):.0f} at initialisation to {statistics.mean(sd):.0f}, the attention entropy "
-                f"falls to zero, and {100 * statistics.mean(frozen):.1f} % of rows put more than 0.99 of their weight on "
-                f"a single token. ... The divided head sits at a score standard deviation of {mean_of(div)}.")
+                f"{like_mean(init, p['runaway_init_sd'])} at initialisation to {like_mean(sd, p['runaway_sd'])}, the "
+                f"attention entropy falls to zero, and {like_mean(frozen, p['runaway_frozen'])} of rows put more than "
+                f"0.99 of their weight on a single token. ... The divided head sits at a score standard deviation of "
+                f"{like_mean(div, p['divided_sd'])}.")
     wide = ((f.readings.get(RUNAWAY_WIDE) or {}).get("undivided") or {})
     if wide.get("score_sd"):
         wide_div = ((f.readings.get(RUNAWAY_WIDE) or {}).get("divided") or {}).get("score_sd")
-        sentence += (f" In a model 1024 wide throughout the same head runs to {statistics.mean(wide['score_sd']):.0f}, "
-                     f"with {100 * statistics.mean(wide['frozen']):.1f} % of rows frozen"
-                     + (f", and the divided one sits at {mean_of(wide_div)}." if wide_div else "."))
+        sentence += (f" In a model 1024 wide throughout the same head runs to {like_mean(wide['score_sd'], p['runaway_sd'])}, "
+                     f"with {like_mean(wide['frozen'], p['runaway_frozen'])} of rows frozen"
+                     + (f", and the divided one sits at {like_mean(wide_div, p['divided_sd'])}." if wide_div else "."))
     return sentence + "\""
 
 
@@ -86,7 +89,7 @@ ERRATA: dict[str, Erratum] = {
         quote="At $d_k = 32$ the division is worth nothing and the run without it is very slightly ahead.",
         cause=lambda f: ("the division is worth nothing (that figure holds), and which run is ahead is seed noise: "
                          "the divided run's advantage per seed is "
-                         f"{over_seeds((f.measured('scale.no_effect_at_32', 'worth_nothing') or {}).get('per seed'), ' points')}"),
+                         f"{over_seeds((f.figure('scale.worth_32').get('measured') or {}).get('per seed'), ' points')}"),
         suggested=lambda f: "\"At $d_k = 32$ the division is worth nothing: the runs with and without it end within "
                             "a seed's noise of each other.\""),
 }

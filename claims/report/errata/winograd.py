@@ -5,12 +5,15 @@ import statistics
 from collections.abc import Callable
 
 from claims import registry
+from claims.chapter_figures import FIGURES
+from claims.formats import like_mean
 from claims.report.errata.facts import Erratum, Facts, pct
 from claims.rule import rate_tolerance
+from data.winograd import ADJ_POS, X_POS
 
 
 def _same_row_cause(f: Facts) -> str:
-    moved = [(f.record("winograd.block1_same_row_argument", f"[{s}]").get("measured") or {}).get("row difference")
+    moved = [(f.record("winograd.block1_same_row_argument", f"test_a_same_first_layer_query_does_not_make_the_same_row[{s}]").get("measured") or {}).get("row difference")
              for s in range(3)]
     moved = [m for m in moved if isinstance(m, (int, float))]
     if not moved:
@@ -22,18 +25,20 @@ def _same_row_cause(f: Facts) -> str:
 
 
 def _acc(f: Facts, name: str, key: str = "accuracy") -> str:
-    values = [100 * v for v in f.runs("winograd", f"winograd_{name}", key) if isinstance(v, (int, float))]
-    return f"{statistics.mean(values):.1f} %" if values else "not measured"
+    """A measured rate written as the chapter prints the figure it stands for ("100 %", "91.7 %")."""
+    fid = f"winograd.{name}" + ("_wrong_noun" if key == "wrong_noun" else "")
+    printed = FIGURES[fid].printed if fid in FIGURES and FIGURES[fid].printed.endswith("%") else "0.0 %"
+    return like_mean(f.runs("winograd", f"winograd_{name}", key), printed)
 
 
-def _weight(f: Facts, claim: str, cell: str) -> float | None:
-    """The mean over seeds of one printed attention cell, e.g. 'tired blk 1 tired@11'."""
-    m = f.measured(claim, cell)
+def _weight(f: Facts, fid: str) -> float | None:
+    """The mean over seeds of one printed attention cell, by its figure ID (winograd.map_<adj>_<block>_<pos>)."""
+    m = f.figure(fid).get("measured")
     return m.get("mean") if isinstance(m, dict) else None
 
 
 def _routing(f: Facts) -> dict:
-    return f.measured("winograd.block2_routing", "test_block2_reads_the_adjective") or {}
+    return f.measured("winograd.block2_routing", "test_block2_reads_the_adjective_for_crosser_adjectives") or {}
 
 
 def _block2_cause(f: Facts) -> str:
@@ -52,8 +57,8 @@ def _block2_cause(f: Facts) -> str:
 
 
 def _block1_cause(f: Facts) -> str:
-    tired, wet = (_weight(f, "winograd.block1_first_noun", c) for c in ("tired blk 1 tired@11", "wet blk 1 wet@11"))
-    noun_t, noun_w = (_weight(f, "winograd.block1_first_noun", c) for c in ("tired blk 1 animal@1", "wet blk 1 animal@1"))
+    tired, wet = (_weight(f, f"winograd.map_{adj}_1_{ADJ_POS}") for adj in ("tired", "wet"))
+    noun_t, noun_w = (_weight(f, f"winograd.map_{adj}_1_{X_POS}") for adj in ("tired", "wet"))
     if None in (tired, wet, noun_t, noun_w) or not _routing(f):
         return ""
     return (f"block 1 does not drag the first noun forward: it spreads its weight, putting {noun_t:.2f} and "
@@ -63,13 +68,13 @@ def _block1_cause(f: Facts) -> str:
 
 
 def _block1_sentence(f: Facts) -> str:
-    row = f.measured("winograd.block1_first_noun", "test_block1_concentrates") or {}
-    tired, noun = (_weight(f, "winograd.block1_first_noun", c) for c in ("tired blk 1 tired@11", "tired blk 1 animal@1"))
+    row = f.measured("winograd.block1_first_noun", "test_block1_concentrates_on_the_first_noun_whatever_the_adjective") or {}
+    tired, noun = _weight(f, f"winograd.map_tired_1_{ADJ_POS}"), _weight(f, f"winograd.map_tired_1_{X_POS}")
     if not row or None in (tired, noun):
         return ""
-    return (f"\"Block 1 is nearly the same in both sentences (its rows differ by up to "
-            f"{row['max change across adjectives']:.2f} across the eight adjectives) and it spreads its weight: "
-            f"{noun:.2f} on the first noun, {tired:.2f} on the adjective.\"")
+    return (f"\"Block 1 is not quite the same in both sentences: its row moves by up to "
+            f"{row['max change across adjectives']:.2f} across the eight adjectives, and it spreads its weight, "
+            f"{noun:.2f} on the first noun and {tired:.2f} on the adjective.\"")
 
 
 def _block2_sentence(f: Facts) -> str:

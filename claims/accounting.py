@@ -1,0 +1,213 @@
+"""Every number the chapter prints, accounted for: the anchor of an asserted figure
+(claims/chapter_figures.py FIGURES), a number a test reads without asserting it (READ, with
+why), or declared here with its reason: setup, context, a cross-reference, a year, code,
+notation, a repeat of an asserted figure, or a derived column another figure asserts.
+
+A number is a run of digits as the chapter prints it ("1,115,394", "0.0498", "5.96e-08", the
+"3" of "$3 \\times 10^{-3}$", "128K", the "4" of "$4d^2$"; not the digits of a name, "float32");
+numbers written as words ("seven rows in ten") are not walked,
+though a figure may be one.  tests/test_accounting.py fails on any number with neither an
+anchor nor a reason, and names it with its context.  Pure: no torch, no pytest.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from claims.chapter_figures import FIGURES, NUMBER, READ, span
+from data import chapter as _chapter
+
+# What the walk counts: a number as printed, or one written against a letter ("128K", "4d^2")
+WALK = re.compile(NUMBER.pattern + r"|(?<![\w.])\d+(?=[A-Za-z])")
+
+REASONS = ("setup", "context", "cross-reference", "year", "code", "notation", "repeat", "derived",
+           "example", "device-specific context")
+
+# Patterns, each a reason for every number inside each of its matches
+RULES: list[tuple[str, str, str]] = [
+    (r"Chapters? \d+(?: to \d+)?", "cross-reference", "a chapter of the course"),
+    (r"(?<![\d,.])(?:199\d|20[0-2]\d)(?!\d|[.,]\d)", "year", "a date in the history the chapter tells"),
+]
+
+
+@dataclass(frozen=True)
+class Declared:
+    anchor: str       # verbatim, unique in the chapter; every number inside it gets the reason
+    reason: str       # one of REASONS
+    why: str
+
+
+DECLARED: list[Declared] = [
+    # the history and the course around the chapter
+    Declared(r"\mathbf{h}_t = f(\mathbf{h}_{t-1}", "notation", "the recurrence's index, t - 1"),
+    Declared(r"$\mathbf{h}_t$ needs $\mathbf{h}_{t-1}$", "notation", "the recurrence's index, t - 1"),
+    Declared("from token 5 reaches token 500 only by surviving 495", "example",
+             "an illustration of sequential updates (500 - 5 = 495), not a measurement"),
+    # the setup every model shares (fixtures/recipes.py holds it)
+    Declared("with a vocabulary of 1024", "setup", "the BPE vocabulary (data/bpe.py)"),
+    Declared("Every model is 128 wide, sees 128 tokens, and trains for 3000 steps of AdamW at $10^{-3}$ with a "
+             "batch of 64", "setup", "the common recipe (fixtures/recipes.py)"),
+    Declared("At position 100 the current token", "setup", "where the one-hundredth figure is read"),
+    Declared("bought 2.14 points out of 188", "repeat",
+             "the 188 points the residual is worth, asserted as ladder.gain_residual_average"),
+    Declared("and 9 for one head", "repeat", "asserted as ladder.gain_residual_head"),
+    # code: the chapter's listings and their indices
+    Declared("A = A / A.sum(1, keepdim=True)          # rows", "code", "the listing"),
+    Declared("print((A[-1] @ x - A[-1] @ y).abs().max().item())", "code", "the listing"),
+    Declared("loop = torch.stack([x[:t + 1].mean(0) for t in range(T)])", "code", "the listing"),
+    Declared("A = A / A.sum(1, keepdim=True)\nmat", "code", "the listing"),
+    Declared('torch.tril(torch.ones(T, T)) == 0, float("-inf"))', "code", "the listing"),
+    Declared("soft = F.softmax(S, dim=-1) @ x", "code", "the listing"),
+    Declared("T = x.shape[1]", "code", "the listing"),
+    Declared("s = q @ k.transpose(-2, -1)", "code", "the listing"),
+    Declared("w = F.softmax(s, dim=-1)", "code", "the listing"),
+    Declared("$w_i(1-w_i)$", "notation", "the softmax Jacobian's diagonal"),
+    Declared("(rows sum to 1, upper triangle is zero)", "context",
+             "what the printed matrix shows; every cell is asserted (mask.a_*)"),
+    Declared("position $t$ could see position $t{+}1$", "notation", "the next position"),
+    Declared("not -1e9", "context", "the finite constant the chapter advises against (mask.neg_inf_float16 "
+             "tests what it does in float16)"),
+    # the variance table: its d column is the setup, its sqrt(d) column the theory the figures meet
+    *(Declared(f"\n{row[:6]}", "setup", "the table's d column") for row in (
+        "     4        3.975", "    16       16.071", "    64       64.249", "   256      253.065",
+        "  1024     1015.562")),
+    *(Declared(row, "derived", "the sqrt(d) column: the theory the std column is asserted against "
+                               "(scale.std_is_sqrt_d)") for row in (
+        "1.994     2.000", "4.009     4.000", "8.016     8.000", "15.908    16.000", "31.868    32.000")),
+    # dividing by sqrt(d_k): where each figure is read
+    Declared("One row of 64 scores", "setup", "the fresh head's row length"),
+    Declared("Undivided, at $d_k = 256$", "setup", "where scale.effective_one is read"),
+    Declared("exactly one token out of 64,", "setup", "the row length"),
+    Declared("At $d_k = 1024$, seven", "setup", "where scale.frozen_seven is read"),
+    Declared("come from the 3000-step budget above; the last three are a shorter run — 1500 steps, batch of 32",
+             "setup", "the two recipes of the scale ablation (fixtures/recipes.py SCALE)"),
+    Declared("At $d_k = 32$ the division", "setup", "where scale.worth_32 is read"),
+    Declared("because at 256 it is worth", "setup", "where scale.worth_256 is read"),
+    Declared("and at 1024 it is worth", "setup", "where scale.worth_1024 is read"),
+    Declared("put more than 0.99 of their weight", "setup",
+             "the threshold that defines a frozen row, part of scale.runaway_frozen"),
+    Declared("nothing at 32, everything by 256", "repeat",
+             "the widths of scale.worth_32 and scale.worth_256, restated"),
+    # pre-norm vs post-norm
+    Declared("Twelve blocks, 1000 steps, learning rate $3 \\times 10^{-3}$", "setup",
+             "the norm recipe (fixtures/recipes.py NORM)"),
+    Declared("pre-norm    block 1 0.0498 ... block 12", "setup", "which blocks the profile prints"),
+    Declared("post-norm   block 1 0.0977 ... block 12", "setup", "which blocks the profile prints"),
+    Declared("pre-norm,  200-step warmup", "setup", "the warmup's length"),
+    Declared("post-norm, 200-step warmup", "setup", "the warmup's length"),
+    # positions
+    Declared("trained on 64-token windows and evaluated at 64, 128 and 256", "setup",
+             "the positions recipe (fixtures/recipes.py POSITIONS)"),
+    Declared("because position 100 was never in a batch", "example", "a position past the trained 64"),
+    Declared('"we extended the context to 128K"', "context", "an announcement the chapter quotes, not a measurement"),
+    Declared("defined at position 200,", "example", "a position past the trained 64"),
+    # the cost of attention
+    Declared("One attention layer, 512 wide, 8 heads", "setup", "the cost layer (fixtures/cost.py)"),
+    Declared("wall clock on an 8 GB laptop card that throttles from 1,785 MHz to under 300 MHz", "context",
+             "the chapter's device and why its ms columns are read for their ratios only"),
+    *(Declared(f"\n{row[:8]}", "setup", "the table's tokens column") for row in (
+        "     128", "     256", "     512", "    1024", "    2048", "    4096", "    8192", "   16384")),
+    *(Declared(ms, "device-specific context",
+               "the ms columns: wall clock on the chapter's throttling laptop card, read for their ratios "
+               "only; their convergence on 4 is asserted (cost.converges_on_4), their fitted exponent is "
+               "cost.time_exponent, the projections' factor cost.projections_x8") for ms in (
+        "2.246        -            1.324", "2.855     1.27            2.113", "5.761     2.02            3.105",
+        "16.414     2.85            4.008", "51.573     3.14            9.989", "225.432", "20.176",
+        "832.838", "40.106")),
+    *(Declared(x4, "derived", "the MB x4 column: ratios of the peak-MB column, whose every entry is asserted "
+                              "(cost.peak_mb_*); its last, 3.91, is cost.memory_last_ratio") for x4 in (
+        "19.2     1.31", "34.4     1.79", "89.1     2.59", "296.1     3.32", "1100.1     3.72",
+        "4300.1     3.91")),
+    Declared("against a theoretical 4", "context", "the theory the 3.91 is compared with"),
+    Declared("4.0 ms at 1024 tokens to 40.1 ms at 8192", "device-specific context",
+             "the projections column's ends, wall clock; their ratio is cost.projections_x8"),
+    Declared("on an 8 GB GPU at", "setup", "the device cap of cost.oom_16k (fixtures/capped.py)"),
+    Declared("being 8 heads times 16,384 times 16,384 times 4 bytes", "derived",
+             "the arithmetic of cost.oom_matrix_gb, asserted as cost.matrix_mb_16384"),
+    # parameter arithmetic
+    Declared("$4d^2 + 4d$", "notation", "the attention's count, params.block_formula"),
+    Declared("as GPT-2 has them", "context", "the model's name"),
+    Declared("at $d = 768$; $8d^2 + 5d$", "notation", "the MLP's count at GPT-2's width"),
+    Declared("$12d^2 + 13d$", "notation", "the block formula, params.block_formula"),
+    Declared("$4d$ for two LayerNorms", "notation", "the LayerNorms' count, part of params.block_formula"),
+    Declared("For the shape of GPT-2 small — $d = 768$, 12 blocks, a vocabulary of 50,257, a context of 1024",
+             "setup", "GPT-2 small's shape (claims/test_params.py GPT2)"),
+    Declared("50,257 x 768", "setup", "the factors of the row (GPT-2 small's shape)"),
+    Declared("1,024 x 768", "setup", "the factors of the row (GPT-2 small's shape)"),
+    Declared("\n  12 blocks", "setup", "GPT-2 small's depth"),
+    Declared("2 x 768", "setup", "the factors of the row"),
+    Declared("a model like GPT-2 from nothing", "context", "the model's name"),
+    # the Winograd maps
+    Declared("the animal waited .\n  blk 1", "setup", "the block a printed row belongs to"),
+    Declared("the street waited .\n  blk 1", "setup", "the block a printed row belongs to"),
+    Declared("the:0.19\n  blk 2  the:0.00 animal:0.00 did:0.00 not:0.00 cross:0.00", "setup",
+             "the block a printed row belongs to"),
+    Declared("the:0.19\n  blk 2  the:0.00 animal:0.00 did:0.00 not:0.00 cross:0.03", "setup",
+             "the block a printed row belongs to"),
+    Declared("Block 1 is identical in both sentences — 0.70 on the first noun", "repeat",
+             "the map's cells winograd.map_*_1_1, asserted"),
+    Declared("the at position 14", "setup", "the referent position (data/winograd.py QUERY_POS)"),
+    Declared("So block 1 does", "context", "which block"),
+    Declared("Block 2 is where", "context", "which block"),
+    Declared("block 1 put it there", "context", "which block"),
+    # the implementation against PyTorch's
+    Declared("$1.8 \\times 10^{-7}$", "repeat", "the max |diff| of qkv.diff_mha and qkv.diff_sdpa, rounded"),
+]
+
+
+@dataclass(frozen=True)
+class Number:
+    start: int
+    end: int
+    text: str
+    kind: str          # "figure", "read", or a reason of REASONS; "" when unaccounted
+    by: str            # the figure ID, or why
+
+    def context(self, chapter: str, width: int = 40) -> str:
+        line = chapter.count("\n", 0, self.start) + 1
+        before = chapter[max(0, self.start - width):self.start].replace("\n", " ")
+        after = chapter[self.end:self.end + width].replace("\n", " ")
+        return f"line {line}: ...{before}[{self.text}]{after}..."
+
+
+def numbers(chapter: str) -> list[Number]:
+    """Every number in the chapter, each with what accounts for it (kind "" if nothing does)."""
+    owner: dict[int, tuple[str, str]] = {}
+
+    def claim(start: int, end: int, kind: str, by: str) -> None:
+        for m in WALK.finditer(chapter, start, end):
+            if m.start() >= start and m.end() <= end:
+                owner.setdefault(m.start(), (kind, by))
+
+    for f in FIGURES.values():
+        owner[span(chapter, f)[0]] = ("figure", f.id)
+    for f in READ.values():
+        owner.setdefault(span(chapter, f)[0], ("read", f"{f.id}: {f.why}"))
+    for d in DECLARED:
+        at = chapter.find(d.anchor)
+        if at < 0 or chapter.find(d.anchor, at + 1) >= 0:
+            raise ValueError(f"declared anchor {d.anchor!r} is {'not in' if at < 0 else 'not unique in'} the chapter")
+        claim(at, at + len(d.anchor), d.reason, d.why)
+    for pattern, reason, why in RULES:
+        for m in re.finditer(pattern, chapter):
+            claim(m.start(), m.end(), reason, why)
+    return [Number(m.start(), m.end(), m.group(), *owner.get(m.start(), ("", "")))
+            for m in WALK.finditer(chapter)]
+
+
+def accounting(chapter: str) -> dict:
+    """The counts the report states: numbers, asserted figures, the rest by reason."""
+    nums = numbers(chapter)
+    by_kind: dict[str, int] = {}
+    for n in nums:
+        by_kind[n.kind or "unaccounted"] = by_kind.get(n.kind or "unaccounted", 0) + 1
+    return {"numbers": len(nums), "figures": len(FIGURES), "by kind": by_kind}
+
+
+def stale_declarations(text: str) -> list[str]:
+    """`  declared (reason): anchor '...' not found` for every declaration an altered text breaks."""
+    return [f"  declared ({d.reason}): anchor {d.anchor!r} {'not found' if text.count(d.anchor) == 0 else 'found twice'}"
+            for d in DECLARED if text.count(d.anchor) != 1]
+
+
+_chapter.EXPLAIN.append(stale_declarations)
