@@ -1,7 +1,8 @@
 """Render the claim report.
 
   python -m claims.report                  # report/claims.json + results/verdicts.json
-                                           #   -> report/merged.json, report/claims.md
+                                           #   -> report/merged.json, claims.md, index.html,
+                                           #      chapter.html and chapter.md (the chapter, checked in place)
   python -m claims.report --save-results   # also keep this run's verdicts and evidence in results/
 
 A fresh run only knows the claims whose tests it ran; trained claims are expensive, so their
@@ -122,13 +123,17 @@ def _main(argv=None) -> int:
     fresh_plots = sorted(out.glob("*.png"))
     plots = fresh_plots + [p for p in sorted((ROOT / "results").glob("*.png"))
                            if p.name not in {f.name for f in fresh_plots}]
-    from claims.report import errata, tables
+    from claims.report import chapter, errata, tables
+    from data.chapter import chapter_or_none
     chapter_tables = tables.build(merged, ROOT / "results")
     (out / "tables.md").write_text(tables.render(chapter_tables))
-    errata_md = errata.render(errata.build(merged, ROOT / "results", out))
-    (out / "errata.md").write_text(errata_md)
-    (out / "index.html").write_text(render_html(merged, plots, out / "badges", tables.render_html(
-        chapter_tables) + tables.render_html([("Errata", errata_md.split("\n", 1)[1])])))
+    entries = errata.build(merged, ROOT / "results", out)
+    (out / "errata.md").write_text(errata.render(entries))
+    text, why_absent = chapter_or_none()
+    chapter.build(out, text, why_absent, merged, entries)
+    (out / "index.html").write_text(render_html(merged, plots, out / "badges", tables.render_html(chapter_tables)
+                                                + errata.render_html(entries), chapter_view=None if text is None
+                                                else "chapter.html", chapter_missing=why_absent))
     # The README's table is a function of the committed verdicts and the fast claims alone, the
     # same whichever tiers the run selected (`-m fast` or `-m "not slow"`)
     table = readme_report(fresh, load_verdicts(RESULTS)) if fresh is not None and not is_smoke(fresh) else merged

@@ -9,8 +9,10 @@ from claims.report.markdown import NOT_RECORDED, figure_name
 from claims.verdicts import DECIDED, is_smoke, outcome_label, summary_text, verdict_label
 
 
-def render_html(report: dict, plots: list[Path], badge_dir: Path | None = None, tables_html: str = "") -> str:
-    """One static page, the plots inlined, readable from file:// without a server."""
+def render_html(report: dict, plots: list[Path], badge_dir: Path | None = None, tables_html: str = "",
+                chapter_view: str | None = None, chapter_missing: str = "") -> str:
+    """One static page, the plots inlined, readable from file:// without a server; it links to
+    the chapter view (chapter.html) or says why that was not built."""
     import base64
     import html
     s = report["summary"]
@@ -43,11 +45,30 @@ td.figure-name{{padding-left:1.5em}}figure{{display:inline-block;margin:1em}}fig
 {"<p id='smoke'><b>Smoke scale</b>: every trained recipe ran a handful of steps; these verdicts check that the tests run, and say nothing about the chapter.</p>" if is_smoke(report) else ""}
 <p id="summary">{summary_text(s)}.</p>
 {badge_imgs}
+<p id="chapter-view">{f"<a href='{chapter_view}'>Read the chapter with every figure marked in place</a> (its verdict, our measurement on hover)." if chapter_view else "The chapter view was not built: " + html.escape(chapter_missing or "no chapter text")}</p>
+{_figures_table(report)}
 <table id="claims"><tr><th>claim</th><th>the chapter</th><th>measured</th><th>tolerance</th><th>verdict</th><th>source</th></tr>
 {''.join(rows)}</table><h2>Plots</h2>{figs or '<p>No plots yet: run the slow or gpu tier.</p>'}
 {tables_html}</body></html>"""
 
 
+
+
+def _figures_table(report: dict) -> str:
+    """One row per figure of the chapter, id="fig-<figure ID>" (the chapter view's marks link here)."""
+    import html
+    rows = report.get("figures") or []
+    if not rows:
+        return ""
+    body = "".join(
+        f"<tr class='{html.escape(r['label'].split(':')[0].replace(' ', '-'))}' id='fig-{html.escape(r['id'])}'>"
+        f"<td><code>{html.escape(r['id'])}</code></td><td><code>{html.escape(r['claim'])}</code></td>"
+        f"<td>{html.escape(r['printed'])}</td><td>{html.escape(cell(r.get('measured')))}</td>"
+        f"<td>{html.escape(cell(r.get('tolerance')))}</td><td><b>{html.escape(r['label'])}</b></td>"
+        f"<td>{html.escape((r.get('test') or '').split('::')[-1])}</td></tr>" for r in rows)
+    return ("<h2 id='figures'>The chapter's figures, one row each (" + str(len(rows)) + ")</h2>"
+            "<table class='figures'><tr><th>figure</th><th>claim</th><th>the chapter</th><th>measured</th><th>tolerance</th>"
+            "<th>verdict</th><th>test</th></tr>" + body + "</table>")
 
 
 def _figure_row(cid: str, t: dict) -> str:

@@ -55,3 +55,26 @@ def render(entries: list[dict]) -> str:
         if e["suggested"]:
             lines += [f"**Suggested sentence:** {e['suggested']}", ""]
     return "\n".join(lines)
+
+
+def render_html(entries: list[dict]) -> str:
+    """The errata as an index.html section: one entry per refuted claim, id="erratum-<claim>" (the
+    chapter view links each refuted sentence to its entry)."""
+    import html
+    parts = ["<h2 id='errata'>Errata: every refuted figure, why, and what the sentence could say</h2>"]
+    for e in entries:
+        cid = html.escape(e["id"])
+        parts.append(f"<section class='erratum' id='erratum-{cid}'><h3><code>{cid}</code></h3>"
+                     f"<p>{html.escape(e['statement'])}</p>")
+        if e["quote"]:
+            parts.append(f"<blockquote>{html.escape(e['quote'])}</blockquote>")
+        parts.append("<p>Refuted figures:</p><ul>" + "".join(
+            f"<li>{html.escape(x['test'])}: {html.escape(x['reason'])}</li>" for x in e["figures"]) + "</ul>")
+        parts.append(f"<p><b>Cause:</b> {html.escape(e['cause'])}{'' if e['diagnosed'] else ' (not yet diagnosed)'}</p>")
+        if e["readings"]:
+            parts.append("<p><b>Readings tried:</b></p><ul>" + "".join(f"<li>{html.escape(r)}</li>" for r in e["readings"])
+                         + "</ul>")
+        if e["suggested"]:
+            parts.append(f"<p><b>Suggested sentence:</b> {html.escape(e['suggested'])}</p>")
+        parts.append("</section>")
+    return "\n".join(parts)

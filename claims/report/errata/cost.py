@@ -2,7 +2,12 @@
 from __future__ import annotations
 
 from claims import registry
+from claims.chapter_figures import FIGURES, READ
+from claims.formats import cell as cell_of
+from claims.formats import like
 from claims.report.errata.facts import Erratum, Facts
+
+READ_EXPONENT = f"n^{FIGURES['cost.time_exponent'].printed}"
 
 MEMORY_FIGURE = {"exponent": "cost.memory_exponent", "last ratio": "cost.memory_last_ratio"}
 
@@ -34,7 +39,56 @@ def _peak_memory_cause(f: Facts) -> str:
             f"{len(diffs)} lengths (see the per-length rows)")
 
 
+def _doublings(f: Facts) -> dict:
+    """The time-per-doubling test's record, wherever it ran (its cpu or its cuda case)."""
+    for case in ("cuda", "cpu"):
+        rec = f.record("cost.time_quadratic", f"test_time_per_doubling_converges_on_4[{case}]")
+        if rec.get("measured") and f.outcome("cost.time_quadratic", f"test_time_per_doubling_converges_on_4[{case}]"):
+            return dict(rec, case=case)
+    return {}
+
+
+def _time_doubling_cause(f: Facts) -> str:
+    rec = _doublings(f)
+    m = rec.get("measured") or {}
+    ratios, interval = m.get("ratios") or [], m.get("interval judged") or []
+    if len(ratios) < 4 or len(interval) != 2:
+        return ""
+    last4 = ", ".join(f"x{r:.2f}" for r in ratios[-4:])
+    memory = f.figure("cost.memory_last_ratio")
+    return (f"time per doubling does not settle at 4 on this {rec.get('case')} device: {last4} over the last four "
+            f"doublings (the last in [{interval[0]:.2f}, {interval[1]:.2f}] over {m.get('repeats')} timing processes)"
+            + _exponents(f) + "; neither device converges on exactly 4. "
+            f"Memory does: its last doubling, {cell_of(memory.get('measured'))}, against the chapter's "
+            f"{FIGURES['cost.memory_last_ratio'].printed}")
+
+
+def _exponents(f: Facts) -> str:
+    """Our fitted time exponent (a reading on a device other than the chapter's) beside the chapter's."""
+    ours = (f.figure("cost.time_exponent").get("measured") or {})
+    value = ours.get("value") if isinstance(ours, dict) else None
+    if not isinstance(value, (int, float)):
+        return ""
+    side = "above" if value > 2 else "below"
+    return (f"; its exponent over those rows is n^{value:.2f} here, {side} 2, and {READ_EXPONENT} on the chapter's "
+            "laptop card, below it")
+
+
+def _time_doubling_sentence(f: Facts) -> str:
+    ratios = ((_doublings(f).get("measured") or {}).get("ratios") or [])[-4:]
+    if len(ratios) < 4:
+        return ""
+    p = READ["cost.time_ratio_4096"].printed
+    return (f"\"The x4 columns are the ratio to the row above: memory per doubling converges on 4 "
+            f"({FIGURES['cost.memory_last_ratio'].printed} at the last step), and time per doubling scatters around "
+            f"it, x{like(min(ratios), p)} to x{like(max(ratios), p)} over the last four doublings on a CPU, "
+            f"x{READ['cost.time_ratio_8192'].printed} to x{p} over the last two on the laptop card above.\"")
+
+
 ERRATA: dict[str, Erratum] = {
+    "cost.time_quadratic": Erratum(
+        quote="a doubling of $n$ converges on exactly 4 for both time and memory",
+        cause=_time_doubling_cause, suggested=_time_doubling_sentence),
     "cost.peak_memory": Erratum(
         quote="The megabyte columns are allocator byte counts and do not move.",
         cause=_peak_memory_cause,

@@ -22,6 +22,7 @@ class Facts:
         self.claims = {c["id"]: c for c in merged.get("claims", [])}
         self.figures = {r["id"]: r for r in merged.get("figures") or verdicts.figure_rows(merged.get("claims", []))}
         self.results_dir = results_dir
+        self._groups: dict[str, dict] = {}
         self.readings: dict = {}
         for d in (results_dir, report_dir):                   # the fresh run's readings win
             if d is not None and (Path(d) / "readings.json").exists():
@@ -29,8 +30,9 @@ class Facts:
 
     def runs(self, group: str, recipe: str, key: str = "val_ppl") -> list:
         """One figure of each seed's newest run of a recipe (a record's field, else its metric)."""
-        return [r[key] if key in r else r["metrics"].get(key)
-                for r in results.by_recipe(group, self.results_dir).get(recipe, [])]
+        if group not in self._groups:                          # each group's file read once
+            self._groups[group] = results.by_recipe(group, self.results_dir)
+        return [r[key] if key in r else r["metrics"].get(key) for r in self._groups[group].get(recipe, [])]
 
     def figure(self, fid: str) -> dict:
         """The evidence of one of the chapter's figures, by its figure ID ({} if no test carries it)."""
