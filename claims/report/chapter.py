@@ -291,8 +291,8 @@ def render_markdown(chapter: str, report: dict, entries: list[dict]) -> str:
     counts = header_counts(report, chapter)
     fs = counts["figures"]
     lines = ["# The chapter, checked in place", "",
-             f"Claims: {counts['claims']}. Figures: {fs.get('holds', 0)} hold, {fs.get('refuted', 0)} refuted, "
-             f"{fs.get('not run', 0)} not run ({fs.get('device-specific', 0)} device-specific), of {fs.get('total', 0)}.",
+             (f"Claims: {counts['claims']}. Figures: {fs.get('holds', 0)} hold, {fs.get('refuted', 0)} refuted, "
+             f"{fs.get('not run', 0)} not run ({fs.get('device-specific', 0)} device-specific), of {fs.get('total', 0)}."),
              "", f"{accounting_text(counts['accounting'], fs)}.", "",
              "Each marked figure carries its verdict's symbol and a footnote with our measurement: "
              + ", ".join(f"{SYMBOL[k]} {v}" for k, v in LEGEND.items()) + ". A refuted sentence is followed by "
