@@ -6,6 +6,7 @@ tests check it.  The `claim` marker rejects any ID that is not here.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from claims import chapter_figures
@@ -15,9 +16,15 @@ from claims import chapter_figures
 class Claim:
     id: str
     statement: str
-    figure: str
+    figure_text: str      # what the chapter states, its printed figures by ID: "{norm.prenorm_warmup} vs {norm.prenorm}"
     kind: str
     tier: str
+
+    @property
+    def figure(self) -> str:
+        """What the chapter states, each printed figure filled in from claims/chapter_figures.py."""
+        return re.sub(r"\{([a-z0-9_.]+)\}", lambda m: {**chapter_figures.FIGURES, **chapter_figures.READ}[m.group(1)].printed,
+                      self.figure_text)
 
     @property
     def section(self) -> str:
@@ -43,48 +50,48 @@ SECTIONS = {
 _C = Claim
 CLAIMS: dict[str, Claim] = {c.id: c for c in [
     # corpus
-    _C("corpus.chars", "The corpus is 1,115,394 characters long.", "1,115,394", "exact", "fast"),
-    _C("corpus.tokens", "Byte-level BPE with 1024 symbols turns the corpus into about 459,760 tokens.", "459,760", "exact", "fast"),
-    _C("corpus.chars_per_token", "Each token covers 2.43 characters on average.", "2.43", "exact", "fast"),
-    _C("corpus.split", "The split is 90/10 and the held-out part is the last 10 %.", "90/10", "exact", "fast"),
+    _C("corpus.chars", "The corpus is 1,115,394 characters long.", "{corpus.chars}", "exact", "fast"),
+    _C("corpus.tokens", "Byte-level BPE with 1024 symbols turns the corpus into about 459,760 tokens.", "{corpus.tokens}", "exact", "fast"),
+    _C("corpus.chars_per_token", "Each token covers 2.43 characters on average.", "{corpus.chars_per_token}", "exact", "fast"),
+    _C("corpus.split", "The split is 90/10 and the held-out part is the last 10 %.", "{corpus.split_train}/{corpus.split_held_out}", "exact", "fast"),
     # average
-    _C("average.permutation_invariant", "Shuffling the window leaves the last position's average unchanged up to float noise.", "2.98e-8", "exact", "fast"),
-    _C("average.dilution", "At position t the current token is 1/(t+1) of the average.", "1/100 at position 100", "exact", "fast"),
-    _C("average.worse_than_baseline", "Replacing each token by the average is about four times worse than using no context.", "~4x of 59.71", "trained", "gpu"),
-    _C("average.positions_dont_help", "Learned positions added before averaging barely help.", "2.14 of 188 points", "trained", "gpu"),
-    _C("average.residual_matches_baseline", "Added as a residual, the average contributes nothing over the baseline.", "60.45 vs 59.71", "trained", "gpu"),
+    _C("average.permutation_invariant", "Shuffling the window leaves the last position's average unchanged up to float noise.", "{average.shuffle_diff}", "exact", "fast"),
+    _C("average.dilution", "At position t the current token is 1/(t+1) of the average.", "{average.one_hundredth} at position 100", "exact", "fast"),
+    _C("average.worse_than_baseline", "Replacing each token by the average is about four times worse than using no context.", "{average.four_times} times the baseline's {ladder.baseline}", "trained", "gpu"),
+    _C("average.positions_dont_help", "Learned positions added before averaging barely help.", "{average.positions_gain} of {ladder.gain_residual_average} points", "trained", "gpu"),
+    _C("average.residual_matches_baseline", "Added as a residual, the average contributes nothing over the baseline.", "{ladder.residual_average} vs {ladder.baseline}", "trained", "gpu"),
     # mask
-    _C("mask.loop_matmul_softmax", "The prefix-mean loop, the triangular matmul and the masked softmax agree to float precision.", "5.96e-8", "exact", "fast"),
-    _C("mask.averaging_matrix", "The averaging matrix has rows summing to 1, a zero upper triangle and 1/(t+1) in row t.", "the printed 6x6", "exact", "fast"),
+    _C("mask.loop_matmul_softmax", "The prefix-mean loop, the triangular matmul and the masked softmax agree to float precision.", "{mask.loop_vs_matmul}", "exact", "fast"),
+    _C("mask.averaging_matrix", "The averaging matrix has rows summing to 1, a zero upper triangle and 1/(t+1) in row t.", "the printed 6x6, {mask.a_1_1} ... {mask.a_6_6}", "exact", "fast"),
     _C("mask.neg_inf_float16", "-inf survives a cast to float16 and masked weights are exactly 0; -1e9 behaves differently across dtypes.", "-inf in fp16", "exact", "fast"),
     # qkv
     _C("qkv.self_attention_dominates", "Scored by raw x_t . x_i, tokens attend mostly to themselves.", "mostly self", "stat", "fast"),
     _C("qkv.raw_scores_symmetric", "Raw dot-product scores are symmetric; with W_q != W_k they are not.", "symmetric", "exact", "fast"),
-    _C("qkv.head_matches_torch", "The thirty-line head matches nn.MultiheadAttention and SDPA at float32 precision.", "1.8e-7 on outputs of mean magnitude 0.159", "exact", "fast"),
+    _C("qkv.head_matches_torch", "The thirty-line head matches nn.MultiheadAttention and SDPA at float32 precision.", "{qkv.diff_mha} (outputs of mean magnitude {qkv.out_magnitude})", "exact", "fast"),
     # scale
-    _C("scale.variance_is_d", "Var(q . k) = d for unit-variance entries.", "3.975 16.071 64.249 253.065 1015.562", "stat", "fast"),
-    _C("scale.std_is_sqrt_d", "The score standard deviation is sqrt(d).", "1.994 4.009 8.016 15.908 31.868", "stat", "fast"),
-    _C("scale.effective_tokens", "Undivided at d_k = 256, a fresh head over 64 positions attends to about one effective token.", "1 of 64", "stat", "fast"),
-    _C("scale.frozen_rows", "Undivided at d_k = 1024, about 7 rows in 10 of 2,000 are frozen.", "7 in 10", "stat", "fast"),
-    _C("scale.divided_flat", "Divided, the mean of sum_i w_i(1 - w_i) is 0.96 at every width.", "0.96", "stat", "fast"),
-    _C("scale.no_effect_at_32", "At d_k = 32 dropping the division costs nothing.", "worth 0 points; undivided very slightly ahead", "trained", "gpu"),
-    _C("scale.matters_at_256", "Without the division perplexity is ~18 points worse at d_k = 256 and ~17 at 1024.", "18 / 17 points", "trained", "gpu"),
-    _C("scale.runaway", "Undivided scores run away: std 21 -> 5147, entropy -> 0, 99.9 % of rows > 0.99 on one token; divided std 3.44.", "21 -> 5147; 99.9 %; 3.44", "trained", "gpu"),
+    _C("scale.variance_is_d", "Var(q . k) = d for unit-variance entries.", "{scale.var_4} {scale.var_16} {scale.var_64} {scale.var_256} {scale.var_1024}", "stat", "fast"),
+    _C("scale.std_is_sqrt_d", "The score standard deviation is sqrt(d).", "{scale.std_4} {scale.std_16} {scale.std_64} {scale.std_256} {scale.std_1024}", "stat", "fast"),
+    _C("scale.effective_tokens", "Undivided at d_k = 256, a fresh head over 64 positions attends to about one effective token.", "{scale.effective_one} of 64", "stat", "fast"),
+    _C("scale.frozen_rows", "Undivided at d_k = 1024, about 7 rows in 10 of 2,000 are frozen.", "{scale.frozen_seven} in ten", "stat", "fast"),
+    _C("scale.divided_flat", "Divided, the mean of sum_i w_i(1 - w_i) is 0.96 at every width.", "{scale.divided_flat}", "stat", "fast"),
+    _C("scale.no_effect_at_32", "At d_k = 32 dropping the division costs nothing.", "worth {scale.worth_32}; undivided very slightly ahead", "trained", "gpu"),
+    _C("scale.matters_at_256", "Without the division perplexity is ~18 points worse at d_k = 256 and ~17 at 1024.", "{scale.worth_256} / {scale.worth_1024} points", "trained", "gpu"),
+    _C("scale.runaway", "Undivided scores run away: std 21 -> 5147, entropy -> 0, 99.9 % of rows > 0.99 on one token; divided std 3.44.", "{scale.runaway_init_sd} -> {scale.runaway_sd}; entropy {scale.runaway_entropy}; {scale.runaway_frozen}; {scale.divided_sd}", "trained", "gpu"),
     # ladder
-    _C("ladder.attention_beats_uniform", "Learned attention weights beat uniform ones by about 14 points.", "14 points", "trained", "gpu"),
-    _C("ladder.four_heads", "Four heads buy ~3 points for exactly 16,512 extra parameters.", "3 points; 16,512", "trained", "gpu"),
-    _C("ladder.residual_head", "The same head is worth ~9 points more added than replacing.", "9 points", "trained", "gpu"),
-    _C("ladder.residual_average", "Residual connections are worth ~188 points for the average.", "188 points", "trained", "gpu"),
-    _C("ladder.layernorm", "LayerNorm costs exactly 768 parameters and buys ~1.8 points.", "768; 1.8 points", "trained", "gpu"),
-    _C("ladder.mlp_two_thirds", "The MLP holds two thirds of every block's parameters at every width.", "2/3", "exact", "fast"),
+    _C("ladder.attention_beats_uniform", "Learned attention weights beat uniform ones by about 14 points.", "{ladder.gain_attention} points", "trained", "gpu"),
+    _C("ladder.four_heads", "Four heads buy ~3 points for exactly 16,512 extra parameters.", "{ladder.gain_four_heads} points; {ladder.four_heads_params}", "trained", "gpu"),
+    _C("ladder.residual_head", "The same head is worth ~9 points more added than replacing.", "{ladder.gain_residual_head} points", "trained", "gpu"),
+    _C("ladder.residual_average", "Residual connections are worth ~188 points for the average.", "{ladder.gain_residual_average} points", "trained", "gpu"),
+    _C("ladder.layernorm", "LayerNorm costs exactly 768 parameters and buys ~1.8 points.", "{ladder.layernorm_params}; {ladder.gain_layernorm} points", "trained", "gpu"),
+    _C("ladder.mlp_two_thirds", "The MLP holds two thirds of every block's parameters at every width.", "{ladder.mlp_share}", "exact", "fast"),
     _C("ladder.heads_partition_width", "h heads of width d/h cost the same q/k/v parameters as one head of width d.", "partition", "exact", "fast"),
     _C("ladder.ffn_is_positionwise", "The MLP computes within a position; attention mixes across positions.", "within / across", "exact", "fast"),
-    _C("ladder.model_size", "A one-block model here has about 500,000 parameters.", "500,000", "exact", "fast"),
+    _C("ladder.model_size", "A one-block model here has about 500,000 parameters.", "{ladder.model_size}", "exact", "fast"),
     # norm
-    _C("norm.grad_profile", "At initialisation the per-block gradient norm grows with depth: pre-norm 1.32x, post-norm 1.65x.", "0.0498..0.0657 (1.32); 0.0977..0.1613 (1.65)", "stat", "fast"),
-    _C("norm.postnorm_diverges", "Post-norm without warmup ends eight times worse.", "308.05", "trained", "gpu"),
-    _C("norm.warmup_rescues_postnorm", "A 200-step warmup makes post-norm match pre-norm.", "37.88", "trained", "gpu"),
-    _C("norm.prenorm_needs_no_warmup", "Pre-norm is the same with and without warmup.", "37.62 vs 37.82", "trained", "gpu"),
+    _C("norm.grad_profile", "At initialisation the per-block gradient norm grows with depth: pre-norm 1.32x, post-norm 1.65x.", "{norm.grad_pre_first}..{norm.grad_pre_last} ({norm.grad_pre_ratio}); {norm.grad_post_first}..{norm.grad_post_last} ({norm.grad_post_ratio})", "stat", "fast"),
+    _C("norm.postnorm_diverges", "Post-norm without warmup ends eight times worse.", "{norm.postnorm}, {norm.eight_times} times worse", "trained", "gpu"),
+    _C("norm.warmup_rescues_postnorm", "A 200-step warmup makes post-norm match pre-norm.", "{norm.postnorm_warmup}", "trained", "gpu"),
+    _C("norm.prenorm_needs_no_warmup", "Pre-norm is the same with and without warmup.", "{norm.prenorm_warmup} vs {norm.prenorm}", "trained", "gpu"),
     # positions
     _C("positions.permutation_equivariant", "Without positions, self-attention is permutation-equivariant.", "equivariant", "exact", "fast"),
     _C("positions.rope_relative", "With RoPE the score depends only on t - i.", "relative", "exact", "fast"),
@@ -92,41 +99,41 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
     _C("positions.learned_cliff", "Learned absolute positions win at 64 and fall off a cliff past it.", "cliff", "trained", "gpu"),
     _C("positions.sinusoid_no_extrapolation", "Sinusoids do not extrapolate either.", "worse than no context past 64", "trained", "gpu"),
     _C("positions.rope_degrades", "RoPE degrades past the trained length, gracefully.", "worse past 64, better than no context", "trained", "gpu"),
-    _C("positions.alibi_improves", "ALiBi improves as the window grows.", "44.95 -> 42.49", "trained", "gpu"),
+    _C("positions.alibi_improves", "ALiBi improves as the window grows.", "{positions.alibi_64} -> {positions.alibi_256}", "trained", "gpu"),
     # dropout
     _C("dropout.placement", "Dropout acts on the attention weights, each sub-layer's output and the embedding sum; identity in eval.", "three places", "exact", "fast"),
     # cost
-    _C("cost.matrix_bytes", "The score matrix takes heads x n x n x 4 bytes.", "0.5 MB at 128 ... 8192 MB at 16384", "exact", "fast"),
-    _C("cost.time_quadratic", "Time per doubling of n converges on 4.", "x3.69..4.37; n^1.91", "timed", "slow"),
-    _C("cost.memory_quadratic", "Peak memory per doubling converges on 4.", "x3.91; n^1.87", "timed", "slow"),
-    _C("cost.projections_linear", "The projections are linear in n.", "x10 for x8", "timed", "slow"),
-    _C("cost.oom_16k", "One layer at 16,384 tokens runs out of memory on an 8 GB device.", "OOM at 16384", "timed", "slow"),
+    _C("cost.matrix_bytes", "The score matrix takes heads x n x n x 4 bytes.", "{cost.matrix_mb_128} MB at 128 ... {cost.matrix_mb_16384} MB at 16384", "exact", "fast"),
+    _C("cost.time_quadratic", "Time per doubling of n converges on 4.", "converges on {cost.converges_on_4}; n^{cost.time_exponent}", "timed", "slow"),
+    _C("cost.memory_quadratic", "Peak memory per doubling converges on 4.", "{cost.memory_last_ratio} at the last step; n^{cost.memory_exponent}", "timed", "slow"),
+    _C("cost.projections_linear", "The projections are linear in n.", "a factor of {cost.projections_x8} for eight", "timed", "slow"),
+    _C("cost.oom_16k", "One layer at 16,384 tokens runs out of memory on an 8 GB device.", "out of memory at {cost.oom_tokens}", "timed", "slow"),
     _C("cost.fused_kernel_avoids_matrix", "A fused kernel gives the same result without storing the n x n matrix.", "same result, no matrix", "exact", "slow"),
     # params
     _C("params.block_formula", "A block has 12d^2 + 13d parameters.", "12d^2 + 13d", "exact", "fast"),
-    _C("params.bias_difference", "Dropping the bias on three projections removes 2,304 per block at d = 768.", "2,304", "exact", "fast"),
-    _C("params.gpt2_small", "GPT-2 small's accounting adds up to 124,439,808 with tied weights.", "124,439,808", "exact", "fast"),
-    _C("params.embedding_third", "Nearly a third of GPT-2 small is the token table.", "~1/3", "exact", "fast"),
+    _C("params.bias_difference", "Dropping the bias on three projections removes 2,304 per block at d = 768.", "{params.bias_difference}", "exact", "fast"),
+    _C("params.gpt2_small", "GPT-2 small's accounting adds up to 124,439,808 with tied weights.", "{params.total}", "exact", "fast"),
+    _C("params.embedding_third", "Nearly a third of GPT-2 small is the token table.", "nearly {params.embedding_third}", "exact", "fast"),
     # winograd
-    _C("winograd.category_cheat", "With animal/place candidates the uniform average gets 100 % and one block 91.7 %.", "100 % / 91.7 %", "trained", "slow"),
-    _C("winograd.hard_chance", "In the hardened task chance among the two nouns is 50 %.", "50 %", "exact", "fast"),
-    _C("winograd.uniform_fails", "The uniform average lands at ~27.9 % and names the wrong noun of the pair exactly half the time.", "27.9 %; wrong noun 50 %", "trained", "slow"),
-    _C("winograd.one_block", "One block reaches ~92.7 %.", "92.7 %", "trained", "slow"),
-    _C("winograd.two_blocks", "Two blocks reach 100 %.", "100 %", "trained", "slow"),
-    _C("winograd.uniform_weight", "A uniform average over the 15 visible tokens puts 0.067 on each.", "0.067", "exact", "fast"),
-    _C("winograd.block1_first_noun", "Block 1 at the referent position is identical across a pair and puts ~0.70 on the first noun.", "0.70 on the first noun; the printed row", "trained", "slow"),
-    _C("winograd.block2_routing", "Block 2 reads the adjective for crosser adjectives and fetches the other noun for crossed ones.", "tired 1.00; street 0.49, too 0.20, the 0.25", "trained", "slow"),
+    _C("winograd.category_cheat", "With animal/place candidates the uniform average gets 100 % and one block 91.7 %.", "{winograd.cheatable_uniform} / {winograd.cheatable_one_block}", "trained", "slow"),
+    _C("winograd.hard_chance", "In the hardened task chance among the two nouns is 50 %.", "{winograd.chance}", "exact", "fast"),
+    _C("winograd.uniform_fails", "The uniform average lands at ~27.9 % and names the wrong noun of the pair exactly half the time.", "{winograd.hardened_uniform}; wrong noun {winograd.hardened_uniform_wrong_noun} the time", "trained", "slow"),
+    _C("winograd.one_block", "One block reaches ~92.7 %.", "{winograd.hardened_one_block}", "trained", "slow"),
+    _C("winograd.two_blocks", "Two blocks reach 100 %.", "{winograd.hardened_two_blocks}", "trained", "slow"),
+    _C("winograd.uniform_weight", "A uniform average over the 15 visible tokens puts 0.067 on each.", "{winograd.uniform_weight}", "exact", "fast"),
+    _C("winograd.block1_first_noun", "Block 1 at the referent position is identical across a pair and puts ~0.70 on the first noun.", "{winograd.map_tired_1_1} on the first noun; the printed row", "trained", "slow"),
+    _C("winograd.block2_routing", "Block 2 reads the adjective for crosser adjectives and fetches the other noun for crossed ones.", "tired {winograd.map_tired_2_11}; street {winograd.map_wet_2_6}, too {winograd.map_wet_2_10}, the {winograd.map_wet_2_14}", "trained", "slow"),
     # the inventory's IDs 64-71 (../shared/claims.md)
     _C("qkv.first_layer_query_own_token", "In the first layer a position's query depends only on its own token and index.", "own token and index", "exact", "fast"),
     _C("scale.divided_never_saturates", "Divided, no row at any width puts more than 0.99 on one token.", "none > 0.99", "stat", "fast"),
     _C("norm.postnorm_grad_badly_scaled", "At initialisation post-norm's per-block gradient is worse scaled with depth than pre-norm's.", "post ratio > pre ratio", "stat", "fast"),
-    _C("params.published_size", "124,439,808 is GPT-2 small's published size (the released implementation's own count).", "124,439,808", "exact", "fast"),
+    _C("params.published_size", "124,439,808 is GPT-2 small's published size (the released implementation's own count).", "{params.total}", "exact", "fast"),
     _C("params.formula_is_the_model", "V d + n_ctx d + L(12d^2 + 13d) + 2d is the built model's count for any size.", "exact for any size", "exact", "fast"),
-    _C("cost.peak_memory", "Peak memory per length is an allocator byte count that does not move.", "14.6 ... 4300.1 MB", "timed", "slow"),
+    _C("cost.peak_memory", "Peak memory per length is an allocator byte count that does not move.", "{cost.peak_mb_128} ... {cost.peak_mb_8192} MB", "timed", "slow"),
     _C("cost.two_nxn_tensors", "Exactly two tensors of the layer are n x n: the scores and the weights.", "two n x n", "exact", "fast"),
     _C("winograd.block1_same_row_argument", "A first-layer query depends only on its own token, so block 1's row is the same for both sentences.", "same row", "exact", "fast"),
     # depth
-    _C("depth.two_blocks_overfit", "Two blocks fit the training set better and the held-out set worse than one.", "14.49/40.57 vs 18.77/38.07", "trained", "gpu"),
+    _C("depth.two_blocks_overfit", "Two blocks fit the training set better and the held-out set worse than one.", "{depth.two_blocks_train}/{ladder.two_blocks} vs {depth.one_block_train}/{ladder.layernorm}", "trained", "gpu"),
 ]}
 
 

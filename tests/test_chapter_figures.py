@@ -1,9 +1,14 @@
 """The chapter's figures (claims/chapter_figures.py) are the chapter's: every anchor is found once
 in its text with the printed number inside it, and the registry's values are parsed from them."""
+import io
+import re
+import tokenize
+from pathlib import Path
+
 import pytest
 
 from claims import chapter_figures, registry
-from claims.chapter_figures import FIGURES, Figure, located, printed_in_anchor
+from claims.chapter_figures import FIGURES, READ, Figure, located, printed_in_anchor
 
 
 @pytest.mark.parametrize("figure", FIGURES.values(), ids=lambda f: f.id)
@@ -31,3 +36,69 @@ def test_an_anchor_twice_in_the_text_is_refused():
     f = FIGURES["norm.prenorm"]
     with pytest.raises(ValueError, match="not unique"):
         chapter_figures.located(f.anchor + " ... " + f.anchor, f)
+
+
+# ---------------------------------------------------------------- no figure typed twice
+
+def _distinctive(f) -> float | None:
+    """A figure's value when its digits could only be typed from the chapter: three or more
+    significant digits, and not a power of two or a multiple of 128 (those are also widths,
+    lengths and counts of the setup: 128, 512, 768, 8192, 16384)."""
+    text = f.printed.replace(",", "").rstrip(" %")
+    if not re.fullmatch(r"[\d.e+-]+", text) or len(text.split("e")[0].replace(".", "").strip("0")) < 3:
+        return None
+    v = float(text)
+    if v.is_integer() and (int(v) & (int(v) - 1) == 0 or int(v) % 128 == 0):
+        return None
+    return v
+
+
+def typed_figures(paths, root: Path | None = None) -> list[str]:
+    """`path:line: 37.82 (norm.prenorm)` for each number token, or number inside a string (an
+    erratum's verbatim `quote=` excepted: it is checked against the text), that is a chapter figure."""
+    values = {}
+    for f in [*FIGURES.values(), *READ.values()]:
+        v = _distinctive(f)
+        if v is not None:
+            values.setdefault(v, []).append(f.id)
+    found = []
+    for path in paths:
+        tokens = list(tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline))
+        for i, tok in enumerate(tokens):
+            if tok.type == tokenize.NUMBER:
+                candidates = [tok.string.replace("_", "")]
+            elif tok.type == tokenize.STRING and "quote" not in [t.string for t in tokens[max(0, i - 2):i]]:
+                candidates = re.findall(r"(?<![\w.])\d[\d,]*(?:\.\d+)?", tok.string)
+            else:
+                continue
+            for c in candidates:
+                try:
+                    v = float(c.replace(",", ""))
+                except ValueError:
+                    continue
+                if v in values:
+                    found.append(f"{path.relative_to(root or ROOT)}:{tok.start[0]}: {c} ({', '.join(values[v])})")
+    return found
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_no_chapter_figure_is_typed_outside_the_figure_table():
+    """The tests, the engine and the report read every chapter figure from claims/chapter_figures.py."""
+    paths = [*sorted((ROOT / "claims").glob("test_*.py")), *sorted((ROOT / "claims" / "report").rglob("*.py")),
+             *sorted((ROOT / "fixtures").glob("*.py")), ROOT / "claims" / "rule.py", ROOT / "claims" / "timing.py"]
+    typed = typed_figures(paths)
+    assert not typed, "chapter figures typed outside claims/chapter_figures.py:\n" + "\n".join(typed)
+
+
+def test_the_check_finds_a_typed_figure(tmp_path):
+    (tmp_path / "x.py").write_text('STATED = 37.82\nID = "pre-norm ~37.62"\nquote = "at 37.88"\nWIDTH = 128\n')
+    found = typed_figures([tmp_path / "x.py"], root=tmp_path)
+    assert [line.split(": ", 1)[1] for line in found] == ["37.82 (norm.prenorm)", "37.62 (norm.prenorm_warmup)"]
+
+
+def test_a_claims_stated_figure_is_filled_in_from_the_table():
+    assert registry.get("norm.prenorm_needs_no_warmup").figure == "37.62 vs 37.82"
+    for c in registry.CLAIMS.values():
+        assert "{" not in c.figure, c.id                    # every placeholder is a figure ID

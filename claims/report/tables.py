@@ -11,9 +11,11 @@ import json
 import re
 from pathlib import Path
 
+from claims.chapter_figures import FIGURES
 from claims.formats import cell, over_seeds
 from claims.registry import figures
-from claims.report.errata import RUNAWAY_WIDE, Facts
+from claims.report.errata.scale import RUNAWAY_WIDE
+from claims.report.evidence import Facts
 from data.chapter import chapter_or_none
 from data.paths import PROJECT_ROOT
 from fixtures import results
@@ -67,29 +69,26 @@ def chapter_maps(text: str) -> str:
     return m.group(0) if m else "(not found in the chapter's text)"
 
 
-# The runaway's figures: (row, the chapter's figure in claims/registry.py, the verdict's record
-# figure's name begins, the reading's variant and statistic in readings.json)
-RUNAWAY_ROWS = [("undivided score sd at init", "runaway_init_sd", "undivided score sd at init", "undivided",
-                 "init_score_sd"),
-                ("undivided score sd after training", "runaway_sd", "undivided score sd after", "undivided", "score_sd"),
-                ("undivided attention entropy", "runaway_entropy", "undivided entropy", "undivided", "entropy"),
-                ("undivided: rows with > 0.99 on one token", "runaway_frozen", "undivided: 99.9 %", "undivided",
-                 "frozen"),
-                ("divided score sd after training", "divided_sd", "divided score sd after", "divided", "score_sd")]
+# The runaway's figures: (row, its figure ID, the reading's variant and statistic in readings.json)
+RUNAWAY_ROWS = [("undivided score sd at init", "scale.runaway_init_sd", "undivided", "init_score_sd"),
+                ("undivided score sd after training", "scale.runaway_sd", "undivided", "score_sd"),
+                ("undivided attention entropy", "scale.runaway_entropy", "undivided", "entropy"),
+                ("undivided: rows with > 0.99 on one token", "scale.runaway_frozen", "undivided", "frozen"),
+                ("divided score sd after training", "scale.divided_sd", "divided", "score_sd")]
 
 
 def _runaway_wide_rows(merged: dict, results_dir: Path) -> list[list]:
     """The runaway's figures beside the reading "a model 1024 wide throughout", where measured."""
-    reading = Facts(merged, results_dir).readings.get(RUNAWAY_WIDE, {})
+    facts = Facts(merged, results_dir)
+    reading = facts.readings.get(RUNAWAY_WIDE, {})
     if not reading:
         return []
-    records = {t["records"][0].get("figure", ""): t["records"][0] for t in _tests(merged, "scale.runaway")
-               if t.get("records")}
     rows = []
-    for row, figure, recorded, variant, stat in RUNAWAY_ROWS:
-        ours = next((r["measured"] for name, r in records.items() if name.startswith(recorded)), {})
+    for row, fid, variant, stat in RUNAWAY_ROWS:
+        ours = facts.figure(fid).get("measured") or {}
         theirs = reading.get(variant, {}).get(stat) or []
-        rows.append([row, figures("scale")[figure], over_seeds((ours or {}).get("per seed"), per_seed=False),
+        rows.append([row, FIGURES[fid].value, over_seeds(ours.get("per seed") if isinstance(ours, dict) else None,
+                                                           per_seed=False),
                      over_seeds(theirs, per_seed=False) + (" (1 seed)" if len(theirs) == 1 else "")])
     return rows
 
