@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from claims import registry
-from claims.verdicts import device_reading, DECIDED, merge, summary_text, verdict_label
+from claims.verdicts import DECIDED, device_reading, merge, summary_text, verdict_label
 from data.files import atomic_write
 from data.paths import PROJECT_ROOT
 
