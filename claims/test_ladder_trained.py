@@ -24,23 +24,29 @@ def runs(trained, seeds, *names):
 
 # The levels the chapter prints (held-out perplexity; depth's also train perplexity): one case
 # per printed figure, at the table's rounding (0.005) + 2 sd over seeds.
-def level(claim: str, recipe: str, split, fid: str, label: str):
-    """One printed level: its test id names the figure as the chapter prints it (the committed
+def level(claim, recipe: str, split, fid: str, label: str):
+    """One printed level (claim: its claim mark, written out so that the sources name every
+    claim they encode): its test id names the figure as the chapter prints it (the committed
     verdicts' key, unchanged since the figures were typed here)."""
-    return pytest.param(claim, recipe, split, FIGURES[fid].value, id=f"{label} {FIGURES[fid].printed}",
-                        marks=[pytest.mark.claim(claim), pytest.mark.figure(fid)])
+    return pytest.param(claim.args[0], recipe, split, FIGURES[fid].value, id=f"{label} {FIGURES[fid].printed}",
+                        marks=[claim, pytest.mark.figure(fid)])
 
 
 LEVELS = [
-    level("average.worse_than_baseline", "baseline", val, "ladder.baseline", "average.worse_than_baseline: baseline"),
-    level("average.residual_matches_baseline", "baseline", val, "ladder.baseline",
+    level(pytest.mark.claim("average.worse_than_baseline"), "baseline", val, "ladder.baseline",
+          "average.worse_than_baseline: baseline"),
+    level(pytest.mark.claim("average.residual_matches_baseline"), "baseline", val, "ladder.baseline",
           "average.residual_matches_baseline: baseline"),
-    level("average.residual_matches_baseline", "residual_average", val, "ladder.residual_average",
+    level(pytest.mark.claim("average.residual_matches_baseline"), "residual_average", val, "ladder.residual_average",
           "average.residual_matches_baseline: residual average"),
-    level("depth.two_blocks_overfit", "two_blocks", train_ppl, "depth.two_blocks_train", "depth: two blocks train"),
-    level("depth.two_blocks_overfit", "two_blocks", val, "ladder.two_blocks", "depth: two blocks held-out"),
-    level("depth.two_blocks_overfit", "layernorm", train_ppl, "depth.one_block_train", "depth: one block train"),
-    level("depth.two_blocks_overfit", "layernorm", val, "ladder.layernorm", "depth: one block held-out"),
+    level(pytest.mark.claim("depth.two_blocks_overfit"), "two_blocks", train_ppl, "depth.two_blocks_train",
+          "depth: two blocks train"),
+    level(pytest.mark.claim("depth.two_blocks_overfit"), "two_blocks", val, "ladder.two_blocks",
+          "depth: two blocks held-out"),
+    level(pytest.mark.claim("depth.two_blocks_overfit"), "layernorm", train_ppl, "depth.one_block_train",
+          "depth: one block train"),
+    level(pytest.mark.claim("depth.two_blocks_overfit"), "layernorm", val, "ladder.layernorm",
+          "depth: one block held-out"),
 ]
 
 
@@ -91,24 +97,24 @@ def test_two_blocks_fit_train_better_and_held_out_worse(trained, seeds, claim_re
 
 # The chapter's gains in held-out perplexity points, one row per claim: the model it is
 # measured from, the one that gains, the figure and half a unit of its last digit.
-def gain_of(worse: str, better: str, fid: str, claim: str):
-    return pytest.param(worse, better, FIGURES[fid].value, FIGURES[fid].rounding, id=claim,
-                        marks=[pytest.mark.claim(claim), pytest.mark.figure(fid)])
+def gain_of(worse: str, better: str, fid: str, claim):
+    return pytest.param(worse, better, FIGURES[fid].value, FIGURES[fid].rounding, id=claim.args[0],
+                        marks=[claim, pytest.mark.figure(fid)])
 
 
 GAINS = [
     # positions "bought 2.14 points out of 188" for the average
-    gain_of("average", "average_positions", "average.positions_gain", "average.positions_dont_help"),
+    gain_of("average", "average_positions", "average.positions_gain", pytest.mark.claim("average.positions_dont_help")),
     # uniform vs learned weights, everything else equal: residual average vs one head added
-    gain_of("residual_average", "one_head_added", "ladder.gain_attention", "ladder.attention_beats_uniform"),
-    gain_of("one_head_added", "four_heads", "ladder.gain_four_heads", "ladder.four_heads"),
+    gain_of("residual_average", "one_head_added", "ladder.gain_attention", pytest.mark.claim("ladder.attention_beats_uniform")),
+    gain_of("one_head_added", "four_heads", "ladder.gain_four_heads", pytest.mark.claim("ladder.four_heads")),
     # the same head, replacing vs added
-    gain_of("one_head", "one_head_added", "ladder.gain_residual_head", "ladder.residual_head"),
+    gain_of("one_head", "one_head_added", "ladder.gain_residual_head", pytest.mark.claim("ladder.residual_head")),
     # the average replacing (row two) vs added (row four).  Why row two: the chapter's figures
     # fix it -- positions "bought 2.14 points out of 188", so the 188 is measured from the
     # average without positions, and 60.45 + 188 = 248 = "about four times" 59.71.
-    gain_of("average", "residual_average", "ladder.gain_residual_average", "ladder.residual_average"),
-    gain_of("mlp", "layernorm", "ladder.gain_layernorm", "ladder.layernorm"),
+    gain_of("average", "residual_average", "ladder.gain_residual_average", pytest.mark.claim("ladder.residual_average")),
+    gain_of("mlp", "layernorm", "ladder.gain_layernorm", pytest.mark.claim("ladder.layernorm")),
 ]
 
 

@@ -71,16 +71,16 @@ def test_warmup_brings_postnorm_to_prenorm_not_to_the_plateau(trained, seeds, cl
 # ("reaches ~37.88", "~37.62 vs ~37.82") besides the difference between them. Compared at the
 # table's rounding (0.005) widened by 2 sd over seeds; the inventory's "~" is the chapter's
 # table quoted, not a coarser figure (unlike "~308", which it quotes to the unit).
-def level(run: str, claim: str, label: str):
+def level(run: str, claim, label: str):
     fid = f"norm.{run}"
-    return pytest.param(run, marks=[pytest.mark.claim(claim), pytest.mark.figure(fid)],
-                        id=f"{claim}: {label} ~{FIGURES[fid].printed}")
+    return pytest.param(run, marks=[claim, pytest.mark.figure(fid)],
+                        id=f"{claim.args[0]}: {label} ~{FIGURES[fid].printed}")
 
 
 LEVELS = [
-    level("postnorm_warmup", "norm.warmup_rescues_postnorm", "post-norm with warmup reaches"),
-    level("prenorm_warmup", "norm.prenorm_needs_no_warmup", "pre-norm with warmup"),
-    level("prenorm", "norm.prenorm_needs_no_warmup", "pre-norm without warmup"),
+    level("postnorm_warmup", pytest.mark.claim("norm.warmup_rescues_postnorm"), "post-norm with warmup reaches"),
+    level("prenorm_warmup", pytest.mark.claim("norm.prenorm_needs_no_warmup"), "pre-norm with warmup"),
+    level("prenorm", pytest.mark.claim("norm.prenorm_needs_no_warmup"), "pre-norm without warmup"),
 ]
 
 

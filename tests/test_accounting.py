@@ -4,6 +4,7 @@ import pytest
 
 from claims import accounting
 from claims.accounting import DECLARED, REASONS, numbers
+from claims.chapter_figures import FIGURES, WORDS
 
 
 def test_every_number_in_the_chapter_is_a_figure_or_has_a_reason(chapter_text):
@@ -27,8 +28,7 @@ def test_a_new_number_in_the_text_is_named_with_its_context(chapter_text):
 def test_the_accounting_counts_add_up(chapter_text):
     a = accounting.accounting(chapter_text)
     assert sum(a["by kind"].values()) == a["numbers"] and "unaccounted" not in a["by kind"]
-    assert a["by kind"]["figure"] + sum(f.printed.lower() in accounting.WORDS for f in accounting.FIGURES.values()) \
-        == a["figures"]
+    assert a["by kind"]["figure"] + sum(f.printed.lower() in WORDS for f in FIGURES.values()) == a["figures"]
 
 
 def test_a_broken_declaration_is_named(chapter_text):

@@ -315,9 +315,10 @@ def test_the_runaway_cause_is_built_from_both_widths_once_the_wide_model_is_meas
 
     from claims.report import errata
     node = "claims/test_scale_trained.py::test_the_undivided_head_runs_away"
-    tests = [{"nodeid": f"{node}[undivided score sd at init ~21]", "outcome": "holds", "records": [{"measured": {"per seed": [21.0, 21.2]}}]},
+    tests = [{"nodeid": f"{node}[undivided score sd at init ~21]", "outcome": "holds", "figures": ["scale.runaway_init_sd"],
+              "records": [{"measured": {"per seed": [21.0, 21.2]}}]},
              {"nodeid": f"{node}[undivided score sd after training ~5147]", "outcome": "refuted",
-              "records": [{"measured": {"per seed": [150.0, 210.0]}}]}]
+              "figures": ["scale.runaway_sd"], "records": [{"measured": {"per seed": [150.0, 210.0]}}]}]
     merged = {"claims": [{"id": "scale.runaway", "statement": "s", "verdict": "refuted", "tests": tests}]}
     [entry] = errata.build(merged, tmp_path)
     assert entry["cause"] == "not yet found"
@@ -328,7 +329,7 @@ def test_the_runaway_cause_is_built_from_both_widths_once_the_wide_model_is_meas
     assert "99.80 % of rows frozen (the chapter: 5147 and 99.9 %)" in entry["cause"]
     assert "divided head" not in entry["cause"]                # neither divided head measured yet
     tests.append({"nodeid": f"{node}[divided score sd after training 3.44]", "outcome": "refuted",
-                  "records": [{"measured": {"per seed": [2.3, 2.4]}}]})
+                  "figures": ["scale.divided_sd"], "records": [{"measured": {"per seed": [2.3, 2.4]}}]})
     wide["divided"] = {"score_sd": [8.7]}
     (tmp_path / "readings.json").write_text(json.dumps({errata.RUNAWAY_WIDE: wide}))
     [entry] = errata.build(merged, tmp_path)

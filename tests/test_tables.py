@@ -33,7 +33,7 @@ def test_every_listed_table_is_built_from_the_committed_evidence():
 
 def test_the_runaway_reading_sits_beside_the_verdicts_figures(tmp_path):
     merged = {"claims": [{"id": "scale.runaway", "tests": [
-        {"nodeid": "t[undivided score sd after training ~5147]", "outcome": "refuted",
+        {"nodeid": "t[undivided score sd after training ~5147]", "outcome": "refuted", "figures": ["scale.runaway_sd"],
          "records": [{"figure": "undivided score sd after training ~5147", "measured": {"per seed": [150.0, 210.0]}}]}]}]}
     assert tables._runaway_wide_rows(merged, tmp_path) == []           # nothing measured: no table
     reading = {"undivided": {"score_sd": [3600.0, 3800.0], "init_score_sd": [21.0]}, "divided": {}}
@@ -45,17 +45,17 @@ def test_the_runaway_reading_sits_beside_the_verdicts_figures(tmp_path):
 
 
 def test_the_cost_figures_the_tests_state_are_the_chapters_printed_table(chapter_text):
-    """The cost claims state figures typed once (claims/registry.py FIGURES, claims/test_cost.py
-    CHAPTER_PEAK_MB); the chapter's table, parsed from its text, must say the same."""
-
-    from claims.registry import FIGURES
-    printed = tables.chapter_cost_table(chapter_text)
+    """The cost claims read their figures from the figure table (claims/chapter_figures.py); the
+    chapter's table, parsed from its text by the report, must say the same."""
+    from claims.chapter_figures import FIGURES, READ
     from claims.registry import CHAPTER_PEAK_MB
+    printed = tables.chapter_cost_table(chapter_text)
     assert CHAPTER_PEAK_MB == {n: row["peak MB"] for n, row in printed.items()}
-    assert float(printed[4096]["ms x4"]) == FIGURES["cost.time_ratio_4096"]
-    assert float(printed[8192]["ms x4"]) == FIGURES["cost.time_ratio_8192"]
-    assert float(printed[8192]["MB x4"]) == FIGURES["cost.memory_last_ratio"]
-    assert round(printed[8192]["projections ms"] / printed[1024]["projections ms"]) == FIGURES["cost.projections_x8"]
+    assert {n: row["attn MB"] for n, row in printed.items()} == {n: FIGURES[f"cost.matrix_mb_{n}"].value for n in printed}
+    assert float(printed[4096]["ms x4"]) == READ["cost.time_ratio_4096"].value
+    assert float(printed[8192]["ms x4"]) == READ["cost.time_ratio_8192"].value
+    assert float(printed[8192]["MB x4"]) == FIGURES["cost.memory_last_ratio"].value
+    assert round(printed[8192]["projections ms"] / printed[1024]["projections ms"]) == FIGURES["cost.projections_x8"].value
 
 
 def test_the_stopped_readings_step_is_where_the_committed_curve_of_seed_0_bottoms():

@@ -21,6 +21,7 @@ from pathlib import Path
 from claims import accounting
 from claims.chapter_figures import FIGURES, span
 from claims.formats import cell, over_seeds
+from claims.report.markdown import accounting_text
 from claims.verdicts import summary_text
 
 # a verdict's symbol, so that a mark reads without colour
@@ -210,14 +211,6 @@ def header_counts(report: dict, chapter: str) -> dict:
     fs = report.get("figure_summary") or {}
     acc = accounting.accounting(chapter)
     return {"claims": summary_text(report["summary"]), "figures": fs, "accounting": acc}
-
-
-def accounting_text(acc: dict, fs: dict) -> str:
-    rest = ", ".join(f"{k} {v}" for k, v in sorted(acc["by kind"].items(), key=lambda kv: -kv[1]) if k != "figure")
-    return (f"{acc['numbers']} numbers in the chapter; {acc['figures']} asserted figures ({fs.get('holds', 0)} hold, "
-            f"{fs.get('refuted', 0)} refuted, {fs.get('fails', 0)} fail, {fs.get('not run', 0)} not run, of which "
-            f"{fs.get('device-specific', 0)} device-specific readings; {acc['by kind'].get('figure', 0)} of them "
-            f"printed as digits, the rest as words); the other numbers by reason: {rest}")
 
 
 def render_html(chapter: str, report: dict, entries: list[dict], badge_dir: Path | None = None) -> str:

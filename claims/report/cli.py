@@ -19,6 +19,7 @@ import json
 import shutil
 import sys
 
+from claims.accounting import accounting
 from claims.report.badges import badge_drift, badges
 from claims.report.html import render_html
 from claims.report.markdown import render_markdown
@@ -114,6 +115,10 @@ def _main(argv=None) -> int:
         merged = fresh
     else:
         merged = merge(fresh, load_verdicts(RESULTS)) if fresh is not None else committed_only(load_verdicts(RESULTS))
+    from data.chapter import chapter_or_none
+    text, why_absent = chapter_or_none()
+    # the accounting of every number in the chapter (claims/accounting.py), stated by every view
+    merged["accounting"] = accounting(text) if text is not None else {"not built": why_absent}
     _write(out / "merged.json", merged)
     (out / "claims.md").write_text(render_markdown(merged))
     if is_smoke(fresh):
@@ -124,12 +129,10 @@ def _main(argv=None) -> int:
     plots = fresh_plots + [p for p in sorted((ROOT / "results").glob("*.png"))
                            if p.name not in {f.name for f in fresh_plots}]
     from claims.report import chapter, errata, tables
-    from data.chapter import chapter_or_none
     chapter_tables = tables.build(merged, ROOT / "results")
     (out / "tables.md").write_text(tables.render(chapter_tables))
     entries = errata.build(merged, ROOT / "results", out)
     (out / "errata.md").write_text(errata.render(entries))
-    text, why_absent = chapter_or_none()
     chapter.build(out, text, why_absent, merged, entries)
     (out / "index.html").write_text(render_html(merged, plots, out / "badges", tables.render_html(chapter_tables)
                                                 + errata.render_html(entries), chapter_view=None if text is None

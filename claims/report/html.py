@@ -5,7 +5,7 @@ from pathlib import Path
 
 from claims import registry
 from claims.formats import cell
-from claims.report.markdown import NOT_RECORDED, figure_name
+from claims.report.markdown import NOT_RECORDED, accounting_line, figure_name
 from claims.verdicts import DECIDED, is_smoke, outcome_label, summary_text, verdict_label
 
 
@@ -44,6 +44,7 @@ td.figure-name{{padding-left:1.5em}}figure{{display:inline-block;margin:1em}}fig
 <h1>Which of the chapter's claims hold</h1>
 {"<p id='smoke'><b>Smoke scale</b>: every trained recipe ran a handful of steps; these verdicts check that the tests run, and say nothing about the chapter.</p>" if is_smoke(report) else ""}
 <p id="summary">{summary_text(s)}.</p>
+<p id="accounting">{html.escape(accounting_line(report))}</p>
 {badge_imgs}
 <p id="chapter-view">{f"<a href='{chapter_view}'>Read the chapter with every figure marked in place</a> (its verdict, our measurement on hover)." if chapter_view else "The chapter view was not built: " + html.escape(chapter_missing or "no chapter text")}</p>
 {_figures_table(report)}

@@ -15,12 +15,28 @@ def figure_name(t: dict) -> str:
     return str(rec.get("figure") or t["nodeid"].split("::", 1)[-1])
 
 
+def accounting_text(acc: dict, fs: dict) -> str:
+    rest = ", ".join(f"{k} {v}" for k, v in sorted(acc["by kind"].items(), key=lambda kv: -kv[1]) if k != "figure")
+    return (f"{acc['numbers']} numbers in the chapter; {acc['figures']} asserted figures ({fs.get('holds', 0)} hold, "
+            f"{fs.get('refuted', 0)} refuted, {fs.get('fails', 0)} fail, {fs.get('not run', 0)} not run, of which "
+            f"{fs.get('device-specific', 0)} device-specific readings; {acc['by kind'].get('figure', 0)} of them "
+            f"printed as digits, the rest as words); the other numbers by reason: {rest}")
+
+
+def accounting_line(report: dict) -> str:
+    """The accounting as the report states it, or why there is none (no chapter text)."""
+    acc = report.get("accounting") or {}
+    if "numbers" not in acc:
+        return "The numbers of the chapter are not accounted here: " + (acc.get("not built") or "no chapter text")
+    return accounting_text(acc, report.get("figure_summary") or {}) + "."
+
+
 def render_markdown(report: dict) -> str:
     s = report["summary"]
     smoke = [("**Smoke scale**: every trained recipe ran a handful of steps; these verdicts check that "
               "the tests run, and say nothing about the chapter."), ""] if is_smoke(report) else []
     lines = ["# Which of the chapter's claims hold", "", *smoke,
-             f"**{summary_text(s)}**.", ""]
+             f"**{summary_text(s)}**.", "", accounting_line(report), ""]
     by_section: dict[str, list] = {}
     for c in report["claims"]:
         by_section.setdefault(c["section"], []).append(c)
