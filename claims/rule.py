@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from claims.chapter_figures import FIGURES
 from claims.formats import number, over_seeds
 
 MIN_SEEDS = 3
@@ -28,6 +29,17 @@ def decide(request, holds: bool, reason: str) -> None:
     if not holds:
         request.applymarker(pytest.mark.xfail(strict=True, raises=AssertionError, reason=f"refuted: {reason}"))
     assert holds, reason
+
+
+def device_specific(request, device: str, ours: str) -> None:
+    """Skip, as `not run: device-specific`, a test whose every figure is one the chapter measured
+    on its CUDA laptop card (claims/chapter_figures.py device="cuda") when we measured on another
+    device: our measurement, recorded before this, is a reading beside the chapter's figure,
+    never a verdict on it (claims/verdicts.py device_reading does the same for committed ones)."""
+    figures = [FIGURES[f] for m in request.node.iter_markers("figure") for f in m.args]
+    if figures and all(f.device == "cuda" for f in figures) and not str(device).startswith("cuda"):
+        pytest.skip(f"not run: device-specific: {ours} on {device}, a reading beside the chapter's "
+                    f"{', '.join(f.printed for f in figures)}, which is its 8 GB laptop card's (CUDA)")
 
 
 def spread(values: Sequence[float]) -> tuple[float, float]:

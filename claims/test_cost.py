@@ -102,7 +102,7 @@ import itertools
 
 from claims import timing
 from claims.registry import CHAPTER_PEAK_MB
-from claims.rule import decide
+from claims.rule import decide, device_specific
 from fixtures import cost
 
 NS = [128, 256, 512, 1024, 2048, 4096, 8192]
@@ -274,15 +274,16 @@ def test_peak_memory_per_doubling_converges_on_4(requested, device, tables, clai
 MEMORY_EXPONENT, MEMORY_LAST_RATIO = FIGURES["cost.memory_exponent"].value, FIGURES["cost.memory_last_ratio"].value
 
 
-def _timed_figure(request, claim_record, run, name, statistic, samples_of, what):
+def _timed_figure(request, claim_record, run, name, statistic, samples_of, what, dev):
     """A printed timed figure (claims/timing.py TIMED): holds if it lies in our interval widened by
     the chapter's rounding, refuted if outside, too noisy to decide if it lies inside an interval
-    wider than the gap the figure must tell apart."""
+    wider than the gap the figure must tell apart; a reading, off the chapter's kind of device."""
     j = judged(run, name, statistic, samples_of)
     f = j["figure"]
-    claim_record(stated=f.stated, measured=_record(j), figure=name, rule="timing",
+    claim_record(stated=f.stated, measured=_record(j), figure=name, rule="timing", device=dev,
                  tolerance=f"{f.stated} inside the interval widened by {f.rounding}; undecided if that "
                            f"interval is wider than {f.too_wide}")
+    device_specific(request, dev, f"{what} {j['value']:.3f}")
     _decided(request, j, what)
 
 
@@ -290,8 +291,9 @@ def _timed_figure(request, claim_record, run, name, statistic, samples_of, what)
 @pytest.mark.figure("cost.time_exponent")
 @pytest.mark.parametrize("requested", DEVICES)
 def test_time_exponent_is_the_chapters_1_91(requested, device, tables, claim_record, request):
-    _timed_figure(request, claim_record, tables(_device(requested, device)), "time exponent",
-                  lambda ys: cost.loglog_slope(LAST4, ys), _slope_of("ms"), "time exponent (last four rows)")
+    dev = _device(requested, device)
+    _timed_figure(request, claim_record, tables(dev), "time exponent",
+                  lambda ys: cost.loglog_slope(LAST4, ys), _slope_of("ms"), "time exponent (last four rows)", dev)
 
 
 @pytest.mark.claim("cost.memory_quadratic")
@@ -300,11 +302,13 @@ def test_time_exponent_is_the_chapters_1_91(requested, device, tables, claim_rec
                                                         marks=pytest.mark.figure("cost.memory_last_ratio"))])
 @pytest.mark.parametrize("requested", DEVICES)
 def test_memory_figures_are_the_chapters(requested, figure, stated, device, tables, claim_record, request):
-    peaks = tables(_device(requested, device)).peaks
+    dev = _device(requested, device)
+    peaks = tables(dev).peaks
     value = (cost.loglog_slope(LAST4, [peaks[n] for n in LAST4]) if figure == "exponent"
              else peaks[NS[-1]] / peaks[NS[-2]])
     claim_record(stated=stated, measured=value, tolerance="the chapter's rounding, 0.005 (byte counts)",
-                 figure=f"memory {figure}", peak_mb=list(peaks.values()))
+                 figure=f"memory {figure}", peak_mb=list(peaks.values()), device=dev)
+    device_specific(request, dev, f"memory {figure} {value:.3f}")
     decide(request, abs(value - stated) <= 0.005,
            f"memory {figure} {value:.3f}, not {stated} (peak MB {', '.join(f'{p:.1f}' for p in peaks.values())})")
 
@@ -319,10 +323,12 @@ def test_memory_figures_are_the_chapters(requested, figure, stated, device, tabl
 @pytest.mark.parametrize("requested", DEVICES)
 @pytest.mark.parametrize("n", [pytest.param(n, marks=pytest.mark.figure(f"cost.peak_mb_{n}")) for n in CHAPTER_PEAK_MB])
 def test_peak_memory_is_the_chapters_byte_count(n, requested, device, tables, claim_record, request):
-    ours = tables(_device(requested, device)).peaks[n]
+    dev = _device(requested, device)
+    ours = tables(dev).peaks[n]
     stated = CHAPTER_PEAK_MB[n]
     claim_record(stated=stated, measured=ours, tolerance="the chapter's rounding: 0.05 MB", n=n,
-                 difference=ours - stated, two_matrices_mb=2 * 8 * n * n * 4 / 2**20)
+                 difference=ours - stated, two_matrices_mb=2 * 8 * n * n * 4 / 2**20, device=dev)
+    device_specific(request, dev, f"{ours:.1f} MB at n = {n}")
     decide(request, abs(ours - stated) <= 0.05,
            f"{ours:.1f} MB at n = {n}, not {stated} ({ours - stated:+.1f} MB), of which the scores "
            f"and weights are {2 * 8 * n * n * 4 / 2**20:.1f} MB")
@@ -344,9 +350,10 @@ def test_projections_grow_tenfold_for_eightfold_n(requested, device, tables, cla
     # "4.0 ms at 1024 tokens to 40.1 ms at 8192, a factor of ten for a factor of eight": the
     # factor is the figure (the chapter reads its ms columns for their ratios only); its rounding
     # and the widest interval that may confirm it: claims/timing.py TIMED.
-    _timed_figure(request, claim_record, tables(_device(requested, device)), "projections x for x8",
+    dev = _device(requested, device)
+    _timed_figure(request, claim_record, tables(dev), "projections x for x8",
                   lambda ys: ys[1] / ys[0], lambda t: [t.proj_ms[1024], t.proj_ms[8192]],
-                  "projections x for x8 (1024 -> 8192)")
+                  "projections x for x8 (1024 -> 8192)", dev)
 
 
 @pytest.mark.claim("cost.oom_16k")

@@ -72,7 +72,7 @@ def still_defined(nodeid: str, root: Path | None = None) -> bool:
 
 
 def on_cuda(t: dict) -> bool:
-    return str(t.get("device") or "").startswith("cuda")
+    return measured_on(t).startswith("cuda")
 
 
 def device_reading(t: dict) -> bool:
@@ -81,6 +81,13 @@ def device_reading(t: dict) -> bool:
     chapter's figure, never a verdict on it."""
     figs = [chapter_figures.FIGURES.get(f) for f in t.get("figures") or []]
     return bool(figs) and all(f is not None and f.device == "cuda" for f in figs) and not on_cuda(t)
+
+
+def measured_on(t: dict) -> str:
+    """The device a test measured on: its record's `device` where it names one (a cost test's
+    cpu case runs on the CPU whatever the run's device), else the run's."""
+    rec = (t.get("records") or [{}])[0]
+    return str(rec.get("device") or t.get("device") or "")
 
 
 def counts(t: dict) -> bool:
@@ -139,7 +146,7 @@ def outcome_label(t: dict) -> str:
     if outcome in DECIDED and is_stale(t):
         return f"stale: {outcome} under {', '.join(stale_rules(t))}, decide it again under the current rule"
     if outcome in DECIDED and device_reading(t):
-        return DEVICE_SPECIFIC.format(device=t.get("device"))
+        return DEVICE_SPECIFIC.format(device=measured_on(t))
     return outcome
 
 
@@ -167,8 +174,9 @@ def figure_rows(claims: list[dict]) -> list[dict]:
     rows = []
     for fid, f in chapter_figures.FIGURES.items():
         tests = by_figure.get(fid, [])
-        readings = [t for t in tests if t["outcome"] in DECIDED and not is_stale(t)
-                    and f.device == "cuda" and not on_cuda(t)]
+        readings = [t for t in tests if f.device == "cuda" and not on_cuda(t) and (
+            (t["outcome"] in DECIDED and not is_stale(t))
+            or (t["outcome"] == "not run" and str(t.get("reason", "")).startswith("not run: device-specific")))]
         decided = [t for t in tests if t["outcome"] in DECIDED and not is_stale(t) and t not in readings]
         stale = [t for t in tests if t["outcome"] in DECIDED and is_stale(t)]
         if decided:
@@ -186,11 +194,11 @@ def figure_rows(claims: list[dict]) -> list[dict]:
         rows.append({
             "id": fid, "claim": f.claim, "printed": f.printed, "value": f.value, "rounding": f.rounding,
             "device": f.device, "verdict": verdict, "label": label,
-            "reason": (DEVICE_SPECIFIC.format(device=t.get("device")) if label == "not run: device-specific"
+            "reason": (DEVICE_SPECIFIC.format(device=measured_on(t)) if label == "not run: device-specific"
                        else t.get("reason", "")),
             "tests": [x["nodeid"] for x in tests], "test": t.get("nodeid"),
             "stated": rec.get("stated"), "measured": rec.get("measured"), "tolerance": rec.get("tolerance"),
-            "seeds": rec.get("seeds"), "measured_on": t.get("device"), "source": t.get("source"),
+            "seeds": rec.get("seeds"), "measured_on": measured_on(t) or None, "source": t.get("source"),
             "timestamp": t.get("timestamp"),
         })
     return rows
