@@ -176,3 +176,13 @@ def test_the_chapter_view_in_chromium(built):
         subprocess.run([BROWSER, *flags, f"--screenshot={shot}", "--window-size=1200,1600",
                         "--virtual-time-budget=3000", page.as_uri()], capture_output=True, check=False, timeout=120)
         assert shot.exists() and shot.stat().st_size > 10_000
+
+
+def test_the_chapter_is_cut_into_its_paragraphs_code_and_printed_tables(chapter_text):
+    from claims.report.chapter import blocks
+    kinds = {chapter_text[b.start:b.end].split("\n")[0][:30]: b.kind for b in blocks(chapter_text)}
+    assert kinds["Attention and the Transformer "] == "title"
+    assert kinds["From 1997 to about 2017 the su"] == "p"                 # prose with $\mathbf{x}_t$ in it
+    assert kinds["class Head(nn.Module):"] == "pre" and kinds["  tokens   ms total    ms x4  "] == "pre"
+    assert kinds["2.9802322387695312e-08"] == "pre" and kinds["the {x} did not cross the {y} "] == "pre"
+    assert sum(b.kind == "p" for b in blocks(chapter_text)) > 60

@@ -53,8 +53,8 @@ def blocks(chapter: str) -> list[Block]:
         if not text.strip():
             continue
         single = "\n" not in text.strip("\n")
-        # one line of prose, not code or output: "   # a comment", "2.98e-08", the "{x}" template
-        prose = single and "   " not in text and " " in text.strip() and "{x}" not in text
+        # one line of prose, not code or output: "   # a comment", "2.98e-08", the "{adj}" template
+        prose = single and "   " not in text and " " in text.strip() and "{adj}" not in text
         out.append(Block(start, end, "title" if i == 0 else "p" if prose else "pre"))
     return out
 
