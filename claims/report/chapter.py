@@ -22,7 +22,7 @@ from claims import accounting
 from claims.chapter_figures import FIGURES, span
 from claims.formats import cell, over_seeds
 from claims.report.markdown import accounting_text
-from claims.verdicts import summary_text
+from claims.verdicts import is_smoke, summary_text
 
 # a verdict's symbol, so that a mark reads without colour
 SYMBOL = {"holds": "✓", "refuted": "✗", "fails": "‼", "stale": "↻", "not run": "○", "device-specific": "◇"}
@@ -239,6 +239,7 @@ def render_html(chapter: str, report: dict, entries: list[dict], badge_dir: Path
     return f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>The chapter, checked in place: attention-claims</title><style>{CSS}</style></head><body>
 <header><h1>The chapter, checked in place</h1>
+{"<p id='smoke'><b>Smoke scale</b>: every trained recipe ran a handful of steps; these marks check that the tests run, and say nothing about the chapter.</p>" if is_smoke(report) else ""}
 <p id="claim-counts">Claims: {html.escape(counts['claims'])}.</p>
 <p id="figure-counts" data-holds="{fs.get('holds', 0)}" data-refuted="{fs.get('refuted', 0)}"
  data-fails="{fs.get('fails', 0)}" data-not-run="{fs.get('not run', 0)}" data-stale="{fs.get('stale', 0)}"
@@ -284,6 +285,8 @@ def render_markdown(chapter: str, report: dict, entries: list[dict]) -> str:
     counts = header_counts(report, chapter)
     fs = counts["figures"]
     lines = ["# The chapter, checked in place", "",
+             *(["**Smoke scale**: every trained recipe ran a handful of steps; these marks say nothing about "
+                "the chapter.", ""] if is_smoke(report) else []),
              (f"Claims: {counts['claims']}. Figures: {fs.get('holds', 0)} hold, {fs.get('refuted', 0)} refuted, "
              f"{fs.get('not run', 0)} not run ({fs.get('device-specific', 0)} device-specific), of {fs.get('total', 0)}."),
              "", f"{accounting_text(counts['accounting'], fs)}.", "",
