@@ -285,8 +285,8 @@ def render_markdown(chapter: str, report: dict, entries: list[dict]) -> str:
     counts = header_counts(report, chapter)
     fs = counts["figures"]
     lines = ["# The chapter, checked in place", "",
-             *(["**Smoke scale**: every trained recipe ran a handful of steps; these marks say nothing about "
-                "the chapter.", ""] if is_smoke(report) else []),
+             *([("**Smoke scale**: every trained recipe ran a handful of steps; these marks say nothing about "
+                "the chapter."), ""] if is_smoke(report) else []),
              (f"Claims: {counts['claims']}. Figures: {fs.get('holds', 0)} hold, {fs.get('refuted', 0)} refuted, "
              f"{fs.get('not run', 0)} not run ({fs.get('device-specific', 0)} device-specific), of {fs.get('total', 0)}."),
              "", f"{accounting_text(counts['accounting'], fs)}.", "",
