@@ -12,19 +12,28 @@ from dataclasses import dataclass
 from claims import chapter_figures
 
 
+def filled(template: str) -> str:
+    """A template over figure IDs ("{norm.prenorm}") with each figure as the chapter prints it."""
+    every = {**chapter_figures.FIGURES, **chapter_figures.READ}
+    return re.sub(r"\{([a-z0-9_.]+)\}", lambda m: every[m.group(1)].printed, template)
+
+
 @dataclass(frozen=True)
 class Claim:
     id: str
-    statement: str
+    statement_text: str   # the claim in our words, its printed figures by ID: "The corpus is {corpus.chars} ..."
     figure_text: str      # what the chapter states, its printed figures by ID: "{norm.prenorm_warmup} vs {norm.prenorm}"
     kind: str
     tier: str
 
     @property
+    def statement(self) -> str:
+        return filled(self.statement_text)
+
+    @property
     def figure(self) -> str:
         """What the chapter states, each printed figure filled in from claims/chapter_figures.py."""
-        return re.sub(r"\{([a-z0-9_.]+)\}", lambda m: {**chapter_figures.FIGURES, **chapter_figures.READ}[m.group(1)].printed,
-                      self.figure_text)
+        return filled(self.figure_text)
 
     @property
     def section(self) -> str:
@@ -50,10 +59,10 @@ SECTIONS = {
 _C = Claim
 CLAIMS: dict[str, Claim] = {c.id: c for c in [
     # corpus
-    _C("corpus.chars", "The corpus is 1,115,394 characters long.", "{corpus.chars}", "exact", "fast"),
-    _C("corpus.tokens", "Byte-level BPE with 1024 symbols turns the corpus into about 459,760 tokens.", "{corpus.tokens}", "exact", "fast"),
-    _C("corpus.chars_per_token", "Each token covers 2.43 characters on average.", "{corpus.chars_per_token}", "exact", "fast"),
-    _C("corpus.split", "The split is 90/10 and the held-out part is the last 10 %.", "{corpus.split_train}/{corpus.split_held_out}", "exact", "fast"),
+    _C("corpus.chars", "The corpus is {corpus.chars} characters long.", "{corpus.chars}", "exact", "fast"),
+    _C("corpus.tokens", "Byte-level BPE with 1024 symbols turns the corpus into about {corpus.tokens} tokens.", "{corpus.tokens}", "exact", "fast"),
+    _C("corpus.chars_per_token", "Each token covers {corpus.chars_per_token} characters on average.", "{corpus.chars_per_token}", "exact", "fast"),
+    _C("corpus.split", "The split is {corpus.split_train}/{corpus.split_held_out} and the held-out part is the last {corpus.split_held_out} %.", "{corpus.split_train}/{corpus.split_held_out}", "exact", "fast"),
     # average
     _C("average.permutation_invariant", "Shuffling the window leaves the last position's average unchanged up to float noise.", "{average.shuffle_diff}", "exact", "fast"),
     _C("average.dilution", "At position t the current token is 1/(t+1) of the average.", "{average.one_hundredth} at position 100", "exact", "fast"),
@@ -72,23 +81,23 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
     _C("scale.variance_is_d", "Var(q . k) = d for unit-variance entries.", "{scale.var_4} {scale.var_16} {scale.var_64} {scale.var_256} {scale.var_1024}", "stat", "fast"),
     _C("scale.std_is_sqrt_d", "The score standard deviation is sqrt(d).", "{scale.std_4} {scale.std_16} {scale.std_64} {scale.std_256} {scale.std_1024}", "stat", "fast"),
     _C("scale.effective_tokens", "Undivided at d_k = 256, a fresh head over 64 positions attends to about one effective token.", "{scale.effective_one} of 64", "stat", "fast"),
-    _C("scale.frozen_rows", "Undivided at d_k = 1024, about 7 rows in 10 of 2,000 are frozen.", "{scale.frozen_seven} in ten", "stat", "fast"),
-    _C("scale.divided_flat", "Divided, the mean of sum_i w_i(1 - w_i) is 0.96 at every width.", "{scale.divided_flat}", "stat", "fast"),
+    _C("scale.frozen_rows", "Undivided at d_k = 1024, about {scale.frozen_seven} rows in ten of 2,000 are frozen.", "{scale.frozen_seven} in ten", "stat", "fast"),
+    _C("scale.divided_flat", "Divided, the mean of sum_i w_i(1 - w_i) is {scale.divided_flat} at every width.", "{scale.divided_flat}", "stat", "fast"),
     _C("scale.no_effect_at_32", "At d_k = 32 dropping the division costs nothing.", "worth {scale.worth_32}; undivided very slightly ahead", "trained", "gpu"),
-    _C("scale.matters_at_256", "Without the division perplexity is ~18 points worse at d_k = 256 and ~17 at 1024.", "{scale.worth_256} / {scale.worth_1024} points", "trained", "gpu"),
-    _C("scale.runaway", "Undivided scores run away: std 21 -> 5147, entropy -> 0, 99.9 % of rows > 0.99 on one token; divided std 3.44.", "{scale.runaway_init_sd} -> {scale.runaway_sd}; entropy {scale.runaway_entropy}; {scale.runaway_frozen}; {scale.divided_sd}", "trained", "gpu"),
+    _C("scale.matters_at_256", "Without the division perplexity is ~{scale.worth_256} points worse at d_k = 256 and ~{scale.worth_1024} at 1024.", "{scale.worth_256} / {scale.worth_1024} points", "trained", "gpu"),
+    _C("scale.runaway", "Undivided scores run away: std {scale.runaway_init_sd} -> {scale.runaway_sd}, entropy -> {scale.runaway_entropy}, {scale.runaway_frozen} of rows > 0.99 on one token; divided std {scale.divided_sd}.", "{scale.runaway_init_sd} -> {scale.runaway_sd}; entropy {scale.runaway_entropy}; {scale.runaway_frozen}; {scale.divided_sd}", "trained", "gpu"),
     # ladder
-    _C("ladder.attention_beats_uniform", "Learned attention weights beat uniform ones by about 14 points.", "{ladder.gain_attention} points", "trained", "gpu"),
-    _C("ladder.four_heads", "Four heads buy ~3 points for exactly 16,512 extra parameters.", "{ladder.gain_four_heads} points; {ladder.four_heads_params}", "trained", "gpu"),
-    _C("ladder.residual_head", "The same head is worth ~9 points more added than replacing.", "{ladder.gain_residual_head} points", "trained", "gpu"),
-    _C("ladder.residual_average", "Residual connections are worth ~188 points for the average.", "{ladder.gain_residual_average} points", "trained", "gpu"),
-    _C("ladder.layernorm", "LayerNorm costs exactly 768 parameters and buys ~1.8 points.", "{ladder.layernorm_params}; {ladder.gain_layernorm} points", "trained", "gpu"),
+    _C("ladder.attention_beats_uniform", "Learned attention weights beat uniform ones by about {ladder.gain_attention} points.", "{ladder.gain_attention} points", "trained", "gpu"),
+    _C("ladder.four_heads", "Four heads buy ~{ladder.gain_four_heads} points for exactly {ladder.four_heads_params} extra parameters.", "{ladder.gain_four_heads} points; {ladder.four_heads_params}", "trained", "gpu"),
+    _C("ladder.residual_head", "The same head is worth ~{ladder.gain_residual_head} points more added than replacing.", "{ladder.gain_residual_head} points", "trained", "gpu"),
+    _C("ladder.residual_average", "Residual connections are worth ~{ladder.gain_residual_average} points for the average.", "{ladder.gain_residual_average} points", "trained", "gpu"),
+    _C("ladder.layernorm", "LayerNorm costs exactly {ladder.layernorm_params} parameters and buys ~{ladder.gain_layernorm} points.", "{ladder.layernorm_params}; {ladder.gain_layernorm} points", "trained", "gpu"),
     _C("ladder.mlp_two_thirds", "The MLP holds two thirds of every block's parameters at every width.", "{ladder.mlp_share}", "exact", "fast"),
     _C("ladder.heads_partition_width", "h heads of width d/h cost the same q/k/v parameters as one head of width d.", "partition", "exact", "fast"),
     _C("ladder.ffn_is_positionwise", "The MLP computes within a position; attention mixes across positions.", "within / across", "exact", "fast"),
-    _C("ladder.model_size", "A one-block model here has about 500,000 parameters.", "{ladder.model_size}", "exact", "fast"),
+    _C("ladder.model_size", "A one-block model here has about {ladder.model_size} parameters.", "{ladder.model_size}", "exact", "fast"),
     # norm
-    _C("norm.grad_profile", "At initialisation the per-block gradient norm grows with depth: pre-norm 1.32x, post-norm 1.65x.", "{norm.grad_pre_first}..{norm.grad_pre_last} ({norm.grad_pre_ratio}); {norm.grad_post_first}..{norm.grad_post_last} ({norm.grad_post_ratio})", "stat", "fast"),
+    _C("norm.grad_profile", "At initialisation the per-block gradient norm grows with depth: pre-norm {norm.grad_pre_ratio}x, post-norm {norm.grad_post_ratio}x.", "{norm.grad_pre_first}..{norm.grad_pre_last} ({norm.grad_pre_ratio}); {norm.grad_post_first}..{norm.grad_post_last} ({norm.grad_post_ratio})", "stat", "fast"),
     _C("norm.postnorm_diverges", "Post-norm without warmup ends eight times worse.", "{norm.postnorm}, {norm.eight_times} times worse", "trained", "gpu"),
     _C("norm.warmup_rescues_postnorm", "A 200-step warmup makes post-norm match pre-norm.", "{norm.postnorm_warmup}", "trained", "gpu"),
     _C("norm.prenorm_needs_no_warmup", "Pre-norm is the same with and without warmup.", "{norm.prenorm_warmup} vs {norm.prenorm}", "trained", "gpu"),
@@ -104,30 +113,30 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
     _C("dropout.placement", "Dropout acts on the attention weights, each sub-layer's output and the embedding sum; identity in eval.", "three places", "exact", "fast"),
     # cost
     _C("cost.matrix_bytes", "The score matrix takes heads x n x n x 4 bytes.", "{cost.matrix_mb_128} MB at 128 ... {cost.matrix_mb_16384} MB at 16384", "exact", "fast"),
-    _C("cost.time_quadratic", "Time per doubling of n converges on 4.", "converges on {cost.converges_on_4}; n^{cost.time_exponent}", "timed", "slow"),
-    _C("cost.memory_quadratic", "Peak memory per doubling converges on 4.", "{cost.memory_last_ratio} at the last step; n^{cost.memory_exponent}", "timed", "slow"),
+    _C("cost.time_quadratic", "Time per doubling of n converges on {cost.converges_on_4}.", "converges on {cost.converges_on_4}; n^{cost.time_exponent}", "timed", "slow"),
+    _C("cost.memory_quadratic", "Peak memory per doubling converges on {cost.converges_on_4}.", "{cost.memory_last_ratio} at the last step; n^{cost.memory_exponent}", "timed", "slow"),
     _C("cost.projections_linear", "The projections are linear in n.", "a factor of {cost.projections_x8} for eight", "timed", "slow"),
-    _C("cost.oom_16k", "One layer at 16,384 tokens runs out of memory on an 8 GB device.", "out of memory at {cost.oom_tokens}", "timed", "slow"),
+    _C("cost.oom_16k", "One layer at {cost.oom_tokens} tokens runs out of memory on an 8 GB device.", "out of memory at {cost.oom_tokens}", "timed", "slow"),
     _C("cost.fused_kernel_avoids_matrix", "A fused kernel gives the same result without storing the n x n matrix.", "same result, no matrix", "exact", "slow"),
     # params
     _C("params.block_formula", "A block has 12d^2 + 13d parameters.", "12d^2 + 13d", "exact", "fast"),
-    _C("params.bias_difference", "Dropping the bias on three projections removes 2,304 per block at d = 768.", "{params.bias_difference}", "exact", "fast"),
-    _C("params.gpt2_small", "GPT-2 small's accounting adds up to 124,439,808 with tied weights.", "{params.total}", "exact", "fast"),
-    _C("params.embedding_third", "Nearly a third of GPT-2 small is the token table.", "nearly {params.embedding_third}", "exact", "fast"),
+    _C("params.bias_difference", "Dropping the bias on three projections removes {params.bias_difference} per block at d = 768.", "{params.bias_difference}", "exact", "fast"),
+    _C("params.gpt2_small", "GPT-2 small's accounting adds up to {params.total} with tied weights.", "{params.total}", "exact", "fast"),
+    _C("params.embedding_third", "Nearly {params.embedding_third} of GPT-2 small is the token table.", "nearly {params.embedding_third}", "exact", "fast"),
     # winograd
-    _C("winograd.category_cheat", "With animal/place candidates the uniform average gets 100 % and one block 91.7 %.", "{winograd.cheatable_uniform} / {winograd.cheatable_one_block}", "trained", "slow"),
-    _C("winograd.hard_chance", "In the hardened task chance among the two nouns is 50 %.", "{winograd.chance}", "exact", "fast"),
-    _C("winograd.uniform_fails", "The uniform average lands at ~27.9 % and names the wrong noun of the pair exactly half the time.", "{winograd.hardened_uniform}; wrong noun {winograd.hardened_uniform_wrong_noun} the time", "trained", "slow"),
-    _C("winograd.one_block", "One block reaches ~92.7 %.", "{winograd.hardened_one_block}", "trained", "slow"),
-    _C("winograd.two_blocks", "Two blocks reach 100 %.", "{winograd.hardened_two_blocks}", "trained", "slow"),
-    _C("winograd.uniform_weight", "A uniform average over the 15 visible tokens puts 0.067 on each.", "{winograd.uniform_weight}", "exact", "fast"),
-    _C("winograd.block1_first_noun", "Block 1 at the referent position is identical across a pair and puts ~0.70 on the first noun.", "{winograd.map_tired_1_1} on the first noun; the printed row", "trained", "slow"),
+    _C("winograd.category_cheat", "With animal/place candidates the uniform average gets {winograd.cheatable_uniform} and one block {winograd.cheatable_one_block}.", "{winograd.cheatable_uniform} / {winograd.cheatable_one_block}", "trained", "slow"),
+    _C("winograd.hard_chance", "In the hardened task chance among the two nouns is {winograd.chance}.", "{winograd.chance}", "exact", "fast"),
+    _C("winograd.uniform_fails", "The uniform average lands at ~{winograd.hardened_uniform} and names the wrong noun of the pair exactly {winograd.hardened_uniform_wrong_noun} the time.", "{winograd.hardened_uniform}; wrong noun {winograd.hardened_uniform_wrong_noun} the time", "trained", "slow"),
+    _C("winograd.one_block", "One block reaches ~{winograd.hardened_one_block}.", "{winograd.hardened_one_block}", "trained", "slow"),
+    _C("winograd.two_blocks", "Two blocks reach {winograd.hardened_two_blocks}.", "{winograd.hardened_two_blocks}", "trained", "slow"),
+    _C("winograd.uniform_weight", "A uniform average over the 15 visible tokens puts {winograd.uniform_weight} on each.", "{winograd.uniform_weight}", "exact", "fast"),
+    _C("winograd.block1_first_noun", "Block 1 at the referent position is identical across a pair and puts ~{winograd.map_tired_1_1} on the first noun.", "{winograd.map_tired_1_1} on the first noun; the printed row", "trained", "slow"),
     _C("winograd.block2_routing", "Block 2 reads the adjective for crosser adjectives and fetches the other noun for crossed ones.", "tired {winograd.map_tired_2_11}; street {winograd.map_wet_2_6}, too {winograd.map_wet_2_10}, the {winograd.map_wet_2_14}", "trained", "slow"),
     # the inventory's IDs 64-71 (../shared/claims.md)
     _C("qkv.first_layer_query_own_token", "In the first layer a position's query depends only on its own token and index.", "own token and index", "exact", "fast"),
     _C("scale.divided_never_saturates", "Divided, no row at any width puts more than 0.99 on one token.", "none > 0.99", "stat", "fast"),
     _C("norm.postnorm_grad_badly_scaled", "At initialisation post-norm's per-block gradient is worse scaled with depth than pre-norm's.", "post ratio > pre ratio", "stat", "fast"),
-    _C("params.published_size", "124,439,808 is GPT-2 small's published size (the released implementation's own count).", "{params.total}", "exact", "fast"),
+    _C("params.published_size", "{params.total} is GPT-2 small's published size (the released implementation's own count).", "{params.total}", "exact", "fast"),
     _C("params.formula_is_the_model", "V d + n_ctx d + L(12d^2 + 13d) + 2d is the built model's count for any size.", "exact for any size", "exact", "fast"),
     _C("cost.peak_memory", "Peak memory per length is an allocator byte count that does not move.", "{cost.peak_mb_128} ... {cost.peak_mb_8192} MB", "timed", "slow"),
     _C("cost.two_nxn_tensors", "Exactly two tensors of the layer are n x n: the scores and the weights.", "two n x n", "exact", "fast"),
