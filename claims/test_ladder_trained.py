@@ -112,7 +112,8 @@ GAINS = [
     gain_of("one_head", "one_head_added", "ladder.gain_residual_head", pytest.mark.claim("ladder.residual_head")),
     # the average replacing (row two) vs added (row four).  Why row two: the chapter's figures
     # fix it -- positions "bought 2.14 points out of 188", so the 188 is measured from the
-    # average without positions, and 60.45 + 188 = 248 = "about four times" 59.71.
+    # average without positions, and ladder.residual_average + 188 is "about four times"
+    # ladder.baseline (the figure IDs of claims/chapter_figures.py).
     gain_of("average", "residual_average", "ladder.gain_residual_average", pytest.mark.claim("ladder.residual_average")),
     gain_of("mlp", "layernorm", "ladder.gain_layernorm", pytest.mark.claim("ladder.layernorm")),
 ]

@@ -29,10 +29,11 @@ def levels(rs: dict) -> str:
 
 
 # "post-norm without warmup ends at perplexity ~308, eight times worse" (claims.md): two
-# figures. ~308 is the table's 308.05 as the inventory quotes it, to the unit (+-0.5); it is the
-# plateau of a model that learnt only token frequencies, and our tokenizer is not the chapter's
-# to the token (459,792 tokens, not 459,760). "Eight" is 308.05 / 37.82 = 8.1 said as a whole
-# number (+-0.5). Each is widened by two seed-to-seed sd.
+# figures. ~308 is the table's norm.postnorm as the inventory quotes it, to the unit (+-0.5); it
+# is the plateau of a model that learnt only token frequencies, and our tokenizer is not the
+# chapter's to the token (corpus.tokens is met within a band, not exactly). "Eight" is
+# norm.postnorm / norm.prenorm = 8.1 said as a whole number (+-0.5). Each is widened by two
+# seed-to-seed sd.
 PLATEAU = round(FIGURES["norm.postnorm"].value)          # the inventory's "~308"
 DIVERGES = [
     pytest.param("postnorm", PLATEAU, 0.5, id=f"post-norm ends at ~{PLATEAU}", marks=pytest.mark.figure("norm.postnorm")),
@@ -68,7 +69,7 @@ def test_warmup_brings_postnorm_to_prenorm_not_to_the_plateau(trained, seeds, cl
 
 
 # Where a run ends, as the table gives it: each warmup claim states its runs' perplexities
-# ("reaches ~37.88", "~37.62 vs ~37.82") besides the difference between them. Compared at the
+# (norm.postnorm_warmup; norm.prenorm_warmup vs norm.prenorm) besides the difference between them. Compared at the
 # table's rounding (0.005) widened by 2 sd over seeds; the inventory's "~" is the chapter's
 # table quoted, not a coarser figure (unlike "~308", which it quotes to the unit).
 def level(run: str, claim, label: str):
@@ -94,10 +95,10 @@ def test_run_ends_at_the_chapters_perplexity(run, trained, seeds, claim_record, 
 # Differences between two of the four runs, in held-out perplexity points: the chapter's figure
 # is derived from its table (CHAPTER), compared at its rounding (0.005) plus 2 sd over seeds.
 DIFFERENCES = [
-    # post-norm with warmup "matches pre-norm": 37.88 vs 37.62
+    # post-norm with warmup "matches pre-norm": norm.postnorm_warmup vs norm.prenorm_warmup
     pytest.param("postnorm_warmup", "prenorm_warmup", marks=pytest.mark.claim("norm.warmup_rescues_postnorm"),
                  id="norm.warmup_rescues_postnorm"),
-    # pre-norm "needs no warmup": 37.82 vs 37.62
+    # pre-norm "needs no warmup": norm.prenorm vs norm.prenorm_warmup
     pytest.param("prenorm", "prenorm_warmup", marks=pytest.mark.claim("norm.prenorm_needs_no_warmup"),
                  id="norm.prenorm_needs_no_warmup"),
 ]

@@ -78,11 +78,11 @@ def test_learned_positions_fall_below_no_context_at_128(curves, claim_record, re
 
 # "Does not extrapolate" (sinusoids, like the learned table's cliff) against "degrades" (RoPE,
 # the inventory's "but gracefully"), told apart by one stated threshold taken from the chapter's
-# own figures: the perplexity of a model that sees no context at all, the ladder's baseline,
-# 59.71.  A scheme that at a longer window is worse than ignoring the context has not
+# own figures: the perplexity of a model that sees no context at all, the ladder's baseline
+# (ladder.baseline).  A scheme that at a longer window is worse than ignoring the context has not
 # extrapolated: it lost everything the context gave it.  One that is worse than at 64 but still
 # better than no context degrades, and keeps what it learned.  As ratios to its own perplexity
-# at 64 (what the report shows): the threshold is 59.71 / ppl(64), about 1.4 for these models.
+# at 64 (what the report shows): the threshold is ladder.baseline / ppl(64), about 1.4 for these models.
 NO_CONTEXT = FIGURES["ladder.baseline"]                 # the chapter's no-context baseline
 
 
@@ -143,8 +143,9 @@ def test_rope_degrades_less_than_the_absolute_schemes(curves, claim_record, requ
         f"{s} {', '.join(f'{growth(r, 256):.2f}' for r in curves[s])}" for s in ("rope", "learned", "sinusoidal")))
 
 
-# "Its perplexity improves as the window grows past the training length, from 44.95 to 42.49":
-# three figures (the two levels and the drop between them, 2.46) at the chapter's rounding
+# "Its perplexity improves as the window grows past the training length, from ... to ..."
+# (positions.alibi_64, positions.alibi_256): three figures, the two levels and the drop
+# between them, at the chapter's rounding
 # (0.005) + 2 sd over seeds, and the ordering it states.
 CHAPTER = figures("positions")          # alibi_64, alibi_256 (claims/registry.py)
 DROP = round(CHAPTER["alibi_64"] - CHAPTER["alibi_256"], 2)
