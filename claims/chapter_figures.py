@@ -21,8 +21,9 @@ from decimal import Decimal
 
 from data import chapter as _chapter
 
-# A number the chapter writes as a word: its value and its rounding (a whole word: half a unit).
-WORDS = {"nothing": (0, 0.5), "zero": (0, 0.5), "half": (0.5, 0.5), "one": (1, 0.5), "four": (4, 0.5),
+# A number the chapter writes as a word: its value and its rounding (a whole number: half a unit;
+# a fraction, "exactly half the time", "one hundredth", "two thirds": exact).
+WORDS = {"nothing": (0, 0.5), "zero": (0, 0.5), "half": (0.5, 0.0), "one": (1, 0.5), "four": (4, 0.5),
          "seven": (7, 0.5), "eight": (8, 0.5), "ten": (10, 0.5), "one hundredth": (0.01, 0.0),
          "two thirds": (2 / 3, 0.0), "a third": (1 / 3, 0.0)}
 DEVICES = ("any", "cuda")    # where a figure can be decided: anywhere, or on the chapter's kind of device

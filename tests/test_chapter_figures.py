@@ -20,7 +20,8 @@ def test_every_anchor_is_in_the_chapter_once_and_holds_the_printed_number(figure
 
 def test_values_and_roundings_come_from_the_printed_digits():
     cases = {"37.82": (37.82, 0.005), "99.9 %": (0.999, 0.0005), "100 %": (1.0, 0.005), "5147": (5147, 0.5),
-             "0.0498": (0.0498, 0.00005), "ten": (10, 0.5), "nothing": (0, 0.5)}
+             "0.0498": (0.0498, 0.00005), "ten": (10, 0.5), "nothing": (0, 0.5), "half": (0.5, 0.0),
+             "Two thirds": (2 / 3, 0.0), "1,115,394": (1115394, 0.5), "2.9802322387695312e-08": (2.9802322387695312e-08, 5e-25)}
     for printed, (value, rounding) in cases.items():
         f = Figure("x", "corpus.chars", printed, printed)
         assert f.value == value and f.rounding == pytest.approx(rounding)
