@@ -197,7 +197,9 @@ def figure_rows(claims: list[dict]) -> list[dict]:
             "reason": (DEVICE_SPECIFIC.format(device=measured_on(t)) if label == "not run: device-specific"
                        else t.get("reason", "")),
             "tests": [x["nodeid"] for x in tests], "test": t.get("nodeid"),
-            "stated": rec.get("stated"), "measured": rec.get("measured"), "tolerance": rec.get("tolerance"),
+            # a test of several figures may record each one's measurement by figure ID ("per_figure")
+            "stated": rec.get("stated"), "tolerance": rec.get("tolerance"),
+            "measured": (rec.get("per_figure") or {}).get(fid, rec.get("measured")),
             "seeds": rec.get("seeds"), "measured_on": measured_on(t) or None, "source": t.get("source"),
             "timestamp": t.get("timestamp"),
         })

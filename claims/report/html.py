@@ -46,10 +46,10 @@ td.figure-name{{padding-left:1.5em}}figure{{display:inline-block;margin:1em}}fig
 <p id="summary">{summary_text(s)}.</p>
 <p id="accounting">{html.escape(accounting_line(report))}</p>
 {badge_imgs}
-<p id="chapter-view">{f"<a href='{chapter_view}'>Read the chapter with every figure marked in place</a> (its verdict, our measurement on hover)." if chapter_view else "The chapter view was not built: " + html.escape(chapter_missing or "no chapter text")}</p>
-{_figures_table(report)}
+<p id="chapter-view">{f"<a href='{chapter_view}'>Read the chapter with every figure marked in place</a> (its verdict, our measurement on hover); <a href='#figures'>the figures, one row each</a>." if chapter_view else "The chapter view was not built: " + html.escape(chapter_missing or "no chapter text")}</p>
 <table id="claims"><tr><th>claim</th><th>the chapter</th><th>measured</th><th>tolerance</th><th>verdict</th><th>source</th></tr>
-{''.join(rows)}</table><h2>Plots</h2>{figs or '<p>No plots yet: run the slow or gpu tier.</p>'}
+{''.join(rows)}</table>
+{_figures_table(report)}<h2>Plots</h2>{figs or '<p>No plots yet: run the slow or gpu tier.</p>'}
 {tables_html}</body></html>"""
 
 
