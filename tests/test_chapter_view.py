@@ -12,11 +12,11 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from chromium import BROWSER, WHY_NONE, probe, screenshot
 
 from claims.chapter_figures import FIGURES
 
 ROOT = Path(__file__).resolve().parent.parent
-BROWSER = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 OUT = ROOT / "report" / "chapter-view"          # a report directory: its screenshot stays there
 
 
@@ -117,9 +117,6 @@ def test_without_the_chapter_the_view_is_not_built_and_the_report_says_why(tmp_p
     assert "nowhere.txt" in why and "The chapter view was not built" in (tmp_path / "report" / "index.html").read_text()
 
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]
-
 # Run after load: what a reader sees (marks, their verdicts, a tooltip on focus), onto <body>.
 PROBE = """<script>
 window.addEventListener('load', () => {
@@ -150,18 +147,13 @@ window.addEventListener('load', () => {
 });</script></body>"""
 
 
-@pytest.mark.skipif(BROWSER is None, reason="no Chromium installed: `.ci/run` installs it where it runs as root "
-                                            "with apt (apt-get install -y chromium)")
+@pytest.mark.skipif(BROWSER is None, reason=WHY_NONE)
 def test_the_chapter_view_in_chromium(built):
     """Every figure marked once, with a symbol; the marks per verdict are the report's figure rows;
     a mark's tooltip is hidden until focused, then shows our measurement; no None or nan; and a
     screenshot, kept in the report directory (chapter.png, and chapter-focus.png with a tooltip open)."""
-    flags = [*FLAGS, f"--user-data-dir={built / 'chrome-profile'}"]
-    probe = built / "chapter-probe.html"
-    probe.write_text((built / "chapter.html").read_text().replace("</body>", PROBE))
-    dom = subprocess.run([BROWSER, *flags, "--virtual-time-budget=5000", "--dump-dom", probe.as_uri()],
-                         capture_output=True, check=False, text=True, timeout=120).stdout
-    body = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', dom.split("<body", 1)[1].split(">", 1)[0]))
+    profile = built / "chrome-profile"
+    body = probe(built / "chapter.html", PROBE, profile)
     merged = json.loads((built / "merged.json").read_text())
     assert int(body["marks"]) == int(body["unique"]) == int(body["symbols"]) == len(FIGURES)
     assert json.loads(body["counts"].replace("'", '"')) == dict(collections.Counter(r["verdict"] for r in merged["figures"]))
@@ -172,9 +164,7 @@ def test_the_chapter_view_in_chromium(built):
     focused = built / "chapter-focus.html"
     focused.write_text((built / "chapter.html").read_text().replace("</body>", FOCUS))
     for name, page in (("chapter.png", built / "chapter.html"), ("chapter-focus.png", focused)):
-        shot = built / name
-        subprocess.run([BROWSER, *flags, f"--screenshot={shot}", "--window-size=1200,1600",
-                        "--virtual-time-budget=3000", page.as_uri()], capture_output=True, check=False, timeout=120)
+        shot = screenshot(page, built / name, profile)
         assert shot.exists() and shot.stat().st_size > 10_000
 
 

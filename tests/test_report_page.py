@@ -2,18 +2,16 @@
 
 `.ci/run` installs Chromium where it can (root, apt); elsewhere the browser test skips, saying why."""
 import json
-import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from chromium import BROWSER, WHY_NONE, probe, screenshot
 
 from claims.verdicts import summary_text
 
 ROOT = Path(__file__).resolve().parent.parent
-BROWSER = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 
 
 @pytest.fixture(scope="module")
@@ -48,14 +46,6 @@ def test_report_files_agree_with_claims_json(built_report):
     assert "mask.averaging_matrix" in (built_report / "index.html").read_text()
 
 
-def _why_no_browser() -> str:
-    return ("no Chromium installed: `.ci/run` installs it where it runs as root with apt "
-            "(apt-get install -y chromium); elsewhere install it to run this test")
-
-
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]
-
 # Run in the page after load: what a reader sees, written onto <body> for --dump-dom to carry.
 PROBE = """<script>
 window.addEventListener('load', () => {
@@ -72,17 +62,12 @@ window.addEventListener('load', () => {
 });</script></body>"""
 
 
-@pytest.mark.skipif(BROWSER is None, reason=_why_no_browser())
+@pytest.mark.skipif(BROWSER is None, reason=WHY_NONE)
 def test_report_page_shows_what_the_report_says(built_report):
     """The DOM Chromium renders: a row per claim and per figure, the merged report's counts,
     every badge and plot loaded, no None or nan where a figure belongs; and a screenshot."""
-    page = built_report / "index.html"
-    flags = [*FLAGS, f"--user-data-dir={built_report / 'chrome-profile'}"]
-    probe = built_report / "probe.html"
-    probe.write_text(page.read_text().replace("</body>", PROBE))
-    dom = subprocess.run([BROWSER, *flags, "--virtual-time-budget=5000", "--dump-dom", probe.as_uri()],
-                         capture_output=True, check=False, text=True, timeout=120).stdout
-    body = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', dom.split("<body", 1)[1].split(">", 1)[0]))
+    page, profile = built_report / "index.html", built_report / "chrome-profile"
+    body = probe(page, PROBE, profile)
     merged = json.loads((built_report / "merged.json").read_text())
     s = merged["summary"]
     assert body["images"] == "loaded"
@@ -91,7 +76,5 @@ def test_report_page_shows_what_the_report_says(built_report):
     assert int(body["figure-rows"]) == sum(len(c["tests"]) for c in merged["claims"])
     assert body["bad-cells"] == "0"
     assert body["summary"].startswith(summary_text(s))
-    shot = built_report / "page.png"                 # kept in the report directory
-    subprocess.run([BROWSER, *flags, f"--screenshot={shot}", "--window-size=1400,2000", page.as_uri()],
-                   capture_output=True, check=False, timeout=120)
+    shot = screenshot(page, built_report / "page.png", profile, "1400,2000")     # kept in the report directory
     assert shot.exists() and shot.stat().st_size > 10_000
