@@ -28,7 +28,7 @@ def level(claim, recipe: str, split, fid: str, label: str):
     """One printed level (claim: its claim mark, written out so that the sources name every
     claim they encode): its test id names the figure as the chapter prints it (the committed
     verdicts' key, unchanged since the figures were typed here)."""
-    return pytest.param(claim.args[0], recipe, split, FIGURES[fid].value, id=f"{label} {FIGURES[fid].printed}",
+    return pytest.param(claim.args[0], recipe, split, FIGURES[fid], id=f"{label} {FIGURES[fid].printed}",
                         marks=[claim, pytest.mark.figure(fid)])
 
 
@@ -50,12 +50,13 @@ LEVELS = [
 ]
 
 
-@pytest.mark.parametrize("claim,recipe,split,stated", LEVELS)
-def test_run_ends_at_the_chapters_perplexity(claim, recipe, split, stated, trained, seeds, claim_record, request):
+@pytest.mark.parametrize("claim,recipe,split,printed", LEVELS)
+def test_run_ends_at_the_chapters_perplexity(claim, recipe, split, printed, trained, seeds, claim_record, request):
     _, (r,) = runs(trained, seeds, recipe)
     which = "held-out" if split is val else "train"
-    trained_figure(request, claim_record, figure=f"{recipe} {which} perplexity", stated=stated,
-                   values=split(r), rounding=0.005, recipe=recipe, source=r[0].metrics.get("source", "trained"))
+    trained_figure(request, claim_record, figure=f"{recipe} {which} perplexity", stated=printed.value,
+                   values=split(r), rounding=printed.rounding, recipe=recipe,
+                   source=r[0].metrics.get("source", "trained"))
 
 
 @pytest.mark.claim("average.worse_than_baseline")
