@@ -129,7 +129,7 @@ def _main(argv=None) -> int:
     plots = fresh_plots + [p for p in sorted((ROOT / "results").glob("*.png"))
                            if p.name not in {f.name for f in fresh_plots}]
     from claims.report import chapter, errata, tables
-    chapter_tables = tables.build(merged, ROOT / "results")
+    chapter_tables = tables.build(merged, ROOT / "results", text)     # the chapter read once
     (out / "tables.md").write_text(tables.render(chapter_tables))
     entries = errata.build(merged, ROOT / "results", out)
     (out / "errata.md").write_text(errata.render(entries))
