@@ -14,13 +14,18 @@ atomic write, its lock, and an all-or-nothing save of several files.
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
+import re
+import shutil
+import sys
+import time
 import uuid
 from contextlib import contextmanager
 from pathlib import Path
 
-from filelock import FileLock
+from filelock import FileLock, Timeout
 
 JOURNAL = ".save-journal.json"
 
@@ -39,7 +44,7 @@ def _fsync_dir(directory: Path) -> None:
 
 
 def temp_path(path: Path) -> Path:
-    return path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+    return side_file(path, "tmp")
 
 
 def _write_synced(path: Path, data: str | bytes) -> None:
@@ -50,12 +55,16 @@ def _write_synced(path: Path, data: str | bytes) -> None:
 
 
 def atomic_write(path: Path, data: str | bytes) -> Path:
-    """Write `data` (text as UTF-8, or bytes) to `path` atomically; returns `path`."""
+    """Write `data` (text as UTF-8, or bytes) to `path` atomically; returns `path`.  An OSError
+    (a full disk) names `path`, and leaves neither a partial temporary nor a changed `path`."""
     path = Path(path)
     tmp = temp_path(path)
     try:
         _write_synced(tmp, data)
         os.replace(tmp, path)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise OSError(e.errno, f"could not write {path} ({e.strerror or e}); it is as it was", str(path)) from e
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -81,12 +90,87 @@ def atomic_file(path: Path):
     _fsync_dir(path.parent)
 
 
+# How long a writer waits for a lock held by another process before it stops and says who holds
+# it.  A save holds it for seconds; a holder that never lets go (a stopped process) must not make
+# the next save wait forever with no output.
+LOCK_WAIT_SECONDS = float(os.environ.get("ATTENTION_CLAIMS_LOCK_WAIT", "120"))
+
+
+def _holder(lock: Path) -> str:
+    """Who holds `lock`, as its holder wrote it (pid, command, since), and what that process is doing."""
+    try:
+        h = json.loads(lock.with_name(lock.name + ".holder").read_text())
+        pid = int(h["pid"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return "a process that did not say who it is"
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        state = "?"
+    doing = {"T": f"stopped: resume it (kill -CONT {pid}) or end it", "t": "stopped by a debugger",
+             "Z": "a zombie"}.get(state, "running" if alive(pid) else "gone")
+    return f"pid {pid} ({h.get('command', '?')}, since {h.get('since', '?')}; {doing})"
+
+
 @contextmanager
-def locked(path: Path, timeout: float = -1):
-    """Hold the lock of `path` (a read-modify-write of it by one process at a time)."""
+def locked(path: Path, timeout: float | None = None):
+    """Hold the lock of `path` (a read-modify-write of it by one process at a time).  A lock held
+    elsewhere is waited for at most `timeout` seconds (LOCK_WAIT_SECONDS), saying once who holds
+    it; then SaveError names the holder."""
     path = Path(path)
-    with FileLock(str(path.with_name(f".{path.name}.lock")), timeout=timeout):
+    lock = path.with_name(f".{path.name}.lock")
+    wait = LOCK_WAIT_SECONDS if timeout is None else timeout
+    fl = FileLock(str(lock))
+    start, said = time.monotonic(), False
+    while True:
+        try:
+            fl.acquire(timeout=max(0.0, min(2.0, wait - (time.monotonic() - start))) if wait >= 0 else 2.0)
+            break
+        except Timeout:
+            if not said:
+                print(f"waiting for the lock of {path} (held by {_holder(lock)}); at most {wait:.0f} s",
+                      file=sys.stderr, flush=True)
+                said = True
+            if 0 <= wait <= time.monotonic() - start:
+                raise SaveError(f"{path}: locked by {_holder(lock)} for over {wait:.0f} s; nothing was "
+                                "written (ATTENTION_CLAIMS_LOCK_WAIT sets how long to wait)") from None
+    holder = lock.with_name(lock.name + ".holder")
+    try:
+        try:
+            holder.write_text(json.dumps({"pid": os.getpid(), "command": " ".join(sys.argv)[:200],
+                                          "since": time.strftime("%Y-%m-%dT%H:%M:%S")}))
+        except OSError:
+            pass                                   # who holds it is a courtesy, not a condition
         yield
+    finally:
+        holder.unlink(missing_ok=True)
+        fl.release()
+
+
+class SaveError(RuntimeError):
+    """A save that could not be made, or a journal that cannot be trusted: the message names the
+    file (and the journal's entry); results/ is left as it was before the save."""
+
+
+# The names a save writes beside its final file: `.<final>.<pid>.<8 hex>.tmp` (a staged copy) and
+# `.<final>.<pid>.<8 hex>.bak` (the committed copy, kept until the save has committed).  A journal
+# may name nothing else, and the sweep removes nothing else.
+_SIDE = re.compile(r"^\.(?P<final>[^/\\\x00]+)\.(?P<pid>\d+)\.[0-9a-f]{8}\.(?P<kind>tmp|bak)$")
+
+
+def plain_name(name) -> bool:
+    """A file name of this directory: a non-empty string with no directory part, not '.' or '..'."""
+    return (isinstance(name, str) and name not in ("", ".", "..") and "/" not in name and "\\" not in name
+            and "\x00" not in name and not os.path.isabs(name))
+
+
+def side_file(final: Path, kind: str) -> Path:
+    return final.with_name(f".{final.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.{kind}")
+
+
+def _side_of(name, kind: str, final: str) -> bool:
+    m = _SIDE.match(name) if plain_name(name) else None
+    return bool(m) and m["kind"] == kind and m["final"] == final
 
 
 class Transaction:
@@ -97,54 +181,140 @@ class Transaction:
         self.staged: list[tuple[Path, Path]] = []          # (temporary, final)
 
     def stage(self, name: str, data: str | bytes) -> None:
+        if not plain_name(name) or name == JOURNAL:
+            raise SaveError(f"{self.directory}: {name!r} is not a file name of this directory; nothing saved")
         final = self.directory / name
-        tmp = temp_path(final)
-        _write_synced(tmp, data)
+        tmp = side_file(final, "tmp")
+        try:
+            _write_synced(tmp, data)
+        except OSError as e:                                  # a full disk: no partial copy is left
+            tmp.unlink(missing_ok=True)
+            raise SaveError(f"{final}: could not write its new copy ({e.strerror or e}); nothing was saved") from e
         self.staged.append((tmp, final))
 
     def commit(self) -> list[str]:
+        """Rename every staged file into place, all or nothing.  The committed copies are kept
+        (hard links, `.bak`) until every rename is done: a rename that fails (a file that cannot
+        be replaced) rolls the others back, and SaveError names that file."""
         if not self.staged:
             return []
         journal = self.directory / JOURNAL
-        atomic_write(journal, json.dumps({"files": [[t.name, f.name] for t, f in self.staged]}))
-        for tmp, final in self.staged:
-            os.replace(tmp, final)
+        backups = []
+        try:
+            for _, final in self.staged:
+                if final.exists() or final.is_symlink():
+                    bak = side_file(final, "bak")
+                    _keep_copy(final, bak)
+                    backups.append((bak, final))
+        except OSError as e:
+            self._discard([b for b, _ in backups])
+            raise SaveError(f"{e.filename or final}: cannot be replaced ({e.strerror or e}); nothing was saved") from e
+        atomic_write(journal, json.dumps({"files": [[t.name, f.name] for t, f in self.staged],
+                                          "backups": [[b.name, f.name] for b, f in backups]}))
+        for i, (tmp, final) in enumerate(self.staged):
+            try:
+                os.replace(tmp, final)
+            except OSError as e:
+                bak = {f: b for b, f in backups}
+                done = [[bak[f].name if f in bak else None, f.name] for _, f in self.staged[:i]]
+                atomic_write(journal, json.dumps({"rollback": done}))
+                _roll_back(self.directory, done)
+                self._discard([b for b, _ in backups])
+                journal.unlink()
+                _fsync_dir(self.directory)
+                raise SaveError(f"{final}: could not be replaced ({e.strerror or e}); the save was rolled back, "
+                                f"{self.directory} is as before") from e
         _fsync_dir(self.directory)
+        for bak, _ in backups:
+            bak.unlink(missing_ok=True)
         journal.unlink()
         names = [f.name for _, f in self.staged]
         self.staged = []
         return names
 
-    def abort(self) -> None:
-        for tmp, _ in self.staged:
-            tmp.unlink(missing_ok=True)
+    def _discard(self, extra: list[Path]) -> None:
+        for p in [t for t, _ in self.staged] + extra:
+            p.unlink(missing_ok=True)
         self.staged = []
+
+    def abort(self) -> None:
+        self._discard([])
+
+
+def _keep_copy(final: Path, bak: Path) -> None:
+    """`bak` holds what `final` holds now: a hard link (no copy), or a copy where links fail."""
+    try:
+        os.link(final, bak, follow_symlinks=False)
+    except OSError as e:
+        if e.errno not in (errno.EXDEV, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
+            raise
+        shutil.copy2(final, bak, follow_symlinks=False)
+
+
+def _roll_back(directory: Path, done: list) -> None:
+    """Put back the committed copy of each file already replaced (None: it did not exist)."""
+    for bak, final in done:
+        if bak is None:
+            (directory / final).unlink(missing_ok=True)
+        elif (directory / bak).exists() or (directory / bak).is_symlink():
+            os.replace(directory / bak, directory / final)
+
+
+def _read_journal(journal: Path) -> dict:
+    """The journal, every name in it checked: SaveError names the journal and the entry."""
+    fix = (f"inspect it and the .*.tmp files beside it, then delete {journal.name}; nothing was moved")
+    try:
+        data = json.loads(journal.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise SaveError(f"{journal}: an interrupted save's journal is unreadable ({e}); {fix}") from e
+    if not isinstance(data, dict) or not ({"files"} <= set(data) <= {"files", "backups"} or set(data) == {"rollback"}):
+        raise SaveError(f"{journal}: not a save journal (expected 'files' and 'backups', or 'rollback'); {fix}")
+    for field, kind in (("files", "tmp"), ("backups", "bak"), ("rollback", "bak")):
+        entries = data.get(field, [])
+        if not isinstance(entries, list):
+            raise SaveError(f"{journal}: field {field!r} is {entries!r}, not a list; {fix}")
+        for entry in entries:
+            ok = (isinstance(entry, list) and len(entry) == 2 and plain_name(entry[1]) and entry[1] != JOURNAL
+                  and not _SIDE.match(entry[1])
+                  and ((field == "rollback" and entry[0] is None) or _side_of(entry[0], kind, entry[1])))
+            if not ok:
+                raise SaveError(f"{journal}: entry {entry!r} of {field!r} is not a file of this directory and its "
+                                f"own .{kind} copy; a journal names only those. Refused: {fix}")
+            if entry[0] is not None and (journal.parent / entry[0]).is_symlink():
+                raise SaveError(f"{journal}: entry {entry!r} of {field!r}: {entry[0]} is a link; refused: {fix}")
+    return data
 
 
 def recover(directory: Path) -> list[str]:
     """Finish a save that a kill interrupted after its journal was written (every file it lists
-    was complete by then), and sweep the temporaries of one killed before.  Returns what it did,
-    one line per file, to be printed."""
+    was complete by then), or finish rolling back one whose rename failed, and sweep the
+    temporaries of one killed before.  A journal that names anything but this directory's own
+    files is refused (SaveError) before anything is moved.  Returns what it did, one line per
+    file, to be printed."""
     directory = Path(directory)
     journal = directory / JOURNAL
     done = []
-    if journal.exists():
-        try:
-            pairs = json.loads(journal.read_text())["files"]
-        except (json.JSONDecodeError, KeyError, TypeError) as e:
-            raise RuntimeError(f"{journal}: an interrupted save's journal is unreadable ({e}); the files it "
-                               "named are the .*.tmp files beside it: inspect them, then delete the journal") from e
-        for tmp_name, final_name in pairs:
+    if journal.exists() or journal.is_symlink():
+        if journal.is_symlink() or not journal.is_file():
+            raise SaveError(f"{journal}: an interrupted save's journal must be a plain file; inspect it, then "
+                            "remove it; nothing was moved")
+        data = _read_journal(journal)
+        if "rollback" in data:
+            _roll_back(directory, data["rollback"])
+            done += [f"{final}: rolled back an interrupted save" for _, final in data["rollback"]]
+        for tmp_name, final_name in data.get("files", []):
             tmp = directory / tmp_name
             if tmp.exists():
                 os.replace(tmp, directory / final_name)
                 done.append(f"{final_name}: finished an interrupted save")
+        for bak_name, _ in data.get("backups", []):
+            (directory / bak_name).unlink(missing_ok=True)
         _fsync_dir(directory)
         journal.unlink()
-    for stray in directory.glob(".*.tmp"):
-        pid = stray.name.rsplit(".", 3)[-3] if stray.name.count(".") >= 3 else ""
-        if pid.isdigit() and alive(int(pid)):
-            continue                                                   # another process is writing it
+    for stray in sorted(directory.glob(".*.*")):
+        m = _SIDE.match(stray.name)
+        if not m or alive(int(m["pid"])) or stray.is_dir():
+            continue                                    # not ours, or another process is writing it
         stray.unlink(missing_ok=True)
         done.append(f"{stray.name}: removed (a temporary of a save killed before it began to commit)")
     return done
@@ -160,4 +330,6 @@ def alive(pid: int) -> bool:
         return False
     except PermissionError:
         return True
+    except OverflowError:
+        return False
     return True

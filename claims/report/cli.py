@@ -34,7 +34,7 @@ from claims.report.readme import (
 )
 from claims.save import load_verdicts, save_run
 from claims.verdicts import committed_only, is_smoke, merge, summary_text
-from data.files import atomic_write
+from data.files import SaveError, atomic_write
 from data.paths import PROJECT_ROOT, CheckoutError, require_checkout
 from fixtures.results import EvidenceError, read_json
 
@@ -49,7 +49,7 @@ def _write(path, obj) -> None:
 def main(argv=None) -> int:
     try:
         return _main(argv)
-    except EvidenceError as e:             # a corrupt committed or run file: named, nothing written to results/
+    except (EvidenceError, SaveError) as e:   # a corrupt or forged file, a failed save: named, results/ as before
         print(f"python -m claims.report: {e}", file=sys.stderr)
         return 2
 
@@ -80,6 +80,10 @@ def _main(argv=None) -> int:
     from claims.report.plots import ladder_plot, norm_plot, scale_plot
     from fixtures.evidence import Evidence
     out = ROOT / a.report_dir                          # ROOT / an absolute path is that path
+    if a.save_results and not out.is_dir():            # refused before anything is written
+        print(f"--save-results: no run to save: {out} is not a directory (the --report-dir of a pytest run)",
+              file=sys.stderr)
+        return 2
     out.mkdir(parents=True, exist_ok=True)
     evidence = Evidence(out)
     fresh_path = out / "claims.json"

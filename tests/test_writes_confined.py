@@ -1,0 +1,354 @@
+"""Nothing written outside results/, no forged file or smoke run becomes evidence, a failed rename
+tears nothing, and a held lock or a bad file says what is wrong: the third round of fault findings
+(numbers: the issue's list).  Each works on a scratch box holding a results/, a run's report dir
+and an `outside/` that nothing may touch; real faults are caused for real (an immutable file, a
+stopped lock holder, links), a full disk and a rename failing after another are simulated."""
+import errno
+import json
+import multiprocessing
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from claims.save import save_run
+from data import files
+from data.files import JOURNAL, SaveError, Transaction, atomic_write, locked, recover
+from fixtures import results
+from fixtures.evidence import Evidence
+from fixtures.results import EvidenceError
+
+ROOT = Path(__file__).resolve().parent.parent
+FORK = multiprocessing.get_context("fork")
+
+
+def _fresh(cid: str = "norm.postnorm_diverges", tier: str = "gpu") -> dict:
+    """A run's claims.json deciding one claim."""
+    ts = "2026-12-02T12:00:00+00:00"
+    test = {"nodeid": "claims/test_norm_trained.py::test_probe", "outcome": "holds", "reason": "", "tier": tier,
+            "device": "cpu", "seconds": 1.0, "timestamp": ts, "source": "fresh run",
+            "records": [{"stated": 1, "measured": 1, "tolerance": "t", "rule": "trained/1", "seeds": 3}]}
+    return {"meta": {"source": "fresh run", "timestamp": ts}, "claims": [{"id": cid, "verdict": "holds", "tests": [test]}]}
+
+
+def _record(recipe: str, seed: int, ppl: float, scale: str = "chapter") -> dict:
+    return {"recipe": recipe, "seed": seed, "key": f"k{seed}{scale}", "config": {"scale": scale}, "val_ppl": ppl,
+            "metrics": {"val_ppl": ppl, **({"scale": "smoke"} if scale == "smoke" else {})},
+            "date": "2026-12-02", "curve": [[0, 5.0]]}
+
+
+def _box(tmp_path: Path) -> Path:
+    """results/ with committed verdicts, run records, readings and a plot; outside/ beside it."""
+    box = tmp_path / "box"
+    (box / "results").mkdir(parents=True)
+    (box / "outside").mkdir()
+    (box / "outside" / "v1.txt").write_text("outside, untouched")
+    atomic_write(box / "results" / "verdicts.json", json.dumps({"claims": []}))
+    atomic_write(box / "results" / "norm.json", json.dumps({"group": "norm", "runs": [_record("prenorm", 0, 50.0)]}))
+    atomic_write(box / "results" / "readings.json", json.dumps({f"reading {i}": i for i in range(10)}))
+    atomic_write(box / "results" / "norm.png", b"committed plot")
+    return box
+
+
+def _state(directory: Path) -> dict[str, bytes]:
+    """Every file under `directory` (links as where they point), byte for byte; lock files (empty, left
+    by every writer by design) aside."""
+    return {str(p.relative_to(directory)): (b"->" + os.readlink(p).encode()) if p.is_symlink() else p.read_bytes()
+            for p in sorted(directory.rglob("*")) if (p.is_symlink() or p.is_file()) and not p.name.endswith(".lock")}
+
+
+def _dead_pid() -> int:
+    p = subprocess.Popen([sys.executable, "-c", "pass"])
+    p.wait()
+    return p.pid
+
+
+# ------------------------------------------------------------ 1. the journal writes only its own files
+
+def _forged_journals(results_dir: Path, outside: Path) -> list[list]:
+    """Twenty journals that name something other than results/'s own files and their staged copies."""
+    dead = _dead_pid()
+    tmp_out = outside / f".v1.txt.{dead}.0123abcd.tmp"
+    tmp_out.write_text("forged")
+    own = f".norm.json.{dead}.0123abcd.tmp"
+    (results_dir / "link").symlink_to(outside)
+    (results_dir / f".norm.json.{dead}.feedbeef.tmp").symlink_to(outside / "v1.txt")
+    return [
+        [[own, "../outside/v1.txt"]], [[own, "../../box/outside/v1.txt"]], [[own, str(outside / "v1.txt")]],
+        [[str(tmp_out), "v1.txt"]], [["../outside/" + tmp_out.name, "v1.txt"]], [["verdicts.json", "../README.md"]],
+        [[own, "link/v1.txt"]], [["link/" + tmp_out.name, "v1.txt"]], [[own, "."]], [[own, ".."]], [[own, ""]],
+        [[own, JOURNAL]], [[own, "norm.json\x00x"]], [["norm.json", "verdicts.json"]], [[own, "verdicts.json"]],
+        [[f".norm.json.{dead}.feedbeef.tmp", "norm.json"]], [[own, "norm.json", "extra"]], [[own]],
+        [[None, "norm.json"]], [[own, "norm.json"], [own, "../outside/v1.txt"]],
+    ]
+
+
+def test_1_twenty_forged_journals_move_nothing_and_name_the_journal_and_the_entry(tmp_path):
+    box = _box(tmp_path)
+    res, outside = box / "results", box / "outside"
+    forged = _forged_journals(res, outside)
+    assert len(forged) == 20
+    (res / f".norm.json.{_dead_pid()}.0123abcd.tmp").write_text("staged")      # a real staged copy
+    before_res, before_out = _state(res), _state(outside)
+    for entries in forged:
+        atomic_write(res / JOURNAL, json.dumps({"files": entries}))
+        with pytest.raises(SaveError) as e:
+            recover(res)
+        assert str(res / JOURNAL) in str(e.value) and "refused" in str(e.value).lower()
+        assert _state(res) == {**before_res, JOURNAL: (res / JOURNAL).read_bytes()}      # nothing moved
+        assert _state(outside) == before_out
+        (res / JOURNAL).unlink()
+
+
+def test_1_a_forged_journal_in_a_pytest_report_dir_is_refused_there_too(tmp_path):
+    box = _box(tmp_path)
+    run = box / "run"
+    run.mkdir()
+    atomic_write(run / JOURNAL, json.dumps({"files": [[".x.1.0123abcd.tmp", "../outside/v1.txt"]]}))
+    before = _state(box / "outside")
+    with pytest.raises(SaveError, match="not a file of this directory"):
+        Evidence(run, results_dir=box / "results").runs("norm", [_record("prenorm", 1, 51.0)])
+    assert _state(box / "outside") == before
+
+
+def test_1_the_sweep_removes_only_the_staged_copies_of_dead_saves(tmp_path):
+    dead = _dead_pid()
+    ours = [f".norm.json.{dead}.0123abcd.tmp", f".norm.png.{dead}.89abcdef.bak"]
+    theirs = [".draft.tmp", ".notes.1.tmp", ".x.tmp", "editor.swp.tmp", f".norm.json.{os.getpid()}.0123abcd.tmp"]
+    for name in ours + theirs:
+        (tmp_path / name).write_text("x")
+    lines = recover(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(theirs)
+    assert len(lines) == 2
+
+
+def test_1_journal_shapes_that_are_no_journal_are_named(tmp_path):
+    for body in ("[1, 2]", '{"files": 3}', '{"files": [[1, 2]]}', '{"files": [], "more": 1}', "{not json"):
+        (tmp_path / JOURNAL).write_text(body)
+        with pytest.raises(SaveError, match=str(tmp_path / JOURNAL)):
+            recover(tmp_path)
+    (tmp_path / JOURNAL).unlink()
+    (tmp_path / JOURNAL).mkdir()
+    with pytest.raises(SaveError, match="must be a plain file"):
+        recover(tmp_path)
+
+
+# ------------------------------------------------------------ 2. manifest and group names
+
+def _forged_manifests(box: Path, run: Path) -> list[dict]:
+    outside = box / "outside"
+    (run / "evil").symlink_to(outside)
+    (run / "peek.png").symlink_to(outside / "v1.txt")
+    (run / "norm.json").write_text(json.dumps({"group": "../../outside/x", "runs": []}))
+    (run / "stolen.md").symlink_to(outside / "v1.txt")
+    return [{"../../outside/v1.txt": "file"}, {"../outside/v1.txt": "file"}, {str(outside / "v1.txt"): "file"},
+            {"evil/v1.txt": "file"}, {"peek.png": "file"}, {"stolen.md": "file"}, {"../outside/x.json": "runs"},
+            {"norm.json": "runs"}, {"ladder/../../outside.json": "json"}, {"verdicts.json": "file"},
+            {"verdicts.json": "json"}, {".save-journal.json": "json"}, {"manifest.json": "file"},
+            {".norm.json.1.0123abcd.tmp": "file"}, {"x.sh": "file"}, {"norm.png": "runs"}, {"notes.md": "json"},
+            {"norm.png": "exec"}, {"..": "file"}, {"norm.png": None}]
+
+
+def test_2_twenty_forged_manifests_change_nothing_outside_and_lose_nothing_committed(tmp_path):
+    box = _box(tmp_path)
+    run = box / "run"
+    run.mkdir()
+    for name in ("notes.md", "norm.png", "x.sh"):
+        (run / name).write_text("run's own")
+    forged = _forged_manifests(box, run)
+    assert len(forged) == 20
+    before_res, before_out = _state(box / "results"), _state(box / "outside")
+    for entries in forged:
+        manifest = {name: ({"kind": kind} if kind else {}) for name, kind in entries.items()}
+        atomic_write(run / "manifest.json", json.dumps({"files": manifest}))
+        with pytest.raises(EvidenceError) as e:
+            save_run(_fresh(), Evidence(run, results_dir=box / "results"), box / "results")
+        assert str(run) in str(e.value), entries
+        assert _state(box / "results") == before_res and _state(box / "outside") == before_out, entries
+    assert not list(box.rglob("*x.json*")) and not list((box / "outside").glob(".*"))       # no lock outside
+
+
+def test_2_a_group_name_read_from_a_file_never_becomes_a_path():
+    for group in ("../../outside/x", "/etc/x", "norm/../ladder", "tiny"):
+        with pytest.raises(EvidenceError, match="not a group of run records"):
+            results.path_of(group)
+
+
+def test_2_the_torch_free_group_list_is_the_recipes_groups():
+    from fixtures.recipes import GROUPS
+    assert tuple(sorted(GROUPS)) == results.GROUPS
+
+
+# ------------------------------------------------------------ 3. a failed rename tears nothing
+
+def _run_saving(box: Path) -> Evidence:
+    ev = Evidence(box / "run", results_dir=box / "results")
+    ev.runs("norm", [_record("prenorm", 1, 52.0)])
+    ev.json("readings.json", {"a new reading": 1}, merge=True)
+    ev.text("norm.png", "new plot")
+    return ev
+
+
+def test_3_an_immutable_committed_file_fails_the_save_naming_it_and_results_stay_as_before(tmp_path):
+    box = _box(tmp_path)
+    ev = _run_saving(box)
+    before = _state(box / "results")
+    plot = box / "results" / "norm.png"
+    chattr = shutil.which("chattr")
+    if chattr is None or subprocess.run([chattr, "+i", str(plot)], check=False, capture_output=True).returncode:
+        pytest.skip("chattr +i is not possible here (not root, or a filesystem without attributes)")
+    try:
+        with pytest.raises(SaveError, match="norm.png"):
+            save_run(_fresh(), ev, box / "results")
+        assert _state(box / "results") == before                        # nothing committed, nothing left
+        assert recover(box / "results") == []                           # and no journal to drop
+    finally:
+        subprocess.run(["chattr", "-i", str(plot)], check=False)
+    assert save_run(_fresh(), ev, box / "results")                      # once it can be replaced: saved
+    assert (box / "results" / "norm.png").read_text() == "new plot"
+
+
+def test_3_a_rename_failing_after_others_rolls_them_back(tmp_path, monkeypatch):
+    box = _box(tmp_path)
+    ev = _run_saving(box)
+    before = _state(box / "results")
+    real, seen = os.replace, []
+
+    def replace(src, dst):                                              # the third rename of the commit fails
+        if str(src).endswith(".tmp") and Path(dst).name != JOURNAL:
+            seen.append(Path(dst).name)
+            if len(seen) == 3:
+                raise PermissionError(errno.EPERM, "Operation not permitted", str(dst))
+        return real(src, dst)
+    monkeypatch.setattr(files.os, "replace", replace)
+    with pytest.raises(SaveError, match=f"{seen and seen[-1] or ''}.*rolled back"):
+        save_run(_fresh(), ev, box / "results")
+    assert len(seen) == 3 and _state(box / "results") == before
+
+
+def test_3_a_rollback_killed_half_way_is_finished_by_the_next_run(tmp_path):
+    (tmp_path / "a.json").write_text("new a")
+    (tmp_path / "b.json").write_text("new b")
+    bak = f".a.json.{_dead_pid()}.0123abcd.bak"
+    (tmp_path / bak).write_text("old a")
+    (tmp_path / JOURNAL).write_text(json.dumps({"rollback": [[bak, "a.json"], [None, "b.json"]]}))
+    lines = recover(tmp_path)
+    assert (tmp_path / "a.json").read_text() == "old a" and not (tmp_path / "b.json").exists()
+    assert lines == ["a.json: rolled back an interrupted save", "b.json: rolled back an interrupted save"]
+
+
+# ------------------------------------------------------------ 4. evidence of the wrong shape or group
+
+def test_4_a_readings_file_that_is_no_object_is_refused_and_replaces_nothing(tmp_path):
+    box = _box(tmp_path)
+    ev = Evidence(box / "run", results_dir=box / "results")
+    ev.json("readings.json", [])
+    before = _state(box / "results")
+    with pytest.raises(EvidenceError, match="readings.json: expected an object of entries, not list"):
+        save_run(_fresh(), ev, box / "results")
+    assert _state(box / "results") == before
+
+
+def test_4_a_norm_file_holding_another_group_is_refused(tmp_path):
+    box = _box(tmp_path)
+    ev = Evidence(box / "run", results_dir=box / "results")
+    atomic_write(ev.root / "norm.json", json.dumps({"group": "ladder", "runs": [_record("baseline", 0, 99.0)]}))
+    ev.add("norm.json", "runs")
+    before = _state(box / "results")
+    with pytest.raises(EvidenceError, match="field 'group' is 'ladder'"):
+        save_run(_fresh(), ev, box / "results")
+    assert _state(box / "results") == before
+
+
+# ------------------------------------------------------------ 5. no smoke record is ever committed
+
+def test_5_a_smoke_run_then_a_fast_run_then_a_save_leaves_results_byte_identical(tmp_path):
+    box = _box(tmp_path)
+    smoke = Evidence(box / "run", results_dir=box / "results", scale="smoke")
+    smoke.runs("norm", [_record("prenorm", s, 351.0, "smoke") for s in range(3)])
+    smoke.json("readings.json", {"a smoke reading": 1}, merge=True)
+    smoke.text("norm.png", "smoke plot")
+    before = _state(box / "results")
+    fast = Evidence(box / "run", results_dir=box / "results")             # a fast run into the same dir
+    lines = save_run(_fresh("corpus.chars", tier="fast"), fast, box / "results")
+    assert _state(box / "results") == before
+    assert "norm.png: written by a --smoke run, not saved" in lines
+    assert fast.save() and _state(box / "results") == before            # its evidence alone: the same
+
+
+def test_5_smoke_records_in_a_chapter_scale_file_are_left_out(tmp_path):
+    box = _box(tmp_path)
+    ev = Evidence(box / "run", results_dir=box / "results")
+    ev.runs("norm", [_record("prenorm", 1, 351.0, "smoke"), _record("prenorm", 2, 51.0)])
+    lines = ev.save()
+    assert lines == ["norm.json: 1 run(s) merged, 1 --smoke run(s) not saved"]
+    saved = results.load("norm", box / "results")
+    assert [r["seed"] for r in saved] == [0, 2]
+    with pytest.raises(EvidenceError, match="--smoke run's: never saved"):
+        results.merge("norm", [_record("prenorm", 3, 351.0, "smoke")])          # results/ itself refuses
+
+
+def test_5_a_smoke_run_starts_its_own_manifest(tmp_path):
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "manifest.json").write_text(json.dumps({"files": {"norm.json": {"kind": "runs"}}}))
+    r = subprocess.run([sys.executable, "-m", "pytest", "--smoke", f"--report-dir={run}", "--collect-only", "-q",
+                        "-p", "no:cacheprovider", "tests/test_layout.py"],
+                       cwd=ROOT, capture_output=True, text=True, check=False)
+    assert r.returncode in (0, 5), r.stdout + r.stderr
+    assert not (run / "manifest.json").exists()
+
+
+# ------------------------------------------------------------ 9. clear messages, bounded waits
+
+def _hold_then_wait(path, ready):
+    with locked(path):
+        ready.set()
+        time.sleep(600)
+
+
+def test_9_a_lock_held_by_a_stopped_process_is_waited_for_a_bounded_time_naming_the_holder(tmp_path, capsys):
+    ready = FORK.Event()
+    holder = FORK.Process(target=_hold_then_wait, args=(tmp_path / "save", ready))
+    holder.start()
+    try:
+        assert ready.wait(30)
+        os.kill(holder.pid, signal.SIGSTOP)
+        start = time.monotonic()
+        with pytest.raises(SaveError, match=f"locked by pid {holder.pid} .*stopped"), locked(tmp_path / "save", timeout=3):
+            pass
+        assert time.monotonic() - start < 30
+        assert f"held by pid {holder.pid}" in capsys.readouterr().err
+    finally:
+        holder.kill()
+        holder.join(10)
+    with locked(tmp_path / "save", timeout=3):                          # a killed holder lets go at once
+        pass
+
+
+def test_9_a_full_disk_names_the_file_and_leaves_no_partial_copy(tmp_path, monkeypatch):
+    def full(path, data):
+        Path(path).write_bytes(b"part")
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(files, "_write_synced", full)
+    tx = Transaction(tmp_path)
+    with pytest.raises(SaveError, match=r"norm\.json: could not write its new copy \(No space left"):
+        tx.stage("norm.json", "{}")
+    with pytest.raises(OSError, match=r"could not write .*verdicts\.json"):
+        atomic_write(tmp_path / "verdicts.json", "{}")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_9_a_manifest_without_kind_or_truncated_is_named(tmp_path):
+    ev = Evidence(tmp_path / "run", results_dir=tmp_path / "results")
+    (ev.root / "manifest.json").write_text(json.dumps({"files": {"norm.png": {"written": "today"}}}))
+    with pytest.raises(EvidenceError, match=r"manifest.json: entry 'norm.png': field 'kind' is None"):
+        ev.save()
+    (ev.root / "manifest.json").write_text('{"files": {"norm.png": {"ki')
+    with pytest.raises(EvidenceError, match=r"manifest.json: not valid JSON"):
+        ev.save()
