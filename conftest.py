@@ -2,6 +2,8 @@
 trained models to tests, with their options (fixtures/plugin.py)."""
 import pytest
 
+from data.paths import CheckoutError, require_checkout
+
 pytest_plugins = ["fixtures.plugin", "claims.plugin"]
 
 
@@ -13,3 +15,13 @@ def pytest_cmdline_main(config):
     if config.pluginmanager.hasplugin("xdist") and getattr(config.option, "dist", "no") == "no" \
             and getattr(config.option, "numprocesses", None):
         config.option.dist = "loadgroup"
+
+
+def pytest_configure(config):
+    """The tests read and write the checkout's results/, report/ and .cache/ (data/paths.py): a
+    $ATTENTION_CLAIMS_ROOT that is not a checkout stops the run here, naming the variable and the
+    path, instead of every test that needs results/ skipping for want of them."""
+    try:
+        require_checkout("pytest")
+    except CheckoutError as e:
+        raise pytest.UsageError(str(e)) from None

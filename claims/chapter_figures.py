@@ -5,7 +5,8 @@ chapter prints it ("37.82", "99.9 %", "ten"), and an anchor: a short verbatim qu
 unique in the chapter.  The value and its rounding are parsed from the printed digits (half a
 unit of the last one; a percentage as a fraction; a number word as its whole number), never typed
 again.  tests/test_chapter_figures.py finds every anchor in the chapter's text (data/chapter.py)
-and the printed number inside it.  claims/registry.py FIGURES is derived from this table.
+and the printed number inside it.  claims/registry.py FIGURE_VALUES (their plain values) is
+derived from this table.
 
 A printed table's cells are figures too, each anchored by the table's text up to it (`_cells`).
 `device` says where a figure can be decided: "cuda" for the cost table's figures of the

@@ -23,6 +23,7 @@ import torch  # imported once, up front: pytester's sys.modules restore must not
 
 from claims import accounting, chapter_figures, registry, rule_versions, verdicts  # noqa: F401 (accounting: its anchors)
 from data.files import atomic_write
+from data.paths import checkout_commit
 from fixtures.plugin import REPORT_DIR, device_of
 
 # the options, the device and the report directory come from the fixtures' plugin: loading
@@ -34,8 +35,35 @@ SMOKE_SOURCE = verdicts.SMOKE_SOURCE
 ABORTED = (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR)
 
 
+def pytest_addoption(parser):
+    g = parser.getgroup("attention-claims")
+    g.addoption("--claim", action="append", default=[], metavar="ID",
+                help="run only the tests of this claim (claims/registry.py); repeatable, combines with -m")
+    g.addoption("--figure", action="append", default=[], metavar="ID",
+                help="run only the tests that assert this printed figure (claims/chapter_figures.py); "
+                     "repeatable, combines with -m and --claim (a test carrying any of them is selected)")
+
+
+def _unknown_selection(config) -> str | None:
+    """Why a --claim or --figure ID is not one, naming the nearest IDs, or None."""
+    import difflib
+    problems = []
+    for option, known, where in (("--claim", registry.CLAIMS, "claims/registry.py"),
+                                 ("--figure", chapter_figures.FIGURES, "claims/chapter_figures.py")):
+        for wanted in config.getoption(option):
+            if wanted not in known:
+                near = difflib.get_close_matches(wanted, list(known), n=3, cutoff=0.5)
+                problems.append(f"{option} {wanted}: no such ID in {where}"
+                                + (f"; the nearest: {', '.join(near)}" if near else ""))
+    return "\n".join(problems) or None
+
+
 def pytest_configure(config):
     config.stash[COLLECTED] = set()
+    if not hasattr(config, "workerinput"):
+        why = _unknown_selection(config)
+        if why:
+            raise pytest.UsageError(why)
     if not hasattr(config, "workerinput"):          # the controller (or a run without xdist)
         config.pluginmanager.register(ClaimReporter(config), "claim-reporter")
 
@@ -81,8 +109,23 @@ def pytest_collection_modifyitems(session, config, items):
         config.stash[COLLECTED].update(c for c in claim_ids_of(item) if not claim_problem(c))
     if bad and not hasattr(config, "workerinput"):
         raise pytest.UsageError(verdicts.UNKNOWN + "\n".join(bad))
+    _select_by_id(config, items)
     # In an xdist worker a UsageError would reach the controller as an INTERNALERROR that names
     # neither the test nor the claim: the test fails instead, with the reason (runtest_setup).
+
+
+def _select_by_id(config, items) -> None:
+    """--claim / --figure: keep the tests that carry one of the IDs, deselect the rest."""
+    claims, figures = set(config.getoption("--claim")), set(config.getoption("--figure"))
+    if not claims and not figures:
+        return
+    keep, drop = [], []
+    for item in items:
+        chosen = claims & set(claim_ids_of(item)) or figures & set(figure_ids_of(item))
+        (keep if chosen else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -230,6 +273,7 @@ class ClaimReporter:
         meta = {"timestamp": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                 "source": SMOKE_SOURCE if smoke else "fresh run", "scale": "smoke" if smoke else "chapter",
                 "markexpr": config.getoption("markexpr"), "argv": list(config.invocation_params.args),
+                "from_results": bool(config.getoption("--from-results")), "commit": checkout_commit(config.rootpath),
                 "seconds": round(time.time() - self.started, 1),
                 "torch": torch.__version__, "python": platform.python_version()}
         encoded = verdicts.encoded_in_source(config.rootpath / "claims") | config.stash[COLLECTED]

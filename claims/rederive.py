@@ -20,7 +20,7 @@ from pathlib import Path
 
 from claims.rule_versions import stale_rules
 from claims.verdicts import DECIDED, base_nodeid, still_defined
-from data.paths import PROJECT_ROOT
+from data.paths import PROJECT_ROOT, checkout_commit
 
 ROOT = PROJECT_ROOT
 COMMITTED = ROOT / "results" / "verdicts.json"
@@ -76,6 +76,22 @@ def render(result: dict) -> str:
     return "\n".join(lines)
 
 
+def why_not_rederivable(fresh: dict, head: str | None) -> str | None:
+    """Why a run's report cannot stand for today's re-derivation, or None: it must be a
+    --from-results run (decided from the committed records, not from models trained or loaded
+    now), at the chapter's scale (never --smoke), made at the commit checked out here."""
+    meta = fresh.get("meta") if isinstance(fresh, dict) and isinstance(fresh.get("meta"), dict) else {}
+    if meta.get("scale") == "smoke":
+        return "a --smoke run (a handful of steps per recipe): its verdicts say nothing about the committed ones"
+    if meta.get("from_results") is not True:
+        return ("not a --from-results run: its verdicts come from models trained or loaded now, not from the "
+                "committed evidence; run the pytest step of --help")
+    if head is not None and meta.get("commit") != head:
+        return (f"made at commit {meta.get('commit') or 'unknown'}, but this checkout is at {head}: rerun the "
+                "pytest step of --help here")
+    return None
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m claims.rederive", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -94,6 +110,10 @@ def main(argv=None) -> int:
         except json.JSONDecodeError as e:
             print(f"{path}: not valid JSON ({e})", file=sys.stderr)
             return 2
+    refused = why_not_rederivable(loaded[0], checkout_commit())
+    if refused:
+        print(f"{fresh_path}: {refused}", file=sys.stderr)
+        return 2
     result = compare(*loaded)
     print(render(result))
     if result["differ"]:

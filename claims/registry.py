@@ -146,9 +146,10 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
 ]}
 
 
-# The chapter's printed figures that tests, plots and tables read, by figure ID: their values as
-# parsed from the chapter's printed digits (claims/chapter_figures.py, anchored in the text).
-FIGURES = {fid: f.value for fid, f in chapter_figures.FIGURES.items()}
+# The chapter's printed figures that tests, plots and tables read, by figure ID: their plain values
+# as parsed from the chapter's printed digits.  Not named FIGURES: that name is the figure table
+# itself (claims/chapter_figures.py, `Figure` objects with their rounding and anchor).
+FIGURE_VALUES = {fid: f.value for fid, f in chapter_figures.FIGURES.items()}
 
 
 # The chapter's peak-MB column of its cost table (CUDA allocator byte counts, by tokens)
@@ -156,12 +157,12 @@ CHAPTER_PEAK_MB = {int(fid.rsplit("_", 1)[1]): f.value for fid, f in chapter_fig
                    if fid.startswith("cost.peak_mb_")}
 
 # (first block, last block, last/first) of the gradient profile, by norm scheme ("pre", "post")
-GRAD_PROFILE = {n: tuple(FIGURES[f"norm.grad_{n}_{w}"] for w in ("first", "last", "ratio")) for n in ("pre", "post")}
+GRAD_PROFILE = {n: tuple(FIGURE_VALUES[f"norm.grad_{n}_{w}"] for w in ("first", "last", "ratio")) for n in ("pre", "post")}
 
 
 def figures(prefix: str) -> dict[str, float]:
     """The chapter's figures under one prefix, by the rest of their key: figures("norm")["prenorm"]."""
-    return {k.split(".", 1)[1]: v for k, v in FIGURES.items() if k.startswith(prefix + ".")}
+    return {k.split(".", 1)[1]: v for k, v in FIGURE_VALUES.items() if k.startswith(prefix + ".")}
 
 
 class UnknownClaim(KeyError):

@@ -7,12 +7,17 @@ Places looked, in order:
 
 The chapter is not public, so nothing downloads it.  Absent, what needs it skips and names every
 place looked (`ChapterMissing`); present but not the chapter the figures were read from, it is
-an error (`ChapterAltered`), never a silent skip.
+an error (`ChapterAltered`), never a silent skip; and so is a path that cannot be the chapter's
+file (`ChapterUnreadable`: a directory, a device, a FIFO, an empty file, one over MAX_BYTES), the
+same in every reader.  `check_chapter_source()` is that check alone, for a command to make before
+it writes anything.
 """
 from __future__ import annotations
 
 import hashlib
+import io
 import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,7 +25,7 @@ from data.paths import PROJECT_ROOT
 
 CHAPTER_SHA256 = "b14df5dd4c956a90978bb87bdbad0ae99b82e2e61d0dc08c11654a9c35727fcc"
 ENV_VAR = "ATTENTION_CLAIMS_CHAPTER"
-MAX_BYTES = 1 << 22             # the chapter is ~30 kB; a larger file is not it (read no further)
+MAX_BYTES = 1 << 22             # a 4 MiB cap: the chapter is ~30 kB; a larger file is not it, and is not read
 
 
 # What no longer matches in an altered text, said by the layers that anchor into it
@@ -48,6 +53,13 @@ class ChapterAltered(ChapterError):
     """A file is there, but it is not the chapter the figures were read from."""
 
 
+class ChapterUnreadable(ChapterAltered):
+    """Something is at the chapter's path, but not a file that could be the chapter: a directory,
+    a device, a FIFO or a socket (refused from its stat, never opened, so nothing blocks), an
+    empty file, one over MAX_BYTES (not read), or one that cannot be read.  An error like an
+    altered chapter, never an absent one: a path given explicitly is not skipped over."""
+
+
 def candidate_paths() -> list[Path]:
     explicit = os.environ.get(ENV_VAR)
     if explicit:
@@ -55,35 +67,95 @@ def candidate_paths() -> list[Path]:
     return [PROJECT_ROOT.parent / "shared" / "chapter.txt"]
 
 
-def chapter_path() -> Path:
-    """The path of the verified chapter text; ChapterMissing or ChapterAltered otherwise."""
+def _named(path: Path) -> str:
+    """The path as the user gave it: `$ATTENTION_CLAIMS_CHAPTER=path` when the variable named it."""
+    return f"${ENV_VAR}={path}" if os.environ.get(ENV_VAR) else str(path)
+
+
+_NOT_REGULAR = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
+                (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"))
+
+
+def _refuse_unless_a_file(path: Path, st: os.stat_result) -> None:
+    if not stat.S_ISREG(st.st_mode):
+        kind = next((name for test, name in _NOT_REGULAR if test(st.st_mode)), "not a file")
+        raise ChapterUnreadable(f"{_named(path)}: is {kind}, not a regular file (the chapter text is a ~30 kB "
+                                "UTF-8 file); not opened")
+    if st.st_size > MAX_BYTES:
+        raise ChapterUnreadable(f"{_named(path)}: {st.st_size:,} bytes, over the {MAX_BYTES:,}-byte cap (4 MiB) "
+                                "for the chapter text (~30 kB): not the chapter, and not read")
+
+
+def _read(path: Path) -> bytes | None:
+    """The bytes at `path`, or None when nothing is there; ChapterUnreadable when what is there
+    cannot be the chapter's file.  Checked from its stat before it is opened (a FIFO would block),
+    and again on the open file (a path swapped in between is refused, not read)."""
+    try:
+        _refuse_unless_a_file(path, os.stat(path))
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as e:
+        raise ChapterUnreadable(f"{_named(path)}: cannot be read ({e.strerror or e})") from None
+    try:
+        with os.fdopen(fd, "rb") as f:
+            _refuse_unless_a_file(path, os.fstat(f.fileno()))
+            data = f.read(MAX_BYTES + 1)
+    except OSError as e:
+        raise ChapterUnreadable(f"{_named(path)}: cannot be read ({e.strerror or e})") from None
+    if len(data) > MAX_BYTES:
+        raise ChapterUnreadable(f"{_named(path)}: over the {MAX_BYTES:,}-byte cap (4 MiB) for the chapter text "
+                                "(~30 kB) once read: not the chapter")
+    if not data:
+        raise ChapterUnreadable(f"{_named(path)}: is empty (0 bytes), not the chapter text (~30 kB)")
+    return data
+
+
+def _verified() -> tuple[Path, str]:
+    """The chapter's path and text, read once and checked by sha256; ChapterMissing,
+    ChapterUnreadable or ChapterAltered otherwise."""
     looked = []
     for path in candidate_paths():
-        if not path.exists():
+        data = _read(path)
+        if data is None:
             looked.append(f"  {path}: not found")
             continue
-        if not path.is_file():
-            raise ChapterAltered(f"{path}: not a regular file (the chapter text is a ~30 kB UTF-8 file)")
-        if path.stat().st_size > MAX_BYTES:
-            raise ChapterAltered(f"{path}: {path.stat().st_size:,} bytes, not the chapter (~30 kB)")
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        digest = hashlib.sha256(data).hexdigest()
         if digest != CHAPTER_SHA256:
-            raise ChapterAltered(f"{path}: sha256 {digest} is not the chapter's {CHAPTER_SHA256}; the "
+            raise ChapterAltered(f"{_named(path)}: sha256 {digest} is not the chapter's {CHAPTER_SHA256}; the "
                                  "figures and quotes of this project were read from that text"
-                                 + what_changed(path.read_bytes().decode("utf-8", errors="replace")))
-        return path
+                                 + what_changed(data.decode("utf-8", errors="replace")))
+        # decoded as Path.read_text decodes (universal newlines), from the bytes that were checked
+        return path, io.TextIOWrapper(io.BytesIO(data), encoding="utf-8").read()
     raise ChapterMissing("the chapter text was not found. Looked in:\n" + "\n".join(looked)
                          + f"\nSet {ENV_VAR}=/path/to/chapter.txt to point at a copy.")
 
 
+def chapter_path() -> Path:
+    """The path of the verified chapter text; ChapterMissing, ChapterUnreadable or ChapterAltered otherwise."""
+    return _verified()[0]
+
+
 def load_chapter() -> str:
     """The chapter's text, verified."""
-    return chapter_path().read_text(encoding="utf-8")
+    return _verified()[1]
 
 
 def chapter_or_none() -> tuple[str | None, str]:
-    """(text, "") or (None, why it is absent); an altered chapter still raises."""
+    """(text, "") or (None, why it is absent); an unreadable or altered chapter still raises."""
     try:
         return load_chapter(), ""
     except ChapterMissing as e:
         return None, str(e)
+
+
+def check_chapter_source() -> Path | None:
+    """For a command to call before it writes anything: the verified chapter's path, or None when
+    no place holds one (what needs it then goes without it, as chapter_or_none says).  Raises
+    ChapterUnreadable (not a regular file, empty, over MAX_BYTES, unreadable) or ChapterAltered
+    (not the chapter's sha256), both ChapterError, each message naming the path and what is wrong:
+    print it and stop."""
+    try:
+        return chapter_path()
+    except ChapterMissing:
+        return None

@@ -93,7 +93,8 @@ def atomic_file(path: Path):
 # How long a writer waits for a lock held by another process before it stops and says who holds
 # it.  A save holds it for seconds; a holder that never lets go (a stopped process) must not make
 # the next save wait forever with no output.
-LOCK_WAIT_SECONDS = float(os.environ.get("ATTENTION_CLAIMS_LOCK_WAIT", "120"))
+LOCK_WAIT_DEFAULT = 120
+LOCK_WAIT_SECONDS = float(os.environ.get("ATTENTION_CLAIMS_LOCK_WAIT", LOCK_WAIT_DEFAULT))
 
 
 def _holder(lock: Path) -> str:

@@ -5,6 +5,7 @@ import os
 from pathlib import Path
 
 import pytest
+from records import recorded
 
 from fixtures import engine, results
 from fixtures.cache import TrainedCache
@@ -16,8 +17,8 @@ pytest_plugins = ["pytester"]
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _record(recipe, seed, val, key="k"):
-    return {"recipe": recipe, "seed": seed, "key": key, "val_ppl": val, "date": f"2026-11-30T00:00:0{seed}"}
+def _record(recipe, seed, val):
+    return recorded({"recipe": recipe, "seed": seed, "val_ppl": val, "date": f"2026-11-30T00:00:0{seed}"})
 
 
 def test_evidence_goes_to_the_report_dir_and_reaches_results_only_on_save(tmp_path):
@@ -113,8 +114,9 @@ def _run_record(recipe, seed, val, **model_changes):
     r = recipe.with_seed(seed)
     cfg = r.to_dict()
     cfg["model"].update(model_changes)
-    return {"recipe": r.name, "seed": seed, "key": f"old-{seed}", "config": cfg, "val_ppl": val, "train_ppl": 1.0,
-            "metrics": {"val_ppl": val, "train_ppl": 1.0}, "date": f"2026-11-29T00:00:0{seed}", "curve": [[0, 7.0]]}
+    return recorded({"recipe": r.name, "seed": seed, "config": cfg, "val_ppl": val, "train_ppl": 1.0,
+                     "metrics": {"val_ppl": val, "train_ppl": 1.0}, "date": f"2026-11-29T00:00:0{seed}",
+                     "curve": [[0, 7.0]]})
 
 
 def test_recorded_runs_serve_figures_only_for_the_current_recipe(tmp_path):
@@ -127,10 +129,12 @@ def test_recorded_runs_serve_figures_only_for_the_current_recipe(tmp_path):
     assert got[0].metrics["source"] == "results/ladder.json, run of 2026-11-29"
     with pytest.raises(engine.NotRecorded, match="baseline seed 3: no run of this recipe"):
         engine.recorded("ladder", ["baseline"], 4, directory=tmp_path)
-    # a record of another model (here: another width) under the same name does not count
+    # a record of another model (here: another width) under the same name does not count: it was
+    # edited or trained by another definition, and is named as such, never passed over in silence
     other = tmp_path / "other"
     results.merge("ladder", [_run_record(base, 0, 99.0, d_model=64)], other)
-    with pytest.raises(engine.NotRecorded, match="python -m fixtures ladder --only baseline"):
+    with pytest.raises(results.EvidenceError, match=r"ladder.json, record 0 \(baseline seed 0\): differs from "
+                       r"today's recipe \(model.d_model is 64, today 128\).*python -m fixtures ladder --only baseline"):
         engine.recorded("ladder", ["baseline"], 1, directory=other)
 
 

@@ -3,6 +3,7 @@ seeds not trained yet)."""
 import json
 
 import pytest
+from records import recorded
 
 from claims.report import plots
 from fixtures import recipes, results
@@ -10,9 +11,9 @@ from fixtures import recipes, results
 
 def _run(name, seed, val, group_recipes):
     r = next(r for r in group_recipes if r.name == name).with_seed(seed)
-    return {"recipe": name, "seed": seed, "key": f"k{seed}", "config": r.to_dict(), "val_ppl": val,
-            "train_ppl": val / 2, "date": "2026-11-29T00:00:00+00:00",
-            "curve": [[s, 6.0 - s / 500] for s in range(0, 1000, 100)]}
+    return recorded({"recipe": name, "seed": seed, "config": r.to_dict(), "val_ppl": val,
+                     "train_ppl": val / 2, "date": "2026-11-29T00:00:00+00:00",
+                     "curve": [[s, 6.0 - s / 500] for s in range(0, 1000, 100)]})
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import pytest
 
 from claims import rederive, rule_versions
 from claims.verdicts import outcome_label, summarise_claim, summary_of, summary_text, verdict_label
+from data.paths import checkout_commit
 
 ROOT = Path(__file__).resolve().parent.parent
 LEVEL = "claims/test_ladder_trained.py::test_run_ends_at_the_chapters_perplexity[x]"
@@ -22,8 +23,10 @@ def _test(nodeid, outcome, reason="", rule="trained/1", ts="2026-12-01T00:00:00+
             "records": [{"stated": 1, "measured": 1, "tolerance": "t", "rule": rule}]}
 
 
-def _report(*tests, cid="depth.two_blocks_overfit"):
-    return {"claims": [{"id": cid, "tests": list(tests)}]}
+def _report(*tests, cid="depth.two_blocks_overfit", **meta):
+    """A --from-results run's report made here (the kind the re-derivation takes), with `meta` over it."""
+    return {"meta": {"scale": "chapter", "from_results": True, "commit": checkout_commit(), **meta},
+            "claims": [{"id": cid, "tests": list(tests)}]}
 
 
 def test_a_rederived_verdict_that_differs_is_named_with_both_verdicts(tmp_path):
@@ -52,6 +55,23 @@ def test_agreeing_verdicts_pass_and_a_run_that_decided_nothing_fails(tmp_path):
                             f"--committed={tmp_path / 'committed.json'}"], cwd=ROOT, capture_output=True,
                            text=True, check=False)
         assert r.returncode == code, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize(("meta", "why"), [
+    ({"scale": "smoke"}, "a --smoke run"),
+    ({"from_results": False}, "not a --from-results run"),
+    ({"from_results": None}, "not a --from-results run"),
+    ({"commit": "0" * 40}, f"made at commit {'0' * 40}, but this checkout is at"),
+    ({"commit": None}, "made at commit unknown"),
+])
+def test_the_rederivation_refuses_a_report_of_another_kind_or_commit_saying_why(tmp_path, meta, why):
+    committed = _report(_test(LEVEL, "holds"))
+    (tmp_path / "claims.json").write_text(json.dumps(_report(_test(LEVEL, "holds"), **meta)))
+    (tmp_path / "committed.json").write_text(json.dumps(committed))
+    r = subprocess.run([sys.executable, "-m", "claims.rederive", f"--report-dir={tmp_path}",
+                        f"--committed={tmp_path / 'committed.json'}"], cwd=ROOT, capture_output=True, text=True,
+                       check=False)
+    assert r.returncode == 2 and why in r.stderr and str(tmp_path / "claims.json") in r.stderr, r.stderr
 
 
 def test_a_corrupt_report_is_named(tmp_path):

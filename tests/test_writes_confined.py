@@ -15,12 +15,14 @@ import time
 from pathlib import Path
 
 import pytest
+from records import recorded
 
 from claims.save import save_run
 from data import files
 from data.files import JOURNAL, SaveError, Transaction, atomic_write, locked, recover
 from fixtures import results
 from fixtures.evidence import Evidence
+from fixtures.recipes import RECIPES
 from fixtures.results import EvidenceError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,9 +39,10 @@ def _fresh(cid: str = "norm.postnorm_diverges", tier: str = "gpu") -> dict:
 
 
 def _record(recipe: str, seed: int, ppl: float, scale: str = "chapter") -> dict:
-    return {"recipe": recipe, "seed": seed, "key": f"k{seed}{scale}", "config": {"scale": scale}, "val_ppl": ppl,
-            "metrics": {"val_ppl": ppl, **({"scale": "smoke"} if scale == "smoke" else {})},
-            "date": "2026-12-02", "curve": [[0, 5.0]]}
+    r = RECIPES[recipe].with_seed(seed)
+    return recorded({"recipe": recipe, "seed": seed, "config": (r.smoke() if scale == "smoke" else r).to_dict(),
+                     "val_ppl": ppl, "metrics": {"val_ppl": ppl, **({"scale": "smoke"} if scale == "smoke" else {})},
+                     "date": "2026-12-02", "curve": [[0, 5.0]]})
 
 
 def _box(tmp_path: Path) -> Path:
@@ -352,3 +355,86 @@ def test_9_a_manifest_without_kind_or_truncated_is_named(tmp_path):
     (ev.root / "manifest.json").write_text('{"files": {"norm.png": {"ki')
     with pytest.raises(EvidenceError, match=r"manifest.json: not valid JSON"):
         ev.save()
+
+
+# ------------------------------------------------------------ 6. tampered or superseded records
+
+def test_6_every_committed_record_is_tied_to_its_run_by_its_key():
+    assert sum(len(results.load(group)) for group in results.GROUPS) > 0    # load checks every key
+
+
+def test_6_the_torch_free_key_is_the_recipes_cache_key():
+    from fixtures.recipes import RECIPES
+    from fixtures.train import TRAINING_VERSION
+    for recipe in RECIPES.values():
+        for r in (recipe.with_seed(2), recipe.smoke()):
+            rec = {"recipe": r.name, "seed": r.train.seed, "config": r.to_dict(), "training_version": TRAINING_VERSION}
+            assert results.record_key(rec) == r.key(TRAINING_VERSION), r.name
+
+
+def _committed_norm(tmp_path: Path) -> tuple[Path, dict, int]:
+    """A copy of the committed norm records, and the index of prenorm seed 0's newest."""
+    d = tmp_path / "results"
+    d.mkdir()
+    data = json.loads((ROOT / "results" / "norm.json").read_text())
+    i = max((j for j, r in enumerate(data["runs"]) if r["recipe"] == "prenorm" and r["seed"] == 0),
+            key=lambda j: data["runs"][j]["date"])
+    return d, data, i
+
+
+def _readers(d: Path):
+    from claims.report.evidence import Facts
+    from fixtures import engine
+    return [lambda: results.load("norm", d), lambda: results.by_recipe("norm", d),
+            lambda: engine.recorded("norm", ["prenorm"], 1, directory=d),
+            lambda: Facts({"claims": []}, d, d).runs("norm", "prenorm")]
+
+
+@pytest.mark.parametrize("edit", ["steps", "key", "no key", "name"])
+def test_6_an_edited_config_or_key_is_an_error_naming_the_record_in_every_reader(tmp_path, edit):
+    d, data, i = _committed_norm(tmp_path)
+    rec = data["runs"][i]
+    if edit == "steps":
+        rec["config"]["train"]["steps"] //= 100
+    elif edit == "key":
+        rec["key"] = "0" * 20
+    elif edit == "no key":
+        del rec["key"]
+    else:
+        rec["config"]["name"] = "postnorm"
+    (d / "norm.json").write_text(json.dumps(data))
+    for read in _readers(d):
+        with pytest.raises(EvidenceError, match=rf"norm.json, record {i} \(prenorm seed 0\): (key|config)"):
+            read()
+
+
+def test_6_a_newer_record_of_another_definition_is_named_not_passed_over_for_the_older_one(tmp_path):
+    from fixtures import engine
+    d, data, i = _committed_norm(tmp_path)
+    other = json.loads(json.dumps(data["runs"][i]))
+    other["config"]["train"]["steps"] //= 100
+    other["date"] = "2099-01-01T00:00:00+00:00"
+    other["key"] = results.record_key(other)                    # a consistent record, of another recipe
+    data["runs"].append(other)
+    (d / "norm.json").write_text(json.dumps(data))
+    with pytest.raises(EvidenceError, match=rf"record {len(data['runs']) - 1} \(prenorm seed 0\): differs from "
+                                            r"today's recipe \(train.steps is \d+, today \d+\) and is newer"):
+        engine.recorded("norm", ["prenorm"], 1, directory=d)
+
+
+# ------------------------------------------------------------ 9. an unreadable chapter stops a save first
+
+def test_9_an_unreadable_chapter_stops_a_save_before_anything_is_written(tmp_path):
+    box = tmp_path / "checkout"
+    box.mkdir()
+    shutil.copy(ROOT / "pyproject.toml", box)
+    (box / "claims").mkdir()
+    shutil.copytree(ROOT / "results", box / "results")
+    ev = _run_saving(_box(tmp_path))                        # a run with records, a reading and a plot to save
+    (ev.root / "claims.json").write_text(json.dumps(_fresh()))
+    before = _state(box / "results")
+    env = dict(os.environ, ATTENTION_CLAIMS_ROOT=str(box), ATTENTION_CLAIMS_CHAPTER=str(tmp_path))    # a directory
+    r = subprocess.run([sys.executable, "-m", "claims.report", "--save-results", f"--report-dir={ev.root}"],
+                       cwd=box, env=env, capture_output=True, text=True, check=False, timeout=300)
+    assert r.returncode == 2 and str(tmp_path) in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert _state(box / "results") == before

@@ -21,7 +21,7 @@ from pathlib import Path
 from claims import accounting
 from claims.chapter_figures import FIGURES, span
 from claims.formats import cell, over_seeds
-from claims.report.markdown import accounting_text
+from claims.report.markdown import accounting_text, md, md_code, md_fence
 from claims.verdicts import is_smoke, summary_text
 
 # a verdict's symbol, so that a mark reads without colour
@@ -150,8 +150,8 @@ aside.suggested{font-family:sans-serif;font-size:14px;background:#fff8e1;border-
 def _mark_html(m: Mark, text: str) -> str:
     row, kind = m.row, kind_of(m.row)
     tip = "".join(f"<b>{html.escape(k)}:</b> {html.escape(v)}<br>" for k, v in _details(row))
-    cls = kind.replace(" ", "-")
-    return (f"<a class='fig {cls}' id='{_anchor(row['id'])}' href='index.html#{_anchor(row['id'])}' "
+    cls, anchor = html.escape(kind.replace(" ", "-")), html.escape(_anchor(row["id"]))
+    return (f"<a class='fig {cls}' id='{anchor}' href='index.html#{anchor}' "
             f"data-figure='{html.escape(row['id'])}' data-verdict='{html.escape(row['verdict'])}' "
             f"data-kind='{cls}' aria-label='{html.escape(row['printed'])}: {html.escape(row['label'])}'>"
             f"{html.escape(text)}<span class='sym' aria-hidden='true'>{SYMBOL[kind]}</span>"
@@ -175,7 +175,7 @@ def _render_span(chapter: str, start: int, end: int, ms: list[Mark], qs: list[Qu
         out.append(html.escape(chapter[at:pos]))
         at = pos
         if what == "open":
-            out.append(f"<span class='refuted-sentence' data-claims='{' '.join(obj.claims)}' "
+            out.append(f"<span class='refuted-sentence' data-claims='{html.escape(' '.join(obj.claims))}' "
                        f"title='refuted: {html.escape(', '.join(obj.claims))}'>")
         elif what == "close":
             out.append("</span>")
@@ -219,7 +219,8 @@ def render_html(chapter: str, report: dict, entries: list[dict], badge_dir: Path
     by_id = {e["id"]: e for e in entries}
     counts = header_counts(report, chapter)
     badges = " ".join(
-        f"<img class='badge' alt='{p.stem}' src='data:image/svg+xml;base64,{base64.b64encode(p.read_bytes()).decode()}'>"
+        f"<img class='badge' alt='{html.escape(p.stem)}' "
+        f"src='data:image/svg+xml;base64,{base64.b64encode(p.read_bytes()).decode()}'>"
         for p in sorted((badge_dir or Path("/nonexistent")).glob("*.svg"), key=lambda p: (p.stem != "overall", p.stem)))
     legend = "".join(f"<span><a class='fig {k.replace(' ', '-')}'>&#8201;<span class='sym'>{SYMBOL[k]}</span></a> "
                      f"{html.escape(v)}</span>" for k, v in LEGEND.items())
@@ -235,7 +236,7 @@ def render_html(chapter: str, report: dict, entries: list[dict], badge_dir: Path
         body += [_suggested_html(q, by_id, shown) for q in qs if b.start <= q.start < b.end]
     missing = "".join(f"<li><code>{html.escape(e['id'])}</code>: {html.escape(e.get('suggested') or e['statement'])} "
                       f"<a href='index.html#erratum-{html.escape(e['id'])}'>the erratum</a></li>" for e in unplaced)
-    fs = counts["figures"]
+    fs = {k: html.escape(str(v)) for k, v in counts["figures"].items()}     # a smoke run's, from its file
     return f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>The chapter, checked in place: attention-claims</title><style>{CSS}</style></head><body>
 <header><h1>The chapter, checked in place</h1>
@@ -246,7 +247,7 @@ def render_html(chapter: str, report: dict, entries: list[dict], badge_dir: Path
  data-device-specific="{fs.get('device-specific', 0)}">Figures: {fs.get('holds', 0)} hold, {fs.get('refuted', 0)}
  refuted, {fs.get('fails', 0)} fail, {fs.get('stale', 0)} stale, {fs.get('not run', 0)} not run (of which
  {fs.get('device-specific', 0)} device-specific), of {fs.get('total', 0)}.</p>
-<p id="accounting">{html.escape(accounting_text(counts['accounting'], fs))}.</p>
+<p id="accounting">{html.escape(accounting_text(counts['accounting'], counts['figures']))}.</p>
 <p>{badges}</p><p class="legend">{legend}</p>
 <p>Hover over or focus a marked number for our measurement; it links to its row in
 <a href="index.html">the report</a>. A wavy underline is a refuted sentence; the suggested one follows its paragraph.</p>
@@ -259,13 +260,14 @@ def render_html(chapter: str, report: dict, entries: list[dict], badge_dir: Path
 
 # -------------------------------------------------------------------------------------- Markdown
 
-MD_ESCAPE = re.compile(r"([\[\]<>*`|])")
+MD_ESCAPE = re.compile(r"(\\*)([\[\]<>*`|])")
 
 
 def _md_text(text: str) -> str:
     """Prose for a forge's Markdown: the chapter's brackets, angle brackets and stars escaped,
-    its $...$ math left as math."""
-    return MD_ESCAPE.sub(r"\\\1", text)
+    its $...$ math left as math; a backslash before one of them escaped too, so that it cannot
+    undo the escape (a string from a file: a "\\<" would open HTML)."""
+    return MD_ESCAPE.sub(lambda m: 2 * m.group(1) + "\\" + m.group(2), text)
 
 
 def _note_id(fid: str) -> str:
@@ -274,8 +276,9 @@ def _note_id(fid: str) -> str:
 
 def _note(row: dict) -> str:
     kind = kind_of(row)
-    return (f"[^{_note_id(row['id'])}]: {SYMBOL[kind]} **{row['label']}** ({row['id']}, claim `{row['claim']}`). "
-            + "; ".join(f"{k}: {v}" for k, v in _details(row)[2:]).replace("\n", " ").replace("|", "/"))
+    return (f"[^{_note_id(row['id'])}]: {SYMBOL[kind]} **{md(row['label'])}** ({md(row['id'])}, claim "
+            f"{md_code(row['claim'])}). "
+            + "; ".join(f"{k}: {md(v)}" for k, v in _details(row)[2:]).replace("\n", " ").replace("|", "/"))
 
 
 def render_markdown(chapter: str, report: dict, entries: list[dict]) -> str:
@@ -287,9 +290,10 @@ def render_markdown(chapter: str, report: dict, entries: list[dict]) -> str:
     lines = ["# The chapter, checked in place", "",
              *([("**Smoke scale**: every trained recipe ran a handful of steps; these marks say nothing about "
                 "the chapter."), ""] if is_smoke(report) else []),
-             (f"Claims: {counts['claims']}. Figures: {fs.get('holds', 0)} hold, {fs.get('refuted', 0)} refuted, "
-             f"{fs.get('not run', 0)} not run ({fs.get('device-specific', 0)} device-specific), of {fs.get('total', 0)}."),
-             "", f"{accounting_text(counts['accounting'], fs)}.", "",
+             md(f"Claims: {counts['claims']}. Figures: {fs.get('holds', 0)} hold, {fs.get('refuted', 0)} "
+                f"refuted, {fs.get('not run', 0)} not run ({fs.get('device-specific', 0)} device-specific), "
+                f"of {fs.get('total', 0)}."),
+             "", md(f"{accounting_text(counts['accounting'], fs)}."), "",
              "Each marked figure carries its verdict's symbol and a footnote with our measurement: "
              + ", ".join(f"{SYMBOL[k]} {v}" for k, v in LEGEND.items()) + ". A refuted sentence is followed by "
              "the suggested one. The report with every row: index.html; the errata: errata.md.", "", "---", ""]
@@ -297,10 +301,10 @@ def render_markdown(chapter: str, report: dict, entries: list[dict]) -> str:
     for b in blocks(chapter):
         inside = [m for m in ms if b.start <= m.start < b.end]
         if b.kind == "pre":
-            lines += ["```", chapter[b.start:b.end], "```", ""]
+            lines += [md_fence(chapter[b.start:b.end]), ""]
             if inside:
-                lines += ["Printed above: " + ", ".join(
-                    f"{m.row['printed']} {SYMBOL[kind_of(m.row)]}[^{_note_id(m.row['id'])}]" for m in inside), ""]
+                lines += ["Printed above: " + ", ".join(f"{md(m.row['printed'])} {SYMBOL[kind_of(m.row)]}"
+                                                         f"[^{_note_id(m.row['id'])}]" for m in inside), ""]
         else:
             out, at = [], b.start
             for m in inside:
@@ -314,13 +318,15 @@ def render_markdown(chapter: str, report: dict, entries: list[dict]) -> str:
             if b.start <= q.start < b.end:
                 for cid in q.claims:
                     text = suggestion(by_id[cid])
-                    said = (f"the sentence suggested for `{shown[text]}`, above" if text in shown else _md_text(text))
+                    said = (f"the sentence suggested for {md_code(shown[text])}, above" if text in shown
+                            else _md_text(text))
                     shown.setdefault(text, cid)
-                    lines += [f"> **Refuted** (`{cid}`): \"{_md_text(chapter[q.start:q.end])}\"  ",
+                    lines += [f"> **Refuted** ({md_code(cid)}): \"{_md_text(chapter[q.start:q.end])}\"  ",
                               f"> **Suggested:** {said}", ""]
     if unplaced:
         lines += ["---", "", "Refuted claims whose erratum quotes no sentence of the text:", ""]
-        lines += [f"- `{e['id']}`: {_md_text(e.get('suggested') or e['statement'])}" for e in unplaced] + [""]
+        lines += [f"- {md_code(e['id'])}: {_md_text(e.get('suggested') or e['statement'])}"
+                  for e in unplaced] + [""]
     return "\n".join(lines + ["---", ""] + notes) + "\n"
 
 

@@ -77,6 +77,12 @@ def _main(argv=None) -> int:
     except CheckoutError as e:
         print(e, file=sys.stderr)
         return 2
+    from data.chapter import ChapterError, check_chapter_source
+    try:                                               # an unreadable chapter stops the run before anything is written
+        check_chapter_source()
+    except ChapterError as e:
+        print(f"python -m claims.report: {e}", file=sys.stderr)
+        return 2
     from claims.report.plots import ladder_plot, norm_plot, scale_plot
     from fixtures.evidence import Evidence
     out = ROOT / a.report_dir                          # ROOT / an absolute path is that path

@@ -1,15 +1,29 @@
 """One reader of the run's evidence for the report's tables and errata alike (`Facts`): a chapter
 figure's measurement by its figure ID (the merged report's figure rows, claims/verdicts.py
 figure_rows), a test's record by its exact name, the runs of results/<group>.json by recipe, and
-the alternative readings the tests record (readings.json).  Never a substring of a test id."""
+the alternative readings the tests record (readings.json).  Never a substring of a test id.
+
+The shapes are checked here, once: a claim's tests, a test's records and the readings are checked
+when Facts is built, and a record's field is checked against the shape its reader needs
+(`measured`, `figure_measured`).  Evidence of the wrong shape is an EvidenceError naming the file
+(results/verdicts.json for a committed test, the run's claims.json otherwise), the claim, the test
+and the field, never an AttributeError from inside an erratum."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from claims import verdicts
 from claims.chapter_figures import FIGURES
 from fixtures import results
+from fixtures.results import EvidenceError
+
+OBJECT, NUMBER, LIST = (dict,), (int, float), (list,)       # the shapes a reader may ask a field for
+_SHAPE_NAMES = {OBJECT: "an object", NUMBER: "a number", LIST: "a list"}
+
+
+def _shown(value) -> str:
+    text = repr(value)
+    return (text if len(text) <= 80 else text[:77] + "...") + f" (a {type(value).__name__})"
 
 
 class Facts:
@@ -18,14 +32,64 @@ class Facts:
     runs, readings and rows of results/."""
 
     def __init__(self, merged: dict, results_dir: Path, report_dir: Path | None = None):
-        self.claims = {c["id"]: c for c in merged.get("claims", [])}
-        self.figures = {r["id"]: r for r in merged.get("figures") or verdicts.figure_rows(merged.get("claims", []))}
         self.results_dir = results_dir
+        self.report_dir = report_dir
+        self.claims = {c["id"]: c for c in self._checked_claims(merged.get("claims", []))}
+        self.figures = {r["id"]: r for r in merged.get("figures") or verdicts.figure_rows(list(self.claims.values()))}
         self._groups: dict[str, dict] = {}
         self.readings: dict = {}
         for d in (results_dir, report_dir):                   # the fresh run's readings win
             if d is not None and (Path(d) / "readings.json").exists():
-                self.readings.update(json.loads((Path(d) / "readings.json").read_text()))
+                self.readings.update(_checked_readings(Path(d) / "readings.json"))
+
+    # ------------------------------------------------------------ where a piece of evidence came from
+
+    def file_of(self, source) -> str:
+        """The file a test's evidence was read from: results/verdicts.json for a committed test,
+        the run's claims.json otherwise."""
+        if source == "committed":
+            return str(Path(self.results_dir) / "verdicts.json")
+        return str(Path(self.report_dir) / "claims.json") if self.report_dir is not None else "the run's claims.json"
+
+    def _where(self, source, claim, test=None) -> str:
+        return f"{self.file_of(source)}: claim {claim}" + (f": test {test}" if test is not None else "")
+
+    def _checked_claims(self, claims) -> list[dict]:
+        """The merged report's claims, each test a dict with a nodeid and each record a dict."""
+        if not isinstance(claims, list):
+            raise EvidenceError(f"{self.file_of(None)}: field 'claims' is {_shown(claims)}, not a list")
+        for i, c in enumerate(claims):
+            if not isinstance(c, dict) or not isinstance(c.get("id"), str):
+                raise EvidenceError(f"{self.file_of(getattr(c, 'get', lambda k: None)('source'))}: claim {i} is "
+                                    f"{_shown(c)}, not an object with an id")
+            tests = c.get("tests", [])
+            if not isinstance(tests, list):
+                raise EvidenceError(f"{self._where(c.get('source'), c['id'])}: field 'tests' is {_shown(tests)}, "
+                                    "not a list")
+            for j, t in enumerate(tests):
+                if not isinstance(t, dict) or not isinstance(t.get("nodeid"), str):
+                    source = t.get("source", c.get("source")) if isinstance(t, dict) else c.get("source")
+                    what = f"field 'nodeid' is {_shown(t.get('nodeid'))}, not a test id" if isinstance(t, dict) \
+                        else f"is {_shown(t)}, not an object"
+                    raise EvidenceError(f"{self._where(source, c['id'])}: test {j}: {what}")
+                records = t.get("records", [])
+                if not isinstance(records, list):
+                    raise EvidenceError(f"{self._where(t.get('source'), c['id'], t['nodeid'])}: field 'records' is "
+                                        f"{_shown(records)}, not a list")
+                for k, r in enumerate(records):
+                    if not isinstance(r, dict):
+                        raise EvidenceError(f"{self._where(t.get('source'), c['id'], t['nodeid'])}: record {k} is "
+                                            f"{_shown(r)}, not an object")
+        return claims
+
+    def _shaped(self, value, shape: tuple, source, claim, test, field: str):
+        """`value` when it is of `shape` or absent (None); EvidenceError naming where otherwise."""
+        if value is None or (isinstance(value, shape) and not isinstance(value, bool)):
+            return value
+        raise EvidenceError(f"{self._where(source, claim, test)}: field {field!r} is {_shown(value)}, not "
+                            f"{_SHAPE_NAMES.get(shape, ' or '.join(s.__name__ for s in shape))}")
+
+    # ------------------------------------------------------------ what an erratum reads
 
     def runs(self, group: str, recipe: str, key: str = "val_ppl") -> list:
         """One figure of each seed's newest run of a recipe (a record's field, else its metric)."""
@@ -39,10 +103,18 @@ class Facts:
             raise KeyError(f"unknown figure ID {fid!r} (claims/chapter_figures.py)")
         return self.figures.get(fid, {})
 
+    def figure_measured(self, fid: str, shape: tuple = OBJECT):
+        """A figure's measurement, checked to be of `shape` (an object by default); None if no
+        test measured it."""
+        row = self.figure(fid)
+        return self._shaped(row.get("measured"), shape, row.get("source"), row.get("claim"), row.get("test"),
+                            f"measured (figure {fid})")
+
     def _test(self, claim: str, name: str) -> dict:
-        """The claim's test named exactly `name` ("test_fn" or "test_fn[case]", device case included)."""
+        """The claim's test named exactly `name` ("test_fn" or "test_fn[case]", device case included,
+        or its whole node id)."""
         tests = self.claims.get(claim, {}).get("tests", [])
-        return next((t for t in tests if t["nodeid"].split("::", 1)[-1] == name), {})
+        return next((t for t in tests if name in (t["nodeid"], t["nodeid"].split("::", 1)[-1])), {})
 
     def record(self, claim: str, name: str) -> dict:
         """The first record of the claim's test named `name` ({} if it did not run)."""
@@ -51,5 +123,24 @@ class Facts:
     def outcome(self, claim: str, name: str) -> str | None:
         return self._test(claim, name).get("outcome")
 
-    def measured(self, claim: str, name: str):
-        return self.record(claim, name).get("measured")
+    def measured(self, claim: str, name: str, shape: tuple = OBJECT, field: str = "measured"):
+        """A field (`measured` by default) of the first record of the claim's test named `name`,
+        checked to be of `shape` (an object by default); None if the test did not record it."""
+        t = self._test(claim, name)
+        return self._shaped(self.record(claim, name).get(field), shape, t.get("source"), claim,
+                            t.get("nodeid", name), field)
+
+
+def _checked_readings(path: Path) -> dict:
+    """readings.json: an object of readings, each an object whose parts (all but its `what`) are
+    objects; EvidenceError naming the file and the reading otherwise."""
+    data = results.read_json(path, "alternative readings")
+    if not isinstance(data, dict):
+        raise EvidenceError(f"{path}: is {_shown(data)}, not an object of readings")
+    for name, reading in data.items():
+        if not isinstance(reading, dict):
+            raise EvidenceError(f"{path}: reading {name!r} is {_shown(reading)}, not an object")
+        for part, value in reading.items():
+            if part != "what" and not isinstance(value, dict):
+                raise EvidenceError(f"{path}: reading {name!r}: field {part!r} is {_shown(value)}, not an object")
+    return data

@@ -13,7 +13,6 @@ def render_html(report: dict, plots: list[Path], badge_dir: Path | None = None, 
                 chapter_view: str | None = None, chapter_missing: str = "") -> str:
     """One static page, the plots inlined, readable from file:// without a server; it links to
     the chapter view (chapter.html) or says why that was not built."""
-    import base64
     import html
     s = report["summary"]
     rows, section = [], None
@@ -21,7 +20,7 @@ def render_html(report: dict, plots: list[Path], badge_dir: Path | None = None, 
         if c["section"] != section:
             section = c["section"]
             rows.append(f"<tr class='section'><th colspan='6'>{html.escape(registry.SECTIONS.get(section, section))}</th></tr>")
-        cls = c["verdict"].replace(" ", "-")
+        cls = html.escape(c["verdict"].replace(" ", "-"))
         rows.append(f"<tr class='{cls}'><td><code>{html.escape(c['id'])}</code><br>{html.escape(c['statement'])}</td>"
                     f"<td>{html.escape(cell(c['stated']))}</td><td>{html.escape(cell(c['measured']))}</td>"
                     f"<td>{html.escape(cell(c['tolerance']))}</td><td><b>{html.escape(verdict_label(c))}</b> "
@@ -30,11 +29,15 @@ def render_html(report: dict, plots: list[Path], badge_dir: Path | None = None, 
         rows += [_figure_row(c["id"], t) for t in sorted(c.get("tests", []), key=lambda t: t["nodeid"])]
     badge_dir = badge_dir or Path()
     badge_imgs = " ".join(
-        f"<img class='badge' alt='{p.stem}' src='data:image/svg+xml;base64,{base64.b64encode(p.read_bytes()).decode()}'>"
+        f"<img class='badge' alt='{html.escape(p.stem)}' src='data:image/svg+xml;base64,{_base64(p)}'>"
         for p in sorted(badge_dir.glob("*.svg"), key=lambda p: (p.stem != "overall", p.stem)))
     figs = "".join(
-        f"<figure><img alt='{p.stem}' src='data:image/png;base64,{base64.b64encode(p.read_bytes()).decode()}'>"
-        f"<figcaption>{p.name}</figcaption></figure>" for p in plots)
+        f"<figure><img alt='{html.escape(p.stem)}' src='data:image/png;base64,{_base64(p)}'>"
+        f"<figcaption>{html.escape(p.name)}</figcaption></figure>" for p in plots)
+    view = (f"<a href='{html.escape(chapter_view)}'>Read the chapter with every figure marked in place</a> "
+            "(its verdict, our measurement on hover); <a href='#figures'>the figures, one row each</a>."
+            if chapter_view
+            else "The chapter view was not built: " + html.escape(chapter_missing or "no chapter text"))
     return f"""<!doctype html><html><head><meta charset="utf-8"><title>attention-claims report</title>
 <style>body{{font-family:sans-serif;margin:2em;max-width:1400px}}table{{border-collapse:collapse;width:100%}}
 td,th{{border:1px solid #ccc;padding:4px;font-size:13px;vertical-align:top}}tr.holds{{background:#e9f7ea}}
@@ -43,16 +46,21 @@ tr.section th{{background:#eef;text-align:left}}tr.figure td{{font-size:12px;col
 td.figure-name{{padding-left:1.5em}}figure{{display:inline-block;margin:1em}}figure img{{max-width:640px}}img.badge{{margin:2px}}</style></head><body>
 <h1>Which of the chapter's claims hold</h1>
 {"<p id='smoke'><b>Smoke scale</b>: every trained recipe ran a handful of steps; these verdicts check that the tests run, and say nothing about the chapter.</p>" if is_smoke(report) else ""}
-<p id="summary">{summary_text(s)}.</p>
+<p id="summary">{html.escape(summary_text(s))}.</p>
 <p id="accounting">{html.escape(accounting_line(report))}</p>
 {badge_imgs}
-<p id="chapter-view">{f"<a href='{chapter_view}'>Read the chapter with every figure marked in place</a> (its verdict, our measurement on hover); <a href='#figures'>the figures, one row each</a>." if chapter_view else "The chapter view was not built: " + html.escape(chapter_missing or "no chapter text")}</p>
+<p id="chapter-view">{view}</p>
 <table id="claims"><tr><th>claim</th><th>the chapter</th><th>measured</th><th>tolerance</th><th>verdict</th><th>source</th></tr>
 {''.join(rows)}</table>
 {_figures_table(report)}<h2>Plots</h2>{figs or '<p>No plots yet: run the slow or gpu tier.</p>'}
 {tables_html}</body></html>"""
 
 
+
+
+def _base64(path: Path) -> str:
+    import base64
+    return base64.b64encode(path.read_bytes()).decode()
 
 
 def _figures_table(report: dict) -> str:
@@ -83,7 +91,7 @@ def _figure_row(cid: str, t: dict) -> str:
     outcome = outcome_label(t)
     reason = html.escape(t.get("reason") or "") if outcome != "holds" else ""
     src = html.escape(f"{t.get('source')}: {t.get('tier')}, {t.get('device')}, {str(t.get('timestamp'))[:10]}")
-    cls = outcome.split(":")[0].replace(" ", "-")
+    cls = html.escape(outcome.split(":")[0].replace(" ", "-"))
     return (f"<tr class='figure {cls}' data-claim='{html.escape(cid)}'>"
             f"<td class='figure-name'>&#8627; {html.escape(name)}</td><td>{cells[0]}</td><td>{cells[1]}</td>"
             f"<td>{cells[2]}</td><td><b>{html.escape(outcome)}</b> {reason}</td><td>{src}</td></tr>")

@@ -16,6 +16,7 @@ from claims.formats import cell, over_seeds
 from claims.registry import figures
 from claims.report.errata.scale import RUNAWAY_WIDE
 from claims.report.evidence import Facts
+from claims.report.markdown import md, md_fence
 from data.chapter import chapter_or_none
 from data.paths import PROJECT_ROOT
 from fixtures import results
@@ -186,11 +187,31 @@ def build(merged: dict, results_dir: Path, chapter: str | None = None) -> list[t
                 _table(["model", "the chapter", "ours: accuracy", "ours: wrong noun"], rows)))
     maps = results_dir / "winograd_attention.txt"
     out.append(("The two attention maps (block rows at the referent position, averaged over heads)",
-                "The chapter:\n\n```\n" + (missing or chapter_maps(chapter)) + "\n```\n\nOurs (seed 0):\n\n```\n"
-                + (maps.read_text().rstrip() if maps.exists() else "not run") + "\n```\n\nEvery printed cell "
+                "The chapter:\n\n" + md_fence(missing or chapter_maps(chapter)) + "\n\nOurs (seed 0):\n\n"
+                + md_fence(maps.read_text().rstrip() if maps.exists() else "not run")
+                + "\n\nEvery printed cell "
                 + "as a figure over all seeds:\n\n" + _table(fig_header, [r for r in _figure_rows(
                     merged, "winograd.block1_first_noun", "winograd.block2_routing") if r[1] not in (0, 0.0)])))
     return out
+
+
+def _fence(line: str, fence: str | None) -> str | None:
+    """The fence a line opens (outside a code block) or closes (inside one, its own fence), else None."""
+    if fence is None:
+        return line[:len(line) - len(line.lstrip("`"))] if line.startswith("```") else None
+    return fence if line.strip() == fence else None
+
+
+def _escaped(body: str) -> str:
+    """A table's Markdown with every string outside its code blocks escaped (markdown.py md): a
+    cell or a line from a file cannot open HTML; a code block is shown as it is."""
+    out, fence = [], None
+    for line in body.split("\n"):
+        edge = _fence(line, fence)
+        out.append(line if edge or fence else md(line))
+        if edge:
+            fence = None if fence else edge
+    return "\n".join(out)
 
 
 def render(tables: list[tuple[str, str]]) -> str:
@@ -198,7 +219,7 @@ def render(tables: list[tuple[str, str]]) -> str:
              ("Built by `python -m claims.report` from the merged report and results/; the chapter's columns "
              "come from its text or from the figures the tests state. ± is one seed-to-seed sd, (n) the seeds."), ""]
     for title, body in tables:
-        lines += [f"## {title}", "", body, ""]
+        lines += [f"## {md(title)}", "", _escaped(body), ""]
     return "\n".join(lines)
 
 
@@ -208,15 +229,16 @@ def render_html(tables: list[tuple[str, str]]) -> str:
     parts = ["<h2 id='tables'>The chapter's tables, beside ours</h2>"]
     for title, body in tables:
         parts.append(f"<h3>{html.escape(title)}</h3>")
-        rows, in_code, code = [], False, []
+        rows, fence, code = [], None, []
         for line in body.splitlines() + [""]:
-            if line.startswith("```"):
-                if in_code:
+            edge = _fence(line, fence)
+            if edge:
+                if fence:
                     parts.append(f"<pre>{html.escape(chr(10).join(code))}</pre>")
                     code = []
-                in_code = not in_code
+                fence = None if fence else edge
                 continue
-            if in_code:
+            if fence:
                 code.append(line)
             elif line.startswith("|"):
                 if not set(line) <= set("|-"):

@@ -6,6 +6,7 @@ from claims.chapter_figures import FIGURES, READ
 from claims.formats import cell as cell_of
 from claims.formats import like
 from claims.report.errata.facts import Erratum, Facts
+from claims.report.evidence import NUMBER
 
 READ_EXPONENT = f"n^{FIGURES['cost.time_exponent'].printed}"
 
@@ -13,8 +14,7 @@ MEMORY_FIGURE = {"exponent": "cost.memory_exponent", "last ratio": "cost.memory_
 
 
 def _memory(f: Facts, figure: str) -> float | None:
-    m = f.figure(MEMORY_FIGURE[figure]).get("measured")
-    return m if isinstance(m, (int, float)) else None
+    return f.figure_measured(MEMORY_FIGURE[figure], NUMBER)
 
 
 def _memory_exponent_cause(f: Facts) -> str:
@@ -23,14 +23,16 @@ def _memory_exponent_cause(f: Facts) -> str:
         return ""
     return (f"the exponent over the last four rows, {slope:.3f} here, is set by the non-quadratic remainder, which is "
             f"the allocator's (see cost.peak_memory); the last ratio, {last:.3g} here against the chapter's "
-            f"{registry.FIGURES['cost.memory_last_ratio']}, "
+            f"{registry.FIGURE_VALUES['cost.memory_last_ratio']}, "
             + ("holds" if f.figure(MEMORY_FIGURE["last ratio"]).get("verdict") == "holds" else "is refuted too"))
 
 
 def _peak_memory_cause(f: Facts) -> str:
     """The n x n part of each peak is arithmetic; what differs from the chapter is the remainder."""
-    rows = [t["records"][0] for t in f.claims.get("cost.peak_memory", {}).get("tests", []) if t.get("records")]
-    diffs = [(r["measured"] - r["stated"]) for r in rows if isinstance(r.get("measured"), (int, float))]
+    names = [t["nodeid"] for t in f.claims.get("cost.peak_memory", {}).get("tests", []) if t.get("records")]
+    rows = [(f.measured("cost.peak_memory", n, NUMBER), f.measured("cost.peak_memory", n, NUMBER, "stated"))
+            for n in names]
+    diffs = [measured - stated for measured, stated in rows if measured is not None and stated is not None]
     if not diffs:
         return ""
     return ("the n x n terms are arithmetic and the same on any device (the scores and the weights, 2 x 8 x n^2 x 4 "
@@ -42,9 +44,10 @@ def _peak_memory_cause(f: Facts) -> str:
 def _doublings(f: Facts) -> dict:
     """The time-per-doubling test's record, wherever it ran (its cpu or its cuda case)."""
     for case in ("cuda", "cpu"):
-        rec = f.record("cost.time_quadratic", f"test_time_per_doubling_converges_on_4[{case}]")
-        if rec.get("measured") and f.outcome("cost.time_quadratic", f"test_time_per_doubling_converges_on_4[{case}]"):
-            return dict(rec, case=case)
+        name = f"test_time_per_doubling_converges_on_4[{case}]"
+        measured = f.measured("cost.time_quadratic", name)
+        if measured and f.outcome("cost.time_quadratic", name):
+            return dict(f.record("cost.time_quadratic", name), measured=measured, case=case)
     return {}
 
 
@@ -65,8 +68,7 @@ def _time_doubling_cause(f: Facts) -> str:
 
 def _exponents(f: Facts) -> str:
     """Our fitted time exponent (a reading on a device other than the chapter's) beside the chapter's."""
-    ours = (f.figure("cost.time_exponent").get("measured") or {})
-    value = ours.get("value") if isinstance(ours, dict) else None
+    value = (f.figure_measured("cost.time_exponent") or {}).get("value")
     if not isinstance(value, (int, float)):
         return ""
     side = "above" if value > 2 else "below"

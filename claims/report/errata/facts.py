@@ -20,8 +20,7 @@ class Erratum:
 
 def per_seed(f: Facts, fid: str) -> list[float]:
     """A chapter figure's measurement per seed, by its figure ID."""
-    m = f.figure(fid).get("measured")
-    return m.get("per seed", []) if isinstance(m, dict) else []
+    return (f.figure_measured(fid) or {}).get("per seed", [])
 
 
 def pct(values) -> str:

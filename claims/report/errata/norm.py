@@ -22,7 +22,7 @@ def _norm_levels(f: Facts) -> str:
             f"{over_seeds(f.runs('norm', 'postnorm_warmup', 'train_ppl'))}. Post-norm without warmup stays on the "
             f"unigram plateau, {over_seeds(post)}, which the chapter's {c['postnorm']} matches. The chapter's {c['prenorm']}, "
             f"{c['prenorm_warmup']} and {c['postnorm_warmup']} are where one block ends in its own ladder "
-            f"({registry.FIGURES['ladder.layernorm']}; ours {over_seeds(f.runs('ladder', 'layernorm'))})"
+            f"({registry.FIGURE_VALUES['ladder.layernorm']}; ours {over_seeds(f.runs('ladder', 'layernorm'))})"
             + _norm_curves(f))
 
 
@@ -104,7 +104,7 @@ def _stopped_reading(f: Facts) -> list[str]:
     """Pre-norm stopped at its best held-out step and evaluated on the full held-out split
     (fixtures/recipes.py PRENORM_STOPPED): the early-stopped reading measured, not estimated."""
     name, stop = PRENORM_STOPPED, PRENORM_STOP_AT
-    stated = registry.FIGURES["norm.prenorm"]
+    stated = registry.FIGURE_VALUES["norm.prenorm"]
     values = _stopped(f)
     if not values:
         return [(f"pre-norm stopped at step {stop}, on the full held-out split: not yet measured "
@@ -237,8 +237,8 @@ ERRATA: dict[str, Erratum] = {
         readings=_norm_readings, suggested=_norm_sentence),
     "norm.postnorm_diverges": Erratum(
         quote="Post-norm without warmup is eight times worse",
-        cause=lambda f: (f"post-norm does end at the chapter's {registry.FIGURES['norm.postnorm']}; the ratio is "
-                         f"smaller because pre-norm ends higher than {registry.FIGURES['norm.prenorm']}: "
+        cause=lambda f: (f"post-norm does end at the chapter's {registry.FIGURE_VALUES['norm.postnorm']}; the ratio is "
+                         f"smaller because pre-norm ends higher than {registry.FIGURE_VALUES['norm.prenorm']}: "
                          + _norm_levels(f)),
         readings=_norm_readings, suggested=_norm_sentence),
     "norm.grad_profile": Erratum(

@@ -9,9 +9,8 @@ from claims.report.errata.facts import Erratum, Facts
 
 def _window(f: Facts, T: int) -> list[float]:
     """ALiBi's perplexity per seed at window T, as its figure at 64 recorded it."""
-    rec = next((r for t in f.claims.get("positions.alibi_improves", {}).get("tests", [])
-                if t["nodeid"] == f.figure("positions.alibi_64").get("test") for r in t.get("records", [])), {})
-    m = rec.get("per_window") or {}
+    test = f.figure("positions.alibi_64").get("test")
+    m = (f.measured("positions.alibi_improves", test, field="per_window") if test else None) or {}
     return m.get(str(T), m.get(T, []))
 
 
@@ -25,12 +24,13 @@ def _alibi_sentence(f: Facts) -> str:
 
 
 def _rope_cause(f: Facts) -> str:
-    rows = {T: f.record("positions.rope_degrades", f"test_extrapolation_class_at_the_longer_windows[rope at {T}: degrades gracefully]")
-               .get("measured") or {} for T in (128, 256)}
+    rows = {T: f.measured("positions.rope_degrades",
+                          f"test_extrapolation_class_at_the_longer_windows[rope at {T}: degrades gracefully]") or {}
+            for T in (128, 256)}
     if not any(rows.values()):
         return ""
     return ("with the threshold the tests state (the no-context baseline, "
-            f"{registry.FIGURES['ladder.baseline']}: worse than that, a scheme has lost everything the context gave "
+            f"{registry.FIGURE_VALUES['ladder.baseline']}: worse than that, a scheme has lost everything the context gave "
             "it) RoPE at 128 is " + ", ".join(rows[128].get("class per seed", []))
             + f" per seed ({over_seeds(rows[128].get('perplexity'))}), and at 256 " + ", ".join(rows[256].get("class per seed", []))
             + f" ({over_seeds(rows[256].get('perplexity'))}); it degrades far less than the learned table or sinusoids "

@@ -16,7 +16,8 @@ X_POS, ADJ_POS = _PRINTED.index("animal"), _PRINTED.index("tired")
 
 
 def _same_row_cause(f: Facts) -> str:
-    moved = [(f.record("winograd.block1_same_row_argument", f"test_a_same_first_layer_query_does_not_make_the_same_row[{s}]").get("measured") or {}).get("row difference")
+    moved = [(f.measured("winograd.block1_same_row_argument",
+                         f"test_a_same_first_layer_query_does_not_make_the_same_row[{s}]") or {}).get("row difference")
              for s in range(3)]
     moved = [m for m in moved if isinstance(m, (int, float))]
     if not moved:
@@ -36,8 +37,7 @@ def _acc(f: Facts, name: str, key: str = "accuracy") -> str:
 
 def _weight(f: Facts, fid: str) -> float | None:
     """The mean over seeds of one printed attention cell, by its figure ID (winograd.map_<adj>_<block>_<pos>)."""
-    m = f.figure(fid).get("measured")
-    return m.get("mean") if isinstance(m, dict) else None
+    return (f.figure_measured(fid) or {}).get("mean")
 
 
 def _routing(f: Facts) -> dict:
@@ -115,7 +115,7 @@ def _uniform_fails_cause(f: Facts) -> str:
     a = lambda part, what: _answers(f, "hardened_uniform", part, what)
     if not a("held out", "referent"):
         return ""
-    right, wrong = registry.FIGURES["winograd.hardened_uniform"], registry.FIGURES["winograd.hardened_uniform_wrong_noun"]
+    right, wrong = registry.FIGURE_VALUES["winograd.hardened_uniform"], registry.FIGURE_VALUES["winograd.hardened_uniform_wrong_noun"]
     return (f"the order-free uniform average always answers with one of the two nouns (held out: the referent "
             f"{pct(a('held out', 'referent'))}, the other noun {pct(a('held out', 'other noun'))}, a noun absent from "
             f"the sentence {pct(a('held out', 'absent noun'))}), so its right and wrong answers sum to 100 %; the "
@@ -158,7 +158,7 @@ def _winograd_readings(kinds: tuple[str, ...], wrong_noun: bool = False) -> Call
                 rates = [("accuracy", f"winograd.{kind}")] + (
                     [("wrong_noun", f"winograd.{kind}_wrong_noun")] if wrong_noun else [])
                 for rate, figure in rates:
-                    stated = registry.FIGURES[figure]
+                    stated = registry.FIGURE_VALUES[figure]
                     ok = abs(statistics.mean(m[rate]) - stated) <= rate_tolerance(m[rate], m["held_out"])
                     agree.append(ok)
                     parts.append(f"{kind.replace('_', ' ')} {rate.replace('_', ' ')} {pct(m[rate])} "
