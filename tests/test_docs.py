@@ -1,5 +1,6 @@
-"""The README and docs/ stay true: every relative link resolves, and every command-line option
-they name exists in the --help of the command that has it."""
+"""The README and docs/ stay true: every relative link resolves, every command-line option they
+name exists in the --help of the command that has it, docs/layout.md names every module, and the
+README installs the torch that CI pins."""
 import re
 import subprocess
 import sys
@@ -66,3 +67,37 @@ def test_every_option_named_exists_in_its_commands_help(page):
         missing += [f"{o} (in `{span.strip()[:80]}`)" for o in options
                     if not any(re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", h) for h in helps)]
     assert not missing, f"{page.name}: options no --help knows: " + "; ".join(missing)
+
+
+# What docs/layout.md must name, by file name: every module and script of these folders, but the
+# claim test files (claims/test_*.py: "one test file per chapter section") and package files.
+LAYOUT_FOLDERS = ("data", "model", "fixtures", "claims", "claims/report", "claims/report/errata", "benchmarks")
+
+
+def test_the_layout_names_every_module():
+    layout = (ROOT / "docs" / "layout.md").read_text()
+    files = [p for folder in LAYOUT_FOLDERS for p in sorted((ROOT / folder).iterdir())
+             if p.suffix in (".py", ".sh") and p.name not in ("__init__.py", "conftest.py")
+             and not (folder == "claims" and p.name.startswith("test_"))
+             and not (p.name == "__main__.py" and folder != "fixtures")]
+    missing = [str(p.relative_to(ROOT)) for p in files
+               if not re.search(rf"(?<![\w/.-]){re.escape(p.name)}(?![\w-])", layout)]
+    assert not missing, f"docs/layout.md does not name: {missing}"
+
+
+def test_the_readme_installs_the_torch_ci_pins():
+    """README's install commands (each fenced block that installs the project) first install the
+    CPU build of the torch `.ci/run` pins (TORCH_VERSION), the same way the GitHub workflow does."""
+    pin = re.search(r"^TORCH_VERSION=([\d.]+)", (ROOT / ".ci" / "run").read_text(), re.MULTILINE)
+    assert pin, ".ci/run: no TORCH_VERSION=..."
+    readme = (ROOT / "README.md").read_text()
+    blocks = [b for b in re.findall(r"```bash\n(.*?)```", readme, re.DOTALL) if "pip install -e" in b]
+    assert blocks, "README.md: no command that installs the project"
+    assert "pip install -e" in re.findall(r"```bash\n(.*?)```", readme, re.DOTALL)[0], \
+        "README.md's first command block must install the project"
+    for block in blocks:
+        first = block.strip().splitlines()[0]
+        assert re.fullmatch(rf"pip install torch=={re.escape(pin.group(1))} "
+                            rf"--index-url https://download\.pytorch\.org/whl/cpu", first.strip()), \
+            f"README.md: {first!r} is not the CPU build of .ci/run's torch {pin.group(1)}"
+        assert block.index("pip install torch") < block.index("pip install -e"), block

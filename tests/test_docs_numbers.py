@@ -1,0 +1,516 @@
+"""Every number the manual states is accounted for, as claims/accounting.py accounts for the
+chapter's: README.md, docs/*.md and benchmarks/README.md (tests/docs_pages.py reads them).
+
+A number is a run of digits as written ("16,384", "0.563", "1e-4", "2.13.0"), or a number word
+(two to twenty) before a unit that goes stale (seconds, minutes, hours, CPU-hours, seeds, steps,
+claims, figures, tests): "about sixteen hours" is a number ("one" is left out: "one test per
+figure" is a rule, not a count).  Not a number: the digits of a name or of notation ("fp32",
+"GPT-2", "AVX-512", "x8", "n^2", "12d"), and a date.  Each number is accounted for by where it is
+or by what it is, in this order:
+
+1. generated: inside a block that `python -m claims.report --readme` writes
+   (claims/report/readme.py README_BLOCKS): the README's summary, docs/claims.md's table;
+2. code: inside inline code, a fenced or an indented code block.  Code is commands, their
+   options, identifiers and what a program prints, not a statement about the project: the
+   commands are run or declared by tests/test_docs_commands.py, their options are checked against
+   --help by tests/test_docs.py, and the seeds of a command that trains the Winograd models are
+   checked here (test_a_winograd_command_trains_the_figure_rules_seeds);
+3. dated: a measurement with its date.  The unit that holds it (a paragraph, a list item, a table
+   row), its table's caption (the paragraph right above the table) or a heading above it holds an
+   ISO date (2026-12-01): the number is true of that day, and stays true;
+4. a fact of the code (FACTS): a phrase of the docs, its numbers, and the values the code holds,
+   read from the code (never typed here) and compared at the precision the doc prints;
+5. declared: not about the project, each kind with its reason: DECLARED (a numbered list's item
+   number; an issue, session or chapter number), "chapter" (the chapter's own number, quoted as
+   the chapter's: CHAPTER_WHY) and "quotation" (inside a verbatim quotation found in the chapter or
+   the source: QUOTE_WHY).
+
+Anything else fails, naming the page, the line and the number in its context.
+"""
+from __future__ import annotations
+
+import ast
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+import pytest
+from docs_pages import ROOT, Page, pages
+
+DATE = re.compile(r"(?<!\d)20\d\d-[01]\d-[0-3]\d(?:[T ][0-2]\d:[0-5]\d(?::[0-5]\d)?(?:\+00:00|Z| UTC)?)?(?!\d)")
+NUMBER = re.compile(r"(?<![\w.^])(?<![A-Za-z]-)\d+(?:[.,]\d+)*(?:e[-+]?\d+)?(?![\w^]|\.\d)")
+WORDS = {w: i for i, w in enumerate(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"])}
+UNITS = r"(?:CPU-)?(?:hours?|minutes?|seconds?|seeds?|steps?|claims?|figures?|tests?)"
+WORD = re.compile(rf"(?i)\b(?:{'|'.join(w for w in WORDS if w not in ('zero', 'one'))})\b"
+                  rf"(?=[\s-]+(?:more\s+)?{UNITS}\b)")
+
+
+def value(token: str) -> float:
+    token = token.strip()
+    return float(WORDS[token.lower()]) if token.lower() in WORDS else float(token.replace(",", ""))
+
+
+def _literal(node: ast.AST):
+    """A constant expression of source code: a literal, arithmetic on literals (`8 * 2**30`), or a
+    call with literal keywords (`Scale(ns=(...), fits_n=8192)`, as a dict of its keywords)."""
+    if isinstance(node, ast.Call):
+        return {k.arg: _literal(k.value) for k in node.keywords}
+    allowed = (ast.Expression, ast.Constant, ast.BinOp, ast.UnaryOp, ast.Tuple, ast.List, ast.operator, ast.unaryop,
+               ast.Load)
+    assert all(isinstance(n, allowed) for n in ast.walk(node)), ast.dump(node)
+    return eval(compile(ast.Expression(node), "<constant>", "eval"), {"__builtins__": {}})
+
+
+def _module_constant(path: str, name: str):
+    """A module-level constant of a source file, read without importing it (`A = 1`, `A, B = 1, 2`):
+    tests import no test module (tests/test_layout.py), and this reads claims/test_*.py too."""
+    for node in ast.parse((ROOT / path).read_text()).body:
+        if not isinstance(node, ast.Assign):
+            continue
+        for target in node.targets:
+            if isinstance(target, ast.Name) and target.id == name:
+                return _literal(node.value)
+            if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
+                names = [e.id for e in target.elts if isinstance(e, ast.Name)]
+                if name in names:
+                    return _literal(node.value.elts[names.index(name)])
+    raise LookupError(f"{path}: no module constant {name}")
+
+
+# ---------------------------------------------------------------------------------------------
+# 4. Facts of the code.  Each: a pattern over a page's text (code spans included, so that a phrase
+# may name the constant it states) whose named groups are numbers, and a function returning, for
+# each group, the value the code holds: read from the code, never typed here.  A number in a group
+# is accounted for only if it equals the code's value (at the precision the doc prints it), and
+# every fact must be found on its pages.
+# ---------------------------------------------------------------------------------------------
+
+def _source_number(path: str, pattern: str) -> float:
+    """A number written in a source file's code, where no constant names it (an expression's factor)."""
+    m = re.search(pattern, (ROOT / path).read_text())
+    assert m, f"{path}: {pattern!r} not found"
+    return float(m.group(1))
+
+
+def _requires_python() -> str:
+    m = re.search(r'requires-python\s*=\s*">=([\d.]+)"', (ROOT / "pyproject.toml").read_text())
+    assert m
+    return m.group(1)
+
+
+def _shell_variable(path: str, name: str) -> str:
+    m = re.search(rf"^{name}=([^\s#]+)", (ROOT / path).read_text(), re.MULTILINE)
+    assert m, f"{path}: no {name}=..."
+    return m.group(1)
+
+
+def _option_default(script: str, option: str) -> float:
+    m = re.search(rf'add_argument\(\s*"{re.escape(option)}"[^)]*?default=([\d.]+)', (ROOT / script).read_text())
+    assert m, f"{script}: no {option} with a numeric default"
+    return float(m.group(1))
+
+
+def _least_seeds() -> int:
+    """The fewest seeds --seeds accepts (fixtures/engine.py seeds_option), found by asking it."""
+    import argparse
+
+    from fixtures.engine import seeds_option
+    for n in range(5):
+        try:
+            seeds_option(str(n))
+            return n
+        except argparse.ArgumentTypeError:
+            continue
+    raise AssertionError("seeds_option accepts none of 0..4")
+
+
+def _printed(printed: str) -> dict:
+    from claims.chapter_figures import Figure
+    f = Figure("docs.example", "corpus.chars", printed, printed)
+    return {"v": f.value, "r": f.rounding}
+
+
+def _figure(fid: str) -> float:
+    from claims.chapter_figures import FIGURES
+    return FIGURES[fid].value
+
+
+def _count(prefix: str) -> int:
+    from claims.chapter_figures import FIGURES
+    return sum(fid.startswith(prefix) for fid in FIGURES)
+
+
+@cache
+def _recipes():
+    from fixtures import recipes
+    return recipes
+
+
+def _cost_scale() -> tuple[dict, int]:
+    """claims/test_cost.py CHAPTER_SCALE (its keywords) and CAP_BYTES."""
+    return (_module_constant("claims/test_cost.py", "CHAPTER_SCALE"), _module_constant("claims/test_cost.py", "CAP_BYTES"))
+
+
+def _winograd_seeds() -> int:
+    return _module_constant("claims/test_winograd.py", "SEEDS")
+
+
+def _min_seeds() -> int:
+    return _module_constant("claims/rule.py", "MIN_SEEDS")
+
+
+@dataclass(frozen=True)
+class Fact:
+    pattern: str
+    values: Callable[[re.Match], dict]     # group -> the code's value (a number, or a version string)
+    why: str
+    pages: tuple[str, ...] = ()            # where it is stated; empty: any page
+
+
+FACTS: list[Fact] = [
+    # the smoke scale, the fingerprint, the seeds, the held-out curve (docs/running.md, README.md)
+    Fact(r"(?P<n>\w+)\s+steps per recipe|architecture for\s+(?P<m>\w+)\s+steps",
+         lambda m: {"n": _recipes().SMOKE_STEPS, "m": _recipes().SMOKE_STEPS}, "fixtures/recipes.py SMOKE_STEPS"),
+    Fact(r"trained for (?P<n>\d+) steps\s+from a fixed seed",
+         lambda m: {"n": __import__("fixtures.fingerprint").fingerprint._STEPS.steps}, "fixtures/fingerprint.py _STEPS"),
+    Fact(r"float tolerance \((?P<n>[\de.-]+),",
+         lambda m: {"n": _module_constant("fixtures/fingerprint.py", "RTOL")}, "fixtures/fingerprint.py RTOL"),
+    Fact(r"seeds per trained recipe, (?P<lo>\d+) to (?P<hi>\d+);",
+         lambda m: {"lo": _least_seeds(), "hi": _module_constant("fixtures/engine.py", "MAX_SEEDS")},
+         "fixtures/engine.py seeds_option: 1 to MAX_SEEDS"),
+    Fact(r"needs at least (?P<n>\d+), `claims/rule.py` MIN_SEEDS", lambda m: {"n": _min_seeds()}, "claims/rule.py MIN_SEEDS"),
+    Fact(r"perplexity on (?P<w>\d+) fixed held-out windows at (?P<p>\d+) evenly\s+spaced steps|on its (?P<s>\d+)-window subset",
+         lambda m: {"w": _module_constant("fixtures/train.py", "HELD_OUT_WINDOWS"),
+                    "s": _module_constant("fixtures/train.py", "HELD_OUT_WINDOWS"),
+                    "p": _module_constant("fixtures/train.py", "HELD_OUT_POINTS")},
+         "fixtures/train.py HELD_OUT_WINDOWS, HELD_OUT_POINTS"),
+    # the chapter's scale as the recipes hold it (docs/gpu-runner.md, docs/choices.md)
+    Fact(r"chapter's scale \((?P<steps>\d+) steps, batch (?P<batch>\d+), (?P<seeds>\w+) seeds; (?P<wino>\w+)\s+for the Winograd",
+         lambda m: {"steps": _recipes().TrainConfig().steps, "batch": _recipes().TrainConfig().batch_size,
+                    "seeds": _min_seeds(), "wino": _winograd_seeds()},
+         "fixtures/recipes.py TrainConfig, claims/rule.py MIN_SEEDS, claims/test_winograd.py SEEDS"),
+    Fact(r"\((?P<n>\d+(?:\.\d+)*) or newer, a CUDA build\)",
+         lambda m: {"n": ".".join(map(str, _module_constant("benchmarks/gpu_tier.py", "MIN_TORCH")))},
+         "benchmarks/gpu_tier.py MIN_TORCH"),
+    Fact(r"`--budget-minutes` \((?P<n>\d+) by default\)",
+         lambda m: {"n": _option_default("benchmarks/gpu_tier.py", "--budget-minutes")}, "benchmarks/gpu_tier.py"),
+    Fact(r"`ATTENTION_CLAIMS_LOCK_WAIT` seconds \((?P<n>\d+) by default\)",
+         lambda m: {"n": _module_constant("data/files.py", "LOCK_WAIT_DEFAULT")}, "data/files.py LOCK_WAIT_DEFAULT"),
+    Fact(r"Python (?P<n>\d+(?:\.\d+)*) or newer", lambda m: {"n": _requires_python()}, "pyproject.toml requires-python"),
+    # the readings (docs/readings.md)
+    Fact(r"stopped at that step, (?P<a>\d+),.*?the first (?P<b>\d+) steps of the (?P<c>\d+)-step run",
+         lambda m: {"a": _recipes().PRENORM_STOP_AT, "b": _recipes().PRENORM_STOP_AT,
+                    "c": _recipes().NORM[0].train.steps}, "fixtures/setup.py PRENORM_STOP_AT, fixtures/recipes.py NORM"),
+    Fact(r"(?P<n>\w+) seeds each: the chapter's width (?P<c>\d+)\s+\(ours\s+(?P<w>\d+)\)",
+         lambda m: {"n": _recipes().READING_SEEDS, "c": _recipes().winograd_reading("cheatable", "uniform", "width128").model.d_model,
+                    "w": _recipes().WINOGRAD_WIDTH}, "fixtures/recipes.py READING_SEEDS, WINOGRAD_WIDTH, WINOGRAD_READINGS"),
+    Fact(r"a model (?P<a>\d+) wide throughout, one head of (?P<b>\d+)",
+         lambda m: {"a": _recipes().RECIPES["runaway_wide_divided"].model.d_model,
+                    "b": _recipes().RECIPES["runaway_wide_divided"].model.d_head}, "fixtures/recipes.py READINGS"),
+    # the choices (docs/choices.md)
+    Fact(r"(?P<b>\d+) byte symbols \+\s+(?P<m>\d+) merges",
+         lambda m: {"b": 256, "m": _module_constant("data/bpe.py", "VOCAB_SIZE") - 256},
+         "data/bpe.py VOCAB_SIZE: the 256 byte values and the merges that fill the rest"),
+    Fact(r"weight decay (?P<n>\d+(?:\.\d+)*)", lambda m: {"n": _recipes().TrainConfig().weight_decay},
+         "fixtures/recipes.py TrainConfig.weight_decay"),
+    Fact(r"held-out (?P<h>\d+) %;.*?training (?P<t>\d+) %",
+         lambda m: {"h": 100 * (1 - _module_constant("data/batches.py", "TRAIN_FRACTION")),
+                    "t": 100 * _module_constant("data/batches.py", "TRAIN_FRACTION")}, "data/batches.py TRAIN_FRACTION"),
+    Fact(r"at d_k = (?P<a>\d+) and (?P<b>\d+)\): the model stays (?P<w>\d+) wide",
+         lambda m: {"a": min(_recipes().WIDE_HEADS), "b": max(_recipes().WIDE_HEADS), "w": _recipes().ModelConfig().d_model},
+         "fixtures/setup.py WIDE_HEADS, model/lm.py ModelConfig.d_model"),
+    Fact(r"back to (?P<w>\d+), no MLP and no LayerNorm; (?P<s>\d+) steps, batch (?P<b>\d+)",
+         lambda m: {"w": _recipes().ModelConfig().d_model, "s": _recipes().WIDE_TRAIN.steps,
+                    "b": _recipes().WIDE_TRAIN.batch_size}, "fixtures/recipes.py WIDE_TRAIN"),
+    Fact(r"`sqrt\(d_k\) \* 2/3`, (?P<v>\d+(?:\.\d+)?) at\s+d_k = (?P<d>\d+)",
+         lambda m: {"v": math.sqrt(max(_recipes().WIDE_HEADS)) * 2 / 3, "d": max(_recipes().WIDE_HEADS)},
+         "the score sd at initialisation of the widest head (fixtures/recipes.py, the comment above WIDE_TRAIN)"),
+    Fact(r"rows with > (?P<f>\d+(?:\.\d+)?) on\s+one token\) are taken on the first (?P<w>\d+) held-out windows",
+         lambda m: {"f": _source_number("fixtures/attention_stats.py", r"values > ([\d.]+)\)"),
+                    "w": _module_constant("fixtures/attention_stats.py", "N_WINDOWS")},
+         "fixtures/attention_stats.py: the frozen-row threshold, N_WINDOWS"),
+    Fact(r"at d_k = (?P<h>\d+) \((?P<s>\d+)-step setup\) and (?P<a>\d+) and (?P<b>\d+)",
+         lambda m: {"h": _recipes().ModelConfig().d_model // _recipes().ModelConfig().n_heads,
+                    "s": _recipes().TrainConfig().steps, "a": min(_recipes().WIDE_HEADS), "b": max(_recipes().WIDE_HEADS)},
+         "model/lm.py ModelConfig (the ladder's head width), fixtures/recipes.py TrainConfig, WIDE_HEADS"),
+    Fact(r"blocks, (?P<s>\d+) steps, lr (?P<lr>[\de.-]+)\): the warmup is linear, lr/(?P<w>\d+) at the\s+first step up to lr at step (?P<w2>\d+)",
+         lambda m: {"s": _recipes().NORM[0].train.steps, "lr": _recipes().NORM[0].train.lr,
+                    "w": max(r.train.warmup_steps for r in _recipes().NORM),
+                    "w2": max(r.train.warmup_steps for r in _recipes().NORM)}, "fixtures/recipes.py NORM"),
+    Fact(r"the learned table has (?P<rows>\d+) rows, trained on (?P<c>\d+)-token\s+windows, so rows (?P<a>\d+)\.\.(?P<b>\d+)",
+         lambda m: {"rows": max(_recipes().POSITIONS_EVAL), "c": _recipes().POSITIONS_CONTEXT,
+                    "a": _recipes().POSITIONS_CONTEXT, "b": max(_recipes().POSITIONS_EVAL) - 1},
+         "fixtures/recipes.py POSITIONS_CONTEXT, POSITIONS_EVAL"),
+    Fact(r"one worse than at (?P<n>\d+) but better|perplexity at (?P<p>\d+)\)|"
+         r"the (?P<a>\d+)/(?P<b>\d+) and (?P<c>\d+)/(?P<d>\d+) ratios",
+         lambda m: {"n": _recipes().POSITIONS_CONTEXT, "p": _recipes().POSITIONS_CONTEXT,
+                    "a": sorted(_recipes().POSITIONS_EVAL)[1], "b": _recipes().POSITIONS_CONTEXT,
+                    "c": sorted(_recipes().POSITIONS_EVAL)[2], "d": _recipes().POSITIONS_CONTEXT},
+         "fixtures/recipes.py POSITIONS_CONTEXT, POSITIONS_EVAL", ("docs/choices.md",)),
+    # the cost claims (docs/cost.md) and the rule (docs/figure-rule.md)
+    Fact(r"one attention layer \((?P<w>\d+) wide, (?P<h>\d+) heads, fp32\) for n = (?P<a>\d+) \.\.\. (?P<b>\d+)",
+         lambda m: {"w": _module_constant("fixtures/cost.py", "WIDTH"), "h": _module_constant("fixtures/cost.py", "HEADS"),
+                    "a": _cost_scale()[0]["ns"][0], "b": _cost_scale()[0]["ns"][-1]},
+         "fixtures/cost.py WIDTH, HEADS; claims/test_cost.py CHAPTER_SCALE"),
+    Fact(r"the layer at\s+(?P<n>[\d,]+) tokens in a child process capped at (?P<cap>\d+) GiB of address space "
+         r"\(it fails; (?P<fits>[\d,]+) fits\)",
+         lambda m: {"n": _figure("cost.oom_tokens"), "cap": _cost_scale()[1] / 2**30, "fits": _cost_scale()[0]["fits_n"]},
+         "claims/test_cost.py CAP_BYTES, CHAPTER_SCALE.fits_n; the chapter's cost.oom_tokens"),
+    Fact(r"(?P<n>\d+) % bootstrap interval",
+         lambda m: {"n": 100 - 2 * _source_number("claims/timing.py", r"np\.percentile\(.*?\[([\d.]+), [\d.]+\]\)")},
+         "claims/timing.py: the percentiles of the bootstrap"),
+    Fact(r"at least \+-(?P<n>\d+) run-to-run sd|value \+- (?P<m>\d+) run-to-run sd",
+         lambda m: {"n": _source_number("claims/timing.py", r"value - (\d+) \* drift"),
+                    "m": _source_number("claims/timing.py", r"value - (\d+) \* drift")}, "claims/timing.py floor"),
+    Fact(r"it takes (?P<a>\d+) more processes, up to (?P<b>\d+)",
+         lambda m: {"a": _module_constant("claims/timing.py", "REPEAT_STEP"), "b": _module_constant("claims/timing.py", "MAX_REPEATS")},
+         "claims/timing.py REPEAT_STEP, MAX_REPEATS", ("docs/cost.md",)),
+    Fact(r"two blocks, (?P<n>\d+) seeds each", lambda m: {"n": _winograd_seeds()}, "claims/test_winograd.py SEEDS"),
+    Fact(r"\+ (?P<k>\d+) seed-to-seed sd, over at least (?P<n>\d+) seeds \((?P<w>\d+) for the Winograd models\)",
+         lambda m: {"k": _source_number("claims/rule.py", r"tol = rounding \+ (\d+) \* sd"), "n": _min_seeds(),
+                    "w": _winograd_seeds()}, "claims/rule.py trained_figure, MIN_SEEDS; claims/test_winograd.py SEEDS"),
+    # the figure table (docs/figures.md)
+    Fact(r"`(?P<p>[^`]+)` is\s+(?P<v>\d+(?:\.\d+)?) ± (?P<r>\d+(?:\.\d+)?)", lambda m: _printed(m.group("p")),
+         "claims/chapter_figures.py Figure: the value and rounding parsed from the printed digits"),
+    Fact(r"so the (?P<a>\d+) x (?P<b>\d+) averaging matrix is (?P<n>\d+) figures",
+         lambda m: {"a": math.isqrt(_count("mask.a_")), "b": math.isqrt(_count("mask.a_")), "n": _count("mask.a_")},
+         "claims/chapter_figures.py: the mask.a_* cells"),
+    Fact(r"the Winograd maps (?P<n>\d+)", lambda m: {"n": _count("winograd.map_")},
+         "claims/chapter_figures.py: the winograd.map_* cells"),
+    Fact(r"`(?P<id>[a-z]+\.[a-z0-9_]+)` \((?:n\^)?(?P<n>\d+(?:[.,]\d+)*)\)", lambda m: {"n": _figure(m.group("id"))},
+         "a figure ID and its printed value (claims/chapter_figures.py FIGURES)"),
+    # the benchmarks (benchmarks/README.md)
+    Fact(r"projected to the whole tier \((?P<n>\d+) seeds\)",
+         lambda m: {"n": _option_default("benchmarks/full_cost.py", "--seeds")}, "benchmarks/full_cost.py --seeds"),
+    Fact(r"matmul peak measured in the same process \((?P<n>\d+)\^3\)",
+         lambda m: {"n": _source_number("benchmarks/train_throughput.py", r"def matmul_peak\(n: int = (\d+)")},
+         "benchmarks/train_throughput.py matmul_peak"),
+    Fact(r"at width (?P<n>\d+) it is the largest matmul", lambda m: {"n": _recipes().ModelConfig().d_model},
+         "model/lm.py ModelConfig.d_model"),
+]
+
+
+def fact_value_matches(token: str, expected) -> bool:
+    """The doc's number equals the code's at the precision the doc prints it."""
+    if isinstance(expected, str):
+        return token == expected
+    try:
+        got = value(token)
+    except (ValueError, KeyError):
+        return False
+    decimals = len(token.split(".")[1]) if "." in token and "e" not in token.lower() else None
+    if decimals is not None:
+        return round(float(expected), decimals) == got
+    return math.isclose(float(expected), got, rel_tol=1e-9, abs_tol=0.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# 5. Declared: numbers that are not about the project.  Each kind: a pattern whose named groups
+# are the numbers it accounts for, and the reason.  Two more kinds are decided in `walk`:
+# "chapter" (CHAPTER_WHY) and "quotation" (QUOTE_WHY).
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Declared:
+    kind: str
+    pattern: str
+    why: str
+
+
+DECLARED: list[Declared] = [
+    Declared("ordinal", r"(?m)^[ \t]*(?P<n>\d+)\.[ \t]",
+             "the number of a numbered list's item: the list's order, not a quantity"),
+    Declared("reference", r"\b(?:[Ii]ssues?|[Ss]essions?|Chapters?)\s+(?P<n>\d+)(?![\w]|[.,]\d)|#(?P<m>\d+)\b",
+             "an issue, a session of the project's history, a chapter of the course: a name, not a quantity"),
+]
+
+CHAPTER_WHY = ("the chapter's own number, quoted: it is among the chapter's numbers as the code holds them "
+               "(claims/chapter_figures.py, claims/accounting.py), and its clause says it is the chapter's")
+QUOTE_WHY = ("inside a verbatim quotation (\"...\") of the chapter or of the project's source, found there: "
+             "the number is the quoted text's")
+# a clause ends at these; "ours" and "our" begin our side of a comparison
+CLAUSE_END = re.compile(r"[;()\[\]|]|[.!?](?=\s)|\bours?\b")
+CHAPTER_WORD = re.compile(r"(?i)\bchapter(?:'s)?\b")
+CLAUSE_REACH = 60
+
+
+@cache
+def chapter_numbers() -> frozenset[str]:
+    """Every number the chapter prints, as the code holds them without the chapter's text: the
+    figures as printed and their anchors (claims/chapter_figures.py FIGURES, READ) and the
+    declarations' anchors (claims/accounting.py DECLARED); "$1.8 \\times 10^{-7}$" also as 1.8e-7."""
+    from claims.accounting import DECLARED as CHAPTER_DECLARED
+    from claims.chapter_figures import FIGURES, READ
+    texts = [t for f in [*FIGURES.values(), *READ.values()] for t in (f.printed, f.anchor)]
+    texts += [d.anchor for d in CHAPTER_DECLARED]
+    found = {m.group() for t in texts for m in NUMBER.finditer(t)}
+    found |= {f"{m.group(1)}e{m.group(2)}" for t in texts
+              for m in re.finditer(r"([\d.]+) \\times 10\^\{(-?\d+)\}", t)}
+    return frozenset(found)
+
+
+@cache
+def quotable() -> str:
+    """What a quotation may quote: the chapter's text as the code holds it, and the project's source."""
+    from claims.accounting import DECLARED as CHAPTER_DECLARED
+    from claims.chapter_figures import FIGURES, READ
+    texts = [t for f in [*FIGURES.values(), *READ.values()] for t in (f.printed, f.anchor)]
+    texts += [d.anchor for d in CHAPTER_DECLARED]
+    texts += [p.read_text() for d in ("claims", "fixtures", "data", "model", "benchmarks") for p in (ROOT / d).rglob("*.py")]
+    return " ".join(" ".join(t.split()) for t in texts)
+
+
+# ---------------------------------------------------------------------------------------------
+# The walk
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Number:
+    page: str
+    line: int
+    start: int
+    end: int
+    text: str
+    how: str = ""          # what accounts for it; "" when nothing does
+
+    def context(self, page: Page, width: int = 50) -> str:
+        before = page.text[max(0, self.start - width):self.start].replace("\n", " ")
+        after = page.text[self.end:self.end + width].replace("\n", " ")
+        return f"{self.page}:{self.line}: ...{before}[{self.text}]{after}..."
+
+
+def attributed_to_the_chapter(masked: str, unit, start: int, end: int) -> bool:
+    """The word "chapter" is in the number's clause: within CLAUSE_REACH characters before or
+    after it, in its unit, with no clause end (CLAUSE_END) between."""
+    for m in CHAPTER_WORD.finditer(masked, unit.start, unit.end):
+        between = masked[m.end():start] if m.end() <= start else masked[end:m.start()] if m.start() >= end else None
+        if between is not None and len(between) <= CLAUSE_REACH and not CLAUSE_END.search(between):
+            return True
+    return False
+
+
+def dated_units(page: Page) -> set:
+    """The units whose numbers are dated: a date in the unit, in its table's caption, or in a
+    heading above it."""
+    dated, headings, caption_dated, previous = set(), {}, False, None
+    for u in page.units:
+        text = page.text[u.start:u.end]
+        has_date = bool(DATE.search(text))
+        if u.kind == "heading":
+            level = len(text.strip()) - len(text.strip().lstrip("#"))
+            headings = {k: v for k, v in headings.items() if k < level}
+            headings[level] = has_date
+        if u.kind == "row" and (previous is None or previous.kind != "row"):
+            caption_dated = (previous is not None and previous.kind in ("paragraph", "item")
+                             and bool(DATE.search(page.text[previous.start:previous.end])))
+        if has_date or any(headings.values()) or (u.kind == "row" and caption_dated):
+            dated.add(u)
+        previous = u
+    return dated
+
+
+def fact_matches(page: Page) -> list[tuple[Fact, re.Match]]:
+    return [(f, m) for f in FACTS if not f.pages or page.name in f.pages
+            for m in re.finditer(f.pattern, page.text, re.DOTALL)]
+
+
+def walk(page: Page) -> list[Number]:
+    masked = page.masked
+    for m in DATE.finditer(masked):                       # a date is the date, never a quantity
+        masked = masked[:m.start()] + " " * (m.end() - m.start()) + masked[m.end():]
+    owner: dict[int, str] = {}
+    for fact, m in fact_matches(page):
+        expected = fact.values(m)
+        for g, token in m.groupdict().items():
+            if token is not None and g in expected and fact_value_matches(token, expected[g]):
+                owner.setdefault(m.start(g), f"fact: {fact.why}")
+    for d in DECLARED:
+        for m in re.finditer(d.pattern, masked):
+            for g, token in m.groupdict().items():
+                if token is not None:
+                    owner.setdefault(m.start(g), f"{d.kind}: {d.why}")
+    for m in re.finditer(r'"([^"]{1,100})"', masked):
+        if m.group(1).strip() and " ".join(m.group(1).split()) in quotable():
+            for n in NUMBER.finditer(masked, m.start(1), m.end(1)):
+                owner.setdefault(n.start(), f"quotation: {QUOTE_WHY}")
+    dated = dated_units(page)
+    out = []
+    for t in sorted([*NUMBER.finditer(masked), *WORD.finditer(masked)], key=lambda m: m.start()):
+        unit = next((u for u in page.units if u.start <= t.start() < u.end), None)
+        how = owner.get(t.start(), "")
+        if not how and unit in dated:
+            how = "dated"
+        if not how and unit and t.group() in chapter_numbers() and \
+                attributed_to_the_chapter(masked, unit, t.start(), t.end()):
+            how = f"chapter: {CHAPTER_WHY}"
+        out.append(Number(page.name, page.line_of(t.start()), t.start(), t.end(), t.group(), how))
+    return out
+
+
+PAGE_LIST = pages()
+
+
+@pytest.mark.parametrize("page", PAGE_LIST, ids=lambda p: p.name)
+def test_every_number_in_the_docs_is_generated_dated_a_fact_or_declared(page):
+    missing = [n.context(page) for n in walk(page) if not n.how]
+    assert not missing, (f"{page.name}: numbers that are neither generated, in code, dated, a fact of the code "
+                         f"(FACTS) nor declared (DECLARED, chapter, quotation); date a measurement, state a "
+                         f"fact in FACTS, or move a count into a generated block:\n" + "\n".join(missing))
+
+
+def test_every_fact_is_stated_and_true():
+    """Each fact is found in the docs, and every number it names is the code's."""
+    found, wrong = {f.why: 0 for f in FACTS}, []
+    for page in PAGE_LIST:
+        for fact, m in fact_matches(page):
+            found[fact.why] += 1
+            expected = fact.values(m)
+            for g, token in m.groupdict().items():
+                if token is not None and g in expected and not fact_value_matches(token, expected[g]):
+                    wrong.append(f"{page.name}:{page.line_of(m.start(g))}: {token!r} where the code holds "
+                                 f"{expected[g]!r} ({fact.why})")
+    assert not wrong, "numbers in the docs that differ from the code:\n" + "\n".join(wrong)
+    unused = [why for why, n in found.items() if not n]
+    assert not unused, f"facts no page states any more (remove them, or restore the phrase): {unused}"
+
+
+def test_a_winograd_command_trains_the_figure_rules_seeds():
+    """A documented command that trains the Winograd models asks for the seeds the figure rule
+    needs for them (claims/test_winograd.py SEEDS), not fewer."""
+    wrong = []
+    for page in PAGE_LIST:
+        lines = [line for _, _, _, body in page.fenced for line in body.splitlines()] + [c for _, c in page.inline_code]
+        for line in lines:
+            m = re.search(r"python -m fixtures winograd\b.*?--seeds (\d+)", line)
+            if m and int(m.group(1)) < _winograd_seeds():
+                wrong.append(f"{page.name}: `{line.strip()}` (the figure rule needs {_winograd_seeds()})")
+    assert not wrong, "Winograd commands with too few seeds:\n" + "\n".join(wrong)
+
+
+def test_an_undated_count_is_named_with_its_page_and_line():
+    page = Page(ROOT / "docs" / "running.md")
+    page.text = page.text + "\nThe fast tier has 71 claims and runs in about twelve seconds.\n"
+    missing = [n for n in walk(page) if not n.how]
+    assert [n.text for n in missing] == ["71", "twelve"]
+    assert missing[0].context(page).startswith(f"docs/running.md:{page.text.count(chr(10))}:")
+
+
+def test_a_dated_count_a_fact_and_a_quoted_chapter_number_pass():
+    from claims.chapter_figures import FIGURES
+    printed = FIGURES["ladder.baseline"].printed
+    page = Page(ROOT / "docs" / "running.md")
+    page.text = (page.text + "\nOn 2026-12-02 the fast tier had 71 claims.\n\n"
+                 f"The baseline is the chapter's {printed}.\n\nThe chapter's baseline is lower; ours is {printed}.\n")
+    missing = [n.text for n in walk(page) if not n.how]
+    assert missing == [printed], missing          # ours, not the chapter's: the clause ends at "ours"
+
+
+def test_a_fact_that_the_code_contradicts_is_named():
+    page = Page(ROOT / "docs" / "running.md")
+    smoke = _recipes().SMOKE_STEPS
+    wrong = next(w for w, i in WORDS.items() if i == smoke + 1)
+    page.text = page.text.replace(f"architecture for {next(w for w, i in WORDS.items() if i == smoke)} steps",
+                                  f"architecture for {wrong} steps")
+    assert wrong in [n.text for n in walk(page) if not n.how]
