@@ -247,23 +247,25 @@ def test_3_a_rollback_killed_half_way_is_finished_by_the_next_run(tmp_path):
 
 # ------------------------------------------------------------ 4. evidence of the wrong shape or group
 
-def test_4_a_readings_file_that_is_no_object_is_refused_and_replaces_nothing(tmp_path):
-    box = _box(tmp_path)
-    ev = Evidence(box / "run", results_dir=box / "results")
+def _readings_list(ev: Evidence) -> None:
     ev.json("readings.json", [])
-    before = _state(box / "results")
-    with pytest.raises(EvidenceError, match="readings.json: expected an object of entries, not list"):
-        save_run(_fresh(), ev, box / "results")
-    assert _state(box / "results") == before
 
 
-def test_4_a_norm_file_holding_another_group_is_refused(tmp_path):
-    box = _box(tmp_path)
-    ev = Evidence(box / "run", results_dir=box / "results")
+def _norm_of_ladder(ev: Evidence) -> None:
     atomic_write(ev.root / "norm.json", json.dumps({"group": "ladder", "runs": [_record("baseline", 0, 99.0)]}))
     ev.add("norm.json", "runs")
+
+
+@pytest.mark.parametrize(("plant", "why"), [
+    (_readings_list, "readings.json: expected an object of entries, not list"),     # would drop 10 entries
+    (_norm_of_ladder, "field 'group' is 'ladder'"),                                # would turn norm into ladder
+], ids=["readings-of-no-entries", "norm-holding-ladder"])
+def test_4_evidence_of_the_wrong_shape_or_group_is_refused_and_replaces_nothing(tmp_path, plant, why):
+    box = _box(tmp_path)
+    ev = Evidence(box / "run", results_dir=box / "results")
+    plant(ev)
     before = _state(box / "results")
-    with pytest.raises(EvidenceError, match="field 'group' is 'ladder'"):
+    with pytest.raises(EvidenceError, match=why):
         save_run(_fresh(), ev, box / "results")
     assert _state(box / "results") == before
 
