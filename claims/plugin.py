@@ -273,7 +273,7 @@ class ClaimReporter:
         meta = {"timestamp": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                 "source": SMOKE_SOURCE if smoke else "fresh run", "scale": "smoke" if smoke else "chapter",
                 "markexpr": config.getoption("markexpr"), "argv": list(config.invocation_params.args),
-                "from_results": bool(config.getoption("--from-results")), "commit": checkout_commit(config.rootpath),
+                "from_results": bool(config.getoption("--from-results")), "commit": checkout_commit(),
                 "seconds": round(time.time() - self.started, 1),
                 "torch": torch.__version__, "python": platform.python_version()}
         encoded = verdicts.encoded_in_source(config.rootpath / "claims") | config.stash[COLLECTED]

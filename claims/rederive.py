@@ -110,10 +110,14 @@ def main(argv=None) -> int:
         except json.JSONDecodeError as e:
             print(f"{path}: not valid JSON ({e})", file=sys.stderr)
             return 2
-    refused = why_not_rederivable(loaded[0], checkout_commit())
+    head = checkout_commit()
+    refused = why_not_rederivable(loaded[0], head)
     if refused:
         print(f"{fresh_path}: {refused}", file=sys.stderr)
         return 2
+    if head is None:
+        print(f"{fresh_path}: the commit it was made at could not be checked here (no git repository)",
+              file=sys.stderr)
     result = compare(*loaded)
     print(render(result))
     if result["differ"]:

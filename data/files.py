@@ -94,7 +94,15 @@ def atomic_file(path: Path):
 # it.  A save holds it for seconds; a holder that never lets go (a stopped process) must not make
 # the next save wait forever with no output.
 LOCK_WAIT_DEFAULT = 120
-LOCK_WAIT_SECONDS = float(os.environ.get("ATTENTION_CLAIMS_LOCK_WAIT", LOCK_WAIT_DEFAULT))
+
+
+def lock_wait_seconds() -> float:
+    """$ATTENTION_CLAIMS_LOCK_WAIT, or LOCK_WAIT_DEFAULT; a value that is no number is a SaveError."""
+    raw = os.environ.get("ATTENTION_CLAIMS_LOCK_WAIT", str(LOCK_WAIT_DEFAULT))
+    try:
+        return float(raw)
+    except ValueError:
+        raise SaveError(f"$ATTENTION_CLAIMS_LOCK_WAIT={raw!r}: not a number of seconds") from None
 
 
 def _holder(lock: Path) -> str:
@@ -116,11 +124,11 @@ def _holder(lock: Path) -> str:
 @contextmanager
 def locked(path: Path, timeout: float | None = None):
     """Hold the lock of `path` (a read-modify-write of it by one process at a time).  A lock held
-    elsewhere is waited for at most `timeout` seconds (LOCK_WAIT_SECONDS), saying once who holds
-    it; then SaveError names the holder."""
+    elsewhere is waited for at most `timeout` seconds (lock_wait_seconds(); a negative one waits
+    as long as it takes), saying once who holds it; then SaveError names the holder."""
     path = Path(path)
     lock = path.with_name(f".{path.name}.lock")
-    wait = LOCK_WAIT_SECONDS if timeout is None else timeout
+    wait = lock_wait_seconds() if timeout is None else timeout
     fl = FileLock(str(lock))
     start, said = time.monotonic(), False
     while True:
@@ -129,17 +137,17 @@ def locked(path: Path, timeout: float | None = None):
             break
         except Timeout:
             if not said:
-                print(f"waiting for the lock of {path} (held by {_holder(lock)}); at most {wait:.0f} s",
-                      file=sys.stderr, flush=True)
+                print(f"waiting for {lock} (held by {_holder(lock)})"
+                      + (f"; at most {wait:.0f} s" if wait >= 0 else ""), file=sys.stderr, flush=True)
                 said = True
             if 0 <= wait <= time.monotonic() - start:
-                raise SaveError(f"{path}: locked by {_holder(lock)} for over {wait:.0f} s; nothing was "
+                raise SaveError(f"{lock}: locked by {_holder(lock)} for over {wait:.0f} s; nothing was "
                                 "written (ATTENTION_CLAIMS_LOCK_WAIT sets how long to wait)") from None
     holder = lock.with_name(lock.name + ".holder")
     try:
-        try:
-            holder.write_text(json.dumps({"pid": os.getpid(), "command": " ".join(sys.argv)[:200],
-                                          "since": time.strftime("%Y-%m-%dT%H:%M:%S")}))
+        try:                                       # renamed into place: a link planted there is replaced, not followed
+            atomic_write(holder, json.dumps({"pid": os.getpid(), "command": " ".join(sys.argv)[:200],
+                                             "since": time.strftime("%Y-%m-%dT%H:%M:%S")}))
         except OSError:
             pass                                   # who holds it is a courtesy, not a condition
         yield
@@ -156,7 +164,7 @@ class SaveError(RuntimeError):
 # The names a save writes beside its final file: `.<final>.<pid>.<8 hex>.tmp` (a staged copy) and
 # `.<final>.<pid>.<8 hex>.bak` (the committed copy, kept until the save has committed).  A journal
 # may name nothing else, and the sweep removes nothing else.
-_SIDE = re.compile(r"^\.(?P<final>[^/\\\x00]+)\.(?P<pid>\d+)\.[0-9a-f]{8}\.(?P<kind>tmp|bak)$")
+_SIDE = re.compile(r"^\.(?P<final>[^/\\\x00]+)\.(?P<pid>\d+)\.[0-9a-f]{8}\.(?P<kind>tmp|bak)\Z")
 
 
 def plain_name(name) -> bool:
@@ -180,6 +188,7 @@ class Transaction:
     def __init__(self, directory: Path):
         self.directory = Path(directory)
         self.staged: list[tuple[Path, Path]] = []          # (temporary, final)
+        self.journaled = False                              # once the journal is written, the next run finishes it
 
     def stage(self, name: str, data: str | bytes) -> None:
         if not plain_name(name) or name == JOURNAL:
@@ -210,14 +219,21 @@ class Transaction:
         except OSError as e:
             self._discard([b for b, _ in backups])
             raise SaveError(f"{e.filename or final}: cannot be replaced ({e.strerror or e}); nothing was saved") from e
-        atomic_write(journal, json.dumps({"files": [[t.name, f.name] for t, f in self.staged],
-                                          "backups": [[b.name, f.name] for b, f in backups]}))
+        try:
+            atomic_write(journal, json.dumps({"files": [[t.name, f.name] for t, f in self.staged],
+                                              "backups": [[b.name, f.name] for b, f in backups]}))
+        except OSError as e:                                 # a full disk: nothing renamed yet
+            self._discard([b for b, _ in backups])
+            raise SaveError(f"{journal}: could not be written ({e.strerror or e}); nothing was saved") from e
+        # From here an interrupt (Ctrl-C, a kill) leaves the journal and the staged copies for the next
+        # run to finish: abort() then removes nothing.  A rename that fails is rolled back here.
+        self.journaled = True
         for i, (tmp, final) in enumerate(self.staged):
             try:
                 os.replace(tmp, final)
             except OSError as e:
                 bak = {f: b for b, f in backups}
-                done = [[bak[f].name if f in bak else None, f.name] for _, f in self.staged[:i]]
+                done = [[bak[f].name if f in bak else None, f.name, os.lstat(f).st_ino] for _, f in self.staged[:i]]
                 atomic_write(journal, json.dumps({"rollback": done}))
                 _roll_back(self.directory, done)
                 self._discard([b for b, _ in backups])
@@ -239,7 +255,10 @@ class Transaction:
         self.staged = []
 
     def abort(self) -> None:
-        self._discard([])
+        """Remove the staged copies of a save that did not reach its journal; one that did is
+        finished by the next run's recover(), so nothing of it is removed here."""
+        if not self.journaled:
+            self._discard([])
 
 
 def _keep_copy(final: Path, bak: Path) -> None:
@@ -247,16 +266,21 @@ def _keep_copy(final: Path, bak: Path) -> None:
     try:
         os.link(final, bak, follow_symlinks=False)
     except OSError as e:
-        if e.errno not in (errno.EXDEV, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
+        if e.errno not in (errno.EXDEV, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.EPERM):
             raise
         shutil.copy2(final, bak, follow_symlinks=False)
 
 
 def _roll_back(directory: Path, done: list) -> None:
-    """Put back the committed copy of each file already replaced (None: it did not exist)."""
-    for bak, final in done:
+    """Put back the committed copy of each file already replaced.  One that did not exist before
+    (no copy) is removed only while it is still the file the save put there (its inode)."""
+    for bak, final, ino in done:
         if bak is None:
-            (directory / final).unlink(missing_ok=True)
+            try:
+                if os.lstat(directory / final).st_ino == ino:
+                    (directory / final).unlink()
+            except FileNotFoundError:
+                pass
         elif (directory / bak).exists() or (directory / bak).is_symlink():
             os.replace(directory / bak, directory / final)
 
@@ -275,7 +299,9 @@ def _read_journal(journal: Path) -> dict:
         if not isinstance(entries, list):
             raise SaveError(f"{journal}: field {field!r} is {entries!r}, not a list; {fix}")
         for entry in entries:
-            ok = (isinstance(entry, list) and len(entry) == 2 and plain_name(entry[1]) and entry[1] != JOURNAL
+            size = 3 if field == "rollback" else 2              # a roll-back entry also holds the inode it put there
+            ok = (isinstance(entry, list) and len(entry) == size and plain_name(entry[1]) and entry[1] != JOURNAL
+                  and (field != "rollback" or (isinstance(entry[2], int) and not isinstance(entry[2], bool)))
                   and not _SIDE.match(entry[1])
                   and ((field == "rollback" and entry[0] is None) or _side_of(entry[0], kind, entry[1])))
             if not ok:
@@ -302,11 +328,16 @@ def recover(directory: Path) -> list[str]:
         data = _read_journal(journal)
         if "rollback" in data:
             _roll_back(directory, data["rollback"])
-            done += [f"{final}: rolled back an interrupted save" for _, final in data["rollback"]]
+            done += [f"{final}: rolled back an interrupted save" for _, final, _ in data["rollback"]]
         for tmp_name, final_name in data.get("files", []):
             tmp = directory / tmp_name
             if tmp.exists():
-                os.replace(tmp, directory / final_name)
+                try:
+                    os.replace(tmp, directory / final_name)
+                except OSError as e:
+                    raise SaveError(f"{directory / final_name}: could not be replaced while finishing an interrupted "
+                                    f"save ({e.strerror or e}); {journal} and the copies it names are kept: make "
+                                    "the file replaceable and run again") from e
                 done.append(f"{final_name}: finished an interrupted save")
         for bak_name, _ in data.get("backups", []):
             (directory / bak_name).unlink(missing_ok=True)
