@@ -4,6 +4,7 @@ back, and take a screenshot.  `.ci/run` installs Chromium where it can (root, ap
 import re
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 BROWSER = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
@@ -13,8 +14,17 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--dis
          "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
-def _flags(profile: Path) -> list[str]:
-    return [*FLAGS, f"--user-data-dir={profile}"]
+def browse(profile: Path, *args: str, timeout: int = 120) -> subprocess.CompletedProcess:
+    """One Chromium run with `args`, in a profile of its own under `profile`, removed afterwards:
+    a profile is one browser's (its SingletonLock makes a second run on it abort, which a lock left
+    behind by an earlier run, or a recycled pid, would cause at random)."""
+    Path(profile).mkdir(parents=True, exist_ok=True)
+    own = tempfile.mkdtemp(prefix="run-", dir=profile)
+    try:
+        return subprocess.run([BROWSER, *FLAGS, f"--user-data-dir={own}", *args], capture_output=True, check=False,
+                              text=True, timeout=timeout)
+    finally:
+        shutil.rmtree(own, ignore_errors=True)
 
 
 def probe(page: Path, script: str, profile: Path) -> dict[str, str]:
@@ -22,12 +32,10 @@ def probe(page: Path, script: str, profile: Path) -> dict[str, str]:
     the data-* attributes the script set on <body>."""
     probed = page.with_name(page.stem + "-probe.html")
     probed.write_text(page.read_text(encoding="utf-8").replace("</body>", script), encoding="utf-8")
-    dom = subprocess.run([BROWSER, *_flags(profile), "--virtual-time-budget=5000", "--dump-dom", probed.as_uri()],
-                         capture_output=True, check=False, text=True, timeout=120).stdout
+    dom = browse(profile, "--virtual-time-budget=5000", "--dump-dom", probed.as_uri()).stdout
     return dict(re.findall(r'data-([a-z-]+)="([^"]*)"', dom.split("<body", 1)[1].split(">", 1)[0]))
 
 
 def screenshot(page: Path, shot: Path, profile: Path, size: str = "1200,1600") -> Path:
-    subprocess.run([BROWSER, *_flags(profile), f"--screenshot={shot}", f"--window-size={size}",
-                    "--virtual-time-budget=3000", page.as_uri()], capture_output=True, check=False, timeout=120)
+    browse(profile, f"--screenshot={shot}", f"--window-size={size}", "--virtual-time-budget=3000", page.as_uri())
     return shot

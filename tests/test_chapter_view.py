@@ -18,6 +18,9 @@ from claims.chapter_figures import FIGURES
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "report" / "chapter-view"          # a report directory: its screenshot stays there
+# one worker: its fixture empties OUT (two workers building it collide), and two headless Chromiums at once
+# on two cores drop screenshots and probes (tests/chromium.py: every browser test is in this group)
+pytestmark = pytest.mark.xdist_group("chromium")
 
 
 @pytest.fixture(scope="module")
@@ -39,9 +42,14 @@ class Marks(HTMLParser):
     def __init__(self):
         super().__init__()
         self.marks, self.ids, self.hrefs, self.suggested = [], set(), [], []
+        self.in_pre = False
+
+    def handle_endtag(self, tag):
+        self.in_pre = self.in_pre and tag != "pre"
 
     def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
+        a = dict(attrs, in_pre=self.in_pre)
+        self.in_pre = self.in_pre or tag == "pre"
         if a.get("id"):
             self.ids.add(a["id"])
         if tag == "a" and "fig" in (a.get("class") or "").split() and a.get("data-figure"):
@@ -176,3 +184,260 @@ def test_the_chapter_is_cut_into_its_paragraphs_code_and_printed_tables(chapter_
     assert kinds["class Head(nn.Module):"] == "pre" and kinds["  tokens   ms total    ms x4  "] == "pre"
     assert kinds["2.9802322387695312e-08"] == "pre" and kinds["the {x} did not cross the {y} "] == "pre"
     assert sum(b.kind == "p" for b in blocks(chapter_text)) > 60
+
+
+# ------------------------------------------------------------------- the reading aids (issue 35)
+
+def _refuted_in_order(built) -> list[str]:
+    return [m["data-figure"] for m in parse(built / "chapter.html").marks if m["data-verdict"] == "refuted"]
+
+
+def probe_at(page: Path, fragment: str, script: str, profile: Path) -> dict[str, str]:
+    """tests/chromium.py probe(), with the page loaded at `#fragment`."""
+    from chromium import browse
+    probed = page.with_name(page.stem + "-probe-hash.html")
+    probed.write_text(page.read_text(encoding="utf-8").replace("</body>", script), encoding="utf-8")
+    dom = browse(profile, "--virtual-time-budget=5000", "--dump-dom", f"{probed.as_uri()}#{fragment}").stdout
+    return dict(re.findall(r'data-([a-z-]+)="([^"]*)"', dom.split("<body", 1)[1].split(">", 1)[0]))
+
+
+# Run after load, in order: the contents checked against the marks between its section anchors;
+# the keys pressed (KeyboardEvents) through every refuted mark and back; then the print rules
+# applied as screen rules, and each kind of mark's borders and colours read.
+AIDS = """<script>
+window.addEventListener('load', () => {
+  const b = document.body, put = (k, v) => b.setAttribute('data-' + k, typeof v === 'string' ? v : JSON.stringify(v).replace(/"/g, "'"));
+  const marks = [...document.querySelectorAll('main a.fig[data-figure]')];
+  const items = [...document.querySelectorAll('nav#toc li[data-section]')];
+  const anchors = items.map(li => document.getElementById(li.dataset.section));
+  const kinds = ['holds', 'refuted', 'fails', 'stale', 'not-run', 'device-specific'];
+  const listed = items.map(li => Object.fromEntries(kinds.filter(k => li.dataset[k.replace(/-(.)/g, (_, c) => c.toUpperCase())])
+      .map(k => [k, +li.dataset[k.replace(/-(.)/g, (_, c) => c.toUpperCase())]])));
+  const between = anchors.map((a, i) => {
+    const c = {};
+    marks.filter(m => (i === 0 || (a && a.compareDocumentPosition(m) & Node.DOCUMENT_POSITION_FOLLOWING))
+                  && (i === anchors.length - 1 || (anchors[i + 1] && anchors[i + 1].compareDocumentPosition(m) & Node.DOCUMENT_POSITION_PRECEDING)))
+         .forEach(m => { c[m.dataset.kind] = (c[m.dataset.kind] || 0) + 1; });
+    return c;
+  });
+  put('toc-sections', items.map(li => li.dataset.section));
+  put('toc-visible', items.filter(li => li.offsetHeight > 0 && li.querySelector('a').getAttribute('href') === '#' + li.dataset.section).length);
+  put('toc-listed', listed);
+  put('toc-between', between);
+  put('toc-anchors', anchors.filter(a => a).length);
+  const hint = document.getElementById('keys');
+  put('hint', hint && hint.offsetHeight > 0 ? hint.textContent : '');
+  const press = k => (document.activeElement || document.body).dispatchEvent(
+      new KeyboardEvent('keydown', {key: k, bubbles: true, cancelable: true}));
+  const refuted = marks.filter(m => m.dataset.verdict === 'refuted').length;
+  const walk = (key, n) => [...Array(n)].map(() => { press(key);
+      const a = document.activeElement, tip = a && a.querySelector && a.querySelector('.tip');
+      return (a && a.dataset && a.dataset.figure || '') + (tip && getComputedStyle(tip).display === 'block' ? '' : ' (closed)'); });
+  if (document.activeElement) document.activeElement.blur();
+  put('keys-next', walk('n', refuted + 1));
+  put('keys-previous', walk('p', refuted + 1));
+  put('keys-at', (document.getElementById('keys-at') || {}).textContent || '');
+  marks.find(m => m.dataset.verdict !== 'refuted').focus();
+  const first = marks.find(m => m.dataset.verdict !== 'refuted');
+  put('keys-from-mark', [first.dataset.figure, walk('j', 1)[0], walk('k', 1)[0]]);
+  const rules = [];
+  for (const sheet of document.styleSheets)
+    for (const r of sheet.cssRules)
+      if (r instanceof CSSMediaRule && [...r.media].includes('print')) rules.push(...[...r.cssRules].map(x => x.cssText));
+  put('print-rules', rules.length);
+  const st = document.createElement('style');
+  st.textContent = rules.join('\\n');
+  document.head.appendChild(st);
+  const look = {};
+  kinds.forEach(k => {
+    const m = document.querySelector('header .legend a.fig.' + k), cs = getComputedStyle(m), sym = getComputedStyle(m.querySelector('.sym'));
+    look[k] = {border: ['Top', 'Bottom'].map(s => cs['border' + s + 'Style'] + ' ' + cs['border' + s + 'Width']).join(' / ') + ' ' + cs.fontWeight,
+               ink: [cs.color, sym.color, cs.backgroundColor].join(' ')};
+  });
+  put('print-look', look);
+  marks[0].focus();
+  put('print-tip', getComputedStyle(marks[0].querySelector('.tip')).display);
+  put('print-hint', hint ? getComputedStyle(hint).display : 'absent');
+});</script></body>"""
+
+
+@pytest.fixture(scope="module")
+def aids(built):
+    if BROWSER is None:
+        pytest.skip(WHY_NONE)
+    body = probe(built / "chapter.html", AIDS, built / "chrome-profile")
+    return {k: json.loads(v.replace("'", '"')) if v[:1] in ("[", "{") or v.isdigit() else v for k, v in body.items()}
+
+
+def test_the_contents_list_every_section_with_its_marks_per_verdict(built, aids, chapter_text):
+    """Every section of the chapter (it prints no headings: claims/report/chapter_toc.py declares
+    them, each by a phrase of its first paragraph) is listed, links to its place in the text, and
+    gives the marks per verdict between its place and the next section's; together, every mark."""
+    from claims import registry
+    from claims.report.chapter_toc import SECTIONS, WITHIN
+    for key, _, phrase in SECTIONS + WITHIN:
+        assert chapter_text.count(phrase) == 1, key
+        assert not re.search(r"\d", phrase), key                     # no chapter figure in a phrase
+    # every claim section has its anchor, listed in the contents (a README badge links to it)
+    page = parse(built / "chapter.html")
+    claim_anchors = {f"sec-{key}" for key in registry.SECTIONS}
+    assert claim_anchors <= page.ids and claim_anchors <= {h[1:] for h in page.hrefs if h.startswith("#")}
+    assert aids["toc-sections"] == [f"sec-{key}" for key, _, _ in SECTIONS]
+    assert aids["toc-visible"] == aids["toc-anchors"] == len(SECTIONS)
+    assert aids["toc-listed"] == aids["toc-between"]
+    total = collections.Counter()
+    for c in aids["toc-listed"]:
+        total.update(c)
+    assert total == collections.Counter(m["data-kind"] for m in page.marks)
+    assert sum(total.values()) == len(FIGURES)
+
+
+def test_keys_move_the_focus_across_the_refuted_figures_in_document_order(built, aids):
+    """n (or j) focuses the next refuted mark, wrapping around; p (or k) the previous one; each
+    focused mark's tooltip is open; the hint says which keys."""
+    refuted = _refuted_in_order(built)
+    assert len(refuted) > 1
+    assert aids["keys-next"] == refuted + refuted[:1]
+    assert aids["keys-previous"] == refuted[::-1] + refuted[-1:]
+    assert aids["keys-at"] == f"({len(refuted)} of {len(refuted)})"      # back round to the last
+    marks = [m["data-figure"] for m in parse(built / "chapter.html").marks]
+    start, forward, back = aids["keys-from-mark"]
+    assert forward == next(f for f in marks[marks.index(start):] if f in refuted)
+    assert back == next((f for f in reversed(marks[:marks.index(forward)]) if f in refuted), refuted[-1])
+    assert "n" in aids["hint"] and "p" in aids["hint"] and "refuted" in aids["hint"]
+
+
+def test_the_print_stylesheet_tells_the_verdicts_apart_without_colour(built, aids):
+    """Under the print rules (applied as screen rules: headless Chromium prints to PDF only), each
+    kind of mark has its own borders, all black on white; tooltips and the key hint are hidden.
+    chapter-print.png: the page with the print rules on, in grey (kept in the report directory)."""
+    assert aids["print-rules"] > 5
+    look = aids["print-look"]
+    assert len({v["border"] for v in look.values()}) == len(look) == 6
+    assert {v["ink"] for v in look.values()} == {"rgb(0, 0, 0) rgb(0, 0, 0) rgba(0, 0, 0, 0)"}
+    assert aids["print-tip"] == "none" and aids["print-hint"] == "none"
+    page = built / "chapter-print.html"
+    page.write_text((built / "chapter.html").read_text().replace("@media print{", "@media all{"))
+    shot = screenshot(page, built / "chapter-print.png", built / "chrome-profile")
+    assert shot.exists() and shot.stat().st_size > 10_000
+
+
+HASH = """<script>
+window.addEventListener('load', () => {
+  const b = document.body, a = document.activeElement, tip = a && a.querySelector && a.querySelector('.tip');
+  b.setAttribute('data-loaded-at', a && a.id || '');
+  b.setAttribute('data-loaded-tip', tip ? getComputedStyle(tip).display : 'none');
+  b.setAttribute('data-loaded-text', tip ? tip.innerText.replace(/\\s+/g, ' ') : '');
+  const r = tip && tip.getBoundingClientRect(), seen = r && document.elementFromPoint(r.left + r.width / 2, r.bottom - 4);
+  b.setAttribute('data-loaded-seen', seen && tip.contains(seen) ? 'yes' : 'clipped or covered');
+  window.addEventListener('hashchange', () => setTimeout(() => {
+    const c = document.activeElement, t = c && c.querySelector && c.querySelector('.tip');
+    b.setAttribute('data-changed-at', c && c.id || '');
+    b.setAttribute('data-changed-tip', t ? getComputedStyle(t).display : 'none');
+  }, 50));
+  location.hash = '#' + b.dataset.then;
+});</script></body>"""
+
+
+@pytest.mark.skipif(BROWSER is None, reason=WHY_NONE)
+def test_a_permalink_opens_its_figures_tooltip_on_load_and_on_hashchange(built):
+    """chapter.html#fig-<figure ID> focuses that mark with its tooltip open, on load and when the
+    hash changes; the tooltip says since when its verdict has stood (chapter-permalink.png)."""
+    refuted = _refuted_in_order(built)
+    in_pre = [m["data-figure"] for m in parse(built / "chapter.html").marks if m["in_pre"] and m["data-verdict"] == "refuted"]
+    one, other = in_pre[0], refuted[-1]          # a printed table's cell: its tooltip must not be cut off
+    script = HASH.replace("b.dataset.then", f"'fig-{other}'")
+    body = probe_at(built / "chapter.html", f"fig-{one}", script, built / "chrome-profile")
+    assert body["loaded-at"] == f"fig-{one}" and body["loaded-tip"] == "block" and body["loaded-seen"] == "yes"
+    assert re.search(r"since: \d{4}-\d\d-\d\d, ", body["loaded-text"]), body["loaded-text"]
+    assert body["changed-at"] == f"fig-{other}" and body["changed-tip"] == "block"
+
+
+def _first_commit(timestamp: str) -> str | None:
+    """The oldest commit that changed how often results/verdicts.json holds this timestamp (git's
+    pickaxe: a check of claims/report/chapter_since.py's reading of one `git log -p`)."""
+    r = subprocess.run(["git", "-C", str(ROOT), "log", "--format=%h", f'-S"timestamp": "{timestamp}"', "--",
+                        "results/verdicts.json"], capture_output=True, text=True, check=False)
+    return r.stdout.split()[-1] if r.returncode == 0 and r.stdout.split() else None
+
+
+class Tips(HTMLParser):
+    """Each mark's tooltip text, by figure ID."""
+
+    def __init__(self):
+        super().__init__()
+        self.tips, self._in, self._depth = {}, None, 0
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "a" and a.get("data-figure"):
+            self._in = a["data-figure"]
+            self.tips[self._in] = ""
+
+    def handle_endtag(self, tag):
+        if tag == "a":
+            self._in = None
+
+    def handle_data(self, data):
+        if self._in:
+            self.tips[self._in] += data
+
+
+def test_each_tooltip_says_since_when_its_verdict_has_stood(built):
+    """The date of the evidence that decided it (the deciding test's timestamp) and its commit:
+    for committed evidence the commit that added it to results/verdicts.json, for this run's the
+    commit the run was made at."""
+    merged = json.loads((built / "merged.json").read_text())
+    p = Tips()
+    p.feed((built / "chapter.html").read_text(encoding="utf-8"))
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=7", "HEAD"], capture_output=True,
+                          text=True, check=False).stdout.strip()
+    sources = collections.Counter()
+    for r in merged["figures"]:
+        since = re.search(r"since: (.*)", p.tips[r["id"]], re.DOTALL)
+        assert since, r["id"]
+        text = since.group(1)
+        if not r.get("timestamp"):
+            assert text.startswith("no evidence yet"), (r["id"], text)
+            continue
+        assert text.startswith(r["timestamp"][:10] + ", "), (r["id"], text)
+        sources[r["source"]] += 1
+        if r["source"] == "committed":
+            commit = _first_commit(r["timestamp"])
+            assert commit and text.startswith(f"{r['timestamp'][:10]}, the evidence committed in {commit}"), (r["id"], text)
+        else:
+            assert f"this run (at commit {head})" in text, (r["id"], text)
+    assert sources["committed"] and sources["fresh run"]
+
+
+def _git(cwd: Path, *args: str) -> str:
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
+               GIT_COMMITTER_EMAIL="t@t")
+    return subprocess.run(["git", "-C", str(cwd), *args], capture_output=True, text=True, check=True, env=env).stdout
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="no git")
+def test_since_when_without_git_before_a_commit_and_in_a_shallow_clone(tmp_path):
+    """The commit of committed evidence: the one that added its timestamp; "commit unknown" with no
+    history; "not committed yet" for a timestamp saved since; "in or before" in a shallow clone."""
+    from claims.report.chapter_since import annotate
+    old, new = "2026-01-02T03:04:05+00:00", "2026-02-03T04:05:06+00:00"
+    report = {"meta": {}, "figures": [{"id": "a", "timestamp": old, "source": "committed"},
+                                      {"id": "b", "timestamp": new, "source": "committed"},
+                                      {"id": "c", "timestamp": None, "source": None}]}
+    since = lambda root: [r["since"] for r in annotate(report, root)["figures"]]
+    assert since(tmp_path)[0] == "2026-01-02, commit unknown (no git history of results/verdicts.json here)"
+    repo = tmp_path / "repo"
+    (repo / "results").mkdir(parents=True)
+    _git(repo, "init", "-q")
+    for n in range(2):               # a first commit, then the one that adds the evidence
+        (repo / "results" / "verdicts.json").write_text(json.dumps({"tests": [{"timestamp": old}] * n}, indent=1))
+        _git(repo, "add", "-A")
+        _git(repo, "commit", "-q", "-m", f"c{n}")
+    added = _git(repo, "rev-parse", "--short=7", "HEAD").strip()
+    (repo / "results" / "verdicts.json").write_text(json.dumps({"tests": [{"timestamp": old}, {"timestamp": new}]},
+                                                               indent=1))
+    assert since(repo) == [f"2026-01-02, the evidence committed in {added}", "2026-02-03, saved here, not committed yet",
+                           "no evidence yet"]
+    _git(tmp_path, "clone", "-q", "--depth", "1", (repo / ".git").as_uri(), "shallow")
+    assert since(tmp_path / "shallow")[0] == f"2026-01-02, the evidence committed in or before {added} (a shallow clone)"

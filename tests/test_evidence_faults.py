@@ -331,6 +331,25 @@ def test_8_under_xdist_tests_of_one_model_still_share_a_worker():
         assert c.option.dist == expected
 
 
+def test_8_under_xdist_a_group_runs_on_one_worker_for_real(tmp_path):
+    """Not only the option: -n 2 puts every test of one xdist_group on one worker (a worker reads
+    loadgroup from the command line alone, so conftest.py says it there too)."""
+    (tmp_path / "test_grouped.py").write_text(
+        "import os, pytest\npytestmark = pytest.mark.xdist_group('one')\n"
+        "@pytest.mark.parametrize('i', range(8))\ndef test_where(i):\n"
+        "    with open(os.environ['WHERE_LOG'], 'a') as f:\n        f.write(os.environ['PYTEST_XDIST_WORKER'] + '\\n')\n")
+    shutil.copy(ROOT / "conftest.py", tmp_path)                         # the project's conftest, as it is
+    log = tmp_path / "where.log"
+    r = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "-p", "no:cacheprovider", "-q",
+                        f"--rootdir={tmp_path}", str(tmp_path / "test_grouped.py")],
+                       cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(ROOT), WHERE_LOG=str(log),
+                                             ATTENTION_CLAIMS_ROOT=str(ROOT)),
+                       capture_output=True, text=True, check=False, timeout=300)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    workers = log.read_text().split()
+    assert len(workers) == 8 and len(set(workers)) == 1, workers
+
+
 def test_8_a_save_that_changes_nothing_writes_nothing(tmp_path):
     (tmp_path / "results").mkdir()
     ev = _run_dir(tmp_path, "run", "norm.postnorm_diverges")

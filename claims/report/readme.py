@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from claims import registry
+from claims.report.site import chapter_url
 from claims.verdicts import DECIDED, device_reading, merge, summary_text, verdict_label
 from data.files import atomic_write
 from data.paths import PROJECT_ROOT
@@ -56,10 +57,12 @@ def readme_table(report: dict) -> str:
 
 
 def readme_badges(report: dict) -> str:
-    """The overall badge and one per section, as relative image links to results/badges/."""
+    """The overall badge and one per section: each the committed image (results/badges/, shown
+    offline and on any forge) linking to its place in the published chapter view (the overall one
+    to its top, a section's to chapter.html#sec-<name>: claims/report/site.py)."""
     sections = list(dict.fromkeys(c["section"] for c in report["claims"]))
-    return " ".join(f"![{'claims' if name == 'overall' else 'claims: ' + name}](results/badges/{name}.svg)"
-                    for name in ["overall", *sections])
+    return " ".join(f"[![{'claims' if name == 'overall' else 'claims: ' + name}](results/badges/{name}.svg)]"
+                    f"({chapter_url(None if name == 'overall' else name)})" for name in ["overall", *sections])
 
 
 def generated(report: dict) -> dict[str, str]:

@@ -1,0 +1,76 @@
+"""The chapter's text, cut for the chapter view (claims/report/chapter.py, chapter_md.py): its
+blocks (title, paragraphs, code and printed tables), the marks of its printed figures (each found
+by its anchor, claims/chapter_figures.py) and the refuted sentences the errata quote.  Pure: no
+torch, no HTML.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from claims.chapter_figures import FIGURES, span
+
+
+@dataclass(frozen=True)
+class Block:
+    start: int
+    end: int
+    kind: str          # "title", "p" (prose) or "pre" (code, output, a printed table)
+
+
+def blocks(chapter: str) -> list[Block]:
+    """The chapter's paragraphs, code blocks and printed tables, in order (blank-line separated)."""
+    out, at = [], 0
+    for i, text in enumerate(chapter.split("\n\n")):
+        start, end = at, at + len(text)
+        at = end + 2
+        if not text.strip():
+            continue
+        single = "\n" not in text.strip("\n")
+        # one line of prose, not code or output: "   # a comment", "2.98e-08", the "{adj}" template
+        prose = single and "   " not in text and " " in text.strip() and "{adj}" not in text
+        out.append(Block(start, end, "title" if i == 0 else "p" if prose else "pre"))
+    return out
+
+
+@dataclass(frozen=True)
+class Mark:
+    start: int
+    end: int
+    row: dict          # the figure's row of the merged report
+
+
+@dataclass(frozen=True)
+class Quote:
+    start: int
+    end: int
+    claims: tuple[str, ...]      # the refuted claims whose erratum quotes this sentence
+
+
+def marks(chapter: str, report: dict) -> list[Mark]:
+    rows = {r["id"]: r for r in report.get("figures", [])}
+    out = []
+    for fid, f in FIGURES.items():
+        if fid in rows:
+            a, b = span(chapter, f)
+            out.append(Mark(a, b, rows[fid]))
+    return sorted(out, key=lambda m: m.start)
+
+
+def quotes(chapter: str, entries: list[dict]) -> tuple[list[Quote], list[dict]]:
+    """The refuted sentences the errata quote, where the chapter prints them (overlapping quotes
+    merged into one), and the entries whose quote is not in the text (listed in the header)."""
+    found, unplaced = [], []
+    for e in entries:
+        at = chapter.find(e["quote"]) if e.get("quote") else -1
+        if at < 0:
+            unplaced.append(e)
+        else:
+            found.append((at, at + len(e["quote"]), e["id"]))
+    merged: list[list] = []
+    for a, b, cid in sorted(found):
+        if merged and a < merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+            merged[-1][2].append(cid)
+        else:
+            merged.append([a, b, [cid]])
+    return [Quote(a, b, tuple(c)) for a, b, c in merged], unplaced

@@ -1,0 +1,40 @@
+"""The site, in one command (the workflow's `site` job, tests/test_site.py):
+
+  python -m claims.report.publish REPORT_DIR SITE_DIR
+
+renders the report into REPORT_DIR from the committed evidence (and a run's claims.json already
+there, if any: the workflow puts this push's fast claims there), with no training and no torch,
+assembles the site into SITE_DIR (claims/report/site.py build) and checks every link in it and
+each README badge's target; exit 1 naming every link that leads nowhere.  Both folders are taken
+from the project root, as the report's --report-dir is.
+"""
+from __future__ import annotations
+
+import sys
+
+from claims.report.cli import main as render
+from claims.report.site import SITE_URL, badge_problems, broken_links, build
+from data.paths import PROJECT_ROOT
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 2 or any(a.startswith("-") for a in args):
+        print("usage: python -m claims.report.publish REPORT_DIR SITE_DIR\n\n" + (__doc__ or ""), file=sys.stderr)
+        return 2
+    report_dir, site_dir = PROJECT_ROOT / args[0], PROJECT_ROOT / args[1]
+    rc = render(["--report-dir", str(report_dir)])
+    if rc:
+        return rc
+    build(report_dir, site_dir)
+    readme = PROJECT_ROOT / "README.md"
+    broken = broken_links(site_dir) + (badge_problems(readme.read_text(), site_dir) if readme.is_file() else [])
+    if broken:
+        print(f"{site_dir}: {len(broken)} link(s) lead nowhere:\n  " + "\n  ".join(broken), file=sys.stderr)
+        return 1
+    print(f"{site_dir}: the site, every link resolved, the README's badges included ({SITE_URL})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

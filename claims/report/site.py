@@ -1,0 +1,201 @@
+"""The published site (GitHub Pages, the `site` and `deploy` jobs of .github/workflows/claims.yml):
+the report rendered from the committed evidence with no training and no torch, assembled into a
+folder a visitor opens (build), every link in it checked (broken_links, badge_problems); the
+command is claims/report/publish.py.  Also the one place that names the site's URL (SITE_URL) and
+the chapter view's section anchors (section_anchor), which the README's badges link to
+(claims/report/readme.py) and chapter.html carries.
+
+Without the chapter text (its secret unset) the report builds no chapter view; the site's
+chapter.html then says why and still holds every section's anchor, so that no badge lands nowhere.
+"""
+from __future__ import annotations
+
+import html
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from claims import registry
+
+# The one home of the site's URL.  GitHub Pages serves a repository's site at
+# https://<owner>.github.io/<repo>/; this checkout has no remote naming the owner, so it is written
+# here, and the `deploy` job warns when the URL it deployed to differs.  Changed here, the README's
+# badges follow with `python -m claims.report --readme` (and `--check-readme` fails until then).
+SITE_URL = "https://maintainers.github.io/attention-claims/"
+
+CHAPTER_VIEW = "chapter.html"
+# External links a page of the site may carry (a prefix each); anything else is reported.
+EXTERNAL: tuple[str, ...] = ()
+# What of a rendered report the site publishes (no run records, manifest or locks).
+PUBLISHED = {".html", ".md", ".png", ".svg", ".json", ".txt"}
+UNPUBLISHED = {"manifest.json", "claims.json"}
+
+
+ANCHOR_KEY = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def section_anchor(key: str) -> str:
+    """The id of a section in chapter.html: "sec-<key>".  Every claims section (a key of
+    claims/registry.py SECTIONS) has one there, since the README's badges link to it; the view's
+    other sections (its table of contents, claims/report/chapter_toc.py) use the same scheme."""
+    if not ANCHOR_KEY.fullmatch(key):
+        raise ValueError(f"{key!r}: a section's key is lower-case letters, digits and _ (as claims/registry.py's)")
+    return f"sec-{key}"
+
+
+def chapter_target(section: str | None = None) -> str:
+    """The chapter view, or one section of it, relative to the site: chapter.html#sec-<name>."""
+    return CHAPTER_VIEW + (f"#{section_anchor(section)}" if section else "")
+
+
+def chapter_url(section: str | None = None) -> str:
+    """The published chapter view (SITE_URL), or one section of it: what a README badge links to."""
+    return SITE_URL + chapter_target(section)
+
+
+# ---------------------------------------------------------------------------------- the site
+
+
+def placeholder(report: dict, why: str) -> str:
+    """chapter.html when the chapter view was not built: why, and each section's anchor with its
+    claims' verdicts (the README's badges link to these)."""
+    sections: dict[str, list[dict]] = {}
+    for c in report["claims"]:
+        sections.setdefault(c["section"], []).append(c)
+    parts = []
+    for name, claims in sections.items():
+        holds = sum(c["verdict"] == "holds" for c in claims)
+        items = "".join(f"<li><code>{html.escape(c['id'])}</code>: {html.escape(c['verdict'])}</li>" for c in claims)
+        parts.append(f"<section id='{section_anchor(name)}'><h2>{html.escape(registry.SECTIONS.get(name, name))}</h2>"
+                     f"<p>{holds}/{len(claims)} hold.</p><ul>{items}</ul></section>")
+    return f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>The chapter view was not built: attention-claims</title>
+<style>body{{font-family:sans-serif;max-width:52em;margin:2em auto;padding:0 1em}}pre{{white-space:pre-wrap}}</style>
+</head><body><h1>The chapter view was not built</h1>
+<p>The chapter's text is not public: the site is built with it only where the
+<code>ATTENTION_CLAIMS_CHAPTER_B64</code> secret holds it, and this build had none.</p>
+<pre id="chapter-not-built">{html.escape(why.strip())}</pre>
+<p>Every claim and figure with its verdict and our measurement: <a href="index.html">the report</a>.</p>
+{chr(10).join(parts)}
+</body></html>
+"""
+
+
+def build(report_dir: Path, site_dir: Path) -> list[Path]:
+    """The site from a rendered report (`python -m claims.report --report-dir report_dir`):
+    its pages, plots, badges and merged verdicts, and chapter.html (or why it was not built)."""
+    import json
+    report_dir, site_dir = Path(report_dir), Path(site_dir)
+    if not (report_dir / "index.html").is_file() or not (report_dir / "merged.json").is_file():
+        raise SystemExit(f"{report_dir}: no rendered report (index.html, merged.json): run "
+                         f"`python -m claims.report --report-dir {report_dir}` first")
+    if site_dir.exists() and any(site_dir.iterdir()):
+        raise SystemExit(f"{site_dir}: not empty; the site is assembled into a new folder")
+    site_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for sub in (".", "badges"):
+        for p in sorted((report_dir / sub).glob("*")):
+            if p.is_file() and not p.is_symlink() and p.suffix in PUBLISHED and p.name not in UNPUBLISHED:
+                (site_dir / sub).mkdir(exist_ok=True)
+                written.append(Path(shutil.copyfile(p, site_dir / sub / p.name)))
+    if not (site_dir / CHAPTER_VIEW).exists():
+        missing = report_dir / "chapter-not-built.txt"
+        why = missing.read_text() if missing.is_file() else "no chapter view in the report"
+        why = why.removeprefix("The chapter view was not built: ")
+        report = json.loads((report_dir / "merged.json").read_text())
+        (site_dir / CHAPTER_VIEW).write_text(placeholder(report, why), encoding="utf-8")
+        written.append(site_dir / CHAPTER_VIEW)
+    return written
+
+
+# ------------------------------------------------------------------------------- its links
+
+
+class _Links(HTMLParser):
+    """The ids of a page and the links it makes (href, src), with the line of each."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.ids: set[str] = set()
+        self.links: list[tuple[int, str]] = []
+
+    def handle_starttag(self, tag, attrs):
+        for k, v in attrs:
+            if k == "id" or (k == "name" and tag == "a"):
+                self.ids.add(v or "")
+            elif k in ("href", "src") and v is not None:
+                self.links.append((self.getpos()[0], v))
+
+
+def _parse(page: Path) -> _Links:
+    p = _Links()
+    p.feed(page.read_text(encoding="utf-8"))
+    p.close()
+    return p
+
+
+def resolve(site_dir: Path, page: Path, link: str, parsed: dict[Path, _Links]) -> str | None:
+    """Why `link` on `page` of the site leads nowhere, or None when it resolves: a data: URI, an
+    expected external link (EXTERNAL), a file of the site, an #id of the page it names."""
+    if link.startswith("data:") or any(link.startswith(e) for e in EXTERNAL):
+        return None
+    parts = urlsplit(link)
+    if parts.scheme or parts.netloc:
+        return "an external link the site does not expect (claims/report/site.py EXTERNAL)"
+    target = (page.parent / unquote(parts.path)).resolve() if parts.path else page.resolve()
+    root = site_dir.resolve()
+    if root not in (target, *target.parents):
+        return "outside the site"
+    if not target.is_file():
+        return "no such file in the site"
+    if parts.fragment:
+        if target.suffix != ".html":
+            return "a fragment of a page that is not HTML"
+        if target not in parsed:
+            parsed[target] = _parse(target)
+        if unquote(parts.fragment) not in parsed[target].ids:
+            return f"no id {unquote(parts.fragment)!r} in {target.relative_to(root)}"
+    return None
+
+
+def broken_links(site_dir: Path) -> list[str]:
+    """Every link of every HTML page of the site that leads nowhere, as "page:line: link (why)"."""
+    site_dir = Path(site_dir)
+    parsed = {p.resolve(): _parse(p) for p in sorted(site_dir.rglob("*.html"))}
+    out = []
+    for page, links in list(parsed.items()):
+        for line, link in links.links:
+            why = resolve(site_dir, page, link, parsed)
+            if why:
+                out.append(f"{page.relative_to(site_dir.resolve())}:{line}: {link[:120]} ({why})")
+    return out
+
+
+BADGE_IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)\s]+)\)")
+BADGE_LINK = re.compile(r"\[!\[([^\]]*)\]\(([^)\s]+)\)\]\(([^)\s]+)\)")
+
+
+def readme_badge_links(readme: str) -> list[tuple[str, str, str]]:
+    """The README's badges block as (alt text, image, link) per linked badge."""
+    block = readme.split("<!-- badges:start -->", 1)[-1].split("<!-- badges:end -->", 1)[0]
+    return BADGE_LINK.findall(block)
+
+
+def badge_problems(readme: str, site_dir: Path) -> list[str]:
+    """Where a README badge does not lead to its place in the site: a badge that is no link, a
+    link outside SITE_URL, a page or an #id the site lacks."""
+    block = readme.split("<!-- badges:start -->", 1)[-1].split("<!-- badges:end -->", 1)[0]
+    linked = readme_badge_links(readme)
+    out = [f"README.md badge {alt!r}: not a link" for alt, _ in BADGE_IMAGE.findall(block)
+           if alt not in {a for a, _, _ in linked}]
+    parsed: dict[Path, _Links] = {}
+    for alt, _, link in linked:
+        if not link.startswith(SITE_URL):
+            out.append(f"README.md badge {alt!r}: {link} is not under the site's URL {SITE_URL}")
+            continue
+        why = resolve(Path(site_dir), Path(site_dir) / "index.html", link[len(SITE_URL):], parsed)
+        if why:
+            out.append(f"README.md badge {alt!r}: {link} ({why})")
+    return out

@@ -1,0 +1,194 @@
+"""The chapter's tables, one builder per section, each a `Table` (claims/report/table_data.py)
+from the merged report and results/; claims/report/tables.py `data` lists them in the chapter's
+order.  Nothing measured is typed here.  Imports no torch.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from claims.chapter_figures import FIGURES
+from claims.formats import over_seeds
+from claims.registry import figures
+from claims.report.errata.scale import RUNAWAY_WIDE
+from claims.report.evidence import Facts
+from claims.report.markdown import md_fence
+from claims.report.table_data import (
+    FIG_HEADER,
+    Table,
+    _claim_evidence,
+    _figure_table,
+    _run_evidence,
+    _runs,
+    _table,
+    _tests,
+    chapter_cost_table,
+    chapter_maps,
+)
+from fixtures.setup import LADDER_ROWS, PRENORM_STOP_AT, PRENORM_STOPPED, WIDE_HEADS
+
+# The runaway's figures: (row, its figure ID, the reading's variant and statistic in readings.json)
+RUNAWAY_ROWS = [("undivided score sd at init", "scale.runaway_init_sd", "undivided", "init_score_sd"),
+                ("undivided score sd after training", "scale.runaway_sd", "undivided", "score_sd"),
+                ("undivided attention entropy", "scale.runaway_entropy", "undivided", "entropy"),
+                ("undivided: rows with > 0.99 on one token", "scale.runaway_frozen", "undivided", "frozen"),
+                ("divided score sd after training", "scale.divided_sd", "divided", "score_sd")]
+
+
+def _runaway_wide_rows(merged: dict, results_dir: Path) -> list[list]:
+    """The runaway's figures beside the reading "a model 1024 wide throughout", where measured."""
+    facts = Facts(merged, results_dir)
+    reading = facts.readings.get(RUNAWAY_WIDE, {})
+    if not reading:
+        return []
+    rows = []
+    for row, fid, variant, stat in RUNAWAY_ROWS:
+        ours = facts.figure(fid).get("measured") or {}
+        theirs = reading.get(variant, {}).get(stat) or []
+        rows.append([row, FIGURES[fid].value, over_seeds(ours.get("per seed") if isinstance(ours, dict) else None,
+                                                           per_seed=False),
+                     over_seeds(theirs, per_seed=False) + (" (1 seed)" if len(theirs) == 1 else "")])
+    return rows
+
+
+def _scale_tables(merged: dict, results_dir: Path) -> list[Table]:
+    out = [_figure_table("variance", "Var(q·k) and the score sd, 20,000 pairs per width", merged,
+                         "scale.variance_is_d", "scale.std_is_sqrt_d", key_field="d"),
+           _figure_table("effective_tokens", "A row of 64 scores: effective tokens (exp of entropy)", merged,
+                         "scale.effective_tokens"),
+           _figure_table("softmax_jacobian", "The softmax Jacobian over 2,000 rows", merged, "scale.divided_flat",
+                         "scale.frozen_rows", "scale.divided_never_saturates")]
+    # the sqrt(d_k) ablation: rows we trained; the chapter names a fourth width it gives no figure for
+    ladder, scale = _runs("ladder", results_dir), _runs("scale", results_dir)
+    val = lambda rs: [r["val_ppl"] for r in rs]
+    rows, figs, used = [], {}, []
+    stated_worth = figures("scale")
+    for d_k in (32, *WIDE_HEADS):
+        div = ladder.get("layernorm", []) if d_k == 32 else scale.get(f"scale{d_k}_divided", [])
+        und = scale.get(f"scale{d_k}_undivided", [])
+        used += [("ladder" if d_k == 32 else "scale", div), ("scale", und)]
+        worth = [u - d for u, d in zip(val(und), val(div))]
+        figs[(len(rows), 3)] = f"scale.worth_{d_k}"
+        rows.append([d_k, over_seeds(val(div), per_seed=False), over_seeds(val(und), per_seed=False),
+                     stated_worth[f"worth_{d_k}"], over_seeds(worth, per_seed=False)])
+    rows.append(["the unnamed fourth width", "not stated", "not stated", "not stated", "not trained"])
+    out.append(Table("sqrt_dk_ablation", ("The sqrt(d_k) ablation (held-out perplexity; 32: the 3000-step setup, "
+                                          "256 and 1024: 1500 steps, batch 32, one head)"),
+                     ["d_k", "divided", "undivided", "the chapter: worth", "ours: worth (undivided - divided)"],
+                     rows, figs, [e for g, rs in used for e in _run_evidence(g, rs)]))
+    out.append(_figure_table("runaway", "The runaway statistics (d_k = 1024)", merged, "scale.runaway"))
+    wide = _runaway_wide_rows(merged, results_dir)
+    if wide:
+        out.append(Table("runaway_wide", ("The runaway in a model 1024 wide throughout (an alternative reading, "
+                                          "claims/report/errata/; not a verdict)"),
+                         ["figure", "the chapter", "ours: 128 wide (the verdict's)", "1024 wide throughout"], wide,
+                         {(i, 1): fid for i, (_, fid, _, _) in enumerate(RUNAWAY_ROWS)},
+                         _claim_evidence(merged, "scale.runaway")
+                         + [{"file": "results/readings.json"}]))
+    return out
+
+
+def _ladder_table(results_dir: Path) -> Table:
+    ladder, chapter_ladder = _runs("ladder", results_dir), figures("ladder")
+    val = lambda rs: [r["val_ppl"] for r in rs]
+    rows = [[name, chapter_ladder.get(name, "not in the text"), over_seeds(val(ladder.get(name, [])), per_seed=False),
+             over_seeds([r["train_ppl"] for r in ladder.get(name, [])], per_seed=False),
+             (ladder.get(name) or [{}])[0].get("metrics", {}).get("params", "")] for name in LADDER_ROWS]
+    figs = {(i, 1): f"ladder.{name}" for i, name in enumerate(LADDER_ROWS) if f"ladder.{name}" in FIGURES}
+    return Table("ladder", "The ladder (held-out perplexity; the chapter's table is not in the text, its quoted rows are)",
+                 ["row", "the chapter", "ours: held-out", "ours: train", "parameters"], rows, figs,
+                 _run_evidence("ladder", *(ladder.get(name, []) for name in LADDER_ROWS)))
+
+
+def _norm_table(results_dir: Path) -> Table:
+    norm, chapter_norm = _runs("norm", results_dir), figures("norm")
+    val = lambda rs: [r["val_ppl"] for r in rs]
+    def best(rs):                       # the best held-out checkpoint, where the run recorded its curve
+        b = [r["metrics"]["best_held_out"] for r in rs if "best_held_out" in r.get("metrics", {})]
+        return ", ".join(f"{x['val_ppl_subset']:.2f} at step {x['step']}" for x in b) or "not recorded"
+    names = ("prenorm", "prenorm_warmup", "postnorm", "postnorm_warmup")
+    rows = [[name, chapter_norm.get(name), over_seeds(val(norm.get(name, [])), per_seed=False),
+             over_seeds([r["train_ppl"] for r in norm.get(name, [])], per_seed=False),
+             best(norm.get(name, []))] for name in names]
+    figs = {(i, 1): f"norm.{name}" for i, name in enumerate(names)}
+    stopped = _runs("errata", results_dir).get(PRENORM_STOPPED, [])     # the early-stopped reading (errata.py)
+    if stopped:
+        rows.append([f"prenorm stopped at step {PRENORM_STOP_AT} (an alternative reading, not a verdict)",
+                     chapter_norm["prenorm"], over_seeds(val(stopped), per_seed=False),
+                     over_seeds([r["train_ppl"] for r in stopped], per_seed=False), "(stopped there)"])
+    return Table("norm", "Pre-norm vs post-norm, twelve blocks (held-out perplexity after 1000 steps)",
+                 ["run", "the chapter", "ours: held-out", "ours: train",
+                  "ours: best held-out checkpoint (64-window subset)"], rows, figs,
+                 _run_evidence("norm", *(norm.get(n, []) for n in names)) + _run_evidence("errata", stopped))
+
+
+def _positions_table(merged: dict) -> Table:
+    """Every scheme at every window, from the figure rows the positions tests recorded."""
+    per = {}
+    for t in _tests(merged, "positions.learned_cliff"):
+        m = (t["records"][0] if t.get("records") else {}).get("measured")
+        if isinstance(m, dict) and "learned" in m:
+            per = m
+    rows = [[scheme] + [over_seeds([run.get(str(T), run.get(T)) for run in runs], per_seed=False)
+                        for T in (64, 128, 256)] for scheme, runs in per.items()]
+    alibi = figures("positions")
+    figs = {(len(rows), 1): "positions.alibi_64", (len(rows), 3): "positions.alibi_256"}
+    rows += [["alibi, the chapter", alibi["alibi_64"], "not stated", alibi["alibi_256"]]]
+    return Table("positions", "Positions: trained at 64, evaluated at 64, 128 and 256 (held-out perplexity)",
+                 ["scheme", "64", "128", "256"], rows if per else [["not run", "", "", ""]], figs if per else {},
+                 _claim_evidence(merged, "positions.learned_cliff"))
+
+
+def _cost_table(results_dir: Path, chapter: str, missing: str) -> Table:
+    cost_path = results_dir / "cost_cpu.json"
+    ours = {r["n"]: r for r in json.loads(cost_path.read_text())["rows"]} if cost_path.exists() else {}
+    theirs = chapter_cost_table(chapter) or {n: dict.fromkeys(("ms x4", "attn MB", "peak MB", "MB x4"), missing)
+                                             for n in ours}
+    ratio = lambda n, k: f"{ours[n][k] / ours[n // 2][k]:.2f}" if n in ours and n // 2 in ours else ""
+    rows = [[n, t["ms x4"], ratio(n, "ms"), t["attn MB"], ours.get(n, {}).get("score_mb", ""), t["peak MB"],
+             ours.get(n, {}).get("peak_mb", ""), t["MB x4"], ratio(n, "peak_mb")] for n, t in theirs.items()]
+    return Table("cost", ("The cost of one attention layer (the chapter: a laptop GPU; ours: the CPU, one thread; the "
+                          "chapter reads its ms columns for their ratios only)"),
+                 ["n", "ms x4: chapter", "ms x4: ours", "attn MB: chapter", "ours", "peak MB: chapter",
+                  "ours", "MB x4: chapter", "ours"], rows, {},
+                 [{"device": "cpu", "file": "results/cost_cpu.json"}] if ours else [])
+
+
+def _winograd_tables(merged: dict, results_dir: Path, chapter: str, missing: str) -> list[Table]:
+    wino = _runs("winograd", results_dir)
+    stated = {k: v for k, v in figures("winograd").items()
+              if k.startswith(("cheatable_", "hardened_")) and not k.endswith("wrong_noun")}
+    rows = [[name.replace("_", " "), f"{100 * s:.1f} %",
+             over_seeds([100 * r["metrics"]["accuracy"] for r in wino.get(f"winograd_{name}", [])], per_seed=False),
+             over_seeds([100 * r["metrics"]["wrong_noun"] for r in wino.get(f"winograd_{name}", [])], per_seed=False)]
+            for name, s in stated.items()]
+    maps = results_dir / "winograd_attention.txt"
+    cells = _figure_table("", "", merged, "winograd.block1_first_noun", "winograd.block2_routing").rows
+    return [Table("winograd", "Winograd: held-out referent accuracy, % (wrong noun: the other noun of the pair named)",
+                  ["model", "the chapter", "ours: accuracy", "ours: wrong noun"], rows,
+                  {(i, 1): f"winograd.{name}" for i, name in enumerate(stated)},
+                  _run_evidence("winograd", *(wino.get(f"winograd_{n}", []) for n in stated))),
+            _routing_table(merged),
+            Table("maps", "The two attention maps (block rows at the referent position, averaged over heads)", [], [],
+                  body="The chapter:\n\n" + md_fence(missing or chapter_maps(chapter)) + "\n\nOurs (seed 0):\n\n"
+                  + md_fence(maps.read_text().rstrip() if maps.exists() else "not run")
+                  + "\n\nEvery printed cell as a figure over all seeds:\n\n"
+                  + _table(FIG_HEADER, [r for r in cells if r[1] not in (0, 0.0)]),
+                  evidence=_claim_evidence(merged, "winograd.block1_first_noun", "winograd.block2_routing"))]
+
+
+ROUTES = ("first noun", "second noun", "adjective")
+
+
+def _routing_table(merged: dict) -> Table:
+    """Block 2 at the referent by the adjective's role, as the routing tests recorded it."""
+    m = {}
+    for t in _tests(merged, "winograd.block2_routing"):
+        rec = (t.get("records") or [{}])[0].get("measured")
+        if isinstance(rec, dict) and any(str(k).startswith("crosser: ") for k in rec):
+            m = rec
+    rows = [[role] + [m.get(f"{role}: weight on {w}") for w in ROUTES] for role in ("crosser", "crossed")] if m else []
+    return Table("winograd_routing", ("Block 2 at the referent, by the adjective's role (the four crosser and the four "
+                                      "crossed adjectives; attention weight)"),
+                 ["adjectives", *(f"on the {w}" for w in ROUTES)], rows or [["not run", "", "", ""]], {},
+                 _claim_evidence(merged, "winograd.block2_routing"))

@@ -1,0 +1,128 @@
+"""The chapter's tables as data (`Table`: header, rows, the chapter's figure each cell restates, and
+the evidence it is built from), for report/tables.md and index.html (claims/report/tables.py) and
+the chapter view, which shows each table in place (claims/report/chapter_inserts.py).
+
+Built from the merged report (the figure rows every test recorded) and the committed run records
+(results/<group>.json); the chapter's own columns come from the chapter's text
+(../shared/chapter.txt) or from the figures each test recorded as `stated`.  Nothing measured is
+typed here.  Imports no torch, like the reporter.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from claims.chapter_figures import FIGURES, of_claim
+from claims.formats import cell
+from data.paths import PROJECT_ROOT
+from fixtures import results
+
+ROOT = PROJECT_ROOT
+
+
+@dataclass
+class Table:
+    """One of the chapter's tables, regenerated: as data (header and rows), the chapter's figure
+    each cell restates (figures: (row, column) -> figure ID, the cells the chapter quotes in its
+    prose), and the evidence it is built from (each: seed or seeds, date, device, file)."""
+    key: str                    # a stable name: the chapter view places the table by it
+    title: str
+    header: list[str]
+    rows: list[list]
+    figures: dict[tuple[int, int], str] = field(default_factory=dict)
+    evidence: list[dict] = field(default_factory=list)
+    body: str | None = None     # Markdown, for a table that is not one grid (the two maps)
+
+    def markdown(self) -> str:
+        return self.body if self.body is not None else _table(self.header, self.rows)
+
+    def provenance(self) -> dict[str, str]:
+        """What ours is: the seeds, the dates, the devices and the files of its evidence."""
+        ev = self.evidence
+        seeds = sorted({e["seed"] for e in ev if isinstance(e.get("seed"), int)})
+        counts = [e["seeds"] for e in ev if isinstance(e.get("seeds"), int)]
+        dates = sorted({str(e["date"])[:10] for e in ev if e.get("date")})
+        return {"seeds": (", ".join(map(str, seeds)) if seeds else f"{max(counts)} per figure" if counts else "none"),
+                "date": (dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}" if dates else "not run"),
+                "device": ", ".join(sorted({str(e["device"]) for e in ev if e.get("device")})) or "none",
+                "from": ", ".join(sorted({str(e["file"]) for e in ev if e.get("file")})) or "nothing recorded"}
+
+
+def _table(header: list[str], rows: list[list]) -> str:
+    esc = lambda v: cell(v).replace("|", "\\|").replace("\n", " ")
+    return "\n".join(["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+                     + ["| " + " | ".join(esc(v) for v in r) + " |" for r in rows])
+
+
+def _claims(merged: dict, *cids: str) -> list[dict]:
+    return [c for c in merged.get("claims", []) if c["id"] in cids]
+
+
+def _tests(merged: dict, cid: str) -> list[dict]:
+    c = next(iter(_claims(merged, cid)), None)
+    return sorted(c.get("tests", []), key=lambda t: t["nodeid"]) if c else []
+
+
+def _claim_evidence(merged: dict, *cids: str) -> list[dict]:
+    """The evidence of claims' verdicts: each one's seeds, date and device, and its file."""
+    return [{"seeds": c.get("seeds"), "date": c.get("timestamp"), "device": c.get("device"),
+             "file": "results/verdicts.json" if c.get("source") == "committed" else "this run's claims.json"}
+            for c in _claims(merged, *cids) if c.get("timestamp") or c.get("device")]
+
+
+def _run_evidence(group: str, *runs: list[dict]) -> list[dict]:
+    """The evidence of trained runs (results/<group>.json): each one's seed, date and device."""
+    return [{"seed": r.get("seed"), "date": r.get("date"), "device": r.get("device"), "file": f"results/{group}.json"}
+            for rs in runs for r in rs]
+
+
+FIG_HEADER = ["figure", "the chapter", "ours", "tolerance", "verdict"]
+
+
+def _figure_table(key: str, title: str, merged: dict, *cids: str, key_field=None) -> Table:
+    """One row per recorded figure of the claims: figure, the chapter, ours, tolerance, verdict;
+    the chapter's cell is its figure where the test asserts exactly one.  A claim not run here
+    lists its figures (claims/chapter_figures.py), the chapter's column alone."""
+    rows, figs = [], {}
+    for cid in cids:
+        if not _tests(merged, cid):
+            for fid, f in of_claim(cid).items():
+                figs[(len(rows), 1)] = fid
+                rows.append([fid, f.value, "not run here", "", "not run"])
+        for t in _tests(merged, cid):
+            rec = t["records"][0] if t.get("records") else {}
+            name = rec.get("figure") or (f"{key_field} = {rec[key_field]}" if key_field and key_field in rec
+                                         else t["nodeid"].split("::")[-1])
+            if len(t.get("figures") or []) == 1 and t["figures"][0] in FIGURES:
+                figs[(len(rows), 1)] = t["figures"][0]
+            rows.append([name, rec.get("stated"), rec.get("measured"), rec.get("tolerance"), t["outcome"] or "not run"])
+    return Table(key, title, FIG_HEADER, rows, figs, _claim_evidence(merged, *cids))
+
+
+def _figure_rows(merged: dict, *cids: str, key=None) -> list[list]:
+    return _figure_table("", "", merged, *cids, key_field=key).rows
+
+
+def _runs(group: str, results_dir: Path) -> dict[str, list[dict]]:
+    return results.by_recipe(group, results_dir)
+
+
+def chapter_cost_table(text: str) -> dict[int, dict]:
+    """The chapter's cost table, parsed from its text: n -> its columns."""
+    rows = {}
+    for m in re.finditer(r"^\s+(\d{3,5})\s+([\d.]+)\s+([\d.-]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.-]+)\s*$",
+                         text, re.MULTILINE):
+        n, ms, ms_x, proj, attn, peak, mb_x = m.groups()
+        rows[int(n)] = {"ms": float(ms), "ms x4": ms_x, "projections ms": float(proj), "attn MB": float(attn),
+                        "peak MB": float(peak), "MB x4": mb_x}
+    return rows
+
+
+def chapter_maps(text: str) -> str:
+    """The chapter's two printed attention maps, verbatim."""
+    m = re.search(r"^the animal did not cross the street because it was too tired.*?(?=\n\nBlock 1 is identical)",
+                  text, re.MULTILINE | re.DOTALL)
+    return m.group(0) if m else "(not found in the chapter's text)"
+
+
