@@ -17,9 +17,10 @@ def pytest_cmdline_main(config):
         config.option.dist = "loadgroup"
     # A worker decides loadgroup from the command line alone (xdist's remote setup_config), so it
     # never sees the choice made above, and xdist_group would be ignored: say it here too.
-    args = [str(a) for a in config.invocation_params.args]
-    if hasattr(config, "workerinput") and not any(a == "--dist" or a.startswith("--dist=") for a in args):
-        config.option.loadgroup = True
+    if hasattr(config, "workerinput"):
+        args = [str(a) for a in config.invocation_params.args]
+        if not any(a == "--dist" or a.startswith("--dist=") for a in args):
+            config.option.loadgroup = True
 
 
 def pytest_configure(config):
