@@ -303,12 +303,13 @@ def test_5_smoke_records_in_a_chapter_scale_file_are_left_out(tmp_path):
 def test_5_a_smoke_run_starts_its_own_manifest(tmp_path):
     run = tmp_path / "run"
     run.mkdir()
-    (run / "manifest.json").write_text(json.dumps({"files": {"norm.json": {"kind": "runs"}}}))
+    (run / "manifest.json").write_text(json.dumps({"files": {"norm.json": {"kind": "runs", "scale": "chapter"}}}))
     r = subprocess.run([sys.executable, "-m", "pytest", "--smoke", f"--report-dir={run}", "--collect-only", "-q",
                         "-p", "no:cacheprovider", "tests/test_layout.py"],
                        cwd=ROOT, capture_output=True, text=True, check=False)
     assert r.returncode in (0, 5), r.stdout + r.stderr
     assert not (run / "manifest.json").exists()
+    assert "1 file(s) an earlier run listed there (norm.json) are no longer saved" in r.stderr      # said
 
 
 # ------------------------------------------------------------ 9. clear messages, bounded waits
