@@ -54,7 +54,7 @@ def main(argv=None) -> int:
         return 2
 
 
-def _main(argv=None) -> int:
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m claims.report", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--save-results", action="store_true",
@@ -71,25 +71,34 @@ def _main(argv=None) -> int:
     p.add_argument("--report-dir", default="report",
                    help="the run's report directory; a relative one is taken from the project root, "
                         "as pytest's --report-dir is")
-    a = p.parse_args(argv)
+    return p
+
+
+def _refused(a, out) -> str | None:
+    """Why the command stops before it writes anything, or None."""
     try:
         require_checkout("python -m claims.report")
     except CheckoutError as e:
-        print(e, file=sys.stderr)
-        return 2
+        return str(e)
     from data.chapter import ChapterError, check_chapter_source
     try:                                               # an unreadable chapter stops the run before anything is written
         check_chapter_source()
     except ChapterError as e:
-        print(f"python -m claims.report: {e}", file=sys.stderr)
+        return f"python -m claims.report: {e}"
+    if a.save_results and not out.is_dir():
+        return f"--save-results: no run to save: {out} is not a directory (the --report-dir of a pytest run)"
+    return None
+
+
+def _main(argv=None) -> int:
+    a = _parser().parse_args(argv)
+    out = ROOT / a.report_dir                          # ROOT / an absolute path is that path
+    why = _refused(a, out)
+    if why:
+        print(why, file=sys.stderr)
         return 2
     from claims.report.plots import ladder_plot, norm_plot, scale_plot
     from fixtures.evidence import Evidence
-    out = ROOT / a.report_dir                          # ROOT / an absolute path is that path
-    if a.save_results and not out.is_dir():            # refused before anything is written
-        print(f"--save-results: no run to save: {out} is not a directory (the --report-dir of a pytest run)",
-              file=sys.stderr)
-        return 2
     out.mkdir(parents=True, exist_ok=True)
     evidence = Evidence(out)
     fresh_path = out / "claims.json"
@@ -109,18 +118,39 @@ def _main(argv=None) -> int:
         print(f"{fresh_path} is a --smoke run (a handful of steps per recipe): its verdicts are never "
               "saved or put in the README; run the tier at the chapter's scale", file=sys.stderr)
         return 2
-    if a.save_results and fresh is None:
-        # a run of evidence without verdicts (claims/test_readings.py): keep its evidence alone
+    code = _save(a, fresh, evidence, run_evidence)
+    if code:
+        return code
+    merged = _render(out, fresh)
+    code = _readme(a, fresh, merged, out)
+    if code:
+        return code
+    print(("SMOKE SCALE: " if is_smoke(merged) else "") + f"{out / 'claims.md'}: {summary_text(merged['summary'])}"
+          + ("" if fresh is not None else " (committed verdicts only)"))
+    return 0
+
+
+def _save(a, fresh: dict | None, evidence, run_evidence: set) -> int | None:
+    """--save-results: this run's verdicts and evidence, or (a run of evidence without verdicts,
+    claims/test_readings.py) its evidence alone; an exit code where there is nothing to save."""
+    if not a.save_results:
+        return None
+    if fresh is None:
         if not run_evidence:
             print("--save-results: no fresh run to save", file=sys.stderr)
             return 2
         print("--save-results: no verdicts in this run; saving its evidence alone", file=sys.stderr)
         for line in evidence.save():
             print(f"saved {line}")
-        a.save_results = False
-    if a.save_results:
-        for line in save_run(fresh, evidence, RESULTS.parent, a.replace_weaker):
-            print(line)
+        return None
+    for line in save_run(fresh, evidence, RESULTS.parent, a.replace_weaker):
+        print(line)
+    return None
+
+
+def _render(out, fresh: dict | None) -> dict:
+    """Every view of the report into `out`: merged.json, claims.md, badges, tables.md, errata.md,
+    the chapter view and index.html; returns the merged report."""
     if is_smoke(fresh):
         merged = fresh
     else:
@@ -147,8 +177,13 @@ def _main(argv=None) -> int:
     (out / "index.html").write_text(render_html(merged, plots, out / "badges", tables.render_html(chapter_tables)
                                                 + errata.render_html(entries), chapter_view=None if text is None
                                                 else "chapter.html", chapter_missing=why_absent))
-    # The README's table is a function of the committed verdicts and the fast claims alone, the
-    # same whichever tiers the run selected (`-m fast` or `-m "not slow"`)
+    return merged
+
+
+def _readme(a, fresh: dict | None, merged: dict, out) -> int | None:
+    """--readme and --check-readme.  The README's table is a function of the committed verdicts
+    and the fast claims alone, the same whichever tiers the run selected (`-m fast` or
+    `-m "not slow"`)."""
     table = readme_report(fresh, load_verdicts(RESULTS)) if fresh is not None and not is_smoke(fresh) else merged
     if a.readme:
         lost = weakened(table, ROOT)
@@ -169,10 +204,7 @@ def _main(argv=None) -> int:
             print(f"the generated blocks differ from the report ({', '.join(drift)}): run "
                   "`python -m claims.report --readme` after a full fast run and commit it", file=sys.stderr)
             return 1
-    s = merged["summary"]
-    print(("SMOKE SCALE: " if is_smoke(merged) else "") + f"{out / 'claims.md'}: {summary_text(s)}"
-          + ("" if fresh is not None else " (committed verdicts only)"))
-    return 0
+    return None
 
 
 if __name__ == "__main__":
