@@ -13,7 +13,7 @@ from fixtures.setup import GRAD_READINGS
 
 pytestmark = pytest.mark.slow
 SEEDS = range(4)                    # as claims/test_norm.py
-SMOKE_SEEDS = range(1)              # --smoke (CI's run of the slow tier): every reading and norm, one seed
+READING_SMOKE_SEEDS = range(1)      # --smoke (CI's run of the slow tier): every reading and norm, one seed
 
 READINGS = GRAD_READINGS            # label -> (initialisation, measure), with the errata that cite them
 
@@ -26,7 +26,7 @@ def test_grad_profile_readings(corpus_tokens, evidence, smoke):
     for label, (init, measure) in READINGS.items():
         per = {}
         for norm in ("pre", "post"):
-            runs = [block_grad_norms(norm, s, train, init, measure) for s in (SMOKE_SEEDS if smoke else SEEDS)]
+            runs = [block_grad_norms(norm, s, train, init, measure) for s in (READING_SMOKE_SEEDS if smoke else SEEDS)]
             per[norm] = {"first": [g[0] for g in runs], "last": [g[-1] for g in runs],
                          "ratio": [g[-1] / g[0] for g in runs]}
         out[f"norm.grad_profile: {label}"] = per

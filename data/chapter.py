@@ -9,8 +9,7 @@ The chapter is not public, so nothing downloads it.  Absent, what needs it skips
 place looked (`ChapterMissing`); present but not the chapter the figures were read from, it is
 an error (`ChapterAltered`), never a silent skip; and so is a path that cannot be the chapter's
 file (`ChapterUnreadable`: a directory, a device, a FIFO, an empty file, one over MAX_BYTES), the
-same in every reader.  `check_chapter_source()` is that check alone, for a command to make before
-it writes anything.
+same in every reader.  A command reads it once, before it writes anything (chapter_or_none).
 """
 from __future__ import annotations
 
@@ -147,15 +146,3 @@ def chapter_or_none() -> tuple[str | None, str]:
         return load_chapter(), ""
     except ChapterMissing as e:
         return None, str(e)
-
-
-def check_chapter_source() -> Path | None:
-    """For a command to call before it writes anything: the verified chapter's path, or None when
-    no place holds one (what needs it then goes without it, as chapter_or_none says).  Raises
-    ChapterUnreadable (not a regular file, empty, over MAX_BYTES, unreadable) or ChapterAltered
-    (not the chapter's sha256), both ChapterError, each message naming the path and what is wrong:
-    print it and stop."""
-    try:
-        return chapter_path()
-    except ChapterMissing:
-        return None

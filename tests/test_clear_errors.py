@@ -26,7 +26,7 @@ def _env(**extra) -> dict:
 
 # ---------------------------------------------------------------- (a) an unreadable chapter path
 
-READERS = ("check_chapter_source", "chapter_path", "load_chapter", "chapter_or_none")
+READERS = ("chapter_path", "load_chapter", "chapter_or_none")
 
 # Each reader, in a process of its own (a reader that opened a FIFO would block for ever: the
 # timeout below fails the test instead), prints `reader: ExceptionClass: message` on one line.
@@ -93,22 +93,7 @@ def test_an_unreadable_chapter_is_still_a_chapter_error_that_is_not_missing(tmp_
     assert issubclass(chapter.ChapterUnreadable, chapter.ChapterAltered)
     assert not issubclass(chapter.ChapterUnreadable, chapter.ChapterMissing)
     with pytest.raises(chapter.ChapterUnreadable, match="not a regular file"):
-        chapter.check_chapter_source()
-
-
-def test_check_chapter_source_returns_the_path_or_none_and_reads_nothing_twice(tmp_path, monkeypatch, chapter_text):
-    """What the report calls before it writes anything: the verified chapter's path; None when
-    no place holds a chapter (the report then renders without it, saying where it looked)."""
-    copy_ = tmp_path / "chapter.txt"
-    copy_.write_text(chapter_text, encoding="utf-8")
-    monkeypatch.setenv(chapter.ENV_VAR, str(copy_))
-    assert chapter.check_chapter_source() == copy_
-    monkeypatch.setenv(chapter.ENV_VAR, str(tmp_path / "absent.txt"))
-    assert chapter.check_chapter_source() is None
-    copy_.write_text(chapter_text + " ", encoding="utf-8")              # altered: still an error
-    monkeypatch.setenv(chapter.ENV_VAR, str(copy_))
-    with pytest.raises(chapter.ChapterAltered, match=chapter.CHAPTER_SHA256):
-        chapter.check_chapter_source()
+        chapter.chapter_or_none()
 
 
 # ---------------------------------------------------------------- (b) a wrong ATTENTION_CLAIMS_ROOT

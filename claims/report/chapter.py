@@ -165,7 +165,7 @@ def _suggested_html(q: Quote, entries: dict[str, dict], shown: dict[str, str]) -
 
 def header_counts(report: dict, chapter: str) -> dict:
     fs = report.get("figure_summary") or {}
-    acc = accounting.accounting(chapter)
+    acc = report.get("accounting") if "numbers" in (report.get("accounting") or {}) else accounting.accounting(chapter)
     return {"claims": summary_text(report["summary"]), "figures": fs, "accounting": acc}
 
 
@@ -227,7 +227,8 @@ opens a figure's tooltip.</p>{toc}
 """
 
 
-def build(out: Path, chapter: str | None, why_absent: str, report: dict, entries: list[dict]) -> list[Path]:
+def build(out: Path, chapter: str | None, why_absent: str, report: dict, entries: list[dict],
+          built_tables=None) -> list[Path]:
     """Write report/chapter.html and report/chapter.md; without the chapter, write neither and
     say why in report/chapter-not-built.txt (index.html reads it)."""
     missing = out / "chapter-not-built.txt"
@@ -238,7 +239,7 @@ def build(out: Path, chapter: str | None, why_absent: str, report: dict, entries
         return []
     missing.unlink(missing_ok=True)
     report = chapter_since.annotate(report)         # each figure row's "since": its evidence's date and commit
-    inserts = chapter_inserts.gather(out, report, chapter)            # our tables and plots, in place
+    inserts = chapter_inserts.gather(out, report, chapter, built=built_tables)   # our tables and plots, in place
     (out / "chapter.html").write_text(render_html(chapter, report, entries, out / "badges", inserts),
                                       encoding="utf-8")
     from claims.report.chapter_md import render_markdown  # it imports this module

@@ -86,9 +86,11 @@ def plot_files(out: Path, results_dir: Path) -> dict[str, Path]:
     return found
 
 
-def gather(out: Path, report: dict, chapter: str, results_dir: Path | None = None) -> Inserts:
+def gather(out: Path, report: dict, chapter: str, results_dir: Path | None = None, built=None) -> Inserts:
+    """built: the tables the report already built this render (tables.data), not built again."""
     results_dir = results_dir or PROJECT_ROOT / "results"
-    return Inserts({t.key: t for t in tables.data(report, results_dir, chapter)}, plot_files(out, results_dir))
+    built = tables.data(report, results_dir, chapter) if built is None else built
+    return Inserts({t.key: t for t in built}, plot_files(out, results_dir))
 
 
 def placed(chapter: str, blocks) -> dict[int, list[Place]]:

@@ -80,11 +80,6 @@ def _refused(a, out) -> str | None:
         require_checkout("python -m claims.report")
     except CheckoutError as e:
         return str(e)
-    from data.chapter import ChapterError, check_chapter_source
-    try:                                               # an unreadable chapter stops the run before anything is written
-        check_chapter_source()
-    except ChapterError as e:
-        return f"python -m claims.report: {e}"
     if a.save_results and not out.is_dir():
         return f"--save-results: no run to save: {out} is not a directory (the --report-dir of a pytest run)"
     return None
@@ -96,6 +91,12 @@ def _main(argv=None) -> int:
     why = _refused(a, out)
     if why:
         print(why, file=sys.stderr)
+        return 2
+    from data.chapter import ChapterError, chapter_or_none
+    try:                                               # read once; an unreadable chapter stops the run before anything is written
+        chapter = chapter_or_none()
+    except ChapterError as e:
+        print(f"python -m claims.report: {e}", file=sys.stderr)
         return 2
     from claims.report.plots import ladder_plot, norm_plot, scale_plot
     from fixtures.evidence import Evidence
@@ -121,7 +122,7 @@ def _main(argv=None) -> int:
     code = _save(a, fresh, evidence, run_evidence)
     if code:
         return code
-    merged = _render(out, fresh)
+    merged = _render(out, fresh, *chapter)
     code = _readme(a, fresh, merged, out)
     if code:
         return code
@@ -148,15 +149,13 @@ def _save(a, fresh: dict | None, evidence, run_evidence: set) -> int | None:
     return None
 
 
-def _render(out, fresh: dict | None) -> dict:
+def _render(out, fresh: dict | None, text: str | None, why_absent: str) -> dict:
     """Every view of the report into `out`: merged.json, claims.md, badges, tables.md, errata.md,
     the chapter view and index.html; returns the merged report."""
     if is_smoke(fresh):
         merged = fresh
     else:
         merged = merge(fresh, load_verdicts(RESULTS)) if fresh is not None else committed_only(load_verdicts(RESULTS))
-    from data.chapter import chapter_or_none
-    text, why_absent = chapter_or_none()
     # the accounting of every number in the chapter (claims/accounting.py), stated by every view
     merged["accounting"] = accounting(text) if text is not None else {"not built": why_absent}
     _write(out / "merged.json", merged)
@@ -169,11 +168,12 @@ def _render(out, fresh: dict | None) -> dict:
     plots = fresh_plots + [p for p in sorted((ROOT / "results").glob("*.png"))
                            if p.name not in {f.name for f in fresh_plots}]
     from claims.report import chapter, errata, tables
-    chapter_tables = tables.build(merged, ROOT / "results", text)     # the chapter read once
+    built = tables.data(merged, ROOT / "results", text)              # built once: tables.md, index.html, the chapter view
+    chapter_tables = [(t.title, t.markdown()) for t in built]
     (out / "tables.md").write_text(tables.render(chapter_tables))
     entries = errata.build(merged, ROOT / "results", out)
     (out / "errata.md").write_text(errata.render(entries))
-    chapter.build(out, text, why_absent, merged, entries)
+    chapter.build(out, text, why_absent, merged, entries, built)
     (out / "index.html").write_text(render_html(merged, plots, out / "badges", tables.render_html(chapter_tables)
                                                 + errata.render_html(entries), chapter_view=None if text is None
                                                 else "chapter.html", chapter_missing=why_absent))

@@ -100,10 +100,6 @@ def _figure_table(key: str, title: str, merged: dict, *cids: str, key_field=None
     return Table(key, title, FIG_HEADER, rows, figs, _claim_evidence(merged, *cids))
 
 
-def _figure_rows(merged: dict, *cids: str, key=None) -> list[list]:
-    return _figure_table("", "", merged, *cids, key_field=key).rows
-
-
 def _runs(group: str, results_dir: Path) -> dict[str, list[dict]]:
     return results.by_recipe(group, results_dir)
 
