@@ -1,0 +1,1 @@
+"""The committed evidence keyed by figure: results/figures.json (stub)."""
