@@ -12,10 +12,11 @@ from dataclasses import dataclass
 import pytest
 import torch
 
+from claims import decide as rules
 from claims.chapter_figures import FIGURES
 from claims.formats import over_seeds
 from claims.registry import figures
-from claims.rule import decide, rate_tolerance, trained_figure
+from claims.rule import decide, trained_figure
 from data.winograd import ADJ_POS, CROSSED, CROSSER, QUERY_POS, X_POS, Y_POS, cheatable, hardened, sentence
 from model import LanguageModel, averaging_matrix
 
@@ -102,13 +103,14 @@ def check(request, runs, stated, claim_record, n_items, rate="accuracy", **extra
     seeds, at the chapter's rounding widened by 2 max(sd, SE); refuted with a generated reason."""
     values = [getattr(r, rate) for r in runs]
     other = "wrong_noun" if rate == "accuracy" else "accuracy"
-    tol = rate_tolerance(values, n_items)
+    decision = rules.rate(values, stated, n_items)               # the one definition of the rule
+    tol = decision.tolerance
     sd = statistics.stdev(values) if len(values) > 1 else 0.0
     claim_record(stated=stated, measured={"mean": statistics.mean(values), "sd": sd, "per seed": values,
                                           other.replace("_", " "): [getattr(r, other) for r in runs]},
-                 tolerance=f"0.0005 + 2 max(sd, SE) = {tol:.3f}", seeds=len(values), rule="rate",
+                 tolerance=f"0.0005 + 2 max(sd, SE) = {tol:.3f}", n_items=n_items, seeds=len(values), rule="rate",
                  figure=f"{runs.name}: {rate.replace('_', ' ')}", **extra)
-    decide(request, abs(statistics.mean(values) - stated) <= tol,
+    decide(request, decision.holds,
            f"{rate.replace('_', ' ')} {over_seeds([100 * v for v in values], ' %')}, not {100 * stated:.1f} % "
            f"(tolerance {100 * tol:.1f} points); {other.replace('_', ' ')} "
            f"{over_seeds([100 * getattr(r, other) for r in runs], ' %')}")

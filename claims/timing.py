@@ -7,66 +7,20 @@ benchmarks/cost_flakes.py --calibrate).  The rule's version: claims/rule_version
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
 import numpy as np
 
-from claims.chapter_figures import FIGURES
+from claims.decide import TIMED, TimedFigure, judge
 from fixtures import cost
 from fixtures.results import RESULTS_DIR
 
-
-# The timed figures of the cost claims (claims/test_cost.py) and how each is judged: a band the
-# value must lie in (a slope, a ratio), or a printed figure with its rounding and the widest
-# interval that may confirm it.  One table, used by the tests and by benchmarks/cost_flakes.py.
-@dataclass(frozen=True)
-class TimedFigure:
-    name: str
-    band: tuple[float, float] | None = None
-    stated: float | None = None
-    rounding: float = 0.0
-    too_wide: float = float("inf")
-    drift_of: str | None = None          # whose run-to-run spread it shares (the same statistic)
-
-
-TIMED = {f.name: f for f in (
-    TimedFigure("time slope", band=(1.85, 2.15)),                   # "quadratic": within 0.15 of 2
-    TimedFigure("last ratio", band=(3.5, 4.5)),                     # "converges on 4": within 0.5
-    # the printed figures, at their printed rounding (claims/chapter_figures.py): n^1.91 is
-    # undecided wider than 0.2, the gap from 1.8 to 2.0; "ten" wider than 2 (8, linear, from 12)
-    TimedFigure("time exponent", stated=FIGURES["cost.time_exponent"].value,
-                rounding=FIGURES["cost.time_exponent"].rounding, too_wide=0.2, drift_of="time slope"),
-    TimedFigure("projection slope", band=(0.85, 1.15)),             # "linear"
-    TimedFigure("projections x for x8", stated=FIGURES["cost.projections_x8"].value,
-                rounding=FIGURES["cost.projections_x8"].rounding, too_wide=2),
-)}
+# The timed figures (TIMED) and how one is judged (judge) live in claims/decide.py: pure, so
+# `python -m claims.rederive` decides a committed timed figure again without timing anything.
 
 
 def floor(value: float, drift: float) -> tuple[float, float]:
     """The narrowest interval a timed figure is judged on: value +- 2 run-to-run sd."""
     return value - 2 * drift, value + 2 * drift
-
-
-def judge(figure: TimedFigure, value: float, a: float, b: float, drift: float = 0.0) -> tuple[str, float, float]:
-    """(holds | outside | undecided, the interval judged).  [a, b] is the 95 % bootstrap interval
-    over this run's processes; it is widened to at least value +- 2 drift, the run-to-run sd this
-    machine showed over quiet runs (results/cost_drift_<device>.json), because processes of one
-    run share the machine's state of those minutes (two quiet runs minutes apart can decide a
-    figure both ways, each on a narrow interval: docs/cost.md).
-    A band: holds inside, outside wholly outside, undecided straddling an edge.  A printed figure:
-    outside if it lies outside the interval widened by its rounding, undecided if it lies inside an
-    interval wider than the gap the figure must tell apart (a wide interval confirms anything),
-    else holds."""
-    narrowest = floor(value, drift)
-    a, b = min(a, narrowest[0]), max(b, narrowest[1])
-    if figure.band:
-        lo, hi = figure.band
-        verdict = "holds" if lo <= a and b <= hi else "outside" if b < lo or a > hi else "undecided"
-    elif not a - figure.rounding <= figure.stated <= b + figure.rounding:
-        verdict = "outside"
-    else:
-        verdict = "undecided" if b - a > figure.too_wide else "holds"
-    return verdict, a, b
 
 
 def drift(device: str) -> dict:

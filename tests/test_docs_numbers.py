@@ -158,7 +158,7 @@ def _winograd_seeds() -> int:
 
 
 def _min_seeds() -> int:
-    return _module_constant("claims/rule.py", "MIN_SEEDS")
+    return _module_constant("claims/decide.py", "MIN_SEEDS")
 
 
 @dataclass(frozen=True)
@@ -180,7 +180,7 @@ FACTS: list[Fact] = [
     Fact(r"seeds per trained recipe, (?P<lo>\d+) to (?P<hi>\d+);",
          lambda m: {"lo": _least_seeds(), "hi": _module_constant("fixtures/engine.py", "MAX_SEEDS")},
          "fixtures/engine.py seeds_option: 1 to MAX_SEEDS"),
-    Fact(r"needs at least (?P<n>\d+), `claims/rule.py` MIN_SEEDS", lambda m: {"n": _min_seeds()}, "claims/rule.py MIN_SEEDS"),
+    Fact(r"needs at least (?P<n>\d+), `claims/decide.py` MIN_SEEDS", lambda m: {"n": _min_seeds()}, "claims/decide.py MIN_SEEDS"),
     Fact(r"perplexity on (?P<w>\d+) fixed held-out windows at (?P<p>\d+) evenly\s+spaced steps|on its (?P<s>\d+)-window subset",
          lambda m: {"w": _module_constant("fixtures/train.py", "HELD_OUT_WINDOWS"),
                     "s": _module_constant("fixtures/train.py", "HELD_OUT_WINDOWS"),
@@ -190,7 +190,7 @@ FACTS: list[Fact] = [
     Fact(r"chapter's scale \((?P<steps>\d+) steps, batch (?P<batch>\d+), (?P<seeds>\w+) seeds; (?P<wino>\w+)\s+for the Winograd",
          lambda m: {"steps": _recipes().TrainConfig().steps, "batch": _recipes().TrainConfig().batch_size,
                     "seeds": _min_seeds(), "wino": _winograd_seeds()},
-         "fixtures/recipes.py TrainConfig, claims/rule.py MIN_SEEDS, claims/test_winograd.py SEEDS"),
+         "fixtures/recipes.py TrainConfig, claims/decide.py MIN_SEEDS, claims/test_winograd.py SEEDS"),
     Fact(r"\((?P<n>\d+(?:\.\d+)*) or newer, a CUDA build\)",
          lambda m: {"n": ".".join(map(str, _module_constant("benchmarks/gpu_tier.py", "MIN_TORCH")))},
          "benchmarks/gpu_tier.py MIN_TORCH"),
@@ -269,8 +269,8 @@ FACTS: list[Fact] = [
          "claims/timing.py REPEAT_STEP, MAX_REPEATS", ("docs/cost.md",)),
     Fact(r"two blocks, (?P<n>\d+) seeds each", lambda m: {"n": _winograd_seeds()}, "claims/test_winograd.py SEEDS"),
     Fact(r"\+ (?P<k>\d+) seed-to-seed sd, over at least (?P<n>\d+) seeds \((?P<w>\d+) for the Winograd models\)",
-         lambda m: {"k": _source_number("claims/rule.py", r"tol = rounding \+ (\d+) \* sd"), "n": _min_seeds(),
-                    "w": _winograd_seeds()}, "claims/rule.py trained_figure, MIN_SEEDS; claims/test_winograd.py SEEDS"),
+         lambda m: {"k": _source_number("claims/decide.py", r"tol = rounding \+ (\d+) \* sd"), "n": _min_seeds(),
+                    "w": _winograd_seeds()}, "claims/decide.py trained, MIN_SEEDS; claims/test_winograd.py SEEDS"),
     # the figure table (docs/figures.md)
     Fact(r"`(?P<p>[^`]+)` is\s+(?P<v>\d+(?:\.\d+)?) ± (?P<r>\d+(?:\.\d+)?)", lambda m: _printed(m.group("p")),
          "claims/chapter_figures.py Figure: the value and rounding parsed from the printed digits"),
