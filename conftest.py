@@ -23,6 +23,14 @@ def pytest_cmdline_main(config):
             config.option.loadgroup = True
 
 
+@pytest.fixture(scope="session")
+def chapter_explainers() -> tuple:
+    """fixtures/plugin.py chapter_text's: an altered chapter names each figure anchor and each
+    declaration it breaks (claims/accounting.py EXPLAINERS), handed down from the claims layer."""
+    from claims.accounting import EXPLAINERS
+    return EXPLAINERS
+
+
 def pytest_configure(config):
     """The tests read and write the checkout's results/, report/ and .cache/ (data/paths.py): a
     $ATTENTION_CLAIMS_ROOT that is not a checkout stops the run here, naming the variable and the

@@ -7,6 +7,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from claims.accounting import EXPLAINERS
 from claims.report import chapter, errata
 from claims.save import load_verdicts
 from claims.verdicts import committed_only
@@ -15,7 +16,7 @@ from data.chapter import load_chapter
 ROOT = Path(__file__).resolve().parent.parent
 
 if __name__ == "__main__":
-    text = load_chapter()
+    text = load_chapter(explain=EXPLAINERS)
     merged = committed_only(load_verdicts(ROOT / "results" / "verdicts.json"))
     best_errata, best_view = float("inf"), float("inf")
     with tempfile.TemporaryDirectory() as out:

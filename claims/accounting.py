@@ -14,8 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from claims.chapter_figures import FIGURES, NUMBER, READ, span
-from data import chapter as _chapter
+from claims.chapter_figures import FIGURES, NUMBER, READ, span, stale_anchors
 
 # What the walk counts: a number as printed, or one written against a letter ("128K", "4d^2")
 WALK = re.compile(NUMBER.pattern + r"|(?<![\w.])\d+(?=[A-Za-z])")
@@ -210,4 +209,7 @@ def stale_declarations(text: str) -> list[str]:
             for d in DECLARED if text.count(d.anchor) != 1]
 
 
-_chapter.EXPLAIN.append(stale_declarations)
+# What no longer matches in an altered chapter text, the figures' anchors and then the declarations':
+# handed to data/chapter.py's readers by whoever reads the chapter above this layer
+# (`load_chapter(explain=EXPLAINERS)`), so that ChapterAltered names each one.
+EXPLAINERS = (stale_anchors, stale_declarations)

@@ -12,15 +12,14 @@ A printed table's cells are figures too, each anchored by the table's text up to
 `device` says where a figure can be decided: "cuda" for the cost table's figures of the
 chapter's 8 GB laptop card (measured elsewhere, they are readings, claims/verdicts.py).
 Every other number of the chapter is declared with its reason in claims/accounting.py.
-Pure: no torch, no pytest; it tells data/chapter.py which of its anchors an altered text breaks.
+Pure: no torch, no pytest; stale_anchors names the anchors an altered text breaks (for data/chapter.py's
+readers, through claims/accounting.py EXPLAINERS).
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from decimal import Decimal
-
-from data import chapter as _chapter
 
 # A number the chapter writes as a word: its value and its rounding (a whole number: half a unit;
 # a fraction, "exactly half the time", "one hundredth", "two thirds": exact).
@@ -297,6 +296,3 @@ def stale_anchors(text: str) -> list[str]:
         if n != 1:
             out.append(f"  {f.id}: anchor {f.anchor!r} {'not found' if n == 0 else f'found {n} times'}")
     return out
-
-
-_chapter.EXPLAIN.append(stale_anchors)

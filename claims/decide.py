@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from claims.chapter_figures import FIGURES
 from claims.formats import number, over_seeds
@@ -28,6 +28,7 @@ class Decision:
     verdict: str                 # holds | refuted | undecided | too few seeds
     tolerance: float | None
     why: str                     # the measurement in words, generated here
+    inputs: dict = field(default_factory=dict)   # what `again` needs to decide it once more
 
     @property
     def holds(self) -> bool:
@@ -46,9 +47,10 @@ def trained(values: Sequence[float], stated: float, rounding: float, unit: str =
     mean, sd = spread(values)
     tol = rounding + 2 * sd
     why = f"{over_seeds(values, unit)}, not {stated}{unit} (tolerance {rounding} + 2 sd = {number(tol)})"
+    inputs = {"kind": "trained", "values": values, "stated": stated, "rounding": rounding, "unit": unit}
     if len(values) < MIN_SEEDS:
-        return Decision("too few seeds", tol, why)
-    return Decision("holds" if abs(mean - stated) <= tol else "refuted", tol, why)
+        return Decision("too few seeds", tol, why, inputs)
+    return Decision("holds" if abs(mean - stated) <= tol else "refuted", tol, why, inputs)
 
 
 def rate_tolerance(values: Sequence[float], n_items: int) -> float:
@@ -65,15 +67,17 @@ def rate(values: Sequence[float], stated: float, n_items: int) -> Decision:
     values = [float(v) for v in values]
     tol = rate_tolerance(values, n_items)
     why = f"{over_seeds(values)}, not {stated} (tolerance 0.0005 + 2 max(sd, SE) = {number(tol)})"
+    inputs = {"kind": "rate", "values": values, "stated": stated, "n_items": n_items}
     if len(values) < MIN_SEEDS:
-        return Decision("too few seeds", tol, why)
-    return Decision("holds" if abs(statistics.mean(values) - stated) <= tol else "refuted", tol, why)
+        return Decision("too few seeds", tol, why, inputs)
+    return Decision("holds" if abs(statistics.mean(values) - stated) <= tol else "refuted", tol, why, inputs)
 
 
 def within(value: float, stated: float, tolerance: float, unit: str = "") -> Decision:
     """A single measurement (a byte count, an exponent fitted to them) at a stated tolerance."""
     why = f"{number(value)}{unit}, not {stated}{unit} (tolerance {tolerance})"
-    return Decision("holds" if abs(float(value) - stated) <= tolerance else "refuted", tolerance, why)
+    inputs = {"kind": "within", "value": float(value), "stated": stated, "tolerance": tolerance, "unit": unit}
+    return Decision("holds" if abs(float(value) - stated) <= tolerance else "refuted", tolerance, why, inputs)
 
 
 OPS = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
@@ -82,8 +86,10 @@ OPS = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a >
 
 def checks(conditions: Sequence[Sequence]) -> Decision:
     """All of [label, a, op, b]: comparisons of recorded numbers (an ordering, a bound)."""
+    conditions = [[str(label), a, op, b] for label, a, op, b in conditions]
     failed = [f"{label}: {a!r} {op} {b!r} is false" for label, a, op, b in conditions if not OPS[op](a, b)]
-    return Decision("refuted" if failed else "holds", None, "; ".join(failed) or "every condition holds")
+    return Decision("refuted" if failed else "holds", None, "; ".join(failed) or "every condition holds",
+                    {"kind": "checks", "conditions": conditions})
 
 
 # ----------------------------------------------------------------- timed figures (claims/timing.py)
@@ -139,4 +145,31 @@ def timed(figure: TimedFigure, value: float, interval: Sequence[float]) -> Decis
     verdict, a, b = judge(figure, float(value), float(interval[0]), float(interval[1]))
     what = f"[{figure.band[0]}, {figure.band[1]}]" if figure.band else f"{figure.stated} +- {figure.rounding}"
     why = f"{number(value)}, interval [{number(a)}, {number(b)}], judged against {what}"
-    return Decision({"outside": "refuted"}.get(verdict, verdict), None, why)
+    return Decision({"outside": "refuted"}.get(verdict, verdict), None, why,
+                    {"kind": "timed", "name": figure.name, "value": float(value), "interval": [a, b]})
+
+
+KINDS = {"trained": ("values", "stated", "rounding"), "rate": ("values", "stated", "n_items"),
+         "within": ("value", "stated", "tolerance"), "checks": ("conditions",), "timed": ("name", "value", "interval")}
+
+
+def again(inputs: dict) -> Decision:
+    """Decide once more from a Decision's `inputs`, as recorded (results/figures.json).  Raises
+    ValueError naming what is missing or unknown."""
+    kind = inputs.get("kind") if isinstance(inputs, dict) else None
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind of decision {kind!r}; known: {', '.join(KINDS)}")
+    missing = [k for k in KINDS[kind] if k not in inputs]
+    if missing:
+        raise ValueError(f"a {kind} decision without {', '.join(missing)}")
+    if kind == "trained":
+        return trained(inputs["values"], inputs["stated"], inputs["rounding"], inputs.get("unit", ""))
+    if kind == "rate":
+        return rate(inputs["values"], inputs["stated"], inputs["n_items"])
+    if kind == "within":
+        return within(inputs["value"], inputs["stated"], inputs["tolerance"], inputs.get("unit", ""))
+    if kind == "checks":
+        return checks(inputs["conditions"])
+    if inputs["name"] not in TIMED:
+        raise ValueError(f"unknown timed figure {inputs['name']!r}; known: {', '.join(TIMED)}")
+    return timed(TIMED[inputs["name"]], inputs["value"], inputs["interval"])

@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 import pytest
 import torch  # imported once, up front: pytester's sys.modules restore must not drop it
 
-from claims import accounting, chapter_figures, registry, rule_versions, verdicts  # noqa: F401 (accounting: its anchors)
+from claims import chapter_figures, registry, rule_versions, verdicts
 from data.files import atomic_write
 from data.paths import checkout_commit
 from fixtures.plugin import REPORT_DIR, device_of

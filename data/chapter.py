@@ -17,7 +17,7 @@ import hashlib
 import io
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from data.paths import PROJECT_ROOT
@@ -27,13 +27,14 @@ ENV_VAR = "ATTENTION_CLAIMS_CHAPTER"
 MAX_BYTES = 1 << 22             # a 4 MiB cap: the chapter is ~30 kB; a larger file is not it, and is not read
 
 
-# What no longer matches in an altered text, said by the layers that anchor into it
-# (claims/chapter_figures.py and claims/accounting.py register themselves): text -> lines.
-EXPLAIN: list[Callable[[str], list[str]]] = []
+# What no longer matches in an altered text (text -> lines), said by the layers that anchor into
+# it: a reader is handed them by its caller (`explain=`; claims/accounting.py EXPLAINERS names the
+# figures' anchors and the declarations'); this layer knows none of them, and imports none.
+Explainer = Callable[[str], list[str]]
 
 
-def what_changed(text: str) -> str:
-    lines = [line for explain in EXPLAIN for line in explain(text)]
+def what_changed(text: str, explain: Sequence[Explainer] = ()) -> str:
+    lines = [line for explainer in explain for line in explainer(text)]
     if not lines:
         return ""
     shown = lines[:40] + ([f"  ... and {len(lines) - 40} more"] if len(lines) > 40 else [])
@@ -110,9 +111,9 @@ def _read(path: Path) -> bytes | None:
     return data
 
 
-def _verified() -> tuple[Path, str]:
+def _verified(explain: Sequence[Explainer]) -> tuple[Path, str]:
     """The chapter's path and text, read once and checked by sha256; ChapterMissing,
-    ChapterUnreadable or ChapterAltered otherwise."""
+    ChapterUnreadable or ChapterAltered otherwise (an altered text says what `explain` finds in it)."""
     looked = []
     for path in candidate_paths():
         data = _read(path)
@@ -123,26 +124,26 @@ def _verified() -> tuple[Path, str]:
         if digest != CHAPTER_SHA256:
             raise ChapterAltered(f"{_named(path)}: sha256 {digest} is not the chapter's {CHAPTER_SHA256}; the "
                                  "figures and quotes of this project were read from that text"
-                                 + what_changed(data.decode("utf-8", errors="replace")))
+                                 + what_changed(data.decode("utf-8", errors="replace"), explain))
         # decoded as Path.read_text decodes (universal newlines), from the bytes that were checked
         return path, io.TextIOWrapper(io.BytesIO(data), encoding="utf-8").read()
     raise ChapterMissing("the chapter text was not found. Looked in:\n" + "\n".join(looked)
                          + f"\nSet {ENV_VAR}=/path/to/chapter.txt to point at a copy.")
 
 
-def chapter_path() -> Path:
+def chapter_path(explain: Sequence[Explainer] = ()) -> Path:
     """The path of the verified chapter text; ChapterMissing, ChapterUnreadable or ChapterAltered otherwise."""
-    return _verified()[0]
+    return _verified(explain)[0]
 
 
-def load_chapter() -> str:
+def load_chapter(explain: Sequence[Explainer] = ()) -> str:
     """The chapter's text, verified."""
-    return _verified()[1]
+    return _verified(explain)[1]
 
 
-def chapter_or_none() -> tuple[str | None, str]:
+def chapter_or_none(explain: Sequence[Explainer] = ()) -> tuple[str | None, str]:
     """(text, "") or (None, why it is absent); an unreadable or altered chapter still raises."""
     try:
-        return load_chapter(), ""
+        return load_chapter(explain), ""
     except ChapterMissing as e:
         return None, str(e)

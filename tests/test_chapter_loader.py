@@ -33,13 +33,16 @@ def test_an_altered_chapter_is_an_error_not_a_skip(tmp_path, monkeypatch, chapte
     altered.write_text(chapter_text.replace("37.82", "37.83").replace("a baseline of 59.71", "a baseline of 60"),
                        encoding="utf-8")
     monkeypatch.setenv(chapter.ENV_VAR, str(altered))
-    import claims.accounting  # noqa: F401  (registers its anchors with data/chapter.py, as the plugin does)
+    from claims.accounting import EXPLAINERS
     with pytest.raises(ChapterAltered, match=CHAPTER_SHA256) as e:
-        load_chapter()
+        load_chapter(explain=EXPLAINERS)
     # the error names each figure whose anchor no longer matches, and nothing else
     assert "norm.prenorm: anchor" in str(e.value) and "ladder.baseline: anchor" in str(e.value)
     assert "ladder.residual_average: anchor" in str(e.value)     # shares the altered anchor
     assert "norm.prenorm_warmup" not in str(e.value)
+    with pytest.raises(ChapterAltered, match=CHAPTER_SHA256) as bare:   # importing claims registers nothing
+        load_chapter()
+    assert "Anchors that no longer match" not in str(bare.value)
     monkeypatch.setenv(chapter.ENV_VAR, str(tmp_path))               # a directory
     with pytest.raises(ChapterAltered, match="not a regular file"):
         load_chapter()

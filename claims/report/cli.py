@@ -19,7 +19,7 @@ import json
 import shutil
 import sys
 
-from claims.accounting import accounting
+from claims.accounting import EXPLAINERS, accounting
 from claims.report.badges import badge_drift, badges
 from claims.report.html import render_html
 from claims.report.markdown import render_markdown
@@ -94,7 +94,7 @@ def _main(argv=None) -> int:
         return 2
     from data.chapter import ChapterError, chapter_or_none
     try:                                               # read once; an unreadable chapter stops the run before anything is written
-        chapter = chapter_or_none()
+        chapter = chapter_or_none(explain=EXPLAINERS)
     except ChapterError as e:
         print(f"python -m claims.report: {e}", file=sys.stderr)
         return 2

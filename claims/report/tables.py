@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from claims.accounting import EXPLAINERS
 from claims.report.markdown import md
 from claims.report.table_builders import (  # noqa: F401  (_runaway_wide_rows: read here by the tests)
     RUNAWAY_ROWS,
@@ -28,7 +29,7 @@ def data(merged: dict, results_dir: Path, chapter: str | None = None) -> list[Ta
     """Every table the chapter prints or describes, as data."""
     missing = ""
     if chapter is None:
-        chapter, missing = chapter_or_none()
+        chapter, missing = chapter_or_none(explain=EXPLAINERS)
     if chapter is None:                  # the chapter's own columns say why they are empty; ours stay
         missing, chapter = "chapter text not found (" + missing.splitlines()[1].strip() + ")", ""
     return [*_scale_tables(merged, results_dir), _ladder_table(results_dir),
