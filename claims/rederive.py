@@ -1,131 +1,122 @@
-"""Check that the committed verdicts are what today's code and rules decide.
+"""Decide every committed figure again from the committed evidence alone.
 
-  pytest -m trained --device cpu --from-results --cached-only --report-dir=report/rederived
-  python -m claims.rederive --report-dir=report/rederived
+  python -m claims.rederive
 
-The pytest run re-decides every trained figure that the committed run records can decide (their
-perplexities and accuracies, results/<group>.json) and skips, naming them, the figures that need
-a model's weights that are not in this machine's cache.  This command then compares each
-re-decided figure with its committed verdict (results/verdicts.json), prints the counts and
-every difference (the figure, the committed verdict and the fresh one), lists the committed
-verdicts decided under an older version of their rule (claims/rule_versions.py), and exits 1 when a
-re-decided verdict differs or when nothing at all was re-decided.  Imports no torch.
+Reads results/figures.json (one record per decided figure: the values measured, the rule's
+inputs, the verdict given) and the figure table (claims/chapter_figures.py), and decides each
+record again under today's rule (claims/decide.py again).  Imports no torch and no pytest, trains
+and loads nothing: a verdict needs no weights to be decided again, only to be measured again.
+
+It prints the counts and exits 1 when any re-decided verdict differs from the committed one, or
+when the figure table no longer prints a figure as it was decided, naming the figure, both
+verdicts and the record.  A record decided under an older version of its rule
+(claims/rule_versions.py) or measured under an older version of its measurement
+(fixtures/measurements.py) is listed as stale, with the command that measures it again; it is
+not a difference.  Figures the chapter measured on its CUDA card are decided as readings, as the
+report shows them.  Measuring again from a model's weights is a separate, optional step for
+whoever has the trained cache (docs/evidence.md).
 """
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+import time
 from pathlib import Path
 
-from claims.rule_versions import stale_rules
-from claims.verdicts import DECIDED, base_nodeid, still_defined
-from data.paths import PROJECT_ROOT, checkout_commit
-
-ROOT = PROJECT_ROOT
-COMMITTED = ROOT / "results" / "verdicts.json"
-NEEDS_WEIGHTS = "is not in the trained cache"       # fixtures.engine.NotCached's message
+from claims.chapter_figures import FIGURES
+from claims.figure_evidence import FILE, FigureEvidenceError, from_test, load, printed_now, redecide
+from claims.rule_versions import RULES
+from fixtures.measurements import REMEASURE, stale_measurement
 
 
-def _tests(report: dict) -> dict[str, dict]:
-    return {base_nodeid(t["nodeid"]): dict(t, claim=c["id"]) for c in report.get("claims", [])
-            for t in c.get("tests", [])}
+def _stale_rule(rule: str | None) -> bool:
+    name, _, version = str(rule).partition("/")
+    return name not in RULES or version != str(RULES[name][0])
 
 
-def compare(fresh: dict, committed: dict) -> dict:
-    """{"agree": [...], "differ": [(nodeid, committed, fresh, reason)], "need_weights": [...],
-    "not_rederived": [(nodeid, why)], "new": [...], "stale": [(nodeid, outcome, rules)]}."""
-    old = {k: t for k, t in _tests(committed).items() if still_defined(k)}
-    new = _tests(fresh)
-    out = {"agree": [], "differ": [], "need_weights": [], "not_rederived": [], "new": [], "stale": []}
-    for key, t in sorted(new.items()):
-        was = old.get(key)
-        if t["outcome"] in DECIDED:
-            if was is None or was["outcome"] not in DECIDED:
-                out["new"].append(key)
-            elif was["outcome"] == t["outcome"]:
-                out["agree"].append(key)
-            else:
-                out["differ"].append((key, was["outcome"], t["outcome"], t.get("reason") or ""))
-        elif was is not None and was["outcome"] in DECIDED:
-            reason = t.get("reason") or ""
-            (out["need_weights"] if NEEDS_WEIGHTS in reason else out["not_rederived"]).append(
-                key if NEEDS_WEIGHTS in reason else (key, reason.splitlines()[0] if reason else "not run"))
-    for key, t in sorted(old.items()):
-        if t["outcome"] in DECIDED and stale_rules(t):
-            out["stale"].append((key, t["outcome"], stale_rules(t)))
+def _measured_again(mid: str) -> str:
+    return REMEASURE.get(str(mid).partition("/")[0], "see docs/evidence.md")
+
+
+def compare(records: list[dict]) -> dict:
+    """{"agree": [keys], "differ": [(key, committed, now, why)], "changed": [(key, was, is)],
+    "stale": [(key, what, command)], "readings": [keys]}."""
+    out = {"agree": [], "differ": [], "changed": [], "stale": [], "readings": []}
+    for rec in records:
+        key = rec["key"]
+        if rec["printed"] != printed_now(rec):
+            out["changed"].append((key, rec["printed"], printed_now(rec)))
+        if _stale_rule(rec["rule"]) or rec["decision"] is None:
+            out["stale"].append((key, f"decided under {rec['rule']}" + ("" if rec["decision"] else
+                                 ", which kept no inputs to decide it again"), _measured_again(rec["measurement"])))
+            continue
+        if stale_measurement(rec["measurement"]):
+            out["stale"].append((key, f"measured under {rec['measurement']}", _measured_again(rec["measurement"])))
+        now = redecide(rec)
+        if now.verdict != rec["verdict"]:
+            out["differ"].append((key, rec["verdict"], now.verdict, now.why))
+        else:
+            out["agree"].append(key)
+        if rec["figures"] and all(FIGURES[f].device == "cuda" for f in rec["figures"]) \
+                and not str(rec["device"]).startswith("cuda"):
+            out["readings"].append(key)
     return out
 
 
-def render(result: dict) -> str:
+def against_committed(fresh: dict, records: list[dict]) -> dict:
+    """A fresh run's figure verdicts (its claims.json, e.g. a GPU run) against the committed
+    records, by key: {"agree": [keys], "differ": [(key, committed, fresh, why)], "new": [keys]}."""
+    committed = {r["key"]: r for r in records}
+    out = {"agree": [], "differ": [], "new": []}
+    for c in fresh.get("claims", []):
+        for t in c.get("tests", []):
+            if t.get("outcome") not in ("holds", "refuted"):
+                continue
+            for rec in from_test(dict(t, claims=[c["id"]]), fresh.get("meta") or {}):
+                was = committed.get(rec["key"])
+                if was is None:
+                    out["new"].append(rec["key"])
+                elif was["verdict"] == rec["verdict"]:
+                    out["agree"].append(rec["key"])
+                else:
+                    out["differ"].append((rec["key"], was["verdict"], rec["verdict"], t.get("reason") or ""))
+    return out
+
+
+def render(result: dict, seconds: float, path: Path) -> str:
     n = len(result["agree"]) + len(result["differ"])
-    lines = [(f"re-derived {n} committed figure verdicts from the committed evidence: "
-             f"{len(result['agree'])} agree, {len(result['differ'])} differ"),
-             f"need weights not cached here (not re-derived): {len(result['need_weights'])} figures"]
-    for key, was, now, reason in result["differ"]:
-        lines.append(f"  DIFFERS {key}: committed {was}, fresh {now}" + (f" ({reason[:300]})" if reason else ""))
-    if result["not_rederived"]:
-        lines.append(f"committed, but this run decided nothing for them: {len(result['not_rederived'])}")
-        lines += [f"  {key}: {why[:200]}" for key, why in result["not_rederived"]]
-    if result["new"]:
-        lines.append(f"decided now, with no committed verdict: {len(result['new'])}")
-        lines += [f"  {key}" for key in result["new"]]
+    lines = [(f"decided again {n} committed figure records from {path} alone, in {seconds:.2f} s: "
+              f"{len(result['agree'])} agree, {len(result['differ'])} differ; 0 need weights")]
+    lines += [f"  DIFFERS {key}: committed {was}, decided now {now} ({why[:300]})"
+              for key, was, now, why in result["differ"]]
+    if result["changed"]:
+        lines.append(f"the figure table prints differently now: {len(result['changed'])}")
+        lines += [f"  CHANGED {key}: decided against {was}, printed now {now}" for key, was, now in result["changed"]]
+    if result["readings"]:
+        lines.append(f"readings beside the chapter's CUDA figures (not verdicts on them): {len(result['readings'])}")
     if result["stale"]:
-        lines.append(f"committed verdicts decided under an older rule (shown as stale): {len(result['stale'])}")
-        lines += [f"  {key}: {outcome} under {', '.join(rules)}" for key, outcome, rules in result["stale"]]
+        lines.append(f"stale (decided or measured under an older version; shown as stale): {len(result['stale'])}")
+        lines += [f"  {key}: {what}; measure again with: {cmd}" for key, what, cmd in result["stale"]]
     return "\n".join(lines)
-
-
-def why_not_rederivable(fresh: dict, head: str | None) -> str | None:
-    """Why a run's report cannot stand for today's re-derivation, or None: it must be a
-    --from-results run (decided from the committed records, not from models trained or loaded
-    now), at the chapter's scale (never --smoke), made at the commit checked out here."""
-    meta = fresh.get("meta") if isinstance(fresh, dict) and isinstance(fresh.get("meta"), dict) else {}
-    if meta.get("scale") == "smoke":
-        return "a --smoke run (a handful of steps per recipe): its verdicts say nothing about the committed ones"
-    if meta.get("from_results") is not True:
-        return ("not a --from-results run: its verdicts come from models trained or loaded now, not from the "
-                "committed evidence; run the pytest step of --help")
-    if head is not None and meta.get("commit") != head:
-        return (f"made at commit {meta.get('commit') or 'unknown'}, but this checkout is at {head}: rerun the "
-                "pytest step of --help here")
-    return None
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m claims.rederive", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--report-dir", required=True, help="the report dir of the --from-results run")
-    p.add_argument("--committed", default=str(COMMITTED), help="the committed verdicts (results/verdicts.json)")
+    p.add_argument("--evidence", default=str(FILE), help="the committed figure evidence (results/figures.json)")
     a = p.parse_args(argv)
-    fresh_path, committed_path = Path(a.report_dir) / "claims.json", Path(a.committed)
-    for path in (fresh_path, committed_path):
-        if not path.is_file():
-            print(f"{path}: not found (run the --from-results pytest run first: see --help)", file=sys.stderr)
-            return 2
-    loaded = []
-    for path in (fresh_path, committed_path):
-        try:
-            loaded.append(json.loads(path.read_text()))
-        except json.JSONDecodeError as e:
-            print(f"{path}: not valid JSON ({e})", file=sys.stderr)
-            return 2
-    head = checkout_commit()
-    refused = why_not_rederivable(loaded[0], head)
-    if refused:
-        print(f"{fresh_path}: {refused}", file=sys.stderr)
+    started = time.perf_counter()
+    try:
+        records = load(Path(a.evidence))
+    except FigureEvidenceError as e:
+        print(e, file=sys.stderr)
         return 2
-    if head is None:
-        print(f"{fresh_path}: the commit it was made at could not be checked here (no git repository)",
-              file=sys.stderr)
-    result = compare(*loaded)
-    print(render(result))
-    if result["differ"]:
+    if not records:
+        print(f"{a.evidence}: no figure records: nothing to decide again", file=sys.stderr)
         return 1
-    if not result["agree"]:
-        print("nothing was re-derived: the --from-results run decided no committed figure", file=sys.stderr)
-        return 1
-    return 0
+    result = compare(records)
+    print(render(result, time.perf_counter() - started, Path(a.evidence)))
+    return 1 if result["differ"] or result["changed"] else 0
 
 
 if __name__ == "__main__":

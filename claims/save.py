@@ -13,8 +13,9 @@ import json
 from contextlib import ExitStack
 from pathlib import Path
 
+from claims import figure_evidence
 from claims.chapter_figures import FIGURES
-from claims.verdicts import DECIDED, base_nodeid, merge, summarise_claim
+from claims.verdicts import DECIDED, ident, merge, shared_keys, summarise_claim, test_key
 from data.files import Transaction, recover
 from fixtures.results import EvidenceError, read_json, save_lock
 
@@ -30,12 +31,13 @@ def load_verdicts(path: Path) -> dict:
         if not isinstance(c, dict) or not isinstance(c.get("id"), str) or not isinstance(c.get("tests"), list):
             raise EvidenceError(f"{path}: claim {i} has no id or no tests list")
         for t in c["tests"]:
-            if not isinstance(t, dict) or not isinstance(t.get("nodeid"), str) or "outcome" not in t:
-                raise EvidenceError(f"{path}: claim {c['id']}: a test without a nodeid or an outcome")
+            if not isinstance(t, dict) or not isinstance(t.get("key"), str) or not t["key"] or "outcome" not in t:
+                raise EvidenceError(f"{path}: claim {c['id']}: a test without a key (what it measured) or an "
+                                    "outcome")
             figures = t.get("figures", [])
             unknown = [f for f in figures if f not in FIGURES] if isinstance(figures, list) else [figures]
             if unknown:
-                raise EvidenceError(f"{path}: claim {c['id']}: test {t['nodeid']}: field 'figures' holds "
+                raise EvidenceError(f"{path}: claim {c['id']}: test {t['key']}: field 'figures' holds "
                                     f"{', '.join(map(repr, unknown))}, not a figure ID of claims/chapter_figures.py")
     return data
 
@@ -56,18 +58,50 @@ def stronger_evidence(merged: dict, committed: dict[str, dict], replace_weaker: 
 
 
 def _as_committed(c: dict, prev: dict | None) -> dict:
-    """The claim to store: each test the run did not decide anew is the committed test, unchanged."""
+    """The claim to store: its decided tests, keyed by what they measured; each test the run did
+    not decide anew is the committed test, unchanged."""
+    c = dict(c, tests=[t if t.get("key") else dict(t, key=test_key(t, c["id"])) for t in c["tests"]])
+    unkeyed = [t["nodeid"] for t in c["tests"] if t["outcome"] in DECIDED and not t.get("key")]
+    if unkeyed:
+        raise EvidenceError(f"claim {c['id']}: {', '.join(unkeyed)} decided but recorded nothing (claim_record): "
+                            "its verdict has no evidence to be kept under; nothing saved")
+    shared = shared_keys([t for t in c["tests"] if t["outcome"] in DECIDED])
+    if shared:
+        raise EvidenceError(f"claim {c['id']}: several decided tests record the same thing ({', '.join(sorted(shared))}): "
+                            "label each (claim_record(figure=...)) so each is kept apart; nothing saved")
+    if any(t["outcome"] not in DECIDED for t in c["tests"]):
+        c = summarise_claim(c["id"], [t for t in c["tests"] if t["outcome"] in DECIDED], True)
     if not prev:
         return c
-    old = {base_nodeid(t["nodeid"]): t for t in prev.get("tests", [])}
+    old = {ident(t): t for t in prev.get("tests", [])}
     tests = []
     for t in c["tests"]:
-        was = old.get(base_nodeid(t["nodeid"]))
+        was = old.get(ident(t))
         same = was is not None and was.get("timestamp") == t.get("timestamp") and was.get("outcome") == t.get("outcome")
         tests.append(was if same else t)
     if tests == prev.get("tests"):
         return prev
     return summarise_claim(c["id"], tests, True)
+
+
+def _stage_figures(tx: Transaction, results_dir: Path, saved, meta: dict) -> list[str]:
+    """results/figures.json with the figure records of every test this run decided and saves
+    (claims/figure_evidence.py from_test), each replacing the committed record of its key; the
+    other records stay as they are.  In the same transaction as verdicts.json."""
+    path = results_dir / figure_evidence.FILE.name
+    try:
+        records = {r["key"]: r for r in figure_evidence.load(path)} if path.exists() else {}
+    except figure_evidence.FigureEvidenceError as e:
+        raise EvidenceError(str(e)) from None
+    before = dict(records)
+    for c in saved:
+        for t in c["tests"]:
+            if t.get("source") != "committed" and t["outcome"] in ("holds", "refuted"):
+                records.update((r["key"], r) for r in figure_evidence.from_test(dict(t, claims=[c["id"]]), meta))
+    if records == before:
+        return [f"{path.name}: unchanged"]
+    tx.stage(path.name, figure_evidence.dumps(list(records.values())))
+    return [f"{path.name}: saved"]
 
 
 def save_run(fresh: dict, evidence, results_dir: Path, replace_weaker: bool = False) -> list[str]:
@@ -91,6 +125,7 @@ def save_run(fresh: dict, evidence, results_dir: Path, replace_weaker: bool = Fa
                 lines.append("verdicts.json: saved")
             else:
                 lines.append("verdicts.json: unchanged")
+            lines += _stage_figures(tx, Path(results_dir), kept.values(), fresh.get("meta") or {})
             lines += evidence.save(tx, held)
             tx.commit()
         except BaseException:

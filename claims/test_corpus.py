@@ -16,7 +16,7 @@ TOKEN_BAND = 0.001
 
 @pytest.mark.claim("corpus.chars")
 @pytest.mark.figure("corpus.chars")
-def test_corpus_has_1115394_characters(corpus_text, claim_record):
+def test_corpus_character_count(corpus_text, claim_record):
     stated = FIGURES["corpus.chars"].value
     claim_record(stated=stated, measured=len(corpus_text), tolerance="exact")
     assert len(corpus_text) == stated
@@ -24,7 +24,7 @@ def test_corpus_has_1115394_characters(corpus_text, claim_record):
 
 @pytest.mark.claim("corpus.tokens")
 @pytest.mark.figure("corpus.tokens")
-def test_bpe_1024_gives_459760_tokens(corpus_tokens, claim_record):
+def test_bpe_1024_token_count(corpus_tokens, claim_record):
     from data import train_bpe
     assert train_bpe().get_vocab_size() == 1024
     n = len(corpus_tokens)
@@ -35,7 +35,7 @@ def test_bpe_1024_gives_459760_tokens(corpus_tokens, claim_record):
 
 @pytest.mark.claim("corpus.chars_per_token")
 @pytest.mark.figure("corpus.chars_per_token")
-def test_tokens_average_2_43_characters(corpus_text, corpus_tokens, claim_record):
+def test_characters_per_token(corpus_text, corpus_tokens, claim_record):
     ratio = len(corpus_text) / len(corpus_tokens)
     f = FIGURES["corpus.chars_per_token"]
     # The chapter rounds to two decimals: anything within half a unit of its last digit is its figure.
@@ -45,7 +45,7 @@ def test_tokens_average_2_43_characters(corpus_text, corpus_tokens, claim_record
 
 @pytest.mark.claim("corpus.split")
 @pytest.mark.figure("corpus.split_train", "corpus.split_held_out")
-def test_split_is_90_10_with_the_last_tenth_held_out(corpus_tokens, claim_record):
+def test_split_shares_with_the_held_out_part_last(corpus_tokens, claim_record):
     train, val = split(corpus_tokens)
     n = len(corpus_tokens)
     share_train, share_held = FIGURES["corpus.split_train"].value, FIGURES["corpus.split_held_out"].value

@@ -101,9 +101,10 @@ def test_exactly_two_n_by_n_tensors_are_alive_and_the_rest_is_linear_in_n(claim_
 import itertools
 from dataclasses import dataclass
 
+from claims import decide as rules
 from claims import timing
 from claims.registry import CHAPTER_PEAK_MB
-from claims.rule import decide, device_specific
+from claims.rule import decide, device_specific, ordering
 from fixtures import cost
 
 
@@ -235,6 +236,11 @@ def _record(j: dict) -> dict:
             "run-to-run sd": j["drift"], "repeats": j["repeats"]}
 
 
+def _decision(j: dict) -> dict:
+    """What deciding it again needs (claims/figure_evidence.py): the value and the interval judged."""
+    return {"decision": rules.timed(j["figure"], j["value"], j["interval"]).inputs, "measurement": "timing"}
+
+
 def _slope_of(key, ns):
     return lambda t: [getattr(t, key)[n] for n in ns]
 
@@ -245,7 +251,7 @@ def _slope_claim(request, run, claim_record, key, name, stated, what, extra):
     j = judged(run, name, lambda ys: cost.loglog_slope(last4, ys), _slope_of(key, last4))
     claim_record(stated=stated, measured={**_record(j), **extra(run.rows())},
                  tolerance=f"the slope's interval inside {list(j['figure'].band)}", figure=name,
-                 rule="timing")
+                 rule="timing", **_decision(j))
     _decided(request, j, what)
 
 
@@ -261,7 +267,7 @@ def test_time_grows_as_n_squared(requested, device, tables, claim_record, reques
 @pytest.mark.claim("cost.time_quadratic")
 @pytest.mark.figure("cost.converges_on_4")
 @pytest.mark.parametrize("requested", DEVICES)
-def test_time_per_doubling_converges_on_4(requested, device, tables, claim_record, request):
+def test_time_ratio_per_doubling(requested, device, tables, claim_record, request):
     run = tables(_device(requested, device))
     # The chapter's own last ratios scatter 3.69..4.37 around 4: the last ratio within 0.5 of 4
     # (claims/timing.py TIMED), judged on its interval.
@@ -271,25 +277,29 @@ def test_time_per_doubling_converges_on_4(requested, device, tables, claim_recor
                          "the chapter's last ratios": [READ["cost.time_ratio_4096"].value, READ["cost.time_ratio_8192"].value]},
                  measured={"ratios": [round(r["ratio"], 3) for r in rows[1:]], **_record(j)},
                  tolerance=f"the last ratio's interval inside {list(j['figure'].band)}", figure="last ratio",
-                 rule="timing")
+                 rule="timing", **_decision(j))
     _decided(request, j, "last ratio")
 
 
 @pytest.mark.claim("cost.memory_quadratic")
 @pytest.mark.figure("cost.converges_on_4")
 @pytest.mark.parametrize("requested", DEVICES)
-def test_peak_memory_per_doubling_converges_on_4(requested, device, tables, claim_record, request):
+def test_peak_memory_ratio_per_doubling(requested, device, tables, claim_record, request):
     run = tables(_device(requested, device))
     peaks, last4 = run.peaks, run.ns[-4:]
     slope = cost.loglog_slope(last4, [peaks[n] for n in last4])
     ratios = [peaks[b] / peaks[a] for a, b in itertools.pairwise(run.ns)]
+    decision = rules.checks([["last ratio within 0.15 of 4", abs(ratios[-1] - 4), "<=", 0.15],
+                             ["last ratio at least the one before", ratios[-1], ">=", ratios[-2]],
+                             ["slope within 0.15 of 2", abs(slope - 2), "<=", 0.15]])
     # Byte counts do not move between runs; the band is the chapter's own: its slope 1.87 and
     # last ratio 3.91 are what it calls "converges on 4".
     claim_record(stated={"last ratio": MEMORY_LAST_RATIO, "slope": MEMORY_EXPONENT,
                           "peak MB at 8192": CHAPTER_PEAK_MB[8192]},
                  measured={"ratios": ratios, "slope": slope, "peak MB": list(peaks.values())},
-                 tolerance="last ratio within 0.15 of 4 and above the one before; slope within 0.15 of 2")
-    decide(request, abs(ratios[-1] - 4) <= 0.15 and ratios[-1] >= ratios[-2] and abs(slope - 2) <= 0.15,
+                 tolerance="last ratio within 0.15 of 4 and above the one before; slope within 0.15 of 2",
+                 decision=decision.inputs, measurement="peak_memory")
+    decide(request, decision.holds,
            f"peak memory per doubling {', '.join(f'{r:.2f}' for r in ratios)}, slope {slope:.3f} over "
            f"{last4[0]}..{last4[-1]}: not a last ratio within 0.15 of 4 above the one before and a slope "
            "within 0.15 of 2")
@@ -312,7 +322,7 @@ def _timed_figure(request, claim_record, run, name, statistic, samples_of, what,
     wider than the gap the figure must tell apart; a reading, off the chapter's kind of device."""
     j = judged(run, name, statistic, samples_of)
     f = j["figure"]
-    claim_record(stated=f.stated, measured=_record(j), figure=name, rule="timing", device=dev,
+    claim_record(stated=f.stated, measured=_record(j), figure=name, rule="timing", device=dev, **_decision(j),
                  tolerance=f"{f.stated} inside the interval widened by {f.rounding}; undecided if that "
                            f"interval is wider than {f.too_wide}")
     device_specific(request, dev, f"{what} {j['value']:.3f}")
@@ -322,7 +332,7 @@ def _timed_figure(request, claim_record, run, name, statistic, samples_of, what,
 @pytest.mark.claim("cost.time_quadratic")
 @pytest.mark.figure("cost.time_exponent")
 @pytest.mark.parametrize("requested", DEVICES)
-def test_time_exponent_is_the_chapters_1_91(requested, device, tables, claim_record, request):
+def test_time_exponent_is_the_chapters(requested, device, tables, claim_record, request):
     dev = _device(requested, device)
     run = tables(dev)
     last4 = run.ns[-4:]
@@ -331,8 +341,9 @@ def test_time_exponent_is_the_chapters_1_91(requested, device, tables, claim_rec
 
 
 @pytest.mark.claim("cost.memory_quadratic")
-@pytest.mark.parametrize("figure,stated", [pytest.param("exponent", MEMORY_EXPONENT, marks=pytest.mark.figure("cost.memory_exponent")),
-                                           pytest.param("last ratio", MEMORY_LAST_RATIO,
+@pytest.mark.parametrize("figure,stated", [pytest.param("exponent", MEMORY_EXPONENT, id="exponent",
+                                                        marks=pytest.mark.figure("cost.memory_exponent")),
+                                           pytest.param("last ratio", MEMORY_LAST_RATIO, id="last ratio",
                                                         marks=pytest.mark.figure("cost.memory_last_ratio"))])
 @pytest.mark.parametrize("requested", DEVICES)
 def test_memory_figures_are_the_chapters(requested, figure, stated, device, tables, claim_record, request):
@@ -341,10 +352,12 @@ def test_memory_figures_are_the_chapters(requested, figure, stated, device, tabl
     peaks, ns = run.peaks, run.ns
     value = (cost.loglog_slope(ns[-4:], [peaks[n] for n in ns[-4:]]) if figure == "exponent"
              else peaks[ns[-1]] / peaks[ns[-2]])
+    decision = rules.within(value, stated, 0.005)
     claim_record(stated=stated, measured=value, tolerance="the chapter's rounding, 0.005 (byte counts)",
-                 figure=f"memory {figure}", peak_mb=list(peaks.values()), device=dev)
+                 figure=f"memory {figure}", peak_mb=list(peaks.values()), device=dev,
+                 decision=decision.inputs, measurement="peak_memory")
     device_specific(request, dev, f"memory {figure} {value:.3f}")
-    decide(request, abs(value - stated) <= 0.005,
+    decide(request, decision.holds,
            f"memory {figure} {value:.3f}, not {stated} (peak MB {', '.join(f'{p:.1f}' for p in peaks.values())})")
 
 
@@ -364,10 +377,12 @@ def test_peak_memory_is_the_chapters_byte_count(n, requested, device, tables, cl
         pytest.skip(f"smoke scale: peak memory is measured at {', '.join(map(str, run.ns))} tokens only")
     ours = run.peaks[n]
     stated = CHAPTER_PEAK_MB[n]
+    decision = rules.within(ours, stated, 0.05, " MB")
     claim_record(stated=stated, measured=ours, tolerance="the chapter's rounding: 0.05 MB", n=n,
-                 difference=ours - stated, two_matrices_mb=2 * 8 * n * n * 4 / 2**20, device=dev)
+                 difference=ours - stated, two_matrices_mb=2 * 8 * n * n * 4 / 2**20, device=dev,
+                 decision=decision.inputs, measurement="peak_memory")
     device_specific(request, dev, f"{ours:.1f} MB at n = {n}")
-    decide(request, abs(ours - stated) <= 0.05,
+    decide(request, decision.holds,
            f"{ours:.1f} MB at n = {n}, not {stated} ({ours - stated:+.1f} MB), of which the scores "
            f"and weights are {2 * 8 * n * n * 4 / 2**20:.1f} MB")
 
@@ -387,7 +402,7 @@ def test_projections_are_linear_in_n(requested, device, tables, claim_record, re
 @pytest.mark.claim("cost.projections_linear")
 @pytest.mark.figure("cost.projections_x8")
 @pytest.mark.parametrize("requested", DEVICES)
-def test_projections_grow_tenfold_for_eightfold_n(requested, device, tables, claim_record, request):
+def test_projections_factor_for_eightfold_n(requested, device, tables, claim_record, request):
     # "4.0 ms at 1024 tokens to 40.1 ms at 8192, a factor of ten for a factor of eight": the
     # factor is the figure (the chapter reads its ms columns for their ratios only); its rounding
     # and the widest interval that may confirm it: claims/timing.py TIMED.
@@ -403,7 +418,7 @@ def test_projections_grow_tenfold_for_eightfold_n(requested, device, tables, cla
 @pytest.mark.figure("cost.oom_tokens")
 @pytest.mark.xdist_group("cost-memory")
 @pytest.mark.parametrize("requested", DEVICES)
-def test_one_layer_at_16384_tokens_does_not_fit_in_8_gb(requested, device, claim_record, cost_scale):
+def test_one_layer_runs_out_of_memory_in_8_gb_at_the_chapters_length(requested, device, claim_record, cost_scale):
     dev = _device(requested, device)
     big_n, small_n = FIGURES["cost.oom_tokens"].value, cost_scale.fits_n       # 8192 fits (smoke: 1024)
     big = cost.run_capped(big_n, "explicit", dev, cap_bytes=CAP_BYTES)
@@ -411,32 +426,39 @@ def test_one_layer_at_16384_tokens_does_not_fit_in_8_gb(requested, device, claim
     claim_record(stated="out of memory at 16384 on an 8 GB device; 8192 fits",
                  measured={f"{big_n}": {k: big.get(k) for k in ("ok", "asked_bytes", "error")},
                            f"{small_n}": {k: small.get(k) for k in ("ok", "error")}},
-                 tolerance="exact (runs or does not)", cap_bytes=CAP_BYTES, device=dev)
+                 tolerance="exact (runs or does not)", cap_bytes=CAP_BYTES, device=dev,
+                 decision=rules.checks([[f"{big_n} tokens run out of memory", bool(big["ok"]), "==", False],
+                                        [f"{small_n} tokens fit", bool(small["ok"]), "==", True]]).inputs,
+                 measurement="capped_run")
     assert not big["ok"] and "memory" in big["error"].lower()
     assert small["ok"], small
 
 
 @pytest.mark.claim("cost.fused_kernel_avoids_matrix")
 @pytest.mark.parametrize("requested", DEVICES)
-def test_fused_kernel_gives_the_same_result(requested, device, claim_record, cost_scale):
+def test_fused_kernel_gives_the_same_result(requested, device, claim_record, cost_scale, request):
     dev = _device(requested, device)
     att = cost.layer(dev)
-    diffs = {}
+    diffs, bounds = {}, {}
     for n in cost_scale.same_result_ns:
         x = torch.randn(1, n, cost.WIDTH, device=dev, generator=None)
         with torch.no_grad():
             ref, out = cost.explicit(att, x), cost.fused(att, x)
         diffs[n] = (ref - out).abs().max().item()
         # fp32 worst case for a length-n weighted sum of values of size max|v|.
-        assert diffs[n] <= 64 * torch.finfo(torch.float32).eps * ref.abs().max().item() * (n ** 0.5)
-    claim_record(stated="same result", measured={"max |diff|": diffs, "backend": cost.sdpa_backend(att, x)},
-                 tolerance="sqrt(n) * 64 eps32 * max|out|", device=dev)
+        bounds[n] = 64 * torch.finfo(torch.float32).eps * ref.abs().max().item() * (n ** 0.5)
+    ordering(request, claim_record, label="the fused kernel's output is the explicit path's", stated="same result",
+             measured={"max |diff|": diffs, "bound": bounds, "backend": cost.sdpa_backend(att, x)},
+             conditions=[[f"max |difference| at {n} tokens within the fp32 bound", diffs[n], "<=", bounds[n]]
+                         for n in diffs],
+             measurement="fused_kernel", tolerance="sqrt(n) * 64 eps32 * max|out|", device=dev)
 
 
 @pytest.mark.claim("cost.fused_kernel_avoids_matrix")
 @pytest.mark.xdist_group("cost-memory")
 @pytest.mark.parametrize("requested", DEVICES)
-def test_fused_kernel_runs_at_16384_under_8_gb_with_linear_memory(requested, device, claim_record, cost_scale):
+def test_fused_kernel_runs_at_16384_under_8_gb_with_linear_memory(requested, device, claim_record, cost_scale,
+                                                                  request):
     dev = _device(requested, device)
     att = cost.layer(dev)
     ns = list(cost_scale.fused_ns)
@@ -444,10 +466,13 @@ def test_fused_kernel_runs_at_16384_under_8_gb_with_linear_memory(requested, dev
     slope = cost.loglog_slope(ns, peaks)
     n = cost_scale.fused_n                              # 16384 (smoke: 2048)
     capped = cost.run_capped(n, "fused", dev, cap_bytes=CAP_BYTES)
-    claim_record(stated="runs at 16384 without the n x n matrix",
-                 measured={f"{n} under 8 GiB": capped.get("ok"), "peak MB": dict(zip(ns, peaks)),
-                           "slope": slope, "backend": cost.sdpa_backend(att, torch.randn(1, 256, cost.WIDTH, device=dev))},
-                 tolerance="runs; memory slope at most 1 + 0.15 (byte counts are exact; fixed weights "
-                           "make it sublinear at small n)", device=dev)
-    assert capped.get("ok"), capped
-    assert slope <= 1.15
+    ordering(request, claim_record, label="the fused kernel runs at the longest length, memory linear in n",
+             stated="runs at 16384 without the n x n matrix",
+             measured={f"{n} under 8 GiB": capped.get("ok"), "peak MB": dict(zip(ns, peaks)), "slope": slope,
+                       "backend": cost.sdpa_backend(att, torch.randn(1, 256, cost.WIDTH, device=dev)),
+                       "error": capped.get("error")},
+             conditions=[[f"{n} tokens run under the 8 GiB cap", bool(capped.get("ok")), "==", True],
+                         ["peak memory's log-log slope at most 1 + 0.15", slope, "<=", 1.15]],
+             measurement="fused_kernel", device=dev,
+             tolerance="runs; memory slope at most 1 + 0.15 (byte counts are exact; fixed weights "
+                       "make it sublinear at small n)")

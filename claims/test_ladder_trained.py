@@ -9,7 +9,7 @@ import pytest
 
 from claims.chapter_figures import FIGURES
 from claims.formats import over_seeds
-from claims.rule import decide, need_seeds, trained_figure
+from claims.rule import ordering, trained_figure
 from claims.trained import gain, train_ppl, val
 
 pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("ladder")]
@@ -26,10 +26,9 @@ def runs(trained, seeds, *names):
 # per printed figure, at the table's rounding (0.005) + 2 sd over seeds.
 def level(claim, recipe: str, split, fid: str, label: str):
     """One printed level (claim: its claim mark, written out so that the sources name every
-    claim they encode): its test id names the figure as the chapter prints it (the committed
-    verdicts' key, unchanged since the figures were typed here)."""
-    return pytest.param(claim.args[0], recipe, split, FIGURES[fid], id=f"{label} {FIGURES[fid].printed}",
-                        marks=[claim, pytest.mark.figure(fid)])
+    claim they encode): its test id names the run and the split it reads, its figure mark the
+    figure (tests/test_test_ids.py: no id types a printed number)."""
+    return pytest.param(claim.args[0], recipe, split, FIGURES[fid], id=label, marks=[claim, pytest.mark.figure(fid)])
 
 
 LEVELS = [
@@ -54,19 +53,19 @@ LEVELS = [
 def test_run_ends_at_the_chapters_perplexity(claim, recipe, split, printed, trained, seeds, claim_record, request):
     _, (r,) = runs(trained, seeds, recipe)
     which = "held-out" if split is val else "train"
-    trained_figure(request, claim_record, figure=f"{recipe} {which} perplexity", stated=printed.value,
+    trained_figure(request, claim_record, measurement="perplexity", figure=f"{recipe} {which} perplexity", stated=printed.value,
                    values=split(r), rounding=printed.rounding, recipe=recipe,
                    source=r[0].metrics.get("source", "trained"))
 
 
 @pytest.mark.claim("average.worse_than_baseline")
 @pytest.mark.figure("average.four_times")
-def test_average_is_about_four_times_worse_than_no_context(trained, seeds, claim_record, request):
+def test_average_perplexity_ratio_to_no_context(trained, seeds, claim_record, request):
     _, (base, avg) = runs(trained, seeds, "baseline", "average")
     ratios = [a / b for a, b in zip(val(avg), val(base))]
     # "about four times": a whole number, +-0.5, widened by 2 sd over seeds
     four = FIGURES["average.four_times"]
-    trained_figure(request, claim_record, figure="average / baseline perplexity", stated=four.value, values=ratios,
+    trained_figure(request, claim_record, measurement="perplexity", figure="average / baseline perplexity", stated=four.value, values=ratios,
                    rounding=four.rounding, unit="x", baseline=val(base), average=val(avg))
 
 
@@ -75,7 +74,7 @@ def test_residual_average_contributes_nothing_over_the_baseline(trained, seeds, 
     _, (base, res) = runs(trained, seeds, "baseline", "residual_average")
     # the difference of the chapter's two printed levels, at their rounding
     stated = round(FIGURES["ladder.residual_average"].value - FIGURES["ladder.baseline"].value, 2)
-    trained_figure(request, claim_record, figure="residual average - baseline", stated=stated, values=gain(res, base),
+    trained_figure(request, claim_record, measurement="perplexity", figure="residual average - baseline", stated=stated, values=gain(res, base),
                    rounding=0.005, unit=" points", residual_average=val(res), baseline=val(base))
 
 
@@ -84,16 +83,22 @@ def test_two_blocks_fit_train_better_and_held_out_worse(trained, seeds, claim_re
     # The ordering the chapter draws from its four figures (each asserted above): better on
     # train, worse on held-out, on every seed.
     n, (one, two) = runs(trained, seeds, "layernorm", "two_blocks")
-    claim_record(stated={"one block": [FIGURES["depth.one_block_train"].value, FIGURES["ladder.layernorm"].value],
-                         "two blocks": [FIGURES["depth.two_blocks_train"].value, FIGURES["ladder.two_blocks"].value]},
-                 measured={"one block train": train_ppl(one), "one block val": val(one),
-                           "two blocks train": train_ppl(two), "two blocks val": val(two)},
-                 tolerance="ordering on every seed", seeds=n, figure="two blocks: train lower, held-out higher")
-    need_seeds(n)
-    ok = (all(t2 < t1 for t1, t2 in zip(train_ppl(one), train_ppl(two)))
-          and all(v2 > v1 for v1, v2 in zip(val(one), val(two))))
-    decide(request, ok, f"train: one block {over_seeds(train_ppl(one))}, two {over_seeds(train_ppl(two))}; "
-                        f"held-out: one block {over_seeds(val(one))}, two {over_seeds(val(two))}")
+    measured = {"one block train": train_ppl(one), "one block val": val(one),
+                "two blocks train": train_ppl(two), "two blocks val": val(two)}
+    ordering(request, claim_record, label="two blocks: train lower, held-out higher",
+             stated={"one block": [FIGURES["depth.one_block_train"].value, FIGURES["ladder.layernorm"].value],
+                     "two blocks": [FIGURES["depth.two_blocks_train"].value, FIGURES["ladder.two_blocks"].value]},
+             measured=measured, conditions=overfit_conditions(measured), measurement="perplexity",
+             tolerance="ordering on every seed", seeds=n,
+             reason=f"train: one block {over_seeds(train_ppl(one))}, two {over_seeds(train_ppl(two))}; "
+                    f"held-out: one block {over_seeds(val(one))}, two {over_seeds(val(two))}")
+
+
+def overfit_conditions(m: dict) -> list:
+    """Two blocks train lower and end higher held-out than one, seed by seed (the measurement as recorded)."""
+    return [c for i in range(len(m["one block train"])) for c in (
+        [f"seed {i}: two blocks' train perplexity below one block's", m["two blocks train"][i], "<", m["one block train"][i]],
+        [f"seed {i}: two blocks' held-out perplexity above one block's", m["two blocks val"][i], ">", m["one block val"][i]])]
 
 
 # The chapter's gains in held-out perplexity points, one row per claim: the model it is
@@ -123,5 +128,5 @@ GAINS = [
 @pytest.mark.parametrize("worse,better,stated,rounding", GAINS)
 def test_gain_in_perplexity_points(worse, better, stated, rounding, trained, seeds, claim_record, request):
     _, (a, b) = runs(trained, seeds, worse, better)
-    trained_figure(request, claim_record, figure=f"{better} over {worse}", stated=stated, values=gain(a, b),
+    trained_figure(request, claim_record, measurement="perplexity", figure=f"{better} over {worse}", stated=stated, values=gain(a, b),
                    rounding=rounding, unit=" points", part="perplexity", **{worse: val(a), better: val(b)})

@@ -34,7 +34,7 @@ def profiles(corpus_tokens):
 # their ratio.  Each is a figure (one case each), with the trained-style tolerance: the chapter
 # reports one initialisation, so its figure should lie within its rounding (half a unit of the
 # last printed digit) + two seed-to-seed sd of our mean over the four seeds.
-CASES = [pytest.param(norm, i, what, FIGURES[fid].value, FIGURES[fid].rounding, id=f"{norm}norm {what} {FIGURES[fid].printed}",
+CASES = [pytest.param(norm, i, what, FIGURES[fid].value, FIGURES[fid].rounding, id=f"{norm}norm {what}",
                       marks=pytest.mark.figure(fid))
          for norm in ("pre", "post")
          for i, (what, fid) in enumerate([(w, f"norm.grad_{norm}_{k}") for w, k in
@@ -46,7 +46,7 @@ CASES = [pytest.param(norm, i, what, FIGURES[fid].value, FIGURES[fid].rounding, 
 def test_gradient_profile_figures(norm, i, what, stated, rounding, profiles, claim_record, request):
     runs = profiles(norm)
     values = [(g[0], g[-1], g[-1] / g[0])[i] for g in runs]
-    trained_figure(request, claim_record, figure=f"{norm}-norm {what} gradient norm at init", stated=stated,
+    trained_figure(request, claim_record, measurement="grad_profile", figure=f"{norm}-norm {what} gradient norm at init", stated=stated,
                    values=values, rounding=rounding, profile_mean=[statistics.mean(b) for b in zip(*runs)],
                    note=f"PyTorch's default initialisation; block norms from {statistics.mean(g[0] for g in runs):.3f} "
                         f"(first) to {statistics.mean(g[-1] for g in runs):.3f} (last)")

@@ -33,7 +33,7 @@ def test_a_block_has_12d2_plus_13d_parameters(d):
 
 @pytest.mark.claim("params.bias_difference")
 @pytest.mark.figure("params.bias_difference")
-def test_no_bias_on_three_projections_removes_2304_at_768(claim_record):
+def test_no_bias_on_three_projections_saving_at_768(claim_record):
     with_bias = count(build_on_meta(lambda: gpt2_block(768, qkv_bias=True)))
     without = count(build_on_meta(lambda: gpt2_block(768, qkv_bias=False)))
     stated = FIGURES["params.bias_difference"].value
@@ -62,7 +62,7 @@ def test_gpt2_small_table(row, gpt2_small, claim_record):
 
 @pytest.mark.claim("params.embedding_third")
 @pytest.mark.figure("params.embedding_third")
-def test_nearly_a_third_of_gpt2_small_is_the_embedding_table(gpt2_small, claim_record):
+def test_embedding_table_share_of_gpt2_small(gpt2_small, claim_record):
     share = count(gpt2_small.tok_emb) / gpt2_small.n_params()
     third = FIGURES["params.embedding_third"].value
     # "nearly a third": below 1/3 and within a tenth of it, i.e. in [0.30, 1/3).
@@ -119,7 +119,7 @@ def _released(d: int = 768, blocks: int = 12, heads: int = 12) -> int:
 
 @pytest.mark.claim("params.published_size")
 @pytest.mark.figure("params.total")
-def test_the_released_gpt2_small_has_124_439_808_parameters(gpt2_small, claim_record):
+def test_released_gpt2_small_parameter_count(gpt2_small, claim_record):
     released = _released()
     claim_record(stated=TOTAL, measured={"transformers GPT2LMHeadModel": released,
                                          "ours": gpt2_small.n_params()}, tolerance="exact")

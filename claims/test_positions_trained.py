@@ -7,7 +7,8 @@ import pytest
 from claims.chapter_figures import FIGURES
 from claims.formats import over_seeds
 from claims.registry import figures
-from claims.rule import decide, need_seeds, trained_figure
+from claims.rule import ordering, trained_figure
+from claims.verdicts import plain
 from data import load_tokens
 from fixtures.recipes import POSITIONS_EVAL, SMOKE_EVAL_WINDOWS
 from fixtures.train import evaluate
@@ -51,17 +52,66 @@ def growth(run, T):
     return run[T] / run[64]
 
 
+# Each ordering as the conditions it states, seed by seed, on the curves as recorded (JSON: the
+# windows are strings): the tests decide by them, and so does `python -m claims.rederive`.
+def cliff_conditions(curves) -> list:
+    out = []
+    for i, learned in enumerate(curves["learned"]):
+        ratio = {s: curves[s][i]["128"] / curves[s][i]["64"] for s in SCHEMES}
+        out += [[f"seed {i}: learned at 64, the lowest of the four", learned["64"], "==",
+                 min(curves[s][i]["64"] for s in SCHEMES)],
+                [f"seed {i}: learned 128/64 above 1.5", ratio["learned"], ">", 1.5],
+                [f"seed {i}: learned 128/64, the steepest of the four", ratio["learned"], "==", max(ratio.values())]]
+    return out
+
+
+def below_no_context_conditions(curves) -> list:
+    return [[f"seed {i}: learned at 128 at least the no-context baseline", run["128"], ">=", NO_CONTEXT]
+            for i, run in enumerate(curves["learned"])]
+
+
+def class_conditions(curves, scheme: str, T: int, stated: str) -> list:
+    """The class `extrapolation` gives, on every seed, as its thresholds."""
+    out = []
+    for i, run in enumerate(curves[scheme]):
+        if stated == "does not extrapolate":
+            out.append([f"seed {i}: {scheme} at {T} at least the no-context baseline", run[str(T)], ">=", NO_CONTEXT])
+        else:
+            out += [[f"seed {i}: {scheme} at {T} below the no-context baseline", run[str(T)], "<", NO_CONTEXT],
+                    [f"seed {i}: {scheme} at {T} worse than at 64", run[str(T)], ">", run["64"]]]
+    return out
+
+
+def rising_conditions(curves, scheme: str) -> list:
+    return [c for i, run in enumerate(curves[scheme]) for c in (
+        [f"seed {i}: {scheme} at 64 below 128", run["64"], "<", run["128"]],
+        [f"seed {i}: {scheme} at 128 below 256", run["128"], "<", run["256"]])]
+
+
+def falling_conditions(curves, scheme: str) -> list:
+    return [c for i, run in enumerate(curves[scheme]) for c in (
+        [f"seed {i}: {scheme} at 256 below 128", run["256"], "<", run["128"]],
+        [f"seed {i}: {scheme} at 128 below 64", run["128"], "<", run["64"]])]
+
+
+def graceful_conditions(curves) -> list:
+    out = []
+    for i, run in enumerate(curves["rope"]):
+        ratio = {s: curves[s][i]["256"] / curves[s][i]["64"] for s in ("rope", "learned", "sinusoidal")}
+        out += [[f"seed {i}: rope worse at 256 than at 64", run["256"], ">", run["64"]],
+                [f"seed {i}: rope 256/64 below learned's", ratio["rope"], "<", ratio["learned"]],
+                [f"seed {i}: rope 256/64 below sinusoidal's", ratio["rope"], "<", ratio["sinusoidal"]]]
+    return out
+
+
 @pytest.mark.claim("positions.learned_cliff")
 def test_learned_positions_win_at_64_and_fall_off_a_cliff(curves, claim_record, request):
-    claim_record(stated="best at 64, cliff beyond", measured=curves, tolerance="orderings on every seed; "
-                 "cliff = perplexity at 128 more than 1.5x that at 64, the steepest of the four",
-                 seeds=len(curves["learned"]))
-    need_seeds(len(curves["learned"]))
-    ok = all(learned[64] == min(curves[s][i][64] for s in SCHEMES) and growth(learned, 128) > 1.5
-             and growth(learned, 128) == max(growth(curves[s][i], 128) for s in SCHEMES)
-             for i, learned in enumerate(curves["learned"]))
-    decide(request, ok, "per seed, perplexity at 64 and the 128/64 ratio: " + "; ".join(
-        f"{s} {', '.join(f'{r[64]:.2f} x{growth(r, 128):.2f}' for r in curves[s])}" for s in SCHEMES))
+    ordering(request, claim_record, label="learned: best at 64, the steepest cliff", stated="best at 64, cliff beyond",
+             measured=curves, conditions=cliff_conditions(plain(curves)), measurement="perplexity_at_window",
+             tolerance="orderings on every seed; cliff = perplexity at 128 more than 1.5x that at 64, the steepest "
+                       "of the four", seeds=len(curves["learned"]),
+             reason="per seed, perplexity at 64 and the 128/64 ratio: " + "; ".join(
+                 f"{s} {', '.join(f'{r[64]:.2f} x{growth(r, 128):.2f}' for r in curves[s])}" for s in SCHEMES))
 
 
 @pytest.mark.claim("positions.learned_cliff")
@@ -69,12 +119,11 @@ def test_learned_positions_fall_below_no_context_at_128(curves, claim_record, re
     """The cliff, with the threshold of the extrapolation classes below: at twice the trained
     length the learned table is worse than no context at all."""
     runs = curves["learned"]
-    claim_record(stated="falls off a cliff", measured={"at 128": [r[128] for r in runs], "at 64": [r[64] for r in runs]},
-                 tolerance=f"worse than the no-context baseline ({NO_CONTEXT}) at 128 on every seed",
-                 seeds=len(runs), figure="learned at 128: does not extrapolate")
-    need_seeds(len(runs))
-    decide(request, all(r[128] >= NO_CONTEXT for r in runs),
-           f"learned at 128: {over_seeds([r[128] for r in runs])}, against {NO_CONTEXT} with no context")
+    ordering(request, claim_record, label="learned at 128: does not extrapolate", stated="falls off a cliff",
+             measured={"at 128": [r[128] for r in runs], "at 64": [r[64] for r in runs]},
+             conditions=below_no_context_conditions(plain(curves)), measurement="perplexity_at_window",
+             tolerance=f"worse than the no-context baseline ({NO_CONTEXT}) at 128 on every seed", seeds=len(runs),
+             reason=f"learned at 128: {over_seeds([r[128] for r in runs])}, against {NO_CONTEXT} with no context")
 
 
 # "Does not extrapolate" (sinusoids, like the learned table's cliff) against "degrades" (RoPE,
@@ -110,38 +159,31 @@ CLASSES = [
 def test_extrapolation_class_at_the_longer_windows(scheme, T, stated, curves, claim_record, request):
     runs = curves[scheme]
     classes = [extrapolation(r, T) for r in runs]
-    claim_record(stated=stated, measured={"class per seed": classes, "perplexity": [r[T] for r in runs],
-                                          "at 64": [r[64] for r in runs],
-                                          "ratio": [r[T] / r[64] for r in runs],
-                                          "threshold ratio": [NO_CONTEXT / r[64] for r in runs]},
-                 tolerance=f"the class on every seed; threshold: the no-context baseline, {NO_CONTEXT}",
-                 seeds=len(runs), figure=f"{scheme} at {T}", window=T)
-    need_seeds(len(runs))
-    decide(request, all(c == stated for c in classes),
-           f"{scheme} at {T} tokens: {over_seeds([r[T] for r in runs])} against {over_seeds([r[64] for r in runs])} "
+    ordering(request, claim_record, label=f"{scheme} at {T}", stated=stated,
+             measured={"class per seed": classes, "perplexity": [r[T] for r in runs], "at 64": [r[64] for r in runs],
+                       "ratio": [r[T] / r[64] for r in runs], "threshold ratio": [NO_CONTEXT / r[64] for r in runs]},
+             conditions=class_conditions(plain(curves), scheme, T, stated), measurement="perplexity_at_window",
+             tolerance=f"the class on every seed; threshold: the no-context baseline, {NO_CONTEXT}",
+             seeds=len(runs), window=T, reason=f"{scheme} at {T} tokens: {over_seeds([r[T] for r in runs])} against {over_seeds([r[64] for r in runs])} "
            f"at 64 and {NO_CONTEXT} with no context at all: classes per seed {', '.join(classes)}")
 
 
 @pytest.mark.claim("positions.sinusoid_no_extrapolation")
 def test_sinusoids_get_worse_past_64(curves, claim_record, request):
-    claim_record(stated="worse past 64", measured=curves["sinusoidal"], tolerance="ordering on every seed",
-                 seeds=len(curves["learned"]), figure="sinusoidal: 64 < 128 < 256")
-    need_seeds(len(curves["learned"]))
-    decide(request, all(run[64] < run[128] < run[256] for run in curves["sinusoidal"]),
-           f"sinusoidal perplexity at 64, 128, 256: {curves['sinusoidal']}")
+    ordering(request, claim_record, label="sinusoidal: 64 < 128 < 256", stated="worse past 64",
+             measured=curves["sinusoidal"], conditions=rising_conditions(plain(curves), "sinusoidal"),
+             measurement="perplexity_at_window", tolerance="ordering on every seed", seeds=len(curves["learned"]),
+             reason=f"sinusoidal perplexity at 64, 128, 256: {curves['sinusoidal']}")
 
 
 @pytest.mark.claim("positions.rope_degrades")
 def test_rope_degrades_less_than_the_absolute_schemes(curves, claim_record, request):
-    claim_record(stated="degrades, gracefully", measured=curves["rope"],
-                 tolerance="worse at 256 than 64, but less than learned and sinusoidal, every seed",
-                 seeds=len(curves["learned"]), figure="rope: worse at 256, by less than learned and sinusoidal")
-    need_seeds(len(curves["learned"]))
-    ok = all(run[256] > run[64] and growth(run, 256) < min(growth(curves["learned"][i], 256),
-                                                           growth(curves["sinusoidal"][i], 256))
-             for i, run in enumerate(curves["rope"]))
-    decide(request, ok, "256/64 ratios per seed: " + "; ".join(
-        f"{s} {', '.join(f'{growth(r, 256):.2f}' for r in curves[s])}" for s in ("rope", "learned", "sinusoidal")))
+    ordering(request, claim_record, label="rope: worse at 256, by less than learned and sinusoidal",
+             stated="degrades, gracefully", measured=curves["rope"], conditions=graceful_conditions(plain(curves)),
+             measurement="perplexity_at_window", seeds=len(curves["learned"]),
+             tolerance="worse at 256 than 64, but less than learned and sinusoidal, every seed",
+             reason="256/64 ratios per seed: " + "; ".join(
+                 f"{s} {', '.join(f'{growth(r, 256):.2f}' for r in curves[s])}" for s in ("rope", "learned", "sinusoidal")))
 
 
 # "Its perplexity improves as the window grows past the training length, from ... to ..."
@@ -150,29 +192,30 @@ def test_rope_degrades_less_than_the_absolute_schemes(curves, claim_record, requ
 # (0.005) + 2 sd over seeds, and the ordering it states.
 CHAPTER = figures("positions")          # alibi_64, alibi_256 (claims/registry.py)
 DROP = round(CHAPTER["alibi_64"] - CHAPTER["alibi_256"], 2)
+# Each: (value, stated, rounding, the figure as its record names it); the test id names what is
+# measured, never the number (tests/test_test_ids.py).
 ALIBI = [
-    pytest.param(lambda r: r[64], CHAPTER["alibi_64"], FIGURES["positions.alibi_64"].rounding,
-                 id=f"alibi at 64: {CHAPTER['alibi_64']}", marks=pytest.mark.figure("positions.alibi_64")),
-    pytest.param(lambda r: r[256], CHAPTER["alibi_256"], FIGURES["positions.alibi_256"].rounding,
-                 id=f"alibi at 256: {CHAPTER['alibi_256']}", marks=pytest.mark.figure("positions.alibi_256")),
+    pytest.param(lambda r: r[64], CHAPTER["alibi_64"], FIGURES["positions.alibi_64"].rounding, "alibi at 64",
+                 id="alibi at 64", marks=pytest.mark.figure("positions.alibi_64")),
+    pytest.param(lambda r: r[256], CHAPTER["alibi_256"], FIGURES["positions.alibi_256"].rounding, "alibi at 256",
+                 id="alibi at 256", marks=pytest.mark.figure("positions.alibi_256")),
     # the drop between the two printed levels, at their rounding (it is not printed itself)
     pytest.param(lambda r: r[64] - r[256], DROP, FIGURES["positions.alibi_64"].rounding,
-                 id=f"alibi improves by {DROP} from 64 to 256"),
+                 f"alibi improves by {DROP} from 64 to 256", id="alibi gain from 64 to 256"),
 ]
 
 
 @pytest.mark.claim("positions.alibi_improves")
-@pytest.mark.parametrize("value,stated,rounding", ALIBI)
-def test_alibi_figures(value, stated, rounding, curves, claim_record, request):
-    trained_figure(request, claim_record, figure=request.node.callspec.id.split(":")[0], stated=stated,
-                   values=[value(r) for r in curves["alibi"]], rounding=rounding,
+@pytest.mark.parametrize("value,stated,rounding,label", ALIBI)
+def test_alibi_figures(value, stated, rounding, label, curves, claim_record, request):
+    trained_figure(request, claim_record, figure=label, stated=stated,
+                   values=[value(r) for r in curves["alibi"]], rounding=rounding, measurement="perplexity_at_window",
                    per_window={T: [r[T] for r in curves["alibi"]] for T in POSITIONS_EVAL})
 
 
 @pytest.mark.claim("positions.alibi_improves")
 def test_alibi_improves_as_the_window_grows(curves, claim_record, request):
-    claim_record(stated={64: CHAPTER["alibi_64"], 256: CHAPTER["alibi_256"]}, measured=curves["alibi"], tolerance="ordering on every seed",
-                 seeds=len(curves["learned"]), figure="alibi: 64 > 128 > 256")
-    need_seeds(len(curves["learned"]))
-    decide(request, all(run[256] < run[128] < run[64] for run in curves["alibi"]),
-           f"alibi perplexity at 64, 128, 256: {curves['alibi']}")
+    ordering(request, claim_record, label="alibi: 64 > 128 > 256", stated={64: CHAPTER["alibi_64"], 256: CHAPTER["alibi_256"]},
+             measured=curves["alibi"], conditions=falling_conditions(plain(curves), "alibi"),
+             measurement="perplexity_at_window", tolerance="ordering on every seed", seeds=len(curves["learned"]),
+             reason=f"alibi perplexity at 64, 128, 256: {curves['alibi']}")

@@ -6,7 +6,7 @@ import pytest
 from claims.chapter_figures import FIGURES
 from claims.formats import over_seeds
 from claims.registry import figures
-from claims.rule import decide, need_seeds, spread, trained_figure
+from claims.rule import ordering, spread, trained_figure
 from claims.trained import gain, val
 from fixtures import recipes
 from fixtures.attention_stats import held_out_windows, softmax_stats, softmax_stats_at_init
@@ -33,9 +33,9 @@ def _scale32(trained, seeds):
 @pytest.mark.xdist_group("ladder")
 @pytest.mark.claim("scale.no_effect_at_32")
 @pytest.mark.figure("scale.worth_32")
-def test_the_division_is_worth_nothing_at_d_k_32(trained, seeds, claim_record, request):
+def test_what_the_division_is_worth_at_d_k_32(trained, seeds, claim_record, request):
     divided, undivided, worth = _scale32(trained, seeds)
-    trained_figure(request, claim_record, figure="worth of the division at d_k = 32", stated=CHAPTER["worth_32"],
+    trained_figure(request, claim_record, measurement="perplexity", figure="worth of the division at d_k = 32", stated=CHAPTER["worth_32"],
                    values=worth, rounding=FIGURES["scale.worth_32"].rounding, unit=" points", divided=val(divided),
                    undivided=val(undivided), sign_per_seed=["divided ahead" if w > 0 else "undivided ahead"
                                                              for w in worth])
@@ -47,23 +47,23 @@ def test_the_division_is_worth_nothing_at_d_k_32(trained, seeds, claim_record, r
 def test_the_undivided_run_is_very_slightly_ahead_at_d_k_32(trained, seeds, claim_record, request):
     divided, undivided, worth = _scale32(trained, seeds)
     mean, sd = spread(worth)
-    claim_record(stated="undivided very slightly ahead", measured={"mean": mean, "sd": sd, "per seed": worth},
-                 seeds=len(worth),
-                 tolerance="the undivided model ahead on the mean over seeds",
-                 figure="undivided ahead at d_k = 32", divided=val(divided), undivided=val(undivided))
-    need_seeds(len(worth))
     ahead = sum(w < 0 for w in worth)
-    decide(request, mean < 0,
-           f"the divided model is ahead by {over_seeds(worth, ' points')} (undivided ahead on "
-           f"{ahead} of {len(worth)} seeds): divided {over_seeds(val(divided))}, "
-           f"undivided {over_seeds(val(undivided))}")
+    ordering(request, claim_record, label="undivided ahead at d_k = 32", stated="undivided very slightly ahead",
+             measured={"mean": mean, "sd": sd, "per seed": worth}, measurement="perplexity",
+             conditions=[["the divided model's gain, mean over seeds, below 0", mean, "<", 0]],
+             tolerance="the undivided model ahead on the mean over seeds", seeds=len(worth),
+             divided=val(divided), undivided=val(undivided),
+             reason=f"the divided model is ahead by {over_seeds(worth, ' points')} (undivided ahead on "
+                    f"{ahead} of {len(worth)} seeds): divided {over_seeds(val(divided))}, "
+                    f"undivided {over_seeds(val(undivided))}")
 
 
 # "at 256 it is worth 18 points of perplexity and at 1024 it is worth 17"
 @pytest.mark.gpu
 @pytest.mark.xdist_group("scale")
 @pytest.mark.claim("scale.matters_at_256")
-@pytest.mark.parametrize("d_k,stated", [pytest.param(d_k, CHAPTER[f"worth_{d_k}"], marks=pytest.mark.figure(f"scale.worth_{d_k}"))
+@pytest.mark.parametrize("d_k,stated", [pytest.param(d_k, CHAPTER[f"worth_{d_k}"], id=f"d_k={d_k}",
+                                                     marks=pytest.mark.figure(f"scale.worth_{d_k}"))
                                         for d_k in WIDE_HEADS])
 def test_without_the_division_wide_heads_are_worse(d_k, stated, trained, seeds, claim_record, request):
     n = seeds(SEEDS)
@@ -71,7 +71,7 @@ def test_without_the_division_wide_heads_are_worse(d_k, stated, trained, seeds, 
     undivided = trained("scale", f"scale{d_k}_undivided", n, weights=False)
     worth = gain(undivided, divided)
     # Whole points in the chapter: +-0.5, widened by two seed-to-seed sd of the paired gap.
-    trained_figure(request, claim_record, figure=f"worth of the division at d_k = {d_k}", stated=stated,
+    trained_figure(request, claim_record, measurement="perplexity", figure=f"worth of the division at d_k = {d_k}", stated=stated,
                    values=worth, rounding=FIGURES[f"scale.worth_{d_k}"].rounding, unit=" points", d_k=d_k, divided=val(divided),
                    undivided=val(undivided))
 
@@ -93,28 +93,37 @@ def softmax(trained, seeds):
     return get
 
 
-# The chapter's sentence, figure by figure: (label, variant, when, statistic, stated, rounding).
+# The chapter's sentence, figure by figure: (variant, when, statistic, stated, rounding, label).
 # Measured over 3 seeds with the recipes of fixtures/recipes.py (SCALE), 2026-11-29.
-def runaway(variant: str, when: str, stat: str, fid: str, label: str):
-    f = FIGURES[fid]          # label: the test id, the committed verdicts' key, with {} the printed figure
-    return pytest.param(variant, when, stat, f.value, f.rounding, id=label.format(f.printed), marks=pytest.mark.figure(fid))
+def runaway(variant: str, when: str, stat: str, fid: str, name: str, label: str):
+    """name: the test id, what it measures (tests/test_test_ids.py: no id types a printed
+    number); label: the figure as its record names it, with {} the printed figure."""
+    f = FIGURES[fid]
+    return pytest.param(variant, when, stat, f.value, f.rounding, label.format(f.printed), id=name,
+                        marks=pytest.mark.figure(fid))
 
 
 RUNAWAY = [
-    runaway("undivided", "init", "score_sd", "scale.runaway_init_sd", "undivided score sd at init ~{}"),
-    runaway("undivided", "trained", "score_sd", "scale.runaway_sd", "undivided score sd after training ~{}"),
-    runaway("undivided", "trained", "entropy", "scale.runaway_entropy", "undivided entropy falls to {}"),
-    runaway("undivided", "trained", "frozen", "scale.runaway_frozen", "undivided: {} of rows put > 0.99 on one token"),
-    runaway("divided", "trained", "score_sd", "scale.divided_sd", "divided score sd after training {}"),
+    runaway("undivided", "init", "score_sd", "scale.runaway_init_sd", "undivided score sd at init",
+            "undivided score sd at init ~{}"),
+    runaway("undivided", "trained", "score_sd", "scale.runaway_sd", "undivided score sd after training",
+            "undivided score sd after training ~{}"),
+    runaway("undivided", "trained", "entropy", "scale.runaway_entropy", "undivided entropy after training",
+            "undivided entropy falls to {}"),
+    runaway("undivided", "trained", "frozen", "scale.runaway_frozen", "undivided: share of rows put > 0.99 on one token",
+            "undivided: {} of rows put > 0.99 on one token"),
+    runaway("divided", "trained", "score_sd", "scale.divided_sd", "divided score sd after training",
+            "divided score sd after training {}"),
 ]
 
 
 @pytest.mark.gpu
 @pytest.mark.xdist_group("scale")
 @pytest.mark.claim("scale.runaway")
-@pytest.mark.parametrize("variant,when,stat,stated,rounding", RUNAWAY)
-def test_the_undivided_head_runs_away(variant, when, stat, stated, rounding, softmax, claim_record, request):
+@pytest.mark.parametrize("variant,when,stat,stated,rounding,label", RUNAWAY)
+def test_the_undivided_head_runs_away(variant, when, stat, stated, rounding, label, softmax, claim_record, request):
     runs = softmax(1024, variant)
     # The chapter's rounding (half a unit of its last digit) widened by two seed-to-seed sd.
-    trained_figure(request, claim_record, figure=request.node.callspec.id, stated=stated,
+    trained_figure(request, claim_record, figure=label,
+                   measurement="softmax_stats_at_init" if when == "init" else "softmax_stats", stated=stated,
                    values=[s[stat] for s in runs[when]], rounding=rounding, d_k=1024)

@@ -16,7 +16,7 @@ from claims import decide as rules
 from claims.chapter_figures import FIGURES
 from claims.formats import over_seeds
 from claims.registry import figures
-from claims.rule import decide, trained_figure
+from claims.rule import decide, ordering, trained_figure
 from data.winograd import ADJ_POS, CROSSED, CROSSER, QUERY_POS, X_POS, Y_POS, cheatable, hardened, sentence
 from model import LanguageModel, averaging_matrix
 
@@ -29,7 +29,7 @@ CHAPTER = figures("winograd")     # the printed accuracies (claims/registry.py)
 @pytest.mark.fast
 @pytest.mark.claim("winograd.hard_chance")
 @pytest.mark.figure("winograd.chance")
-def test_hardened_task_chance_among_the_two_nouns_is_50_percent(claim_record):
+def test_hardened_task_chance_among_the_two_nouns(claim_record):
     task = hardened()
     test = task.test
     refs_first = sum(s[QUERY_POS + 1] == s[X_POS] for s in test) / len(test)
@@ -49,7 +49,7 @@ def test_hardened_task_chance_among_the_two_nouns_is_50_percent(claim_record):
 @pytest.mark.fast
 @pytest.mark.claim("winograd.uniform_weight")
 @pytest.mark.figure("winograd.uniform_weight")
-def test_uniform_average_puts_0_067_on_each_of_15_visible_tokens(claim_record):
+def test_uniform_average_weight_on_each_of_15_visible_tokens(claim_record):
     words = sentence("animal", "street", "tired")
     visible = QUERY_POS + 1                                          # "the ... so the"
     w = averaging_matrix(len(words) - 1, dtype=torch.float64)[QUERY_POS, :visible]
@@ -108,7 +108,8 @@ def check(request, runs, stated, claim_record, n_items, rate="accuracy", **extra
     sd = statistics.stdev(values) if len(values) > 1 else 0.0
     claim_record(stated=stated, measured={"mean": statistics.mean(values), "sd": sd, "per seed": values,
                                           other.replace("_", " "): [getattr(r, other) for r in runs]},
-                 tolerance=f"0.0005 + 2 max(sd, SE) = {tol:.3f}", n_items=n_items, seeds=len(values), rule="rate",
+                 tolerance=f"0.0005 + 2 max(sd, SE) = {tol:.3f}", seeds=len(values), rule="rate",
+                 decision=decision.inputs, measurement="winograd_accuracy",
                  figure=f"{runs.name}: {rate.replace('_', ' ')}", **extra)
     decide(request, decision.holds,
            f"{rate.replace('_', ' ')} {over_seeds([100 * v for v in values], ' %')}, not {100 * stated:.1f} % "
@@ -132,7 +133,7 @@ def test_uniform_average_solves_the_cheatable_task(winograd, claim_record, reque
 @pytest.mark.claim("winograd.category_cheat")
 @pytest.mark.xdist_group("winograd_cheatable_one_block")
 @pytest.mark.figure("winograd.cheatable_one_block")
-def test_one_block_gets_91_7_percent_on_the_cheatable_task(winograd, claim_record, request):
+def test_one_block_accuracy_on_the_cheatable_task(winograd, claim_record, request):
     check(request, winograd("cheatable", "one_block"), CHAPTER["cheatable_one_block"], claim_record, 128, model="one block")
 
 
@@ -140,7 +141,7 @@ def test_one_block_gets_91_7_percent_on_the_cheatable_task(winograd, claim_recor
 @pytest.mark.claim("winograd.uniform_fails")
 @pytest.mark.xdist_group("winograd_hardened_uniform")
 @pytest.mark.figure("winograd.hardened_uniform")
-def test_uniform_average_lands_at_27_9_percent(winograd, claim_record, request):
+def test_uniform_average_accuracy_on_the_hardened_task(winograd, claim_record, request):
     check(request, winograd("hardened", "uniform"), CHAPTER["hardened_uniform"], claim_record, 240)
 
 
@@ -148,7 +149,7 @@ def test_uniform_average_lands_at_27_9_percent(winograd, claim_record, request):
 @pytest.mark.claim("winograd.uniform_fails")
 @pytest.mark.xdist_group("winograd_hardened_uniform")
 @pytest.mark.figure("winograd.hardened_uniform_wrong_noun")
-def test_uniform_average_names_the_wrong_noun_exactly_half_the_time(winograd, claim_record, request):
+def test_how_often_the_uniform_average_names_the_wrong_noun(winograd, claim_record, request):
     # "answers with the wrong noun of the pair exactly half the time": 50 %, of all held-out items
     check(request, winograd("hardened", "uniform"), CHAPTER["hardened_uniform_wrong_noun"], claim_record, 240, rate="wrong_noun")
 
@@ -157,7 +158,7 @@ def test_uniform_average_names_the_wrong_noun_exactly_half_the_time(winograd, cl
 @pytest.mark.claim("winograd.one_block")
 @pytest.mark.xdist_group("winograd_hardened_one_block")
 @pytest.mark.figure("winograd.hardened_one_block")
-def test_one_block_reaches_92_7_percent(winograd, claim_record, request):
+def test_one_block_accuracy_on_the_hardened_task(winograd, claim_record, request):
     check(request, winograd("hardened", "one_block"), CHAPTER["hardened_one_block"], claim_record, 240)
 
 
@@ -165,7 +166,7 @@ def test_one_block_reaches_92_7_percent(winograd, claim_record, request):
 @pytest.mark.claim("winograd.two_blocks")
 @pytest.mark.xdist_group("winograd_hardened_two_blocks")
 @pytest.mark.figure("winograd.hardened_two_blocks")
-def test_two_blocks_reach_100_percent(winograd, claim_record, request):
+def test_two_blocks_accuracy_on_the_hardened_task(winograd, claim_record, request):
     check(request, winograd("hardened", "two_blocks"), CHAPTER["hardened_two_blocks"], claim_record, 240)
 
 
@@ -216,16 +217,19 @@ def test_block1_concentrates_on_the_first_noun_whatever_the_adjective(maps, clai
     on_first = block1[..., X_POS]
     spread = (block1 - block1.mean(0)).abs().max().item()            # across adjectives
     argmax_first = (block1.argmax(-1) == X_POS).float().mean().item()
-    claim_record(stated={"argmax": "the first noun", "same for every adjective": True},
-                 measured={"weight on first noun": on_first.mean().item(), "per seed": on_first.mean(0).tolist(),
-                           "max change across adjectives": spread, "argmax is first noun": argmax_first},
-                 tolerance="argmax is the first noun; rows equal across adjectives within 0.05",
-                 seeds=block1.shape[1], figure="block 1: argmax on the first noun, whatever the adjective")
     most = [word_at(i) for i in block1.mean(0).argmax(-1).tolist()]  # per seed, averaged over adjectives
-    decide(request, argmax_first == 1.0 and spread <= 0.05,
-           f"block 1's argmax is the first noun in {100 * argmax_first:.0f} % of (adjective, seed) rows "
-           f"(per seed its heaviest word is {', '.join(most)}); weight on the first noun "
-           f"{over_seeds(on_first.mean(0).tolist())}; the row changes by up to {spread:.2f} across the 8 adjectives")
+    ordering(request, claim_record, label="block 1: argmax on the first noun, whatever the adjective",
+             stated={"argmax": "the first noun", "same for every adjective": True},
+             measured={"weight on first noun": on_first.mean().item(), "per seed": on_first.mean(0).tolist(),
+                       "max change across adjectives": spread, "argmax is first noun": argmax_first},
+             conditions=[["share of (adjective, seed) rows whose argmax is the first noun", argmax_first, "==", 1.0],
+                         ["largest change of block 1's row across adjectives", spread, "<=", 0.05]],
+             measurement="winograd_attention", seeds=block1.shape[1],
+             tolerance="argmax is the first noun; rows equal across adjectives within 0.05",
+             reason=f"block 1's argmax is the first noun in {100 * argmax_first:.0f} % of (adjective, seed) rows "
+                    f"(per seed its heaviest word is {', '.join(most)}); weight on the first noun "
+                    f"{over_seeds(on_first.mean(0).tolist())}; the row changes by up to {spread:.2f} across the 8 "
+                    "adjectives")
 
 
 # The chapter's printed map, every cell: the two sentences, each block's weight on each visible
@@ -239,7 +243,7 @@ def word_at(pos: int) -> str:
     return "the adjective" if pos == ADJ_POS else repr(WORDS[pos])
 PRINTED = {(adj, blk): [FIGURES[f"winograd.map_{adj}_{blk}_{pos}"].value for pos in range(QUERY_POS + 1)]
            for adj in ("tired", "wet") for blk in (1, 2)}
-CELLS = [pytest.param(adj, blk, pos, w, id=f"{adj} blk {blk} {PAIR[adj == 'wet'][pos]}@{pos} {w:.2f}",
+CELLS = [pytest.param(adj, blk, pos, w, id=f"{adj} blk {blk} {PAIR[adj == 'wet'][pos]}@{pos}",
                       marks=[pytest.mark.claim("winograd.block1_first_noun" if blk == 1 else "winograd.block2_routing"),
                              pytest.mark.figure(f"winograd.map_{adj}_{blk}_{pos}")])
          for (adj, blk), row in PRINTED.items() for pos, w in enumerate(row)]
@@ -250,7 +254,7 @@ CELLS = [pytest.param(adj, blk, pos, w, id=f"{adj} blk {blk} {PAIR[adj == 'wet']
 @pytest.mark.parametrize("adj,block,pos,stated", CELLS)
 def test_printed_attention_weight(adj, block, pos, stated, maps, claim_record, request):
     per_seed = maps["by_adj"][(CROSSER + CROSSED).index(adj), :, block - 1, pos]     # (seeds,)
-    trained_figure(request, claim_record, figure=f"{adj}: block {block} on {WORDS[pos]!r} (position {pos})",
+    trained_figure(request, claim_record, measurement="winograd_attention", figure=f"{adj}: block {block} on {WORDS[pos]!r} (position {pos})",
                    stated=stated, values=per_seed.tolist(), rounding=FIGURES[f"winograd.map_{adj}_{block}_{pos}"].rounding,
                    row_mean={w: round(v, 3) for w, v in zip(WORDS, maps["by_adj"][(CROSSER + CROSSED).index(adj), :,
                                                                                  block - 1].mean(0).tolist())})
@@ -268,17 +272,18 @@ def _routing(maps, claim_record, request, which, target):
                 for name, u in (("crosser", crosser), ("crossed", crossed))
                 for what, pos in (("first noun", X_POS), ("second noun", Y_POS), ("adjective", ADJ_POS))}
     hit = (t.argmax(-1) == target).float().mean().item()
-    claim_record(stated={"tired: adjective": PRINTED["tired", 2][ADJ_POS], "wet: street": PRINTED["wet", 2][Y_POS]},
-                 measured=measured,
-                 tolerance=f"argmax for {which} adjectives on every adjective and seed", seeds=t.shape[1],
-                 figure=f"block 2, {which} adjectives: argmax on {word_at(target)}")
+    measured[f"{which}: share of rows whose argmax is {word_at(target)}"] = hit
     heaviest = {word_at(int(i)): n for i, n in zip(*torch.unique(t.argmax(-1), return_counts=True))}
-    decide(request, hit == 1.0,
-           f"for {which} adjectives block 2's argmax is {word_at(target)} in {100 * hit:.0f} % of (adjective, seed) "
-           f"rows; its heaviest word, counted over rows: "
-           + ", ".join(f"{w} {int(n)}" for w, n in sorted(heaviest.items(), key=lambda kv: -kv[1]))
-           + f"; mean weight on the adjective {t[..., ADJ_POS].mean().item():.3f}, on the first noun "
-             f"{t[..., X_POS].mean().item():.3f}, on the second {t[..., Y_POS].mean().item():.3f}")
+    ordering(request, claim_record, label=f"block 2, {which} adjectives: argmax on {word_at(target)}",
+             stated={"tired: adjective": PRINTED["tired", 2][ADJ_POS], "wet: street": PRINTED["wet", 2][Y_POS]},
+             measured=measured, measurement="winograd_attention", seeds=t.shape[1],
+             conditions=[[f"share of (adjective, seed) rows whose argmax is {word_at(target)}", hit, "==", 1.0]],
+             tolerance=f"argmax for {which} adjectives on every adjective and seed",
+             reason=(f"for {which} adjectives block 2's argmax is {word_at(target)} in {100 * hit:.0f} % of "
+                     "(adjective, seed) rows; its heaviest word, counted over rows: "
+                     + ", ".join(f"{w} {int(n)}" for w, n in sorted(heaviest.items(), key=lambda kv: -kv[1]))
+                     + f"; mean weight on the adjective {t[..., ADJ_POS].mean().item():.3f}, on the first noun "
+                       f"{t[..., X_POS].mean().item():.3f}, on the second {t[..., Y_POS].mean().item():.3f}"))
 
 
 @pytest.mark.slow
@@ -317,7 +322,7 @@ def test_a_same_first_layer_query_does_not_make_the_same_row(seed, request, clai
     claim_record(stated="same query, so the same block-1 row for both sentences",
                  measured={"query difference": query_moved, "row difference": row_moved,
                            "weight on the adjective": rows[:, :, ADJ_POS].mean(1)},
-                 tolerance="exact (bit for bit)", seed=seed)
+                 tolerance="exact (bit for bit)", seed=seed, figure=f"seed {seed}")
     assert query_moved == 0.0                                        # the premise holds
     decide(request, row_moved == 0.0, f"the query is identical but the row is not (max difference {row_moved:.3g}): "
                                       "the keys include the adjective, which differs between the sentences")

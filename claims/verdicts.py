@@ -8,18 +8,14 @@ from __future__ import annotations
 
 import math
 import re
-from pathlib import Path
 
 from claims import chapter_figures, registry
 from claims.rule_versions import is_stale, stale_rules
-from data.paths import PROJECT_ROOT
 
 # stale: decided under an older version of its rule (claims/rule_versions.py); never a plain holds/refuted
 VERDICTS = ("holds", "refuted", "fails", "stale", "not run", "not encoded")
 DECIDED = ("holds", "refuted", "fails")
 SEVERITY = {"fails": 3, "refuted": 2, "holds": 1, "not run": 0}
-CLAIMS_DIR = PROJECT_ROOT / "claims"
-CLAIM_IN_SOURCE = re.compile(r"claim\(\s*(?:id\s*=\s*)?[\"']([a-z0-9_]+\.[a-z0-9_]+)[\"']")
 SMOKE_SOURCE = "smoke run"    # a --smoke run's source: its verdicts are labelled and never saved
 UNKNOWN = ("unknown claim ID(s) in @pytest.mark.claim (not in claims/registry.py, whose IDs "
            "come from ../shared/claims.md):\n")
@@ -44,31 +40,34 @@ def base_nodeid(nodeid: str) -> str:
     return re.sub(r"@[^\]/@]+$", "", nodeid)
 
 
-def encoded_in_source(*dirs: Path) -> set[str]:
-    """Claim IDs that some test under claims/ carries, whether or not it was selected."""
-    ids = set()
-    for path in {p for d in (CLAIMS_DIR, *dirs) for p in Path(d).rglob("test_*.py")}:
-        ids.update(CLAIM_IN_SOURCE.findall(path.read_text(encoding="utf-8")))
-    return ids
+def key_of(figures: list[str], claim: str, what: str) -> str:
+    """The key of one record's evidence: its figure ID ("figure / claim" where another claim than
+    the figure's own decides it too), else the claim and what it is (an ordering, or a figure the
+    chapter derives without printing it).  Never a test's name: renaming a test changes no key."""
+    if not figures:
+        return f"{claim}: {what}" if what else claim
+    key = "+".join(figures)
+    return key if all(chapter_figures.FIGURES[f].claim == claim for f in figures) else f"{key} / {claim}"
 
 
-def unknown_in_source(*dirs: Path) -> list[str]:
-    """`path: 'id'` for every claim ID in a test source that the registry does not know."""
-    return [f"  {path}: {cid!r}"
-            for path in sorted({p for d in (CLAIMS_DIR, *dirs) for p in Path(d).rglob("test_*.py")})
-            for cid in CLAIM_IN_SOURCE.findall(path.read_text(encoding="utf-8")) if cid not in registry.CLAIMS]
+def test_key(test: dict, claim: str) -> str | None:
+    """The key a test's evidence is committed and merged under: the keys of its records (what
+    it measured), joined; None for a test that recorded nothing (it is never committed)."""
+    keys = [key_of(list(rec.get("figures") or []), claim, str(rec.get("figure") or rec.get("part") or ""))
+            + (" (cuda)" if str(rec.get("device") or "").startswith("cuda") else "")
+            for rec in test.get("records") or [] if isinstance(rec, dict)]
+    return " & ".join(dict.fromkeys(keys)) or None
 
 
-def still_defined(nodeid: str, root: Path | None = None) -> bool:
-    """Whether a committed test's function still exists ("claims/test_x.py::test_y[case]": file
-    test_x.py defines test_y), so evidence of a test since removed or renamed is not merged
-    forever beside its successor.  A nodeid that names no file of claims/ is kept."""
-    path, _, rest = base_nodeid(nodeid).partition("::")
-    name = re.split(r"[\[:]", rest, maxsplit=1)[0]
-    file = Path(root or CLAIMS_DIR.parent) / path
-    if not name or not path.startswith("claims/"):
-        return True
-    return file.exists() and re.search(rf"^def {re.escape(name)}\(", file.read_text(encoding="utf-8"), re.MULTILINE) is not None
+def ident(t: dict, shared: frozenset = frozenset()) -> str:
+    """What a test is matched by between runs: its key, else (nothing recorded, or a key that
+    several of the claim's fresh tests share: cases that label nothing apart) its node id."""
+    return t["key"] if t.get("key") and t["key"] not in shared else base_nodeid(t["nodeid"])
+
+
+def shared_keys(tests: list[dict]) -> frozenset:
+    seen = [t.get("key") for t in tests if t.get("key")]
+    return frozenset(k for k in seen if seen.count(k) > 1)
 
 
 def on_cuda(t: dict) -> bool:
@@ -196,7 +195,7 @@ def figure_rows(claims: list[dict]) -> list[dict]:
             "device": f.device, "verdict": verdict, "label": label,
             "reason": (DEVICE_SPECIFIC.format(device=measured_on(t)) if label == "not run: device-specific"
                        else t.get("reason", "")),
-            "tests": [x["nodeid"] for x in tests], "test": t.get("nodeid"),
+            "tests": [x["nodeid"] for x in tests], "test": t.get("nodeid"), "key": t.get("key"),
             # a test of several figures may record each one's measurement by figure ID ("per_figure")
             "stated": rec.get("stated"), "tolerance": rec.get("tolerance"),
             "measured": (rec.get("per_figure") or {}).get(fid, rec.get("measured")),
@@ -225,12 +224,14 @@ def build_report(results: dict, encoded: set[str], meta: dict) -> dict:
     `meta` holds the run's timestamp, source and the torch and python versions."""
     by_claim: dict[str, list[dict]] = {}
     for r in results.values():
-        test = {k: r[k] for k in ("nodeid", "outcome", "reason", "records", "tier", "device")}
-        test["figures"] = r.get("figures", [])
-        test.update(seconds=round(r["seconds"], 3), timestamp=meta["timestamp"],
+        base = {k: r[k] for k in ("nodeid", "outcome", "reason", "records", "tier", "device")}
+        base["figures"] = r.get("figures", [])
+        if r.get("runs"):
+            base["runs"] = r["runs"]            # the trained runs it came from: group, recipe, seed, key
+        base.update(seconds=round(r["seconds"], 3), timestamp=meta["timestamp"],
                     torch=meta.get("torch"), python=meta.get("python"), source=meta["source"])
         for cid in r["claims"]:
-            by_claim.setdefault(cid, []).append(test)
+            by_claim.setdefault(cid, []).append(dict(base, key=test_key(base, cid)))
     claims = [summarise_claim(cid, by_claim.get(cid, []), cid in encoded) for cid in registry.CLAIMS]
     return finished(claims, meta)
 
@@ -245,18 +246,25 @@ def merge(fresh: dict, committed: dict) -> dict:
     old = {c["id"]: c for c in committed.get("claims", [])}
     out = []
     for c in fresh.get("claims", []):
-        # keyed by the id without xdist's "@group" suffix: reports written before it was
-        # stripped at the source still merge with a serial run's
-        tests = {base_nodeid(t["nodeid"]): dict(t, nodeid=base_nodeid(t["nodeid"])) for t in c.get("tests", [])}
+        # A committed test is matched with the fresh test that measured the same thing at the same
+        # tier (its evidence key: a renamed test's fresh evidence replaces its committed evidence),
+        # else with the fresh placeholder of the same test that measured nothing (not run).
+        tests = [dict(t, nodeid=base_nodeid(t["nodeid"]), key=t.get("key") or test_key(t, c["id"]))
+                 for t in c.get("tests", [])]
+        shared = shared_keys(tests)
+        by_key = {(t["key"], t.get("tier")): i for i, t in enumerate(tests) if t["key"] and t["key"] not in shared}
+        by_node = {t["nodeid"]: i for i, t in enumerate(tests)}
         for t in old.get(c["id"], {}).get("tests", []):
-            if not still_defined(t["nodeid"]):
-                continue                         # a test since removed or renamed
-            key = base_nodeid(t["nodeid"])
-            mine = tests.get(key)
+            t = dict(t, nodeid=base_nodeid(t["nodeid"]), key=t.get("key") or test_key(t, c["id"]), source="committed")
+            i = by_key.get((t["key"], t.get("tier")), by_node.get(t["nodeid"]))
+            mine = tests[i] if i is not None else None
             if t["outcome"] in DECIDED and (mine is None or mine["outcome"] not in DECIDED
                                             or t["timestamp"] > mine["timestamp"]):
-                tests[key] = dict(t, nodeid=key, source="committed")
-        out.append(summarise_claim(c["id"], list(tests.values()), c["verdict"] != "not encoded"))
+                if i is None:
+                    tests.append(t)
+                else:
+                    tests[i] = t
+        out.append(summarise_claim(c["id"], tests, c["verdict"] != "not encoded"))
     return finished(out, fresh.get("meta", {}))
 
 
@@ -288,8 +296,9 @@ def verdict_label(c: dict) -> str:
 def committed_only(committed: dict) -> dict:
     """A report with no fresh run: every registered claim from the committed evidence alone."""
     old = {c["id"]: c for c in committed.get("claims", [])}
-    encoded = encoded_in_source()
+    # without a run nothing was collected: a claim with no committed verdict is "not run" (whether
+    # a test carries it is known from a run's collection, tests/test_report.py)
     claims = [summarise_claim(cid, [dict(t, source="committed") for t in old.get(cid, {}).get("tests", [])
-                                    if t["outcome"] in DECIDED and still_defined(t["nodeid"])], cid in encoded)
+                                    if t["outcome"] in DECIDED], True)
               for cid in registry.CLAIMS]
     return finished(claims, {"source": "committed verdicts only (no fresh run)"})

@@ -168,7 +168,7 @@ def test_a_string_where_a_measurement_should_be_is_an_evidence_error_naming_file
         except EvidenceError as e:
             said = str(e)
             assert str(results / "verdicts.json") in said and c["id"] in said and "measured" in said, said
-            assert t["nodeid"] in said and "'oops'" in said, said
+            assert t["key"] in said and "'oops'" in said, said
             named.append(c["id"])
         t["records"][ri]["measured"] = kept
     # the reads that ended in an AttributeError or a TypeError before

@@ -114,11 +114,8 @@ class Declared:
 RUN: list[Run] = [
     Run(r"python -m claims\.report", "docs/evidence.md: without a fresh run it renders the committed verdicts alone "
         "and says so", output=r"rendering the committed verdicts alone"),
-    Run(r"python -m claims\.rederive --report-dir=report/rederived",
-        "docs/evidence.md, docs/running.md: after the --from-results run; a difference fails",
-        before=("pytest -m trained --device cpu --from-results --cached-only --report-dir=report/rederived",)),
-    Run(r"pytest -m trained --device cpu --from-results --cached-only --report-dir=report/rederived",
-        "docs/evidence.md: re-decides the committed trained figures from the committed run records, training nothing"),
+    Run(r"python -m claims\.rederive", "docs/evidence.md, docs/running.md: every committed figure decided again, "
+        "no torch", output=r"0 differ; 0 need weights"),
     Run(r"python -m fixtures(?: --list)?", "docs/running.md: the recipes, training nothing"),
     Run(r"python -m fixtures norm --jobs 2 --dry-run", "docs/running.md: the plan, training nothing"),
     Run(r"python -m fixtures\.fingerprint", 'docs/running.md: compare: "fingerprint unchanged" or what moved'),
@@ -154,7 +151,7 @@ DECLARED: list[Declared] = [
              "what benchmarks/gpu_tier.py runs on a CUDA machine"),
     Declared(r"pytest --claim norm\.grad_profile -rx",
              "the gradient-profile claim's fast tests, ~10 s: the --claim selection is run above (scale.runaway)"),
-    Declared(r"pytest --(?:claim|figure) ID(?: .*)?|python -m fixtures <group> .*|python -m claims\.rederive --report-dir=DIR",
+    Declared(r"pytest --(?:claim|figure) ID(?: .*)?|python -m fixtures <group> .*|pytest -m trained --device cpu --cached-only --report-dir=DIR",
              "a template: ID, <group>, <recipe>, <seed>, DIR stand for the reader's own (the concrete form is run "
              "where one is shown)"),
     Declared(r"python -m claims\.report --readme",

@@ -1,21 +1,40 @@
-"""Committed verdicts checked against what today's code and rules decide: the re-derivation
-(claims/rederive.py) and the rule versions (claims/rule_versions.py, stale verdicts)."""
+"""Committed verdicts checked against what today's rules decide: the re-derivation from the
+committed evidence alone (claims/rederive.py, results/figures.json) and the rule versions
+(claims/rule_versions.py, stale verdicts)."""
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from claims import rederive, rule_versions
+from claims import figure_evidence, rule_versions
+from claims.decide import TIMED, again
 from claims.verdicts import outcome_label, summarise_claim, summary_of, summary_text, verdict_label
-from data.paths import checkout_commit
 
 ROOT = Path(__file__).resolve().parent.parent
-LEVEL = "claims/test_ladder_trained.py::test_run_ends_at_the_chapters_perplexity[x]"
-GAIN = "claims/test_ladder_trained.py::test_gain_in_perplexity_points[y]"
-MAPS = "claims/test_winograd.py::test_printed_attention_weight[z]"
-NEEDS_GIT = pytest.mark.skipif(checkout_commit() is None, reason="no git repository here: a commit cannot be checked")
+COMMITTED = figure_evidence.load()
+
+
+def _run(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "claims.rederive", *args], cwd=cwd, capture_output=True,
+                          text=True, check=False)
+
+
+def test_every_committed_figure_is_decided_again_without_torch_in_seconds():
+    """The whole check, as CI runs it: every record decided, none skipped for weights, and
+    neither torch nor pytest imported (python -X importtime lists every module imported)."""
+    started = time.perf_counter()
+    r = subprocess.run([sys.executable, "-X", "importtime", "-m", "claims.rederive"], cwd=ROOT,
+                       capture_output=True, text=True, check=False)
+    seconds = time.perf_counter() - started
+    assert r.returncode == 0, r.stdout + r.stderr
+    decided = [rec for rec in COMMITTED if rec["decision"] is not None]
+    assert f"{len(decided)} agree, 0 differ; 0 need weights" in r.stdout
+    imported = {line.split("|")[-1].strip().split(".")[0] for line in r.stderr.splitlines() if "|" in line}
+    assert not imported & {"torch", "pytest", "numpy"}, imported & {"torch", "pytest", "numpy"}
+    assert seconds < 5, f"{seconds:.1f} s"
 
 
 def _test(nodeid, outcome, reason="", rule="trained/1", ts="2026-12-01T00:00:00+00:00"):
@@ -24,62 +43,97 @@ def _test(nodeid, outcome, reason="", rule="trained/1", ts="2026-12-01T00:00:00+
             "records": [{"stated": 1, "measured": 1, "tolerance": "t", "rule": rule}]}
 
 
-def _report(*tests, cid="depth.two_blocks_overfit", **meta):
-    """A --from-results run's report made here (the kind the re-derivation takes), with `meta` over it."""
-    return {"meta": {"scale": "chapter", "from_results": True, "commit": checkout_commit(), **meta},
-            "claims": [{"id": cid, "tests": list(tests)}]}
+def _first(group: str) -> dict:
+    """The first committed record of a results group (its runs', or for cost its figures' prefix)."""
+    if group == "cost":
+        return next(r for r in COMMITTED if r["key"].startswith("cost.") and r["decision"] is not None)
+    return next(r for r in COMMITTED if r["decision"] is not None and any(run["group"] == group for run in r["runs"]))
 
 
-def test_a_rederived_verdict_that_differs_is_named_with_both_verdicts(tmp_path):
-    committed = _report(_test(LEVEL, "holds"), _test(GAIN, "refuted"), _test(MAPS, "holds"))
-    fresh = _report(_test(LEVEL, "refuted", "refuted: 41.2 ± 0.3, not 40.57"), _test(GAIN, "refuted"),
-                    _test(MAPS, "not run", "winograd_hardened_two_blocks seed 0 is not in the trained cache (--cached-only)"))
-    result = rederive.compare(fresh, committed)
-    assert result["agree"] == [GAIN] and result["need_weights"] == [MAPS]
-    assert result["differ"] == [(LEVEL, "holds", "refuted", "refuted: 41.2 ± 0.3, not 40.57")]
-    (tmp_path / "claims.json").write_text(json.dumps(fresh))
-    (tmp_path / "committed.json").write_text(json.dumps(committed))
-    r = subprocess.run([sys.executable, "-m", "claims.rederive", f"--report-dir={tmp_path}",
-                        f"--committed={tmp_path / 'committed.json'}"], cwd=ROOT, capture_output=True, text=True,
-                       check=False)
-    assert r.returncode == 1
-    assert f"DIFFERS {LEVEL}: committed holds, fresh refuted" in r.stdout
-    assert "re-derived 2 committed figure verdicts" in r.stdout and "need weights not cached here" in r.stdout
+def _changed(decision: dict) -> dict:
+    """The decision with one measured number changed enough to flip its verdict."""
+    d = json.loads(json.dumps(decision))
+    kind = d["kind"]
+    if kind in ("trained", "rate"):
+        # every seed moved past the stated figure by far more than its tolerance, or onto it
+        holds = again(decision).holds
+        d["values"] = [d["stated"] + 1000.0 * (1 if holds else 0) for _ in d["values"]]
+    elif kind == "within":
+        d["value"] = d["stated"] + (1000.0 if again(decision).holds else 0.0)
+    elif kind == "timed":
+        figure = TIMED[d["name"]]
+        inside = sum(figure.band) / 2 if figure.band else figure.stated
+        d["value"] = 1000.0 if again(decision).holds else inside
+        d["interval"] = [d["value"] - 0.001, d["value"] + 0.001]
+    else:                                   # checks: the first condition false, or all of them true
+        flip = {"<=": 1, "<": 1, ">=": -1, ">": -1}
+        for i, (_label, a, op, b) in enumerate(d["conditions"]):
+            if again(decision).holds:
+                d["conditions"][0][1] = (not b) if op == "==" else b + flip[op]
+                break
+            d["conditions"][i][1] = b if op in ("==", "<=", ">=") else b - flip[op]
+    return d
 
 
-def test_agreeing_verdicts_pass_and_a_run_that_decided_nothing_fails(tmp_path):
-    committed = _report(_test(LEVEL, "holds"))
-    for fresh, code in ((_report(_test(LEVEL, "holds")), 0), (_report(_test(LEVEL, "not run", "skipped")), 1)):
-        (tmp_path / "claims.json").write_text(json.dumps(fresh))
-        (tmp_path / "committed.json").write_text(json.dumps(committed))
-        r = subprocess.run([sys.executable, "-m", "claims.rederive", f"--report-dir={tmp_path}",
-                            f"--committed={tmp_path / 'committed.json'}"], cwd=ROOT, capture_output=True,
-                           text=True, check=False)
-        assert r.returncode == code, r.stdout + r.stderr
+@pytest.mark.parametrize("group", ["norm", "scale", "ladder", "positions", "winograd", "cost"])
+def test_a_changed_measurement_in_each_results_group_is_caught_naming_the_figure(group, tmp_path):
+    records = json.loads(json.dumps(COMMITTED))
+    target = _first(group)
+    for rec in records:
+        if rec["key"] == target["key"]:
+            rec["decision"] = _changed(rec["decision"])
+    path = tmp_path / "figures.json"
+    path.write_text(figure_evidence.dumps(records))
+    r = _run(f"--evidence={path}")
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert f"DIFFERS {target['key']}: committed {target['verdict']}, decided now" in r.stdout, r.stdout
+    assert ", 1 differ" in r.stdout
 
 
-@pytest.mark.parametrize(("meta", "why"), [
-    ({"scale": "smoke"}, "a --smoke run"),
-    ({"from_results": False}, "not a --from-results run"),
-    ({"from_results": None}, "not a --from-results run"),
-    pytest.param({"commit": "0" * 40}, f"made at commit {'0' * 40}, but this checkout is at", marks=NEEDS_GIT),
-    pytest.param({"commit": None}, "made at commit unknown", marks=NEEDS_GIT),
+def test_a_figure_the_table_now_prints_differently_is_named(tmp_path):
+    records = json.loads(json.dumps(COMMITTED))
+    rec = next(r for r in records if r["figures"])
+    rec["printed"] = ["12345"]
+    path = tmp_path / "figures.json"
+    path.write_text(figure_evidence.dumps(records))
+    r = _run(f"--evidence={path}")
+    assert r.returncode == 1 and f"CHANGED {rec['key']}: decided against ['12345']" in r.stdout
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ('{"records": [', "not valid JSON"),
+    ('{"schema": 1, "records": [{"key": "x"}]}', "field 'figures' is missing"),
+    ('{"schema": 9, "records": []}', "not figure evidence of schema 1"),
 ])
-def test_the_rederivation_refuses_a_report_of_another_kind_or_commit_saying_why(tmp_path, meta, why):
-    committed = _report(_test(LEVEL, "holds"))
-    (tmp_path / "claims.json").write_text(json.dumps(_report(_test(LEVEL, "holds"), **meta)))
-    (tmp_path / "committed.json").write_text(json.dumps(committed))
-    r = subprocess.run([sys.executable, "-m", "claims.rederive", f"--report-dir={tmp_path}",
-                        f"--committed={tmp_path / 'committed.json'}"], cwd=ROOT, capture_output=True, text=True,
-                       check=False)
-    assert r.returncode == 2 and why in r.stderr and str(tmp_path / "claims.json") in r.stderr, r.stderr
+def test_corrupt_figure_evidence_is_named(tmp_path, text, why):
+    path = tmp_path / "figures.json"
+    path.write_text(text)
+    r = _run(f"--evidence={path}")
+    assert r.returncode == 2 and str(path) in r.stderr and why in r.stderr, r.stderr
 
 
-def test_a_corrupt_report_is_named(tmp_path):
-    (tmp_path / "claims.json").write_text('{"claims": [')
-    r = subprocess.run([sys.executable, "-m", "claims.rederive", f"--report-dir={tmp_path}"], cwd=ROOT,
-                       capture_output=True, text=True, check=False)
-    assert r.returncode == 2 and str(tmp_path / "claims.json") in r.stderr and "not valid JSON" in r.stderr
+def test_a_record_of_an_unknown_figure_or_verdict_is_named(tmp_path):
+    records = json.loads(json.dumps(COMMITTED))
+    records[0]["figures"], records[1]["verdict"] = ["no.such_figure"], "maybe"
+    path = tmp_path / "figures.json"
+    path.write_text(figure_evidence.dumps(records))
+    r = _run(f"--evidence={path}")
+    assert r.returncode == 2 and "no.such_figure" in r.stderr, r.stderr
+
+
+def test_the_committed_figure_records_agree_with_the_committed_verdicts():
+    """results/figures.json and results/verdicts.json say the same of every test they share."""
+    committed = json.loads((ROOT / "results" / "verdicts.json").read_text())
+    outcome = {}
+    for c in committed["claims"]:
+        for t in c["tests"]:
+            for rec in t["records"]:
+                for f in rec.get("figures") or []:
+                    key = figure_evidence.key_of([f], c["id"], "")
+                    outcome.setdefault(key, set()).add(t["outcome"])
+    for rec in COMMITTED:
+        if rec["key"] in outcome:
+            assert rec["verdict"] in outcome[rec["key"]], rec["key"]
 
 
 def test_the_committed_verdicts_all_name_their_rule():

@@ -33,7 +33,7 @@ def test_every_listed_table_is_built_from_the_committed_evidence():
 
 def test_the_runaway_reading_sits_beside_the_verdicts_figures(tmp_path):
     merged = {"claims": [{"id": "scale.runaway", "tests": [
-        {"nodeid": "t[undivided score sd after training ~5147]", "outcome": "refuted", "figures": ["scale.runaway_sd"],
+        {"nodeid": "t[undivided score sd after training]", "outcome": "refuted", "figures": ["scale.runaway_sd"],
          "records": [{"figure": "undivided score sd after training ~5147", "measured": {"per seed": [150.0, 210.0]}}]}]}]}
     assert tables._runaway_wide_rows(merged, tmp_path) == []           # nothing measured: no table
     reading = {"undivided": {"score_sd": [3600.0, 3800.0], "init_score_sd": [21.0]}, "divided": {}}

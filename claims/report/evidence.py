@@ -110,25 +110,24 @@ class Facts:
         return self._shaped(row.get("measured"), shape, row.get("source"), row.get("claim"), row.get("test"),
                             f"measured (figure {fid})")
 
-    def _test(self, claim: str, name: str) -> dict:
-        """The claim's test named exactly `name` ("test_fn" or "test_fn[case]", device case included,
-        or its whole node id)."""
+    def _test(self, claim: str, key: str) -> dict:
+        """The claim's evidence under `key`: what it measured (claims/verdicts.py test_key: a figure
+        ID, or "claim: what"), never a test's name."""
         tests = self.claims.get(claim, {}).get("tests", [])
-        return next((t for t in tests if name in (t["nodeid"], t["nodeid"].split("::", 1)[-1])), {})
+        return next((t for t in tests if t.get("key") == key), {})
 
-    def record(self, claim: str, name: str) -> dict:
-        """The first record of the claim's test named `name` ({} if it did not run)."""
-        return (self._test(claim, name).get("records") or [{}])[0]
+    def record(self, claim: str, key: str) -> dict:
+        """The first record of the claim's evidence under `key` ({} if none was recorded)."""
+        return (self._test(claim, key).get("records") or [{}])[0]
 
-    def outcome(self, claim: str, name: str) -> str | None:
-        return self._test(claim, name).get("outcome")
+    def outcome(self, claim: str, key: str) -> str | None:
+        return self._test(claim, key).get("outcome")
 
-    def measured(self, claim: str, name: str, shape: tuple = OBJECT, field: str = "measured"):
-        """A field (`measured` by default) of the first record of the claim's test named `name`,
-        checked to be of `shape` (an object by default); None if the test did not record it."""
-        t = self._test(claim, name)
-        return self._shaped(self.record(claim, name).get(field), shape, t.get("source"), claim,
-                            t.get("nodeid", name), field)
+    def measured(self, claim: str, key: str, shape: tuple = OBJECT, field: str = "measured"):
+        """A field (`measured` by default) of the first record of the claim's evidence under `key`,
+        checked to be of `shape` (an object by default); None if nothing recorded it."""
+        t = self._test(claim, key)
+        return self._shaped(self.record(claim, key).get(field), shape, t.get("source"), claim, key, field)
 
 
 def _checked_readings(path: Path) -> dict:

@@ -29,7 +29,7 @@ def _memory_exponent_cause(f: Facts) -> str:
 
 def _peak_memory_cause(f: Facts) -> str:
     """The n x n part of each peak is arithmetic; what differs from the chapter is the remainder."""
-    names = [t["nodeid"] for t in f.claims.get("cost.peak_memory", {}).get("tests", []) if t.get("records")]
+    names = [t["key"] for t in f.claims.get("cost.peak_memory", {}).get("tests", []) if t.get("key")]
     rows = [(f.measured("cost.peak_memory", n, NUMBER), f.measured("cost.peak_memory", n, NUMBER, "stated"))
             for n in names]
     diffs = [measured - stated for measured, stated in rows if measured is not None and stated is not None]
@@ -42,9 +42,9 @@ def _peak_memory_cause(f: Facts) -> str:
 
 
 def _doublings(f: Facts) -> dict:
-    """The time-per-doubling test's record, wherever it ran (its cpu or its cuda case)."""
-    for case in ("cuda", "cpu"):
-        name = f"test_time_per_doubling_converges_on_4[{case}]"
+    """The time-per-doubling record, wherever it was measured (on CUDA, else on the CPU)."""
+    for case, suffix in (("cuda", " (cuda)"), ("cpu", "")):
+        name = "cost.converges_on_4" + suffix
         measured = f.measured("cost.time_quadratic", name)
         if measured and f.outcome("cost.time_quadratic", name):
             return dict(f.record("cost.time_quadratic", name), measured=measured, case=case)

@@ -9,8 +9,8 @@ from claims.report.errata.facts import Erratum, Facts
 
 def _window(f: Facts, T: int) -> list[float]:
     """ALiBi's perplexity per seed at window T, as its figure at 64 recorded it."""
-    test = f.figure("positions.alibi_64").get("test")
-    m = (f.measured("positions.alibi_improves", test, field="per_window") if test else None) or {}
+    key = f.figure("positions.alibi_64").get("key")
+    m = (f.measured("positions.alibi_improves", key, field="per_window") if key else None) or {}
     return m.get(str(T), m.get(T, []))
 
 
@@ -25,7 +25,7 @@ def _alibi_sentence(f: Facts) -> str:
 
 def _rope_cause(f: Facts) -> str:
     rows = {T: f.measured("positions.rope_degrades",
-                          f"test_extrapolation_class_at_the_longer_windows[rope at {T}: degrades gracefully]") or {}
+                          f"positions.rope_degrades: rope at {T}") or {}
             for T in (128, 256)}
     if not any(rows.values()):
         return ""

@@ -6,9 +6,9 @@ from collections.abc import Callable
 
 from claims import registry
 from claims.chapter_figures import FIGURES, MAP_SENTENCES
+from claims.decide import rate_tolerance
 from claims.formats import like_mean
 from claims.report.errata.facts import Erratum, Facts, pct
-from claims.rule import rate_tolerance
 
 # the printed map's positions, read from its sentence (data/winograd.py has the same; it imports torch)
 _PRINTED = MAP_SENTENCES["tired"][0].split()
@@ -17,7 +17,7 @@ X_POS, ADJ_POS = _PRINTED.index("animal"), _PRINTED.index("tired")
 
 def _same_row_cause(f: Facts) -> str:
     moved = [(f.measured("winograd.block1_same_row_argument",
-                         f"test_a_same_first_layer_query_does_not_make_the_same_row[{s}]") or {}).get("row difference")
+                         f"winograd.block1_same_row_argument: seed {s}") or {}).get("row difference")
              for s in range(3)]
     moved = [m for m in moved if isinstance(m, (int, float))]
     if not moved:
@@ -41,7 +41,7 @@ def _weight(f: Facts, fid: str) -> float | None:
 
 
 def _routing(f: Facts) -> dict:
-    return f.measured("winograd.block2_routing", "test_block2_reads_the_adjective_for_crosser_adjectives") or {}
+    return f.measured("winograd.block2_routing", "winograd.block2_routing: block 2, crosser adjectives: argmax on the adjective") or {}
 
 
 def _block2_cause(f: Facts) -> str:
@@ -71,7 +71,8 @@ def _block1_cause(f: Facts) -> str:
 
 
 def _block1_sentence(f: Facts) -> str:
-    row = f.measured("winograd.block1_first_noun", "test_block1_concentrates_on_the_first_noun_whatever_the_adjective") or {}
+    row = f.measured("winograd.block1_first_noun",
+                     "winograd.block1_first_noun: block 1: argmax on the first noun, whatever the adjective") or {}
     tired, noun = _weight(f, f"winograd.map_tired_1_{ADJ_POS}"), _weight(f, f"winograd.map_tired_1_{X_POS}")
     if not row or None in (tired, noun):
         return ""
