@@ -104,6 +104,16 @@ def _stage_figures(tx: Transaction, results_dir: Path, saved, meta: dict) -> lis
     return [f"{path.name}: saved"]
 
 
+def _without_decisions(c: dict) -> dict:
+    """A claim as verdicts.json keeps it: a decision's inputs live once, in figures.json."""
+    def strip(records):
+        return [{k: v for k, v in r.items() if k != "decision"} if isinstance(r, dict) else r for r in records]
+    out = dict(c, tests=[dict(t, records=strip(t["records"])) if "records" in t else t for t in c.get("tests", [])])
+    if "records" in c:
+        out["records"] = strip(c["records"])
+    return out
+
+
 def save_run(fresh: dict, evidence, results_dir: Path, replace_weaker: bool = False) -> list[str]:
     """Save this run's decided verdicts and its evidence into `results_dir`; lines to print."""
     path = Path(results_dir) / "verdicts.json"
@@ -119,13 +129,14 @@ def save_run(fresh: dict, evidence, results_dir: Path, replace_weaker: bool = Fa
                 kept[c["id"]] = _as_committed(c, kept.get(c["id"]))
         tx = Transaction(results_dir)
         try:
-            new = {"claims": sorted(kept.values(), key=lambda c: c["id"])}
+            figures = _stage_figures(tx, Path(results_dir), kept.values(), fresh.get("meta") or {})
+            new = {"claims": [_without_decisions(c) for c in sorted(kept.values(), key=lambda c: c["id"])]}
             if new != committed:
                 tx.stage(path.name, json.dumps(new, indent=1, default=str))
                 lines.append("verdicts.json: saved")
             else:
                 lines.append("verdicts.json: unchanged")
-            lines += _stage_figures(tx, Path(results_dir), kept.values(), fresh.get("meta") or {})
+            lines += figures
             lines += evidence.save(tx, held)
             tx.commit()
         except BaseException:
