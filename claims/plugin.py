@@ -25,6 +25,7 @@ import torch  # imported once, up front: pytester's sys.modules restore must not
 from claims import chapter_figures, registry, rule_versions, verdicts
 from data.files import atomic_write
 from data.paths import checkout_commit
+from fixtures.measurements import measurement_id
 from fixtures.plugin import REPORT_DIR, device_of
 
 # the options, the device and the report directory come from the fixtures' plugin: loading
@@ -166,6 +167,8 @@ def claim_record(request):
         entry = {"stated": verdicts.plain(stated), "measured": verdicts.plain(measured),
                  "tolerance": verdicts.plain(tolerance), "rule": rule_versions.rule_id(rule)}
         entry.update({k: verdicts.plain(v) for k, v in details.items()})
+        if "measurement" in entry:              # what was measured, with its version (fixtures/measurements.py)
+            entry["measurement"] = measurement_id(entry["measurement"])
         entry["figures"] = figure_ids_of(request.node)      # the chapter's figures it is evidence of
         for key, value in entry.items():        # evidence must survive JSON (and xdist's wire)
             try:

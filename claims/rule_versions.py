@@ -5,10 +5,15 @@ kept in results/verdicts.json says which version of which rule gave it.  When a 
 its version goes up, and a committed verdict decided under an older version is *stale*: the
 report shows it as stale, never as a plain holds or refuted, until it is decided again.
 
+A measurement has a version too (fixtures/measurements.py): a record taken with an older version of
+its measurement is stale the same way, until it is measured again.
+
 Pure (no pytest, no torch): the reporter reads it too.  The rules themselves live in
-claims/rule.py (the tolerance arithmetic) and claims/test_cost.py (the timing loop).
+claims/decide.py (as pure functions; claims/rule.py applies them in a test) and claims/timing.py (the timing loop).
 """
 from __future__ import annotations
+
+from fixtures.measurements import stale_measurement
 
 # name -> (current version, what it is, and what changed at each version)
 RULES: dict[str, tuple[int, str]] = {
@@ -45,5 +50,14 @@ def stale_rules(test: dict) -> list[str]:
     return sorted(set(out))
 
 
+def stale_measurements(test: dict) -> list[str]:
+    """The measurements (fixtures/measurements.py IDs, "softmax_stats/1") a test's records were
+    taken with that are no longer current: measured the old way, so stale until measured again
+    (a record that names no measurement is from before measurements were versioned: current)."""
+    return sorted({rec["measurement"] for rec in test.get("records") or []
+                   if isinstance(rec, dict) and isinstance(rec.get("measurement"), str)
+                   and stale_measurement(rec["measurement"])})
+
+
 def is_stale(test: dict) -> bool:
-    return bool(stale_rules(test))
+    return bool(stale_rules(test) or stale_measurements(test))

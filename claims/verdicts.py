@@ -10,7 +10,7 @@ import math
 import re
 
 from claims import chapter_figures, registry
-from claims.rule_versions import is_stale, stale_rules
+from claims.rule_versions import is_stale, stale_measurements, stale_rules
 
 # stale: decided under an older version of its rule (claims/rule_versions.py); never a plain holds/refuted
 VERDICTS = ("holds", "refuted", "fails", "stale", "not run", "not encoded")
@@ -143,7 +143,10 @@ def outcome_label(t: dict) -> str:
     """A test's outcome as a report shows it: a stale one says which rule decided it."""
     outcome = t.get("outcome") or "not run"
     if outcome in DECIDED and is_stale(t):
-        return f"stale: {outcome} under {', '.join(stale_rules(t))}, decide it again under the current rule"
+        if stale_rules(t):
+            return f"stale: {outcome} under {', '.join(stale_rules(t))}, decide it again under the current rule"
+        return (f"stale: {outcome}, measured with {', '.join(stale_measurements(t))}, measure it again "
+                "(fixtures/measurements.py REMEASURE)")
     if outcome in DECIDED and device_reading(t):
         return DEVICE_SPECIFIC.format(device=measured_on(t))
     return outcome

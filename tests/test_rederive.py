@@ -169,3 +169,18 @@ def test_a_fresh_verdict_under_the_current_rule_replaces_the_stale_one():
 def test_an_unknown_rule_is_a_clear_error():
     with pytest.raises(KeyError, match="unknown rule 'taste'"):
         rule_versions.rule_id("taste")
+
+
+def test_a_record_measured_under_an_older_measurement_version_is_stale_with_its_command(tmp_path):
+    old = dict(_test(TIMING, "holds", rule=rule_versions.rule_id("timing")))
+    old["records"] = [dict(old["records"][0], measurement="timing/0")]
+    assert outcome_label(old).startswith("stale: holds, measured with timing/0, measure it again")
+    assert summarise_claim("cost.time_quadratic", [old], encoded=True)["verdict"] == "stale"
+    records = json.loads(json.dumps(COMMITTED))
+    rec = next(r for r in records if r["measurement"] == "perplexity/1")
+    rec["measurement"] = "perplexity/0"
+    path = tmp_path / "figures.json"
+    path.write_text(figure_evidence.dumps(records))
+    r = _run(f"--evidence={path}")
+    assert r.returncode == 0, r.stdout + r.stderr                  # stale is shown, not a difference
+    assert f"{rec['key']}: measured under perplexity/0; measure again with: pytest " in r.stdout
