@@ -15,7 +15,7 @@ from pathlib import Path
 
 from claims import figure_evidence
 from claims.chapter_figures import FIGURES
-from claims.verdicts import DECIDED, ident, merge, shared_keys, summarise_claim, test_key
+from claims.verdicts import DECIDED, evidence_key, ident, merge, shared_keys, summarise_claim
 from data.files import Transaction, recover
 from fixtures.results import EvidenceError, read_json, save_lock
 
@@ -60,7 +60,7 @@ def stronger_evidence(merged: dict, committed: dict[str, dict], replace_weaker: 
 def _as_committed(c: dict, prev: dict | None) -> dict:
     """The claim to store: its decided tests, keyed by what they measured; each test the run did
     not decide anew is the committed test, unchanged."""
-    c = dict(c, tests=[t if t.get("key") else dict(t, key=test_key(t, c["id"])) for t in c["tests"]])
+    c = dict(c, tests=[t if t.get("key") else dict(t, key=evidence_key(t, c["id"])) for t in c["tests"]])
     unkeyed = [t["nodeid"] for t in c["tests"] if t["outcome"] in DECIDED and not t.get("key")]
     if unkeyed:
         raise EvidenceError(f"claim {c['id']}: {', '.join(unkeyed)} decided but recorded nothing (claim_record): "

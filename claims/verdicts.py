@@ -50,7 +50,7 @@ def key_of(figures: list[str], claim: str, what: str) -> str:
     return key if all(chapter_figures.FIGURES[f].claim == claim for f in figures) else f"{key} / {claim}"
 
 
-def test_key(test: dict, claim: str) -> str | None:
+def evidence_key(test: dict, claim: str) -> str | None:
     """The key a test's evidence is committed and merged under: the keys of its records (what
     it measured), joined; None for a test that recorded nothing (it is never committed)."""
     keys = [key_of(list(rec.get("figures") or []), claim, str(rec.get("figure") or rec.get("part") or ""))
@@ -234,7 +234,7 @@ def build_report(results: dict, encoded: set[str], meta: dict) -> dict:
         base.update(seconds=round(r["seconds"], 3), timestamp=meta["timestamp"],
                     torch=meta.get("torch"), python=meta.get("python"), source=meta["source"])
         for cid in r["claims"]:
-            by_claim.setdefault(cid, []).append(dict(base, key=test_key(base, cid)))
+            by_claim.setdefault(cid, []).append(dict(base, key=evidence_key(base, cid)))
     claims = [summarise_claim(cid, by_claim.get(cid, []), cid in encoded) for cid in registry.CLAIMS]
     return finished(claims, meta)
 
@@ -252,13 +252,13 @@ def merge(fresh: dict, committed: dict) -> dict:
         # A committed test is matched with the fresh test that measured the same thing at the same
         # tier (its evidence key: a renamed test's fresh evidence replaces its committed evidence),
         # else with the fresh placeholder of the same test that measured nothing (not run).
-        tests = [dict(t, nodeid=base_nodeid(t["nodeid"]), key=t.get("key") or test_key(t, c["id"]))
+        tests = [dict(t, nodeid=base_nodeid(t["nodeid"]), key=t.get("key") or evidence_key(t, c["id"]))
                  for t in c.get("tests", [])]
         shared = shared_keys(tests)
         by_key = {(t["key"], t.get("tier")): i for i, t in enumerate(tests) if t["key"] and t["key"] not in shared}
         by_node = {t["nodeid"]: i for i, t in enumerate(tests)}
         for t in old.get(c["id"], {}).get("tests", []):
-            t = dict(t, nodeid=base_nodeid(t["nodeid"]), key=t.get("key") or test_key(t, c["id"]), source="committed")
+            t = dict(t, nodeid=base_nodeid(t["nodeid"]), key=t.get("key") or evidence_key(t, c["id"]), source="committed")
             i = by_key.get((t["key"], t.get("tier")), by_node.get(t["nodeid"]))
             mine = tests[i] if i is not None else None
             if t["outcome"] in DECIDED and (mine is None or mine["outcome"] not in DECIDED

@@ -111,7 +111,7 @@ class Facts:
                             f"measured (figure {fid})")
 
     def _test(self, claim: str, key: str) -> dict:
-        """The claim's evidence under `key`: what it measured (claims/verdicts.py test_key: a figure
+        """The claim's evidence under `key`: what it measured (claims/verdicts.py evidence_key: a figure
         ID, or "claim: what"), never a test's name."""
         tests = self.claims.get(claim, {}).get("tests", [])
         return next((t for t in tests if t.get("key") == key), {})
