@@ -80,13 +80,18 @@ def within(value: float, stated: float, tolerance: float, unit: str = "") -> Dec
     return Decision("holds" if abs(float(value) - stated) <= tolerance else "refuted", tolerance, why, inputs)
 
 
+def _number(x):
+    """A value as recorded: JSON keeps an infinite or undefined float as a string ("inf")."""
+    return float(x) if isinstance(x, str) and x in ("inf", "-inf", "nan") else x
+
+
 OPS = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
        ">=": lambda a, b: a >= b, "==": lambda a, b: a == b}
 
 
 def checks(conditions: Sequence[Sequence]) -> Decision:
     """All of [label, a, op, b]: comparisons of recorded numbers (an ordering, a bound)."""
-    conditions = [[str(label), a, op, b] for label, a, op, b in conditions]
+    conditions = [[str(label), _number(a), op, _number(b)] for label, a, op, b in conditions]
     failed = [f"{label}: {a!r} {op} {b!r} is false" for label, a, op, b in conditions if not OPS[op](a, b)]
     return Decision("refuted" if failed else "holds", None, "; ".join(failed) or "every condition holds",
                     {"kind": "checks", "conditions": conditions})

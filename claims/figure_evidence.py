@@ -27,7 +27,7 @@ from pathlib import Path
 
 from claims.chapter_figures import FIGURES
 from claims.decide import KINDS, Decision, again
-from claims.verdicts import key_of
+from claims.verdicts import record_key
 from data.paths import PROJECT_ROOT
 from fixtures.measurements import measurement_id
 
@@ -116,26 +116,32 @@ def _measurement(name) -> str | None:
 
 
 def from_test(test: dict, meta: dict) -> list[dict]:
-    """The figure records of one test's result (a run's claims.json): one per record that keeps its
-    decision's inputs.  Its verdict is the decision's, checked against the test's outcome (a test
-    that decided otherwise than its recorded decision is a bug, named here, never saved)."""
+    """The figure records of one test's result (a run's claims.json): one per record, each keeping
+    its decision's inputs.  Its verdict is the decision's, checked against the test's outcome: a
+    test that holds has every record holding, a refuted one at least one refuted; one that decided
+    otherwise than its recorded decisions, or recorded none, is named here and never saved."""
     claim = (test.get("claims") or [test.get("claim")])[0]
     out = []
     for rec in test.get("records") or []:
         if "decision" not in rec:
             continue
         decided = again(rec["decision"]) if rec["decision"] is not None else None
-        verdict = decided.verdict if decided else test["outcome"]
-        if decided and (verdict not in VERDICTS or (test["outcome"] == "holds") != (verdict == "holds")
-                        and len(test["records"]) == 1):
-            raise FigureEvidenceError(f"{test.get('nodeid')}: the test's outcome is {test['outcome']}, but its "
-                                      f"recorded decision gives {verdict} ({decided.why})")
         figures = list(rec.get("figures") or [])
-        key = key_of(figures, claim, str(rec.get("figure") or rec.get("part") or ""))
-        out.append({"key": key, "figures": figures, "printed": [FIGURES[f].printed for f in figures],
+        out.append({"key": record_key(rec, claim), "figures": figures,
+                    "printed": [FIGURES[f].printed for f in figures],
                     "claim": claim, "rule": rec.get("rule"), "decision": rec["decision"],
                     "measurement": _measurement(rec.get("measurement")), "runs": test.get("runs") or [],
-                    "verdict": verdict, "device": test.get("device") or meta.get("device"),
+                    "verdict": decided.verdict if decided else test["outcome"],
+                    "device": rec.get("device") or test.get("device") or meta.get("device"),
                     "date": test.get("timestamp") or meta.get("timestamp"), "code": meta.get("commit"),
                     "torch": test.get("torch") or meta.get("torch")})
+    if test.get("outcome") in VERDICTS:
+        verdicts = [r["verdict"] for r in out]
+        if not out:
+            raise FigureEvidenceError(f"{test.get('nodeid')}: {test['outcome']}, but it recorded no decision "
+                                      "(claims/rule.py trained_figure, ordering, or claim_record(decision=...)): "
+                                      "its verdict could never be decided again; nothing saved")
+        if any(v not in VERDICTS for v in verdicts) or (test["outcome"] == "holds") != all(v == "holds" for v in verdicts):
+            raise FigureEvidenceError(f"{test.get('nodeid')}: the test's outcome is {test['outcome']}, but its recorded "
+                                      f"decisions give {', '.join(verdicts)}; nothing saved")
     return out

@@ -19,6 +19,7 @@ whoever has the trained cache (docs/evidence.md).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -26,6 +27,7 @@ from pathlib import Path
 from claims.chapter_figures import FIGURES
 from claims.figure_evidence import FILE, FigureEvidenceError, from_test, load, printed_now, redecide
 from claims.rule_versions import RULES
+from claims.verdicts import record_key
 from fixtures.measurements import REMEASURE, stale_measurement
 
 
@@ -60,6 +62,35 @@ def compare(records: list[dict]) -> dict:
         if rec["figures"] and all(FIGURES[f].device == "cuda" for f in rec["figures"]) \
                 and not str(rec["device"]).startswith("cuda"):
             out["readings"].append(key)
+    return out
+
+
+COMMITTED_TIERS = ("gpu", "slow")
+
+
+def against_verdicts(records: list[dict], verdicts: dict) -> list[str]:
+    """Where results/figures.json and results/verdicts.json disagree: a committed trained or slow
+    test whose records have no figure record, or whose outcome is not what its figure records
+    say (holds: every one holds; refuted: one at least), and a figure record no committed test
+    carries.  One line per disagreement."""
+    by_key = {r["key"]: r for r in records}
+    carried, out = set(), []
+    for c in verdicts.get("claims", []):
+        for t in c.get("tests", []):
+            if t.get("outcome") not in ("holds", "refuted") or t.get("tier") not in COMMITTED_TIERS:
+                continue
+            keys = [record_key(rec, c["id"]) for rec in t.get("records") or []]
+            carried.update(keys)
+            missing = [k for k in keys if k not in by_key]
+            if missing or not keys:
+                out.append(f"{c['id']} {t.get('key')}: {t['outcome']} in verdicts.json, but no figure record "
+                           f"{', '.join(missing) or 'at all'}")
+                continue
+            says = [by_key[k]["verdict"] for k in keys]
+            if (t["outcome"] == "holds") != all(v == "holds" for v in says):
+                out.append(f"{c['id']} {t.get('key')}: {t['outcome']} in verdicts.json, "
+                           f"{', '.join(says)} in figures.json")
+    out += [f"{k}: a figure record no committed test carries" for k in sorted(set(by_key) - carried)]
     return out
 
 
@@ -104,19 +135,32 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m claims.rederive", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--evidence", default=str(FILE), help="the committed figure evidence (results/figures.json)")
+    p.add_argument("--verdicts", default=None,
+                   help="the committed verdicts it must agree with (default: verdicts.json beside --evidence)")
     a = p.parse_args(argv)
     started = time.perf_counter()
+    verdicts_path = Path(a.verdicts) if a.verdicts else Path(a.evidence).with_name("verdicts.json")
     try:
         records = load(Path(a.evidence))
+        verdicts = json.loads(verdicts_path.read_text(encoding="utf-8")) if verdicts_path.exists() else None
     except FigureEvidenceError as e:
         print(e, file=sys.stderr)
+        return 2
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        print(f"{verdicts_path}: not valid JSON ({e})", file=sys.stderr)
         return 2
     if not records:
         print(f"{a.evidence}: no figure records: nothing to decide again", file=sys.stderr)
         return 1
     result = compare(records)
+    disagree = against_verdicts(records, verdicts) if verdicts is not None else []
     print(render(result, time.perf_counter() - started, Path(a.evidence)))
-    return 1 if result["differ"] or result["changed"] else 0
+    if verdicts is None:
+        print(f"{verdicts_path}: not found; the figure records were not compared with the committed verdicts")
+    else:
+        print(f"{verdicts_path}: {'agrees' if not disagree else f'{len(disagree)} disagreement(s)'} with the figure records")
+        print("\n".join(f"  DISAGREES {line}" for line in disagree) if disagree else "", end="\n" if disagree else "")
+    return 1 if result["differ"] or result["changed"] or disagree else 0
 
 
 if __name__ == "__main__":

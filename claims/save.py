@@ -15,7 +15,7 @@ from pathlib import Path
 
 from claims import figure_evidence
 from claims.chapter_figures import FIGURES
-from claims.verdicts import DECIDED, evidence_key, ident, merge, shared_keys, summarise_claim
+from claims.verdicts import DECIDED, evidence_key, ident, merge, record_key, shared_keys, summarise_claim
 from data.files import Transaction, recover
 from fixtures.results import EvidenceError, read_json, save_lock
 
@@ -42,6 +42,9 @@ def load_verdicts(path: Path) -> dict:
     return data
 
 
+COMMITTED_TIERS = ("gpu", "slow")         # the evidence that is committed: trained, and minutes of CPU
+
+
 def stronger_evidence(merged: dict, committed: dict[str, dict], replace_weaker: bool = False):
     """(claim, note) for each trained or slow claim this run decided: note is None where its
     verdict may be saved, else why the committed one is kept.  A run on fewer seeds than the
@@ -58,19 +61,25 @@ def stronger_evidence(merged: dict, committed: dict[str, dict], replace_weaker: 
 
 
 def _as_committed(c: dict, prev: dict | None) -> dict:
-    """The claim to store: its decided tests, keyed by what they measured; each test the run did
-    not decide anew is the committed test, unchanged."""
-    c = dict(c, tests=[t if t.get("key") else dict(t, key=evidence_key(t, c["id"])) for t in c["tests"]])
-    unkeyed = [t["nodeid"] for t in c["tests"] if t["outcome"] in DECIDED and not t.get("key")]
+    """The claim to store: its decided trained and slow tests (the fast ones are run again in
+    seconds, never committed), keyed by what they measured; each test the run did not decide anew
+    is the committed test, unchanged."""
+    tests = [t if t.get("key") else dict(t, key=evidence_key(t, c["id"])) for t in c["tests"]
+             if t["outcome"] in DECIDED and t.get("tier") in COMMITTED_TIERS]
+    unkeyed = [t["nodeid"] for t in tests if not t.get("key")]
     if unkeyed:
         raise EvidenceError(f"claim {c['id']}: {', '.join(unkeyed)} decided but recorded nothing (claim_record): "
                             "its verdict has no evidence to be kept under; nothing saved")
-    shared = shared_keys([t for t in c["tests"] if t["outcome"] in DECIDED])
-    if shared:
-        raise EvidenceError(f"claim {c['id']}: several decided tests record the same thing ({', '.join(sorted(shared))}): "
-                            "label each (claim_record(figure=...)) so each is kept apart; nothing saved")
-    if any(t["outcome"] not in DECIDED for t in c["tests"]):
-        c = summarise_claim(c["id"], [t for t in c["tests"] if t["outcome"] in DECIDED], True)
+    fresh = [t for t in tests if t.get("source") != "committed"]
+    if shared_keys(fresh):
+        raise EvidenceError(f"claim {c['id']}: several decided tests record the same thing "
+                            f"({', '.join(sorted(shared_keys(fresh)))}): label each (claim_record(figure=...)) so "
+                            "each is kept apart; nothing saved")
+    # the same thing measured again under another test (its gpu case on the CPU, a renamed test):
+    # the fresh evidence replaces the committed
+    tests = [t for t in tests if t.get("source") != "committed" or t["key"] not in {f["key"] for f in fresh}]
+    if tests != c["tests"]:
+        c = summarise_claim(c["id"], tests, True)
     if not prev:
         return c
     old = {ident(t): t for t in prev.get("tests", [])}
@@ -94,10 +103,15 @@ def _stage_figures(tx: Transaction, results_dir: Path, saved, meta: dict) -> lis
     except figure_evidence.FigureEvidenceError as e:
         raise EvidenceError(str(e)) from None
     before = dict(records)
+    kept = set()                    # the key of every record of every decided trained or slow test kept
     for c in saved:
         for t in c["tests"]:
-            if t.get("source") != "committed" and t["outcome"] in ("holds", "refuted"):
+            if t["outcome"] not in ("holds", "refuted") or t.get("tier") not in COMMITTED_TIERS:
+                continue
+            kept.update(record_key(rec, c["id"]) for rec in t.get("records") or [])
+            if t.get("source") != "committed":
                 records.update((r["key"], r) for r in figure_evidence.from_test(dict(t, claims=[c["id"]]), meta))
+    records = {k: r for k, r in records.items() if k in kept}   # a replaced test's old records go with it
     if records == before:
         return [f"{path.name}: unchanged"]
     tx.stage(path.name, figure_evidence.dumps(list(records.values())))

@@ -93,6 +93,8 @@ def winograd(trained, seeds):
                         r.model.eval() if r.model is not None else None)
                  for r in trained("winograd", f"winograd_{task_name}_{kind}", seeds(SEEDS), weights=weights)],
                 f"{task_name} {kind.replace('_', ' ')}")
+        else:                       # handed out again: noted on this test too (the evidence's runs)
+            trained.note("winograd", f"winograd_{task_name}_{kind}")
         return done[task_name, kind, weights]
     runs.tasks = tasks
     return runs

@@ -50,12 +50,17 @@ def key_of(figures: list[str], claim: str, what: str) -> str:
     return key if all(chapter_figures.FIGURES[f].claim == claim for f in figures) else f"{key} / {claim}"
 
 
+def record_key(rec: dict, claim: str) -> str:
+    """The key of one record: key_of its figures, claim and label, "(cuda)" where it measured on
+    CUDA (the same figure measured on the CPU is other evidence, kept beside it)."""
+    return (key_of(list(rec.get("figures") or []), claim, str(rec.get("figure") or rec.get("part") or ""))
+            + (" (cuda)" if str(rec.get("device") or "").startswith("cuda") else ""))
+
+
 def evidence_key(test: dict, claim: str) -> str | None:
     """The key a test's evidence is committed and merged under: the keys of its records (what
     it measured), joined; None for a test that recorded nothing (it is never committed)."""
-    keys = [key_of(list(rec.get("figures") or []), claim, str(rec.get("figure") or rec.get("part") or ""))
-            + (" (cuda)" if str(rec.get("device") or "").startswith("cuda") else "")
-            for rec in test.get("records") or [] if isinstance(rec, dict)]
+    keys = [record_key(rec, claim) for rec in test.get("records") or [] if isinstance(rec, dict)]
     return " & ".join(dict.fromkeys(keys)) or None
 
 

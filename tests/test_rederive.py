@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from claims import figure_evidence, rule_versions
+from claims import figure_evidence, rederive, rule_versions
 from claims.decide import TIMED, again
 from claims.verdicts import outcome_label, summarise_claim, summary_of, summary_text, verdict_label
 
@@ -122,18 +122,23 @@ def test_a_record_of_an_unknown_figure_or_verdict_is_named(tmp_path):
 
 
 def test_the_committed_figure_records_agree_with_the_committed_verdicts():
-    """results/figures.json and results/verdicts.json say the same of every test they share."""
-    committed = json.loads((ROOT / "results" / "verdicts.json").read_text())
-    outcome = {}
-    for c in committed["claims"]:
-        for t in c["tests"]:
-            for rec in t["records"]:
-                for f in rec.get("figures") or []:
-                    key = figure_evidence.key_of([f], c["id"], "")
-                    outcome.setdefault(key, set()).add(t["outcome"])
-    for rec in COMMITTED:
-        if rec["key"] in outcome:
-            assert rec["verdict"] in outcome[rec["key"]], rec["key"]
+    """results/figures.json and results/verdicts.json say the same of every committed test."""
+    verdicts = json.loads((ROOT / "results" / "verdicts.json").read_text())
+    assert rederive.against_verdicts(COMMITTED, verdicts) == []
+
+
+def test_a_verdict_changed_in_verdicts_json_or_a_figure_record_dropped_is_caught(tmp_path):
+    verdicts = json.loads((ROOT / "results" / "verdicts.json").read_text())
+    test = next(t for c in verdicts["claims"] for t in c["tests"] if t["outcome"] == "holds")
+    test["outcome"] = "refuted"
+    (tmp_path / "verdicts.json").write_text(json.dumps(verdicts))
+    (tmp_path / "figures.json").write_text(figure_evidence.dumps(COMMITTED))
+    r = _run(f"--evidence={tmp_path / 'figures.json'}")
+    assert r.returncode == 1 and "DISAGREES" in r.stdout and test["key"] in r.stdout, r.stdout
+    (tmp_path / "verdicts.json").write_text((ROOT / "results" / "verdicts.json").read_text())
+    (tmp_path / "figures.json").write_text(figure_evidence.dumps(COMMITTED[1:]))
+    r = _run(f"--evidence={tmp_path / 'figures.json'}")
+    assert r.returncode == 1 and "no figure record" in r.stdout and COMMITTED[0]["key"] in r.stdout, r.stdout
 
 
 def test_the_committed_verdicts_all_name_their_rule():
