@@ -15,7 +15,16 @@ from pathlib import Path
 
 from claims import figure_evidence
 from claims.chapter_figures import FIGURES
-from claims.verdicts import DECIDED, evidence_key, ident, merge, record_key, shared_keys, summarise_claim
+from claims.verdicts import (
+    DECIDED,
+    base_nodeid,
+    evidence_key,
+    ident,
+    merge,
+    record_key,
+    shared_keys,
+    summarise_claim,
+)
 from data.files import Transaction, recover
 from fixtures.results import EvidenceError, read_json, save_lock
 
@@ -93,7 +102,7 @@ def _as_committed(c: dict, prev: dict | None) -> dict:
     return summarise_claim(c["id"], tests, True)
 
 
-def _stage_figures(tx: Transaction, results_dir: Path, saved, meta: dict) -> list[str]:
+def _stage_figures(tx: Transaction, results_dir: Path, saved, fresh: dict) -> list[str]:
     """results/figures.json with the figure records of every test this run decided and saves
     (claims/figure_evidence.py from_test), each replacing the committed record of its key; the
     other records stay as they are.  In the same transaction as verdicts.json."""
@@ -103,14 +112,17 @@ def _stage_figures(tx: Transaction, results_dir: Path, saved, meta: dict) -> lis
     except figure_evidence.FigureEvidenceError as e:
         raise EvidenceError(str(e)) from None
     before = dict(records)
+    ran = {(c["id"], base_nodeid(t["nodeid"])): t for c in fresh.get("claims", []) for t in c.get("tests", [])}
     kept = set()                    # the key of every record of every decided trained or slow test kept
     for c in saved:
         for t in c["tests"]:
             if t["outcome"] not in ("holds", "refuted") or t.get("tier") not in COMMITTED_TIERS:
                 continue
             kept.update(record_key(rec, c["id"]) for rec in t.get("records") or [])
-            if t.get("source") != "committed":
-                records.update((r["key"], r) for r in figure_evidence.from_test(dict(t, claims=[c["id"]]), meta))
+            mine = ran.get((c["id"], base_nodeid(t["nodeid"])))
+            if mine is not None and mine.get("timestamp") == t.get("timestamp"):     # decided by this run
+                records.update((r["key"], r) for r in figure_evidence.from_test(dict(mine, claims=[c["id"]]),
+                                                                                fresh.get("meta") or {}))
     records = {k: r for k, r in records.items() if k in kept}   # a replaced test's old records go with it
     if records == before:
         return [f"{path.name}: unchanged"]
@@ -143,7 +155,7 @@ def save_run(fresh: dict, evidence, results_dir: Path, replace_weaker: bool = Fa
                 kept[c["id"]] = _as_committed(c, kept.get(c["id"]))
         tx = Transaction(results_dir)
         try:
-            figures = _stage_figures(tx, Path(results_dir), kept.values(), fresh.get("meta") or {})
+            figures = _stage_figures(tx, Path(results_dir), kept.values(), fresh)
             new = {"claims": [_without_decisions(c) for c in sorted(kept.values(), key=lambda c: c["id"])]}
             if new != committed:
                 tx.stage(path.name, json.dumps(new, indent=1, default=str))

@@ -24,11 +24,17 @@ ROOT = Path(__file__).resolve().parent.parent
 FORK = multiprocessing.get_context("fork")
 
 
+def _decision(outcome: str) -> dict:
+    """A trained figure's recorded decision that gives `outcome` (three seeds on, or far off, 1)."""
+    return {"kind": "trained", "values": [1.0] * 3 if outcome == "holds" else [9.0] * 3, "stated": 1, "rounding": 0.5}
+
+
 def _fresh(cid: str, outcome: str = "holds", ts: str = "2026-12-01T12:00:00+00:00") -> dict:
     """A run's claims.json deciding one trained claim."""
     test = {"nodeid": f"claims/test_ladder_trained.py::test_{cid.replace('.', '_')}", "outcome": outcome,
             "reason": "", "tier": "gpu", "device": "cpu", "seconds": 1.0, "timestamp": ts, "source": "fresh run",
-            "records": [{"stated": 1, "measured": 1, "tolerance": "t", "rule": "trained/1", "seeds": 3}]}
+            "records": [{"stated": 1, "measured": 1, "tolerance": "t", "rule": "trained/1", "seeds": 3,
+                         "decision": _decision(outcome)}]}
     return {"meta": {"source": "fresh run", "timestamp": ts},
             "claims": [{"id": cid, "verdict": outcome, "tests": [test]}]}
 

@@ -34,7 +34,8 @@ def _fresh(cid: str = "norm.postnorm_diverges", tier: str = "gpu") -> dict:
     ts = "2026-12-02T12:00:00+00:00"
     test = {"nodeid": "claims/test_norm_trained.py::test_probe", "outcome": "holds", "reason": "", "tier": tier,
             "device": "cpu", "seconds": 1.0, "timestamp": ts, "source": "fresh run",
-            "records": [{"stated": 1, "measured": 1, "tolerance": "t", "rule": "trained/1", "seeds": 3}]}
+            "records": [{"stated": 1, "measured": 1, "tolerance": "t", "rule": "trained/1", "seeds": 3,
+                         "decision": {"kind": "trained", "values": [1.0] * 3, "stated": 1, "rounding": 0.5}}]}
     return {"meta": {"source": "fresh run", "timestamp": ts}, "claims": [{"id": cid, "verdict": "holds", "tests": [test]}]}
 
 
