@@ -301,21 +301,28 @@ def _capped_child(cmd, **kw) -> subprocess.CompletedProcess:
     return _CHILDREN[key]
 
 
-def _capped_run() -> dict:
-    # fixtures/cost.py run_capped as the cost claims call it, its children run for real (at once, on two
-    # cores ~3 s); the error's text is torch's and the machine's: whether it names memory is kept
+@contextmanager
+def _children_noted() -> Iterator[dict]:
+    """fixtures/cost.py's capped children run through _capped_child (once per process), each command
+    noted by its length, without the interpreter's path."""
     asked: dict = {}
 
     def child(cmd, **kw):
-        asked[cmd[3]] = cmd[1:]                                     # by n; without the interpreter's path
+        asked[cmd[3]] = cmd[1:]
         return _capped_child(cmd, **kw)
     real = cost.subprocess
     cost.subprocess = SimpleNamespace(run=child)
     try:
-        with ThreadPoolExecutor(len(CAPPED_NS)) as pool:
-            results = list(pool.map(lambda n: cost.run_capped(n, "explicit", "cpu", cap_bytes=CAPPED_CAP), CAPPED_NS))
+        yield asked
     finally:
         cost.subprocess = real
+
+
+def _capped_run() -> dict:
+    # fixtures/cost.py run_capped as the cost claims call it, its children run for real (at once, on two
+    # cores ~3 s); the error's text is torch's and the machine's: whether it names memory is kept
+    with _children_noted() as asked, ThreadPoolExecutor(len(CAPPED_NS)) as pool:
+        results = list(pool.map(lambda n: cost.run_capped(n, "explicit", "cpu", cap_bytes=CAPPED_CAP), CAPPED_NS))
     keep = ("n", "path", "cap_bytes", "device", "ok", "asked_bytes", "out_shape")
     return {"runs": [{**{k: r.get(k) for k in keep}, "says memory": "memory" in str(r.get("error", "")).lower()}
                      for r in results],
@@ -337,28 +344,18 @@ def _fused_kernel() -> dict:
     # the one thread `measure` sets (the CPU flash kernel's buffers are per thread).  The capped child
     # (fixtures.capped, ~2.5 s, mostly importing torch) runs once in this process (_capped_child) and
     # alongside the in-process part, so it costs the comparison about one child and the self-check nothing.
-    asked: dict = {}
-
-    def child(cmd, **kw):
-        asked[cmd[3]] = cmd[1:]                                     # by n; without the interpreter's path
-        return _capped_child(cmd, **kw)
-    real = cost.subprocess
-    cost.subprocess = SimpleNamespace(run=child)
-    try:
-        with ThreadPoolExecutor(1) as pool:
-            capped = pool.submit(cost.run_capped, FUSED_CAPPED_N, "fused", "cpu", cap_bytes=CAPPED_CAP)
-            att = cost.layer("cpu")
-            generator = torch.Generator().manual_seed(FUSED_SEED)
-            x = torch.randn(1, FUSED_SAME_N, cost.WIDTH, generator=generator)
-            with torch.no_grad():
-                ref, out = cost.explicit(att, x), cost.fused(att, x)
-            same = {"n": FUSED_SAME_N, "max |diff|": (ref - out).abs().max().item(),
-                    "bound": 64 * torch.finfo(torch.float32).eps * ref.abs().max().item() * FUSED_SAME_N ** 0.5}
-            peaks = {n: cost.peak_bytes(cost.fused, att, torch.randn(1, n, cost.WIDTH, generator=generator)) / 2**20
-                     for n in FUSED_PEAK_NS}
-            run = capped.result()
-    finally:
-        cost.subprocess = real
+    with _children_noted() as asked, ThreadPoolExecutor(1) as pool:
+        capped = pool.submit(cost.run_capped, FUSED_CAPPED_N, "fused", "cpu", cap_bytes=CAPPED_CAP)
+        att = cost.layer("cpu")
+        generator = torch.Generator().manual_seed(FUSED_SEED)
+        x = torch.randn(1, FUSED_SAME_N, cost.WIDTH, generator=generator)
+        with torch.no_grad():
+            ref, out = cost.explicit(att, x), cost.fused(att, x)
+        same = {"n": FUSED_SAME_N, "max |diff|": (ref - out).abs().max().item(),
+                "bound": 64 * torch.finfo(torch.float32).eps * ref.abs().max().item() * FUSED_SAME_N ** 0.5}
+        peaks = {n: cost.peak_bytes(cost.fused, att, torch.randn(1, n, cost.WIDTH, generator=generator)) / 2**20
+                 for n in FUSED_PEAK_NS}
+        run = capped.result()
     keep = ("n", "path", "cap_bytes", "device", "ok", "asked_bytes", "out_shape")
     return {"same result": same,
             "peak_mb": peaks, "bytes": {n: round(peaks[n] * 2**20) for n in FUSED_PEAK_NS},
