@@ -60,7 +60,7 @@ def test_current_token_is_one_over_t_plus_one_of_the_summary(t):
 
 @pytest.mark.claim("average.dilution")
 @pytest.mark.figure("average.one_hundredth")
-def test_token_share_at_position_100(claim_record):
+def test_token_share_at_the_position_the_chapter_reads(claim_record):
     w = averaging_matrix(128, dtype=torch.float64)[99, 99].item()   # the 100th position
     stated = FIGURES["average.one_hundredth"].value
     claim_record(stated=stated, measured=w, tolerance="float64 rounding")

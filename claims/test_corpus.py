@@ -24,7 +24,7 @@ def test_corpus_character_count(corpus_text, claim_record):
 
 @pytest.mark.claim("corpus.tokens")
 @pytest.mark.figure("corpus.tokens")
-def test_bpe_1024_token_count(corpus_tokens, claim_record):
+def test_bpe_token_count(corpus_tokens, claim_record):
     from data import train_bpe
     assert train_bpe().get_vocab_size() == 1024
     n = len(corpus_tokens)

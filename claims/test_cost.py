@@ -459,7 +459,7 @@ def test_fused_kernel_gives_the_same_result(requested, device, claim_record, cos
 @pytest.mark.claim("cost.fused_kernel_avoids_matrix")
 @pytest.mark.xdist_group("cost-memory")
 @pytest.mark.parametrize("requested", DEVICES)
-def test_fused_kernel_runs_at_16384_under_8_gb_with_linear_memory(requested, device, claim_record, cost_scale,
+def test_fused_kernel_runs_at_the_longest_length_with_linear_memory(requested, device, claim_record, cost_scale,
                                                                   request):
     dev = _device(requested, device)
     att = cost.layer(dev)

@@ -33,7 +33,7 @@ def test_a_block_has_12d2_plus_13d_parameters(d):
 
 @pytest.mark.claim("params.bias_difference")
 @pytest.mark.figure("params.bias_difference")
-def test_no_bias_on_three_projections_saving_at_768(claim_record):
+def test_no_bias_on_three_projections_saving_at_gpt2_width(claim_record):
     with_bias = count(build_on_meta(lambda: gpt2_block(768, qkv_bias=True)))
     without = count(build_on_meta(lambda: gpt2_block(768, qkv_bias=False)))
     stated = FIGURES["params.bias_difference"].value

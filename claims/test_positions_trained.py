@@ -119,7 +119,7 @@ def test_learned_positions_win_at_64_and_fall_off_a_cliff(curves, claim_record, 
 
 
 @pytest.mark.claim("positions.learned_cliff")
-def test_learned_positions_fall_below_no_context_at_128(curves, claim_record, request):
+def test_learned_positions_fall_below_no_context_at_twice_the_trained_length(curves, claim_record, request):
     """The cliff, with the threshold of the extrapolation classes below: at twice the trained
     length the learned table is worse than no context at all."""
     runs = curves["learned"]

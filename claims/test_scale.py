@@ -71,7 +71,7 @@ def effective_tokens(w: torch.Tensor) -> torch.Tensor:
 
 @pytest.mark.claim("scale.effective_tokens")
 @pytest.mark.figure("scale.effective_one")
-def test_undivided_head_at_256_effective_token_count(claim_record):
+def test_undivided_head_effective_token_count(claim_record):
     undivided = effective_tokens(fresh_rows(256, 2000, divide=False)).mean().item()
     divided = effective_tokens(fresh_rows(256, 2000, divide=True)).mean().item()
     # "about one" read at the chapter's precision: the mean rounds to 1, i.e. < 1.5.  The SE of
@@ -92,7 +92,7 @@ def frozen(w: torch.Tensor) -> torch.Tensor:
 
 @pytest.mark.claim("scale.frozen_rows")
 @pytest.mark.figure("scale.frozen_seven")
-def test_undivided_at_1024_share_of_frozen_rows(claim_record):
+def test_undivided_widest_head_share_of_frozen_rows(claim_record):
     share = frozen(fresh_rows(1024, 2000, divide=False)).float().mean().item()
     f = FIGURES["scale.frozen_seven"]                               # "seven rows in ten"
     stated, half = f.value / 10, f.rounding / 10
