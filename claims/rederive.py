@@ -27,7 +27,7 @@ from pathlib import Path
 from claims.chapter_figures import FIGURES
 from claims.figure_evidence import FILE, FigureEvidenceError, from_test, load, printed_now, redecide
 from claims.rule_versions import RULES
-from claims.verdicts import record_key
+from claims.verdicts import COMMITTED_TIERS, record_key
 from fixtures.measurements import REMEASURE, stale_measurement
 
 
@@ -63,9 +63,6 @@ def compare(records: list[dict]) -> dict:
                 and not str(rec["device"]).startswith("cuda"):
             out["readings"].append(key)
     return out
-
-
-COMMITTED_TIERS = ("gpu", "slow")
 
 
 def against_verdicts(records: list[dict], verdicts: dict) -> list[str]:

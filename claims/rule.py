@@ -16,7 +16,7 @@ import pytest
 
 from claims import decide as rules
 from claims.chapter_figures import FIGURES
-from claims.decide import MIN_SEEDS, rate_tolerance, spread  # noqa: F401  (the tests' import)
+from claims.decide import MIN_SEEDS, spread
 from claims.formats import number
 
 

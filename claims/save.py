@@ -16,6 +16,7 @@ from pathlib import Path
 from claims import figure_evidence
 from claims.chapter_figures import FIGURES
 from claims.verdicts import (
+    COMMITTED_TIERS,
     DECIDED,
     base_nodeid,
     evidence_key,
@@ -49,9 +50,6 @@ def load_verdicts(path: Path) -> dict:
                 raise EvidenceError(f"{path}: claim {c['id']}: test {t['key']}: field 'figures' holds "
                                     f"{', '.join(map(repr, unknown))}, not a figure ID of claims/chapter_figures.py")
     return data
-
-
-COMMITTED_TIERS = ("gpu", "slow")         # the evidence that is committed: trained, and minutes of CPU
 
 
 def stronger_evidence(merged: dict, committed: dict[str, dict], replace_weaker: bool = False):

@@ -4,9 +4,10 @@ leaves open: fixtures/recipes.py, SCALE; how the softmax is measured: fixtures/a
 import pytest
 
 from claims.chapter_figures import FIGURES
+from claims.decide import spread
 from claims.formats import over_seeds
 from claims.registry import figures
-from claims.rule import ordering, spread, trained_figure
+from claims.rule import ordering, trained_figure
 from claims.trained import gain, val
 from fixtures import recipes
 from fixtures.attention_stats import held_out_windows, softmax_stats, softmax_stats_at_init

@@ -1,5 +1,5 @@
-"""How a timed figure of the cost claims is decided: the rule, beside the tolerance rule of
-claims/rule.py (fixtures/cost.py only measures).  One table of timed figures (`TIMED`), each a
+"""How a timed figure of the cost claims is decided: the loop, beside the rules of
+claims/decide.py (fixtures/cost.py only measures).  One table of timed figures (`TIMED`), each a
 band its value must lie in (a slope, a ratio) or a printed figure with its rounding and the widest
 interval that may confirm it; `judge` decides one on the bootstrap interval of independent timing
 processes, widened to at least +-2 run-to-run sd of this machine class (`drift`, measured by

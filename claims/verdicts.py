@@ -50,6 +50,9 @@ def key_of(figures: list[str], claim: str, what: str) -> str:
     return key if all(chapter_figures.FIGURES[f].claim == claim for f in figures) else f"{key} / {claim}"
 
 
+COMMITTED_TIERS = ("gpu", "slow")         # the evidence committed to results/: trained, and minutes of CPU
+
+
 def record_key(rec: dict, claim: str) -> str:
     """The key of one record: key_of its figures, claim and label, "(cuda)" where it measured on
     CUDA (the same figure measured on the CPU is other evidence, kept beside it)."""
@@ -64,10 +67,9 @@ def evidence_key(test: dict, claim: str) -> str | None:
     return " & ".join(dict.fromkeys(keys)) or None
 
 
-def ident(t: dict, shared: frozenset = frozenset()) -> str:
-    """What a test is matched by between runs: its key, else (nothing recorded, or a key that
-    several of the claim's fresh tests share: cases that label nothing apart) its node id."""
-    return t["key"] if t.get("key") and t["key"] not in shared else base_nodeid(t["nodeid"])
+def ident(t: dict) -> str:
+    """What a committed test is matched by: its key, else (nothing recorded) its node id."""
+    return t.get("key") or base_nodeid(t["nodeid"])
 
 
 def shared_keys(tests: list[dict]) -> frozenset:

@@ -5,9 +5,10 @@ import statistics
 
 from claims import registry
 from claims.chapter_figures import FIGURES
+from claims.decide import MIN_SEEDS
 from claims.formats import like_mean, mean_of, over_seeds
 from claims.report.errata.facts import Erratum, Facts, per_seed
-from claims.rule import MIN_SEEDS, reading_agrees
+from claims.rule import reading_agrees
 from fixtures.setup import GRAD_READINGS, PRENORM_STOP_AT, PRENORM_STOPPED
 
 

@@ -5,9 +5,9 @@ import statistics
 
 from claims import registry
 from claims.chapter_figures import FIGURES
+from claims.decide import MIN_SEEDS
 from claims.formats import like_mean, mean_of, over_seeds
 from claims.report.errata.facts import Erratum, Facts, pct, per_seed
-from claims.rule import MIN_SEEDS
 
 RUNAWAY_WIDE = "scale.runaway: a model 1024 wide throughout"
 
