@@ -127,6 +127,11 @@ TIMED = {f.name: f for f in (
 )}
 
 
+def floor(value: float, drift: float) -> tuple[float, float]:
+    """The narrowest interval a timed figure is judged on: value +- 2 run-to-run sd."""
+    return value - 2 * drift, value + 2 * drift
+
+
 def judge(figure: TimedFigure, value: float, a: float, b: float, drift: float = 0.0) -> tuple[str, float, float]:
     """(holds | outside | undecided, the interval judged).  [a, b] is the 95 % bootstrap interval
     over a run's processes; it is widened to at least value +- 2 drift, the run-to-run sd of the
@@ -134,7 +139,8 @@ def judge(figure: TimedFigure, value: float, a: float, b: float, drift: float = 
     straddling an edge.  A printed figure: outside if it lies outside the interval widened by its
     rounding, undecided if it lies inside an interval wider than the gap the figure must tell
     apart (a wide interval confirms anything), else holds."""
-    a, b = min(a, value - 2 * drift), max(b, value + 2 * drift)
+    narrowest = floor(value, drift)
+    a, b = min(a, narrowest[0]), max(b, narrowest[1])
     if figure.band:
         lo, hi = figure.band
         verdict = "holds" if lo <= a and b <= hi else "outside" if b < lo or a > hi else "undecided"

@@ -29,7 +29,6 @@ from claims.chapter_figures import FIGURES
 from claims.decide import KINDS, Decision, again
 from claims.verdicts import record_key
 from data.paths import PROJECT_ROOT
-from fixtures.measurements import measurement_id
 
 FILE = PROJECT_ROOT / "results" / "figures.json"
 SCHEMA = 1
@@ -108,13 +107,6 @@ def printed_now(rec: dict) -> list[str]:
     return [FIGURES[f].printed for f in rec["figures"]]
 
 
-def _measurement(name) -> str | None:
-    """A record's measurement as an ID with its version ("perplexity" -> "perplexity/1")."""
-    if not name or "/" in str(name):
-        return name
-    return measurement_id(name)
-
-
 def from_test(test: dict, meta: dict) -> list[dict]:
     """The figure records of one test's result (a run's claims.json): one per record, each keeping
     its decision's inputs.  Its verdict is the decision's, checked against the test's outcome: a
@@ -130,7 +122,7 @@ def from_test(test: dict, meta: dict) -> list[dict]:
         out.append({"key": record_key(rec, claim), "figures": figures,
                     "printed": [FIGURES[f].printed for f in figures],
                     "claim": claim, "rule": rec.get("rule"), "decision": rec["decision"],
-                    "measurement": _measurement(rec.get("measurement")), "runs": test.get("runs") or [],
+                    "measurement": rec.get("measurement"), "runs": test.get("runs") or [],
                     "verdict": decided.verdict if decided else test["outcome"],
                     "device": rec.get("device") or test.get("device") or meta.get("device"),
                     "date": test.get("timestamp") or meta.get("timestamp"), "code": meta.get("commit"),

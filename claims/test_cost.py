@@ -152,7 +152,7 @@ def _device(requested: str, device: str) -> str:
 # (fixtures/cost.py Timings): each repeat is an independent process timing every length on one
 # thread, interleaved, its fastest of two passes; each figure is judged on the 95 % bootstrap
 # interval over the processes, widened to at least +-2 run-to-run sd where this machine class's
-# spread between quiet runs is on record (claims/timing.py judge, drift): inside the band holds,
+# spread between quiet runs is on record (claims/decide.py judge, drift): inside the band holds,
 # wholly outside fails, straddling an edge takes REPEAT_STEP more processes, up to MAX_REPEATS
 # (none when the run-to-run spread alone straddles), and is then "not run: too noisy to decide"
 # with the figures, never a false "fails".
@@ -246,7 +246,7 @@ def _slope_of(key, ns):
 
 
 def _slope_claim(request, run, claim_record, key, name, stated, what, extra):
-    """A log-log slope over the last four lengths, judged on its interval (claims/timing.py judge)."""
+    """A log-log slope over the last four lengths, judged on its interval (claims/decide.py judge)."""
     last4 = run.ns[-4:]
     j = judged(run, name, lambda ys: cost.loglog_slope(last4, ys), _slope_of(key, last4))
     claim_record(stated=stated, measured={**_record(j), **extra(run.rows())},
@@ -270,7 +270,7 @@ def test_time_grows_as_n_squared(requested, device, tables, claim_record, reques
 def test_time_ratio_per_doubling(requested, device, tables, claim_record, request):
     run = tables(_device(requested, device))
     # The chapter's own last ratios scatter 3.69..4.37 around 4: the last ratio within 0.5 of 4
-    # (claims/timing.py TIMED), judged on its interval.
+    # (claims/decide.py TIMED), judged on its interval.
     j = judged(run, "last ratio", lambda ys: ys[1] / ys[0], lambda t: [t.ms[run.ns[-2]], t.ms[run.ns[-1]]])
     rows = run.rows()
     claim_record(stated={"converges on": FIGURES["cost.converges_on_4"].value,
@@ -309,7 +309,7 @@ def test_peak_memory_ratio_per_doubling(requested, device, tables, claim_record,
 # fitted exponents over the last four rows, time ~ n^1.91 and memory ~ n^1.87, and the last
 # memory ratio, "3.91 at the last step against a theoretical 4".  Memory is byte counts that do
 # not move: the chapter's rounding (0.005) is the whole tolerance.  Time is noisy: its exponent
-# (claims/timing.py TIMED, "time exponent") holds if 1.91 lies inside our interval widened by
+# (claims/decide.py TIMED, "time exponent") holds if 1.91 lies inside our interval widened by
 # that rounding (the timed analogue of "rounding + 2 sd"), is refuted if it lies outside, and
 # is not decided ("too noisy") when it lies inside an interval wider than the gap it must tell
 # apart, 0.2 (1.8 from 2.0).
@@ -317,7 +317,7 @@ MEMORY_EXPONENT, MEMORY_LAST_RATIO = FIGURES["cost.memory_exponent"].value, FIGU
 
 
 def _timed_figure(request, claim_record, run, name, statistic, samples_of, what, dev):
-    """A printed timed figure (claims/timing.py TIMED): holds if it lies in our interval widened by
+    """A printed timed figure (claims/decide.py TIMED): holds if it lies in our interval widened by
     the chapter's rounding, refuted if outside, too noisy to decide if it lies inside an interval
     wider than the gap the figure must tell apart; a reading, off the chapter's kind of device."""
     j = judged(run, name, statistic, samples_of)
@@ -405,7 +405,7 @@ def test_projections_are_linear_in_n(requested, device, tables, claim_record, re
 def test_projections_factor_for_eightfold_n(requested, device, tables, claim_record, request):
     # "4.0 ms at 1024 tokens to 40.1 ms at 8192, a factor of ten for a factor of eight": the
     # factor is the figure (the chapter reads its ms columns for their ratios only); its rounding
-    # and the widest interval that may confirm it: claims/timing.py TIMED.
+    # and the widest interval that may confirm it: claims/decide.py TIMED.
     dev = _device(requested, device)
     run = tables(dev)
     a, b = run.ns[-4], run.ns[-1]                      # 1024 -> 8192 (at the smoke scale 128 -> 1024)
@@ -428,7 +428,7 @@ def test_one_layer_runs_out_of_memory_in_8_gb_at_the_chapters_length(requested, 
                              [f"{small_n} tokens fit", bool(small["ok"]), "==", True],
                              [f"{big_n} tokens: the error names memory", "memory" in str(big.get("error") or "").lower(),
                               "==", True]])
-    claim_record(stated="out of memory at 16384 on an 8 GB device; 8192 fits",
+    claim_record(stated=f"out of memory at {big_n} on an 8 GB device; {CHAPTER_SCALE.fits_n} fits",
                  measured={f"{big_n}": {k: big.get(k) for k in ("ok", "asked_bytes", "error")},
                            f"{small_n}": {k: small.get(k) for k in ("ok", "error")}},
                  tolerance="exact (runs or does not)", cap_bytes=CAP_BYTES, device=dev,
@@ -469,7 +469,7 @@ def test_fused_kernel_runs_at_the_longest_length_with_linear_memory(requested, d
     n = cost_scale.fused_n                              # 16384 (smoke: 2048)
     capped = cost.run_capped(n, "fused", dev, cap_bytes=CAP_BYTES)
     ordering(request, claim_record, label="the fused kernel runs at the longest length, memory linear in n",
-             stated="runs at 16384 without the n x n matrix",
+             stated=f"runs at {CHAPTER_SCALE.fused_n} without the n x n matrix",
              measured={f"{n} under 8 GiB": capped.get("ok"), "peak MB": dict(zip(ns, peaks)), "slope": slope,
                        "backend": cost.sdpa_backend(att, torch.randn(1, 256, cost.WIDTH, device=dev)),
                        "error": capped.get("error")},

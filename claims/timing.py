@@ -10,17 +10,12 @@ import json
 
 import numpy as np
 
-from claims.decide import TIMED, TimedFigure, judge
+from claims.decide import TIMED, TimedFigure, floor, judge
 from fixtures import cost
 from fixtures.results import RESULTS_DIR
 
 # The timed figures (TIMED) and how one is judged (judge) live in claims/decide.py: pure, so
 # `python -m claims.rederive` decides a committed timed figure again without timing anything.
-
-
-def floor(value: float, drift: float) -> tuple[float, float]:
-    """The narrowest interval a timed figure is judged on: value +- 2 run-to-run sd."""
-    return value - 2 * drift, value + 2 * drift
 
 
 def drift(device: str) -> dict:

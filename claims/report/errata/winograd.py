@@ -4,9 +4,9 @@ from __future__ import annotations
 import statistics
 from collections.abc import Callable
 
+from claims import decide as rules
 from claims import registry
 from claims.chapter_figures import FIGURES, MAP_SENTENCES
-from claims.decide import rate_tolerance
 from claims.formats import like_mean
 from claims.report.errata.facts import Erratum, Facts, pct
 
@@ -141,8 +141,8 @@ def _answers_reading(kind: str, kinds: tuple[str, ...], wrong_noun: bool = False
 def _winograd_readings(kinds: tuple[str, ...], wrong_noun: bool = False) -> Callable[[Facts], list[str]]:
     """The accuracies of `kinds` (e.g. "cheatable_uniform") under each alternative reading of the
     Winograd setup (fixtures/recipes.py WINOGRAD_READINGS, recorded by claims/test_readings.py),
-    beside the chapter's figures, each judged by the figure rule (claims/rule.py
-    rate_tolerance); a reading that agrees is labelled so and leaves the primary verdict alone."""
+    beside the chapter's figures, each judged by the figure rule (claims/decide.py
+    rate); a reading that agrees is labelled so and leaves the primary verdict alone."""
     def reading(f: Facts) -> list[str]:
         tried = {k: r for k, r in sorted(f.readings.items())
                  if k.startswith("winograd: ") and not k.startswith("winograd: answers of")}
@@ -160,7 +160,7 @@ def _winograd_readings(kinds: tuple[str, ...], wrong_noun: bool = False) -> Call
                     [("wrong_noun", f"winograd.{kind}_wrong_noun")] if wrong_noun else [])
                 for rate, figure in rates:
                     stated = registry.FIGURE_VALUES[figure]
-                    ok = abs(statistics.mean(m[rate]) - stated) <= rate_tolerance(m[rate], m["held_out"])
+                    ok = rules.rate(m[rate], stated, m["held_out"]).holds      # the figure rule, seeds included
                     agree.append(ok)
                     parts.append(f"{kind.replace('_', ' ')} {rate.replace('_', ' ')} {pct(m[rate])} "
                                  f"(the chapter: {100 * stated:.1f} %)")
