@@ -4,10 +4,12 @@ why), or declared here with its reason: setup, context, a cross-reference, a yea
 notation, a repeat of an asserted figure, or a derived column another figure asserts.
 
 A number is a run of digits as the chapter prints it ("1,115,394", "0.0498", "5.96e-08", the
-"3" of "$3 \\times 10^{-3}$", "128K", the "4" of "$4d^2$"; not the digits of a name, "float32");
-numbers written as words ("seven rows in ten") are not walked,
-though a figure may be one.  tests/test_accounting.py fails on any number with neither an
-anchor nor a reason, and names it with its context.  Pure: no torch, no pytest.
+"3" of "$3 \\times 10^{-3}$", "128K", the "4" of "$4d^2$"; not the digits of a name, "float32").  Numbers written as words are walked
+the same way and counted apart (WORD: one to twenty, the tens, hundred, thousand, half, third,
+quarter, twice, double, "tens", "an order of magnitude", a range "seven to ten" as one); the words that
+are not a figure are declared in claims/number_words.py.  tests/test_accounting.py fails on any
+number, digits or words, with neither an anchor nor a reason, and names it with its context.
+Pure: no torch, no pytest.
 """
 from __future__ import annotations
 
@@ -19,8 +21,18 @@ from claims.chapter_figures import FIGURES, NUMBER, READ, span, stale_anchors
 # What the walk counts: a number as printed, or one written against a letter ("128K", "4d^2")
 WALK = re.compile(NUMBER.pattern + r"|(?<![\w.])\d+(?=[A-Za-z])")
 
-REASONS = ("setup", "context", "cross-reference", "year", "code", "notation", "repeat", "derived",
-           "example", "device-specific context")
+# A number written as a word; the longest reading first: a range ("seven to ten"), a fraction
+# ("one hundredth", "two thirds"), a compound ("ten thousand"), then one word
+_N = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+      "seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety")
+WORD = re.compile(rf"\b(?:(?:{_N}) to (?:{_N})|(?:{_N})[ -](?:hundredths?|thirds|quarters|halves)"
+                  rf"|(?:{_N})(?: (?:hundred|thousand))+|an order of magnitude"
+                  rf"|{_N}|tens|hundred(?:s|th)?|thousands?|half|thirds?|quarters?|twice|doubl(?:e[sd]?|ing))\b", re.I)
+
+# No reason "derived": a number derived from other printed numbers reports a result, so it is a
+# figure (claims/chapter_figures.py) whose test does the arithmetic.
+REASONS = ("setup", "context", "cross-reference", "year", "code", "notation", "repeat",
+           "example", "device-specific context", "not a number")
 
 # Patterns, each a reason for every number inside each of its matches
 RULES: list[tuple[str, str, str]] = [
@@ -34,22 +46,24 @@ class Declared:
     anchor: str       # verbatim, unique in the chapter; every number inside it gets the reason
     reason: str       # one of REASONS
     why: str
+    repeats: str = ""  # "repeat" only: the figure ID it restates (tests/test_accounting.py checks the value)
+    printed: str = ""  # "repeat" only: the restated number as a plain number ("1.8e-7"), if not as printed
 
 
 DECLARED: list[Declared] = [
     # the history and the course around the chapter
     Declared(r"\mathbf{h}_t = f(\mathbf{h}_{t-1}", "notation", "the recurrence's index, t - 1"),
     Declared(r"$\mathbf{h}_t$ needs $\mathbf{h}_{t-1}$", "notation", "the recurrence's index, t - 1"),
-    Declared("from token 5 reaches token 500 only by surviving 495", "example",
-             "an illustration of sequential updates (500 - 5 = 495), not a measurement"),
+    Declared("from token 5 reaches token 500", "example",
+             "an illustration of sequential updates (their count is recurrence.updates)"),
     # the setup every model shares (fixtures/recipes.py holds it)
     Declared("with a vocabulary of 1024", "setup", "the BPE vocabulary (data/bpe.py)"),
     Declared("Every model is 128 wide, sees 128 tokens, and trains for 3000 steps of AdamW at $10^{-3}$ with a "
              "batch of 64", "setup", "the common recipe (fixtures/recipes.py)"),
     Declared("At position 100 the current token", "setup", "where the one-hundredth figure is read"),
-    Declared("bought 2.14 points out of 188", "repeat",
-             "the 188 points the residual is worth, asserted as ladder.gain_residual_average"),
-    Declared("and 9 for one head", "repeat", "asserted as ladder.gain_residual_head"),
+    Declared("points out of 188", "repeat", "the 188 points the residual is worth",
+             repeats="ladder.gain_residual_average"),
+    Declared("and 9 for", "repeat", "the 9 points the residual is worth for one head", repeats="ladder.gain_residual_head"),
     # code: the chapter's listings and their indices
     Declared("A = A / A.sum(1, keepdim=True)          # rows", "code", "the listing"),
     Declared("print((A[-1] @ x - A[-1] @ y).abs().max().item())", "code", "the listing"),
@@ -61,8 +75,6 @@ DECLARED: list[Declared] = [
     Declared("s = q @ k.transpose(-2, -1)", "code", "the listing"),
     Declared("w = F.softmax(s, dim=-1)", "code", "the listing"),
     Declared("$w_i(1-w_i)$", "notation", "the softmax Jacobian's diagonal"),
-    Declared("(rows sum to 1, upper triangle is zero)", "context",
-             "what the printed matrix shows; every cell is asserted (mask.a_*)"),
     Declared("position $t$ could see position $t{+}1$", "notation", "the next position"),
     Declared("not -1e9", "context", "the finite constant the chapter advises against (mask.neg_inf_float16 "
              "tests what it does in float16)"),
@@ -70,9 +82,6 @@ DECLARED: list[Declared] = [
     *(Declared(f"\n{row[:6]}", "setup", "the table's d column") for row in (
         "     4        3.975", "    16       16.071", "    64       64.249", "   256      253.065",
         "  1024     1015.562")),
-    *(Declared(row, "derived", "the sqrt(d) column: the theory the std column is asserted against "
-                               "(scale.std_is_sqrt_d)") for row in (
-        "1.994     2.000", "4.009     4.000", "8.016     8.000", "15.908    16.000", "31.868    32.000")),
     # dividing by sqrt(d_k): where each figure is read
     Declared("One row of 64 scores", "setup", "the fresh head's row length"),
     Declared("Undivided, at $d_k = 256$", "setup", "where scale.effective_one is read"),
@@ -85,8 +94,8 @@ DECLARED: list[Declared] = [
     Declared("and at 1024 it is worth", "setup", "where scale.worth_1024 is read"),
     Declared("put more than 0.99 of their weight", "setup",
              "the threshold that defines a frozen row, part of scale.runaway_frozen"),
-    Declared("nothing at 32, everything by 256", "repeat",
-             "the widths of scale.worth_32 and scale.worth_256, restated"),
+    Declared("nothing at 32, everything by 256", "setup",
+             "the widths where scale.worth_32 and scale.worth_256 are read (its 'nothing' is not walked)"),
     # pre-norm vs post-norm
     Declared("Twelve blocks, 1000 steps, learning rate $3 \\times 10^{-3}$", "setup",
              "the norm recipe (fixtures/recipes.py NORM)"),
@@ -113,16 +122,12 @@ DECLARED: list[Declared] = [
         "2.246        -            1.324", "2.855     1.27            2.113", "5.761     2.02            3.105",
         "16.414     2.85            4.008", "51.573     3.14            9.989", "225.432", "20.176",
         "832.838", "40.106")),
-    *(Declared(x4, "derived", "the MB x4 column: ratios of the peak-MB column, whose every entry is asserted "
-                              "(cost.peak_mb_*); its last, 3.91, is cost.memory_last_ratio") for x4 in (
-        "19.2     1.31", "34.4     1.79", "89.1     2.59", "296.1     3.32", "1100.1     3.72",
-        "4300.1     3.91")),
     Declared("against a theoretical 4", "context", "the theory the 3.91 is compared with"),
     Declared("4.0 ms at 1024 tokens to 40.1 ms at 8192", "device-specific context",
              "the projections column's ends, wall clock; their ratio is cost.projections_x8"),
     Declared("on an 8 GB GPU at", "setup", "the device cap of cost.oom_16k (fixtures/capped.py)"),
-    Declared("being 8 heads times 16,384 times 16,384 times 4 bytes", "derived",
-             "the arithmetic of cost.oom_matrix_gb, asserted as cost.matrix_mb_16384"),
+    Declared("being 8 heads times 16,384 times 16,384 times 4 bytes", "setup",
+             "the factors of cost.oom_matrix_gb (the layer's heads, the length, float32's bytes)"),
     # parameter arithmetic
     Declared("$4d^2 + 4d$", "notation", "the attention's count, params.block_formula"),
     Declared("as GPT-2 has them", "context", "the model's name"),
@@ -144,13 +149,13 @@ DECLARED: list[Declared] = [
     Declared("the:0.19\n  blk 2  the:0.00 animal:0.00 did:0.00 not:0.00 cross:0.03", "setup",
              "the block a printed row belongs to"),
     Declared("Block 1 is identical in both sentences — 0.70 on the first noun", "repeat",
-             "the map's cells winograd.map_*_1_1, asserted"),
-    Declared("the at position 14", "setup", "the referent position (data/winograd.py QUERY_POS)"),
+             "the map's first-noun cell of block 1, asserted", repeats="winograd.map_tired_1_1", printed="0.70"),
     Declared("So block 1 does", "context", "which block"),
     Declared("Block 2 is where", "context", "which block"),
     Declared("block 1 put it there", "context", "which block"),
     # the implementation against PyTorch's
-    Declared("$1.8 \\times 10^{-7}$", "repeat", "the max |diff| of qkv.diff_mha and qkv.diff_sdpa, rounded"),
+    Declared("$1.8 \\times 10^{-7}$", "repeat", "the max |diff| of qkv.diff_mha and qkv.diff_sdpa, rounded",
+             repeats="qkv.diff_mha", printed="1.8e-7"),
 ]
 
 
@@ -161,6 +166,7 @@ class Number:
     text: str
     kind: str          # "figure", "read", or a reason of REASONS; "" when unaccounted
     by: str            # the figure ID, or why
+    word: bool = False  # written as a word (WORD), counted apart from digits
 
     def context(self, chapter: str, width: int = 40) -> str:
         line = chapter.count("\n", 0, self.start) + 1
@@ -169,44 +175,69 @@ class Number:
         return f"line {line}: ...{before}[{self.text}]{after}..."
 
 
+def walk(chapter: str) -> list[tuple[int, int, str, bool]]:
+    """Every number of the chapter, in digits or in words: (start, end, text, word)."""
+    found = [(m.start(), m.end(), m.group(), False) for m in WALK.finditer(chapter)]
+    found += [(m.start(), m.end(), m.group(), True) for m in WORD.finditer(chapter)]
+    return sorted(found)
+
+
+def _declarations() -> list[Declared]:
+    from claims.number_words import DECLARED_WORDS
+    return DECLARED + DECLARED_WORDS
+
+
+def _rules() -> list[tuple[str, str, str]]:
+    from claims.number_words import WORD_RULES
+    return RULES + WORD_RULES
+
+
 def numbers(chapter: str) -> list[Number]:
-    """Every number in the chapter, each with what accounts for it (kind "" if nothing does)."""
+    """Every number in the chapter, digits and words, each with what accounts for it (kind "" if
+    nothing does).  A figure or a declaration accounts for every number inside its span."""
+    nums = walk(chapter)
     owner: dict[int, tuple[str, str]] = {}
 
     def claim(start: int, end: int, kind: str, by: str) -> None:
-        for m in WALK.finditer(chapter, start, end):
-            if m.start() >= start and m.end() <= end:
-                owner.setdefault(m.start(), (kind, by))
+        for s, e, _, _ in nums:
+            if s >= start and e <= end:
+                owner.setdefault(s, (kind, by))
 
     for f in FIGURES.values():
-        owner[span(chapter, f)[0]] = ("figure", f.id)
+        claim(*span(chapter, f), "figure", f.id)
     for f in READ.values():
-        owner.setdefault(span(chapter, f)[0], ("read", f"{f.id}: {f.why}"))
-    for d in DECLARED:
+        claim(*span(chapter, f), "read", f"{f.id}: {f.why}")
+    for d in _declarations():
         at = chapter.find(d.anchor)
         if at < 0 or chapter.find(d.anchor, at + 1) >= 0:
             raise ValueError(f"declared anchor {d.anchor!r} is {'not in' if at < 0 else 'not unique in'} the chapter")
         claim(at, at + len(d.anchor), d.reason, d.why)
-    for pattern, reason, why in RULES:
+    for pattern, reason, why in _rules():
         for m in re.finditer(pattern, chapter):
             claim(m.start(), m.end(), reason, why)
-    return [Number(m.start(), m.end(), m.group(), *owner.get(m.start(), ("", "")))
-            for m in WALK.finditer(chapter)]
+    return [Number(s, e, text, *owner.get(s, ("", "")), word=word) for s, e, text, word in nums]
+
+
+def _by_kind(nums: list[Number]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for n in nums:
+        out[n.kind or "unaccounted"] = out.get(n.kind or "unaccounted", 0) + 1
+    return out
 
 
 def accounting(chapter: str) -> dict:
-    """The counts the report states: numbers, asserted figures, the rest by reason."""
+    """The counts the report states: numbers in digits and in words, asserted figures, the rest
+    by reason (digits under "by kind", words under "words by kind")."""
     nums = numbers(chapter)
-    by_kind: dict[str, int] = {}
-    for n in nums:
-        by_kind[n.kind or "unaccounted"] = by_kind.get(n.kind or "unaccounted", 0) + 1
-    return {"numbers": len(nums), "figures": len(FIGURES), "by kind": by_kind}
+    digits, words = [n for n in nums if not n.word], [n for n in nums if n.word]
+    return {"numbers": len(digits), "figures": len(FIGURES), "by kind": _by_kind(digits),
+            "words": len(words), "words by kind": _by_kind(words)}
 
 
 def stale_declarations(text: str) -> list[str]:
     """`  declared (reason): anchor '...' not found` for every declaration an altered text breaks."""
     return [f"  declared ({d.reason}): anchor {d.anchor!r} {'not found' if text.count(d.anchor) == 0 else 'found twice'}"
-            for d in DECLARED if text.count(d.anchor) != 1]
+            for d in _declarations() if text.count(d.anchor) != 1]
 
 
 # What no longer matches in an altered chapter text, the figures' anchors and then the declarations':

@@ -21,7 +21,7 @@ def filled(template: str) -> str:
 @dataclass(frozen=True)
 class Claim:
     id: str
-    statement_text: str   # the claim in our words, its printed figures by ID: "The corpus is {corpus.chars} ..."
+    statement_text: str   # the claim in our words, its printed figures by ID: "The corpus is {corpus.characters} ..."
     figure_text: str      # what the chapter states, its printed figures by ID: "{norm.prenorm_warmup} vs {norm.prenorm}"
     kind: str
     tier: str
@@ -41,6 +41,7 @@ class Claim:
 
 
 SECTIONS = {
+    "recurrence": "The recurrent summary (history)",
     "corpus": "The corpus and its tokens",
     "average": "The average",
     "mask": "Average = matmul = softmax",
@@ -59,16 +60,16 @@ SECTIONS = {
 _C = Claim
 CLAIMS: dict[str, Claim] = {c.id: c for c in [
     # corpus
-    _C("corpus.chars", "The corpus is {corpus.chars} characters long.", "{corpus.chars}", "exact", "fast"),
-    _C("corpus.tokens", "Byte-level BPE with 1024 symbols turns the corpus into about {corpus.tokens} tokens.", "{corpus.tokens}", "exact", "fast"),
-    _C("corpus.chars_per_token", "Each token covers {corpus.chars_per_token} characters on average.", "{corpus.chars_per_token}", "exact", "fast"),
+    _C("corpus.chars", "The corpus is {corpus.characters} characters long.", "{corpus.characters}", "exact", "fast"),
+    _C("corpus.tokens", "Byte-level BPE with 1024 symbols turns the corpus into about {corpus.token_count} tokens.", "{corpus.token_count}", "exact", "fast"),
+    _C("corpus.chars_per_token", "Each token covers {corpus.characters_per_token} characters on average.", "{corpus.characters_per_token}", "exact", "fast"),
     _C("corpus.split", "The split is {corpus.split_train}/{corpus.split_held_out} and the held-out part is the last {corpus.split_held_out} %.", "{corpus.split_train}/{corpus.split_held_out}", "exact", "fast"),
     # average
     _C("average.permutation_invariant", "Shuffling the window leaves the last position's average unchanged up to float noise.", "{average.shuffle_diff}", "exact", "fast"),
     _C("average.dilution", "At position t the current token is 1/(t+1) of the average.", "{average.one_hundredth} at position 100", "exact", "fast"),
     _C("average.worse_than_baseline", "Replacing each token by the average is about four times worse than using no context.", "{average.four_times} times the baseline's {ladder.baseline}", "trained", "gpu"),
     _C("average.positions_dont_help", "Learned positions added before averaging barely help.", "{average.positions_gain} of {ladder.gain_residual_average} points", "trained", "gpu"),
-    _C("average.residual_matches_baseline", "Added as a residual, the average contributes nothing over the baseline.", "{ladder.residual_average} vs {ladder.baseline}", "trained", "gpu"),
+    _C("average.residual_matches_baseline", "Added as a residual, the average contributes nothing over the baseline.", "{ladder.residual_average_val} vs {ladder.baseline}", "trained", "gpu"),
     # mask
     _C("mask.loop_matmul_softmax", "The prefix-mean loop, the triangular matmul and the masked softmax agree to float precision.", "{mask.loop_vs_matmul}", "exact", "fast"),
     _C("mask.averaging_matrix", "The averaging matrix has rows summing to 1, a zero upper triangle and 1/(t+1) in row t.", "the printed 6x6, {mask.a_1_1} ... {mask.a_6_6}", "exact", "fast"),
@@ -82,7 +83,7 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
     _C("scale.std_is_sqrt_d", "The score standard deviation is sqrt(d).", "{scale.std_4} {scale.std_16} {scale.std_64} {scale.std_256} {scale.std_1024}", "stat", "fast"),
     _C("scale.effective_tokens", "Undivided at d_k = 256, a fresh head over 64 positions attends to about one effective token.", "{scale.effective_one} of 64", "stat", "fast"),
     _C("scale.frozen_rows", "Undivided at d_k = 1024, about {scale.frozen_seven} rows in ten of 2,000 are frozen.", "{scale.frozen_seven} in ten", "stat", "fast"),
-    _C("scale.divided_flat", "Divided, the mean of sum_i w_i(1 - w_i) is {scale.divided_flat} at every width.", "{scale.divided_flat}", "stat", "fast"),
+    _C("scale.divided_flat", "Divided, the mean of sum_i w_i(1 - w_i) is {scale.divided_flat_sum} at every width.", "{scale.divided_flat_sum}", "stat", "fast"),
     _C("scale.no_effect_at_32", "At d_k = 32 dropping the division costs nothing.", "worth {scale.worth_32}; undivided very slightly ahead", "trained", "gpu"),
     _C("scale.matters_at_256", "Without the division perplexity is ~{scale.worth_256} points worse at d_k = 256 and ~{scale.worth_1024} at 1024.", "{scale.worth_256} / {scale.worth_1024} points", "trained", "gpu"),
     _C("scale.runaway", "Undivided scores run away: std {scale.runaway_init_sd} -> {scale.runaway_sd}, entropy -> {scale.runaway_entropy}, {scale.runaway_frozen} of rows > 0.99 on one token; divided std {scale.divided_sd}.", "{scale.runaway_init_sd} -> {scale.runaway_sd}; entropy {scale.runaway_entropy}; {scale.runaway_frozen}; {scale.divided_sd}", "trained", "gpu"),
@@ -95,7 +96,7 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
     _C("ladder.mlp_two_thirds", "The MLP holds two thirds of every block's parameters at every width.", "{ladder.mlp_share}", "exact", "fast"),
     _C("ladder.heads_partition_width", "h heads of width d/h cost the same q/k/v parameters as one head of width d.", "partition", "exact", "fast"),
     _C("ladder.ffn_is_positionwise", "The MLP computes within a position; attention mixes across positions.", "within / across", "exact", "fast"),
-    _C("ladder.model_size", "A one-block model here has about {ladder.model_size} parameters.", "{ladder.model_size}", "exact", "fast"),
+    _C("ladder.model_size", "A one-block model here has about {ladder.model_params} parameters.", "{ladder.model_params}", "exact", "fast"),
     # norm
     _C("norm.grad_profile", "At initialisation the per-block gradient norm grows with depth: pre-norm {norm.grad_pre_ratio}x, post-norm {norm.grad_post_ratio}x.", "{norm.grad_pre_first}..{norm.grad_pre_last} ({norm.grad_pre_ratio}); {norm.grad_post_first}..{norm.grad_post_last} ({norm.grad_post_ratio})", "stat", "fast"),
     _C("norm.postnorm_diverges", "Post-norm without warmup ends eight times worse.", "{norm.postnorm}, {norm.eight_times} times worse", "trained", "gpu"),
@@ -120,16 +121,16 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
     _C("cost.fused_kernel_avoids_matrix", "A fused kernel gives the same result without storing the n x n matrix.", "same result, no matrix", "exact", "slow"),
     # params
     _C("params.block_formula", "A block has 12d^2 + 13d parameters.", "12d^2 + 13d", "exact", "fast"),
-    _C("params.bias_difference", "Dropping the bias on three projections removes {params.bias_difference} per block at d = 768.", "{params.bias_difference}", "exact", "fast"),
+    _C("params.bias_difference", "Dropping the bias on three projections removes {params.bias_count} per block at d = 768.", "{params.bias_count}", "exact", "fast"),
     _C("params.gpt2_small", "GPT-2 small's accounting adds up to {params.total} with tied weights.", "{params.total}", "exact", "fast"),
-    _C("params.embedding_third", "Nearly {params.embedding_third} of GPT-2 small is the token table.", "nearly {params.embedding_third}", "exact", "fast"),
+    _C("params.embedding_third", "Nearly {params.embedding_share} of GPT-2 small is the token table.", "nearly {params.embedding_share}", "exact", "fast"),
     # winograd
     _C("winograd.category_cheat", "With animal/place candidates the uniform average gets {winograd.cheatable_uniform} and one block {winograd.cheatable_one_block}.", "{winograd.cheatable_uniform} / {winograd.cheatable_one_block}", "trained", "slow"),
     _C("winograd.hard_chance", "In the hardened task chance among the two nouns is {winograd.chance}.", "{winograd.chance}", "exact", "fast"),
     _C("winograd.uniform_fails", "The uniform average lands at ~{winograd.hardened_uniform} and names the wrong noun of the pair exactly {winograd.hardened_uniform_wrong_noun} the time.", "{winograd.hardened_uniform}; wrong noun {winograd.hardened_uniform_wrong_noun} the time", "trained", "slow"),
     _C("winograd.one_block", "One block reaches ~{winograd.hardened_one_block}.", "{winograd.hardened_one_block}", "trained", "slow"),
     _C("winograd.two_blocks", "Two blocks reach {winograd.hardened_two_blocks}.", "{winograd.hardened_two_blocks}", "trained", "slow"),
-    _C("winograd.uniform_weight", "A uniform average over the 15 visible tokens puts {winograd.uniform_weight} on each.", "{winograd.uniform_weight}", "exact", "fast"),
+    _C("winograd.uniform_weight", "A uniform average over the 15 visible tokens puts {winograd.uniform_each} on each.", "{winograd.uniform_each}", "exact", "fast"),
     _C("winograd.block1_first_noun", "Block 1 at the referent position is identical across a pair and puts ~{winograd.map_tired_1_1} on the first noun.", "{winograd.map_tired_1_1} on the first noun; the printed row", "trained", "slow"),
     _C("winograd.block2_routing", "Block 2 reads the adjective for crosser adjectives and fetches the other noun for crossed ones.", "tired {winograd.map_tired_2_11}; street {winograd.map_wet_2_6}, too {winograd.map_wet_2_10}, the {winograd.map_wet_2_14}", "trained", "slow"),
     # the inventory's IDs 64-71 (../shared/claims.md)
@@ -141,8 +142,28 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
     _C("cost.peak_memory", "Peak memory per length is an allocator byte count that does not move.", "{cost.peak_mb_128} ... {cost.peak_mb_8192} MB", "timed", "slow"),
     _C("cost.two_nxn_tensors", "Exactly two tensors of the layer are n x n: the scores and the weights.", "two n x n", "exact", "fast"),
     _C("winograd.block1_same_row_argument", "A first-layer query depends only on its own token, so block 1's row is the same for both sentences.", "same row", "exact", "fast"),
+    # found by reading the chapter sentence by sentence (issue 34; claims/sentence_table.py)
+    _C("recurrence.sequential_updates", "Token 5 reaches token 500 only through {recurrence.updates} sequential updates.", "{recurrence.updates}", "exact", "fast"),
+    _C("recurrence.three_years_before", "Bahdanau et al.'s attention (2014) came {recurrence.years} years before the transformer (2017).", "{recurrence.years} years", "exact", "fast"),
+    _C("average.positions_still_invariant", "Positions added before averaging leave the average order-blind: shuffling the tokens, positions in place, leaves it unchanged.", "the sum forgets them", "exact", "fast"),
+    _C("mask.causal_no_future_leak", "With the causal mask no output depends on a later token; without it, it does.", "no leak", "exact", "fast"),
+    _C("mask.any_scores_valid_weights", "Under the mask the softmax of any scores is a valid weight matrix, and equal scores give exactly the uniform average.", "valid weights", "exact", "fast"),
+    _C("qkv.head_thirty_lines", "The Head listing is {qkv.listing_lines} lines, {qkv.listing_shape_lines} of which are shapes.", "{qkv.listing_lines} lines, {qkv.listing_shape_lines} shapes", "exact", "fast"),
+    _C("scale.softmax_scale_sensitive", "Doubling a linear layer's input {scale.linear_doubles} its output; scores multiplied by ten turn a soft blend into a hard choice.", "{scale.linear_doubles}; soft -> hard", "exact", "fast"),
+    _C("scale.softmax_jacobian_diagonal", "The softmax Jacobian's diagonal is w_i(1 - w_i), zero at both ends, so a committed row has almost no derivative.", "w_i(1 - w_i)", "exact", "fast"),
+    _C("ladder.head_linear_along_features", "With its weights fixed, every operation of the head is linear along the feature axis.", "linear", "exact", "fast"),
+    _C("ladder.mlp_expands_four_gelu", "The block's MLP expands the width by four and comes back, with a GELU in the middle, at each position independently.", "x4, GELU", "exact", "fast"),
+    _C("ladder.attention_four_mlp_eight", "Attention has {ladder.attention_matrices} d x d matrices and the MLP the equivalent of {ladder.mlp_matrices}.", "{ladder.attention_matrices} and {ladder.mlp_matrices}", "exact", "fast"),
+    _C("ladder.block_two_norms_two_adds", "A block is {ladder.block_norms} normalisations and {ladder.block_additions} additions around attention and the MLP.", "{ladder.block_norms} and {ladder.block_additions}", "exact", "fast"),
+    _C("ladder.layernorm_per_example", "LayerNorm needs no batch, keeps no running statistics, is the same in training and inference and indifferent to length.", "per example", "exact", "fast"),
+    _C("norm.residual_path_identity", "In pre-norm the residual path is never normalised; post-norm puts a LayerNorm on it.", "identity path", "exact", "fast"),
+    _C("positions.no_positions_still_trains", "Without position embeddings the model still trains (beats the no-context baseline).", "still trains", "trained", "gpu"),
+    _C("positions.prefix_orderings_stack", "Without positions, every ordering of a prefix gives the same output at its last position.", "all orderings alike", "exact", "fast"),
+    _C("positions.untrained_rows_random", "Rows of a learned position table past the trained length are still the random vectors they started as.", "still the random vector", "trained", "gpu"),
+    _C("winograd.heldout_reversed_in_training", "Every held-out noun pair was in training in the reversed order, never in its own.", "reversed in training", "exact", "fast"),
+    _C("cost.x4_columns", "The x4 columns are the ratio of each row to the row above.", "{cost.ms_x4_256} ... {cost.mb_x4_8192}", "exact", "fast"),
     # depth
-    _C("depth.two_blocks_overfit", "Two blocks fit the training set better and the held-out set worse than one.", "{depth.two_blocks_train}/{ladder.two_blocks} vs {depth.one_block_train}/{ladder.layernorm}", "trained", "gpu"),
+    _C("depth.two_blocks_overfit", "Two blocks fit the training set better and the held-out set worse than one.", "{depth.two_blocks_train}/{ladder.two_blocks} vs {depth.one_block_train}/{ladder.layernorm_val}", "trained", "gpu"),
 ]}
 
 

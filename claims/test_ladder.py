@@ -77,10 +77,10 @@ def test_mlp_computes_within_a_position_and_attention_mixes_across(T, j, seed):
 
 
 @pytest.mark.claim("ladder.model_size")
-@pytest.mark.figure("ladder.model_size")
+@pytest.mark.figure("ladder.model_params")
 def test_one_block_model_size(claim_record):
     n = LanguageModel(ModelConfig()).n_params()
-    stated = FIGURES["ladder.model_size"].value
+    stated = FIGURES["ladder.model_params"].value
     # "about 500,000" at the chapter's one significant figure: [450,000, 550,000).
     claim_record(stated=stated, measured=n, tolerance=f"rounds to {stated:,} (one s.f.)",
                  config=ModelConfig().to_dict())

@@ -36,7 +36,7 @@ LEVELS = [
           "average.worse_than_baseline: baseline"),
     level(pytest.mark.claim("average.residual_matches_baseline"), "baseline", val, "ladder.baseline",
           "average.residual_matches_baseline: baseline"),
-    level(pytest.mark.claim("average.residual_matches_baseline"), "residual_average", val, "ladder.residual_average",
+    level(pytest.mark.claim("average.residual_matches_baseline"), "residual_average", val, "ladder.residual_average_val",
           "average.residual_matches_baseline: residual average"),
     level(pytest.mark.claim("depth.two_blocks_overfit"), "two_blocks", train_ppl, "depth.two_blocks_train",
           "depth: two blocks train"),
@@ -44,7 +44,7 @@ LEVELS = [
           "depth: two blocks held-out"),
     level(pytest.mark.claim("depth.two_blocks_overfit"), "layernorm", train_ppl, "depth.one_block_train",
           "depth: one block train"),
-    level(pytest.mark.claim("depth.two_blocks_overfit"), "layernorm", val, "ladder.layernorm",
+    level(pytest.mark.claim("depth.two_blocks_overfit"), "layernorm", val, "ladder.layernorm_val",
           "depth: one block held-out"),
 ]
 
@@ -73,7 +73,7 @@ def test_average_perplexity_ratio_to_no_context(trained, seeds, claim_record, re
 def test_residual_average_contributes_nothing_over_the_baseline(trained, seeds, claim_record, request):
     _, (base, res) = runs(trained, seeds, "baseline", "residual_average")
     # the difference of the chapter's two printed levels, at their rounding
-    stated = round(FIGURES["ladder.residual_average"].value - FIGURES["ladder.baseline"].value, 2)
+    stated = round(FIGURES["ladder.residual_average_val"].value - FIGURES["ladder.baseline"].value, 2)
     trained_figure(request, claim_record, measurement="perplexity", figure="residual average - baseline", stated=stated, values=gain(res, base),
                    rounding=0.005, unit=" points", residual_average=val(res), baseline=val(base))
 
@@ -86,7 +86,7 @@ def test_two_blocks_fit_train_better_and_held_out_worse(trained, seeds, claim_re
     measured = {"one block train": train_ppl(one), "one block val": val(one),
                 "two blocks train": train_ppl(two), "two blocks val": val(two)}
     ordering(request, claim_record, label="two blocks: train lower, held-out higher",
-             stated={"one block": [FIGURES["depth.one_block_train"].value, FIGURES["ladder.layernorm"].value],
+             stated={"one block": [FIGURES["depth.one_block_train"].value, FIGURES["ladder.layernorm_val"].value],
                      "two blocks": [FIGURES["depth.two_blocks_train"].value, FIGURES["ladder.two_blocks"].value]},
              measured=measured, conditions=overfit_conditions(measured), measurement="perplexity",
              tolerance="ordering on every seed", seeds=n,

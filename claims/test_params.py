@@ -32,11 +32,11 @@ def test_a_block_has_12d2_plus_13d_parameters(d):
 
 
 @pytest.mark.claim("params.bias_difference")
-@pytest.mark.figure("params.bias_difference")
+@pytest.mark.figure("params.bias_count")
 def test_no_bias_on_three_projections_saving_at_gpt2_width(claim_record):
     with_bias = count(build_on_meta(lambda: gpt2_block(768, qkv_bias=True)))
     without = count(build_on_meta(lambda: gpt2_block(768, qkv_bias=False)))
-    stated = FIGURES["params.bias_difference"].value
+    stated = FIGURES["params.bias_count"].value
     claim_record(stated=stated, measured=with_bias - without, tolerance="exact")
     assert with_bias - without == stated
 
@@ -61,10 +61,10 @@ def test_gpt2_small_table(row, gpt2_small, claim_record):
 
 
 @pytest.mark.claim("params.embedding_third")
-@pytest.mark.figure("params.embedding_third")
+@pytest.mark.figure("params.embedding_share")
 def test_embedding_table_share_of_gpt2_small(gpt2_small, claim_record):
     share = count(gpt2_small.tok_emb) / gpt2_small.n_params()
-    third = FIGURES["params.embedding_third"].value
+    third = FIGURES["params.embedding_share"].value
     # "nearly a third": below 1/3 and within a tenth of it, i.e. in [0.30, 1/3).
     claim_record(stated=f"nearly {third:.4f}", measured=share, tolerance=f"[{0.9 * third:.2f}, {third:.4f})")
     assert 0.9 * third <= share < third

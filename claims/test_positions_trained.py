@@ -9,7 +9,7 @@ from claims.formats import over_seeds
 from claims.registry import figures
 from claims.rule import ordering, trained_figure
 from data import load_tokens
-from fixtures.recipes import POSITIONS_EVAL, SMOKE_EVAL_WINDOWS
+from fixtures.recipes import POSITIONS_CONTEXT, POSITIONS_EVAL, SMOKE_EVAL_WINDOWS
 from fixtures.train import evaluate
 
 pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("positions")]
@@ -223,3 +223,52 @@ def test_alibi_improves_as_the_window_grows(curves, claim_record, request):
              measured=curves["alibi"], conditions=falling_conditions(by_window(curves), "alibi"),
              measurement="perplexity_at_window", tolerance="ordering on every seed", seeds=len(curves["learned"]),
              reason=f"alibi perplexity at 64, 128, 256: {curves['alibi']}")
+
+
+# "Delete the position embeddings and the model still trains": the positions recipe's block with
+# no position signal (fixtures/recipes.py positions_none), trained and evaluated like the four
+# schemes.  "Still trains" read as: it learns to use its context, so its held-out perplexity at
+# the trained length ends below the no-context baseline, on every seed.
+@pytest.mark.claim("positions.no_positions_still_trains")
+def test_without_positions_the_model_still_trains(trained, seeds, device, claim_record, request):
+    n = seeds(SEEDS)
+    windows = SMOKE_EVAL_WINDOWS if trained.smoke else None
+    ppl = [evaluate(r.model, load_tokens(), POSITIONS_CONTEXT, device, windows)["val_ppl"]
+           for r in trained("positions", "positions_none", n)]
+    ordering(request, claim_record, label="no positions: below the no-context baseline at 64",
+             stated=f"still trains (below the no-context baseline, {NO_CONTEXT})", measured={"64": ppl},
+             conditions=[[f"seed {i}: no positions at 64 below the no-context baseline", v, "<", NO_CONTEXT]
+                         for i, v in enumerate(ppl)],
+             measurement="perplexity_at_window", seeds=len(ppl),
+             tolerance=f"below the no-context baseline ({NO_CONTEXT}) on every seed",
+             reason=f"no positions at 64: {over_seeds(ppl)}, against {NO_CONTEXT} with no context")
+
+
+# "position 100 was never in a batch and its embedding is still the random vector it started
+# as": the learned table has 256 rows and trains on 64-token windows, so rows 64..255 get no
+# gradient.  Read as: each is its starting vector up to one common factor (same direction, nothing
+# learned), on every seed.  AdamW's weight decay (0.01, which the chapter does not mention) is
+# that factor, (1 - lr * 0.01) per step: recorded beside, as the one way the row did change.
+@pytest.mark.claim("positions.untrained_rows_random")
+def test_rows_past_the_trained_length_are_still_the_vectors_they_started_as(trained, seeds, claim_record, request):
+    from fixtures.position_rows import initial_table, untrained_rows
+    from fixtures.recipes import POSITIONS
+    n = seeds(SEEDS)
+    recipe = next(r for r in POSITIONS if r.name == "positions_learned")
+    recipe = recipe.smoke() if trained.smoke else recipe
+    tc = recipe.train
+    rows = [untrained_rows(r.model.pos_emb.table.weight.cpu(), initial_table(recipe.model, seed), POSITIONS_CONTEXT)
+            for seed, r in enumerate(trained("positions", "positions_learned", n))]
+    decay = (1 - tc.lr * tc.weight_decay) ** tc.steps
+    conditions = [c for i, m in enumerate(rows) for c in (
+        [f"seed {i}: every untrained row in its starting direction (cosine above 0.9999)", m["untrained"]["min cosine"], ">", 0.9999],
+        [f"seed {i}: every untrained row its start times one factor (off by under 1e-4)",
+         m["untrained"]["max off the scaled start"], "<", 1e-4])]
+    ordering(request, claim_record, label="untrained position rows: still their starting vectors",
+             stated="still the random vector it started as", measured=rows, conditions=conditions,
+             measurement="position_rows", seeds=len(rows),
+             tolerance="same direction and no change but one common factor, on every seed",
+             weight_decay_factor=decay,
+             reason="untrained rows per seed: " + "; ".join(
+                 f"min cosine {m['untrained']['min cosine']:.6f}, off {m['untrained']['max off the scaled start']:.2e}"
+                 for m in rows))

@@ -104,7 +104,7 @@ def test_undivided_widest_head_share_of_frozen_rows(claim_record):
 
 
 @pytest.mark.claim("scale.divided_flat")
-@pytest.mark.figure("scale.divided_flat")
+@pytest.mark.figure("scale.divided_flat_sum")
 @pytest.mark.parametrize("d", VARIANCE_D)
 def test_divided_softmax_slope_is_flat(d, claim_record):
     w = fresh_rows(d, 2000, divide=True, seed=d)
@@ -113,7 +113,7 @@ def test_divided_softmax_slope_is_flat(d, claim_record):
     u = fresh_rows(d, 2000, divide=False, seed=d)
     undivided = (u * (1 - u)).sum(-1).mean().item()
     # The chapter prints two decimals: [0.955, 0.965), widened by 3 SE of the 2,000-row mean.
-    f = FIGURES["scale.divided_flat"]
+    f = FIGURES["scale.divided_flat_sum"]
     low, high = f.value - f.rounding, f.value + f.rounding
     claim_record(stated=f.value, measured=mean, tolerance=f"[{low:.3f}, {high:.3f}) +- 3 SE ({3 * se:.4f})",
                  d=d, undivided=undivided)

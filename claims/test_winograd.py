@@ -48,12 +48,12 @@ def test_hardened_task_chance_among_the_two_nouns(claim_record):
 
 @pytest.mark.fast
 @pytest.mark.claim("winograd.uniform_weight")
-@pytest.mark.figure("winograd.uniform_weight")
+@pytest.mark.figure("winograd.uniform_each")
 def test_uniform_average_weight_on_each_of_15_visible_tokens(claim_record):
     words = sentence("animal", "street", "tired")
     visible = QUERY_POS + 1                                          # "the ... so the"
     w = averaging_matrix(len(words) - 1, dtype=torch.float64)[QUERY_POS, :visible]
-    f = FIGURES["winograd.uniform_weight"]
+    f = FIGURES["winograd.uniform_each"]
     claim_record(stated=f.value, measured=w[0].item(), tolerance=f"rounds to {f.printed}", visible=visible)
     assert visible == 15 and torch.allclose(w, torch.full((15,), 1 / 15, dtype=torch.float64))
     assert abs(w[0].item() - f.value) < f.rounding

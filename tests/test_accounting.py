@@ -4,7 +4,8 @@ import pytest
 
 from claims import accounting
 from claims.accounting import DECLARED, REASONS, numbers
-from claims.chapter_figures import FIGURES, WORDS
+from claims.chapter_figures import FIGURES, Figure
+from claims.number_words import DECLARED_WORDS
 
 
 def test_every_number_in_the_chapter_is_a_figure_or_has_a_reason(chapter_text):
@@ -13,7 +14,7 @@ def test_every_number_in_the_chapter_is_a_figure_or_has_a_reason(chapter_text):
 
 
 def test_every_declaration_is_in_the_chapter_once_with_a_known_reason(chapter_text):
-    for d in DECLARED:
+    for d in DECLARED + DECLARED_WORDS:
         assert chapter_text.count(d.anchor) == 1, d.anchor
         assert d.reason in REASONS and d.why, d
 
@@ -28,7 +29,40 @@ def test_a_new_number_in_the_text_is_named_with_its_context(chapter_text):
 def test_the_accounting_counts_add_up(chapter_text):
     a = accounting.accounting(chapter_text)
     assert sum(a["by kind"].values()) == a["numbers"] and "unaccounted" not in a["by kind"]
-    assert a["by kind"]["figure"] + sum(f.printed.lower() in WORDS for f in FIGURES.values()) == a["figures"]
+    assert sum(a["words by kind"].values()) == a["words"] and "unaccounted" not in a["words by kind"]
+    # every figure is one walked number, in digits or in words ("nothing" and "zero" are not walked)
+    unwalked = sum(f.printed.lower() in ("nothing", "zero") for f in FIGURES.values())
+    assert a["by kind"]["figure"] + a["words by kind"]["figure"] + unwalked == a["figures"]
+
+
+def test_number_words_are_walked_as_one_number_each():
+    text = "seven to ten times, one hundredth, two thirds, ten thousand cores, twice, a doubling, twenty-one"
+    assert [t for _, _, t, word in accounting.walk(text) if word] == [
+        "seven to ten", "one hundredth", "two thirds", "ten thousand", "twice", "doubling", "twenty", "one"]
+
+
+@pytest.mark.parametrize("d", [d for d in DECLARED + DECLARED_WORDS if d.reason == "repeat"], ids=lambda d: d.anchor[:30])
+def test_every_repeat_names_a_figure_with_the_same_value(d):
+    # The restated number, as a plain number: what the declaration says it is, else the anchor's
+    # only (or first) number.  Equal to the figure within the restatement's own rounding.
+    inside = [t for _, _, t, _ in accounting.walk(d.anchor)]
+    assert d.printed or len(inside) == 1, f"{d.anchor!r} holds {inside}: say which one it restates (printed=)"
+    printed = d.printed or inside[0]
+    assert d.repeats in FIGURES, f"{d.anchor!r}: a repeat must name the figure it restates"
+    repeat, figure = Figure("repeat", "", printed, printed), FIGURES[d.repeats]
+    assert abs(repeat.value - figure.value) <= repeat.rounding + 1e-12 * abs(figure.value), \
+        f"{d.anchor!r} restates {printed}, but {d.repeats} is {figure.printed}"
+
+
+def test_a_repeat_of_another_value_is_caught():
+    d = accounting.Declared("and 9 for", "repeat", "", repeats="ladder.gain_four_heads")
+    with pytest.raises(AssertionError, match="ladder.gain_four_heads is 3"):
+        test_every_repeat_names_a_figure_with_the_same_value(d)
+
+
+def test_no_number_is_declared_derived():
+    # a number derived from other printed numbers reports a result: a figure with a test
+    assert "derived" not in REASONS and not [d for d in DECLARED + DECLARED_WORDS if d.reason == "derived"]
 
 
 def test_a_broken_declaration_is_named(chapter_text):

@@ -58,7 +58,7 @@ from claims import timing
 from data import load_tokens, split
 from data.paths import PROJECT_ROOT
 from data.winograd import CROSSED, CROSSER, sentence
-from fixtures import attention_stats, cost, grad_profile, winograd
+from fixtures import attention_stats, cost, grad_profile, position_rows, winograd
 from fixtures import train as training
 from fixtures.fingerprint import families
 from fixtures.measurements import AT_TRAINING, MEASUREMENTS, REMEASURE, measurement_id, stale_measurement
@@ -133,6 +133,19 @@ def _perplexity_at_window() -> dict:
 def _held_out_curve() -> dict:
     return {fam: training.held_out_probe(_recipe(fam), "cpu")(_model(fam))
             for fam in ("prenorm_two_blocks", "rope")}
+
+
+def _position_rows() -> dict:
+    # a learned table of twice the tiny context, a few optimiser steps on windows of the context
+    cfg = _recipe("sinusoidal").model.replace(positions="learned", n_positions=2 * _recipe("sinusoidal").model.context)
+    model = _model("sinusoidal", positions="learned", n_positions=cfg.n_positions).train()
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-2, weight_decay=0.01)
+    x = torch.as_tensor(_ids()[: 4 * cfg.context], dtype=torch.long).view(4, cfg.context)
+    for _ in range(3):
+        opt.zero_grad()
+        model(x[:, :-1], x[:, 1:])[1].backward()
+        opt.step()
+    return position_rows.untrained_rows(model.pos_emb.table.weight, position_rows.initial_table(cfg, 0), cfg.context)
 
 
 def _softmax_inputs(family: str) -> torch.Tensor:
@@ -368,7 +381,7 @@ def _fused_kernel() -> dict:
 
 MEASURES: dict[str, Callable[[], dict]] = {
     "perplexity": _perplexity, "perplexity_at_window": _perplexity_at_window,
-    "held_out_curve": _held_out_curve,
+    "held_out_curve": _held_out_curve, "position_rows": _position_rows,
     "softmax_stats": _softmax_stats, "softmax_stats_at_init": _softmax_stats_at_init,
     "grad_profile": _grad_profile, "grad_profile_readings": _grad_profile_readings,
     "winograd_accuracy": _winograd_accuracy, "winograd_answers": _winograd_answers,
@@ -380,6 +393,7 @@ MEASURES: dict[str, Callable[[], dict]] = {
 MEASURED_BY = {
     "perplexity": (training, "evaluate"), "perplexity_at_window": (training, "evaluate"),
     "held_out_curve": (training, "perplexity"),
+    "position_rows": (position_rows, "untrained_rows"),
     "softmax_stats": (attention_stats, "softmax_stats"),
     "softmax_stats_at_init": (attention_stats, "softmax_stats_at_init"),
     "grad_profile": (grad_profile, "block_grad_norms"),

@@ -47,7 +47,7 @@ def _claims_json(smoke: bool) -> dict:
     """A run's claim report whose tests carry the planted strings in every field a page shows."""
     records = [{"figure": PLANT, "stated": PLANT, "measured": {PLANT: PLANT}, "tolerance": PLANT,
                 "device": PLANT}]
-    results = {"undecided": _test("test_corpus.py", "corpus.chars", PLANT, ["corpus.chars"], records=records,
+    results = {"undecided": _test("test_corpus.py", "corpus.chars", PLANT, ["corpus.characters"], records=records,
                                   tier=PLANT, device=PLANT),
                "refuted": _test("test_scale.py", "scale.runaway", "refuted", [])}
     meta = {"timestamp": "2999-01-01T00:00:00+00:00", "source": PLANT, "torch": PLANT, "python": PLANT,
@@ -60,7 +60,7 @@ def _claims_json(smoke: bool) -> dict:
         report["summary"]["holds"] = PLANT
         counts = ("holds", "refuted", "not run", "device-specific")
         report["figure_summary"].update(dict.fromkeys(counts, PLANT))
-        row = next(r for r in report["figures"] if r["id"] == "corpus.chars")
+        row = next(r for r in report["figures"] if r["id"] == "corpus.characters")
         row.update(label=PLANT, printed=PLANT, claim=PLANT, reason=PLANT, source=PLANT, measured_on=PLANT,
                    test=PLANT, verdict="refuted")
     return report

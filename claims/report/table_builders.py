@@ -12,7 +12,6 @@ from claims.formats import over_seeds
 from claims.registry import figures
 from claims.report.errata.scale import RUNAWAY_WIDE
 from claims.report.evidence import Facts
-from claims.report.markdown import md_fence
 from claims.report.table_data import (
     FIG_HEADER,
     Table,
@@ -20,7 +19,6 @@ from claims.report.table_data import (
     _figure_table,
     _run_evidence,
     _runs,
-    _table,
     _tests,
     chapter_cost_table,
     chapter_maps,
@@ -35,9 +33,10 @@ RUNAWAY_ROWS = [("undivided score sd at init", "scale.runaway_init_sd", "undivid
                 ("divided score sd after training", "scale.divided_sd", "divided", "score_sd")]
 
 
-def _runaway_wide_rows(merged: dict, results_dir: Path) -> list[list]:
-    """The runaway's figures beside the reading "a model 1024 wide throughout", where measured."""
-    facts = Facts(merged, results_dir)
+def _runaway_wide_rows(merged: dict, results_dir: Path, facts: Facts | None = None) -> list[list]:
+    """The runaway's figures beside the reading "a model 1024 wide throughout", where measured
+    (`facts`: the render's one reader of the evidence, else one made here)."""
+    facts = facts or Facts(merged, results_dir)
     reading = facts.readings.get(RUNAWAY_WIDE, {})
     if not reading:
         return []
@@ -51,12 +50,12 @@ def _runaway_wide_rows(merged: dict, results_dir: Path) -> list[list]:
     return rows
 
 
-def _scale_tables(merged: dict, results_dir: Path) -> list[Table]:
+def _scale_tables(merged: dict, results_dir: Path, facts: Facts | None = None) -> list[Table]:
     out = [_figure_table("variance", "Var(q·k) and the score sd, 20,000 pairs per width", merged,
                          "scale.variance_is_d", "scale.std_is_sqrt_d", key_field="d"),
            _figure_table("effective_tokens", "A row of 64 scores: effective tokens (exp of entropy)", merged,
                          "scale.effective_tokens"),
-           _figure_table("softmax_jacobian", "The softmax Jacobian over 2,000 rows", merged, "scale.divided_flat",
+           _figure_table("softmax_jacobian", "The softmax Jacobian over 2,000 rows", merged, "scale.divided_flat_sum",
                          "scale.frozen_rows", "scale.divided_never_saturates")]
     # the sqrt(d_k) ablation: rows we trained; the chapter names a fourth width it gives no figure for
     ladder, scale = _runs("ladder", results_dir), _runs("scale", results_dir)
@@ -77,7 +76,7 @@ def _scale_tables(merged: dict, results_dir: Path) -> list[Table]:
                      ["d_k", "divided", "undivided", "the chapter: worth", "ours: worth (undivided - divided)"],
                      rows, figs, [e for g, rs in used for e in _run_evidence(g, rs)]))
     out.append(_figure_table("runaway", "The runaway statistics (d_k = 1024)", merged, "scale.runaway"))
-    wide = _runaway_wide_rows(merged, results_dir)
+    wide = _runaway_wide_rows(merged, results_dir, facts)
     if wide:
         out.append(Table("runaway_wide", ("The runaway in a model 1024 wide throughout (an alternative reading, "
                                           "claims/report/errata/; not a verdict)"),
@@ -169,12 +168,12 @@ def _winograd_tables(merged: dict, results_dir: Path, chapter: str, missing: str
                   {(i, 1): f"winograd.{name}" for i, name in enumerate(stated)},
                   _run_evidence("winograd", *(wino.get(f"winograd_{n}", []) for n in stated))),
             _routing_table(merged),
-            Table("maps", "The two attention maps (block rows at the referent position, averaged over heads)", [], [],
-                  body="The chapter:\n\n" + md_fence(missing or chapter_maps(chapter)) + "\n\nOurs (seed 0):\n\n"
-                  + md_fence(maps.read_text().rstrip() if maps.exists() else "not run")
-                  + "\n\nEvery printed cell as a figure over all seeds:\n\n"
-                  + _table(FIG_HEADER, [r for r in cells if r[1] not in (0, 0.0)]),
-                  evidence=_claim_evidence(merged, "winograd.block1_first_noun", "winograd.block2_routing"))]
+            Table("maps", "The two attention maps (block rows at the referent position, averaged over heads)",
+                  FIG_HEADER, [r for r in cells if r[1] not in (0, 0.0)],
+                  evidence=_claim_evidence(merged, "winograd.block1_first_noun", "winograd.block2_routing"),
+                  listings=[("The chapter", missing or chapter_maps(chapter)),
+                            ("Ours (seed 0)", maps.read_text().rstrip() if maps.exists() else "not run")],
+                  grid="Every printed cell as a figure over all seeds")]
 
 
 ROUTES = ("first noun", "second noun", "adjective")

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from claims import registry
-from claims.chapter_figures import FIGURES, READ
+from claims.chapter_figures import FIGURES
 from claims.formats import cell as cell_of
 from claims.formats import like
 from claims.report.errata.facts import Erratum, Facts
@@ -80,11 +80,11 @@ def _time_doubling_sentence(f: Facts) -> str:
     ratios = ((_doublings(f).get("measured") or {}).get("ratios") or [])[-4:]
     if len(ratios) < 4:
         return ""
-    p = READ["cost.time_ratio_4096"].printed
+    p = FIGURES["cost.ms_x4_4096"].printed
     return (f"\"The x4 columns are the ratio to the row above: memory per doubling converges on 4 "
             f"({FIGURES['cost.memory_last_ratio'].printed} at the last step), and time per doubling scatters around "
             f"it, x{like(min(ratios), p)} to x{like(max(ratios), p)} over the last four doublings on a CPU, "
-            f"x{READ['cost.time_ratio_8192'].printed} to x{p} over the last two on the laptop card above.\"")
+            f"x{FIGURES['cost.ms_x4_8192'].printed} to x{p} over the last two on the laptop card above.\"")
 
 
 ERRATA: dict[str, Erratum] = {

@@ -17,5 +17,5 @@ ERRATA: dict[str, Erratum] = {
                              f"{like_mean(f.runs('ladder', 'two_blocks', 'train_ppl'), P['depth.two_blocks_train'])} and a "
                              f"validation perplexity of {like_mean(f.runs('ladder', 'two_blocks'), P['ladder.two_blocks'])}, "
                              f"against one block's {like_mean(f.runs('ladder', 'layernorm', 'train_ppl'), P['depth.one_block_train'])} "
-                             f"and {like_mean(f.runs('ladder', 'layernorm'), P['ladder.layernorm'])}.\"")),
+                             f"and {like_mean(f.runs('ladder', 'layernorm'), P['ladder.layernorm_val'])}.\"")),
 }

@@ -23,7 +23,7 @@ def _norm_levels(f: Facts) -> str:
             f"{over_seeds(f.runs('norm', 'postnorm_warmup', 'train_ppl'))}. Post-norm without warmup stays on the "
             f"unigram plateau, {over_seeds(post)}, which the chapter's {c['postnorm']} matches. The chapter's {c['prenorm']}, "
             f"{c['prenorm_warmup']} and {c['postnorm_warmup']} are where one block ends in its own ladder "
-            f"({registry.FIGURE_VALUES['ladder.layernorm']}; ours {over_seeds(f.runs('ladder', 'layernorm'))})"
+            f"({registry.FIGURE_VALUES['ladder.layernorm_val']}; ours {over_seeds(f.runs('ladder', 'layernorm'))})"
             + _norm_curves(f))
 
 

@@ -1,0 +1,151 @@
+"""Every sentence of the chapter, accounted for as its numbers are (claims/accounting.py).
+
+The walk: the chapter is cut into paragraphs at blank lines.  A paragraph that is not prose (a
+code listing, a printed table or output, the title: more than one line, an indented first line,
+or no sentence end) is one unit, a *block*, with the blocks right after it (a listing with blank
+lines inside); a prose paragraph is cut into sentences after ".",
+"?" or "!" (and any closing quote or footnote mark) where the next word starts a sentence.
+
+Each unit is accounted for by one entry of claims/sentence_table.py: a verbatim anchor, unique
+in the chapter and inside that unit, with either the claim IDs it asserts (claims/registry.py)
+or a reason it asserts nothing: setup, context, history, rhetoric, cross-reference, code, or a
+caption.  tests/test_sentences.py fails on a unit with no entry, or with two, and names it.
+Pure: no torch, no pytest.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+REASONS = {
+    "setup": "states what was trained or measured, and how; the figures it fixes are declared in claims/accounting.py",
+    "context": "explains, motivates or introduces what a neighbouring sentence asserts",
+    "history": "who did what when, outside this chapter's measurements",
+    "rhetoric": "a transition, an emphasis or a judgement with nothing to measure",
+    "cross-reference": "points to another chapter of the course or to another source",
+    "code": "a listing, a printed output or table, or a template, whose figures are anchored cell by cell",
+    "caption": "introduces a table or a listing the chapter prints (or omits) right after it",
+}
+
+# a sentence ends at . ? or ! (then closing quotes, brackets or footnote marks) before a space
+# and a word that can start a sentence; "et al." and decimals never end one
+_END = re.compile(r"(?<!\bal)(?<!\be\.g)(?<!\bi\.e)[.?!][\"')\u201d\u2019\u00b9\u00b2\u00b3\u2070-\u2079]*(?=\s+[A-Z$\"\u201c'(\u2018\u2026\d])")
+_SENTENCE_END = re.compile(r"[.?!:][\"')\u201d\u2019\u00b9\u00b2\u00b3\u2070-\u2079]*\s*$")
+
+
+@dataclass(frozen=True)
+class Unit:
+    start: int
+    end: int
+    text: str
+    block: bool          # a listing, table, output or the title, kept whole
+
+    def context(self, chapter: str, width: int = 90) -> str:
+        line = chapter.count("\n", 0, self.start) + 1
+        shown = self.text if len(self.text) <= width else self.text[:width] + "..."
+        return f"line {line}: {shown!r}"
+
+
+def _is_prose(paragraph: str) -> bool:
+    return "\n" not in paragraph and not paragraph[:1].isspace() and bool(_SENTENCE_END.search(paragraph))
+
+
+def units(chapter: str) -> list[Unit]:
+    """The chapter's sentences and blocks, in order."""
+    out = []
+    for m in re.finditer(r"[^\n](?:.|\n(?!\s*\n))*", chapter):
+        para, at = m.group().rstrip(), m.start()
+        if not _is_prose(para):
+            if out and out[-1].block and not chapter[out[-1].end:at].strip():   # one listing, blank lines inside
+                at = out.pop().start
+            out.append(Unit(at, m.start() + len(para), chapter[at:m.start() + len(para)], True))
+            continue
+        start = 0
+        for end in _END.finditer(para):
+            out.append(Unit(at + start, at + end.end(), para[start:end.end()], False))
+            start = end.end() + (len(para[end.end():]) - len(para[end.end():].lstrip()))
+        if start < len(para):
+            out.append(Unit(at + start, at + len(para), para[start:], False))
+    return out
+
+
+@dataclass(frozen=True)
+class Sentence:
+    anchor: str                   # verbatim, unique in the chapter, inside one unit
+    claims: tuple[str, ...] = ()  # the claim IDs it asserts (claims/registry.py)
+    reason: str = ""              # or why it asserts nothing: a key of REASONS
+    why: str = ""                 # the reason's detail, where one helps
+
+
+@dataclass(frozen=True)
+class Accounted:
+    unit: Unit
+    entries: tuple[Sentence, ...]  # exactly one when accounted for
+
+    @property
+    def claims(self) -> tuple[str, ...]:
+        return tuple(c for e in self.entries for c in e.claims)
+
+    @property
+    def kind(self) -> str:
+        """"asserts", a reason of REASONS, "unaccounted", or "ambiguous" (two entries)."""
+        if len(self.entries) != 1:
+            return "unaccounted" if not self.entries else "ambiguous"
+        return "asserts" if self.entries[0].claims else self.entries[0].reason
+
+
+def accounted(chapter: str, table: list[Sentence] | None = None) -> list[Accounted]:
+    """Every unit of the chapter with the entries of the table whose anchor it holds."""
+    if table is None:
+        from claims.sentence_table import SENTENCES as table
+    us = units(chapter)
+    starts = [u.start for u in us]
+    found: dict[int, list[Sentence]] = {}
+    for s in table:
+        at = chapter.find(s.anchor)
+        if at < 0 or chapter.find(s.anchor, at + 1) >= 0:
+            raise ValueError(f"sentence anchor {s.anchor!r} is {'not in' if at < 0 else 'not unique in'} the chapter")
+        i = max(k for k, st in enumerate(starts) if st <= at)
+        if at + len(s.anchor) > us[i].end:
+            raise ValueError(f"sentence anchor {s.anchor!r} runs past its sentence {us[i].text!r}")
+        found.setdefault(i, []).append(s)
+    return [Accounted(u, tuple(found.get(i, ()))) for i, u in enumerate(us)]
+
+
+def problems(chapter: str, table: list[Sentence] | None = None, known_claims=None) -> list[str]:
+    """What is wrong with the sentence table, one line each: a unit with no entry or two, an
+    unknown claim ID, an unknown reason."""
+    if known_claims is None:
+        from claims.registry import CLAIMS as known_claims
+    out = []
+    for a in accounted(chapter, table):
+        if a.kind == "unaccounted":
+            out.append(f"not accounted for: {a.unit.context(chapter)}")
+        elif a.kind == "ambiguous":
+            out.append(f"accounted for twice: {a.unit.context(chapter)}")
+        for e in a.entries:
+            unknown = [c for c in e.claims if c not in known_claims]
+            if unknown:
+                out.append(f"unknown claim ID(s) {unknown} for {e.anchor!r}")
+            if not e.claims and e.reason not in REASONS:
+                out.append(f"neither claims nor a known reason for {e.anchor!r} (reason {e.reason!r})")
+            if e.claims and e.reason:
+                out.append(f"both claims and a reason for {e.anchor!r}")
+    return out
+
+
+def counts(chapter: str, table: list[Sentence] | None = None) -> dict:
+    """The counts the report states: units, sentences asserting, the rest by reason."""
+    acc = accounted(chapter, table)
+    by: dict[str, int] = {}
+    for a in acc:
+        by[a.kind] = by.get(a.kind, 0) + 1
+    return {"units": len(acc), "sentences": sum(not a.unit.block for a in acc),
+            "blocks": sum(a.unit.block for a in acc), "by kind": by}
+
+
+def stale_sentences(text: str) -> list[str]:
+    """`  sentence: anchor '...' not found` for every entry an altered text breaks."""
+    from claims.sentence_table import SENTENCES
+    return [f"  sentence: anchor {s.anchor!r} {'not found' if text.count(s.anchor) == 0 else 'found twice'}"
+            for s in SENTENCES if text.count(s.anchor) != 1]

@@ -1,0 +1,67 @@
+"""Every sentence of the chapter is accounted for (claims/sentences.py, claims/sentence_table.py):
+the claim IDs it asserts, or the reason it asserts nothing."""
+import pytest
+
+from claims import sentences
+from claims.registry import CLAIMS
+from claims.sentence_table import SENTENCES
+
+
+def test_every_sentence_is_accounted_for_once(chapter_text):
+    problems = sentences.problems(chapter_text)
+    assert not problems, "sentences of the chapter:\n" + "\n".join(problems)
+
+
+def test_every_claim_is_asserted_by_a_sentence(chapter_text):
+    asserted = {c for a in sentences.accounted(chapter_text) for c in a.claims}
+    assert sorted(set(CLAIMS) - asserted) == []
+
+
+def test_a_new_sentence_is_named_with_its_line(chapter_text):
+    text = chapter_text.replace("Score, mask, normalise, mix.", "Score, mask, normalise, mix. A new claim appears.")
+    missing = [p for p in sentences.problems(text) if p.startswith("not accounted for")]
+    assert missing == [f"not accounted for: line {text[:text.find('A new claim')].count(chr(10)) + 1}: 'A new claim appears.'"]
+
+
+def test_a_broken_anchor_is_named(chapter_text):
+    text = chapter_text.replace("Score, mask, normalise, mix.", "Score, mask, mix.")
+    with pytest.raises(ValueError, match="not in the chapter"):
+        sentences.accounted(text, [sentences.Sentence("Score, mask, normalise", reason="rhetoric")])
+    assert any("Score, mask, normalise" in line for line in sentences.stale_sentences(text)) == any(
+        "Score, mask, normalise" in s.anchor for s in SENTENCES)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Vaswani et al. say this. It holds.", ["Vaswani et al. say this.", "It holds."]),
+    ("It is 0.96 at every width. Then 1.8 e-7 again.", ["It is 0.96 at every width.", "Then 1.8 e-7 again."]),
+    ("A footnote.\u2078 Twelve blocks.", ["A footnote.\u2078", "Twelve blocks."]),
+    ('It says "to keep it." Which is true.', ['It says "to keep it."', "Which is true."]),
+    ("the {x} did not cross .", ["the {x} did not cross ."]),
+])
+def test_the_walk_cuts_sentences_where_the_chapter_ends_them(text, expected):
+    assert [u.text for u in sentences.units(text)] == expected
+
+
+def test_listings_and_tables_are_kept_whole():
+    text = "In code:\n\nclass A:\n    x = 1\n\n    def f(self):\n        return 2\n\nScore, mix."
+    us = sentences.units(text)
+    assert [(u.text, u.block) for u in us] == [("In code:", False), ("class A:\n    x = 1\n\n    def f(self):\n        return 2", True),
+                                               ("Score, mix.", False)]
+
+
+def test_the_counts_add_up(chapter_text):
+    c = sentences.counts(chapter_text)
+    assert sum(c["by kind"].values()) == c["units"] == c["sentences"] + c["blocks"]
+    assert set(c["by kind"]) <= {"asserts", *sentences.REASONS}
+
+
+def test_a_sentence_printing_a_figure_asserts_its_claim(chapter_text):
+    from claims.chapter_figures import FIGURES, span
+    acc = sentences.accounted(chapter_text)
+    missing = []
+    for f in FIGURES.values():
+        at = span(chapter_text, f)[0]
+        a = next(a for a in acc if a.unit.start <= at < a.unit.end)
+        if not a.unit.block and f.claim not in a.claims:
+            missing.append(f"{f.id} ({f.claim}) in {a.unit.context(chapter_text)}")
+    assert not missing, "sentences that print a figure but do not assert its claim:\n" + "\n".join(missing)
