@@ -240,7 +240,13 @@ def stale_declarations(text: str) -> list[str]:
             for d in _declarations() if text.count(d.anchor) != 1]
 
 
-# What no longer matches in an altered chapter text, the figures' anchors and then the declarations':
+# What no longer matches in an altered chapter text, the figures' anchors, the declarations' and
+# the sentences' (claims/sentences.py):
 # handed to data/chapter.py's readers by whoever reads the chapter above this layer
 # (`load_chapter(explain=EXPLAINERS)`), so that ChapterAltered names each one.
-EXPLAINERS = (stale_anchors, stale_declarations)
+def _stale_sentences(text: str) -> list[str]:
+    from claims.sentences import stale_sentences
+    return stale_sentences(text)
+
+
+EXPLAINERS = (stale_anchors, stale_declarations, _stale_sentences)

@@ -65,3 +65,36 @@ def test_token_share_at_the_position_the_chapter_reads(claim_record):
     stated = FIGURES["average.one_hundredth"].value
     claim_record(stated=stated, measured=w, tolerance="float64 rounding")
     assert w == pytest.approx(stated, rel=1e-12)
+
+
+@pytest.mark.claim("average.positions_still_invariant")
+@settings(max_examples=30, deadline=None)
+@given(T=st.integers(2, 128), seed=st.integers(0, 2**31 - 1))
+def test_positions_added_before_averaging_leave_it_order_blind(T, seed):
+    # Positions stay in place (p_i is added at slot i); the tokens are shuffled.  The average's
+    # last row is then a sum of the same x's plus the same p's, in another order.
+    g = torch.Generator().manual_seed(seed)
+    x, p = torch.randn(T, 16, generator=g), torch.randn(T, 16, generator=g)
+    perm = torch.randperm(T, generator=g)
+    A = averaging_matrix(T)
+    diff = (A[-1] @ (x[perm] + p) - A[-1] @ (x + p)).abs().max().item()
+    assert diff <= reorder_bound(x + p)
+
+
+@pytest.mark.claim("average.positions_still_invariant")
+def test_shuffled_tokens_with_positions_in_place_at_the_chapters_scale(claim_record):
+    # Width 128, context 128, learned-style positions (N(0, 1), as nn.Embedding starts them).  As a
+    # contrast that shows the test can fail: a nonlinearity applied per position before the
+    # average (tanh of token + position) ties each token to its slot, and the average then moves.
+    g = torch.Generator().manual_seed(0)
+    x, p = torch.randn(128, 128, generator=g), torch.randn(128, 128, generator=g)
+    perm = torch.randperm(128, generator=g)
+    last = averaging_matrix(128)[-1]
+    diff = (last @ (x[perm] + p) - last @ (x + p)).abs().max().item()
+    nonlinear = (last @ torch.tanh(x[perm] + p) - last @ torch.tanh(x + p)).abs().max().item()
+    bound = reorder_bound(x + p)
+    claim_record(stated="unchanged: the sum forgets which position each token sat at",
+                 measured={"max |diff|, positions added": diff, "max |diff|, tanh per position": nonlinear},
+                 tolerance=f"<= summation bound {bound:.2e}; the contrast above 1000 x that bound")
+    assert diff <= bound
+    assert nonlinear > 1000 * bound

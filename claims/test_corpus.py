@@ -1,7 +1,9 @@
 """The corpus: one megabyte of Shakespeare through a byte-level BPE with vocabulary 1024."""
 import pytest
 
+from claims import decide as rules
 from claims.chapter_figures import FIGURES
+from claims.rule import decide
 from data import split
 
 pytestmark = pytest.mark.fast
@@ -20,6 +22,23 @@ def test_corpus_character_count(corpus_text, claim_record):
     stated = FIGURES["corpus.characters"].value
     claim_record(stated=stated, measured=len(corpus_text), tolerance="exact")
     assert len(corpus_text) == stated
+
+
+@pytest.mark.claim("corpus.chars")
+@pytest.mark.figure("corpus.megabytes")
+def test_corpus_file_size_in_megabytes(corpus_text, claim_record, request):
+    # "one megabyte of Shakespeare": the corpus file's size.  Unit: the binary megabyte (MiB,
+    # 2^20 bytes), the one the chapter's cost table uses for its MB columns; the decimal one
+    # (10^6 bytes) is recorded beside it and rounds to the same number word.
+    from data.corpus import corpus_path
+    size = corpus_path().stat().st_size
+    mib, mb = size / 2**20, size / 10**6
+    f = FIGURES["corpus.megabytes"]
+    decision = rules.within(mib, f.value, f.rounding, " MiB")
+    claim_record(stated=f.value, measured=mib, tolerance=f"the printed rounding, {f.rounding}", bytes=size,
+                 decimal_megabytes=mb, decision=decision.inputs)
+    assert size == len(corpus_text.encode("utf-8"))                  # the file is the text we read
+    decide(request, decision.holds, f"{size} bytes: {decision.why} ({mb:.3f} MB decimal)")
 
 
 @pytest.mark.claim("corpus.tokens")

@@ -8,7 +8,7 @@ import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_leaves
 
-from claims.chapter_figures import COST_N, FIGURES
+from claims.chapter_figures import COST_N, COST_ROWS, FIGURES, Figure
 from model import MultiHeadAttention, capture
 
 # The chapter's layer: 512 wide, 8 heads, batch 1, float32.  Its "attn matrix MB" column, by n.
@@ -73,7 +73,8 @@ class _AliveSquares(TorchDispatchMode):
 
 @pytest.mark.fast
 @pytest.mark.claim("cost.two_nxn_tensors")
-def test_exactly_two_n_by_n_tensors_are_alive_and_the_rest_is_linear_in_n(claim_record):
+@pytest.mark.figure("cost.square_tensors")
+def test_n_by_n_tensors_alive_at_once_and_the_rest_linear_in_n(claim_record):
     # The chapter's layer narrowed to 64 wide (8 heads of 8): the count is structural, and at
     # n >= 256 every activation other than an n x n one is then smaller than n x n (qkv: n x 192).
     seen = {}
@@ -85,12 +86,55 @@ def test_exactly_two_n_by_n_tensors_are_alive_and_the_rest_is_linear_in_n(claim_
     growth = seen[512].largest_other / seen[256].largest_other
     # exact counts: at most two n x n storages alive at any moment (the scores, then the weights
     # made from them), and the largest other tensor doubles when n doubles (linear, not square)
-    claim_record(stated={"n x n tensors": 2, "everything else": "linear in n"},
-                 measured={"n x n alive at once": {n: w.peak for n, w in seen.items()},
+    square = FIGURES["cost.square_tensors"]                          # "Two tensors in the layer"
+    peaks = {n: w.peak for n, w in seen.items()}
+    claim_record(stated={"n x n tensors": square.value, "everything else": "linear in n"},
+                 measured={"n x n alive at once": peaks,
                            "n x n made (in order)": seen[512].made, "largest other x for x2 n": growth},
-                 tolerance="exact (counts; the boolean causal mask is not an activation and is not counted)")
-    assert all(w.peak == 2 for w in seen.values())
+                 tolerance="exact (counts; the boolean causal mask is not an activation and is not counted)",
+                 per_figure={"cost.square_tensors": max(peaks.values())})
+    assert all(abs(p - square.value) <= square.rounding for p in peaks.values())    # integer counts: exact
     assert growth == 2
+
+
+# The chapter's table's x4 columns are ratios of its own printed cells: each row's ms (the total
+# time column) over the row above's, and each row's peak MB over the row above's.  Arithmetic on
+# the printed table, decided anywhere.  Columns, as printed: n, ms, x4, projections ms, attn matrix
+# MB, peak MB, x4 ("-" where the first row has no ratio).
+COST_COLUMNS = ("n", "ms", "ms_x4", "proj_ms", "matrix_mb", "peak_mb", "mb_x4")
+PRINTED_CELLS = {int(row.split()[0]): dict(zip(COST_COLUMNS, row.split())) for row in COST_ROWS[:7]}
+X4_OF = {"ms_x4": "ms", "mb_x4": "peak_mb"}           # the x4 column -> the column it divides
+
+
+def _printed(text: str) -> Figure:
+    """A printed cell as a number with its rounding (half a unit of its last digit), parsed as
+    claims/chapter_figures.py parses a figure."""
+    return Figure("cell", "cost.x4_columns", text, text)
+
+
+X4_CASES = [pytest.param(column, n, id=f"{column}_{n}", marks=pytest.mark.figure(f"cost.{column}_{n}"))
+            for column in X4_OF for n in COST_N[1:7]]
+
+
+@pytest.mark.fast
+@pytest.mark.claim("cost.x4_columns")
+@pytest.mark.parametrize("column,n", X4_CASES)
+def test_printed_x4_cell_is_the_ratio_of_the_printed_cells(column, n, claim_record, request):
+    x4 = FIGURES[f"cost.{column}_{n}"]
+    assert _printed(PRINTED_CELLS[n][column]).value == x4.value         # the table parsed as the figures are
+    above = COST_N[COST_N.index(n) - 1]
+    a, b = _printed(PRINTED_CELLS[n][X4_OF[column]]), _printed(PRINTED_CELLS[above][X4_OF[column]])
+    ratio = a.value / b.value
+    # Tolerance: the x4 cell's own rounding (half a unit of its last digit), widened by the
+    # rounding of the two cells it divides, propagated exactly: the ratio of any two numbers that
+    # print as those cells lies in [(a - ra) / (b + rb), (a + ra) / (b - rb)].
+    low, high = (a.value - a.rounding) / (b.value + b.rounding), (a.value + a.rounding) / (b.value - b.rounding)
+    propagated = max(high - ratio, ratio - low)
+    decision = rules.within(ratio, x4.value, x4.rounding + propagated)
+    claim_record(stated=x4.value, measured=ratio, decision=decision.inputs, n=n,
+                 tolerance=f"{x4.rounding:g} (the cell's rounding) + {propagated:.4f} (the two cells' rounding, "
+                           f"propagated)", cells={f"{X4_OF[column]} at {n}": a.printed, f"{X4_OF[column]} at {above}": b.printed})
+    decide(request, decision.holds, f"{a.printed} / {b.printed} = {ratio:.4f}: {decision.why}")
 
 
 # ------------------------------------------------------------------ measured scaling (slow / gpu)

@@ -1,15 +1,21 @@
 """The ladder's exact parts: where the parameters sit, what heads partition, what the MLP sees.
 (The ladder's perplexity claims are trained: see test_ladder_trained.py.)"""
+import operator
+
 import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from claims import decide as rules
 from claims.chapter_figures import FIGURES
+from claims.rule import decide
 from model import MLP, Block, Head, LanguageModel, ModelConfig, MultiHeadAttention
+from model.attention import mask, mix, normalise, score
 from model.params import count
 
 pytestmark = pytest.mark.fast
+EPS32 = torch.finfo(torch.float32).eps
 
 
 def full_block(d: int, n_heads: int = 4) -> Block:
@@ -105,3 +111,197 @@ def test_layernorm_parameter_count(claim_record):
     stated = FIGURES["ladder.layernorm_params"].value
     claim_record(stated=stated, measured=after - before, tolerance="exact", part="parameters")
     assert after - before == stated                                  # ln1, ln2, ln_f: 3 x 2 x 128
+
+
+# ------------------------------------------------------------------ the block, taken apart
+
+EPS64 = torch.finfo(torch.float64).eps
+
+
+@pytest.mark.claim("ladder.head_linear_along_features")
+def test_head_with_its_weights_fixed_is_linear_in_its_input(claim_record):
+    # The chapter's head (model/attention.py Head) at the ladder's one-head size, 128 wide, head
+    # width 128, context 128, in float64.  Its attention weights w are computed once, from x0,
+    # and detached: what is left, x -> w @ (x W_v), must be linear.  As a contrast (the test can
+    # fail), the head with its weights recomputed from each input is not.
+    torch.manual_seed(0)
+    head = Head(128, 128, block=128).double()
+    x0, x1, x2 = (torch.randn(1, 128, 128, dtype=torch.float64) for _ in range(3))
+    a, b = 0.7, -1.3
+    with torch.no_grad():
+        w = normalise(mask(score(head.q(x0), head.k(x0)), head.mask)).detach()
+
+        def fixed(x):
+            return mix(w, head.v(x))
+        linear_gap = (fixed(a * x1 + b * x2) - (a * fixed(x1) + b * fixed(x2))).abs().max().item()
+        is_the_head = (fixed(x0) - head(x0)).abs().max().item()
+        recomputed_gap = (head(a * x1 + b * x2) - (a * head(x1) + b * head(x2))).abs().max().item()
+        scale = (fixed(a * x1 + b * x2).abs().max().item())
+    # float64 noise: the two sides sum 128 products per projection and 128 per mix, in another order
+    tol = 4 * 128 * EPS64 * max(scale, 1.0) * (abs(a) + abs(b))
+    claim_record(stated="linear along the feature axis once the weights are fixed",
+                 measured={"max |f(ax1 + bx2) - (a f(x1) + b f(x2))|, w fixed": linear_gap,
+                           "the same, w recomputed from the input": recomputed_gap,
+                           "fixed-weight head at x0 vs the head": is_the_head},
+                 tolerance=f"float64 noise: <= {tol:.2e}; the contrast above 1e-3")
+    assert linear_gap <= tol and is_the_head <= tol
+    assert recomputed_gap > 1e-3
+
+
+@pytest.mark.claim("ladder.mlp_expands_four_gelu")
+def test_block_mlp_expands_the_width_with_a_gelu_at_each_position(claim_record):
+    # The project's block at the chapter's width (ModelConfig: 128): its MLP's layers in order,
+    # their widths, the activation (exact GELU, as nn.GELU() computes it), the forward pass against
+    # Linear -> GELU -> Linear written out, and per position: one position's input changed, only
+    # that position's output moves.
+    torch.manual_seed(0)
+    d = ModelConfig().d_model
+    ff = LanguageModel(ModelConfig()).blocks[0].ff.double()
+    layers = list(ff.children())
+    kinds = [type(m).__name__ for m in layers]
+    assert kinds == ["Linear", "GELU", "Linear"], kinds
+    up, act, down = layers
+    expansion = up.out_features / up.in_features
+    x = torch.randn(2, 128, d, dtype=torch.float64)
+    j = 37
+    x_j = x.clone()
+    x_j[:, j] += torch.randn(2, d, dtype=torch.float64)
+    with torch.no_grad():
+        h = x @ up.weight.T + up.bias
+        by_hand = (0.5 * h * (1 + torch.erf(h / 2 ** 0.5))) @ down.weight.T + down.bias
+        y, y_j = ff(x), ff(x_j)
+    others = [i for i in range(128) if i != j]
+    by_hand_gap = (y - by_hand).abs().max().item()
+    elsewhere, here = (y[:, others] - y_j[:, others]).abs().max().item(), (y[:, j] - y_j[:, j]).abs().max().item()
+    claim_record(stated="d -> 4d -> d, GELU in the middle, position by position",
+                 measured={"layers": kinds, "widths": [up.in_features, up.out_features, down.out_features],
+                           "expansion": expansion, "GELU approximate": act.approximate,
+                           "max |ff(x) - Linear(GELU(Linear(x)))|": by_hand_gap,
+                           "changed position: max change elsewhere": elsewhere, "max change there": here},
+                 tolerance="exact widths; float64 noise (1e-12) for the forward pass and the other positions")
+    assert up.in_features == down.out_features == d and down.in_features == up.out_features
+    assert expansion == 4 and act.approximate == "none"
+    assert by_hand_gap <= 1e-12
+    assert elsewhere <= 1e-12 and here > 1e-3
+
+
+MATRICES = [pytest.param("attn", "ladder.attention_matrices", id="attention",
+                         marks=pytest.mark.figure("ladder.attention_matrices")),
+            pytest.param("ff", "ladder.mlp_matrices", id="mlp", marks=pytest.mark.figure("ladder.mlp_matrices"))]
+
+
+@pytest.mark.claim("ladder.attention_four_mlp_eight")
+@pytest.mark.parametrize("part,fid", MATRICES)
+def test_block_weight_matrices_in_units_of_d_squared(part, fid, claim_record, request):
+    # The project's block (ModelConfig at width d, built on the meta device: shapes only); a
+    # weight matrix is a 2-d parameter (biases and LayerNorm gains are vectors and are not
+    # counted).  At the chapter's width 128 and at other widths: the count / d^2.
+    f = FIGURES[fid]
+    ratios = {}
+    for d in (32, 128, 512, 768):
+        with torch.device("meta"):
+            block = LanguageModel(ModelConfig(d_model=d)).blocks[0]
+        ratios[d] = sum(p.numel() for p in getattr(block, part).parameters() if p.dim() == 2) / d**2
+    farthest = max(ratios.values(), key=lambda r: abs(r - f.value))
+    decision = rules.within(farthest, f.value, f.rounding)
+    claim_record(stated=f.value, measured=ratios[128], tolerance=f"the printed rounding, {f.rounding}, at every width",
+                 decision=decision.inputs, per_width=ratios)
+    decide(request, decision.holds, f"{part}: weight matrices / d^2 = "
+                                    f"{', '.join(f'{r:g} at d = {d}' for d, r in ratios.items())}: {decision.why}")
+
+
+class _SubLayersAsLeaves(torch.fx.Tracer):
+    """Trace a block's own arithmetic; attention and the MLP are calls, not traced into."""
+
+    def is_leaf_module(self, m, qualname):
+        return isinstance(m, (MultiHeadAttention, MLP)) or super().is_leaf_module(m, qualname)
+
+
+def _additions(block) -> int:
+    graph = _SubLayersAsLeaves().trace(block)
+    return sum(1 for n in graph.nodes
+               if (n.op == "call_function" and n.target in (operator.add, torch.add))
+               or (n.op == "call_method" and n.target in ("add", "add_")))
+
+
+def _chapter_block(norm: str = "pre"):
+    torch.manual_seed(0)
+    return LanguageModel(ModelConfig(norm=norm)).blocks[0].double().eval()
+
+
+@pytest.mark.claim("ladder.block_two_norms_two_adds")
+@pytest.mark.figure("ladder.block_norms")
+def test_block_normalisation_count(claim_record, request):
+    # The chapter's block (pre-norm, ModelConfig) and its post-norm variant: LayerNorm modules.
+    f = FIGURES["ladder.block_norms"]
+    counts = {norm: sum(isinstance(m, torch.nn.LayerNorm) for m in _chapter_block(norm).modules())
+              for norm in ("pre", "post")}
+    decision = rules.within(counts["pre"], f.value, f.rounding)
+    claim_record(stated=f.value, measured=counts["pre"], tolerance=f"the printed rounding, {f.rounding}",
+                 decision=decision.inputs, post_norm=counts["post"])
+    assert counts["post"] == counts["pre"]
+    decide(request, decision.holds, f"LayerNorm modules in the block: {decision.why}")
+
+
+@pytest.mark.claim("ladder.block_two_norms_two_adds")
+@pytest.mark.figure("ladder.block_additions")
+def test_block_residual_addition_count(claim_record, request):
+    # The additions of the block's own graph (torch.fx, attention and the MLP as calls), and the
+    # same structure checked numerically: block(x) == x + a + f, a = att(ln1(x)),
+    # f = ff(ln2(x + a)), in float64 (the same operations in the same order: equal bits).
+    f = FIGURES["ladder.block_additions"]
+    block = _chapter_block("pre")
+    adds = {norm: _additions(_chapter_block(norm)) for norm in ("pre", "post")}
+    x = torch.randn(2, 128, 128, dtype=torch.float64)
+    with torch.no_grad():
+        a = block.attn(block.ln1(x))
+        ff = block.ff(block.ln2(x + a))
+        gap = (block(x) - (x + a + ff)).abs().max().item()
+    decision = rules.within(adds["pre"], f.value, f.rounding)
+    claim_record(stated=f.value, measured=adds["pre"], tolerance=f"the printed rounding, {f.rounding}",
+                 decision=decision.inputs, post_norm=adds["post"], max_gap_from_x_plus_a_plus_f=gap)
+    assert gap <= 1e-12 and adds["post"] == adds["pre"]
+    decide(request, decision.holds, f"additions in the block's graph: {decision.why}")
+
+
+@pytest.mark.claim("ladder.layernorm_per_example")
+def test_layernorm_needs_no_batch_and_keeps_no_statistics(claim_record):
+    # The block's LayerNorm (nn.LayerNorm(128), as the model builds it), with random gains and
+    # biases so that nothing is trivially the identity.  One row normalised alone, inside a batch
+    # of 32 and inside a sequence of 128; in train() and eval(); its buffers.  BatchNorm1d, as a
+    # contrast (the test can tell): the same row in two batches, train vs eval, running statistics.
+    torch.manual_seed(0)
+    ln = LanguageModel(ModelConfig()).blocks[0].ln1
+    with torch.no_grad():
+        ln.weight.normal_()
+        ln.bias.normal_()
+    x = torch.randn(32, 128, 128)
+    row = x[3, 7]
+    with torch.no_grad():
+        alone = ln(row[None, None])[0, 0]
+        in_batch = ln(x)[3, 7]
+        in_sequence = ln(x[3][None])[0, 7]
+        in_short = ln(x[3, :8][None])[0, 7]
+        train_out = ln.train()(x)
+        eval_out = ln.eval()(x)
+    tol = 8 * EPS32 * alone.abs().max().item()
+    measured = {"alone vs in a batch": (alone - in_batch).abs().max().item(),
+                "alone vs in a sequence of 128": (alone - in_sequence).abs().max().item(),
+                "sequence of 128 vs of 8": (in_sequence - in_short).abs().max().item(),
+                "train vs eval": (train_out - eval_out).abs().max().item(),
+                "buffers": [name for name, _ in ln.named_buffers()]}
+    bn = torch.nn.BatchNorm1d(128).train()
+    other = torch.randn(32, 128)
+    with torch.no_grad():
+        bn_a, bn_b = bn(torch.cat([row[None], x[0, :31]]))[0], bn(torch.cat([row[None], other[:31]]))[0]
+        bn_train = bn(x[0])
+        bn_eval = bn.eval()(x[0])
+    contrast = {"BatchNorm: one row in two batches": (bn_a - bn_b).abs().max().item(),
+                "BatchNorm: train vs eval": (bn_train - bn_eval).abs().max().item(),
+                "BatchNorm: buffers": [name for name, _ in bn.named_buffers()]}
+    claim_record(stated="per example: no batch, no running statistics, train == eval, any length",
+                 measured={**measured, **contrast}, tolerance=f"float32 noise, <= {tol:.2e}; train vs eval exact")
+    assert max(v for k, v in measured.items() if k.startswith(("alone", "sequence"))) <= tol
+    assert measured["train vs eval"] == 0 and measured["buffers"] == []
+    assert contrast["BatchNorm: one row in two batches"] > 1e-2 and contrast["BatchNorm: train vs eval"] > 1e-2
+    assert "running_mean" in contrast["BatchNorm: buffers"]

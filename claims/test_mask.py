@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from claims.chapter_figures import FIGURES
-from model import averaging_matrix, causal_mask, mask, normalise
+from model import LanguageModel, ModelConfig, MultiHeadAttention, averaging_matrix
+from model.attention import causal_mask, mask, normalise
 from model.average import prefix_mean_loop
 
 pytestmark = pytest.mark.fast
@@ -76,6 +77,110 @@ def test_rows_sum_to_one_and_upper_triangle_is_exactly_zero(T):
     torch.testing.assert_close(A.sum(1), torch.ones(T, dtype=torch.float64), rtol=0, atol=T * 1e-15)
     t = torch.arange(T, dtype=torch.float64)
     torch.testing.assert_close(A.diagonal(), 1 / (t + 1), rtol=1e-15, atol=0)
+
+
+# "whose rows sum to one" and "(rows sum to 1, ...)": the row sums measured, at the printed
+# matrix's size and at the chapter's context, asserted at the figures' rounding (a number word's
+# and a printed digit's: half a unit); float precision is the tighter test above.
+@pytest.mark.claim("mask.averaging_matrix")
+@pytest.mark.parametrize("fid", [
+    pytest.param("mask.rows_sum_one", id="in the prose", marks=pytest.mark.figure("mask.rows_sum_one")),
+    pytest.param("mask.row_sums", id="above the printed matrix", marks=pytest.mark.figure("mask.row_sums"))])
+def test_averaging_matrix_row_sums_at_the_printed_rounding(fid, claim_record):
+    f = FIGURES[fid]
+    sums = torch.cat([averaging_matrix(T).sum(1) for T in (6, 128)])    # every row of both
+    farthest = sums[(sums - f.value).abs().argmax()].item()
+    claim_record(stated=f.value, measured=farthest, tolerance=f"the printed rounding, {f.rounding}",
+                 rows=len(sums), max_deviation=abs(farthest - f.value), per_figure={fid: farthest})
+    assert abs(farthest - f.value) <= f.rounding
+    assert abs(farthest - f.value) <= 128 * EPS32                     # and float32 noise at most
+
+
+@pytest.mark.claim("mask.any_scores_valid_weights")
+@settings(max_examples=60, deadline=None)
+@given(T=st.integers(1, 128), scale=st.floats(1e-3, 1e30), constant=st.floats(-1e30, 1e30),
+       seed=st.integers(0, 2**31 - 1))
+def test_masked_softmax_of_any_finite_scores_is_a_valid_weight_matrix(T, scale, constant, seed):
+    allowed = causal_mask(T)
+    s = torch.randn(T, T, generator=torch.Generator().manual_seed(seed)) * scale
+    for scores in (s, torch.full((T, T), constant)):
+        assert torch.isfinite(scores).all()
+        w = normalise(mask(scores, allowed))
+        assert torch.all(w >= 0) and torch.all(torch.isfinite(w))
+        assert torch.all(w.masked_select(~allowed) == 0)                   # exactly zero above
+        torch.testing.assert_close(w.sum(-1), torch.ones(T), rtol=0, atol=T * EPS32)
+    # equal scores, whatever their value: the uniform average over the prefix
+    torch.testing.assert_close(normalise(mask(torch.full((T, T), constant), allowed)), averaging_matrix(T),
+                               rtol=0, atol=EPS32)
+
+
+@pytest.mark.claim("mask.any_scores_valid_weights")
+def test_masked_softmax_weights_at_the_chapters_scale(claim_record):
+    # 128 x 128 scores: unit-variance, huge (1e6 sd), and constant (0 and 1e6): every row a
+    # probability vector over its prefix; a constant row the averaging matrix to float precision.
+    g, allowed = torch.Generator().manual_seed(0), causal_mask(128)
+    cases = {"N(0, 1)": torch.randn(128, 128, generator=g), "N(0, 1e6)": 1e6 * torch.randn(128, 128, generator=g),
+             "constant 0": torch.zeros(128, 128), "constant 1e6": torch.full((128, 128), 1e6)}
+    measured = {}
+    for name, scores in cases.items():
+        w = normalise(mask(scores, allowed))
+        measured[name] = {"min weight": w.min().item(), "max above the diagonal": w.masked_select(~allowed).abs().max().item(),
+                          "max |row sum - 1|": (w.sum(-1) - 1).abs().max().item()}
+        if name.startswith("constant"):
+            measured[name]["max |w - A|"] = (w - averaging_matrix(128)).abs().max().item()
+    claim_record(stated="valid weights; equal scores give the uniform average", measured=measured,
+                 tolerance=f"rows sum to 1 within 128 eps32 = {128 * EPS32:.2e}; exact zeros above the diagonal; "
+                           f"a constant row within eps32 of 1/(t+1)")
+    for name, m in measured.items():
+        assert m["min weight"] >= 0 and m["max above the diagonal"] == 0 and m["max |row sum - 1|"] <= 128 * EPS32
+        assert m.get("max |w - A|", 0) <= EPS32
+
+
+def _attention_and_future(seed: int, t: int):
+    torch.manual_seed(seed)
+    att = MultiHeadAttention(128, 4).eval()
+    x = torch.randn(1, 128, 128)
+    later = x.clone()
+    later[:, t + 1:] = torch.randn(1, 127 - t, 128)                   # every token after t changed
+    return att, x, later
+
+
+@pytest.mark.claim("mask.causal_no_future_leak")
+@pytest.mark.parametrize("path", ["fused", "explicit"])
+def test_outputs_up_to_t_ignore_later_tokens_with_the_mask_and_not_without(path, claim_record):
+    # The project's attention at the chapter's scale (128 wide, 4 heads, 128 tokens), t = 60: the
+    # outputs at 0..t with the causal mask, then the same layer with the mask dropped.
+    t = 60
+    att, x, later = _attention_and_future(0, t)
+    with torch.no_grad():
+        masked = (att(x, path=path)[:, : t + 1] - att(later, path=path)[:, : t + 1]).abs().max().item()
+        moved_after = (att(x, path=path)[:, t + 1:] - att(later, path=path)[:, t + 1:]).abs().max().item()
+        att.causal = False
+        unmasked = (att(x, path=path)[:, : t + 1] - att(later, path=path)[:, : t + 1]).abs().max().item()
+    claim_record(stated="no output at <= t depends on a later token; without the mask, they do",
+                 measured={"with the mask, max change at <= t": masked, "without, max change at <= t": unmasked,
+                           "with the mask, max change after t": moved_after},
+                 tolerance="exact (bit for bit) with the mask; above 1e-3 without", path=path, position=t)
+    assert masked == 0.0
+    assert unmasked > 1e-3 and moved_after > 1e-3
+
+
+@pytest.mark.claim("mask.causal_no_future_leak")
+def test_the_language_models_logits_up_to_t_ignore_later_tokens(claim_record):
+    # The whole model (ModelConfig's defaults: one block, learned positions): the logits at 0..t
+    # are the same bits whatever tokens follow t.
+    torch.manual_seed(0)
+    m = LanguageModel(ModelConfig()).eval()
+    idx = torch.randint(0, 1024, (2, 128))
+    t = 60
+    other = idx.clone()
+    other[:, t + 1:] = torch.randint(0, 1024, (2, 127 - t))
+    with torch.no_grad():
+        a, b = m(idx), m(other)
+    before, after = (a[:, : t + 1] - b[:, : t + 1]).abs().max().item(), (a[:, t + 1:] - b[:, t + 1:]).abs().max().item()
+    claim_record(stated="no leak", measured={"max change at <= t": before, "max change after t": after},
+                 tolerance="exact (bit for bit)", position=t)
+    assert before == 0.0 and after > 0
 
 
 @pytest.mark.claim("mask.neg_inf_float16")

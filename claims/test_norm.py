@@ -8,11 +8,13 @@ default initialisation (the chapter does not give one).  Four seeds, each with i
 import statistics
 
 import pytest
+import torch
 
 from claims.chapter_figures import FIGURES
 from claims.rule import trained_figure
 from data import split
 from fixtures.grad_profile import block_grad_norms
+from model import LanguageModel, ModelConfig
 
 pytestmark = pytest.mark.fast
 SEEDS = range(4)
@@ -63,3 +65,33 @@ def test_postnorm_gradient_is_worse_scaled_with_depth_than_prenorm(profiles, cla
                  tolerance=f"mean > 2 SE ({2 * se:.3f}) over {len(diffs)} seeds", seeds=len(diffs))
     assert mean > 2 * se
 
+
+
+def _block_with_silent_sublayers(norm: str):
+    """The chapter's block (ModelConfig, width 128) in pre- or post-norm, with the last Linear of
+    attention (W_o) and of the MLP zeroed, weights and biases: each sub-layer then adds nothing."""
+    torch.manual_seed(0)
+    block = LanguageModel(ModelConfig(norm=norm)).blocks[0].eval()
+    with torch.no_grad():
+        for last in (block.attn.out, block.ff.down):
+            last.weight.zero_()
+            last.bias.zero_()
+    return block
+
+
+@pytest.mark.claim("norm.residual_path_identity")
+def test_with_silent_sublayers_prenorm_is_the_identity_and_postnorm_normalises(claim_record):
+    # Inputs far from normalised (mean 2, sd 3 per feature), so that LayerNorm(x) is not x.
+    x = 3 * torch.randn(2, 128, 128, generator=torch.Generator().manual_seed(0)) + 2
+    pre, post = _block_with_silent_sublayers("pre"), _block_with_silent_sublayers("post")
+    with torch.no_grad():
+        y_pre, y_post = pre(x), post(x)
+        normalised = post.ln2(post.ln1(x))            # the residual path's two LayerNorms
+    measured = {"pre-norm: max |block(x) - x|": (y_pre - x).abs().max().item(),
+                "post-norm: max |block(x) - LayerNorm(LayerNorm(x))|": (y_post - normalised).abs().max().item(),
+                "post-norm: max |block(x) - x|": (y_post - x).abs().max().item()}
+    claim_record(stated="pre-norm: the residual path is the identity; post-norm: a LayerNorm on it",
+                 measured=measured, tolerance="exact (bit for bit); post-norm away from x by more than 1")
+    assert measured["pre-norm: max |block(x) - x|"] == 0.0
+    assert measured["post-norm: max |block(x) - LayerNorm(LayerNorm(x))|"] == 0.0
+    assert measured["post-norm: max |block(x) - x|"] > 1

@@ -6,7 +6,9 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model import ALiBi, MultiHeadAttention, RoPE, alibi_slopes
+from claims import decide as rules
+from claims.rule import decide
+from model import ALiBi, LanguageModel, ModelConfig, MultiHeadAttention, RoPE, alibi_slopes
 
 pytestmark = pytest.mark.fast
 
@@ -98,3 +100,60 @@ def test_alibi_slopes_follow_the_papers_rule_for_head_counts_not_a_power_of_two(
     torch.testing.assert_close(slopes, torch.tensor(PAPER_SLOPES[n_heads], dtype=torch.float64),
                                rtol=2 * torch.finfo(torch.float64).eps, atol=0)
     assert len(set(slopes.tolist())) == n_heads                     # still a different slope per head
+
+
+# "within a prefix all orderings are alike", said of the model: a stack of blocks without
+# positions, at the chapter's width (128), context (128) and vocabulary (1024), random init, float64.
+# Tokens 0..t-1 permuted, token t kept: the logits at t compared.  One block: its position t
+# averages the same set of (token, value) pairs, so the output cannot move.  A stack: block 2 at t
+# reads block 1's outputs at 0..t-1, each a function of its own (now different) prefix.
+PERMUTATIONS = 8
+
+
+def _prefix_orderings(n_blocks: int) -> dict:
+    torch.manual_seed(0)
+    m = LanguageModel(ModelConfig(positions="none", n_blocks=n_blocks)).double().eval()
+    g = torch.Generator().manual_seed(1)
+    idx = torch.randint(0, 1024, (1, 128), generator=g)
+    t = 127
+    with torch.no_grad():
+        base = m(idx)[0, t]
+        diffs = []
+        for _ in range(PERMUTATIONS):
+            perm = torch.cat([torch.randperm(t, generator=g), torch.tensor([t])])
+            diffs.append((m(idx[:, perm])[0, t] - base).abs().max().item())
+    return {"max |logit difference| at t": max(diffs), "per permutation": diffs,
+            "logit scale (max |logit|)": base.abs().max().item(), "n_blocks": n_blocks}
+
+
+# float64 noise: the same terms summed in another order, through at most two blocks and the
+# vocabulary projection: ~1e-15 relative; 1e-12 absolute on logits of size ~1 leaves room, and is
+# far below what a position-dependent computation moves.
+PREFIX_NOISE = 1e-12
+
+
+@pytest.mark.claim("positions.prefix_orderings_stack")
+def test_without_positions_every_prefix_ordering_gives_the_same_output_in_a_stack(claim_record, request):
+    # The primary reading: the model as a stack, at the depth the chapter trains in its depth
+    # section (two blocks).
+    seen, one = _prefix_orderings(2), _prefix_orderings(1)
+    decision = rules.checks([["two blocks: max |logit difference| at t over prefix orderings",
+                              seen["max |logit difference| at t"], "<=", PREFIX_NOISE]])
+    claim_record(stated="every ordering of the prefix alike", measured=seen, tolerance=f"<= {PREFIX_NOISE} (float64 noise)",
+                 figure="two blocks, no positions", decision=decision.inputs,
+                 one_block=one["max |logit difference| at t"])
+    decide(request, decision.holds,
+           f"in a stack of two blocks without positions, permuting tokens 0..t-1 moves the logits at t by up to "
+           f"{seen['max |logit difference| at t']:.3g} (over {PERMUTATIONS} orderings; logits up to "
+           f"{seen['logit scale (max |logit|)']:.2f}), against {one['max |logit difference| at t']:.2g} with one "
+           "block (the one-layer reading): block 2 at t reads block 1's outputs at earlier positions, each a "
+           "function of its own prefix")
+
+
+@pytest.mark.claim("positions.prefix_orderings_stack")
+def test_without_positions_every_prefix_ordering_gives_the_same_output_one_layer_reading(claim_record):
+    # A reading beside the verdict: the sentence read of one attention layer (one block), where it holds.
+    seen = _prefix_orderings(1)
+    claim_record(stated="every ordering of the prefix alike", measured=seen, tolerance=f"<= {PREFIX_NOISE} (float64 noise)",
+                 figure="one block, no positions (a reading)", reading="one layer")
+    assert seen["max |logit difference| at t"] <= PREFIX_NOISE

@@ -1,5 +1,7 @@
 """Why queries, keys and values: raw dot products attend to themselves and are symmetric; the
 thirty-line head is the same arithmetic as PyTorch's own attention."""
+import re
+
 import numpy as np
 import pytest
 import torch
@@ -8,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch import nn
 
+from claims import decide as rules
 from claims.chapter_figures import FIGURES, READ
 from claims.rule import decide
 from data import split
@@ -180,3 +183,57 @@ def test_a_first_layer_query_sees_only_its_own_token_and_index(seed, claim_recor
         "max change of the query at t": moved_here, "max change elsewhere": moved_elsewhere},
         tolerance="exact (bit for bit)", position=t)
     assert moved_here == 0.0 and moved_elsewhere > 0
+
+
+# ------------------------------------------------------------------ the printed listing, counted
+
+def head_listing(text: str) -> list[str]:
+    """The chapter's printed `class Head`, from its first line through `return w @ v`."""
+    start = text.index("class Head(nn.Module):")
+    end = text.index("return w @ v", start) + len("return w @ v")
+    return text[start:end].split("\n")
+
+
+# A line "about shapes": one that names a size (d_model, d_head, block, T), reads or changes a
+# shape (.shape, transpose, the [:T, :T] slice of the mask) or picks an axis (dim=).  As generous a
+# reading as the listing allows: a line of pure arithmetic on tensors (q @ k, w @ v) or a layer's
+# call (self.q(x)) is not about shapes, whichever way one counts.
+SHAPE_WORDS = re.compile(r"\b(?:d_model|d_head|block|T)\b|\.shape\b|\btranspose\b|\[:T, :T\]|\bdim=")
+
+
+def _listing_counts(text: str) -> dict:
+    lines = head_listing(text)
+    nonblank = [line for line in lines if line.strip()]
+    return {"lines": len(lines), "non-blank": len(nonblank), "blank": len(lines) - len(nonblank),
+            "about shapes": sum(bool(SHAPE_WORDS.search(line)) for line in nonblank),
+            "shape lines": [line.strip() for line in nonblank if SHAPE_WORDS.search(line)]}
+
+
+@pytest.mark.claim("qkv.head_thirty_lines")
+@pytest.mark.figure("qkv.listing_lines")
+def test_head_listing_line_count(chapter_text, claim_record, request):
+    n = _listing_counts(chapter_text)
+    f = FIGURES["qkv.listing_lines"]
+    decision = rules.within(n["lines"], f.value, f.rounding)          # a count, at the number word's rounding
+    claim_record(stated=f.value, measured=n["lines"], tolerance=f"the printed rounding, {f.rounding}",
+                 decision=decision.inputs, non_blank=n["non-blank"], blank=n["blank"])
+    # every line of the listing counted (blank ones too: the most a reader could count)
+    decide(request, decision.holds,
+           f"the printed listing is {n['lines']} lines ({n['non-blank']} non-blank, {n['blank']} blank), "
+           f"not {f.printed} ({f.value} +- {f.rounding})")
+
+
+@pytest.mark.claim("qkv.head_thirty_lines")
+@pytest.mark.figure("qkv.listing_shape_lines")
+def test_head_listing_lines_about_shapes(chapter_text, claim_record, request):
+    n = _listing_counts(chapter_text)
+    f = FIGURES["qkv.listing_shape_lines"]
+    decision = rules.within(n["about shapes"], f.value, f.rounding)
+    claim_record(stated=f.value, measured=n["about shapes"], tolerance=f"the printed rounding, {f.rounding}",
+                 decision=decision.inputs, lines=n["lines"], non_blank=n["non-blank"], shape_lines=n["shape lines"],
+                 definition="names d_model, d_head, block or T, reads .shape, transposes, slices [:T, :T] or picks dim=")
+    assert n["about shapes"] <= n["non-blank"]
+    decide(request, decision.holds,
+           f"{n['about shapes']} of the listing's {n['non-blank']} non-blank lines ({n['lines']} in all) name a size, "
+           f"a shape or an axis, not {f.printed} ({f.value} +- {f.rounding}); no reading can count more than "
+           f"{n['non-blank']}")

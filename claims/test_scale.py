@@ -8,7 +8,9 @@ import math
 import pytest
 import torch
 
+from claims import decide as rules
 from claims.chapter_figures import FIGURES, VARIANCE_D
+from claims.rule import decide
 
 pytestmark = pytest.mark.fast
 
@@ -132,3 +134,78 @@ def test_divided_no_row_puts_more_than_0_99_on_one_token(d, claim_record):
     claim_record(stated=0, measured={"frozen share": share, "largest weight": top, "undivided share": undivided},
                  tolerance=f"0 of {rows} rows above 0.99 (share < {3 / rows:.4f} at 95 %)", d=d)
     assert share == 0
+
+
+# ------------------------------------------------------------------ the softmax is scale-sensitive
+
+@pytest.mark.claim("scale.softmax_scale_sensitive")
+@pytest.mark.figure("scale.linear_doubles")
+def test_a_bias_free_linear_layer_scales_its_output_with_its_input(claim_record, request):
+    # "Doubling a linear layer's input doubles its output": nn.Linear(128, 128) without a bias, on
+    # 64 rows of N(0, 1) inputs.  Multiplying by 2 is exact in floating point, so every output
+    # entry's ratio is the figure's value exactly (its rounding, a word's: 0).
+    torch.manual_seed(0)
+    lin = torch.nn.Linear(128, 128, bias=False)
+    x = torch.randn(64, 128)
+    f = FIGURES["scale.linear_doubles"]
+    with torch.no_grad():
+        y, y_scaled = lin(x), lin(f.value * x)
+    ratio = y_scaled / y
+    farthest = ratio.flatten()[(ratio - f.value).abs().argmax()].item()
+    decision = rules.within(farthest, f.value, f.rounding)
+    claim_record(stated=f.value, measured=farthest, tolerance=f"the printed rounding, {f.rounding} (exact)",
+                 decision=decision.inputs, entries=ratio.numel())
+    decide(request, decision.holds, f"the output entry farthest from {f.value} x its input's: {decision.why}")
+
+
+def effective_and_top(w: torch.Tensor) -> tuple[float, float]:
+    return effective_tokens(w).mean().item(), w.max(-1).values.mean().item()
+
+
+@pytest.mark.claim("scale.softmax_scale_sensitive")
+def test_multiplied_scores_turn_a_soft_blend_into_a_hard_choice(claim_record, request):
+    # 2,000 rows of 64 unit-variance scores (fixed seed), softmax of s and of 10 s.  Thresholds,
+    # fixed before measuring:
+    #   soft blend:  more than 10 effective tokens on average: the weight spread over many of the
+    #                64 positions (a uniform row would give 64);
+    #   hard choice: fewer than 2 effective tokens on average, and more than half of each row's
+    #                weight on its top token on average: about one token chosen.
+    # The SE of each mean over 2,000 rows is below 0.03 tokens (0.01 in weight), far from the lines.
+    s = torch.randn(2000, 64, generator=torch.Generator().manual_seed(0))
+    soft_eff, soft_top = effective_and_top(torch.softmax(s, -1))
+    hard_eff, hard_top = effective_and_top(torch.softmax(10 * s, -1))
+    conditions = [["softmax(s): mean effective tokens above 10 (a soft blend)", soft_eff, ">", 10],
+                  ["softmax(10 s): mean effective tokens below 2 (a hard choice)", hard_eff, "<", 2],
+                  ["softmax(10 s): mean top weight above one half", hard_top, ">", 0.5]]
+    decision = rules.checks(conditions)       # an ordering, recorded like claims/rule.py ordering's
+    claim_record(stated="soft blend -> hard choice", figure="softmax(s) vs softmax(10 s): effective tokens",
+                 measured={"softmax(s)": {"effective tokens": soft_eff, "top weight": soft_top},
+                           "softmax(10 s)": {"effective tokens": hard_eff, "top weight": hard_top}},
+                 tolerance="soft: > 10 effective tokens; hard: < 2 effective tokens and top weight > 0.5",
+                 decision=decision.inputs)
+    decide(request, decision.holds, decision.why)
+
+
+@pytest.mark.claim("scale.softmax_jacobian_diagonal")
+def test_softmax_jacobian_diagonal_is_w_times_one_minus_w(claim_record):
+    # Float64 rows of 64 scores: N(0, 1), N(0, 16) (a divided and an undivided head's spread) and
+    # a saturated one (one score 30 above the rest: its top weight above 0.999).
+    g = torch.Generator().manual_seed(0)
+    rows = {"N(0, 1)": torch.randn(64, generator=g, dtype=torch.float64),
+            "N(0, 16)": 4 * torch.randn(64, generator=g, dtype=torch.float64)}
+    saturated = torch.randn(64, generator=g, dtype=torch.float64)
+    saturated[7] += 30
+    rows["saturated"] = saturated
+    measured = {}
+    for name, s in rows.items():
+        w = torch.softmax(s, -1)
+        J = torch.autograd.functional.jacobian(lambda z: torch.softmax(z, -1), s)
+        measured[name] = {"max |diag - w(1 - w)|": (J.diagonal() - w * (1 - w)).abs().max().item(),
+                          "max |J - (diag(w) - w w^T)|": (J - (torch.diag(w) - torch.outer(w, w))).abs().max().item(),
+                          "top weight": w.max().item(), "max |J|": J.abs().max().item()}
+    claim_record(stated="diagonal w_i(1 - w_i); a committed row has almost no derivative", measured=measured,
+                 tolerance="float64 precision (1e-15); saturated: top weight > 0.999 and max |J| < 1e-3")
+    for m in measured.values():
+        assert m["max |diag - w(1 - w)|"] <= 1e-15 and m["max |J - (diag(w) - w w^T)|"] <= 1e-15
+    assert measured["saturated"]["top weight"] > 0.999 and measured["saturated"]["max |J|"] < 1e-3
+    assert measured["N(0, 1)"]["max |J|"] > 1e-2                       # an uncommitted row does have one

@@ -17,7 +17,18 @@ from claims.chapter_figures import FIGURES
 from claims.formats import over_seeds
 from claims.registry import figures
 from claims.rule import decide, ordering, trained_figure
-from data.winograd import ADJ_POS, CROSSED, CROSSER, QUERY_POS, X_POS, Y_POS, cheatable, hardened, sentence
+from data.winograd import (
+    ADJ_POS,
+    CROSSED,
+    CROSSER,
+    QUERY_POS,
+    TEMPLATE,
+    X_POS,
+    Y_POS,
+    cheatable,
+    hardened,
+    sentence,
+)
 from model import LanguageModel, averaging_matrix
 
 SEEDS = 10
@@ -57,6 +68,61 @@ def test_uniform_average_weight_on_each_of_15_visible_tokens(claim_record):
     claim_record(stated=f.value, measured=w[0].item(), tolerance=f"rounds to {f.printed}", visible=visible)
     assert visible == 15 and torch.allclose(w, torch.full((15,), 1 / 15, dtype=torch.float64))
     assert abs(w[0].item() - f.value) < f.rounding
+
+
+@pytest.mark.fast
+@pytest.mark.claim("winograd.heldout_reversed_in_training")
+def test_every_held_out_noun_pair_was_trained_in_the_reverse_order_only(claim_record):
+    # The hardened task's split (task seed 0, a quarter held out), over its ordered noun pairs.
+    task = hardened()
+    train_pairs = {(s[X_POS], s[Y_POS]) for s in task.train}
+    test_pairs = {(s[X_POS], s[Y_POS]) for s in task.test}
+    reversed_in_training = sum((y, x) in train_pairs for x, y in test_pairs)
+    own_in_training = sum((x, y) in train_pairs for x, y in test_pairs)
+    claim_record(stated="every held-out pair reversed in training, never in its own order",
+                 measured={"held-out ordered pairs": len(test_pairs), "reversed order in training": reversed_in_training,
+                           "own order in training": own_in_training, "training ordered pairs": len(train_pairs)},
+                 tolerance="exact (counts)")
+    assert test_pairs and reversed_in_training == len(test_pairs) and own_in_training == 0
+
+
+def _template_words() -> list[str]:
+    """The template's words, its slots as written ("{ref}"): the referent's slot and the query
+    "the" before it, counted from the template itself rather than from QUERY_POS."""
+    return TEMPLATE.split()
+
+
+@pytest.mark.fast
+@pytest.mark.claim("winograd.uniform_weight")
+@pytest.mark.figure("winograd.visible_tokens")
+def test_visible_token_count_at_the_referent_position(claim_record, request):
+    # The referent is predicted at the query "the" just before it; that position sees itself and
+    # every word before it: its 0-based index + 1.
+    words = _template_words()
+    query = words.index("{ref}") - 1
+    visible = query + 1
+    f = FIGURES["winograd.visible_tokens"]
+    decision = rules.within(visible, f.value, f.rounding)
+    claim_record(stated=f.value, measured=visible, tolerance=f"the printed rounding, {f.rounding}",
+                 decision=decision.inputs, visible_words=words[:visible])
+    assert words[query] == "the" and query == QUERY_POS
+    decide(request, decision.holds, f"visible tokens at the query position: {decision.why}")
+
+
+@pytest.mark.fast
+@pytest.mark.claim("winograd.block1_same_row_argument")
+@pytest.mark.figure("winograd.query_position")
+def test_query_position_index_in_the_template(claim_record, request):
+    # "the at position 14": the 0-based index of the "the" that predicts the referent, counted in
+    # the template's words, and the same in both of the chapter's sentences.
+    words = _template_words()
+    query = words.index("{ref}") - 1
+    f = FIGURES["winograd.query_position"]
+    decision = rules.within(query, f.value, f.rounding)
+    claim_record(stated=f.value, measured=query, tolerance=f"the printed rounding, {f.rounding}",
+                 decision=decision.inputs, word=words[query], counted_from=0)
+    assert words[query] == "the" and all(p[query] == "the" for p in PAIR) and query == QUERY_POS
+    decide(request, decision.holds, f"the query's 0-based index in the template: {decision.why}")
 
 
 # ------------------------------------------------------------------ trained (slow)

@@ -41,7 +41,7 @@ def test_number_words_are_walked_as_one_number_each():
         "seven to ten", "one hundredth", "two thirds", "ten thousand", "twice", "doubling", "twenty", "one"]
 
 
-@pytest.mark.parametrize("d", [d for d in DECLARED + DECLARED_WORDS if d.reason == "repeat"], ids=lambda d: d.anchor[:30])
+@pytest.mark.parametrize("d", [d for d in DECLARED + DECLARED_WORDS if d.reason == "repeat"], ids=lambda d: d.repeats)
 def test_every_repeat_names_a_figure_with_the_same_value(d):
     # The restated number, as a plain number: what the declaration says it is, else the anchor's
     # only (or first) number.  Equal to the figure within the restatement's own rounding.

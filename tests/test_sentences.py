@@ -37,7 +37,7 @@ def test_a_broken_anchor_is_named(chapter_text):
     ("A footnote.\u2078 Twelve blocks.", ["A footnote.\u2078", "Twelve blocks."]),
     ('It says "to keep it." Which is true.', ['It says "to keep it."', "Which is true."]),
     ("the {x} did not cross .", ["the {x} did not cross ."]),
-])
+], ids=["et al.", "decimals", "a footnote mark", "a closing quote", "the template"])
 def test_the_walk_cuts_sentences_where_the_chapter_ends_them(text, expected):
     assert [u.text for u in sentences.units(text)] == expected
 

@@ -194,13 +194,14 @@ def test_no_collected_test_id_carries_a_printed_figure(tmp_path):
 
 
 CASES = {
-    "digits as printed, no separators": ("claims/test_corpus.py::test_corpus_has_1115394_characters", [], {"corpus.chars"}),
-    "thousands as underscores": ("claims/test_corpus.py::test_corpus_has_1_115_394_characters", [], {"corpus.chars"}),
+    "digits as printed, no separators": ("claims/test_corpus.py::test_corpus_has_1115394_characters", [], {"corpus.characters"}),
+    "thousands as underscores": ("claims/test_corpus.py::test_corpus_has_1_115_394_characters", [], {"corpus.characters"}),
     "thousands as commas": ("claims/test_params.py::test_total_is_124,439,808", [], {"params.total"}),
     "a percentage, point as underscore": ("claims/test_winograd.py::test_uniform_lands_at_27_9_percent", [],
                                           {"winograd.hardened_uniform"}),
     "a decimal in a param id": ("claims/test_norm.py::test_profile[prenorm first block 0.0498]", [], {"norm.grad_pre_first"}),
-    "a decimal after a dash": ("claims/test_cost.py::test_exponent[last ratio-3.91]", [], {"cost.memory_last_ratio"}),
+    "a decimal after a dash": ("claims/test_cost.py::test_exponent[last ratio-3.91]", [],
+                               {"cost.memory_last_ratio", "cost.mb_x4_8192"}),
     "inside a longer number": ("claims/test_x.py::test_a[11_91]", [], set()),
     "followed by more digits": ("claims/test_x.py::test_a[1_91_2]", [], set()),
     "point dropped, another number": ("docs/x.md:191:python x", [], set()),

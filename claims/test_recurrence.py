@@ -1,0 +1,97 @@
+"""The recurrent summary (history): the arithmetic of the chapter's opening paragraphs.
+
+The token positions and the years are read from the chapter's own text, next to the figure they
+give (claims/chapter_figures.py anchors), never typed here.
+"""
+import re
+
+import pytest
+import torch
+from torch import nn
+
+from claims import decide as rules
+from claims.chapter_figures import FIGURES, located
+from claims.rule import decide
+
+pytestmark = pytest.mark.fast
+
+
+def _before_anchor(text: str, fid: str, pattern: str) -> re.Match:
+    """`pattern` matched in the chapter's sentence that ends with the figure's anchor."""
+    f = FIGURES[fid]
+    at = located(text, f)
+    assert at >= 0, f"{fid}: anchor {f.anchor!r} is not in the chapter"
+    sentence_start = text.rfind(". ", 0, at) + 2
+    m = re.search(pattern + re.escape(f.anchor), text[sentence_start: at + len(f.anchor)])
+    assert m, f"{fid}: no {pattern!r} right before the anchor {f.anchor!r}"
+    return m
+
+
+class CountingCell(nn.Module):
+    """h_t = f(h_{t-1}, x_t), with f an nn.RNNCell that counts its applications."""
+
+    def __init__(self, d: int = 4):
+        super().__init__()
+        self.f = nn.RNNCell(d, d)
+        self.calls = 0
+
+    def forward(self, x_t, h):
+        self.calls += 1
+        return self.f(x_t, h)
+
+
+def updates_between(source: int, target: int, d: int = 4, seed: int = 0) -> dict:
+    """Run the recurrence over tokens 0..target and count the applications of f that lie on the
+    path from token `source` to the state at `target`: those after the one that reads x_source,
+    up to and including the one that makes h_target.  The gradient of h_target on x_source is
+    nonzero (the path exists) and that of h_{source - 1} is zero (nothing flows back in time)."""
+    torch.manual_seed(seed)
+    cell = CountingCell(d).double()
+    x = torch.randn(target + 1, 1, d, dtype=torch.float64, requires_grad=True)
+    h = torch.zeros(1, d, dtype=torch.float64)
+    states, reads = [], {}
+    for t in range(target + 1):
+        h = cell(x[t], h)
+        reads[t] = cell.calls                       # the call that read x_t and made h_t
+        states.append(h)
+    grad_target = torch.autograd.grad(states[target].sum(), x, retain_graph=True)[0][source]
+    grad_before = torch.autograd.grad(states[source - 1].sum(), x, allow_unused=True)[0][source]
+    return {"updates": reads[target] - reads[source], "calls": cell.calls,
+            "|d h_target / d x_source|": grad_target.abs().max().item(),
+            "|d h_before / d x_source|": grad_before.abs().max().item()}
+
+
+@pytest.mark.claim("recurrence.sequential_updates")
+@pytest.mark.figure("recurrence.updates")
+def test_updates_from_one_token_to_a_later_one_in_a_recurrence(chapter_text, claim_record, request):
+    # "information from token 5 reaches token 500 only by surviving 495 sequential updates": the
+    # two positions are read from that sentence, the updates counted on a running recurrence.
+    m = _before_anchor(chapter_text, "recurrence.updates", r"token (\d+) reaches token (\d+) ")
+    source, target = int(m.group(1)), int(m.group(2))
+    seen = updates_between(source, target)
+    f = FIGURES["recurrence.updates"]
+    decision = rules.within(seen["updates"], f.value, f.rounding)      # a count: exact (rounding 0.5)
+    claim_record(stated=f.value, measured=seen["updates"], tolerance=f"the printed rounding, {f.rounding}",
+                 decision=decision.inputs, source=source, target=target, difference=target - source,
+                 **{k: v for k, v in seen.items() if k != "updates"})
+    assert seen["|d h_target / d x_source|"] > 0 and seen["|d h_before / d x_source|"] == 0
+    assert seen["updates"] == target - source                          # one application per step
+    decide(request, decision.holds, f"{decision.why}: the recurrence applies f {seen['updates']} times "
+                                    f"between token {source} and token {target}")
+
+
+@pytest.mark.claim("recurrence.three_years_before")
+@pytest.mark.figure("recurrence.years")
+def test_years_from_bahdanau_attention_to_the_transformer(chapter_text, claim_record, request):
+    # "fixed it in 2014, three years before the transformer", and "From 1997 to about 2017 the
+    # summary was a recurrent state": the transformer's year is the end of that era.
+    f = FIGURES["recurrence.years"]
+    fixed = int(re.search(r"in (\d{4}),", f.anchor).group(1))
+    era = re.search(r"From (\d{4}) to about (\d{4}) the summary was a recurrent state", chapter_text)
+    assert era, "the chapter's 'From ... to about ...' sentence is not in its text"
+    transformer = int(era.group(2))
+    years = transformer - fixed
+    decision = rules.within(years, f.value, f.rounding)
+    claim_record(stated=f.value, measured=years, tolerance=f"the printed rounding, {f.rounding}",
+                 decision=decision.inputs, attention_year=fixed, transformer_year=transformer)
+    decide(request, decision.holds, f"{transformer} - {fixed} = {years} years: {decision.why}")
