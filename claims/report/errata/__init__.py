@@ -10,22 +10,22 @@ as "not yet diagnosed".  Imports no torch.
 """
 from __future__ import annotations
 
-import html
-import re
 from pathlib import Path
 
-from claims.report.errata import cost, depth, norm, positions, scale, winograd
+from claims.report.errata import cost, depth, norm, positions, qkv, scale, winograd
 from claims.report.errata.facts import Erratum, Facts
 from claims.report.errata.scale import RUNAWAY_WIDE  # noqa: F401
+from claims.report.escape import md, md_code
 
 # one entry per refuted claim, each written beside its section's causes and sentences
-ERRATA: dict[str, Erratum] = {**cost.ERRATA, **depth.ERRATA, **norm.ERRATA, **positions.ERRATA, **scale.ERRATA,
-                              **winograd.ERRATA}
+ERRATA: dict[str, Erratum] = {**cost.ERRATA, **depth.ERRATA, **norm.ERRATA, **positions.ERRATA, **qkv.ERRATA,
+                              **scale.ERRATA, **winograd.ERRATA}
 
 
-def build(merged: dict, results_dir: Path, report_dir: Path | None = None) -> list[dict]:
-    """One entry per refuted claim: its refuted figures, the quote, cause, readings, suggestion."""
-    facts = Facts(merged, results_dir, report_dir)
+def build(merged: dict, results_dir: Path, report_dir: Path | None = None, facts: Facts | None = None) -> list[dict]:
+    """One entry per refuted claim: its refuted figures, the quote, cause, readings, suggestion
+    (`facts`: the render's one reader of the evidence, else one made here)."""
+    facts = facts or Facts(merged, results_dir, report_dir)
     out = []
     for c in merged.get("claims", []):
         if c["verdict"] != "refuted":
@@ -40,37 +40,23 @@ def build(merged: dict, results_dir: Path, report_dir: Path | None = None) -> li
     return out
 
 
-def _md(text) -> str:
-    """A string from a file (a run's reason, a test's id, the measured figures) as Markdown text:
-    its <, > and & as entities, so that it cannot open HTML (claims/report/markdown.py md, which
-    the errata, one job per module, do not import)."""
-    return html.escape(str(text), quote=False)
-
-
-def _code(text) -> str:
-    """A claim's id as a code span; one a code span cannot hold as it is (a backtick, a
-    backslash, a line break) as escaped text instead."""
-    text = str(text)
-    return re.sub(r"\r\n|\r|\n", " ", _md(text)) if re.search(r"[`\\|\r\n]", text) else f"`{text}`"
-
-
 def render(entries: list[dict]) -> str:
     lines = ["# Errata: every refuted figure, why, and what the sentence could say", "",
              ("Causes and readings are measured (claims/report/errata/; numbers filled in from results/ and the run). "
              "A reading that agrees does not change a verdict: the verdict is on the setup the chapter states."), ""]
     for e in entries:
-        lines += [f"## {_code(e['id'])}", "", _md(e["statement"]), ""]
+        lines += [f"## {md_code(e['id'])}", "", md(e["statement"]), ""]
         if e["quote"]:
-            lines += [f"> {_md(e['quote'])}", ""]
-        lines += ["Refuted figures:", ""] + [f"- {_md(x['test'])}: {_md(x['reason'])}"
+            lines += [f"> {md(e['quote'])}", ""]
+        lines += ["Refuted figures:", ""] + [f"- {md(x['test'])}: {md(x['reason'])}"
                                              for x in e["figures"]] + [""]
-        lines += [f"**Cause:** {_md(e['cause'])}" + ("" if e["diagnosed"] else " (not yet diagnosed)"), ""]
+        lines += [f"**Cause:** {md(e['cause'])}" + ("" if e["diagnosed"] else " (not yet diagnosed)"), ""]
         if e["readings"]:
-            lines += ["**Readings tried:**", ""] + [f"- {_md(r)}" for r in e["readings"]] + [""]
+            lines += ["**Readings tried:**", ""] + [f"- {md(r)}" for r in e["readings"]] + [""]
         elif e["diagnosed"]:
             lines += ["**Readings tried:** none needed: the cause is measured on the setup as the chapter states it", ""]
         if e["suggested"]:
-            lines += [f"**Suggested sentence:** {_md(e['suggested'])}", ""]
+            lines += [f"**Suggested sentence:** {md(e['suggested'])}", ""]
     return "\n".join(lines)
 
 

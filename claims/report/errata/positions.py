@@ -37,7 +37,36 @@ def _rope_cause(f: Facts) -> str:
             "(that ordering holds), but not gracefully by this threshold at four times the trained length")
 
 
+_STACK, _ONE = ("positions.prefix_orderings_stack: two blocks, no positions",
+                "positions.prefix_orderings_stack: one block, no positions (a reading)")
+
+
+def _moved(f: Facts, key: str) -> dict:
+    return f.measured("positions.prefix_orderings_stack", key) or {}
+
+
+def _prefix_cause(f: Facts) -> str:
+    two, one = _moved(f, _STACK), _moved(f, _ONE)
+    if not two or not one:
+        return ""
+    return ("true of one attention layer, not of the model: in a stack, block 2 at position t reads block 1's outputs "
+            "at earlier positions, and each of those is a function of its own prefix, so reordering the prefix moves "
+            f"the logits at t by up to {two['max |logit difference| at t']:.3g} (logits up to "
+            f"{two['logit scale (max |logit|)']:.2f}; two blocks, no positions, at initialisation), against "
+            f"{one['max |logit difference| at t']:.1g} with one block")
+
+
 ERRATA: dict[str, Erratum] = {
+    "positions.prefix_orderings_stack": Erratum(
+        quote="but within a prefix all orderings are alike",
+        cause=_prefix_cause,
+        readings=lambda f: ([f"one layer (one block): every ordering alike to "
+                             f"{_moved(f, _ONE)['max |logit difference| at t']:.1g}: the sentence holds of a "
+                             "single attention layer"] if _moved(f, _ONE) else []),
+        suggested=lambda f: ("\"It is the average's order-blindness in a better disguise — the causal mask restores "
+                             "some order, since each position sees a different prefix; one layer cannot tell the "
+                             "orderings of a prefix apart, but a stack can, because each earlier position saw a "
+                             "different one.\"")),
     "positions.alibi_improves": Erratum(
         quote="from 44.95 to 42.49",
         cause=lambda f: ("ALiBi does improve as the window grows (the ordering and the level at 64 hold), by less: "

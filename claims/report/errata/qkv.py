@@ -1,0 +1,36 @@
+"""The errata of the chapter's section: Queries, keys and values (the listing it prints)."""
+from __future__ import annotations
+
+from claims.report.errata.facts import Erratum, Facts
+
+CLAIM = "qkv.head_thirty_lines"
+
+
+def _counts(f: Facts) -> dict:
+    """The printed listing's counts, as the two listing tests recorded them ({} if not run)."""
+    lines, shapes = f.record(CLAIM, "qkv.listing_lines"), f.record(CLAIM, "qkv.listing_shape_lines")
+    if not lines or not shapes:
+        return {}
+    return {"lines": lines.get("measured"), "non-blank": lines.get("non_blank"), "shapes": shapes.get("measured")}
+
+
+def _cause(f: Facts) -> str:
+    n = _counts(f)
+    if not n:
+        return ""
+    return (f"the listing printed right after the sentence (and meant by \"the thirty lines above\") is {n['lines']} "
+            f"lines, {n['non-blank']} of them with code; {n['shapes']} of those name a size, a shape or an axis "
+            "(d_model, d_head, block, T, .shape, transpose, [:T, :T], dim=), so neither count can reach the printed "
+            "ones; the multi-head wrapper, W_o and the block around it are not printed")
+
+
+def _sentence(f: Facts) -> str:
+    n = _counts(f)
+    return f"\"In code it is {n['non-blank']} lines, {n['shapes']} of which are shapes:\"" if n else ""
+
+
+ERRATA: dict[str, Erratum] = {
+    CLAIM: Erratum(quote="In code it is thirty lines, twenty of which are shapes:", cause=_cause,
+                   readings=lambda f: ([f"blank lines counted too: {_counts(f)['lines']} lines"] if _counts(f) else []),
+                   suggested=_sentence),
+}
