@@ -17,6 +17,9 @@ import re
 from dataclasses import dataclass
 
 from claims.chapter_figures import FIGURES, NUMBER, READ, span, stale_anchors
+from claims.declared import REASONS, Declared
+from claims.number_words import DECLARED_WORDS, WORD_RULES
+from claims.sentences import stale_sentences
 
 # What the walk counts: a number as printed, or one written against a letter ("128K", "4d^2")
 WALK = re.compile(NUMBER.pattern + r"|(?<![\w.])\d+(?=[A-Za-z])")
@@ -29,11 +32,6 @@ WORD = re.compile(rf"\b(?:(?:{_N}) to (?:{_N})|(?:{_N})[ -](?:hundredths?|thirds
                   rf"|(?:{_N})(?: (?:hundred|thousand))+|an order of magnitude"
                   rf"|{_N}|tens|hundred(?:s|th)?|thousands?|half|thirds?|quarters?|twice|doubl(?:e[sd]?|ing))\b", re.I)
 
-# No reason "derived": a number derived from other printed numbers reports a result, so it is a
-# figure (claims/chapter_figures.py) whose test does the arithmetic.
-REASONS = ("setup", "context", "cross-reference", "year", "code", "notation", "repeat",
-           "example", "device-specific context", "not a number")
-
 # Patterns, each a reason for every number inside each of its matches
 RULES: list[tuple[str, str, str]] = [
     (r"Chapters? \d+(?: to \d+)?", "cross-reference", "a chapter of the course"),
@@ -41,13 +39,6 @@ RULES: list[tuple[str, str, str]] = [
 ]
 
 
-@dataclass(frozen=True)
-class Declared:
-    anchor: str       # verbatim, unique in the chapter; every number inside it gets the reason
-    reason: str       # one of REASONS
-    why: str
-    repeats: str = ""  # "repeat" only: the figure ID it restates (tests/test_accounting.py checks the value)
-    printed: str = ""  # "repeat" only: the restated number as a plain number ("1.8e-7"), if not as printed
 
 
 DECLARED: list[Declared] = [
@@ -183,12 +174,10 @@ def walk(chapter: str) -> list[tuple[int, int, str, bool]]:
 
 
 def _declarations() -> list[Declared]:
-    from claims.number_words import DECLARED_WORDS
     return DECLARED + DECLARED_WORDS
 
 
 def _rules() -> list[tuple[str, str, str]]:
-    from claims.number_words import WORD_RULES
     return RULES + WORD_RULES
 
 
@@ -244,9 +233,4 @@ def stale_declarations(text: str) -> list[str]:
 # the sentences' (claims/sentences.py):
 # handed to data/chapter.py's readers by whoever reads the chapter above this layer
 # (`load_chapter(explain=EXPLAINERS)`), so that ChapterAltered names each one.
-def _stale_sentences(text: str) -> list[str]:
-    from claims.sentences import stale_sentences
-    return stale_sentences(text)
-
-
-EXPLAINERS = (stale_anchors, stale_declarations, _stale_sentences)
+EXPLAINERS = (stale_anchors, stale_declarations, stale_sentences)

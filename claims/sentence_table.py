@@ -3,7 +3,18 @@ claim IDs a sentence asserts, or the reason it asserts nothing.  One entry per s
 block, in the chapter's order; the anchor is a verbatim quote from it, unique in the chapter."""
 from __future__ import annotations
 
-from claims.sentences import Sentence as S
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Sentence:
+    anchor: str                   # verbatim, unique in the chapter, inside one unit
+    claims: tuple[str, ...] = ()  # the claim IDs it asserts (claims/registry.py)
+    reason: str = ""              # or why it asserts nothing: a reason of claims/sentences.py REASONS
+    why: str = ""                 # the reason's detail, where one helps
+
+
+S = Sentence
 
 SENTENCES: list[S] = [
     S("Attention and the Transformer Block, Derived", reason="context", why="the chapter's title"),

@@ -17,6 +17,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from claims.registry import CLAIMS
+from claims.sentence_table import SENTENCES, Sentence
+
 REASONS = {
     "setup": "states what was trained or measured, and how; the figures it fixes are declared in claims/accounting.py",
     "context": "explains, motivates or introduces what a neighbouring sentence asserts",
@@ -70,14 +73,6 @@ def units(chapter: str) -> list[Unit]:
 
 
 @dataclass(frozen=True)
-class Sentence:
-    anchor: str                   # verbatim, unique in the chapter, inside one unit
-    claims: tuple[str, ...] = ()  # the claim IDs it asserts (claims/registry.py)
-    reason: str = ""              # or why it asserts nothing: a key of REASONS
-    why: str = ""                 # the reason's detail, where one helps
-
-
-@dataclass(frozen=True)
 class Accounted:
     unit: Unit
     entries: tuple[Sentence, ...]  # exactly one when accounted for
@@ -96,8 +91,7 @@ class Accounted:
 
 def accounted(chapter: str, table: list[Sentence] | None = None) -> list[Accounted]:
     """Every unit of the chapter with the entries of the table whose anchor it holds."""
-    if table is None:
-        from claims.sentence_table import SENTENCES as table
+    table = SENTENCES if table is None else table
     us = units(chapter)
     starts = [u.start for u in us]
     found: dict[int, list[Sentence]] = {}
@@ -115,8 +109,7 @@ def accounted(chapter: str, table: list[Sentence] | None = None) -> list[Account
 def problems(chapter: str, table: list[Sentence] | None = None, known_claims=None) -> list[str]:
     """What is wrong with the sentence table, one line each: a unit with no entry or two, an
     unknown claim ID, an unknown reason."""
-    if known_claims is None:
-        from claims.registry import CLAIMS as known_claims
+    known_claims = CLAIMS if known_claims is None else known_claims
     out = []
     for a in accounted(chapter, table):
         if a.kind == "unaccounted":
@@ -146,6 +139,5 @@ def counts(chapter: str, table: list[Sentence] | None = None) -> dict:
 
 def stale_sentences(text: str) -> list[str]:
     """`  sentence: anchor '...' not found` for every entry an altered text breaks."""
-    from claims.sentence_table import SENTENCES
     return [f"  sentence: anchor {s.anchor!r} {'not found' if text.count(s.anchor) == 0 else 'found twice'}"
             for s in SENTENCES if text.count(s.anchor) != 1]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from claims.chapter_figures import FIGURES
-from claims.report import chapter, chapter_inserts, chapter_math, tables
+from claims.report import chapter, chapter_inserts, chapter_marks, chapter_math, tables
 from claims.report.chapter_inserts import FORMULAS, PLACES
 from claims.save import load_verdicts
 from claims.verdicts import committed_only
@@ -28,7 +28,7 @@ def test_a_mark_inside_a_formula_wraps_the_whole_formula_once():
     math = chapter_math.spans(text, [b])
     [m] = chapter_math.widen([chapter.Mark(at, at + 3, ROW)], math)
     assert (m.start, m.end) == math[0]                          # widened to the whole formula
-    html = chapter._render_span(text, 0, len(text), [m], [], chapter_math.render)
+    html = chapter_marks.render_span(text, 0, len(text), [m], [], chapter_math.render)
     assert html.count("<math") == 1 and html.count("class='fig ") == 1 and "$" not in html
     mark = html[html.index("<a class='fig"):html.index("</a>")]
     assert "<math" in mark and "<mn>1.8</mn>" in mark           # the mark holds the formula, whole

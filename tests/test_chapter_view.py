@@ -2,6 +2,7 @@
 with every asserted figure marked where it is printed.  Checked on the files, and as a reader
 sees it in headless Chromium (where `.ci/run` installs it; elsewhere that test skips)."""
 import collections
+import html as html_module
 import json
 import os
 import re
@@ -102,8 +103,15 @@ def test_no_none_or_nan_and_the_header_states_the_counts(built):
     assert not re.search(r"\b(None|nan|NaN|undefined)\b", text)
     merged = json.loads((built / "merged.json").read_text())
     fs = merged["figure_summary"]
-    assert f"Figures: {fs['holds']} hold, {fs['refuted']}" in " ".join(text.split())
-    assert "numbers in the chapter" in text
+    said = " ".join(html_module.unescape(text).split())
+    assert f"Figures: {fs['holds']} hold, {fs['refuted']}" in said
+    # the accountings of the report model: numbers in digits and in words apart, and the sentences
+    acc, sentences = merged["accounting"], merged["sentences"]
+    assert f"{acc['numbers']} numbers in digits" in said and f"{acc['words']} numbers in words" in said
+    asserting = sentences["sentences by kind"].get("asserts", 0)
+    assert f"The chapter's sentences: {sentences['sentences']}, of which {asserting} assert claims" in said
+    for page in ("index.html", "claims.md"):
+        assert f"of which {asserting} assert claims" in html_module.unescape((built / page).read_text()), page
 
 
 def test_the_markdown_view_has_a_footnote_per_figure(built):
@@ -174,6 +182,76 @@ def test_the_chapter_view_in_chromium(built):
     for name, page in (("chapter.png", built / "chapter.html"), ("chapter-focus.png", focused)):
         shot = screenshot(page, built / name, profile)
         assert shot.exists() and shot.stat().st_size > 10_000
+
+
+# Run after load: every sentence mark as a reader meets it (its span in the chapter, its claims and
+# verdict, its bar's width, whether it is laid out, the links after it), URI-encoded onto <body>.
+SENTENCES = """<script>
+window.addEventListener('load', () => {
+  const marks = [...document.querySelectorAll('main span.asserts')].map(s => ({
+    start: +s.dataset.start, end: +s.dataset.end, claims: s.dataset.claims.split(' '), verdict: s.dataset.verdict,
+    bar: parseFloat(getComputedStyle(s).borderLeftWidth), shown: s.getClientRects().length > 0,
+    links: [...s.querySelectorAll(':scope > sup.claims > *')].map(l => [l.getAttribute('href') || '', l.title]),
+    figures: s.querySelectorAll('a.fig[data-figure]').length}));
+  document.body.setAttribute('data-sentences', encodeURIComponent(JSON.stringify(marks)));
+});</script></body>"""
+
+
+@pytest.mark.skipif(BROWSER is None, reason=WHY_NONE)
+def test_every_asserting_sentence_carries_a_mark_with_its_claims_in_chromium(built, chapter_text):
+    """Each sentence the sentence table says asserts claims (claims/sentences.py) lies in a sentence
+    mark that names its claims, shows a bar coloured by their worst verdict (a claim no test
+    carries: not encoded), and links each claim to its row in index.html."""
+    from urllib.parse import unquote
+
+    from claims.report.chapter_sentences import RANK, claim_kind
+    from claims.sentences import accounted
+    body = probe(built / "chapter.html", SENTENCES, built / "chrome-profile")
+    marks = json.loads(unquote(body["sentences"]))
+    claims = {c["id"]: c for c in json.loads((built / "merged.json").read_text())["claims"]}
+    index = parse(built / "index.html")
+    units = [a for a in accounted(chapter_text) if a.kind == "asserts" and not a.unit.block]
+    assert units and marks
+    for a in units:
+        held = [m for m in marks if m["start"] <= a.unit.start and a.unit.end <= m["end"]]
+        assert held and set(a.claims) <= set(held[0]["claims"]), a.unit.context(chapter_text)
+    for m in marks:
+        assert m["shown"] and m["bar"] > 0, m
+        assert m["verdict"] == min((claim_kind(claims.get(c)) for c in m["claims"]), key=RANK.index), m
+        assert len(m["links"]) == len(m["claims"]), m
+        for cid, (href, title) in zip(m["claims"], m["links"]):
+            assert title.startswith(f"claim {cid}: {claim_kind(claims.get(cid))}"), (cid, title)
+            if cid in claims:
+                assert href == f"index.html#claim-{cid}" and f"claim-{cid}" in index.ids, (cid, href)
+            else:
+                assert href == "", (cid, href)          # no row to link to: marked not encoded
+    assert sum(m["figures"] for m in marks) > 0          # the figures' marks sit inside the sentences'
+
+
+def test_the_chapter_view_nests_its_marks(built):
+    """Sentence marks, figure marks, refuted sentences and formulas nest: every element of the page
+    closes in the order it opened (a browser would otherwise repair the page its own way)."""
+    void = {"meta", "br", "img", "hr", "input", "link", "wbr"}
+
+    class Nesting(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.open, self.wrong = [], []
+
+        def handle_starttag(self, tag, attrs):
+            if tag not in void:
+                self.open.append((tag, self.getpos()))
+
+        def handle_endtag(self, tag):
+            if tag in void:
+                return
+            if not self.open or self.open[-1][0] != tag:
+                self.wrong.append((tag, self.getpos(), self.open[-3:]))
+            else:
+                self.open.pop()
+    page = Nesting()
+    page.feed((built / "chapter.html").read_text(encoding="utf-8"))
+    assert page.wrong == [] and page.open == []
 
 
 def test_the_chapter_is_cut_into_its_paragraphs_code_and_printed_tables(chapter_text):

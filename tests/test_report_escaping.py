@@ -144,7 +144,7 @@ def test_a_code_block_from_a_file_cannot_close_its_fence(tmp_path):
     does not end it early (what followed would be Markdown, and open HTML)."""
     from claims.report import tables
     (tmp_path / "winograd_attention.txt").write_text(f"a map\n```\n{SCRIPT}\n````\n{IMG}")
-    built = tables.build({"claims": []}, tmp_path, "")
+    built = tables.data({"claims": []}, tmp_path, "")
     markdown = tables.render(built)
     assert SCRIPT in markdown and _opened(markdown) == []
     page = tables.render_html(built)

@@ -1,8 +1,11 @@
-"""The badges: an overall one and one per section, SVG (anybadge, made locally) and a shields.io
-endpoint JSON beside each; and which committed badges a fresh render would change."""
+"""The badges: an overall one and one per section, as data (`Badge`, part of the report model),
+then as SVG (anybadge, made locally) with a shields.io endpoint JSON beside each; and which
+committed badges a fresh render would change."""
 from __future__ import annotations
 
 import json
+import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 from claims.verdicts import DECIDED
@@ -10,38 +13,55 @@ from claims.verdicts import DECIDED
 BADGE_COLORS = [(1.0, "brightgreen"), (0.8, "green"), (0.6, "yellowgreen"), (0.4, "yellow"),
                 (0.2, "orange"), (0.0, "red")]
 
-
 HEX = {"brightgreen": "#4c1", "green": "#97ca00", "yellowgreen": "#a4a61d", "yellow": "#dfb317",
        "orange": "#fe7d37", "red": "#e05d44", "lightgrey": "#9f9f9f"}    # shields.io's palette
+
+
+@dataclass(frozen=True)
+class Badge:
+    name: str         # "overall" or a section's key: the file's stem
+    label: str
+    value: str        # "12/20 hold": holds among all the claims
+    color: str        # a key of HEX
 
 
 def _color(share: float) -> str:
     return next(c for limit, c in BADGE_COLORS if share >= limit)
 
 
-def badges(report: dict, out: Path) -> list[Path]:
-    """An overall badge and one per section: SVG (anybadge, made locally) and a shields.io
-    endpoint JSON beside each.  "hold" counts holds among the claims with a verdict."""
+def badge(name: str, verdicts: list[str]) -> Badge:
+    """"hold" counts holds among all the claims; grey with none decided, red with one failing."""
+    holds = sum(v == "holds" for v in verdicts)
+    color = _color(holds / len(verdicts)) if any(v in DECIDED for v in verdicts) else "lightgrey"
+    if "fails" in verdicts:
+        color = "red"
+    return Badge(name, "claims" if name == "overall" else f"claims: {name}", f"{holds}/{len(verdicts)} hold", color)
+
+
+def badge_data(sections) -> list[Badge]:
+    """The overall badge, then one per section (claims/report/claim_rows.py Section), in order."""
+    return [badge("overall", [v for s in sections for v in s.verdicts])] + [badge(s.key, list(s.verdicts))
+                                                                          for s in sections]
+
+
+def svgs(badges: list[Badge]) -> dict[str, str]:
+    """Each badge's SVG by name, made once per render: anybadge numbers its masks per process, so
+    the files and the pages that inline them show the very same text."""
     import anybadge
+    return {b.name: anybadge.Badge(label=b.label, value=b.value, default_color=HEX[b.color]).badge_svg_text
+            for b in badges}
+
+
+def write(badges: list[Badge], svg: dict[str, str], out: Path) -> None:
+    """The SVGs and their endpoint JSONs into `out`; no badges (a smoke run): no folder."""
+    if not badges:
+        shutil.rmtree(out, ignore_errors=True)
+        return
     out.mkdir(parents=True, exist_ok=True)
-    groups = {"overall": report["claims"]}
-    for c in report["claims"]:
-        groups.setdefault(c["section"], []).append(c)
-    written = []
-    for name, claims in groups.items():
-        decided = [c for c in claims if c["verdict"] in DECIDED]
-        holds = sum(c["verdict"] == "holds" for c in claims)
-        value = f"{holds}/{len(claims)} hold"
-        color = _color(holds / len(claims)) if decided else "lightgrey"
-        if any(c["verdict"] == "fails" for c in claims):
-            color = "red"
-        label = "claims" if name == "overall" else f"claims: {name}"
-        svg = out / f"{name}.svg"
-        anybadge.Badge(label=label, value=value, default_color=HEX[color]).write_badge(str(svg), overwrite=True)
-        (out / f"{name}.json").write_text(json.dumps({"schemaVersion": 1, "label": label,
-                                                      "message": value, "color": color}))
-        written.append(svg)
-    return written
+    for b in badges:
+        (out / f"{b.name}.svg").write_text(svg[b.name])
+        (out / f"{b.name}.json").write_text(json.dumps({"schemaVersion": 1, "label": b.label,
+                                                        "message": b.value, "color": b.color}))
 
 
 def badge_drift(fresh: Path, committed: Path) -> list[str]:

@@ -1,26 +1,20 @@
-"""The chapter view's Markdown: report/chapter.md, the chapter with each asserted figure marked in
-bold with its verdict's symbol and a footnote with our measurement, so that it renders on a forge
-(the HTML view and what both share: claims/report/chapter.py).  Imports no torch.
+"""The chapter view's Markdown: report/chapter.md, a rendering of the report model
+(claims/report/model.py), the chapter with each asserted figure marked in bold with its verdict's
+symbol and a footnote with our measurement, so that it renders on a forge (the HTML view:
+claims/report/chapter.py).  The sentences that assert claims are counted in its header, not
+marked in its prose: a forge's Markdown has no span to put a verdict on, and a note after every
+asserting sentence would bury the text (chapter.html marks each one).  Imports no torch.
 """
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from claims.report import chapter_inserts, chapter_math
-from claims.report.chapter import (
-    LEGEND,
-    SYMBOL,
-    _details,
-    blocks,
-    header_counts,
-    kind_of,
-    marks,
-    quotes,
-    suggestion,
-)
-from claims.report.markdown import accounting_text, md, md_code, md_fence, md_line
-from claims.verdicts import is_smoke
+from claims.report import chapter_inserts
+from claims.report.chapter_marks import LEGEND, SYMBOL, details, kind_of
+from claims.report.escape import md, md_code, md_fence, md_line
+from claims.report.wording import SMOKE, accounting_line, sentences_line, suggestion
+from claims.verdicts import summary_text
 
 MD_ESCAPE = re.compile(r"(\\*)([\[\]<>*`|])")
 
@@ -40,66 +34,72 @@ def _note(row: dict) -> str:
     kind = kind_of(row)
     return (f"[^{_note_id(row['id'])}]: {SYMBOL[kind]} **{md(row['label'])}** ({md(row['id'])}, claim "
             f"{md_code(row['claim'])}). "
-            + "; ".join(f"{k}: {md(v)}" for k, v in _details(row)[2:]).replace("\n", " ").replace("|", "/"))
+            + "; ".join(f"{k}: {md(v)}" for k, v in details(row)[2:]).replace("\n", " ").replace("|", "/"))
 
 
-def _header(report: dict, chapter: str) -> list[str]:
-    counts = header_counts(report, chapter)
-    fs = counts["figures"]
+def _header(r) -> list[str]:
+    fs = r.figure_summary
     return ["# The chapter, checked in place", "",
-             *([("**Smoke scale**: every trained recipe ran a handful of steps; these marks say nothing about "
-                "the chapter."), ""] if is_smoke(report) else []),
-             md(f"Claims: {counts['claims']}. Figures: {fs.get('holds', 0)} hold, {fs.get('refuted', 0)} "
+             *([f"**Smoke scale**: {md(SMOKE)}", ""] if r.smoke else []),
+             md(f"Claims: {summary_text(r.summary)}. Figures: {fs.get('holds', 0)} hold, {fs.get('refuted', 0)} "
                 f"refuted, {fs.get('not run', 0)} not run ({fs.get('device-specific', 0)} device-specific), "
                 f"of {fs.get('total', 0)}."),
-             "", md(f"{accounting_text(counts['accounting'], fs)}."), "",
+             "", md(accounting_line(r.accounting, fs)), "", md(sentences_line(r.sentences)), "",
              "Each marked figure carries its verdict's symbol and a footnote with our measurement: "
              + ", ".join(f"{SYMBOL[k]} {v}" for k, v in LEGEND.items()) + ". A refuted sentence is followed by "
              "the suggested one. The report with every row: index.html; the errata: errata.md.", "", "---", ""]
 
 
-def render_markdown(chapter: str, report: dict, entries: list[dict], inserts: chapter_inserts.Inserts | None = None,
-                    report_dir: Path | None = None) -> str:
-    # a mark that cuts a formula covers it whole, its TeX kept for the forge (chapter_math.widen)
-    ms = chapter_math.widen(marks(chapter, report), chapter_math.spans(chapter, blocks(chapter)))
-    places = chapter_inserts.placed(chapter, blocks(chapter)) if inserts is not None else {}
+def _prose(text: str, b, inside: list) -> str:
+    """A paragraph (or the title) with its marks in bold, each with its symbol and footnote."""
+    out, at = [], b.start
+    for m in inside:
+        out.append(_md_text(text[at:m.start]))
+        shown_text = m.row["printed"] if "$" not in text[m.start:m.end] else text[m.start:m.end]
+        out.append(f"**{_md_text(shown_text)}**{SYMBOL[kind_of(m.row)]}[^{_note_id(m.row['id'])}]")
+        at = m.end
+    out.append(_md_text(text[at:b.end]))
+    return ("# " if b.kind == "title" else "") + "".join(out)
+
+
+def _refuted(text: str, q, entries: dict[str, dict], shown: dict[str, str]) -> list[str]:
+    """A quoted refuted sentence and its suggestion, per claim; one suggestion several claims share
+    is written once (`shown`: sentence -> the claim it was written for)."""
+    lines = []
+    for cid in q.claims:
+        said = suggestion(entries[cid])
+        written = f"the sentence suggested for {md_code(shown[said])}, above" if said in shown else _md_text(said)
+        shown.setdefault(said, cid)
+        lines += [f"> **Refuted** ({md_code(cid)}): \"{_md_text(text[q.start:q.end])}\"  ",
+                  f"> **Suggested:** {written}", ""]
+    return lines
+
+
+def render_markdown(r, report_dir: Path) -> str:
+    """`r`: the report model (claims/report/model.py Report), with the chapter; its math stays TeX."""
+    cut, rows = r.chapter, {f["id"]: f for f in r.figures}
     ref = lambda fid, text: (f"**{md_line(text)}** {SYMBOL[kind_of(rows[fid])]}[^{_note_id(fid)}]" if fid in rows
                              else md_line(text))
-    rows = {r["id"]: r for r in report.get("figures", [])}
-    qs, unplaced = quotes(chapter, entries)
-    by_id = {e["id"]: e for e in entries}
-    lines = _header(report, chapter)
-    notes, shown = [], {}
-    for b in blocks(chapter):
-        inside = [m for m in ms if b.start <= m.start < b.end]
+    inserts = chapter_inserts.Inserts({t.key: t for t in r.tables}, r.plots_by_stem)
+    by_id = {e["id"]: e for e in r.errata}
+    lines, notes, shown = _header(r), [], {}
+    for b in cut.blocks:
+        inside = [m for m in cut.marks if b.start <= m.start < b.end]
         if b.kind == "pre":
-            lines += [md_fence(chapter[b.start:b.end]), ""]
+            lines += [md_fence(cut.text[b.start:b.end]), ""]
             if inside:
                 lines += ["Printed above: " + ", ".join(f"{md(m.row['printed'])} {SYMBOL[kind_of(m.row)]}"
                                                          f"[^{_note_id(m.row['id'])}]" for m in inside), ""]
         else:
-            out, at = [], b.start
-            for m in inside:
-                out.append(_md_text(chapter[at:m.start]))
-                shown_text = m.row["printed"] if "$" not in chapter[m.start:m.end] else chapter[m.start:m.end]
-                out.append(f"**{_md_text(shown_text)}**{SYMBOL[kind_of(m.row)]}[^{_note_id(m.row['id'])}]")
-                at = m.end
-            out.append(_md_text(chapter[at:b.end]))
-            lines += [("# " if b.kind == "title" else "") + "".join(out), ""]
+            lines += [_prose(cut.text, b, inside), ""]
         notes += [_note(m.row) for m in inside]
-        for q in qs:
+        for q in cut.quotes:
             if b.start <= q.start < b.end:
-                for cid in q.claims:
-                    text = suggestion(by_id[cid])
-                    said = (f"the sentence suggested for {md_code(shown[text])}, above" if text in shown
-                            else _md_text(text))
-                    shown.setdefault(text, cid)
-                    lines += [f"> **Refuted** ({md_code(cid)}): \"{_md_text(chapter[q.start:q.end])}\"  ",
-                              f"> **Suggested:** {said}", ""]
-        if inserts is not None:             # our tables and plots, in place (claims/report/chapter_inserts.py)
-            lines += chapter_inserts.md_after(places.get(b.start, []), inserts, report_dir or Path("."), ref)
-    if unplaced:
+                lines += _refuted(cut.text, q, by_id, shown)
+        # our tables and plots, in place (claims/report/chapter_inserts.py)
+        lines += chapter_inserts.md_after(cut.places.get(b.start, []), inserts, report_dir, ref)
+    if cut.unplaced:
         lines += ["---", "", "Refuted claims whose erratum quotes no sentence of the text:", ""]
         lines += [f"- {md_code(e['id'])}: {_md_text(e.get('suggested') or e['statement'])}"
-                  for e in unplaced] + [""]
+                  for e in cut.unplaced] + [""]
     return "\n".join(lines + ["---", ""] + notes) + "\n"

@@ -11,7 +11,8 @@ figures and their hint, the permalinks, and the print stylesheet.
   (holds: a thin underline; refuted: a box, bold; fails: a double box, bold; stale: a dotted
   underline; not run: a dashed underline; device-specific: a double underline) besides its
   symbol, in black on white.  Tooltips are not printed, the hint and the badges neither; each
-  refuted or failing mark prints our measurement after it, in brackets, as a footnote would.
+  refuted or failing mark prints our measurement after it, in brackets, as a footnote would.  A
+  sentence's mark prints as a black bar, its claims' symbols after it in black.
 """
 from __future__ import annotations
 
@@ -45,6 +46,7 @@ a.fig.device-specific{border-bottom:3px double #000}
 main a.fig.refuted[data-ours]::after,main a.fig.fails[data-ours]::after{content:" [ours: " attr(data-ours) "]";
 font:normal 8pt sans-serif}
 span.refuted-sentence{text-decoration:underline wavy #000}
+span.asserts{border-left-color:#000 !important}sup.claims a,sup.claims span{color:#000 !important}
 aside.suggested{background:none;border-left:3pt solid #000}
 .sec-start{color:#000;border-color:#000}
 }"""

@@ -71,12 +71,15 @@ def since_text(row: dict, meta: dict, commits: dict | None, shallow: bool) -> st
     return f"{date}, the evidence committed in {commit}"
 
 
-def annotate(report: dict, root: Path = PROJECT_ROOT) -> dict:
-    """The report with each figure row's "since" (a copy: the report is not changed)."""
+def since_rows(rows: list[dict], meta: dict, root: Path = PROJECT_ROOT) -> list[dict]:
+    """Each figure row with its "since" (copies: the rows are not changed); `meta`: the run's."""
     commits = first_commits(root)
-    committed = [r for r in report.get("figures", []) if r.get("source") == "committed" and r.get("timestamp")]
+    committed = [r for r in rows if r.get("source") == "committed" and r.get("timestamp")]
     shallow = bool(commits) and any(commits.get(r["timestamp"], ("", False))[1] for r in committed) \
         and _is_shallow(root)
-    meta = report.get("meta") or {}
-    return dict(report, figures=[dict(r, since=since_text(r, meta, commits, shallow))
-                                 for r in report.get("figures", [])])
+    return [dict(r, since=since_text(r, meta, commits, shallow)) for r in rows]
+
+
+def annotate(report: dict, root: Path = PROJECT_ROOT) -> dict:
+    """The report with each figure row's "since" (a copy: the report is not changed)."""
+    return dict(report, figures=since_rows(report.get("figures", []), report.get("meta") or {}, root))

@@ -46,8 +46,9 @@ class Quote:
     claims: tuple[str, ...]      # the refuted claims whose erratum quotes this sentence
 
 
-def marks(chapter: str, report: dict) -> list[Mark]:
-    rows = {r["id"]: r for r in report.get("figures", [])}
+def marks(chapter: str, figures: list[dict]) -> list[Mark]:
+    """A mark for each figure row (claims/verdicts.py figure_rows), where its anchor is printed."""
+    rows = {r["id"]: r for r in figures}
     out = []
     for fid, f in FIGURES.items():
         if fid in rows:

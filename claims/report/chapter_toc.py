@@ -21,10 +21,11 @@ import html
 from dataclasses import dataclass
 
 from claims.registry import SECTIONS as CLAIM_SECTIONS
+from claims.report.site import section_anchor
 
 # (anchor id, title: a claim section's key or a title of ours, a phrase of the section's first paragraph)
 SECTIONS = [
-    ("before", "Before attention: the recurrent summary", "the summary was a recurrent state"),
+    ("recurrence", "recurrence", "the summary was a recurrent state"),
     ("average", "average", "The most obvious function of a variable number of vectors"),
     ("mask", "mask", "Averaging over a growing prefix looks like a loop."),
     ("qkv", "qkv", "The rest of this chapter is one question"),
@@ -57,7 +58,7 @@ class Section:
 
     @property
     def anchor(self) -> str:
-        return f"sec-{self.key}"
+        return section_anchor(self.key)
 
 
 def sections(chapter: str, block_starts: list[int], declared=SECTIONS, within: bool = False) -> list[Section]:

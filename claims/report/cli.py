@@ -6,44 +6,32 @@
   python -m claims.report --save-results   # also keep this run's verdicts and evidence in results/
 
 A fresh run only knows the claims whose tests it ran; trained claims are expensive, so their
-verdicts are committed (results/verdicts.json) and merged here: for each claim the newest
-evidence that reached a verdict wins, and keeps its source (tier, device, date).  Without a
-fresh run the committed verdicts are rendered alone, and the report says so.
+verdicts are committed (results/verdicts.json) and merged: for each claim the newest evidence
+that reached a verdict wins, and keeps its source (tier, device, date).  Without a fresh run the
+committed verdicts are rendered alone, and the report says so.  The command reads the run,
+draws the plots, saves what --save-results asks for, then builds the report model once
+(claims/report/model.py) and renders every view of it (claims/report/render.py).
 
 Imports no torch: rendering needs only the JSON, the registry and matplotlib.
 """
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import sys
 
-from claims.accounting import EXPLAINERS, accounting
-from claims.report.badges import badge_drift, badges
-from claims.report.html import render_html
-from claims.report.markdown import render_markdown
-from claims.report.readme import (
-    BADGES,
-    README_BLOCKS,
-    generated,
-    readme_block,
-    readme_report,
-    rewrite_readme,
-    weakened,
-)
-from claims.save import load_verdicts, save_run
-from claims.verdicts import committed_only, is_smoke, merge, summary_text
-from data.files import SaveError, atomic_write
+from claims.accounting import EXPLAINERS
+from claims.report import model, render
+from claims.report.badges import badge_drift
+from claims.report.readme import BADGES, README_BLOCKS, generated, readme_block, rewrite_readme, weakened
+from claims.save import save_run
+from claims.verdicts import is_smoke, summary_text
+from data.files import SaveError
 from data.paths import PROJECT_ROOT, CheckoutError, require_checkout
 from fixtures.results import EvidenceError, read_json
 
 ROOT = PROJECT_ROOT
 RESULTS = ROOT / "results" / "verdicts.json"
-
-
-def _write(path, obj) -> None:
-    atomic_write(path, json.dumps(obj, indent=1, default=str))
 
 
 def main(argv=None) -> int:
@@ -85,19 +73,19 @@ def _refused(a, out) -> str | None:
     return None
 
 
-def _main(argv=None) -> int:
-    a = _parser().parse_args(argv)
-    out = ROOT / a.report_dir                          # ROOT / an absolute path is that path
-    why = _refused(a, out)
-    if why:
-        print(why, file=sys.stderr)
-        return 2
+def _chapter() -> tuple[str | None, str] | str:
+    """The chapter's text (or None) and why it is absent; read once: an unreadable chapter stops
+    the run before anything is written (the message is returned)."""
     from data.chapter import ChapterError, chapter_or_none
-    try:                                               # read once; an unreadable chapter stops the run before anything is written
-        chapter = chapter_or_none(explain=EXPLAINERS)
+    try:
+        return chapter_or_none(explain=EXPLAINERS)
     except ChapterError as e:
-        print(f"python -m claims.report: {e}", file=sys.stderr)
-        return 2
+        return f"python -m claims.report: {e}"
+
+
+def _fresh_run(out) -> tuple[dict | None, object, set]:
+    """This run's report (or None), its evidence, and what the run itself wrote; then the plots of
+    the committed training results, drawn into `out` so that --save-results keeps them."""
     from claims.report.plots import ladder_plot, norm_plot, scale_plot
     from fixtures.evidence import Evidence
     out.mkdir(parents=True, exist_ok=True)
@@ -107,27 +95,39 @@ def _main(argv=None) -> int:
     if fresh is None:
         print(f"no fresh run in {out} (no claims.json): rendering the committed verdicts alone; "
               "run `pytest -m fast` for a fresh one", file=sys.stderr)
-    # The plots of the committed training results, drawn first so that --save-results keeps them.
     run_evidence = set(evidence.manifest())             # what the run itself wrote, before the plots
     for plot in (ladder_plot, scale_plot, norm_plot):
         path = plot(out)
         if path is not None:
             evidence.add(path.name)
+    return fresh, evidence, run_evidence
+
+
+def _main(argv=None) -> int:
+    a = _parser().parse_args(argv)
+    out = ROOT / a.report_dir                          # ROOT / an absolute path is that path
+    why = _refused(a, out)
+    chapter = _chapter() if not why else None
+    if why or isinstance(chapter, str):
+        print(why or chapter, file=sys.stderr)
+        return 2
+    fresh, evidence, run_evidence = _fresh_run(out)
     # a smoke run's verdicts mean nothing about the chapter: rendered alone and labelled, never
     # merged with the committed ones, saved, put in the README or made into badges
     if is_smoke(fresh) and (a.save_results or a.readme or a.check_readme):
-        print(f"{fresh_path} is a --smoke run (a handful of steps per recipe): its verdicts are never "
+        print(f"{out / 'claims.json'} is a --smoke run (a handful of steps per recipe): its verdicts are never "
               "saved or put in the README; run the tier at the chapter's scale", file=sys.stderr)
         return 2
     code = _save(a, fresh, evidence, run_evidence)
     if code:
         return code
-    merged = _render(out, fresh, *chapter)
-    code = _readme(a, fresh, merged, out)
+    report = model.build(out, fresh, *chapter, results_dir=RESULTS.parent, with_readme=a.readme or a.check_readme)
+    render.write(report, out)
+    code = _readme(a, report, out)
     if code:
         return code
-    print(("SMOKE SCALE: " if is_smoke(merged) else "") + f"{out / 'claims.md'}: {summary_text(merged['summary'])}"
-          + ("" if fresh is not None else " (committed verdicts only)"))
+    print(("SMOKE SCALE: " if report.smoke else "") + f"{out / 'claims.md'}: {summary_text(report.summary)}"
+          + ("" if report.fresh else " (committed verdicts only)"))
     return 0
 
 
@@ -149,55 +149,23 @@ def _save(a, fresh: dict | None, evidence, run_evidence: set) -> int | None:
     return None
 
 
-def _render(out, fresh: dict | None, text: str | None, why_absent: str) -> dict:
-    """Every view of the report into `out`: merged.json, claims.md, badges, tables.md, errata.md,
-    the chapter view and index.html; returns the merged report."""
-    if is_smoke(fresh):
-        merged = fresh
-    else:
-        merged = merge(fresh, load_verdicts(RESULTS)) if fresh is not None else committed_only(load_verdicts(RESULTS))
-    # the accounting of every number in the chapter (claims/accounting.py), stated by every view
-    merged["accounting"] = accounting(text) if text is not None else {"not built": why_absent}
-    _write(out / "merged.json", merged)
-    (out / "claims.md").write_text(render_markdown(merged))
-    if is_smoke(fresh):
-        shutil.rmtree(out / "badges", ignore_errors=True)
-    else:
-        badges(merged, out / "badges")
-    fresh_plots = sorted(out.glob("*.png"))
-    plots = fresh_plots + [p for p in sorted((ROOT / "results").glob("*.png"))
-                           if p.name not in {f.name for f in fresh_plots}]
-    from claims.report import chapter, errata, tables
-    built = tables.data(merged, ROOT / "results", text)              # built once: tables.md, index.html, the chapter view
-    chapter_tables = [(t.title, t.markdown()) for t in built]
-    (out / "tables.md").write_text(tables.render(chapter_tables))
-    entries = errata.build(merged, ROOT / "results", out)
-    (out / "errata.md").write_text(errata.render(entries))
-    chapter.build(out, text, why_absent, merged, entries, built)
-    (out / "index.html").write_text(render_html(merged, plots, out / "badges", tables.render_html(chapter_tables)
-                                                + errata.render_html(entries), chapter_view=None if text is None
-                                                else "chapter.html", chapter_missing=why_absent))
-    return merged
-
-
-def _readme(a, fresh: dict | None, merged: dict, out) -> int | None:
-    """--readme and --check-readme.  The README's table is a function of the committed verdicts
-    and the fast claims alone, the same whichever tiers the run selected (`-m fast` or
-    `-m "not slow"`)."""
-    table = readme_report(fresh, load_verdicts(RESULTS)) if fresh is not None and not is_smoke(fresh) else merged
+def _readme(a, report, out) -> int | None:
+    """--readme and --check-readme: the README's blocks, a rendering of the model's README report
+    (the committed verdicts and the fast claims alone, the same whichever tiers the run selected:
+    `-m fast` or `-m "not slow"`), and the badges just rendered."""
     if a.readme:
-        lost = weakened(table, ROOT)
+        lost = weakened(report.readme, ROOT)
         if lost:
             print(f"--readme: this run lacks verdicts the committed README table has ({', '.join(lost)}); "
                   "nothing rewritten. Run the fast tier with every extra first: pip install -e '.[test]' && "
                   "pytest -m fast", file=sys.stderr)
             return 2
-        rewrite_readme(table, ROOT)
+        rewrite_readme(report.readme, ROOT)
         # the very files just rendered (anybadge numbers its ids per process: a second render differs)
         shutil.rmtree(BADGES, ignore_errors=True)
         shutil.copytree(out / "badges", BADGES)
     if a.check_readme:
-        drift = [f"the {which} block of {README_BLOCKS[which][0]}" for which, body in generated(table).items()
+        drift = [f"the {which} block of {README_BLOCKS[which][0]}" for which, body in generated(report.readme).items()
                  if readme_block(ROOT, which) != body.strip()]
         drift += [f"results/badges/{n}" for n in badge_drift(out / "badges", BADGES)]
         if drift:

@@ -5,8 +5,10 @@ command is claims/report/publish.py.  Also the one place that names the site's U
 the chapter view's section anchors (section_anchor), which the README's badges link to
 (claims/report/readme.py) and chapter.html carries.
 
-Without the chapter text (its secret unset) the report builds no chapter view; the site's
-chapter.html then says why and still holds every section's anchor, so that no badge lands nowhere.
+Without the chapter text (its secret unset) the report builds no chapter view; it renders
+chapter-not-built.html instead (`placeholder`, from the report model's claim table), which the
+site publishes as its chapter.html: it says why, and still holds every section's anchor, so that
+no badge lands nowhere.
 """
 from __future__ import annotations
 
@@ -16,8 +18,6 @@ import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
-
-from claims import registry
 
 # The one home of the site's URL.  GitHub Pages serves a repository's site at
 # https://<owner>.github.io/<repo>/; this checkout has no remote naming the owner, so it is written
@@ -30,7 +30,8 @@ CHAPTER_VIEW = "chapter.html"
 EXTERNAL: tuple[str, ...] = ()
 # What of a rendered report the site publishes (no run records, manifest or locks).
 PUBLISHED = {".html", ".md", ".png", ".svg", ".json", ".txt"}
-UNPUBLISHED = {"manifest.json", "claims.json"}
+UNPUBLISHED = {"manifest.json", "claims.json", "chapter-not-built.html"}
+PLACEHOLDER = "chapter-not-built.html"
 
 
 ANCHOR_KEY = re.compile(r"[a-z][a-z0-9_]*")
@@ -58,18 +59,16 @@ def chapter_url(section: str | None = None) -> str:
 # ---------------------------------------------------------------------------------- the site
 
 
-def placeholder(report: dict, why: str) -> str:
-    """chapter.html when the chapter view was not built: why, and each section's anchor with its
-    claims' verdicts (the README's badges link to these)."""
-    sections: dict[str, list[dict]] = {}
-    for c in report["claims"]:
-        sections.setdefault(c["section"], []).append(c)
+def placeholder(sections, why: str) -> str:
+    """The site's chapter.html when the chapter view was not built: why, and each section's anchor
+    with its claims' verdicts (`sections`: the report model's claim table, claims/report/claim_rows.py;
+    the README's badges link to these)."""
     parts = []
-    for name, claims in sections.items():
-        holds = sum(c["verdict"] == "holds" for c in claims)
-        items = "".join(f"<li><code>{html.escape(c['id'])}</code>: {html.escape(c['verdict'])}</li>" for c in claims)
-        parts.append(f"<section id='{section_anchor(name)}'><h2>{html.escape(registry.SECTIONS.get(name, name))}</h2>"
-                     f"<p>{holds}/{len(claims)} hold.</p><ul>{items}</ul></section>")
+    for s in sections:
+        holds = sum(c.verdict == "holds" for c in s.claims)
+        items = "".join(f"<li><code>{html.escape(c.id)}</code>: {html.escape(c.verdict)}</li>" for c in s.claims)
+        parts.append(f"<section id='{section_anchor(s.key)}'><h2>{html.escape(s.title)}</h2>"
+                     f"<p>{holds}/{len(s.claims)} hold.</p><ul>{items}</ul></section>")
     return f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>The chapter view was not built: attention-claims</title>
 <style>body{{font-family:sans-serif;max-width:52em;margin:2em auto;padding:0 1em}}pre{{white-space:pre-wrap}}</style>
@@ -85,8 +84,8 @@ def placeholder(report: dict, why: str) -> str:
 
 def build(report_dir: Path, site_dir: Path) -> list[Path]:
     """The site from a rendered report (`python -m claims.report --report-dir report_dir`):
-    its pages, plots, badges and merged verdicts, and chapter.html (or why it was not built)."""
-    import json
+    its pages, plots, badges and merged verdicts, and chapter.html (or the page saying why it was
+    not built, which the report rendered)."""
     report_dir, site_dir = Path(report_dir), Path(site_dir)
     if not (report_dir / "index.html").is_file() or not (report_dir / "merged.json").is_file():
         raise SystemExit(f"{report_dir}: no rendered report (index.html, merged.json): run "
@@ -101,12 +100,10 @@ def build(report_dir: Path, site_dir: Path) -> list[Path]:
                 (site_dir / sub).mkdir(exist_ok=True)
                 written.append(Path(shutil.copyfile(p, site_dir / sub / p.name)))
     if not (site_dir / CHAPTER_VIEW).exists():
-        missing = report_dir / "chapter-not-built.txt"
-        why = missing.read_text() if missing.is_file() else "no chapter view in the report"
-        why = why.removeprefix("The chapter view was not built: ")
-        report = json.loads((report_dir / "merged.json").read_text())
-        (site_dir / CHAPTER_VIEW).write_text(placeholder(report, why), encoding="utf-8")
-        written.append(site_dir / CHAPTER_VIEW)
+        if not (report_dir / PLACEHOLDER).is_file():
+            raise SystemExit(f"{report_dir}: neither {CHAPTER_VIEW} nor {PLACEHOLDER}: render it again with "
+                             f"`python -m claims.report --report-dir {report_dir}`")
+        written.append(Path(shutil.copyfile(report_dir / PLACEHOLDER, site_dir / CHAPTER_VIEW)))
     return written
 
 

@@ -1,6 +1,7 @@
 """The chapter's tables as data (`Table`: header, rows, the chapter's figure each cell restates, and
-the evidence it is built from), for report/tables.md and index.html (claims/report/tables.py) and
-the chapter view, which shows each table in place (claims/report/chapter_inserts.py).
+the evidence it is built from), held by the report model (claims/report/model.py) and rendered by
+claims/report/tables.py: report/tables.md, index.html, and the chapter view, which shows each
+table in place (claims/report/chapter_inserts.py).
 
 Built from the merged report (the figure rows every test recorded) and the committed run records
 (results/<group>.json); the chapter's own columns come from the chapter's text
@@ -14,7 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from claims.chapter_figures import FIGURES, of_claim
-from claims.formats import cell
 from data.paths import PROJECT_ROOT
 from fixtures import results
 
@@ -32,10 +32,10 @@ class Table:
     rows: list[list]
     figures: dict[tuple[int, int], str] = field(default_factory=dict)
     evidence: list[dict] = field(default_factory=list)
-    body: str | None = None     # Markdown, for a table that is not one grid (the two maps)
-
-    def markdown(self) -> str:
-        return self.body if self.body is not None else _table(self.header, self.rows)
+    # verbatim text shown before the grid, each (its label, the text): the two printed attention
+    # maps, the chapter's and ours; then `grid` labels the grid that follows them
+    listings: list[tuple[str, str]] = field(default_factory=list)
+    grid: str = ""
 
     def provenance(self) -> dict[str, str]:
         """What ours is: the seeds, the dates, the devices and the files of its evidence."""
@@ -47,12 +47,6 @@ class Table:
                 "date": (dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}" if dates else "not run"),
                 "device": ", ".join(sorted({str(e["device"]) for e in ev if e.get("device")})) or "none",
                 "from": ", ".join(sorted({str(e["file"]) for e in ev if e.get("file")})) or "nothing recorded"}
-
-
-def _table(header: list[str], rows: list[list]) -> str:
-    esc = lambda v: cell(v).replace("|", "\\|").replace("\n", " ")
-    return "\n".join(["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-                     + ["| " + " | ".join(esc(v) for v in r) + " |" for r in rows])
 
 
 def _claims(merged: dict, *cids: str) -> list[dict]:

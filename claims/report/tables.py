@@ -1,4 +1,7 @@
-"""The chapter's tables, regenerated beside ours: `report/tables.md` (and a section of index.html).
+"""The chapter's tables, regenerated beside ours: the list of them as data (`data`, in the
+chapter's order; claims/report/table_builders.py builds each one) and their renderings from that
+data: report/tables.md, index.html's section, and one table's grid, which the chapter view shows
+in place (claims/report/chapter_inserts.py).
 
 Built from the merged report (the figure rows every test recorded) and the committed run records
 (results/<group>.json); the chapter's own columns come from the chapter's text
@@ -7,10 +10,14 @@ typed here.  Imports no torch, like the reporter.
 """
 from __future__ import annotations
 
+import html
+from collections.abc import Callable
 from pathlib import Path
 
 from claims.accounting import EXPLAINERS
-from claims.report.markdown import md
+from claims.formats import cell
+from claims.report.escape import md, md_fence, md_line
+from claims.report.evidence import Facts
 from claims.report.table_builders import (  # noqa: F401  (_runaway_wide_rows: read here by the tests)
     RUNAWAY_ROWS,
     _cost_table,
@@ -24,15 +31,19 @@ from claims.report.table_builders import (  # noqa: F401  (_runaway_wide_rows: r
 from claims.report.table_data import Table, _figure_table, chapter_cost_table, chapter_maps  # noqa: F401
 from data.chapter import chapter_or_none
 
+TITLE = "The chapter's tables, beside ours"
 
-def data(merged: dict, results_dir: Path, chapter: str | None = None) -> list[Table]:
-    """Every table the chapter prints or describes, as data."""
-    missing = ""
-    if chapter is None:
+
+def data(merged: dict, results_dir: Path, chapter: str | None = None, missing: str = "",
+         facts: Facts | None = None) -> list[Table]:
+    """Every table the chapter prints or describes, as data.  `chapter`: its text (read here when
+    None); `missing`: why there is none, which the chapter's own columns then say."""
+    if chapter is None and not missing:
         chapter, missing = chapter_or_none(explain=EXPLAINERS)
-    if chapter is None:                  # the chapter's own columns say why they are empty; ours stay
-        missing, chapter = "chapter text not found (" + missing.splitlines()[1].strip() + ")", ""
-    return [*_scale_tables(merged, results_dir), _ladder_table(results_dir),
+    if chapter is None or missing:           # the chapter's own columns say why they are empty; ours stay
+        why = missing.splitlines()[1].strip() if len(missing.splitlines()) > 1 else missing.strip()
+        missing, chapter = "chapter text not found (" + why + ")", ""
+    return [*_scale_tables(merged, results_dir, facts), _ladder_table(results_dir),
             _figure_table("gpt2_small", "GPT-2 small, parameter by parameter", merged, "params.gpt2_small",
                           "params.block_formula", "params.published_size", key_field="row"),
             _norm_table(results_dir),
@@ -41,66 +52,58 @@ def data(merged: dict, results_dir: Path, chapter: str | None = None) -> list[Ta
             *_winograd_tables(merged, results_dir, chapter, missing)]
 
 
-def build(merged: dict, results_dir: Path, chapter: str | None = None) -> list[tuple[str, str]]:
-    """[(title, markdown)] for every table the chapter prints or describes."""
-    return [(t.title, t.markdown()) for t in data(merged, results_dir, chapter)]
+# -------------------------------------------------------------------------------------- Markdown
+
+def grid_md(t: Table, ref: Callable[[str, str], str] | None = None) -> list[str]:
+    """The grid as Markdown lines; `ref(figure ID, text)` writes a cell restating a figure the
+    chapter prints (the chapter view's secondary mark), else the cell is escaped text."""
+    def one(i: int, j: int, v) -> str:
+        return ref(t.figures[(i, j)], cell(v)) if ref is not None and (i, j) in t.figures else md_line(cell(v))
+    return ["| " + " | ".join(md_line(h) for h in t.header) + " |", "|" + "---|" * len(t.header),
+            *("| " + " | ".join(one(i, j, v) for j, v in enumerate(row)) + " |" for i, row in enumerate(t.rows))]
 
 
-def _fence(line: str, fence: str | None) -> str | None:
-    """The fence a line opens (outside a code block) or closes (inside one, its own fence), else None."""
-    if fence is None:
-        return line[:len(line) - len(line.lstrip("`"))] if line.startswith("```") else None
-    return fence if line.strip() == fence else None
+def table_md(t: Table) -> str:
+    """One table in Markdown: its listings, each a code block under its label, then its grid."""
+    lines = []
+    for label, text in t.listings:
+        lines += [f"{md(label)}:", "", md_fence(text), ""]
+    if t.grid:
+        lines += [f"{md(t.grid)}:", ""]
+    return "\n".join(lines + (grid_md(t) if t.header else []))
 
 
-def _escaped(body: str) -> str:
-    """A table's Markdown with every string outside its code blocks escaped (markdown.py md): a
-    cell or a line from a file cannot open HTML; a code block is shown as it is."""
-    out, fence = [], None
-    for line in body.split("\n"):
-        edge = _fence(line, fence)
-        out.append(line if edge or fence else md(line))
-        if edge:
-            fence = None if fence else edge
-    return "\n".join(out)
-
-
-def render(tables: list[tuple[str, str]]) -> str:
-    lines = ["# The chapter's tables, beside ours", "",
+def render(tables: list[Table]) -> str:
+    """report/tables.md."""
+    lines = [f"# {TITLE}", "",
              ("Built by `python -m claims.report` from the merged report and results/; the chapter's columns "
-             "come from its text or from the figures the tests state. ± is one seed-to-seed sd, (n) the seeds."), ""]
-    for title, body in tables:
-        lines += [f"## {md(title)}", "", _escaped(body), ""]
+              "come from its text or from the figures the tests state. ± is one seed-to-seed sd, (n) the seeds."), ""]
+    for t in tables:
+        lines += [f"## {md(t.title)}", "", table_md(t), ""]
     return "\n".join(lines)
 
 
-def render_html(tables: list[tuple[str, str]]) -> str:
-    """The same tables as an index.html section (markdown tables to <table>, code blocks to <pre>)."""
-    import html
-    parts = ["<h2 id='tables'>The chapter's tables, beside ours</h2>"]
-    for title, body in tables:
-        parts.append(f"<h3>{html.escape(title)}</h3>")
-        rows, fence, code = [], None, []
-        for line in body.splitlines() + [""]:
-            edge = _fence(line, fence)
-            if edge:
-                if fence:
-                    parts.append(f"<pre>{html.escape(chr(10).join(code))}</pre>")
-                    code = []
-                fence = None if fence else edge
-                continue
-            if fence:
-                code.append(line)
-            elif line.startswith("|"):
-                if not set(line) <= set("|-"):
-                    rows.append([c.strip().replace("\\|", "|") for c in line.strip("|").split(" | ")])
-            else:
-                if rows:
-                    head, *rest = rows
-                    parts.append("<table class='chapter-table'><tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in head)
-                                 + "</tr>" + "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>"
-                                                     for r in rest) + "</table>")
-                    rows = []
-                if line.strip():
-                    parts.append(f"<p>{html.escape(line)}</p>")
-    return "\n".join(parts)
+# ------------------------------------------------------------------------------------------ HTML
+
+def grid_html(t: Table, ref: Callable[[str, str], str] | None = None) -> str:
+    """The grid as an HTML table; `ref` as in grid_md."""
+    def one(i: int, j: int, v) -> str:
+        return ref(t.figures[(i, j)], cell(v)) if ref is not None and (i, j) in t.figures else html.escape(cell(v))
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in t.header)
+    body = "".join("<tr>" + "".join(f"<td>{one(i, j, v)}</td>" for j, v in enumerate(row)) + "</tr>"
+                   for i, row in enumerate(t.rows))
+    return f"<table class='chapter-table'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def table_html(t: Table) -> str:
+    """One table in HTML: its listings, each a <pre> under its label, then its grid."""
+    parts = [f"<p>{html.escape(label)}:</p><pre>{html.escape(text)}</pre>" for label, text in t.listings]
+    if t.grid:
+        parts.append(f"<p>{html.escape(t.grid)}:</p>")
+    return "".join(parts) + (grid_html(t) if t.header else "")
+
+
+def render_html(tables: list[Table]) -> str:
+    """The tables as a section of index.html."""
+    return "\n".join([f"<h2 id='tables'>{TITLE}</h2>"]
+                     + [f"<h3>{html.escape(t.title)}</h3>{table_html(t)}" for t in tables])

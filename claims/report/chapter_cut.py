@@ -1,0 +1,37 @@
+"""The chapter cut once per render, for both views of it (chapter.html, chapter.md): its blocks,
+its formulas, the marks of its figures and the refuted sentences the errata quote (each widened
+to the whole of a formula it cuts: claims/report/chapter_math.py widen), the errata whose quote
+is not in the text, the places of our tables and plots (claims/report/chapter_inserts.py), and
+the sentences that assert claims (claims/report/chapter_sentences.py).  Pure: no HTML, no torch.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from claims.report import chapter_math, chapter_sentences
+from claims.report.chapter_inserts import Place, placed
+from claims.report.chapter_sentences import Asserting
+from claims.report.chapter_text import Block, Mark, Quote, blocks, marks, quotes
+
+
+@dataclass(frozen=True)
+class Cut:
+    text: str
+    blocks: list[Block]
+    math: list[tuple[int, int]]          # the formulas of its prose
+    marks: list[Mark]                    # one per figure row, in order
+    quotes: list[Quote]
+    unplaced: list[dict]                 # the errata entries whose quote the text does not hold
+    places: dict[int, list[Place]]       # our inserts, by the start of the paragraph they follow
+    asserting: list[Asserting]           # the sentences that assert claims, in order
+
+
+def cut(text: str, figures: list[dict], entries: list[dict], accounted, claims: dict[str, dict]) -> Cut:
+    """`figures`: the figure rows; `entries`: the errata; `accounted`: the sentence walk
+    (claims/sentences.py accounted; [] where it could not be made); `claims`: the claims by ID."""
+    bs = blocks(text)
+    math = chapter_math.spans(text, bs)
+    ms = chapter_math.widen(marks(text, figures), math)        # a formula is an atom: a mark holds it whole
+    qs, unplaced = quotes(text, entries)
+    sentences = chapter_sentences.asserting(accounted, claims, [(m.start, m.end) for m in ms] + math)
+    return Cut(text, bs, math, ms, chapter_math.widen(qs, math), unplaced, placed(text, bs), sentences)

@@ -1,0 +1,156 @@
+"""The chapter view's marks in HTML (the page: claims/report/chapter.py): a figure's mark where the
+chapter prints it (its verdict by colour and symbol, our measurement on hover or focus, a link to
+its row in index.html), a figure's secondary mark in one of our tables, a refuted sentence the
+errata quote, and the mark of each sentence that asserts claims: a bar before it coloured by the
+worst verdict of its claims (claims/report/chapter_sentences.py RANK), a title naming each claim
+and its verdict, and after it each claim's symbol linking to the claim's row in index.html.
+
+Marks nest: a figure's mark lies inside one sentence (a sentence is widened to hold it whole), a
+refuted sentence is cut at a sentence mark's edges, and a formula is never cut (chapter_math.py)."""
+from __future__ import annotations
+
+import html
+
+from claims.formats import cell, over_seeds
+from claims.report.chapter_sentences import Asserting
+from claims.report.chapter_text import Mark, Quote
+from claims.report.page_parts import css_class
+
+# a verdict's symbol, so that a mark reads without colour
+SYMBOL = {"holds": "✓", "refuted": "✗", "fails": "‼", "stale": "↻", "not run": "○", "device-specific": "◇",
+          "not encoded": "∅"}
+LEGEND = {"holds": "holds", "refuted": "refuted (the chapter's figure is contradicted by our measurement)",
+          "fails": "fails (a broken test)", "stale": "stale (decided under an older rule)",
+          "not run": "not run here", "device-specific": "not run: device-specific (a figure of the chapter's "
+                                                         "CUDA laptop card; ours is a reading beside it)"}
+# each kind's colour: a figure's mark (its background, its border), a sentence's bar
+COLOURS = {"holds": ("#dff3e1", "#2e7d32"), "refuted": ("#fde2c8", "#c62828"), "fails": ("#f8c9c9", "#8e0000"),
+           "stale": ("#ece3f5", "#6a1b9a"), "not-run": ("#eee", "#999"), "device-specific": ("#e3eef9", "#1565c0"),
+           "not-encoded": ("#f4f4f4", "#bbb")}
+
+CSS = """a.fig,a.figref{text-decoration:none;color:inherit;border-bottom:2px solid;padding:0 1px;border-radius:2px}
+a.fig .sym,a.figref .sym{font-size:.75em;vertical-align:super;margin-left:1px;font-family:sans-serif}
+a.fig.device-specific{border-bottom-style:dashed}
+a.fig .tip{display:none;position:absolute;z-index:10;left:1em;margin-top:1.7em;width:30em;max-width:90%;background:#fff;border:1px solid #888;
+box-shadow:0 2px 8px rgba(0,0,0,.25);padding:.5em;font:12px/1.4 sans-serif;white-space:normal;color:#222}
+a.fig:hover .tip,a.fig:focus .tip{display:block}a.fig .tip b{display:inline-block;min-width:6em}
+pre a.fig .tip{white-space:normal}
+span.refuted-sentence{text-decoration:underline wavy #c62828;text-decoration-skip-ink:none}
+span.asserts{border-left:3px solid;padding-left:2px}span.asserts.not-encoded{border-left-style:dotted}
+sup.claims{font:10px sans-serif;margin-left:1px}sup.claims a,sup.claims span{text-decoration:none;margin-left:1px}
+""" + "".join(f"a.fig.{k},a.figref.{k}{{background:{bg};border-color:{fg}}}a.fig.{k} .sym,a.figref.{k} .sym,"
+              f"sup.claims .{k}{{color:{fg}}}span.asserts.{k}{{border-left-color:{fg}}}\n"
+              for k, (bg, fg) in COLOURS.items())
+
+
+def kind_of(row: dict) -> str:
+    """A figure mark's kind: its verdict, or "device-specific" for a reading of a CUDA figure."""
+    return "device-specific" if row["label"] == "not run: device-specific" else row["verdict"]
+
+
+def details(row: dict) -> list[tuple[str, str]]:
+    """What a reader sees on hover or focus: the chapter's figure, ours, the tolerance, the source."""
+    src = ", ".join(str(x) for x in (row.get("source"), row.get("measured_on"), str(row.get("timestamp") or "")[:10])
+                    if x and x != "None")
+    measured = row.get("measured")
+    if row["printed"].endswith("%") and isinstance(measured, dict) and measured.get("per seed"):
+        ours = over_seeds([100 * v for v in measured["per seed"]], " %")      # as the chapter writes it
+    else:
+        ours = cell(measured) or "not measured"
+    out = [("figure", f"{row['id']} (claim {row['claim']})"), ("verdict", row["label"]),
+           ("the chapter", row["printed"]), ("ours", ours),
+           ("tolerance", cell(row.get("tolerance")) or "-"), ("seeds", str(row.get("seeds") or "-")),
+           ("source", src or "-")]
+    if row.get("since"):                     # the evidence's date and commit (claims/report/chapter_since.py)
+        out.append(("since", row["since"]))
+    if row.get("reason") and row["verdict"] != "holds":
+        out.append(("why", row["reason"]))
+    return [(k, v if len(v) <= 400 else v[:397] + "...") for k, v in out]
+
+
+def anchor(fid: str) -> str:
+    return f"fig-{fid}"
+
+
+def mark_html(m: Mark, text: str, render=html.escape) -> str:
+    """A figure's one mark, where the chapter prints it; its id is its permalink (chapter_page.py)."""
+    row, kind, said = m.row, kind_of(m.row), details(m.row)
+    cls, at = css_class(kind), html.escape(anchor(row["id"]))
+    tip = "".join(f"<b>{html.escape(k)}:</b> {html.escape(v)}<br>" for k, v in said)
+    tip += f"<b>permalink:</b> chapter.html#{at}"
+    return (f"<a class='fig {cls}' id='{at}' href='index.html#{at}' "
+            f"data-figure='{html.escape(row['id'])}' data-verdict='{html.escape(row['verdict'])}' "
+            f"data-kind='{cls}' data-ours='{html.escape(dict(said)['ours'])}' "
+            f"aria-label='{html.escape(row['printed'])}: {html.escape(row['label'])}'>"
+            f"{render(text)}<span class='sym' aria-hidden='true'>{SYMBOL[kind]}</span>"
+            f"<span class='tip' role='tooltip'>{tip}</span></a>")
+
+
+def ref_html(row: dict, text: str) -> str:
+    """A secondary mark, in one of our tables (claims/report/chapter_inserts.py): a cell restating
+    a figure the chapter prints, with its verdict, linking to the figure's one mark in the text."""
+    kind = kind_of(row)
+    return (f"<a class='figref {css_class(kind)}' href='#{html.escape(anchor(row['id']))}' "
+            f"data-ref='{html.escape(row['id'])}' data-verdict='{html.escape(row['verdict'])}' title='the chapter "
+            f"prints {html.escape(row['printed'])} in the text: {html.escape(row['label'])}'>{html.escape(text)}"
+            f"<span class='sym' aria-hidden='true'>{SYMBOL[kind]}</span></a>")
+
+
+def render_span(chapter: str, start: int, end: int, ms: list[Mark], qs: list[Quote], text=html.escape) -> str:
+    """Text of [start, end) with its figures' marks and its refuted sentences (a quote is cut at
+    the edges; marks lie whole inside), each piece written by `text`: escaped, or, in prose, with
+    its math typeset (chapter_math.render)."""
+    events = []
+    for q in qs:
+        if q.start < end and q.end > start:
+            events.append((max(q.start, start), 0, "open", q))
+            events.append((min(q.end, end), 1, "close", q))
+    events += [(m.start, 2, "mark", m) for m in ms if start <= m.start and m.end <= end]
+    out, at = [], start
+    for pos, _, what, obj in sorted(events, key=lambda e: (e[0], e[1])):
+        if what == "mark" and pos < at:
+            continue                          # inside an earlier mark (never, anchors do not overlap)
+        out.append(text(chapter[at:pos]))
+        at = pos
+        if what == "open":
+            out.append(f"<span class='refuted-sentence' data-claims='{html.escape(' '.join(obj.claims))}' "
+                       f"title='refuted: {html.escape(', '.join(obj.claims))}'>")
+        elif what == "close":
+            out.append("</span>")
+        else:
+            out.append(mark_html(obj, chapter[obj.start:obj.end], text))
+            at = obj.end
+    out.append(text(chapter[at:end]))
+    return "".join(out)
+
+
+def _claim_link(cid: str, kind: str, in_report: bool) -> str:
+    said = f"claim {cid}: {kind}" + ("" if in_report else " (no test carries it)")
+    if not in_report:                        # no row in index.html to link to
+        return f"<span class='{css_class(kind)}' title='{html.escape(said)}'>{SYMBOL[kind]}</span>"
+    return (f"<a class='{css_class(kind)}' href='index.html#claim-{html.escape(cid)}' title='{html.escape(said)}' "
+            f"aria-label='{html.escape(said)}'>{SYMBOL[kind]}</a>")
+
+
+def sentence_html(s: Asserting, inner: str, in_report: set[str]) -> str:
+    """An asserting sentence around its rendered text: the bar, the title, then its claims' links."""
+    said = "; ".join(f"{cid}: {kind}" for cid, kind in s.claims)
+    links = "".join(_claim_link(cid, kind, cid in in_report) for cid, kind in s.claims)
+    return (f"<span class='asserts {css_class(s.kind)}' data-claims='{html.escape(' '.join(c for c, _ in s.claims))}' "
+            f"data-verdict='{html.escape(s.kind)}' data-start='{s.start}' data-end='{s.end}' "
+            f"title='asserts {html.escape(said)}'>{inner}<sup class='claims'>{links}</sup></span>")
+
+
+def prose_html(chapter: str, start: int, end: int, ms: list[Mark], qs: list[Quote], sentences: list[Asserting],
+               in_report: set[str], text=html.escape) -> str:
+    """A paragraph [start, end): its asserting sentences marked, each with the marks inside it."""
+    out, at = [], start
+    for s in sentences:
+        a, b = max(s.start, start), min(s.end, end)
+        if a >= b:
+            continue
+        out.append(render_span(chapter, at, a, ms, qs, text))
+        out.append(sentence_html(s, render_span(chapter, a, b, ms, qs, text), in_report))
+        at = b
+    out.append(render_span(chapter, at, end, ms, qs, text))
+    return "".join(out)

@@ -1,0 +1,86 @@
+"""The chapter's sentences as the report shows them (the walk and the table: claims/sentences.py):
+their counts, asserting and declared by reason, and the span of each sentence that asserts claims,
+with each claim's verdict, for the chapter view's sentence marks.  Pure: no HTML, no torch.
+
+A sentence mark must nest with everything else the view puts in the prose: a figure's mark or a
+formula is never cut, so a sentence that begins or ends inside one is widened to hold it whole
+(and two asserting sentences that then overlap become one mark, with the claims of both).  A
+quoted refuted sentence is cut at the mark's edges instead (claims/report/chapter.py renders each
+piece).  Blocks (listings, printed tables, the title) carry no sentence mark: their figures are
+marked cell by cell.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from claims.verdicts import DECIDED, device_reading
+
+# The kinds a claim's mark can show, worst first: a sentence shows the worst of its claims.  A claim
+# no test carries (or not in the report at all) is "not encoded"; "device-specific" is a reading of
+# a figure measured on the chapter's CUDA card, not a verdict.
+RANK = ("fails", "refuted", "not encoded", "not run", "stale", "device-specific", "holds")
+
+
+def claim_kind(claim: dict | None) -> str:
+    """A claim's verdict as its sentence's mark shows it (a key of RANK)."""
+    if claim is None:
+        return "not encoded"
+    if claim["verdict"] == "not run" and any(t.get("outcome") in DECIDED and device_reading(t)
+                                             for t in claim.get("tests", [])):
+        return "device-specific"
+    return claim["verdict"] if claim["verdict"] in RANK else "not run"
+
+
+@dataclass(frozen=True)
+class Asserting:
+    """A span of the chapter's prose that asserts claims: one sentence, or overlapping ones merged."""
+    start: int
+    end: int
+    claims: tuple[tuple[str, str], ...]      # (claim ID, its kind), in the sentence table's order
+
+    @property
+    def kind(self) -> str:
+        """The worst kind of its claims (RANK)."""
+        return min((k for _, k in self.claims), key=RANK.index)
+
+
+def _widened(start: int, end: int, atoms: list[tuple[int, int]]) -> tuple[int, int]:
+    """[start, end) widened until it cuts no atom (a figure's mark, a formula)."""
+    changed = True
+    while changed:
+        changed = False
+        for a, b in atoms:
+            if a < end and b > start and (a < start or b > end):
+                start, end, changed = min(start, a), max(end, b), True
+    return start, end
+
+
+def asserting(accounted, claims: dict[str, dict], atoms: list[tuple[int, int]]) -> list[Asserting]:
+    """The asserting sentences of `accounted` (claims/sentences.py accounted), in order, each with
+    its claims' kinds (`claims`: the merged report's claims by ID), none cutting an atom."""
+    spans: list[list] = []
+    for a in accounted:
+        if a.kind != "asserts" or a.unit.block:
+            continue
+        start, end = _widened(a.unit.start, a.unit.end, atoms)
+        if spans and start < spans[-1][1]:
+            spans[-1][0], spans[-1][1] = min(spans[-1][0], start), max(spans[-1][1], end)
+            spans[-1][2] += a.claims
+        else:
+            spans.append([start, end, list(a.claims)])
+    return [Asserting(s, e, tuple((cid, claim_kind(claims.get(cid))) for cid in dict.fromkeys(cs)))
+            for s, e, cs in spans]
+
+
+def counts(accounted) -> dict:
+    """The counts the report states (claims/sentences.py counts, from the same walk), with the
+    sentences' and the blocks' kinds apart."""
+    def by_kind(units) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for a in units:
+            out[a.kind] = out.get(a.kind, 0) + 1
+        return out
+    said = [a for a in accounted if not a.unit.block]
+    blocks = [a for a in accounted if a.unit.block]
+    return {"units": len(accounted), "sentences": len(said), "blocks": len(blocks), "by kind": by_kind(accounted),
+            "sentences by kind": by_kind(said), "blocks by kind": by_kind(blocks)}

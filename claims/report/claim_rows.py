@@ -1,0 +1,83 @@
+"""The claim table as data, built once per render (claims/report/model.py) and shown by claims.md
+and index.html alike: by section, a row per claim (the chapter, ours, the tolerance, the verdict,
+the source), then a row per test, that is per figure it checks.  Every cell is plain text (a
+recorded value through claims/formats.py cell); each renderer escapes it for its page."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from claims import registry
+from claims.formats import cell
+from claims.verdicts import DECIDED, outcome_label, verdict_label
+
+NOT_RECORDED = "(not recorded)"
+
+
+@dataclass(frozen=True)
+class FigureCheck:
+    """One test of a claim: the figure it checks, the chapter's, ours, the tolerance, its outcome."""
+    name: str
+    stated: str
+    measured: str
+    tolerance: str
+    outcome: str          # its label (claims/verdicts.py outcome_label)
+    why: str              # the reason, where it does not hold
+    source: str
+    kind: str             # the outcome's first word, a CSS class: holds, refuted, not-run, stale, ...
+
+
+@dataclass(frozen=True)
+class ClaimRow:
+    id: str
+    statement: str
+    stated: str
+    measured: str
+    tolerance: str
+    verdict: str          # holds, refuted, fails, stale, not run, not encoded
+    label: str            # the verdict and what it does not say alone (claims/verdicts.py verdict_label)
+    why: str              # the reason, where it does not hold
+    source: str           # where a decided verdict's evidence comes from
+    tests: tuple[FigureCheck, ...]
+
+
+@dataclass(frozen=True)
+class Section:
+    key: str
+    title: str
+    claims: tuple[ClaimRow, ...]
+    verdicts: tuple[str, ...]        # each claim's verdict, for the counts (badges, the placeholder page)
+
+
+def figure_name(t: dict) -> str:
+    """What a test checks, in the words its record gives ('figure'), else its test id."""
+    rec = t["records"][0] if t.get("records") else {}
+    return str(rec.get("figure") or t["nodeid"].split("::", 1)[-1])
+
+
+def _figure_check(t: dict) -> FigureCheck:
+    rec = t["records"][0] if t.get("records") else {}
+    recorded = [cell(rec[k]) if rec.get(k) is not None else NOT_RECORDED for k in ("stated", "measured", "tolerance")]
+    outcome = outcome_label(t)
+    return FigureCheck(figure_name(t), *recorded, outcome, (t.get("reason") or "") if outcome != "holds" else "",
+                   f"{t.get('source')}: {t.get('tier')}, {t.get('device')}, {str(t.get('timestamp'))[:10]}",
+                   outcome.split(":")[0].replace(" ", "-"))
+
+
+def _claim_row(c: dict) -> ClaimRow:
+    source = ""
+    if c["verdict"] in DECIDED:
+        source = (f"{c.get('source')}: {c.get('tier')}, {c.get('device')}, seeds {c.get('seeds')}, "
+                  f"{str(c.get('timestamp'))[:10]}, torch {c.get('torch')}")
+    tests = tuple(_figure_check(t) for t in sorted(c.get("tests", []), key=lambda t: t["nodeid"]))
+    return ClaimRow(c["id"], c["statement"], cell(c["stated"]), cell(c["measured"]), cell(c["tolerance"]),
+                    c["verdict"], verdict_label(c), (c.get("reason") or "") if c["verdict"] != "holds" else "",
+                    source, tests)
+
+
+def claim_table(claims: list[dict]) -> list[Section]:
+    """The merged report's claims by section, in the report's order."""
+    by_section: dict[str, list[dict]] = {}
+    for c in claims:
+        by_section.setdefault(c["section"], []).append(c)
+    return [Section(key, registry.SECTIONS.get(key, key), tuple(_claim_row(c) for c in cs),
+                    tuple(c["verdict"] for c in cs)) for key, cs in by_section.items()]

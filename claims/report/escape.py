@@ -1,0 +1,40 @@
+"""How a string from a file (a run's report, the committed evidence, the registry, the chapter)
+is written into Markdown, so that it cannot open HTML nor leave its table cell, code span or code
+block.  One home for every Markdown output: claims.md, tables.md, errata.md, chapter.md."""
+from __future__ import annotations
+
+import html
+import re
+
+from claims.formats import cell
+
+
+def md(text) -> str:
+    """A string as Markdown text: its <, > and & written as entities, so that it cannot open HTML."""
+    return html.escape(str(text), quote=False)
+
+
+def md_line(text) -> str:
+    """A string as Markdown text that stays in its table cell or line: escaped (md), its pipes
+    escaped and its line breaks made spaces."""
+    return re.sub(r"\r\n|\r|\n", " ", md(text)).replace("|", "\\|")
+
+
+def md_code(text) -> str:
+    """A string as a code span (`id`); one a code span cannot hold as it is (a backtick or a
+    backslash would end it or its escape early, a pipe or a line break its table cell) is written
+    as escaped text instead (md_line)."""
+    text = str(text)
+    return md_line(text) if re.search(r"[`\\|\r\n]", text) else f"`{text}`"
+
+
+def md_fence(text: str) -> str:
+    """`text` as a fenced code block, its fence longer than any run of backticks in it, so that
+    no line of it closes the block early (what follows would be Markdown, HTML and all)."""
+    fence = "`" * max(3, 1 + max(map(len, re.findall(r"`+", text)), default=0))
+    return f"{fence}\n{text}\n{fence}"
+
+
+def md_cell(x) -> str:
+    """Any recorded value as an escaped cell of a Markdown table."""
+    return md_line(cell(x))

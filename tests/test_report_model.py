@@ -1,0 +1,142 @@
+"""The report model (claims/report/model.py, issue 35 item 1): one render computes each part of
+the report once (the committed verdicts read, the figure rows, the accountings, the errata, the
+tables, the chapter cut), every view is a rendering of it, no renderer reads another one's output,
+and no module of the report is over 250 lines nor any function over 60."""
+from __future__ import annotations
+
+import ast
+import collections
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from claims import registry
+from claims.report.chapter_sentences import RANK, Asserting, asserting, claim_kind
+from claims.report.table_data import Table
+
+ROOT = Path(__file__).resolve().parent.parent
+REPORT = ROOT / "claims" / "report"
+
+
+def _count(monkeypatch, counts: collections.Counter, owner, name: str, label: str) -> None:
+    """Count the calls of owner.name, wherever a loaded module of the project holds it by name."""
+    original = getattr(owner, name)
+
+    def counted(*args, **kwargs):
+        counts[label] += 1
+        return original(*args, **kwargs)
+    for module in list(sys.modules.values()):
+        if getattr(module, "__name__", "").split(".")[0] in ("claims", "data", "fixtures") \
+                and getattr(module, name, None) is original:
+            monkeypatch.setattr(module, name, counted)
+
+
+def _fresh_run() -> dict:
+    """A run's claims.json that ran no test: every claim not run, merged with the committed verdicts."""
+    from claims.verdicts import build_report
+    return build_report({}, set(registry.CLAIMS), {"timestamp": "2999-01-01T00:00:00+00:00", "source": "fresh"})
+
+
+@pytest.mark.parametrize("fresh", [False, True], ids=["committed-only", "fresh"])
+def test_a_render_computes_each_part_of_the_report_once(tmp_path, monkeypatch, fresh):
+    import anybadge
+
+    from claims import accounting, save, sentences, verdicts
+    from claims.report import chapter_text, cli, errata, evidence, tables
+    from data.chapter import chapter_or_none
+    if fresh:
+        (tmp_path / "claims.json").write_text(json.dumps(_fresh_run()))
+    counts: collections.Counter = collections.Counter()
+    for owner, name in [(save, "load_verdicts"), (verdicts, "figure_rows"), (verdicts, "merge"),
+                        (verdicts, "committed_only"), (accounting, "accounting"), (sentences, "accounted"),
+                        (errata, "build"), (tables, "data"), (chapter_text, "blocks")]:
+        _count(monkeypatch, counts, owner, name, f"{owner.__name__.rsplit('.', 1)[-1]}.{name}")
+    facts_init, badge_init = evidence.Facts.__init__, anybadge.Badge.__init__
+    monkeypatch.setattr(evidence.Facts, "__init__", lambda self, *a, **k: (counts.update(["Facts"]),
+                                                                           facts_init(self, *a, **k))[1])
+    monkeypatch.setattr(anybadge.Badge, "__init__", lambda self, *a, **k: (counts.update(["badge"]),
+                                                                           badge_init(self, *a, **k))[1])
+    assert cli.main([f"--report-dir={tmp_path}"]) == 0
+    text, _ = chapter_or_none()
+    sections = len(dict.fromkeys(c.section for c in registry.CLAIMS.values()))
+    chapter = 1 if text is not None else 0
+    assert counts == {"save.load_verdicts": 1, "verdicts.figure_rows": 1,
+                      "verdicts.merge" if fresh else "verdicts.committed_only": 1, "accounting.accounting": chapter,
+                      "sentences.accounted": chapter, "chapter_text.blocks": chapter, "errata.build": 1,
+                      "tables.data": 1, "Facts": 1, "badge": 1 + sections}, counts
+    # and every view was written from it
+    for name in ("merged.json", "claims.md", "index.html", "tables.md", "errata.md", "badges/overall.svg"):
+        assert (tmp_path / name).is_file(), name
+    assert (tmp_path / ("chapter.html" if text is not None else "chapter-not-built.html")).is_file()
+
+
+def test_the_badges_the_pages_inline_are_the_files_written(tmp_path):
+    """Drawn once: index.html and chapter.html inline the very SVG the badge files hold."""
+    import base64
+    import re
+
+    from claims.report import cli
+    assert cli.main([f"--report-dir={tmp_path}"]) == 0
+    files = {p.read_bytes() for p in (tmp_path / "badges").glob("*.svg")}
+    for page in ("index.html", "chapter.html"):
+        if not (tmp_path / page).exists():
+            continue
+        inlined = {base64.b64decode(m) for m in re.findall(r"data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)",
+                                                            (tmp_path / page).read_text())}
+        assert inlined == files, page
+
+
+def test_no_module_of_the_report_is_over_250_lines_and_no_function_over_60():
+    long_modules, long_functions = [], []
+    for path in sorted(REPORT.rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        if len(source.splitlines()) > 250:
+            long_modules.append(f"{path.relative_to(ROOT)}: {len(source.splitlines())} lines")
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno - node.lineno + 1 > 60:
+                long_functions.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}: "
+                                      f"{node.end_lineno - node.lineno + 1} lines")
+    assert not long_modules and not long_functions, long_modules + long_functions
+
+
+def test_a_table_is_rendered_from_its_data_never_from_its_markdown():
+    """A cell holding what Markdown would read as structure (a pipe, a fence) stays one cell in the
+    HTML, and a listing stays verbatim: index.html's tables are built from the Table, not parsed
+    back from tables.md."""
+    from claims.report import tables
+    t = Table("k", "a title", ["figure", "ours"], [["a | b", "```"]], listings=[("The chapter", "| x | y |\n```")],
+              grid="The cells")
+    page = tables.table_html(t)
+    assert "<td>a | b</td><td>```</td>" in page
+    assert "<pre>| x | y |\n```</pre>" in page and "<p>The cells:</p>" in page
+    md = tables.table_md(t)
+    assert "| a \\| b | ``` |" in md and "````\n| x | y |\n```\n````" in md
+
+
+# ------------------------------------------------------------------------ the sentences' marks
+
+class _Unit:
+    def __init__(self, start, end, block=False):
+        self.start, self.end, self.block = start, end, block
+
+
+class _Accounted:
+    def __init__(self, start, end, claims=(), kind="asserts", block=False):
+        self.unit, self.claims, self.kind = _Unit(start, end, block), tuple(claims), kind
+
+
+def test_a_sentence_mark_holds_every_figure_and_formula_it_cuts_and_shows_its_worst_claim():
+    claims = {"a.holds": {"verdict": "holds", "tests": []}, "a.refuted": {"verdict": "refuted", "tests": []},
+              "a.not_run": {"verdict": "not run", "tests": []}}
+    walk = [_Accounted(0, 10, ["a.holds"]), _Accounted(11, 20, ["a.refuted", "a.holds"]),
+            _Accounted(21, 30, kind="context"), _Accounted(31, 40, ["a.not_run", "unregistered.claim"]),
+            _Accounted(41, 50, ["a.holds"], block=True)]
+    # a figure's mark from 8 to 12 crosses the first two sentences: they become one mark
+    marks = asserting(walk, claims, [(8, 12), (33, 35)])
+    assert marks == [Asserting(0, 20, (("a.holds", "holds"), ("a.refuted", "refuted"))),
+                     Asserting(31, 40, (("a.not_run", "not run"), ("unregistered.claim", "not encoded")))]
+    assert [m.kind for m in marks] == ["refuted", "not encoded"]
+    assert RANK.index("refuted") < RANK.index("not encoded") < RANK.index("device-specific") < RANK.index("holds")
+    assert claim_kind(None) == "not encoded"
