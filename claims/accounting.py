@@ -1,7 +1,8 @@
 """Every number the chapter prints, accounted for: the anchor of an asserted figure
 (claims/chapter_figures.py FIGURES), a number a test reads without asserting it (READ, with
-why), or declared here with its reason: setup, context, a cross-reference, a year, code,
-notation, a repeat of an asserted figure, or a derived column another figure asserts.
+why), or declared here with its reason (claims/declared.py REASONS): setup, context, a
+cross-reference, a year, code, notation, a repeat of an asserted figure (checked), an example,
+device-specific context, or not a number.
 
 A number is a run of digits as the chapter prints it ("1,115,394", "0.0498", "5.96e-08", the
 "3" of "$3 \\times 10^{-3}$", "128K", the "4" of "$4d^2$"; not the digits of a name, "float32").  Numbers written as words are walked
@@ -17,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from claims.chapter_figures import FIGURES, NUMBER, READ, span, stale_anchors
-from claims.declared import REASONS, Declared
+from claims.declared import Declared
 from claims.number_words import DECLARED_WORDS, WORD_RULES
 from claims.sentences import stale_sentences
 
@@ -29,8 +30,9 @@ WALK = re.compile(NUMBER.pattern + r"|(?<![\w.])\d+(?=[A-Za-z])")
 _N = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
       "seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety")
 WORD = re.compile(rf"\b(?:(?:{_N}) to (?:{_N})|(?:{_N})[ -](?:hundredths?|thirds|quarters|halves)"
+                  rf"|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-(?:one|two|three|four|five|six|seven|eight|nine)"
                   rf"|(?:{_N})(?: (?:hundred|thousand))+|an order of magnitude"
-                  rf"|{_N}|tens|hundred(?:s|th)?|thousands?|half|thirds?|quarters?|twice|doubl(?:e[sd]?|ing))\b", re.I)
+                  rf"|{_N}|tens|hundred(?:s|th)?|thousands?|half|thirds?|quarters?|twice|doubl(?:e[sd]?|ing))\b", re.IGNORECASE)
 
 # Patterns, each a reason for every number inside each of its matches
 RULES: list[tuple[str, str, str]] = [
@@ -45,8 +47,6 @@ DECLARED: list[Declared] = [
     # the history and the course around the chapter
     Declared(r"\mathbf{h}_t = f(\mathbf{h}_{t-1}", "notation", "the recurrence's index, t - 1"),
     Declared(r"$\mathbf{h}_t$ needs $\mathbf{h}_{t-1}$", "notation", "the recurrence's index, t - 1"),
-    Declared("from token 5 reaches token 500", "example",
-             "an illustration of sequential updates (their count is recurrence.updates)"),
     # the setup every model shares (fixtures/recipes.py holds it)
     Declared("with a vocabulary of 1024", "setup", "the BPE vocabulary (data/bpe.py)"),
     Declared("Every model is 128 wide, sees 128 tokens, and trains for 3000 steps of AdamW at $10^{-3}$ with a "

@@ -194,6 +194,7 @@ FIGURES: dict[str, Figure] = dict([
     *_cells("scale.", "scale.std_is_sqrt_d", "\n", VARIANCE_ROWS,          # the theory column, sqrt of d
             lambda r, c: f"sqrt_{VARIANCE_D[r]}" if c == 3 else None),
     _f("scale.linear_doubles", "scale.softmax_scale_sensitive", "doubles", "input doubles"),
+    _f("scale.product_variance", "scale.variance_is_d", "one", "each product $q_j k_j$ has variance one"),
     _f("scale.effective_one", "scale.effective_tokens", "one", "attends to exactly one"),
     _f("scale.frozen_seven", "scale.frozen_rows", "seven", "seven rows in ten"),
     _f("scale.divided_flat_sum", "scale.divided_flat", "0.96", "flat at 0.96"),
@@ -264,6 +265,7 @@ FIGURES: dict[str, Figure] = dict([
     _f("ladder.gain_layernorm", "ladder.layernorm", "1.8", "buys 1.8"),
     _f("ladder.model_params", "ladder.model_size", "500,000", "a 500,000"),
     _f("ladder.mlp_share", "ladder.mlp_two_thirds", "Two thirds", "Two thirds of every transformer block"),
+    _f("ladder.mlp_expansion", "ladder.mlp_expands_four_gelu", "four", "expanding the width by four"),
     _f("ladder.attention_matrices", "ladder.attention_four_mlp_eight", "four", "attention has four"),
     _f("ladder.mlp_matrices", "ladder.attention_four_mlp_eight", "eight", "the equivalent of eight"),
     _f("ladder.block_norms", "ladder.block_two_norms_two_adds", "two", "two normalisations"),
@@ -285,15 +287,27 @@ FIGURES: dict[str, Figure] = dict([
     _f("winograd.hardened_two_blocks", "winograd.two_blocks", "100 %", "two reached 100 %"),
     _f("winograd.chance", "winograd.hard_chance", "50 %", "Chance among the two nouns present is 50 %"),
     _f("winograd.uniform_each", "winograd.uniform_weight", "0.067", "would put 0.067"),
-    _f("winograd.visible_tokens", "winograd.uniform_weight", "fifteen", "each of the fifteen"),
-    _f("winograd.query_position", "winograd.block1_same_row_argument", "14", "the at position 14"),
+    _f("winograd.visible_tokens", "winograd.template_counts", "fifteen", "each of the fifteen"),
+    _f("winograd.query_position", "winograd.template_counts", "14", "the at position 14"),
     *_map_cells(),
 ])
+
+
+# The ladder's rows the chapter quotes (its table is not in the text), by recipe name
+# (fixtures/recipes.py LADDER): the figure each row's held-out perplexity is asserted as.
+LADDER_ROW_FIGURE = {"baseline": "ladder.baseline", "residual_average": "ladder.residual_average_val",
+                     "layernorm": "ladder.layernorm_val", "two_blocks": "ladder.two_blocks"}
 
 
 # Numbers a test reads from the chapter without asserting them: anchored like a figure, each
 # with why it is read and not asserted (claims/accounting.py counts them as context).
 READ: dict[str, Figure] = {f.id: f for f in [
+    Figure("recurrence.from_token", "recurrence.sequential_updates", "5", "information from token 5",
+           why="an illustration's first token: the count between it and the last is recurrence.updates"),
+    Figure("recurrence.to_token", "recurrence.sequential_updates", "500", "reaches token 500",
+           why="an illustration's last token: the count between the first and it is recurrence.updates"),
+    Figure("scale.score_factor", "scale.softmax_scale_sensitive", "ten", "multiplying scores by ten",
+           why="the factor the test multiplies the scores by: the setup of the sentence's claim, not a result"),
     Figure("qkv.out_magnitude", "qkv.head_matches_torch", "0.159", "mean magnitude is 0.159",
            why="the output magnitude the 1.8e-7 is relative to; it depends on the inputs the chapter "
                "leaves open, so it is recorded beside ours, not asserted"),

@@ -50,10 +50,9 @@ DECLARED_WORDS: list[Declared] = [
     Declared('"""One head of causal self-attention."""', "code", "the listing's docstring"),
     # dividing by sqrt(d_k)
     Declared("The argument is two lines", "context", "the length of the derivation the chapter displays, not a result"),
-    Declared("mean zero and variance one, each product $q_j k_j$ has variance one", "setup",
+    Declared("mean zero and variance one, each product", "setup",
              "the assumption of the derivation (and of the measurement's random draws)"),
     Declared("twenty thousand random pairs", "setup", "the sample the variance table is measured over"),
-    Declared("multiplying scores by ten", "setup", "the factor the test applies to the scores"),
     Declared("committed to one entry", "context", "a saturated softmax row"),
     Declared("two thousand random rows", "setup", "the sample scale.frozen_seven is measured over"),
     Declared("rows in ten are frozen", "setup", "the fraction's denominator of scale.frozen_seven"),
@@ -67,7 +66,6 @@ DECLARED_WORDS: list[Declared] = [
     Declared("in three places", "context", "the slot, the subject, the previous token, enumerated"),
     Declared("mix with one more matrix", "context", "the output projection W_o"),
     Declared("also does exactly one thing", "context", "what attention does"),
-    Declared("expanding the width by four", "setup", "the MLP's expansion (the models' recipe)"),
     Declared("adding one piece", "context", "how the ladder is built"),
     Declared("argument in one row", "context", "a row of the ladder table"),
     Declared("Four heads buy", "setup", "the head count of the ladder's row"),
@@ -85,7 +83,9 @@ DECLARED_WORDS: list[Declared] = [
     Declared("a doubling of $n$", "setup", "the table's step from row to row"),
     Declared("One attention layer, one sequence", "setup", "the cost layer and its batch"),
     Declared("one intermediate tensor in one layer", "context", "the score matrix of the cost layer"),
-    Declared("underneath three later chapters", "cross-reference", "the later chapters the paragraph goes on to name"),
+    Declared("underneath three later chapters", "cross-reference",
+             "the three consequences the paragraph goes on to list (a context limit, FlashAttention, the price of a "
+             "long prompt); two of their chapters are named by number (16, 24)"),
     # the encoder-decoder and the decoder-only half
     Declared("one stack reading the source", "context", "history: the encoder of the 2017 paper"),
     Declared("a third kind of attention", "context", "history: the cross-attention of the 2017 paper"),

@@ -130,7 +130,7 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
     _C("winograd.uniform_fails", "The uniform average lands at ~{winograd.hardened_uniform} and names the wrong noun of the pair exactly {winograd.hardened_uniform_wrong_noun} the time.", "{winograd.hardened_uniform}; wrong noun {winograd.hardened_uniform_wrong_noun} the time", "trained", "slow"),
     _C("winograd.one_block", "One block reaches ~{winograd.hardened_one_block}.", "{winograd.hardened_one_block}", "trained", "slow"),
     _C("winograd.two_blocks", "Two blocks reach {winograd.hardened_two_blocks}.", "{winograd.hardened_two_blocks}", "trained", "slow"),
-    _C("winograd.uniform_weight", "A uniform average over the 15 visible tokens puts {winograd.uniform_each} on each.", "{winograd.uniform_each}", "exact", "fast"),
+    _C("winograd.uniform_weight", "A uniform average over the visible tokens puts {winograd.uniform_each} on each.", "{winograd.uniform_each}", "exact", "fast"),
     _C("winograd.block1_first_noun", "Block 1 at the referent position is identical across a pair and puts ~{winograd.map_tired_1_1} on the first noun.", "{winograd.map_tired_1_1} on the first noun; the printed row", "trained", "slow"),
     _C("winograd.block2_routing", "Block 2 reads the adjective for crosser adjectives and fetches the other noun for crossed ones.", "tired {winograd.map_tired_2_11}; street {winograd.map_wet_2_6}, too {winograd.map_wet_2_10}, the {winograd.map_wet_2_14}", "trained", "slow"),
     # the inventory's IDs 64-71 (../shared/claims.md)
@@ -161,6 +161,9 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
     _C("positions.prefix_orderings_stack", "Without positions, every ordering of a prefix gives the same output at its last position.", "all orderings alike", "exact", "fast"),
     _C("positions.untrained_rows_random", "Rows of a learned position table past the trained length are still the random vectors they started as.", "still the random vector", "trained", "gpu"),
     _C("winograd.heldout_reversed_in_training", "Every held-out noun pair was in training in the reversed order, never in its own.", "reversed in training", "exact", "fast"),
+    _C("average.summary_properties", "The average takes any number of inputs to one fixed-size output, is differentiable and has no parameters.", "any number, fixed size, differentiable, free", "exact", "fast"),
+    _C("ladder.mlp_holds_most_parameters", "Most of a model's parameters are in its per-position MLPs.", "most (over half)", "exact", "fast"),
+    _C("winograd.template_counts", "In the template the referent is predicted at position {winograd.query_position}, which sees {winograd.visible_tokens} tokens.", "position {winograd.query_position}; {winograd.visible_tokens} visible", "exact", "fast"),
     _C("cost.x4_columns", "The x4 columns are the ratio of each row to the row above.", "{cost.ms_x4_256} ... {cost.mb_x4_8192}", "exact", "fast"),
     # depth
     _C("depth.two_blocks_overfit", "Two blocks fit the training set better and the held-out set worse than one.", "{depth.two_blocks_train}/{ladder.two_blocks} vs {depth.one_block_train}/{ladder.layernorm_val}", "trained", "gpu"),

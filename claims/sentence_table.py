@@ -37,12 +37,10 @@ SENTENCES: list[S] = [
     # the average
     S("The most obvious function of a variable number of vectors", reason="caption",
       why="introduces the average's formula, omitted from the text"),
-    S("Any number of inputs, fixed output size, differentiable, free.", reason="context",
-      why="the average's properties as a summary, by definition"),
+    S("Any number of inputs, fixed output size, differentiable, free.", claims=("average.summary_properties",)),
     S("Embedding table plus this average plus a linear layer", reason="context",
       why="the average model (the ladder's second row); its fifteen lines are not printed"),
-    S("It is also terrible, and how it is terrible", reason="rhetoric",
-      why="the verdict is measured in the next paragraph (average.worse_than_baseline)"),
+    S("It is also terrible, and how it is terrible", claims=("average.worse_than_baseline",)),
     S("The corpus below is one megabyte of Shakespeare",
       claims=("corpus.chars", "corpus.tokens", "corpus.chars_per_token", "corpus.split")),
     S("Every model is 128 wide, sees 128 tokens", reason="setup", why="the common recipe (fixtures/recipes.py)"),
@@ -65,7 +63,7 @@ SENTENCES: list[S] = [
     S("With the dilution repaired, the uniform average", claims=("average.residual_matches_baseline",)),
     S("Every token is in there, weighted equally", claims=("average.residual_matches_baseline",)),
     S("The problem is not the averaging.", reason="rhetoric"),
-    S("It is the weights.", reason="rhetoric", why="the thesis; measured as ladder.attention_beats_uniform"),
+    S("It is the weights.", claims=("ladder.attention_beats_uniform",)),
     # the mask
     S("Averaging over a growing prefix looks like a loop.", reason="context"),
     S("It is one multiplication by a lower-triangular matrix",
@@ -145,7 +143,7 @@ SENTENCES: list[S] = [
     S("Now where the parameters actually sit", reason="caption", why="introduces a table omitted from the text"),
     S("Two thirds of every transformer block is the feed-forward network",
       claims=("ladder.mlp_two_thirds", "ladder.attention_four_mlp_eight")),
-    S("Whatever a model knows, most of the parameters", claims=("ladder.mlp_two_thirds",)),
+    S("Whatever a model knows, most of the parameters", claims=("ladder.mlp_holds_most_parameters",)),
     S("LayerNorm was built and measured in Chapter 6", reason="cross-reference"),
     S("rows above are residual connections, worth 188", claims=("ladder.residual_average", "ladder.residual_head")),
     S("LayerNorm⁷ normalises each example across its features", claims=("ladder.layernorm_per_example",)),
@@ -198,8 +196,7 @@ SENTENCES: list[S] = [
     S("Linear, as advertised.", claims=("cost.projections_linear",)),
     S("Then the last row.", reason="rhetoric"),
     S("One attention layer, one sequence, no model around it", claims=("cost.oom_16k", "cost.matrix_bytes")),
-    S("Not the model; one intermediate tensor in one layer.", reason="context",
-      why="restates the previous sentence's byte count (cost.matrix_bytes)"),
+    S("Not the model; one intermediate tensor in one layer.", claims=("cost.matrix_bytes",)),
     S("That is the physical fact underneath three later chapters.", reason="cross-reference"),
     S("It is why a context window has a limit at all", reason="cross-reference", why="Chapter 16"),
     S("It is why FlashAttention exists", claims=("cost.fused_kernel_avoids_matrix",)),
@@ -237,11 +234,12 @@ SENTENCES: list[S] = [
     S("Chance among the two nouns present is 50 %.", claims=("winograd.hard_chance",)),
     S("The uniform average lands at 27.9 %", claims=("winograd.uniform_fails", "average.permutation_invariant")),
     S("Now the map: the attention at the position", reason="caption", why="introduces the attention map"),
-    S("A uniform average would put 0.067", claims=("winograd.uniform_weight",)),
+    S("A uniform average would put 0.067", claims=("winograd.uniform_weight", "winograd.template_counts")),
     S("the animal did not cross the street because it was too tired , so", reason="code",
       why="the attention map (winograd.map_*)"),
     S("Block 1 is identical in both sentences", claims=("winograd.block1_first_noun",)),
-    S("That is not a failure but a proof", claims=("winograd.block1_same_row_argument", "qkv.first_layer_query_own_token")),
+    S("That is not a failure but a proof",
+      claims=("winograd.block1_same_row_argument", "qkv.first_layer_query_own_token", "winograd.template_counts")),
     S("A first-layer head cannot condition on a word", claims=("winograd.block1_same_row_argument",)),
     S("So block 1 does the only useful thing", claims=("winograd.block1_first_noun",)),
     S("Block 2 is where the sentences part", claims=("winograd.block2_routing",)),
@@ -276,99 +274,3 @@ SENTENCES: list[S] = [
     S("Andrej Karpathy's Let's build GPT", reason="cross-reference"),
     S("For the interpretability question this chapter only touches", reason="cross-reference"),
 ]
-
-
-# New claims found by reading: ID -> (the claim in our words, how a test can check it, tier: fast|slow|gpu)
-PROPOSED = {
-    "average.positions_still_invariant": (
-        "Position embeddings added before averaging do not make the average order-aware: the average of "
-        "(token + position) over a window is unchanged when the tokens are shuffled with the positions left in place.",
-        "Random x and p (T x d); compare A[-1] @ (x + p) with A[-1] @ (x[perm] + p); the difference is float noise "
-        "(the position term is the same sum for every ordering).",
-        "fast"),
-    "mask.causal_no_future_leak": (
-        "With the causal mask a position's output does not depend on any later token; without the mask it does, "
-        "so the next token would be in the input.",
-        "Run the Head (or MultiHeadAttention) on x and on x with positions > t altered; outputs at <= t are "
-        "identical with the mask and differ without it.",
-        "fast"),
-    "mask.any_scores_valid_weights": (
-        "Under the causal mask the softmax of any finite scores is a valid weight matrix (non-negative, rows "
-        "summing to 1, zero above the diagonal), and any constant score gives exactly the uniform average.",
-        "Random and constant (e.g. 0, 3.7, -50) score matrices, masked with -inf: check the row sums, the zero upper "
-        "triangle, and that a constant gives the averaging matrix A.",
-        "fast"),
-    "qkv.head_thirty_lines": (
-        "The printed Head listing is thirty lines long, twenty of which are shapes.",
-        "Count the lines of the chapter's `class Head` listing (data/chapter.py); it prints 18 lines (16 "
-        "non-blank), so the test decides whether 'thirty' holds.",
-        "fast"),
-    "scale.softmax_scale_sensitive": (
-        "A linear layer is homogeneous (doubling the input doubles the output), but multiplying scores by ten "
-        "before a softmax turns a soft blend into a near one-hot choice.",
-        "Check Linear without bias on 2x; for rows of 64 unit-variance scores, effective tokens (exp entropy) "
-        "drop from tens to about one and the max weight rises toward 1 when the scores are multiplied by ten.",
-        "fast"),
-    "scale.softmax_jacobian_diagonal": (
-        "The softmax Jacobian's diagonal is w_i(1 - w_i), zero at w_i = 0 and w_i = 1, so a row committed to one "
-        "entry has almost no derivative.",
-        "torch.autograd.functional.jacobian of softmax on random rows: diagonal equals w(1 - w); for a "
-        "saturated row (scores x 100) the whole Jacobian's norm is near zero.",
-        "fast"),
-    "ladder.head_linear_along_features": (
-        "Given its attention weights, every operation of the head is linear along the feature axis: with the "
-        "weights held fixed the head is a linear map of its input, so stacked heads alone add no feature "
-        "nonlinearity.",
-        "Detach w computed on x; check head(a x1 + b x2) = a head(x1) + b head(x2) with that w, and that the "
-        "only non-linear operation in Head.forward is the softmax across positions.",
-        "fast"),
-    "ladder.mlp_expands_four_gelu": (
-        "The block's MLP is applied to each position independently, expanding the width by four and coming back, "
-        "with a GELU in the middle.",
-        "Inspect the built block's feed-forward module: Linear(d, 4d), GELU, Linear(4d, d).",
-        "fast"),
-    "ladder.attention_four_mlp_eight": (
-        "Attention has four d x d weight matrices and the MLP the equivalent of eight (two d x 4d), which is why "
-        "the MLP is two thirds of a block.",
-        "Count the built block's weight-matrix parameters (biases and LayerNorms aside): attention 4 d^2, MLP "
-        "8 d^2, for several d.",
-        "fast"),
-    "ladder.layernorm_per_example": (
-        "LayerNorm normalises each example (each position) across its features: no dependence on the rest of the "
-        "batch, no running statistics, identical in training and inference, indifferent to sequence length.",
-        "Compare LayerNorm outputs of one row alone and inside a batch/longer sequence, in train() and eval(); "
-        "check it has no buffers; contrast BatchNorm1d which differs on all three.",
-        "fast"),
-    "norm.residual_path_identity": (
-        "In the pre-norm block the residual path from input to output is never normalised (with the sub-layers "
-        "zeroed the block is the identity); post-norm puts a LayerNorm on that path.",
-        "Zero the attention and MLP output projections: the pre-norm block returns x exactly, the post-norm block "
-        "returns LayerNorm(x).",
-        "fast"),
-    "positions.no_positions_still_trains": (
-        "Without position embeddings the model still trains: its held-out perplexity falls well below the "
-        "no-context baseline; it only cannot use order.",
-        "Train the one-block recipe with positions removed; check it beats the baseline (59.71) and that permuting "
-        "its input permutes its outputs.",
-        "gpu"),
-    "positions.prefix_orderings_stack": (
-        "Without positions, one causal attention layer's output at t is unchanged by any reordering of the tokens "
-        "before t; in a stack of causal layers it is not, since later positions read earlier ones that saw "
-        "different prefixes, so 'within a prefix all orderings are alike' holds for one layer only.",
-        "Permute tokens 0..t-1 and compare the output at t: equal for one layer, different for two stacked "
-        "causal layers (no positions, random weights).",
-        "fast"),
-    "positions.untrained_rows_random": (
-        "A learned position table trained on 64-token windows never updates rows 64 and above from gradients: "
-        "they keep the random direction they started with, shrunk only by AdamW's weight decay "
-        "((1 - lr * 0.01) per step, about 0.97 after 3000 steps).",
-        "Train the learned-positions model (or a few AdamW steps of it) on 64-token windows; compare rows >= 64 "
-        "with their initial values: cosine 1, ratio (1 - lr*wd)^steps, i.e. not exactly the random vector.",
-        "fast"),
-    "winograd.heldout_reversed_in_training": (
-        "The hardened task's held-out set uses noun pairs whose reversed order was in training (and never the "
-        "same ordered pair), so a bag-of-words model must answer backwards.",
-        "Build the task's split; for every held-out (x, y) check (y, x) is among the training pairs and (x, y) "
-        "is not.",
-        "fast"),
-}

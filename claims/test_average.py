@@ -98,3 +98,20 @@ def test_shuffled_tokens_with_positions_in_place_at_the_chapters_scale(claim_rec
                  tolerance=f"<= summation bound {bound:.2e}; the contrast above 1000 x that bound")
     assert diff <= bound
     assert nonlinear > 1000 * bound
+
+
+@pytest.mark.fast
+@pytest.mark.claim("average.summary_properties")
+@settings(max_examples=20, deadline=None)
+@given(T=st.integers(1, 300))
+def test_the_average_takes_any_number_of_inputs_to_a_fixed_size_output_without_parameters(T):
+    # "Any number of inputs, fixed output size, differentiable, free": the project's average at
+    # the chapter's width, on T inputs: no parameters; the summary (the last position) has the
+    # width of one input whatever T is; a gradient reaches every input.
+    avg = CausalAverage()
+    x = torch.randn(1, T, 128, dtype=torch.float64, requires_grad=True)
+    summary = avg(x)[0, -1]
+    summary.sum().backward()
+    assert sum(p.numel() for p in avg.parameters()) == 0
+    assert summary.shape == (128,)
+    assert torch.all(x.grad[0].abs().sum(-1) > 0)

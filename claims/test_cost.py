@@ -137,6 +137,23 @@ def test_printed_x4_cell_is_the_ratio_of_the_printed_cells(column, n, claim_reco
     decide(request, decision.holds, f"{a.printed} / {b.printed} = {ratio:.4f}: {decision.why}")
 
 
+@pytest.mark.fast
+@pytest.mark.claim("cost.projections_linear")
+@pytest.mark.figure("cost.projections_span")
+def test_the_projections_sentence_spans_the_ratio_of_its_two_lengths(chapter_text, claim_record, request):
+    # "4.0 ms at 1024 tokens to 40.1 ms at 8192, a factor of ten for a factor of eight": the two
+    # lengths read from that sentence, their ratio against the printed "eight"
+    import re
+    f = FIGURES["cost.projections_span"]
+    m = re.search(r"ms at (\d+) tokens to [\d.]+ ms at (\d+), a factor of", chapter_text)
+    assert m, "the projections sentence is not in the chapter"
+    short, long = int(m.group(1)), int(m.group(2))
+    decision = rules.within(long / short, f.value, f.rounding)
+    claim_record(stated=f.value, measured=long / short, tolerance=f"the printed rounding, {f.rounding}",
+                 decision=decision.inputs, lengths=[short, long])
+    decide(request, decision.holds, f"{long} / {short} = {long / short:g}: {decision.why}")
+
+
 # ------------------------------------------------------------------ measured scaling (slow / gpu)
 #
 # The chapter's table runs n = 128 .. 8192 on an 8 GB GPU.  On the CPU (slow tier) we run the

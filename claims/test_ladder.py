@@ -149,6 +149,7 @@ def test_head_with_its_weights_fixed_is_linear_in_its_input(claim_record):
 
 
 @pytest.mark.claim("ladder.mlp_expands_four_gelu")
+@pytest.mark.figure("ladder.mlp_expansion")
 def test_block_mlp_expands_the_width_with_a_gelu_at_each_position(claim_record):
     # The project's block at the chapter's width (ModelConfig: 128): its MLP's layers in order,
     # their widths, the activation (exact GELU, as nn.GELU() computes it), the forward pass against
@@ -173,14 +174,15 @@ def test_block_mlp_expands_the_width_with_a_gelu_at_each_position(claim_record):
     others = [i for i in range(128) if i != j]
     by_hand_gap = (y - by_hand).abs().max().item()
     elsewhere, here = (y[:, others] - y_j[:, others]).abs().max().item(), (y[:, j] - y_j[:, j]).abs().max().item()
-    claim_record(stated="d -> 4d -> d, GELU in the middle, position by position",
+    stated = FIGURES["ladder.mlp_expansion"].value
+    claim_record(stated=f"d -> {stated}d -> d, GELU in the middle, position by position",
                  measured={"layers": kinds, "widths": [up.in_features, up.out_features, down.out_features],
                            "expansion": expansion, "GELU approximate": act.approximate,
                            "max |ff(x) - Linear(GELU(Linear(x)))|": by_hand_gap,
                            "changed position: max change elsewhere": elsewhere, "max change there": here},
                  tolerance="exact widths; float64 noise (1e-12) for the forward pass and the other positions")
     assert up.in_features == down.out_features == d and down.in_features == up.out_features
-    assert expansion == 4 and act.approximate == "none"
+    assert expansion == stated and act.approximate == "none"
     assert by_hand_gap <= 1e-12
     assert elsewhere <= 1e-12 and here > 1e-3
 
@@ -204,7 +206,7 @@ def test_block_weight_matrices_in_units_of_d_squared(part, fid, claim_record, re
         ratios[d] = sum(p.numel() for p in getattr(block, part).parameters() if p.dim() == 2) / d**2
     farthest = max(ratios.values(), key=lambda r: abs(r - f.value))
     decision = rules.within(farthest, f.value, f.rounding)
-    claim_record(stated=f.value, measured=ratios[128], tolerance=f"the printed rounding, {f.rounding}, at every width",
+    claim_record(stated=f.value, measured=farthest, tolerance=f"the printed rounding, {f.rounding}, at every width",
                  decision=decision.inputs, per_width=ratios)
     decide(request, decision.holds, f"{part}: weight matrices / d^2 = "
                                     f"{', '.join(f'{r:g} at d = {d}' for d, r in ratios.items())}: {decision.why}")

@@ -4,7 +4,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from claims import decide as rules
 from claims.chapter_figures import FIGURES, GPT2_ROWS
+from claims.rule import decide
+from fixtures.recipes import LADDER
 from model import Block, LanguageModel, ModelConfig, MultiHeadAttention
 from model.params import GPT2Small, block_params, build_on_meta, count
 
@@ -133,3 +136,24 @@ def test_the_larger_sizes_match_the_released_implementation(size, claim_record):
     released = _released(d, blocks, heads)
     claim_record(stated=stated, measured=released, tolerance="exact", size=size, reference="transformers")
     assert released == stated
+
+
+# "Whatever a model knows, most of the parameters holding it are in the per-position MLP": read
+# of a whole model ("a model"), "most" as more than half of its parameters.  Measured on GPT-2
+# small (the chapter's real model, tied weights) and on the chapter's own one-block model (the
+# ladder's full row, fixtures/recipes.py "layernorm"), each counted on modules we build.
+def _mlp_share(model) -> float:
+    return sum(count(b.ff) for b in model.blocks) / model.n_params()
+
+
+@pytest.mark.claim("ladder.mlp_holds_most_parameters")
+def test_most_of_a_models_parameters_are_in_its_mlps(gpt2_small, claim_record, request):
+    ours = build_on_meta(lambda: LanguageModel(next(r for r in LADDER if r.name == "layernorm").model))
+    shares = {"GPT-2 small": _mlp_share(gpt2_small), "the chapter's one-block model": _mlp_share(ours)}
+    decision = rules.checks([[f"{name}: MLP share above one half", share, ">", 0.5] for name, share in shares.items()])
+    claim_record(stated="most (more than half)", measured=shares, tolerance="more than half, each model",
+                 decision=decision.inputs, per_block=count(gpt2_small.blocks[0].ff) / count(gpt2_small.blocks[0]))
+    decide(request, decision.holds, "the MLPs hold " + ", ".join(f"{share:.1%} of {name}'s parameters"
+                                                                 for name, share in shares.items())
+           + f" (two thirds of each block's, {count(gpt2_small.blocks[0].ff) / count(gpt2_small.blocks[0]):.1%}; "
+             "the embedding tables hold much of the rest)")

@@ -141,19 +141,10 @@ def test_without_positions_every_prefix_ordering_gives_the_same_output_in_a_stac
                               seen["max |logit difference| at t"], "<=", PREFIX_NOISE]])
     claim_record(stated="every ordering of the prefix alike", measured=seen, tolerance=f"<= {PREFIX_NOISE} (float64 noise)",
                  figure="two blocks, no positions", decision=decision.inputs,
-                 one_block=one["max |logit difference| at t"])
+                 one_block=one)     # the one-layer reading, beside the verdict (never one itself)
     decide(request, decision.holds,
            f"in a stack of two blocks without positions, permuting tokens 0..t-1 moves the logits at t by up to "
            f"{seen['max |logit difference| at t']:.3g} (over {PERMUTATIONS} orderings; logits up to "
            f"{seen['logit scale (max |logit|)']:.2f}), against {one['max |logit difference| at t']:.2g} with one "
            "block (the one-layer reading): block 2 at t reads block 1's outputs at earlier positions, each a "
            "function of its own prefix")
-
-
-@pytest.mark.claim("positions.prefix_orderings_stack")
-def test_without_positions_every_prefix_ordering_gives_the_same_output_one_layer_reading(claim_record):
-    # A reading beside the verdict: the sentence read of one attention layer (one block), where it holds.
-    seen = _prefix_orderings(1)
-    claim_record(stated="every ordering of the prefix alike", measured=seen, tolerance=f"<= {PREFIX_NOISE} (float64 noise)",
-                 figure="one block, no positions (a reading)", reading="one layer")
-    assert seen["max |logit difference| at t"] <= PREFIX_NOISE

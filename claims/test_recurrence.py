@@ -10,21 +10,10 @@ import torch
 from torch import nn
 
 from claims import decide as rules
-from claims.chapter_figures import FIGURES, located
+from claims.chapter_figures import FIGURES, READ
 from claims.rule import decide
 
 pytestmark = pytest.mark.fast
-
-
-def _before_anchor(text: str, fid: str, pattern: str) -> re.Match:
-    """`pattern` matched in the chapter's sentence that ends with the figure's anchor."""
-    f = FIGURES[fid]
-    at = located(text, f)
-    assert at >= 0, f"{fid}: anchor {f.anchor!r} is not in the chapter"
-    sentence_start = text.rfind(". ", 0, at) + 2
-    m = re.search(pattern + re.escape(f.anchor), text[sentence_start: at + len(f.anchor)])
-    assert m, f"{fid}: no {pattern!r} right before the anchor {f.anchor!r}"
-    return m
 
 
 class CountingCell(nn.Module):
@@ -63,11 +52,10 @@ def updates_between(source: int, target: int, d: int = 4, seed: int = 0) -> dict
 
 @pytest.mark.claim("recurrence.sequential_updates")
 @pytest.mark.figure("recurrence.updates")
-def test_updates_from_one_token_to_a_later_one_in_a_recurrence(chapter_text, claim_record, request):
+def test_updates_from_one_token_to_a_later_one_in_a_recurrence(claim_record, request):
     # "information from token 5 reaches token 500 only by surviving 495 sequential updates": the
     # two positions are read from that sentence, the updates counted on a running recurrence.
-    m = _before_anchor(chapter_text, "recurrence.updates", r"token (\d+) reaches token (\d+) ")
-    source, target = int(m.group(1)), int(m.group(2))
+    source, target = READ["recurrence.from_token"].value, READ["recurrence.to_token"].value
     seen = updates_between(source, target)
     f = FIGURES["recurrence.updates"]
     decision = rules.within(seen["updates"], f.value, f.rounding)      # a count: exact (rounding 0.5)

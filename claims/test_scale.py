@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from claims import decide as rules
-from claims.chapter_figures import FIGURES, VARIANCE_D
+from claims.chapter_figures import FIGURES, READ, VARIANCE_D
 from claims.rule import decide
 
 pytestmark = pytest.mark.fast
@@ -56,6 +56,31 @@ def test_score_std_is_sqrt_d(d, stated_var, stated_std, claim_record):
     claim_record(stated=stated_std, measured=std, tolerance=f"4 SE = {4 * se:.4f}", d=d, theory=math.sqrt(d))
     assert abs(std - math.sqrt(d)) <= 4 * se
     assert abs(stated_std - math.sqrt(d)) <= 4 * se
+
+
+@pytest.mark.claim("scale.std_is_sqrt_d")
+@pytest.mark.parametrize("d", [pytest.param(d, id=f"d={d}", marks=pytest.mark.figure(f"scale.sqrt_{d}")) for d in VARIANCE_D])
+def test_the_theory_column_is_the_square_root_of_d(d, claim_record, request):
+    # the table's sqrt(d) column: arithmetic on its d column (the setup), at the printed rounding
+    f = FIGURES[f"scale.sqrt_{d}"]
+    decision = rules.within(math.sqrt(d), f.value, f.rounding)
+    claim_record(stated=f.value, measured=math.sqrt(d), tolerance=f"the printed rounding, {f.rounding}",
+                 decision=decision.inputs, d=d)
+    decide(request, decision.holds, f"sqrt({d}) = {math.sqrt(d):.4f}: {decision.why}")
+
+
+@pytest.mark.claim("scale.variance_is_d")
+@pytest.mark.figure("scale.product_variance")
+def test_each_product_of_unit_variance_entries_has_the_stated_variance(claim_record, request):
+    # "each product q_j k_j has variance one": the products of as many independent N(0, 1) pairs
+    # as the table uses, their sample variance at the printed rounding
+    products = dot_products(1, PAIRS, seed=1)
+    f = FIGURES["scale.product_variance"]
+    var = products.var().item()
+    decision = rules.within(var, f.value, f.rounding)
+    claim_record(stated=f.value, measured=var, tolerance=f"the printed rounding, {f.rounding}",
+                 decision=decision.inputs, pairs=PAIRS, se=var_se(1, PAIRS))
+    decide(request, decision.holds, f"Var(q_j k_j) over {PAIRS} pairs is {var:.3f}: {decision.why}")
 
 
 def fresh_rows(d: int, rows: int, divide: bool, seed: int = 0, positions: int = 64) -> torch.Tensor:
@@ -173,7 +198,7 @@ def test_multiplied_scores_turn_a_soft_blend_into_a_hard_choice(claim_record, re
     # The SE of each mean over 2,000 rows is below 0.03 tokens (0.01 in weight), far from the lines.
     s = torch.randn(2000, 64, generator=torch.Generator().manual_seed(0))
     soft_eff, soft_top = effective_and_top(torch.softmax(s, -1))
-    hard_eff, hard_top = effective_and_top(torch.softmax(10 * s, -1))
+    hard_eff, hard_top = effective_and_top(torch.softmax(READ["scale.score_factor"].value * s, -1))
     conditions = [["softmax(s): mean effective tokens above 10 (a soft blend)", soft_eff, ">", 10],
                   ["softmax(10 s): mean effective tokens below 2 (a hard choice)", hard_eff, "<", 2],
                   ["softmax(10 s): mean top weight above one half", hard_top, ">", 0.5]]

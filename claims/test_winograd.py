@@ -60,13 +60,14 @@ def test_hardened_task_chance_among_the_two_nouns(claim_record):
 @pytest.mark.fast
 @pytest.mark.claim("winograd.uniform_weight")
 @pytest.mark.figure("winograd.uniform_each")
-def test_uniform_average_weight_on_each_of_15_visible_tokens(claim_record):
+def test_uniform_average_weight_on_each_visible_token(claim_record):
     words = sentence("animal", "street", "tired")
     visible = QUERY_POS + 1                                          # "the ... so the"
     w = averaging_matrix(len(words) - 1, dtype=torch.float64)[QUERY_POS, :visible]
     f = FIGURES["winograd.uniform_each"]
     claim_record(stated=f.value, measured=w[0].item(), tolerance=f"rounds to {f.printed}", visible=visible)
-    assert visible == 15 and torch.allclose(w, torch.full((15,), 1 / 15, dtype=torch.float64))
+    n = FIGURES["winograd.visible_tokens"].value                     # the chapter's "fifteen visible tokens"
+    assert visible == n and torch.allclose(w, torch.full((n,), 1 / n, dtype=torch.float64))
     assert abs(w[0].item() - f.value) < f.rounding
 
 
@@ -93,7 +94,7 @@ def _template_words() -> list[str]:
 
 
 @pytest.mark.fast
-@pytest.mark.claim("winograd.uniform_weight")
+@pytest.mark.claim("winograd.template_counts")
 @pytest.mark.figure("winograd.visible_tokens")
 def test_visible_token_count_at_the_referent_position(claim_record, request):
     # The referent is predicted at the query "the" just before it; that position sees itself and
@@ -110,7 +111,7 @@ def test_visible_token_count_at_the_referent_position(claim_record, request):
 
 
 @pytest.mark.fast
-@pytest.mark.claim("winograd.block1_same_row_argument")
+@pytest.mark.claim("winograd.template_counts")
 @pytest.mark.figure("winograd.query_position")
 def test_query_position_index_in_the_template(claim_record, request):
     # "the at position 14": the 0-based index of the "the" that predicts the referent, counted in

@@ -27,7 +27,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "adding-a-claim.md"
 BLOCK = re.compile(r"<!-- example: (\S+) -->\n```[a-z]*\n(.*?)```", re.DOTALL)
-FIGURE_TABLE, REGISTRY = "claims/chapter_figures.py", "claims/registry.py"
+FIGURE_TABLE, REGISTRY, SENTENCES = "claims/chapter_figures.py", "claims/registry.py", "claims/sentence_table.py"
 # Left out of the copy: version control, caches and reports (the copy writes its own report/)
 NOT_COPIED = {".git", ".cache", ".hypothesis", ".pytest_cache", ".ruff_cache", ".import_linter_cache", ".benchmarks",
               "build", ".whl", ".gl"}
@@ -62,7 +62,7 @@ class Example:
 
     def __init__(self):
         self.blocks = page_blocks()
-        missing = {FIGURE_TABLE, REGISTRY, "run", "unaccounted"} - set(self.blocks)
+        missing = {FIGURE_TABLE, REGISTRY, SENTENCES, "run", "unaccounted"} - set(self.blocks)
         assert not missing, f"{PAGE.name} lacks the example blocks {sorted(missing)}"
         tests = [n for n in self.blocks if re.fullmatch(r"claims/test_\w+\.py", n)]
         assert len(tests) == 1, f"{PAGE.name}: one example block for a claims/test_<section>.py, not {tests}"
@@ -71,6 +71,8 @@ class Example:
         self.figure, self.claim = figure[0], figure[1]
         (_, claim), = _first_args(self.blocks[REGISTRY], "_C")
         assert claim[0] == self.claim, f"the figure belongs to {self.claim}, the registry block adds {claim[0]}"
+        (_, sentence), = _first_args(self.blocks[SENTENCES], "S")
+        self.sentence = sentence[0]                     # the entry's anchor
         funcs = [n for n in ast.parse(self.blocks[self.test_file]).body if isinstance(n, ast.FunctionDef)]
         assert len(funcs) == 1 and _claim_of(funcs[0]) == [self.claim], "one test function carrying the claim"
         self.test_name = funcs[0].name
@@ -157,11 +159,13 @@ def test_the_pages_worked_example_re_adds_its_claim(tmp_path):
     copy = scratch_copy(tmp_path / "checkout")
     env = environment(copy, tmp_path / "cache")
 
-    # Take the claim out: its figure, its registry entry and its tests.
+    # Take the claim out: its figure, its registry entry, its sentence's entry and its tests.
     figures, fig_at, fig_indent = take_out_call(copy / FIGURE_TABLE, "_f", ex.figure)
     claims, claim_at, claim_indent = take_out_call(copy / REGISTRY, "_C", ex.claim)
+    sentences, sentence_at, sentence_indent = take_out_call(copy / SENTENCES, "S", ex.sentence)
     (copy / FIGURE_TABLE).write_text("".join(figures))
     (copy / REGISTRY).write_text("".join(claims))
+    (copy / SENTENCES).write_text("".join(sentences))
     (copy / ex.test_file).write_text(take_out_tests(copy / ex.test_file, ex.claim))
     left = [str(p.relative_to(copy)) for p in (copy / "claims").rglob("*.py") if f'"{ex.claim}"' in p.read_text()]
     assert not left, f"{ex.claim} is still named in {left}: the example would not start from nothing"
@@ -175,6 +179,7 @@ def test_the_pages_worked_example_re_adds_its_claim(tmp_path):
     # The page's steps 1 to 3: its blocks, into the files it names.
     (copy / FIGURE_TABLE).write_text(put_in(figures, fig_at, fig_indent, ex.blocks[FIGURE_TABLE]))
     (copy / REGISTRY).write_text(put_in(claims, claim_at, claim_indent, ex.blocks[REGISTRY]))
+    (copy / SENTENCES).write_text(put_in(sentences, sentence_at, sentence_indent, ex.blocks[SENTENCES]))
     test_file = copy / ex.test_file
     test_file.write_text(test_file.read_text().rstrip("\n") + "\n\n\n" + textwrap.dedent(ex.blocks[ex.test_file]))
 

@@ -122,3 +122,28 @@ def test_every_cost_table_figure_is_decided_where_its_instrument_says():
     assert {f.device for fid, f in FIGURES.items() if fid not in cost} == {"any"}
     clock = {fid for fid, i in COST_INSTRUMENT.items() if i == "clock"}
     assert clock == {"cost.time_exponent", "cost.projections_x8"}      # every time figure fitted or divided from the ms columns
+
+
+_COLLECT = """
+import json, sys, pytest
+seen = set()
+class Figures:
+    def pytest_collection_modifyitems(self, items):
+        for item in items:
+            for m in item.iter_markers("figure"):
+                seen.update(m.args)
+pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", "-m", "", "claims"], plugins=[Figures()])
+print(json.dumps(sorted(seen)))
+"""
+
+
+def test_every_figure_is_asserted_by_a_test():
+    # every printed figure is carried by a claim test (a `figure` mark); a figure no test asserts
+    # would show as "not run: no test carries it" forever
+    import json
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-c", _COLLECT], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parent.parent).stdout
+    carried = set(json.loads(out.strip().splitlines()[-1]))
+    assert sorted(set(FIGURES) - carried) == []

@@ -37,16 +37,18 @@ def _rope_cause(f: Facts) -> str:
             "(that ordering holds), but not gracefully by this threshold at four times the trained length")
 
 
-_STACK, _ONE = ("positions.prefix_orderings_stack: two blocks, no positions",
-                "positions.prefix_orderings_stack: one block, no positions (a reading)")
+_STACK = "positions.prefix_orderings_stack: two blocks, no positions"
 
 
-def _moved(f: Facts, key: str) -> dict:
-    return f.measured("positions.prefix_orderings_stack", key) or {}
+def _moved(f: Facts) -> tuple[dict, dict]:
+    """The stack's measurement and, recorded beside it, the one-layer reading's."""
+    record = f.record("positions.prefix_orderings_stack", _STACK)
+    one = record.get("one_block")
+    return (f.measured("positions.prefix_orderings_stack", _STACK) or {}), (one if isinstance(one, dict) else {})
 
 
 def _prefix_cause(f: Facts) -> str:
-    two, one = _moved(f, _STACK), _moved(f, _ONE)
+    two, one = _moved(f)
     if not two or not one:
         return ""
     return ("true of one attention layer, not of the model: in a stack, block 2 at position t reads block 1's outputs "
@@ -60,9 +62,9 @@ ERRATA: dict[str, Erratum] = {
     "positions.prefix_orderings_stack": Erratum(
         quote="but within a prefix all orderings are alike",
         cause=_prefix_cause,
-        readings=lambda f: ([f"one layer (one block): every ordering alike to "
-                             f"{_moved(f, _ONE)['max |logit difference| at t']:.1g}: the sentence holds of a "
-                             "single attention layer"] if _moved(f, _ONE) else []),
+        readings=lambda f: ([(f"one layer (one block): every ordering alike to "
+                              f"{_moved(f)[1]['max |logit difference| at t']:.1g}: the sentence holds of a "
+                              "single attention layer")] if _moved(f)[1] else []),
         suggested=lambda f: ("\"It is the average's order-blindness in a better disguise — the causal mask restores "
                              "some order, since each position sees a different prefix; one layer cannot tell the "
                              "orderings of a prefix apart, but a stack can, because each earlier position saw a "

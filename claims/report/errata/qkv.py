@@ -26,11 +26,11 @@ def _cause(f: Facts) -> str:
 
 def _sentence(f: Facts) -> str:
     n = _counts(f)
-    return f"\"In code it is {n['non-blank']} lines, {n['shapes']} of which are shapes:\"" if n else ""
+    return f"\"In code it is {n['lines']} lines, {n['shapes']} of which are shapes:\"" if n else ""
 
 
 ERRATA: dict[str, Erratum] = {
     CLAIM: Erratum(quote="In code it is thirty lines, twenty of which are shapes:", cause=_cause,
-                   readings=lambda f: ([f"blank lines counted too: {_counts(f)['lines']} lines"] if _counts(f) else []),
+                   readings=lambda f: ([f"blank lines left out: {_counts(f)['non-blank']} lines"] if _counts(f) else []),
                    suggested=_sentence),
 }

@@ -1,0 +1,29 @@
+"""The errata of the chapter's section: Heads, residuals, MLP, LayerNorm (where the parameters sit)."""
+from __future__ import annotations
+
+from claims.report.errata.facts import Erratum, Facts
+
+CLAIM = "ladder.mlp_holds_most_parameters"
+
+
+def _shares(f: Facts) -> dict:
+    """The MLPs' share of each model's parameters, as the test recorded it ({} if not run)."""
+    return f.measured(CLAIM, CLAIM) or {}
+
+
+def _cause(f: Facts) -> str:
+    shares = _shares(f)
+    if not shares:
+        return ""
+    return ("two thirds of each block is the MLP (that holds), but a whole model also has its embedding tables, "
+            "which no block holds: the MLPs are " + ", ".join(f"{v:.1%} of {k}" for k, v in shares.items())
+            + "; the sentence is true of the blocks, not of the model")
+
+
+ERRATA: dict[str, Erratum] = {
+    CLAIM: Erratum(
+        quote="Whatever a model knows, most of the parameters holding it are in the per-position MLP.",
+        cause=_cause,
+        suggested=lambda f: ("\"Whatever a model's blocks know, most of the parameters holding it are in the "
+                             "per-position MLP; in a small model the embedding table holds much of the rest.\"")),
+}
