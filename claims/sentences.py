@@ -49,8 +49,15 @@ class Unit:
         return f"line {line}: {shown!r}"
 
 
-def _is_prose(paragraph: str) -> bool:
-    return "\n" not in paragraph and not paragraph[:1].isspace() and bool(_SENTENCE_END.search(paragraph))
+# a template's slot ("the {x} did not cross the {y} ..."), never LaTeX's braces ("\\mathbf{h}")
+_SLOT = re.compile(r"(?:^|\s)\{[a-z]+\}(?=\s|$)")
+
+
+def is_prose(paragraph: str) -> bool:
+    """A paragraph of sentences: one line, not indented, ending as a sentence ends, and not a
+    template with slots; anything else (a listing, a table, an output, the title) is a block."""
+    return ("\n" not in paragraph and not paragraph[:1].isspace() and bool(_SENTENCE_END.search(paragraph))
+            and not _SLOT.search(paragraph))
 
 
 def units(chapter: str) -> list[Unit]:
@@ -58,7 +65,7 @@ def units(chapter: str) -> list[Unit]:
     out = []
     for m in re.finditer(r"[^\n](?:.|\n(?!\s*\n))*", chapter):
         para, at = m.group().rstrip(), m.start()
-        if not _is_prose(para):
+        if not is_prose(para):
             if out and out[-1].block and not chapter[out[-1].end:at].strip():   # one listing, blank lines inside
                 at = out.pop().start
             out.append(Unit(at, m.start() + len(para), chapter[at:m.start() + len(para)], True))

@@ -36,8 +36,9 @@ def test_a_broken_anchor_is_named(chapter_text):
     ("It is 0.96 at every width. Then 1.8 e-7 again.", ["It is 0.96 at every width.", "Then 1.8 e-7 again."]),
     ("A footnote.\u2078 Twelve blocks.", ["A footnote.\u2078", "Twelve blocks."]),
     ('It says "to keep it." Which is true.', ['It says "to keep it."', "Which is true."]),
-    ("the {x} did not cross .", ["the {x} did not cross ."]),
-], ids=["et al.", "decimals", "a footnote mark", "a closing quote", "the template"])
+    (r"keep a vector $\mathbf{h}$ and update it. Fixed size.", [r"keep a vector $\mathbf{h}$ and update it.", "Fixed size."]),
+], ids=["et al.", "decimals", "a footnote mark", "a closing quote", "LaTeX braces"])
+
 def test_the_walk_cuts_sentences_where_the_chapter_ends_them(text, expected):
     assert [u.text for u in sentences.units(text)] == expected
 
@@ -65,3 +66,9 @@ def test_a_sentence_printing_a_figure_asserts_its_claim(chapter_text):
         if not a.unit.block and f.claim not in a.claims:
             missing.append(f"{f.id} ({f.claim}) in {a.unit.context(chapter_text)}")
     assert not missing, "sentences that print a figure but do not assert its claim:\n" + "\n".join(missing)
+
+
+def test_a_template_with_slots_is_a_block():
+    us = sentences.units("Train it.\n\nthe {x} did not cross the {y} .\n\nScore it.")
+    assert [(u.text, u.block) for u in us] == [("Train it.", False), ("the {x} did not cross the {y} .", True),
+                                               ("Score it.", False)]
