@@ -134,14 +134,23 @@ def problems(chapter: str, table: list[Sentence] | None = None, known_claims=Non
     return out
 
 
+def counts_of(accounted_units: list[Accounted]) -> dict:
+    """The counts the report states, from one walk: units, sentences and blocks, each by kind
+    ("asserts" or a reason)."""
+    def by_kind(units) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for a in units:
+            out[a.kind] = out.get(a.kind, 0) + 1
+        return out
+    said = [a for a in accounted_units if not a.unit.block]
+    blocks = [a for a in accounted_units if a.unit.block]
+    return {"units": len(accounted_units), "sentences": len(said), "blocks": len(blocks),
+            "by kind": by_kind(accounted_units), "sentences by kind": by_kind(said), "blocks by kind": by_kind(blocks)}
+
+
 def counts(chapter: str, table: list[Sentence] | None = None) -> dict:
-    """The counts the report states: units, sentences asserting, the rest by reason."""
-    acc = accounted(chapter, table)
-    by: dict[str, int] = {}
-    for a in acc:
-        by[a.kind] = by.get(a.kind, 0) + 1
-    return {"units": len(acc), "sentences": sum(not a.unit.block for a in acc),
-            "blocks": sum(a.unit.block for a in acc), "by kind": by}
+    """counts_of the chapter's walk."""
+    return counts_of(accounted(chapter, table))
 
 
 def stale_sentences(text: str) -> list[str]:

@@ -12,6 +12,7 @@ import pytest
 from claims.chapter_figures import FIGURES
 from claims.report import chapter, chapter_inserts, chapter_marks, chapter_math, tables
 from claims.report.chapter_inserts import FORMULAS, PLACES
+from claims.report.chapter_text import Block, Mark, Quote, blocks
 from claims.save import load_verdicts
 from claims.verdicts import committed_only
 from fixtures.results import RESULTS_DIR
@@ -24,9 +25,9 @@ ROW = {"id": "x.tiny", "claim": "x.claim", "printed": "1.8", "label": "holds", "
 def test_a_mark_inside_a_formula_wraps_the_whole_formula_once():
     text = "An error of $1.8 \\times 10^{-7}$ on outputs."
     at = text.index("1.8")
-    b = chapter.Block(0, len(text), "p")
+    b = Block(0, len(text), "p")
     math = chapter_math.spans(text, [b])
-    [m] = chapter_math.widen([chapter.Mark(at, at + 3, ROW)], math)
+    [m] = chapter_math.widen([Mark(at, at + 3, ROW)], math)
     assert (m.start, m.end) == math[0]                          # widened to the whole formula
     html = chapter_marks.render_span(text, 0, len(text), [m], [], chapter_math.render)
     assert html.count("<math") == 1 and html.count("class='fig ") == 1 and "$" not in html
@@ -36,8 +37,8 @@ def test_a_mark_inside_a_formula_wraps_the_whole_formula_once():
 
 def test_a_quote_that_ends_inside_a_formula_is_widened_too():
     text = "It is $a + b$ here."
-    q = chapter.Quote(0, text.index("+"), ("c.x",))
-    [w] = chapter_math.widen([q], chapter_math.spans(text, [chapter.Block(0, len(text), "p")]))
+    q = Quote(0, text.index("+"), ("c.x",))
+    [w] = chapter_math.widen([q], chapter_math.spans(text, [Block(0, len(text), "p")]))
     assert w.end == text.index("$ here") + 1
 
 
@@ -50,14 +51,14 @@ def test_math_is_mathml_and_a_string_from_a_file_cannot_open_html():
 
 
 def test_code_blocks_are_never_math(chapter_text):
-    bs = chapter.blocks(chapter_text)
+    bs = blocks(chapter_text)
     spans = chapter_math.spans(chapter_text, bs)
     assert len(spans) >= 50
     assert not [s for s in spans for b in bs if b.kind == "pre" and b.start <= s[0] < b.end]
 
 
 def test_every_place_is_in_one_prose_paragraph(chapter_text):
-    bs = chapter.blocks(chapter_text)
+    bs = blocks(chapter_text)
     assert chapter_inserts.unplaced(chapter_text, bs) == []
     for p in PLACES:
         assert chapter_text.count(p.phrase) == 1, p.phrase
@@ -66,7 +67,7 @@ def test_every_place_is_in_one_prose_paragraph(chapter_text):
 def test_every_paragraph_that_introduces_what_it_does_not_print_is_placed(chapter_text):
     """A paragraph ending with a colon and followed by prose introduces a table (placed) or a
     formula (listed in FORMULAS); any other is a table this view would miss."""
-    bs = chapter.blocks(chapter_text)
+    bs = blocks(chapter_text)
     introduced = [chapter_text[a.start:a.end] for a, b in itertools.pairwise(bs)
                   if a.kind == "p" and chapter_text[a.start:a.end].rstrip().endswith(":") and b.kind == "p"]
     tables_ = [p.phrase for p in PLACES if p.kind == "table"]
@@ -121,7 +122,7 @@ def test_the_markdown_view_has_our_tables_in_place_and_plots_as_relative_links(r
             assert (rendered / link.group(1)).resolve().exists(), link.group(1)
     assert "data:image" not in md
     # the math stays TeX for a forge, each formula whole
-    for a, b in chapter_math.spans(chapter_text, chapter.blocks(chapter_text)):
+    for a, b in chapter_math.spans(chapter_text, blocks(chapter_text)):
         assert chapter_text[a:b] in md, chapter_text[a:b]
 
 

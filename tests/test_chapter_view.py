@@ -255,7 +255,7 @@ def test_the_chapter_view_nests_its_marks(built):
 
 
 def test_the_chapter_is_cut_into_its_paragraphs_code_and_printed_tables(chapter_text):
-    from claims.report.chapter import blocks
+    from claims.report.chapter_text import blocks
     kinds = {chapter_text[b.start:b.end].split("\n")[0][:30]: b.kind for b in blocks(chapter_text)}
     assert kinds["Attention and the Transformer "] == "title"
     assert kinds["From 1997 to about 2017 the su"] == "p"                 # prose with $\mathbf{x}_t$ in it

@@ -317,6 +317,7 @@ def test_the_runaway_cause_is_built_from_both_widths_once_the_wide_model_is_meas
     import json
 
     from claims.report import errata
+    from claims.report.errata.scale import RUNAWAY_WIDE
     node = "claims/test_scale_trained.py::test_the_undivided_head_runs_away"
     tests = [{"nodeid": f"{node}[undivided score sd at init]", "outcome": "holds", "figures": ["scale.runaway_init_sd"],
               "records": [{"measured": {"per seed": [21.0, 21.2]}}]},
@@ -326,7 +327,7 @@ def test_the_runaway_cause_is_built_from_both_widths_once_the_wide_model_is_meas
     [entry] = errata.build(merged, tmp_path)
     assert entry["cause"] == "not yet found"
     wide = {"undivided": {"score_sd": [3600.0], "entropy": [0.001], "frozen": [0.998]}, "divided": {}}
-    (tmp_path / "readings.json").write_text(json.dumps({errata.RUNAWAY_WIDE: wide}))
+    (tmp_path / "readings.json").write_text(json.dumps({RUNAWAY_WIDE: wide}))
     [entry] = errata.build(merged, tmp_path)
     assert "reaches 180.00 ± 42.43 (150.00, 210.00 over 2 seeds), 9-fold" in entry["cause"] and "reaches 3600, 20.0 times as far" in entry["cause"]
     assert "99.80 % of rows frozen (the chapter: 5147 and 99.9 %)" in entry["cause"]
@@ -334,10 +335,10 @@ def test_the_runaway_cause_is_built_from_both_widths_once_the_wide_model_is_meas
     tests.append({"nodeid": f"{node}[divided score sd after training]", "outcome": "refuted",
                   "figures": ["scale.divided_sd"], "records": [{"measured": {"per seed": [2.3, 2.4]}}]})
     wide["divided"] = {"score_sd": [8.7]}
-    (tmp_path / "readings.json").write_text(json.dumps({errata.RUNAWAY_WIDE: wide}))
+    (tmp_path / "readings.json").write_text(json.dumps({RUNAWAY_WIDE: wide}))
     [entry] = errata.build(merged, tmp_path)
     assert "the chapter's 3.44 lies between the two, so neither width reproduces it" in entry["cause"]
     wide["divided"] = {"score_sd": [3.0]}                     # both below 3.44: outside both
-    (tmp_path / "readings.json").write_text(json.dumps({errata.RUNAWAY_WIDE: wide}))
+    (tmp_path / "readings.json").write_text(json.dumps({RUNAWAY_WIDE: wide}))
     [entry] = errata.build(merged, tmp_path)
     assert "the chapter's 3.44 lies outside both" in entry["cause"]

@@ -151,6 +151,16 @@ def test_a_code_block_from_a_file_cannot_close_its_fence(tmp_path):
     assert SCRIPT not in page and "&lt;script&gt;" in page
 
 
+def test_chapter_prose_keeps_its_math_and_cannot_open_html_in_markdown():
+    """chapter.md's prose (claims/report/escape.py md_prose_with_math): Markdown's structure and
+    HTML backslash-escaped, $...$ math left for the forge, and a backslash from the file cannot
+    undo an escape."""
+    from claims.report.escape import md_prose_with_math
+    assert md_prose_with_math("$a_{i} < b$ [x] *y*") == "$a_{i} \\< b$ \\[x\\] \\*y\\*"
+    said = md_prose_with_math(f"\\{SCRIPT} `a|b`")
+    assert _opened(said) == [] and "\\\\\\<script\\>" in said and "\\`a\\|b\\`" in said
+
+
 # Run after load: whether a planted script ran, and the scripts and event handlers on the page.
 PROBE = """<script>
 window.addEventListener('load', () => setTimeout(() => {

@@ -33,6 +33,29 @@ def _count(monkeypatch, counts: collections.Counter, owner, name: str, label: st
             monkeypatch.setattr(module, name, counted)
 
 
+def _count_group_parses(monkeypatch, model) -> collections.Counter:
+    """Count each results/<group>.json parsed (fixtures/results.py load) while the report model is
+    built: the plots the command draws before it (claims/report/plots.py) are not the model's."""
+    from fixtures import results
+    parses: collections.Counter = collections.Counter()
+    load, build, building = results.load, model.build, []
+
+    def counted_load(group, *args, **kwargs):
+        if building:
+            parses[group] += 1
+        return load(group, *args, **kwargs)
+
+    def counted_build(*args, **kwargs):
+        building.append(True)
+        try:
+            return build(*args, **kwargs)
+        finally:
+            building.pop()
+    monkeypatch.setattr(results, "load", counted_load)
+    monkeypatch.setattr(model, "build", counted_build)
+    return parses
+
+
 def _fresh_run() -> dict:
     """A run's claims.json that ran no test: every claim not run, merged with the committed verdicts."""
     from claims.verdicts import build_report
@@ -44,7 +67,7 @@ def test_a_render_computes_each_part_of_the_report_once(tmp_path, monkeypatch, f
     import anybadge
 
     from claims import accounting, save, sentences, verdicts
-    from claims.report import chapter_text, cli, errata, evidence, tables
+    from claims.report import chapter_text, cli, errata, evidence, model, tables
     from data.chapter import chapter_or_none
     if fresh:
         (tmp_path / "claims.json").write_text(json.dumps(_fresh_run()))
@@ -53,6 +76,10 @@ def test_a_render_computes_each_part_of_the_report_once(tmp_path, monkeypatch, f
                         (verdicts, "committed_only"), (accounting, "accounting"), (sentences, "accounted"),
                         (errata, "build"), (tables, "data"), (chapter_text, "blocks")]:
         _count(monkeypatch, counts, owner, name, f"{owner.__name__.rsplit('.', 1)[-1]}.{name}")
+    parses = _count_group_parses(monkeypatch, model)
+    read_bytes, png_reads = Path.read_bytes, collections.Counter()
+    monkeypatch.setattr(Path, "read_bytes", lambda self: (png_reads.update([self.name] if self.suffix == ".png"
+                                                                           else []), read_bytes(self))[1])
     facts_init, badge_init = evidence.Facts.__init__, anybadge.Badge.__init__
     monkeypatch.setattr(evidence.Facts, "__init__", lambda self, *a, **k: (counts.update(["Facts"]),
                                                                            facts_init(self, *a, **k))[1])
@@ -66,6 +93,12 @@ def test_a_render_computes_each_part_of_the_report_once(tmp_path, monkeypatch, f
                       "verdicts.merge" if fresh else "verdicts.committed_only": 1, "accounting.accounting": chapter,
                       "sentences.accounted": chapter, "chapter_text.blocks": chapter, "errata.build": 1,
                       "tables.data": 1, "Facts": 1, "badge": 1 + sections}, counts
+    # each results/<group>.json the model reads is parsed once (by the one Facts, for the errata and
+    # the tables alike)
+    assert {"ladder", "norm", "scale", "winograd", "errata"} <= set(parses), parses
+    assert parses == {g: 1 for g in parses}, parses
+    # each plot read and encoded once, for index.html and chapter.html alike
+    assert png_reads and set(png_reads.values()) == {1}, png_reads
     # and every view was written from it
     for name in ("merged.json", "claims.md", "index.html", "tables.md", "errata.md", "badges/overall.svg"):
         assert (tmp_path / name).is_file(), name
@@ -86,6 +119,24 @@ def test_the_badges_the_pages_inline_are_the_files_written(tmp_path):
         inlined = {base64.b64decode(m) for m in re.findall(r"data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)",
                                                             (tmp_path / page).read_text())}
         assert inlined == files, page
+
+
+def test_every_view_states_the_figures_verdicts_in_the_same_words(tmp_path):
+    """One wording of the figures' verdicts (claims/report/wording.py figure_counts): chapter.html's
+    and chapter.md's headers and the accounting of every view say the same, stale and fails included."""
+    import html
+
+    from claims.report import cli
+    from claims.report.wording import figure_counts
+    assert cli.main([f"--report-dir={tmp_path}"]) == 0
+    merged = json.loads((tmp_path / "merged.json").read_text())
+    said, accounted = figure_counts(merged["figure_summary"]), "numbers" in merged["accounting"]
+    assert " stale, " in said and " fail, " in said
+    pages = ["index.html", "claims.md"] + (["chapter.html", "chapter.md"] if (tmp_path / "chapter.html").exists()
+                                           else [])
+    for page in pages:                  # a chapter view's header, and the accounting where there is one
+        expected = page.startswith("chapter") + accounted
+        assert html.unescape((tmp_path / page).read_text()).count(said) == expected, page
 
 
 def test_no_module_of_the_report_is_over_250_lines_and_no_function_over_60():

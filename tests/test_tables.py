@@ -2,7 +2,9 @@
 evidence (results/) with nothing typed, and the runaway's reading beside its figures."""
 import json
 
-from claims.report import errata, tables
+from claims.report import table_builders, table_data, tables
+from claims.report.errata.scale import RUNAWAY_WIDE
+from claims.report.evidence import Facts
 from claims.save import load_verdicts
 from claims.verdicts import committed_only
 from fixtures.results import RESULTS_DIR
@@ -35,10 +37,10 @@ def test_the_runaway_reading_sits_beside_the_verdicts_figures(tmp_path):
     merged = {"claims": [{"id": "scale.runaway", "tests": [
         {"nodeid": "t[undivided score sd after training]", "outcome": "refuted", "figures": ["scale.runaway_sd"],
          "records": [{"figure": "undivided score sd after training ~5147", "measured": {"per seed": [150.0, 210.0]}}]}]}]}
-    assert tables._runaway_wide_rows(merged, tmp_path) == []           # nothing measured: no table
+    assert table_builders._runaway_wide_rows(Facts(merged, tmp_path)) == []      # nothing measured: no table
     reading = {"undivided": {"score_sd": [3600.0, 3800.0], "init_score_sd": [21.0]}, "divided": {}}
-    (tmp_path / "readings.json").write_text(json.dumps({errata.RUNAWAY_WIDE: reading}))
-    rows = {r[0]: r for r in tables._runaway_wide_rows(merged, tmp_path)}
+    (tmp_path / "readings.json").write_text(json.dumps({RUNAWAY_WIDE: reading}))
+    rows = {r[0]: r for r in table_builders._runaway_wide_rows(Facts(merged, tmp_path))}
     assert rows["undivided score sd after training"][1:] == [5147, "180.00 ± 42.43 (2 seeds)", "3700 ± 141.42 (2 seeds)"]
     assert rows["undivided score sd at init"][3] == "21.00 (1 seed)"
     assert rows["divided score sd after training"][2:] == ["not measured", "not measured"]
@@ -49,7 +51,7 @@ def test_the_cost_figures_the_tests_state_are_the_chapters_printed_table(chapter
     chapter's table, parsed from its text by the report, must say the same."""
     from claims.chapter_figures import FIGURES
     from claims.registry import CHAPTER_PEAK_MB
-    printed = tables.chapter_cost_table(chapter_text)
+    printed = table_data.chapter_cost_table(chapter_text)
     assert CHAPTER_PEAK_MB == {n: row["peak MB"] for n, row in printed.items()}
     assert {n: row["attn MB"] for n, row in printed.items()} == {n: FIGURES[f"cost.matrix_mb_{n}"].value for n in printed}
     assert all(float(printed[n]["ms x4"]) == FIGURES[f"cost.ms_x4_{n}"].value for n in printed if n > 128)

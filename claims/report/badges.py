@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,19 +30,21 @@ def _color(share: float) -> str:
     return next(c for limit, c in BADGE_COLORS if share >= limit)
 
 
-def badge(name: str, verdicts: list[str]) -> Badge:
-    """"hold" counts holds among all the claims; grey with none decided, red with one failing."""
-    holds = sum(v == "holds" for v in verdicts)
-    color = _color(holds / len(verdicts)) if any(v in DECIDED for v in verdicts) else "lightgrey"
-    if "fails" in verdicts:
+def badge(name: str, counts: dict[str, int]) -> Badge:
+    """`counts`: claims per verdict.  "hold" counts holds among all the claims; grey with none
+    decided, red with one failing."""
+    holds, total = counts.get("holds", 0), sum(counts.values())
+    color = _color(holds / total) if any(counts.get(v) for v in DECIDED) else "lightgrey"
+    if counts.get("fails"):
         color = "red"
-    return Badge(name, "claims" if name == "overall" else f"claims: {name}", f"{holds}/{len(verdicts)} hold", color)
+    return Badge(name, "claims" if name == "overall" else f"claims: {name}", f"{holds}/{total} hold", color)
 
 
 def badge_data(sections) -> list[Badge]:
-    """The overall badge, then one per section (claims/report/claim_rows.py Section), in order."""
-    return [badge("overall", [v for s in sections for v in s.verdicts])] + [badge(s.key, list(s.verdicts))
-                                                                          for s in sections]
+    """The overall badge, then one per section (claims/report/claim_rows.py Section, its claims
+    per verdict as the model counted them), in order."""
+    overall = sum((Counter(s.counts) for s in sections), Counter())
+    return [badge("overall", dict(overall))] + [badge(s.key, s.counts) for s in sections]
 
 
 def svgs(badges: list[Badge]) -> dict[str, str]:

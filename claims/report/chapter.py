@@ -29,10 +29,10 @@ from claims.report import (
     model,
     site,
 )
-from claims.report.chapter_marks import LEGEND, SYMBOL, kind_of
-from claims.report.chapter_text import Block, Mark, Quote, blocks  # noqa: F401  (the text, cut)
+from claims.report.chapter_marks import LEGEND, SYMBOL
+from claims.report.chapter_text import blocks  # noqa: F401  (read as chapter.blocks by tests/test_chapter_math.py)
 from claims.report.page_parts import badge_imgs, css_class, smoke_html
-from claims.report.wording import accounting_line, sentences_line, suggestion
+from claims.report.wording import accounting_line, figures_line, sentences_line, suggestion
 from claims.verdicts import summary_text
 
 CSS = """body{font-family:Georgia,serif;max-width:52em;margin:2em auto;padding:0 1em;line-height:1.55;color:#222}
@@ -64,14 +64,11 @@ def _suggested_html(claims: tuple[str, ...], entries: dict[str, dict], shown: di
 
 def _counts_html(r) -> str:
     """The header's counts: claims, figures (each also a data- attribute), and the accountings."""
-    fs = {k: html.escape(str(v)) for k, v in r.figure_summary.items()}     # a smoke run's, from its file
-    n = lambda k: fs.get(k, 0)
-    data = " ".join(f"data-{css_class(k)}=\"{n(k)}\"" for k in ("holds", "refuted", "fails", "not run", "stale",
-                                                                 "device-specific"))
+    fs = r.figure_summary                                                  # a smoke run's, from its file
+    data = " ".join(f"data-{css_class(k)}=\"{html.escape(str(fs.get(k, 0)))}\""
+                    for k in ("holds", "refuted", "fails", "not run", "stale", "device-specific"))
     return (f"<p id=\"claim-counts\">Claims: {html.escape(summary_text(r.summary))}.</p>\n"
-            f"<p id=\"figure-counts\" {data}>Figures: {n('holds')} hold, {n('refuted')} refuted, {n('fails')} fail, "
-            f"{n('stale')} stale, {n('not run')} not run (of which {n('device-specific')} device-specific), "
-            f"of {n('total')}.</p>\n"
+            f"<p id=\"figure-counts\" {data}>{html.escape(figures_line(fs))}</p>\n"
             f"<p id=\"accounting\">{html.escape(accounting_line(r.accounting, r.figure_summary))}</p>\n"
             f"<p id=\"sentences\">{html.escape(sentences_line(r.sentences))}</p>")
 
@@ -111,8 +108,7 @@ def _body(r, starts: dict[int, str]) -> list[str]:
 def render_html(r, svgs: dict[str, str]) -> str:
     """`r`: the report model (claims/report/model.py Report), with the chapter; `svgs`: its badges'."""
     cut = r.chapter
-    toc, starts = chapter_toc.contents(cut.text, [b.start for b in cut.blocks],
-                                       [(m.start, kind_of(m.row)) for m in cut.marks], SYMBOL)
+    toc, starts = chapter_toc.render(cut.contents, SYMBOL)
     unplaced = "".join(f"<li><code>{html.escape(e['id'])}</code>: {html.escape(e.get('suggested') or e['statement'])} "
                        f"<a href='index.html#erratum-{html.escape(e['id'])}'>the erratum</a></li>"
                        for e in cut.unplaced)

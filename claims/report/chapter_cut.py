@@ -1,17 +1,20 @@
 """The chapter cut once per render, for both views of it (chapter.html, chapter.md): its blocks,
 its formulas, the marks of its figures and the refuted sentences the errata quote (each widened
 to the whole of a formula it cuts: claims/report/chapter_math.py widen), the errata whose quote
-is not in the text, the places of our tables and plots (claims/report/chapter_inserts.py), and
-the sentences that assert claims (claims/report/chapter_sentences.py).  Pure: no HTML, no torch.
+is not in the text, the places of our tables and plots (claims/report/chapter_inserts.py), the
+sentences that assert claims (claims/report/chapter_sentences.py), and its sections with their
+marks per verdict (claims/report/chapter_toc.py).  Pure: no HTML, no torch.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from claims.report import chapter_math, chapter_sentences
+from claims.report import chapter_math, chapter_sentences, chapter_toc
 from claims.report.chapter_inserts import Place, placed
+from claims.report.chapter_marks import kind_of
 from claims.report.chapter_sentences import Asserting
 from claims.report.chapter_text import Block, Mark, Quote, blocks, marks, quotes
+from claims.report.chapter_toc import Contents
 
 
 @dataclass(frozen=True)
@@ -24,6 +27,7 @@ class Cut:
     unplaced: list[dict]                 # the errata entries whose quote the text does not hold
     places: dict[int, list[Place]]       # our inserts, by the start of the paragraph they follow
     asserting: list[Asserting]           # the sentences that assert claims, in order
+    contents: Contents                   # its sections, each with its marks per verdict (chapter_toc.py)
 
 
 def cut(text: str, figures: list[dict], entries: list[dict], accounted, claims: dict[str, dict]) -> Cut:
@@ -34,4 +38,5 @@ def cut(text: str, figures: list[dict], entries: list[dict], accounted, claims: 
     ms = chapter_math.widen(marks(text, figures), math)        # a formula is an atom: a mark holds it whole
     qs, unplaced = quotes(text, entries)
     sentences = chapter_sentences.asserting(accounted, claims, [(m.start, m.end) for m in ms] + math)
-    return Cut(text, bs, math, ms, chapter_math.widen(qs, math), unplaced, placed(text, bs), sentences)
+    contents = chapter_toc.contents(text, [b.start for b in bs], [(m.start, kind_of(m.row)) for m in ms])
+    return Cut(text, bs, math, ms, chapter_math.widen(qs, math), unplaced, placed(text, bs), sentences, contents)

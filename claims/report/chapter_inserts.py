@@ -7,12 +7,12 @@ built from.  A cell restating a figure the chapter prints in its prose carries a
 the figure's verdict symbol and colour, linking to the figure's one mark in the text (the mark
 that counts; a figure is marked once, where the chapter prints it).  A plot is embedded as a
 data: URI, so that chapter.html stays one file; chapter.md links it by a relative path.  The
-tables and the plots are the report model's (claims/report/model.py), the ones index.html shows;
-a plot with no place here (a screenshot) is not shown.  Imports no torch.
+tables and the plots are the report model's (claims/report/model.py), the ones index.html shows
+(each plot encoded once for both pages: claims/report/page_parts.py Plot); a plot with no place
+here (a screenshot) is not shown.  Imports no torch.
 """
 from __future__ import annotations
 
-import base64
 import html
 import os
 from collections.abc import Callable
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from claims.report.escape import md_line
+from claims.report.page_parts import Plot
 from claims.report.table_data import Table
 from claims.report.tables import grid_html, grid_md
 
@@ -42,7 +43,7 @@ PLACES = [
     Place("The mechanism is visible in the scores themselves:", "table", "runaway"),
     Place("The full ladder, each row adding one piece to the row above it:", "table", "ladder"),
     Place("The full ladder, each row adding one piece to the row above it:", "plot", "ladder"),
-    Place("Now where the parameters actually sit", "table", ""),        # no test measures the shares
+    Place("Now where the parameters actually sit", "table", "mlp_share"),   # ladder.mlp_two_thirds's records
     Place("post-norm with warmup matches pre-norm exactly", "plot", "norm"),
     Place("Four ways to inject position,", "table", "positions"),
     Place("Four ways to inject position,", "plot", "positions"),
@@ -67,7 +68,7 @@ math{font-size:1.05em}"""      # a figure's secondary mark (a.figref) is styled 
 @dataclass(frozen=True)
 class Inserts:
     tables: dict[str, Table]        # by key
-    plots: dict[str, Path]          # by stem
+    plots: dict[str, Plot]          # by stem
 
 
 def placed(chapter: str, blocks) -> dict[int, list[Place]]:
@@ -107,8 +108,8 @@ def _table_html(t: Table, ref: Callable[[str, str], str]) -> str:
             f"{grid_html(t, ref)}</figure>")
 
 
-NOT_REGENERATED = ("the chapter introduces a table here and does not print it, and this project has not "
-                   "regenerated it (no test measures it)")
+NOT_REGENERATED = ("the chapter introduces a table here and does not print it, and this report has no table of "
+                   "ours for it")
 
 
 def _missing_html() -> str:
@@ -116,13 +117,12 @@ def _missing_html() -> str:
             f"{NOT_REGENERATED}.</figcaption></figure>")
 
 
-def _plot_html(stem: str, path: Path) -> str:
-    data = base64.b64encode(path.read_bytes()).decode()
-    s = html.escape(stem)
+def _plot_html(plot: Plot) -> str:
+    s = html.escape(plot.stem)
     return (f"<figure class='ours ours-plot' id='ours-plot-{s}' data-plot='{s}'>"
-            f"<img alt='our plot: {s}' src='data:image/png;base64,{data}'>"
-            f"<figcaption><b>Ours</b>: {html.escape(path.name)}, drawn from this project's evidence "
-            f"({html.escape(_where(path))}).</figcaption></figure>")
+            f"<img alt='our plot: {s}' src='{plot.uri}'>"
+            f"<figcaption><b>Ours</b>: {html.escape(plot.name)}, drawn from this project's evidence "
+            f"({html.escape(_where(plot.path))}).</figcaption></figure>")
 
 
 def _where(path: Path) -> str:
@@ -137,7 +137,7 @@ def html_after(places: list[Place], ins: Inserts, ref: Callable[[str, str], str]
             t = ins.tables.get(p.key)
             out.append(_table_html(t, ref) if t is not None else _missing_html())
         elif p.key in ins.plots:
-            out.append(_plot_html(p.key, ins.plots[p.key]))
+            out.append(_plot_html(ins.plots[p.key]))
     return out
 
 
@@ -157,6 +157,6 @@ def md_after(places: list[Place], ins: Inserts, out: Path, ref: Callable[[str, s
             t = ins.tables.get(p.key)
             lines += _table_md(t, ref) if t is not None else [f"**Ours**: {NOT_REGENERATED}.", ""]
         elif p.key in ins.plots:
-            rel = Path(os.path.relpath(ins.plots[p.key], out)).as_posix()
+            rel = Path(os.path.relpath(ins.plots[p.key].path, out)).as_posix()
             lines += [f"![Ours: {md_line(p.key)}, drawn from this project's evidence]({rel})", ""]
     return lines

@@ -12,18 +12,9 @@ from pathlib import Path
 
 from claims.report import chapter_inserts
 from claims.report.chapter_marks import LEGEND, SYMBOL, details, kind_of
-from claims.report.escape import md, md_code, md_fence, md_line
-from claims.report.wording import SMOKE, accounting_line, sentences_line, suggestion
+from claims.report.escape import md, md_code, md_fence, md_line, md_prose_with_math
+from claims.report.wording import SMOKE, accounting_line, figures_line, sentences_line, suggestion
 from claims.verdicts import summary_text
-
-MD_ESCAPE = re.compile(r"(\\*)([\[\]<>*`|])")
-
-
-def _md_text(text: str) -> str:
-    """Prose for a forge's Markdown: the chapter's brackets, angle brackets and stars escaped,
-    its $...$ math left as math; a backslash before one of them escaped too, so that it cannot
-    undo the escape (a string from a file: a "\\<" would open HTML)."""
-    return MD_ESCAPE.sub(lambda m: 2 * m.group(1) + "\\" + m.group(2), text)
 
 
 def _note_id(fid: str) -> str:
@@ -41,9 +32,7 @@ def _header(r) -> list[str]:
     fs = r.figure_summary
     return ["# The chapter, checked in place", "",
              *([f"**Smoke scale**: {md(SMOKE)}", ""] if r.smoke else []),
-             md(f"Claims: {summary_text(r.summary)}. Figures: {fs.get('holds', 0)} hold, {fs.get('refuted', 0)} "
-                f"refuted, {fs.get('not run', 0)} not run ({fs.get('device-specific', 0)} device-specific), "
-                f"of {fs.get('total', 0)}."),
+             md(f"Claims: {summary_text(r.summary)}. {figures_line(fs)}"),
              "", md(accounting_line(r.accounting, fs)), "", md(sentences_line(r.sentences)), "",
              "Each marked figure carries its verdict's symbol and a footnote with our measurement: "
              + ", ".join(f"{SYMBOL[k]} {v}" for k, v in LEGEND.items()) + ". A refuted sentence is followed by "
@@ -54,11 +43,11 @@ def _prose(text: str, b, inside: list) -> str:
     """A paragraph (or the title) with its marks in bold, each with its symbol and footnote."""
     out, at = [], b.start
     for m in inside:
-        out.append(_md_text(text[at:m.start]))
+        out.append(md_prose_with_math(text[at:m.start]))
         shown_text = m.row["printed"] if "$" not in text[m.start:m.end] else text[m.start:m.end]
-        out.append(f"**{_md_text(shown_text)}**{SYMBOL[kind_of(m.row)]}[^{_note_id(m.row['id'])}]")
+        out.append(f"**{md_prose_with_math(shown_text)}**{SYMBOL[kind_of(m.row)]}[^{_note_id(m.row['id'])}]")
         at = m.end
-    out.append(_md_text(text[at:b.end]))
+    out.append(md_prose_with_math(text[at:b.end]))
     return ("# " if b.kind == "title" else "") + "".join(out)
 
 
@@ -68,9 +57,10 @@ def _refuted(text: str, q, entries: dict[str, dict], shown: dict[str, str]) -> l
     lines = []
     for cid in q.claims:
         said = suggestion(entries[cid])
-        written = f"the sentence suggested for {md_code(shown[said])}, above" if said in shown else _md_text(said)
+        written = (f"the sentence suggested for {md_code(shown[said])}, above" if said in shown
+                   else md_prose_with_math(said))
         shown.setdefault(said, cid)
-        lines += [f"> **Refuted** ({md_code(cid)}): \"{_md_text(text[q.start:q.end])}\"  ",
+        lines += [f"> **Refuted** ({md_code(cid)}): \"{md_prose_with_math(text[q.start:q.end])}\"  ",
                   f"> **Suggested:** {written}", ""]
     return lines
 
@@ -100,6 +90,6 @@ def render_markdown(r, report_dir: Path) -> str:
         lines += chapter_inserts.md_after(cut.places.get(b.start, []), inserts, report_dir, ref)
     if cut.unplaced:
         lines += ["---", "", "Refuted claims whose erratum quotes no sentence of the text:", ""]
-        lines += [f"- {md_code(e['id'])}: {_md_text(e.get('suggested') or e['statement'])}"
+        lines += [f"- {md_code(e['id'])}: {md_prose_with_math(e.get('suggested') or e['statement'])}"
                   for e in cut.unplaced] + [""]
     return "\n".join(lines + ["---", ""] + notes) + "\n"

@@ -72,15 +72,3 @@ def asserting(accounted, claims: dict[str, dict], atoms: list[tuple[int, int]]) 
             for s, e, cs in spans]
 
 
-def counts(accounted) -> dict:
-    """The counts the report states (claims/sentences.py counts, from the same walk), with the
-    sentences' and the blocks' kinds apart."""
-    def by_kind(units) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for a in units:
-            out[a.kind] = out.get(a.kind, 0) + 1
-        return out
-    said = [a for a in accounted if not a.unit.block]
-    blocks = [a for a in accounted if a.unit.block]
-    return {"units": len(accounted), "sentences": len(said), "blocks": len(blocks), "by kind": by_kind(accounted),
-            "sentences by kind": by_kind(said), "blocks by kind": by_kind(blocks)}

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from claims.chapter_figures import FIGURES, span
+from claims.sentences import is_prose
 
 
 @dataclass(frozen=True)
@@ -26,8 +27,9 @@ def blocks(chapter: str) -> list[Block]:
         if not text.strip():
             continue
         single = "\n" not in text.strip("\n")
-        # one line of prose, not code or output: "   # a comment", "2.98e-08", the "{adj}" template
-        prose = single and "   " not in text and " " in text.strip() and "{adj}" not in text
+        # prose as the sentence walk reads it (claims/sentences.py is_prose): not code, output or
+        # the template ("   # a comment", "2.98e-08", "the {x} did not cross ...")
+        prose = single and is_prose(text.strip("\n"))
         out.append(Block(start, end, "title" if i == 0 else "p" if prose else "pre"))
     return out
 

@@ -7,7 +7,9 @@ once in the text; tests/test_chapter_view.py checks both) and a title: the claim
 (claims/registry.py SECTIONS) where the section is one, else ours.  A section runs from the
 paragraph holding its phrase to the next section; a phrase the text lacks drops its section
 (the chapter is checked by sha256, so that is a text that is not the chapter), and the first
-section found starts at the top, so every mark is counted in exactly one section.
+section found starts at the top, so every mark is counted in exactly one section.  The sections
+and their counts are data (`Contents`), computed once per render in the chapter cut
+(claims/report/chapter_cut.py); this module renders them.
 
 Every claim section has its anchor, sec-<key> (claims/report/site.py section_anchor: the README's
 badge for a section links to it).  The two that begin inside a section of the text (the corpus,
@@ -74,7 +76,7 @@ def sections(chapter: str, block_starts: list[int], declared=SECTIONS, within: b
 
 
 def counts(secs: list[Section], marks: list[tuple[int, str]]) -> list[dict[str, int]]:
-    """Per section, its marks per kind (`marks`: each mark's start and kind, claims/report/chapter.py
+    """Per section, its marks per kind (`marks`: each mark's start and kind, claims/report/chapter_marks.py
     kind_of); together every mark once."""
     out: list[dict[str, int]] = [{} for _ in secs]
     starts = [s.start for s in secs]
@@ -84,12 +86,27 @@ def counts(secs: list[Section], marks: list[tuple[int, str]]) -> list[dict[str, 
     return out
 
 
-def toc_html(secs: list[Section], marks: list[tuple[int, str]], symbols: dict[str, str],
-             subs: list[Section] = ()) -> str:
+@dataclass(frozen=True)
+class Contents:
+    """The contents as data, part of the chapter cut (claims/report/chapter_cut.py): computed once
+    per render, rendered by toc_html and anchors_html."""
+    sections: list[Section]
+    within: list[Section]               # the claim sections that begin inside one of `sections`
+    counts: list[dict[str, int]]        # per section, its marks per kind; together every mark once
+
+
+def contents(chapter: str, block_starts: list[int], marks: list[tuple[int, str]]) -> Contents:
+    """The sections found in the text, those within them, and each section's marks per kind."""
+    secs, subs = sections(chapter, block_starts), sections(chapter, block_starts, WITHIN, within=True)
+    return Contents(secs, subs, counts(secs, marks))
+
+
+def toc_html(contents: Contents, symbols: dict[str, str]) -> str:
     """<nav id="toc">: each section a link to its anchor, with its marks per verdict (symbol and
-    count; each count also in a data-<kind> attribute), and the sections within it."""
-    items = []
-    for i, (s, c) in enumerate(zip(secs, counts(secs, marks))):
+    count, as the contents counted them; each count also in a data-<kind> attribute), and the
+    sections within it."""
+    items, secs, subs = [], contents.sections, contents.within
+    for i, (s, c) in enumerate(zip(secs, contents.counts)):
         end = secs[i + 1].start if i + 1 < len(secs) else float("inf")
         inner = "".join(f"<li data-within='{html.escape(x.anchor)}'><a href='#{html.escape(x.anchor)}'>"
                         f"{html.escape(x.title)}</a></li>" for x in subs if s.start <= x.block < end)
@@ -114,8 +131,6 @@ def anchors_html(secs: list[Section]) -> dict[int, str]:
     return out
 
 
-def contents(chapter: str, block_starts: list[int], marks: list[tuple[int, str]],
-             symbols: dict[str, str]) -> tuple[str, dict[int, str]]:
+def render(contents: Contents, symbols: dict[str, str]) -> tuple[str, dict[int, str]]:
     """The contents for the header, and each section's marker by the block it goes before."""
-    secs, subs = sections(chapter, block_starts), sections(chapter, block_starts, WITHIN, within=True)
-    return toc_html(secs, marks, symbols, subs), anchors_html(secs + subs)
+    return toc_html(contents, symbols), anchors_html(contents.sections + contents.within)

@@ -4,6 +4,7 @@ the source), then a row per test, that is per figure it checks.  Every cell is p
 recorded value through claims/formats.py cell); each renderer escapes it for its page."""
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from claims import registry
@@ -45,7 +46,7 @@ class Section:
     key: str
     title: str
     claims: tuple[ClaimRow, ...]
-    verdicts: tuple[str, ...]        # each claim's verdict, for the counts (badges, the placeholder page)
+    counts: dict[str, int]           # its claims per verdict, counted once (the badges, the placeholder page)
 
 
 def figure_name(t: dict) -> str:
@@ -80,4 +81,4 @@ def claim_table(claims: list[dict]) -> list[Section]:
     for c in claims:
         by_section.setdefault(c["section"], []).append(c)
     return [Section(key, registry.SECTIONS.get(key, key), tuple(_claim_row(c) for c in cs),
-                    tuple(c["verdict"] for c in cs)) for key, cs in by_section.items()]
+                    dict(Counter(c["verdict"] for c in cs))) for key, cs in by_section.items()]

@@ -6,8 +6,6 @@ from __future__ import annotations
 import html
 import re
 
-from claims.formats import cell
-
 
 def md(text) -> str:
     """A string as Markdown text: its <, > and & written as entities, so that it cannot open HTML."""
@@ -35,6 +33,12 @@ def md_fence(text: str) -> str:
     return f"{fence}\n{text}\n{fence}"
 
 
-def md_cell(x) -> str:
-    """Any recorded value as an escaped cell of a Markdown table."""
-    return md_line(cell(x))
+MD_BACKSLASHED = re.compile(r"(\\*)([\[\]<>*`|])")
+
+
+def md_prose_with_math(text: str) -> str:
+    """Prose as Markdown whose $...$ math a forge still typesets (chapter.md): its brackets, angle
+    brackets, stars, backticks and pipes backslash-escaped (an entity, as md writes, would show
+    inside the math), the math left as it is; a backslash before one of them escaped too, so that
+    it cannot undo the escape (a string from a file: a "\\<" would open HTML)."""
+    return MD_BACKSLASHED.sub(lambda m: 2 * m.group(1) + "\\" + m.group(2), text)

@@ -1,7 +1,8 @@
 """One reader of the run's evidence for the report's tables and errata alike (`Facts`): a chapter
 figure's measurement by its figure ID (the merged report's figure rows, claims/verdicts.py
-figure_rows), a test's record by its exact name, the runs of results/<group>.json by recipe, and
-the alternative readings the tests record (readings.json).  Never a substring of a test id.
+figure_rows), a test's record by its exact name, the runs of results/<group>.json by recipe (each
+file read once), and the alternative readings the tests record (readings.json).  Never a substring
+of a test id.
 
 The shapes are checked here, once: a claim's tests, a test's records and the readings are checked
 when Facts is built, and a record's field is checked against the shape its reader needs
@@ -91,11 +92,16 @@ class Facts:
 
     # ------------------------------------------------------------ what an erratum reads
 
+    def group(self, group: str) -> dict[str, list[dict]]:
+        """results/<group>.json's runs by recipe (each seed's newest), its file read once per Facts:
+        the errata and the tables read the same runs (claims/report/table_builders.py)."""
+        if group not in self._groups:
+            self._groups[group] = results.by_recipe(group, self.results_dir)
+        return self._groups[group]
+
     def runs(self, group: str, recipe: str, key: str = "val_ppl") -> list:
         """One figure of each seed's newest run of a recipe (a record's field, else its metric)."""
-        if group not in self._groups:                          # each group's file read once
-            self._groups[group] = results.by_recipe(group, self.results_dir)
-        return [r[key] if key in r else r["metrics"].get(key) for r in self._groups[group].get(recipe, [])]
+        return [r[key] if key in r else r["metrics"].get(key) for r in self.group(group).get(recipe, [])]
 
     def figure(self, fid: str) -> dict:
         """The evidence of one of the chapter's figures, by its figure ID ({} if no test carries it)."""

@@ -7,7 +7,7 @@ from html import escape
 
 from claims.formats import cell
 from claims.report import errata, tables
-from claims.report.page_parts import badge_imgs, css_class, data_uri, smoke_html
+from claims.report.page_parts import badge_imgs, css_class, smoke_html
 from claims.report.wording import accounting_line, sentences_line
 from claims.verdicts import summary_text
 
@@ -60,7 +60,7 @@ def _view_line(r) -> str:
 
 def render_html(r, svgs: dict[str, str]) -> str:
     """`r`: the report model (claims/report/model.py Report); `svgs`: its badges' SVGs, by name."""
-    plots = "".join(f"<figure><img alt='{escape(p.stem)}' src='{data_uri(p.read_bytes(), 'image/png')}'>"
+    plots = "".join(f"<figure><img alt='{escape(p.stem)}' src='{p.uri}'>"
                     f"<figcaption>{escape(p.name)}</figcaption></figure>" for p in r.plots)
     return f"""<!doctype html><html><head><meta charset="utf-8"><title>attention-claims report</title>
 <style>{CSS}</style></head><body>

@@ -7,8 +7,10 @@ none of them computes a count, a row or a verdict of its own, nor reads another 
 It holds, as data: the merged verdicts (merged.json: the claims, their summary, the figure rows
 and their summary), the figure rows with since when each verdict stands, the claim table, the
 accounting of the chapter's numbers and of its sentences, the errata, the regenerated tables,
-the plots, the badges, the chapter cut for its view, and (when asked) the report the README's
-blocks show.  Imports no torch.
+the plots (each read and encoded once), the badges, the chapter cut for its view, and (when
+asked) the report the README's blocks show.  Each results/<group>.json is parsed once, by the
+render's one `Facts` (claims/report/evidence.py), for the errata and the tables alike.  Imports
+no torch.
 """
 from __future__ import annotations
 
@@ -16,11 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from claims import accounting, save, sentences, verdicts
-from claims.report import chapter_cut, chapter_sentences, chapter_since, claim_rows, errata, readme, tables
+from claims.report import chapter_cut, chapter_since, claim_rows, errata, readme, tables
 from claims.report.badges import Badge, badge_data
 from claims.report.chapter_cut import Cut
 from claims.report.claim_rows import Section
 from claims.report.evidence import Facts
+from claims.report.page_parts import Plot
 from claims.report.table_data import Table
 from data.paths import PROJECT_ROOT
 
@@ -34,10 +37,10 @@ class Report:
     figures: list[dict]           # the figure rows, each with "since" where the chapter view is built
     sections: list[Section]       # the claim table (claims/report/claim_rows.py)
     accounting: dict              # the chapter's numbers (claims/accounting.py), or {"not built": why}
-    sentences: dict               # its sentences (claims/report/chapter_sentences.py counts), or {"not built": why}
+    sentences: dict               # its sentences (claims/sentences.py counts_of), or {"not built": why}
     errata: list[dict]            # one entry per refuted claim (claims/report/errata)
     tables: list[Table]           # the chapter's tables, regenerated (claims/report/tables.py data)
-    plots: list[Path]             # this run's plots, then results/'s for the names it lacks
+    plots: list[Plot]             # this run's plots, then results/'s for the names it lacks; each encoded once
     badges: list[Badge]           # none for a smoke run
     chapter: Cut | None           # the chapter cut for its view; None without the text
     chapter_missing: str          # why there is no chapter view ("" when there is one)
@@ -60,7 +63,7 @@ class Report:
         return self.merged["claims"]
 
     @property
-    def plots_by_stem(self) -> dict[str, Path]:
+    def plots_by_stem(self) -> dict[str, Plot]:
         return {p.stem: p for p in self.plots}
 
 
@@ -92,7 +95,7 @@ def _sentences(text: str | None, why_absent: str) -> tuple[dict, list]:
         found = sentences.accounted(text)
     except ValueError as e:            # the sentence table's anchor that is not in this text, named
         return {"not built": f"the sentence table does not match the text: {e}"}, []
-    return chapter_sentences.counts(found), found
+    return sentences.counts_of(found), found
 
 
 def assemble(merged: dict, out: Path, text: str | None, why_absent: str = "", results_dir: Path = RESULTS_DIR,
@@ -111,7 +114,8 @@ def assemble(merged: dict, out: Path, text: str | None, why_absent: str = "", re
     if text is not None:
         figures = chapter_since.since_rows(figures, merged.get("meta") or {})
         cut = chapter_cut.cut(text, figures, entries, found, {c["id"]: c for c in merged["claims"]})
-    return Report(merged, fresh, figures, sections, numbers, said, entries, built, plot_files(out, results_dir),
+    return Report(merged, fresh, figures, sections, numbers, said, entries, built,
+                  [Plot.read(p) for p in plot_files(out, results_dir)],
                   [] if verdicts.is_smoke(merged) else badge_data(sections), cut,
                   "" if text is not None else why_absent or "no chapter text", readme)
 

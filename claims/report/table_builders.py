@@ -1,13 +1,16 @@
 """The chapter's tables, one builder per section, each a `Table` (claims/report/table_data.py)
 from the merged report and results/; claims/report/tables.py `data` lists them in the chapter's
-order.  Nothing measured is typed here.  Imports no torch.
+order.  The runs of results/<group>.json are read through the render's one `Facts`
+(claims/report/evidence.py), which the errata read too: each group's file is parsed once per
+render.  Nothing measured is
+typed here.  Imports no torch.
 """
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from claims.chapter_figures import FIGURES
+from claims.chapter_figures import FIGURES, LADDER_ROW_FIGURE
 from claims.formats import over_seeds
 from claims.registry import figures
 from claims.report.errata.scale import RUNAWAY_WIDE
@@ -18,7 +21,6 @@ from claims.report.table_data import (
     _claim_evidence,
     _figure_table,
     _run_evidence,
-    _runs,
     _tests,
     chapter_cost_table,
     chapter_maps,
@@ -33,10 +35,9 @@ RUNAWAY_ROWS = [("undivided score sd at init", "scale.runaway_init_sd", "undivid
                 ("divided score sd after training", "scale.divided_sd", "divided", "score_sd")]
 
 
-def _runaway_wide_rows(merged: dict, results_dir: Path, facts: Facts | None = None) -> list[list]:
+def _runaway_wide_rows(facts: Facts) -> list[list]:
     """The runaway's figures beside the reading "a model 1024 wide throughout", where measured
-    (`facts`: the render's one reader of the evidence, else one made here)."""
-    facts = facts or Facts(merged, results_dir)
+    (`facts`: the render's one reader of the evidence)."""
     reading = facts.readings.get(RUNAWAY_WIDE, {})
     if not reading:
         return []
@@ -50,7 +51,7 @@ def _runaway_wide_rows(merged: dict, results_dir: Path, facts: Facts | None = No
     return rows
 
 
-def _scale_tables(merged: dict, results_dir: Path, facts: Facts | None = None) -> list[Table]:
+def _scale_tables(merged: dict, facts: Facts) -> list[Table]:
     out = [_figure_table("variance", "Var(q·k) and the score sd, 20,000 pairs per width", merged,
                          "scale.variance_is_d", "scale.std_is_sqrt_d", key_field="d"),
            _figure_table("effective_tokens", "A row of 64 scores: effective tokens (exp of entropy)", merged,
@@ -58,7 +59,7 @@ def _scale_tables(merged: dict, results_dir: Path, facts: Facts | None = None) -
            _figure_table("softmax_jacobian", "The softmax Jacobian over 2,000 rows", merged, "scale.divided_flat_sum",
                          "scale.frozen_rows", "scale.divided_never_saturates")]
     # the sqrt(d_k) ablation: rows we trained; the chapter names a fourth width it gives no figure for
-    ladder, scale = _runs("ladder", results_dir), _runs("scale", results_dir)
+    ladder, scale = facts.group("ladder"), facts.group("scale")
     val = lambda rs: [r["val_ppl"] for r in rs]
     rows, figs, used = [], {}, []
     stated_worth = figures("scale")
@@ -76,7 +77,7 @@ def _scale_tables(merged: dict, results_dir: Path, facts: Facts | None = None) -
                      ["d_k", "divided", "undivided", "the chapter: worth", "ours: worth (undivided - divided)"],
                      rows, figs, [e for g, rs in used for e in _run_evidence(g, rs)]))
     out.append(_figure_table("runaway", "The runaway statistics (d_k = 1024)", merged, "scale.runaway"))
-    wide = _runaway_wide_rows(merged, results_dir, facts)
+    wide = _runaway_wide_rows(facts)
     if wide:
         out.append(Table("runaway_wide", ("The runaway in a model 1024 wide throughout (an alternative reading, "
                                           "claims/report/errata/; not a verdict)"),
@@ -87,20 +88,21 @@ def _scale_tables(merged: dict, results_dir: Path, facts: Facts | None = None) -
     return out
 
 
-def _ladder_table(results_dir: Path) -> Table:
-    ladder, chapter_ladder = _runs("ladder", results_dir), figures("ladder")
+def _ladder_table(facts: Facts) -> Table:
+    ladder = facts.group("ladder")
+    chapter_ladder = {name: FIGURES[fid].value for name, fid in LADDER_ROW_FIGURE.items()}
     val = lambda rs: [r["val_ppl"] for r in rs]
     rows = [[name, chapter_ladder.get(name, "not in the text"), over_seeds(val(ladder.get(name, [])), per_seed=False),
              over_seeds([r["train_ppl"] for r in ladder.get(name, [])], per_seed=False),
              (ladder.get(name) or [{}])[0].get("metrics", {}).get("params", "")] for name in LADDER_ROWS]
-    figs = {(i, 1): f"ladder.{name}" for i, name in enumerate(LADDER_ROWS) if f"ladder.{name}" in FIGURES}
+    figs = {(i, 1): LADDER_ROW_FIGURE[name] for i, name in enumerate(LADDER_ROWS) if name in LADDER_ROW_FIGURE}
     return Table("ladder", "The ladder (held-out perplexity; the chapter's table is not in the text, its quoted rows are)",
                  ["row", "the chapter", "ours: held-out", "ours: train", "parameters"], rows, figs,
                  _run_evidence("ladder", *(ladder.get(name, []) for name in LADDER_ROWS)))
 
 
-def _norm_table(results_dir: Path) -> Table:
-    norm, chapter_norm = _runs("norm", results_dir), figures("norm")
+def _norm_table(facts: Facts) -> Table:
+    norm, chapter_norm = facts.group("norm"), figures("norm")
     val = lambda rs: [r["val_ppl"] for r in rs]
     def best(rs):                       # the best held-out checkpoint, where the run recorded its curve
         b = [r["metrics"]["best_held_out"] for r in rs if "best_held_out" in r.get("metrics", {})]
@@ -110,7 +112,7 @@ def _norm_table(results_dir: Path) -> Table:
              over_seeds([r["train_ppl"] for r in norm.get(name, [])], per_seed=False),
              best(norm.get(name, []))] for name in names]
     figs = {(i, 1): f"norm.{name}" for i, name in enumerate(names)}
-    stopped = _runs("errata", results_dir).get(PRENORM_STOPPED, [])     # the early-stopped reading (errata.py)
+    stopped = facts.group("errata").get(PRENORM_STOPPED, [])     # the early-stopped reading (errata.py)
     if stopped:
         rows.append([f"prenorm stopped at step {PRENORM_STOP_AT} (an alternative reading, not a verdict)",
                      chapter_norm["prenorm"], over_seeds(val(stopped), per_seed=False),
@@ -153,15 +155,15 @@ def _cost_table(results_dir: Path, chapter: str, missing: str) -> Table:
                  [{"device": "cpu", "file": "results/cost_cpu.json"}] if ours else [])
 
 
-def _winograd_tables(merged: dict, results_dir: Path, chapter: str, missing: str) -> list[Table]:
-    wino = _runs("winograd", results_dir)
+def _winograd_tables(merged: dict, facts: Facts, chapter: str, missing: str) -> list[Table]:
+    wino = facts.group("winograd")
     stated = {k: v for k, v in figures("winograd").items()
               if k.startswith(("cheatable_", "hardened_")) and not k.endswith("wrong_noun")}
     rows = [[name.replace("_", " "), f"{100 * s:.1f} %",
              over_seeds([100 * r["metrics"]["accuracy"] for r in wino.get(f"winograd_{name}", [])], per_seed=False),
              over_seeds([100 * r["metrics"]["wrong_noun"] for r in wino.get(f"winograd_{name}", [])], per_seed=False)]
             for name, s in stated.items()]
-    maps = results_dir / "winograd_attention.txt"
+    maps = Path(facts.results_dir) / "winograd_attention.txt"
     cells = _figure_table("", "", merged, "winograd.block1_first_noun", "winograd.block2_routing").rows
     return [Table("winograd", "Winograd: held-out referent accuracy, % (wrong noun: the other noun of the pair named)",
                   ["model", "the chapter", "ours: accuracy", "ours: wrong noun"], rows,

@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from claims.chapter_figures import FIGURES, of_claim
 from data.paths import PROJECT_ROOT
-from fixtures import results
 
 ROOT = PROJECT_ROOT
 
@@ -92,10 +90,6 @@ def _figure_table(key: str, title: str, merged: dict, *cids: str, key_field=None
                 figs[(len(rows), 1)] = t["figures"][0]
             rows.append([name, rec.get("stated"), rec.get("measured"), rec.get("tolerance"), t["outcome"] or "not run"])
     return Table(key, title, FIG_HEADER, rows, figs, _claim_evidence(merged, *cids))
-
-
-def _runs(group: str, results_dir: Path) -> dict[str, list[dict]]:
-    return results.by_recipe(group, results_dir)
 
 
 def chapter_cost_table(text: str) -> dict[int, dict]:

@@ -18,17 +18,15 @@ from claims.accounting import EXPLAINERS
 from claims.formats import cell
 from claims.report.escape import md, md_fence, md_line
 from claims.report.evidence import Facts
-from claims.report.table_builders import (  # noqa: F401  (_runaway_wide_rows: read here by the tests)
-    RUNAWAY_ROWS,
+from claims.report.table_builders import (
     _cost_table,
     _ladder_table,
     _norm_table,
     _positions_table,
-    _runaway_wide_rows,
     _scale_tables,
     _winograd_tables,
 )
-from claims.report.table_data import Table, _figure_table, chapter_cost_table, chapter_maps  # noqa: F401
+from claims.report.table_data import Table, _figure_table
 from data.chapter import chapter_or_none
 
 TITLE = "The chapter's tables, beside ours"
@@ -37,19 +35,24 @@ TITLE = "The chapter's tables, beside ours"
 def data(merged: dict, results_dir: Path, chapter: str | None = None, missing: str = "",
          facts: Facts | None = None) -> list[Table]:
     """Every table the chapter prints or describes, as data.  `chapter`: its text (read here when
-    None); `missing`: why there is none, which the chapter's own columns then say."""
+    None); `missing`: why there is none, which the chapter's own columns then say; `facts`: the
+    render's one reader of the evidence (claims/report/evidence.py), else one made here."""
+    facts = facts or Facts(merged, results_dir)
     if chapter is None and not missing:
         chapter, missing = chapter_or_none(explain=EXPLAINERS)
     if chapter is None or missing:           # the chapter's own columns say why they are empty; ours stay
         why = missing.splitlines()[1].strip() if len(missing.splitlines()) > 1 else missing.strip()
         missing, chapter = "chapter text not found (" + why + ")", ""
-    return [*_scale_tables(merged, results_dir, facts), _ladder_table(results_dir),
+    return [*_scale_tables(merged, facts), _ladder_table(facts),
+            _figure_table("mlp_share", ("Where the parameters sit: the MLP's share of one block's parameters "
+                                        "(biases and norms included, by width) and of a whole model's"), merged,
+                          "ladder.mlp_two_thirds", "ladder.mlp_holds_most_parameters", key_field="d"),
             _figure_table("gpt2_small", "GPT-2 small, parameter by parameter", merged, "params.gpt2_small",
                           "params.block_formula", "params.published_size", key_field="row"),
-            _norm_table(results_dir),
+            _norm_table(facts),
             _figure_table("grad_profile", "The gradient profile at initialisation", merged, "norm.grad_profile"),
             _positions_table(merged), _cost_table(results_dir, chapter, missing),
-            *_winograd_tables(merged, results_dir, chapter, missing)]
+            *_winograd_tables(merged, facts, chapter, missing)]
 
 
 # -------------------------------------------------------------------------------------- Markdown

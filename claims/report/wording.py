@@ -1,5 +1,6 @@
-"""What every view of the report says in the same words: the smoke banner, the accounting of the
-chapter's numbers (in digits and in words) and of its sentences, an erratum's suggestion.  Plain text: each renderer
+"""What every view of the report says in the same words: the smoke banner, the figures' verdicts,
+the accounting of the chapter's numbers (in digits and in words) and of its sentences, an
+erratum's suggestion.  Plain text: each renderer
 escapes it for its page (claims.md, index.html, chapter.html, chapter.md)."""
 from __future__ import annotations
 
@@ -15,12 +16,23 @@ def _by_reason(by_kind: dict[str, int], leave_out: tuple[str, ...]) -> str:
     return ", ".join(f"{_UNACCOUNTED.get(k, k)} {v}" for k, v in rest) or "none"
 
 
+def figure_counts(fs: dict) -> str:
+    """The asserted figures by verdict (the figure summary, claims/verdicts.py): the one wording of
+    them, in every view's header and in the accounting alike."""
+    return (f"{fs.get('holds', 0)} hold, {fs.get('refuted', 0)} refuted, {fs.get('fails', 0)} fail, "
+            f"{fs.get('stale', 0)} stale, {fs.get('not run', 0)} not run, of which {fs.get('device-specific', 0)} "
+            "device-specific readings")
+
+
+def figures_line(fs: dict) -> str:
+    """The header's sentence of the figures' verdicts (chapter.html, chapter.md)."""
+    return f"Figures: {figure_counts(fs)} (of {fs.get('total', 0)})."
+
+
 def accounting_text(acc: dict, fs: dict) -> str:
     """The numbers of the chapter, digits and words apart (claims/accounting.py accounting), with
     the asserted figures' verdicts (the figure summary)."""
-    figures = (f"{acc['figures']} asserted figures ({fs.get('holds', 0)} hold, {fs.get('refuted', 0)} refuted, "
-               f"{fs.get('fails', 0)} fail, {fs.get('not run', 0)} not run, of which {fs.get('device-specific', 0)} "
-               "device-specific readings)")
+    figures = f"{acc['figures']} asserted figures ({figure_counts(fs)})"
     digits = acc["by kind"]
     text = (f"The chapter's numbers: {figures}; {acc['numbers']} numbers in digits: {digits.get('figure', 0)} in the "
             f"asserted figures, the others by reason: {_by_reason(digits, ('figure',))}")
