@@ -87,43 +87,34 @@ def test_every_held_out_noun_pair_was_trained_in_the_reverse_order_only(claim_re
     assert test_pairs and reversed_in_training == len(test_pairs) and own_in_training == 0
 
 
-def _template_words() -> list[str]:
-    """The template's words, its slots as written ("{ref}"): the referent's slot and the query
-    "the" before it, counted from the template itself rather than from QUERY_POS."""
-    return TEMPLATE.split()
-
-
-@pytest.mark.fast
-@pytest.mark.claim("winograd.template_counts")
-@pytest.mark.figure("winograd.visible_tokens")
-def test_visible_token_count_at_the_referent_position(claim_record, request):
-    # The referent is predicted at the query "the" just before it; that position sees itself and
-    # every word before it: its 0-based index + 1.
-    words = _template_words()
+def _template_query() -> tuple[list[str], int]:
+    """The template's words, its slots as written ("{ref}"), and the 0-based index of the query
+    "the" before the referent's slot: counted from the template itself, not from QUERY_POS."""
+    words = TEMPLATE.split()
     query = words.index("{ref}") - 1
-    visible = query + 1
-    f = FIGURES["winograd.visible_tokens"]
-    decision = rules.within(visible, f.value, f.rounding)
-    claim_record(stated=f.value, measured=visible, tolerance=f"the printed rounding, {f.rounding}",
-                 decision=decision.inputs, visible_words=words[:visible])
-    assert words[query] == "the" and query == QUERY_POS
-    decide(request, decision.holds, f"visible tokens at the query position: {decision.why}")
-
-
-@pytest.mark.fast
-@pytest.mark.claim("winograd.template_counts")
-@pytest.mark.figure("winograd.query_position")
-def test_query_position_index_in_the_template(claim_record, request):
-    # "the at position 14": the 0-based index of the "the" that predicts the referent, counted in
-    # the template's words, and the same in both of the chapter's sentences.
-    words = _template_words()
-    query = words.index("{ref}") - 1
-    f = FIGURES["winograd.query_position"]
-    decision = rules.within(query, f.value, f.rounding)
-    claim_record(stated=f.value, measured=query, tolerance=f"the printed rounding, {f.rounding}",
-                 decision=decision.inputs, word=words[query], counted_from=0)
     assert words[query] == "the" and all(p[query] == "the" for p in PAIR) and query == QUERY_POS
-    decide(request, decision.holds, f"the query's 0-based index in the template: {decision.why}")
+    return words, query
+
+
+# The template's two counts the chapter prints: "the at position 14" (the query's 0-based index,
+# the same in both of its sentences) and "the fifteen visible tokens" (that position sees itself
+# and every word before it: the index + 1).
+TEMPLATE_COUNTS = [pytest.param("winograd.query_position", lambda query: query, id="the query's index",
+                                marks=pytest.mark.figure("winograd.query_position")),
+                   pytest.param("winograd.visible_tokens", lambda query: query + 1, id="tokens visible there",
+                                marks=pytest.mark.figure("winograd.visible_tokens"))]
+
+
+@pytest.mark.fast
+@pytest.mark.claim("winograd.template_counts")
+@pytest.mark.parametrize("fid,count", TEMPLATE_COUNTS)
+def test_the_templates_counts_at_the_referent_position(fid, count, claim_record, request):
+    words, query = _template_query()
+    f, n = FIGURES[fid], count(query)
+    decision = rules.within(n, f.value, f.rounding)
+    claim_record(stated=f.value, measured=n, tolerance=f"the printed rounding, {f.rounding}",
+                 decision=decision.inputs, visible_words=words[:query + 1], counted_from=0)
+    decide(request, decision.holds, f"{fid} counted in the template: {decision.why}")
 
 
 # ------------------------------------------------------------------ trained (slow)
