@@ -7,7 +7,7 @@ device-specific context, or not a number.
 A number is a run of digits as the chapter prints it ("1,115,394", "0.0498", "5.96e-08", the
 "3" of "$3 \\times 10^{-3}$", "128K", the "4" of "$4d^2$"; not the digits of a name, "float32").  Numbers written as words are walked
 the same way and counted apart (WORD: one to twenty, the tens, hundred, thousand, half, third,
-quarter, twice, double, "tens", "an order of magnitude", a range "seven to ten" as one); the words that
+quarter, twice, double, zero, nothing, "tens", "an order of magnitude", a range "seven to ten" as one); the words that
 are not a figure are declared in claims/number_words.py.  tests/test_accounting.py fails on any
 number, digits or words, with neither an anchor nor a reason, and names it with its context.
 Pure: no torch, no pytest.
@@ -32,7 +32,7 @@ _N = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|f
 WORD = re.compile(rf"\b(?:(?:{_N}) to (?:{_N})|(?:{_N})[ -](?:hundredths?|thirds|quarters|halves)"
                   rf"|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-(?:one|two|three|four|five|six|seven|eight|nine)"
                   rf"|(?:{_N})(?: (?:hundred|thousand))+|an order of magnitude"
-                  rf"|{_N}|tens|hundred(?:s|th)?|thousands?|half|thirds?|quarters?|twice|doubl(?:e[sd]?|ing))\b", re.IGNORECASE)
+                  rf"|{_N}|zero|nothing|tens|hundred(?:s|th)?|thousands?|half|thirds?|quarters?|twice|doubl(?:e[sd]?|ing))\b", re.IGNORECASE)
 
 # Patterns, each a reason for every number inside each of its matches
 RULES: list[tuple[str, str, str]] = [
@@ -85,8 +85,9 @@ DECLARED: list[Declared] = [
     Declared("and at 1024 it is worth", "setup", "where scale.worth_1024 is read"),
     Declared("put more than 0.99 of their weight", "setup",
              "the threshold that defines a frozen row, part of scale.runaway_frozen"),
-    Declared("nothing at 32, everything by 256", "setup",
-             "the widths where scale.worth_32 and scale.worth_256 are read (its 'nothing' is not walked)"),
+    Declared("at 32, everything by 256", "setup", "the widths where scale.worth_32 and scale.worth_256 are read"),
+    Declared("nothing at 32", "repeat", "what the division is worth at 32, restated", repeats="scale.worth_32",
+             printed="nothing"),
     # pre-norm vs post-norm
     Declared("Twelve blocks, 1000 steps, learning rate $3 \\times 10^{-3}$", "setup",
              "the norm recipe (fixtures/recipes.py NORM)"),

@@ -176,6 +176,8 @@ FIGURES: dict[str, Figure] = dict([
     _f("mask.loop_vs_softmax", "mask.loop_matmul_softmax", "5.960464477539063e-08",
        "loop vs softmax  max |diff| = 5.960464477539063e-08"),
     _f("mask.rows_sum_one", "mask.averaging_matrix", "one", "whose rows sum to one"),
+    _f("mask.upper_zero", "mask.averaging_matrix", "zero", "upper triangle is zero"),
+    _f("mask.masked_zero", "mask.neg_inf_float16", "zero", "sends them to exactly zero"),
     _f("mask.row_sums", "mask.averaging_matrix", "1", "(rows sum to 1"),
     *_cells("mask.a_", "mask.averaging_matrix", "\n", MASK_ROWS, lambda r, c: f"{r + 1}_{c + 1}"),
     # the thirty lines: the printed listing, counted
@@ -198,6 +200,9 @@ FIGURES: dict[str, Figure] = dict([
     _f("scale.effective_one", "scale.effective_tokens", "one", "attends to exactly one"),
     _f("scale.frozen_seven", "scale.frozen_rows", "seven", "seven rows in ten"),
     _f("scale.divided_flat_sum", "scale.divided_flat", "0.96", "flat at 0.96"),
+    _f("scale.divided_saturated", "scale.divided_never_saturates", "nothing", "and nothing saturates"),
+    _f("scale.jacobian_ends", "scale.softmax_jacobian_diagonal", "zero", "$w_i(1-w_i)$, zero"),
+    _f("scale.selector_gradient", "scale.softmax_jacobian_diagonal", "zero", "its gradient is nearly zero"),
     # the ladder's held-out perplexities the prose quotes, and depth's train perplexities
     _f("ladder.baseline", "average.residual_matches_baseline", "59.71", "60.45 against a baseline of 59.71"),
     _f("ladder.residual_average_val", "average.residual_matches_baseline", "60.45", "60.45 against a baseline of 59.71"),

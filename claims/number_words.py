@@ -13,6 +13,20 @@ WORD_RULES: list[tuple[str, str, str]] = [
 ]
 
 DECLARED_WORDS: list[Declared] = [
+    # "zero" and "nothing" where they are not a figure
+    Declared("can do nothing with that", "not a number", "an idiom: no use at all"),
+    Declared("contributes nothing at all", "context",
+             "stated by the two figures that follow it (ladder.residual_average_val against ladder.baseline)"),
+    Declared("zero on and below the diagonal", "notation", "the causal mask M's entries"),
+    Declared("explains nothing", "not a number", "an idiom"),
+    Declared("chosen by nothing but", "not a number", "an idiom"),
+    Declared("and nothing pulls it back", "not a number", "an idiom"),
+    Declared("Nothing in the attention score mentions", "not a number",
+             "no term of the score: the sentence's claim is positions.permutation_equivariant"),
+    Declared("RoPE⁹ adds nothing", "context", "adds no vector to the token: what RoPE is"),
+    Declared("often set to zero", "context", "practice in large pretraining runs, outside this chapter"),
+    Declared("proves nothing about attention", "not a number", "an idiom"),
+    Declared("and nothing about their order", "not a number", "an idiom: no knowledge of order"),
     # restatements of a figure, each checked against it (tests/test_accounting.py)
     Declared("The thirty lines above", "repeat", "the Head listing's length, restated", repeats="qkv.listing_lines"),
     Declared("holding two thirds of the parameters", "repeat", "the MLP's share of a block, restated",

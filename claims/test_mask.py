@@ -83,6 +83,18 @@ def test_rows_sum_to_one_and_upper_triangle_is_exactly_zero(T):
 # matrix's size and at the chapter's context, asserted at the figures' rounding (a number word's
 # and a printed digit's: half a unit); float precision is the tighter test above.
 @pytest.mark.claim("mask.averaging_matrix")
+@pytest.mark.figure("mask.upper_zero")
+def test_averaging_matrix_has_no_weight_above_the_diagonal(claim_record):
+    # "(rows sum to 1, upper triangle is zero)": every entry above the diagonal, at the printed
+    # matrix's size and at the chapter's context, exactly (the word's rounding is the wider bound)
+    f = FIGURES["mask.upper_zero"]
+    upper = torch.cat([torch.triu(averaging_matrix(T), diagonal=1).flatten() for T in (6, 128)])
+    largest = upper.abs().max().item()
+    claim_record(stated=f.value, measured=largest, tolerance=f"exactly (the word's rounding: {f.rounding})")
+    assert largest == f.value
+
+
+@pytest.mark.claim("mask.averaging_matrix")
 @pytest.mark.parametrize("fid", [
     pytest.param("mask.rows_sum_one", id="in the prose", marks=pytest.mark.figure("mask.rows_sum_one")),
     pytest.param("mask.row_sums", id="above the printed matrix", marks=pytest.mark.figure("mask.row_sums"))])
@@ -185,12 +197,14 @@ def test_the_language_models_logits_up_to_t_ignore_later_tokens(claim_record):
 
 
 @pytest.mark.claim("mask.neg_inf_float16")
-@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.float32, torch.float64])
-def test_neg_inf_mask_gives_exact_zeros_in_every_dtype(dtype):
+@pytest.mark.figure("mask.masked_zero")
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.float32, torch.float64],
+                         ids=["half", "bfloat", "single", "double"])
+def test_neg_inf_mask_leaves_no_weight_on_masked_entries_in_every_dtype(dtype):
     assert torch.tensor(float("-inf")).to(dtype).item() == float("-inf")
     s = torch.randn(16, 16, generator=torch.Generator().manual_seed(1)).to(dtype) * 4
     w = normalise(mask(s, causal_mask(16)))
-    assert torch.all(w.masked_select(~causal_mask(16)) == 0)          # exactly zero
+    assert torch.all(w.masked_select(~causal_mask(16)) == FIGURES["mask.masked_zero"].value)   # "exactly zero"
     tol = {torch.float16: 1e-3, torch.bfloat16: 1e-2}.get(dtype, 1e-6)  # the dtype's precision
     torch.testing.assert_close(w.float().sum(-1), torch.ones(16), rtol=0, atol=tol)
 
