@@ -83,8 +83,6 @@ DECLARED: list[Declared] = [
     Declared("At $d_k = 32$ the division", "setup", "where scale.worth_32 is read"),
     Declared("because at 256 it is worth", "setup", "where scale.worth_256 is read"),
     Declared("and at 1024 it is worth", "setup", "where scale.worth_1024 is read"),
-    Declared("put more than 0.99 of their weight", "setup",
-             "the threshold that defines a frozen row, part of scale.runaway_frozen"),
     Declared("at 32, everything by 256", "setup", "the widths where scale.worth_32 and scale.worth_256 are read"),
     Declared("nothing at 32", "repeat", "what the division is worth at 32, restated", repeats="scale.worth_32",
              printed="nothing"),

@@ -25,7 +25,7 @@ from decimal import Decimal
 # a fraction, "exactly half the time", "one hundredth", "two thirds": exact).
 WORDS = {"nothing": (0, 0.5), "zero": (0, 0.5), "half": (0.5, 0.0), "one": (1, 0.5), "two": (2, 0.5),
          "three": (3, 0.5), "four": (4, 0.5), "seven": (7, 0.5), "eight": (8, 0.5), "ten": (10, 0.5),
-         "fifteen": (15, 0.5), "twenty": (20, 0.5), "thirty": (30, 0.5), "doubles": (2, 0.0),
+         "fifteen": (15, 0.5), "twenty": (20, 0.5), "thirty": (30, 0.5), "doubles": (2, 0.0), "doubling": (2, 0.0),
          "one hundredth": (0.01, 0.0), "two thirds": (2 / 3, 0.0), "a third": (1 / 3, 0.0)}
 DEVICES = ("any", "cuda")    # where a figure can be decided: anywhere, or on the chapter's kind of device
 
@@ -307,6 +307,16 @@ LADDER_ROW_FIGURE = {"baseline": "ladder.baseline", "residual_average": "ladder.
 # Numbers a test reads from the chapter without asserting them: anchored like a figure, each
 # with why it is read and not asserted (claims/accounting.py counts them as context).
 READ: dict[str, Figure] = {f.id: f for f in [
+    Figure("recurrence.transformer_year", "recurrence.three_years_before", "2017", "From 1997 to about 2017",
+           why="the year the era of recurrent summaries ended, which recurrence.years counts to"),
+    Figure("cost.projections_from", "cost.projections_linear", "1024", "4.0 ms at 1024",
+           why="the shorter length of the projections' sentence, which cost.projections_span divides"),
+    Figure("cost.projections_to", "cost.projections_linear", "8192", "40.1 ms at 8192",
+           why="the longer length of the projections' sentence, which cost.projections_span divides"),
+    Figure("scale.frozen_threshold", "scale.runaway", "0.99", "put more than 0.99",
+           why="the chapter's line for a frozen row (its weight on one token), which the frozen counts use"),
+    Figure("scale.input_doubling", "scale.softmax_scale_sensitive", "Doubling", "Doubling a linear layer's input",
+           why="the factor the input is multiplied by: the setup of scale.linear_doubles"),
     Figure("recurrence.from_token", "recurrence.sequential_updates", "5", "information from token 5",
            why="an illustration's first token: the count between it and the last is recurrence.updates"),
     Figure("recurrence.to_token", "recurrence.sequential_updates", "500", "reaches token 500",

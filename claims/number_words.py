@@ -32,7 +32,6 @@ DECLARED_WORDS: list[Declared] = [
     Declared("holding two thirds of the parameters", "repeat", "the MLP's share of a block, restated",
              repeats="ladder.mlp_share"),
     Declared("9 for one head", "context", "the ladder's one-head row the 9 points belong to"),
-    Declared("Doubling a linear layer's input", "setup", "the factor applied; what it does is scale.linear_doubles"),
     # the history and the course around the chapter
     Declared("It failed in three ways", "context", "the three failures the paragraph enumerates"),
     Declared("architecture answers all three", "context", "the same three failures"),

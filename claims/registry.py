@@ -144,7 +144,7 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
     _C("winograd.block1_same_row_argument", "A first-layer query depends only on its own token, so block 1's row is the same for both sentences.", "same row", "exact", "fast"),
     # found by reading the chapter sentence by sentence (issue 34; claims/sentence_table.py)
     _C("recurrence.sequential_updates", "Token 5 reaches token 500 only through {recurrence.updates} sequential updates.", "{recurrence.updates}", "exact", "fast"),
-    _C("recurrence.three_years_before", "Bahdanau et al.'s attention (2014) came {recurrence.years} years before the transformer (2017).", "{recurrence.years} years", "exact", "fast"),
+    _C("recurrence.three_years_before", "Bahdanau et al.'s attention (2014) came {recurrence.years} years before the transformer ({recurrence.transformer_year}).", "{recurrence.years} years", "exact", "fast"),
     _C("average.positions_still_invariant", "Positions added before averaging leave the average order-blind: shuffling the tokens, positions in place, leaves it unchanged.", "the sum forgets them", "exact", "fast"),
     _C("mask.causal_no_future_leak", "With the causal mask no output depends on a later token; without it, it does.", "no leak", "exact", "fast"),
     _C("mask.any_scores_valid_weights", "Under the mask the softmax of any scores is a valid weight matrix, and equal scores give exactly the uniform average.", "valid weights", "exact", "fast"),

@@ -233,7 +233,8 @@ def test_alibi_improves_as_the_window_grows(curves, claim_record, request):
 def test_without_positions_the_model_still_trains(trained, seeds, device, claim_record, request):
     n = seeds(SEEDS)
     windows = SMOKE_EVAL_WINDOWS if trained.smoke else None
-    ppl = [evaluate(r.model, load_tokens(), POSITIONS_CONTEXT, device, windows)["val_ppl"]
+    ids = load_tokens()
+    ppl = [evaluate(r.model, ids, POSITIONS_CONTEXT, device, windows)["val_ppl"]
            for r in trained("positions", "positions_none", n)]
     ordering(request, claim_record, label="no positions: below the no-context baseline at 64",
              stated=f"still trains (below the no-context baseline, {NO_CONTEXT})", measured={"64": ppl},
@@ -260,14 +261,20 @@ def test_rows_past_the_trained_length_are_still_the_vectors_they_started_as(trai
     rows = [untrained_rows(r.model.pos_emb.table.weight.cpu(), initial_table(recipe.model, seed), POSITIONS_CONTEXT)
             for seed, r in enumerate(trained("positions", "positions_learned", n))]
     decay = (1 - tc.lr * tc.weight_decay) ** tc.steps
+    # The lines: float32 rounding over the run's multiplications by (1 - lr * wd) moves a row by
+    # at most about steps * eps32 relative, so "nothing but one factor" is 1e-4 relative, and a
+    # cosine within 1e-4 of 1; a row that learned moves by far more (the trained rows are recorded
+    # beside, for contrast).
     conditions = [c for i, m in enumerate(rows) for c in (
-        [f"seed {i}: every untrained row in its starting direction (cosine above 0.9999)", m["untrained"]["min cosine"], ">", 0.9999],
+        [f"seed {i}: every untrained row in its starting direction (cosine above 1 - 1e-4)",
+         m["untrained"]["min cosine"], ">", 1 - 1e-4],
         [f"seed {i}: every untrained row its start times one factor (off by under 1e-4)",
          m["untrained"]["max off the scaled start"], "<", 1e-4])]
     ordering(request, claim_record, label="untrained position rows: still their starting vectors",
              stated="still the random vector it started as", measured=rows, conditions=conditions,
              measurement="position_rows", seeds=len(rows),
-             tolerance="same direction and no change but one common factor, on every seed",
+             tolerance="same direction and no change but one common factor (1e-4: float32 rounding over the "
+                       "run), on every seed",
              weight_decay_factor=decay,
              reason="untrained rows per seed: " + "; ".join(
                  f"min cosine {m['untrained']['min cosine']:.6f}, off {m['untrained']['max off the scaled start']:.2e}"

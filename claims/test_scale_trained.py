@@ -3,7 +3,7 @@ one wide head of 256 or 1024 on the chapter's shorter run (recipes and the choic
 leaves open: fixtures/recipes.py, SCALE; how the softmax is measured: fixtures/attention_stats.py)."""
 import pytest
 
-from claims.chapter_figures import FIGURES
+from claims.chapter_figures import FIGURES, READ
 from claims.decide import spread
 from claims.formats import over_seeds
 from claims.registry import figures
@@ -113,8 +113,8 @@ RUNAWAY = [
             "undivided score sd after training ~{}"),
     runaway("undivided", "trained", "entropy", "scale.runaway_entropy", "undivided entropy after training",
             "undivided entropy falls to {}"),
-    runaway("undivided", "trained", "frozen", "scale.runaway_frozen", "undivided: share of rows put > 0.99 on one token",
-            "undivided: {} of rows put > 0.99 on one token"),
+    runaway("undivided", "trained", "frozen", "scale.runaway_frozen", "undivided: share of rows frozen on one token",
+            "undivided: {} of rows put > " + READ["scale.frozen_threshold"].printed + " on one token"),
     runaway("divided", "trained", "score_sd", "scale.divided_sd", "divided score sd after training",
             "divided score sd after training {}"),
 ]

@@ -288,8 +288,8 @@ def test_block1_concentrates_on_the_first_noun_whatever_the_adjective(maps, clai
              tolerance="argmax is the first noun; rows equal across adjectives within 0.05",
              reason=f"block 1's argmax is the first noun in {100 * argmax_first:.0f} % of (adjective, seed) rows "
                     f"(per seed its heaviest word is {', '.join(most)}); weight on the first noun "
-                    f"{over_seeds(on_first.mean(0).tolist())}; the row changes by up to {spread:.2f} across the 8 "
-                    "adjectives")
+                    f"{over_seeds(on_first.mean(0).tolist())}; the row changes by up to {spread:.2f} across the "
+                    f"{len(CROSSER + CROSSED)} adjectives")
 
 
 # The chapter's printed map, every cell: the two sentences, each block's weight on each visible
