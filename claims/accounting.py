@@ -15,6 +15,7 @@ Pure: no torch, no pytest.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from claims.chapter_figures import FIGURES, NUMBER, READ, span, stale_anchors
@@ -39,8 +40,6 @@ RULES: list[tuple[str, str, str]] = [
     (r"Chapters? \d+(?: to \d+)?", "cross-reference", "a chapter of the course"),
     (r"(?<![\d,.])(?:199\d|20[0-2]\d)(?!\d|[.,]\d)", "year", "a date in the history the chapter tells"),
 ]
-
-
 
 
 DECLARED: list[Declared] = [
@@ -154,7 +153,7 @@ class Number:
     start: int
     end: int
     text: str
-    kind: str          # "figure", "read", or a reason of REASONS; "" when unaccounted
+    kind: str          # "figure", "read", or a reason (claims/declared.py REASONS); "" when unaccounted
     by: str            # the figure ID, or why
     word: bool = False  # written as a word (WORD), counted apart from digits
 
@@ -207,10 +206,7 @@ def numbers(chapter: str) -> list[Number]:
 
 
 def _by_kind(nums: list[Number]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for n in nums:
-        out[n.kind or "unaccounted"] = out.get(n.kind or "unaccounted", 0) + 1
-    return out
+    return dict(Counter(n.kind or "unaccounted" for n in nums))
 
 
 def accounting(chapter: str) -> dict:

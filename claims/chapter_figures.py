@@ -233,9 +233,8 @@ FIGURES: dict[str, Figure] = dict([
     _f("scale.runaway_entropy", "scale.runaway", "zero", "the attention entropy falls to zero"),
     _f("scale.runaway_frozen", "scale.runaway", "99.9 %", "99.9 % of rows put more than 0.99"),
     _f("scale.divided_sd", "scale.runaway", "3.44", "score standard deviation of 3.44"),
-    # one attention layer's cost.  The ms columns, the peak-MB column (the CUDA allocator's byte
-    # counts) and what is fitted from them are the chapter's laptop card's: "cuda", a reading
-    # elsewhere.  The n x n byte count, the convergence on 4 and the out-of-memory hold anywhere.
+    # one attention layer's cost: each figure with the instrument that made it, which says where it
+    # can be decided (INSTRUMENT_DEVICE, above)
     *_cells("cost.", "cost.matrix_bytes", "\n", COST_ROWS,
             lambda r, c: f"matrix_mb_{COST_N[r]}" if c == (3 if r == 0 else 1 if r == 7 else 4) else None,
             instrument="arithmetic"),

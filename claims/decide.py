@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from claims.chapter_figures import FIGURES
-from claims.formats import number, over_seeds
+from claims.formats import NON_FINITE, number, over_seeds
 
 MIN_SEEDS = 3
 
@@ -82,7 +82,7 @@ def within(value: float, stated: float, tolerance: float, unit: str = "") -> Dec
 
 def _number(x):
     """A value as recorded: JSON keeps an infinite or undefined float as a string ("inf")."""
-    return float(x) if isinstance(x, str) and x in ("inf", "-inf", "nan") else x
+    return float(x) if isinstance(x, str) and x in NON_FINITE else x
 
 
 OPS = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,

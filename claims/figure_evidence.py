@@ -117,10 +117,10 @@ def from_test(test: dict, meta: dict) -> list[dict]:
     for rec in test.get("records") or []:
         if "decision" not in rec:
             continue
-        decided = again(rec["decision"]) if rec["decision"] is not None else None
+        decided = redecide(rec)
         figures = list(rec.get("figures") or [])
         out.append({"key": record_key(rec, claim), "figures": figures,
-                    "printed": [FIGURES[f].printed for f in figures],
+                    "printed": printed_now({"figures": figures}),
                     "claim": claim, "rule": rec.get("rule"), "decision": rec["decision"],
                     "measurement": rec.get("measurement"), "runs": test.get("runs") or [],
                     "verdict": decided.verdict if decided else test["outcome"],

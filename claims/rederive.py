@@ -24,10 +24,9 @@ import sys
 import time
 from pathlib import Path
 
-from claims.chapter_figures import FIGURES
 from claims.figure_evidence import FILE, FigureEvidenceError, from_test, load, printed_now, redecide
 from claims.rule_versions import RULES
-from claims.verdicts import COMMITTED_TIERS, record_key
+from claims.verdicts import COMMITTED_TIERS, device_reading, record_key
 from fixtures.measurements import REMEASURE, stale_measurement
 
 
@@ -59,8 +58,7 @@ def compare(records: list[dict]) -> dict:
             out["differ"].append((key, rec["verdict"], now.verdict, now.why))
         else:
             out["agree"].append(key)
-        if rec["figures"] and all(FIGURES[f].device == "cuda" for f in rec["figures"]) \
-                and not str(rec["device"]).startswith("cuda"):
+        if device_reading(rec):
             out["readings"].append(key)
     return out
 

@@ -15,6 +15,7 @@ Pure: no torch, no pytest.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from claims.registry import CLAIMS
@@ -138,10 +139,7 @@ def counts_of(accounted_units: list[Accounted]) -> dict:
     """The counts the report states, from one walk: units, sentences and blocks, each by kind
     ("asserts" or a reason)."""
     def by_kind(units) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for a in units:
-            out[a.kind] = out.get(a.kind, 0) + 1
-        return out
+        return dict(Counter(a.kind for a in units))
     said = [a for a in accounted_units if not a.unit.block]
     blocks = [a for a in accounted_units if a.unit.block]
     return {"units": len(accounted_units), "sentences": len(said), "blocks": len(blocks),

@@ -12,7 +12,8 @@ import re
 from claims import chapter_figures, registry
 from claims.rule_versions import is_stale, stale_measurements, stale_rules
 
-# stale: decided under an older version of its rule (claims/rule_versions.py); never a plain holds/refuted
+# stale: decided under an older version of its rule, or measured under an older version of its
+# measurement (claims/rule_versions.py); never a plain holds/refuted
 VERDICTS = ("holds", "refuted", "fails", "stale", "not run", "not encoded")
 DECIDED = ("holds", "refuted", "fails")
 SEVERITY = {"fails": 3, "refuted": 2, "holds": 1, "not run": 0}
