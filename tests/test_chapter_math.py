@@ -16,8 +16,9 @@ import pytest
 from chromium import BROWSER, WHY_NONE, probe, screenshot
 
 from claims.chapter_figures import FIGURES
-from claims.report import chapter, chapter_math
+from claims.report import chapter_math
 from claims.report.chapter_inserts import PLACES
+from claims.report.chapter_text import blocks as chapter_text_blocks
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "report" / "chapter-math"          # a report directory of its own: its screenshots stay there
@@ -73,7 +74,7 @@ def seen(built):
 
 
 def test_every_formula_is_typeset_and_no_dollar_is_left_in_the_prose(seen, chapter_text):
-    formulas = chapter_math.spans(chapter_text, chapter.blocks(chapter_text))
+    formulas = chapter_math.spans(chapter_text, chapter_text_blocks(chapter_text))
     m = seen["math"]
     assert m["count"] >= len(formulas) >= 50          # the chapter's, and those of the suggested sentences
     assert m["dollars"] == chapter_text.count("\\$") == 0

@@ -498,12 +498,12 @@ def _git(cwd: Path, *args: str) -> str:
 def test_since_when_without_git_before_a_commit_and_in_a_shallow_clone(tmp_path):
     """The commit of committed evidence: the one that added its timestamp; "commit unknown" with no
     history; "not committed yet" for a timestamp saved since; "in or before" in a shallow clone."""
-    from claims.report.chapter_since import annotate
+    from claims.report.chapter_since import since_rows
     old, new = "2026-01-02T03:04:05+00:00", "2026-02-03T04:05:06+00:00"
     report = {"meta": {}, "figures": [{"id": "a", "timestamp": old, "source": "committed"},
                                       {"id": "b", "timestamp": new, "source": "committed"},
                                       {"id": "c", "timestamp": None, "source": None}]}
-    since = lambda root: [r["since"] for r in annotate(report, root)["figures"]]
+    since = lambda root: [r["since"] for r in since_rows(report["figures"], report["meta"], root)]
     assert since(tmp_path)[0] == "2026-01-02, commit unknown (no git history of results/verdicts.json here)"
     repo = tmp_path / "repo"
     (repo / "results").mkdir(parents=True)

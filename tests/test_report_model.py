@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from claims import registry
-from claims.report.chapter_sentences import RANK, Asserting, asserting, claim_kind
+from claims.report.chapter_sentences import Asserting, asserting, claim_kind
 from claims.report.table_data import Table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -131,7 +131,6 @@ def test_every_view_states_the_figures_verdicts_in_the_same_words(tmp_path):
     assert cli.main([f"--report-dir={tmp_path}"]) == 0
     merged = json.loads((tmp_path / "merged.json").read_text())
     said, accounted = figure_counts(merged["figure_summary"]), "numbers" in merged["accounting"]
-    assert " stale, " in said and " fail, " in said
     pages = ["index.html", "claims.md"] + (["chapter.html", "chapter.md"] if (tmp_path / "chapter.html").exists()
                                            else [])
     for page in pages:                  # a chapter view's header, and the accounting where there is one
@@ -189,5 +188,4 @@ def test_a_sentence_mark_holds_every_figure_and_formula_it_cuts_and_shows_its_wo
     assert marks == [Asserting(0, 20, (("a.holds", "holds"), ("a.refuted", "refuted"))),
                      Asserting(31, 40, (("a.not_run", "not run"), ("unregistered.claim", "not encoded")))]
     assert [m.kind for m in marks] == ["refuted", "not encoded"]
-    assert RANK.index("refuted") < RANK.index("not encoded") < RANK.index("device-specific") < RANK.index("holds")
     assert claim_kind(None) == "not encoded"

@@ -30,7 +30,6 @@ from claims.report import (
     site,
 )
 from claims.report.chapter_marks import LEGEND, SYMBOL
-from claims.report.chapter_text import blocks  # noqa: F401  (read as chapter.blocks by tests/test_chapter_math.py)
 from claims.report.page_parts import badge_imgs, css_class, smoke_html
 from claims.report.wording import accounting_line, figures_line, sentences_line, suggestion
 from claims.verdicts import summary_text

@@ -25,7 +25,7 @@ def _note(row: dict) -> str:
     kind = kind_of(row)
     return (f"[^{_note_id(row['id'])}]: {SYMBOL[kind]} **{md(row['label'])}** ({md(row['id'])}, claim "
             f"{md_code(row['claim'])}). "
-            + "; ".join(f"{k}: {md(v)}" for k, v in details(row)[2:]).replace("\n", " ").replace("|", "/"))
+            + "; ".join(f"{k}: {md_line(v)}" for k, v in details(row)[2:]))
 
 
 def _header(r) -> list[str]:

@@ -78,8 +78,3 @@ def since_rows(rows: list[dict], meta: dict, root: Path = PROJECT_ROOT) -> list[
     shallow = bool(commits) and any(commits.get(r["timestamp"], ("", False))[1] for r in committed) \
         and _is_shallow(root)
     return [dict(r, since=since_text(r, meta, commits, shallow)) for r in rows]
-
-
-def annotate(report: dict, root: Path = PROJECT_ROOT) -> dict:
-    """The report with each figure row's "since" (a copy: the report is not changed)."""
-    return dict(report, figures=since_rows(report.get("figures", []), report.get("meta") or {}, root))

@@ -87,10 +87,10 @@ def build(out: Path, fresh: dict | None, text: str | None, why_absent: str = "",
     return assemble(merged, out, text, why_absent, results_dir, fresh=fresh is not None, readme=shown)
 
 
-def _sentences(text: str | None, why_absent: str) -> tuple[dict, list]:
+def _sentences(text: str | None, missing: str) -> tuple[dict, list]:
     """The sentence walk (claims/sentences.py) once: its counts, and what it found."""
     if text is None:
-        return {"not built": why_absent or "no chapter text"}, []
+        return {"not built": missing}, []
     try:
         found = sentences.accounted(text)
     except ValueError as e:            # the sentence table's anchor that is not in this text, named
@@ -101,13 +101,13 @@ def _sentences(text: str | None, why_absent: str) -> tuple[dict, list]:
 def assemble(merged: dict, out: Path, text: str | None, why_absent: str = "", results_dir: Path = RESULTS_DIR,
              fresh: bool = True, readme: dict | None = None, entries: list[dict] | None = None) -> Report:
     """The model from merged verdicts (`entries`: the errata, where already built)."""
-    numbers = accounting.accounting(text) if text is not None else {"not built": why_absent or "no chapter text"}
-    said, found = _sentences(text, why_absent)
+    missing = "" if text is not None else why_absent or "no chapter text"     # why there is no chapter view
+    numbers = accounting.accounting(text) if text is not None else {"not built": missing}
+    said, found = _sentences(text, missing)
     merged = dict(merged, accounting=numbers, sentences=said)
     facts = Facts(merged, results_dir, out)                # the one reader of the evidence: errata and tables
     entries = errata.build(merged, results_dir, out, facts=facts) if entries is None else entries
-    built = tables.data(merged, results_dir, text, "" if text is not None else why_absent or "no chapter text",
-                        facts=facts)
+    built = tables.data(merged, results_dir, text, missing, facts=facts)
     sections = claim_rows.claim_table(merged["claims"])
     figures = merged.get("figures", [])
     cut = None
@@ -116,8 +116,7 @@ def assemble(merged: dict, out: Path, text: str | None, why_absent: str = "", re
         cut = chapter_cut.cut(text, figures, entries, found, {c["id"]: c for c in merged["claims"]})
     return Report(merged, fresh, figures, sections, numbers, said, entries, built,
                   [Plot.read(p) for p in plot_files(out, results_dir)],
-                  [] if verdicts.is_smoke(merged) else badge_data(sections), cut,
-                  "" if text is not None else why_absent or "no chapter text", readme)
+                  [] if verdicts.is_smoke(merged) else badge_data(sections), cut, missing, readme)
 
 
 def plot_files(out: Path, results_dir: Path) -> list[Path]:

@@ -30,8 +30,8 @@ CHAPTER_VIEW = "chapter.html"
 EXTERNAL: tuple[str, ...] = ()
 # What of a rendered report the site publishes (no run records, manifest or locks).
 PUBLISHED = {".html", ".md", ".png", ".svg", ".json", ".txt"}
-UNPUBLISHED = {"manifest.json", "claims.json", "chapter-not-built.html"}
 PLACEHOLDER = "chapter-not-built.html"
+UNPUBLISHED = {"manifest.json", "claims.json", PLACEHOLDER}
 
 
 ANCHOR_KEY = re.compile(r"[a-z][a-z0-9_]*")
