@@ -400,19 +400,20 @@ def test_time_exponent_is_the_chapters(requested, device, tables, claim_record, 
 
 
 @pytest.mark.claim("cost.memory_quadratic")
-@pytest.mark.parametrize("figure,stated", [pytest.param("exponent", MEMORY_EXPONENT, id="exponent",
-                                                        marks=pytest.mark.figure("cost.memory_exponent")),
-                                           pytest.param("last ratio", MEMORY_LAST_RATIO, id="last ratio",
-                                                        marks=pytest.mark.figure("cost.memory_last_ratio"))])
+@pytest.mark.parametrize("figure,fid", [pytest.param("exponent", "cost.memory_exponent", id="exponent",
+                                                     marks=pytest.mark.figure("cost.memory_exponent")),
+                                        pytest.param("last ratio", "cost.memory_last_ratio", id="last ratio",
+                                                     marks=pytest.mark.figure("cost.memory_last_ratio"))])
 @pytest.mark.parametrize("requested", DEVICES)
-def test_memory_figures_are_the_chapters(requested, figure, stated, device, tables, claim_record, request):
+def test_memory_figures_are_the_chapters(requested, figure, fid, device, tables, claim_record, request):
     dev = _device(requested, device)
     run = tables(dev)
     peaks, ns = run.peaks, run.ns
     value = (cost.loglog_slope(ns[-4:], [peaks[n] for n in ns[-4:]]) if figure == "exponent"
              else peaks[ns[-1]] / peaks[ns[-2]])
-    decision = rules.within(value, stated, 0.005)
-    claim_record(stated=stated, measured=value, tolerance="the chapter's rounding, 0.005 (byte counts)",
+    stated, rounding = FIGURES[fid].value, FIGURES[fid].rounding
+    decision = rules.within(value, stated, rounding)
+    claim_record(stated=stated, measured=value, tolerance=f"the chapter's rounding, {rounding:g} (byte counts)",
                  figure=f"memory {figure}", peak_mb=list(peaks.values()), device=dev,
                  decision=decision.inputs, measurement="peak_memory")
     device_specific(request, dev, f"memory {figure} {value:.3f}")
@@ -436,8 +437,9 @@ def test_peak_memory_is_the_chapters_byte_count(n, requested, device, tables, cl
         pytest.skip(f"smoke scale: peak memory is measured at {', '.join(map(str, run.ns))} tokens only")
     ours = run.peaks[n]
     stated = CHAPTER_PEAK_MB[n]
-    decision = rules.within(ours, stated, 0.05, " MB")
-    claim_record(stated=stated, measured=ours, tolerance="the chapter's rounding: 0.05 MB", n=n,
+    rounding = FIGURES[f"cost.peak_mb_{n}"].rounding
+    decision = rules.within(ours, stated, rounding, " MB")
+    claim_record(stated=stated, measured=ours, tolerance=f"the chapter's rounding: {rounding:g} MB", n=n,
                  difference=ours - stated, two_matrices_mb=2 * 8 * n * n * 4 / 2**20, device=dev,
                  decision=decision.inputs, measurement="peak_memory")
     device_specific(request, dev, f"{ours:.1f} MB at n = {n}")

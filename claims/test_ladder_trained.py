@@ -75,7 +75,8 @@ def test_residual_average_contributes_nothing_over_the_baseline(trained, seeds, 
     # the difference of the chapter's two printed levels, at their rounding
     stated = round(FIGURES["ladder.residual_average_val"].value - FIGURES["ladder.baseline"].value, 2)
     trained_figure(request, claim_record, measurement="perplexity", figure="residual average - baseline", stated=stated, values=gain(res, base),
-                   rounding=0.005, unit=" points", residual_average=val(res), baseline=val(base))
+                   rounding=FIGURES["ladder.baseline"].rounding,        # the levels' printed hundredths
+                   unit=" points", residual_average=val(res), baseline=val(base))
 
 
 @pytest.mark.claim("depth.two_blocks_overfit")
