@@ -27,7 +27,7 @@ from claims.report.readme import BADGES, README_BLOCKS, generated, readme_block,
 from claims.save import save_run
 from claims.verdicts import is_smoke, summary_text
 from data.files import SaveError
-from data.paths import PROJECT_ROOT, CheckoutError, require_checkout
+from data.paths import PROJECT_ROOT, CheckoutError, committed_folder, require_checkout
 from fixtures.results import EvidenceError, read_json
 
 ROOT = PROJECT_ROOT
@@ -68,6 +68,11 @@ def _refused(a, out) -> str | None:
         require_checkout("python -m claims.report")
     except CheckoutError as e:
         return str(e)
+    why = committed_folder(out, ROOT)
+    if why:
+        return (f"python -m claims.report: --report-dir={a.report_dir}: {why}; the report is written into a folder of "
+                "its own (report/ by default) and nothing was written; --save-results carries a run into results/, "
+                "--readme rewrites README.md's and docs/claims.md's generated blocks")
     if a.save_results and not out.is_dir():
         return f"--save-results: no run to save: {out} is not a directory (the --report-dir of a pytest run)"
     return None
