@@ -27,7 +27,7 @@ from claims.verdicts import (
     summarise_claim,
 )
 from data.files import Transaction, recover
-from fixtures.results import EvidenceError, read_json, save_lock
+from fixtures.results import EvidenceError, check_staged, read_json, save_lock
 
 
 def load_verdicts(path: Path) -> dict:
@@ -162,6 +162,9 @@ def save_run(fresh: dict, evidence, results_dir: Path, replace_weaker: bool = Fa
                 lines.append("verdicts.json: unchanged")
             lines += figures
             lines += evidence.save(tx, held)
+            # every file staged, read back as the report and the re-derivation read it: a file they
+            # would refuse stops the save before anything is committed
+            check_staged(tx, {path.name: load_verdicts, figure_evidence.FILE.name: figure_evidence.load})
             tx.commit()
         except BaseException:
             tx.abort()
