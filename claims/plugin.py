@@ -191,6 +191,8 @@ def _props(report) -> dict:
         elif k == "runs":                       # each trained(...) call notes its runs (fixtures/plugin.py)
             out.setdefault("runs", [])
             out["runs"] += [run for run in v if run not in out["runs"]]
+        elif k == "runs_from":                  # and whether they were read from the committed records
+            out.setdefault("runs_from", set()).add(v)
         else:
             out[k] = v
     return out
@@ -259,6 +261,7 @@ class ClaimReporter:
         r["seconds"] += report.duration
         r["records"] = props["records"] or r["records"]
         r["runs"] = props.get("runs") or r.get("runs", [])
+        r["runs_from"] = r.get("runs_from", set()) | props.get("runs_from", set())
         outcome, reason = outcome_of(report)
         if outcome and verdicts.SEVERITY[outcome] >= verdicts.SEVERITY.get(r["outcome"], -1):
             r["outcome"], r["reason"] = outcome, reason
@@ -280,6 +283,10 @@ class ClaimReporter:
                 "from_results": bool(config.getoption("--from-results")), "commit": checkout_commit(),
                 "seconds": round(time.time() - self.started, 1),
                 "torch": torch.__version__, "python": platform.python_version()}
+        if meta["from_results"]:
+            # the tests whose every run was read from the committed records measured nothing: a save
+            # keeps the provenance (date, code, device, torch) of the run that did (claims/save.py)
+            meta["from_records"] = sorted(n for n, r in self.results.items() if r["runs_from"] == {"records"})
         encoded = config.stash[COLLECTED] | (set() if _collected_all_claims(config) else set(registry.CLAIMS))
         report = verdicts.build_report(self.results, encoded, meta)
         out = config.stash[REPORT_DIR]
