@@ -235,6 +235,29 @@ def _collected_all_claims(config) -> bool:
     return any(claims_dir == p or claims_dir.is_relative_to(p) for p in paths)
 
 
+def _selection(config) -> str:
+    """The run's selection as given: its --claim, --figure, -m and -k."""
+    given = [f"--claim {c}" for c in config.getoption("--claim")] + [f"--figure {f}" for f in config.getoption("--figure")]
+    given += [f"{flag} {value!r}" for flag, value in (("-m", config.getoption("markexpr")),
+                                                      ("-k", config.getoption("keyword"))) if value]
+    return " ".join(given) or "the paths given"
+
+
+def _ran_nothing(config, results: dict) -> str | None:
+    """Why no claim test of this run reached a verdict (none selected, or every one selected
+    skipped before it decided anything), or None when one did."""
+    if any(r["outcome"] not in (None, "not run") for r in results.values()):
+        return None
+    if not results:
+        return f"{_selection(config)} selects none of the tests of the {len(config.stash[COLLECTED])} claims collected"
+    reasons: dict[str, int] = {}
+    for r in results.values():
+        reason = (r["reason"] or "no reason given").strip().splitlines()[0].removeprefix("Skipped: ")[:200]
+        reasons[reason] = reasons.get(reason, 0) + 1
+    said = "; ".join(f"{n} x {why}" for why, n in sorted(reasons.items(), key=lambda kv: -kv[1])[:3])
+    return f"{_selection(config)} selects {len(results)} test(s), every one skipped: {said}"
+
+
 class ClaimReporter:
     """Controller-side: turns test reports into per-claim verdicts and writes claims.json."""
 
@@ -275,6 +298,15 @@ class ClaimReporter:
             # a collection error, a usage error, an interrupt: the verdicts would be "not run"
             # for claims this run never reached, so the last report is kept as it is
             self.summary_line = f"claim report not written: the run aborted ({pytest.ExitCode(exitstatus).name})"
+            return
+        nothing = _ran_nothing(config, self.results)
+        if nothing:
+            # a selection that ran no claim test would turn the last run's verdicts into "not run":
+            # the last report is kept, the run says why, and it fails (pytest's "no tests ran")
+            self.summary_line = (f"claim report not written: no claim test ran ({nothing}); "
+                                 f"{config.stash[REPORT_DIR] / 'claims.json'} is as the last run left it")
+            if session.exitstatus == pytest.ExitCode.OK:
+                session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED
             return
         smoke = config.getoption("--smoke")
         meta = {"timestamp": datetime.now(timezone.utc).isoformat(timespec="seconds"),
