@@ -252,3 +252,20 @@ def test_11_a_selection_that_runs_nothing_says_why_fails_and_keeps_the_last_repo
     assert r.returncode not in (0, 1), r.stdout[-2000:]
     assert "claim report not written" in r.stdout and "no claim test ran" in r.stdout, r.stdout[-2000:]
     assert (rep / "claims.json").read_bytes() == earlier
+
+
+# ------------------------------------------------------------ 9. torn reads
+
+@pytest.mark.parametrize("command", [["-m", "claims.rederive"], ["-m", "claims.report", "--report-dir=report/torn"]])
+def test_9_a_reader_of_results_waits_for_a_save_in_progress(scratch, command):
+    """A save commits its files under the save lock; the report and the re-derivation read results/
+    under it too, so neither reads some files from before a save and some from after.  With the lock
+    held and a wait of 1 s, each waits, names the holder and stops, exit 2."""
+    with results.save_lock(scratch / "results"):
+        r = subprocess.run([sys.executable, *command, *(["--evidence", str(scratch / "results" / "figures.json")]
+                                                        if "claims.rederive" in command else [])],
+                           cwd=ROOT, capture_output=True, text=True, check=False, timeout=300,
+                           env=dict(os.environ, ATTENTION_CLAIMS_ROOT=str(scratch), PYTHONPATH=str(ROOT),
+                                    ATTENTION_CLAIMS_LOCK_WAIT="1"))
+    assert r.returncode == 2 and "waiting for" in r.stderr and ".save.lock" in r.stderr, r.stdout[-1000:] + r.stderr
+    assert "Traceback" not in r.stderr

@@ -28,7 +28,7 @@ from claims.save import save_run
 from claims.verdicts import is_smoke, summary_text
 from data.files import SaveError
 from data.paths import PROJECT_ROOT, CheckoutError, committed_folder, require_checkout
-from fixtures.results import EvidenceError, read_json
+from fixtures.results import EvidenceError, read_json, reading
 
 ROOT = PROJECT_ROOT
 RESULTS = ROOT / "results" / "verdicts.json"
@@ -126,7 +126,8 @@ def _main(argv=None) -> int:
     code = _save(a, fresh, evidence, run_evidence)
     if code:
         return code
-    report = model.build(out, fresh, *chapter, results_dir=RESULTS.parent, with_readme=a.readme or a.check_readme)
+    with reading(RESULTS.parent):           # results/ as one save left it, never half of the next
+        report = model.build(out, fresh, *chapter, results_dir=RESULTS.parent, with_readme=a.readme or a.check_readme)
     render.write(report, out)
     code = _readme(a, report, out)
     if code:
