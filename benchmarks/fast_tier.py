@@ -1,6 +1,8 @@
 """Wall time of `pytest -m fast` from a cold interpreter, serial and with `-n 2` side by side, in the
 same conditions (one after the other, after one collection that fills the bytecode cache), with
-the load on the machine before and after each, and the ten slowest tests of the serial run.
+the CPU time each took (the run and its workers), the load on the machine before and after each,
+and the ten slowest tests of the serial run.  On a busy machine the wall times grow with the load;
+the CPU times much less.
 
   python benchmarks/fast_tier.py            # last line: fast_tier_seconds=serial:...,n2:...
 
@@ -10,6 +12,7 @@ the environment's cost, not the suite's; the script says when it unset it.
 """
 import os
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -23,12 +26,18 @@ def load() -> str:
     return "/".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def run(extra: list[str], env: dict) -> tuple[float, subprocess.CompletedProcess]:
+def cpu_of_children() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run(extra: list[str], env: dict) -> tuple[float, float, subprocess.CompletedProcess]:
+    """Wall seconds, CPU seconds (the run and its workers, user + system) and the finished process."""
     cmd = [sys.executable, "-m", "pytest", "-m", "fast", "-q", "-p", "no:cacheprovider", "--durations=10",
            f"--report-dir={ROOT / 'report'}", *extra]
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), cpu_of_children()
     p = subprocess.run(cmd, cwd=ROOT, capture_output=True, check=False, text=True, env=env)
-    return time.perf_counter() - t0, p
+    return time.perf_counter() - t0, cpu_of_children() - cpu0, p
 
 
 def summary(p: subprocess.CompletedProcess) -> str:
@@ -47,8 +56,9 @@ if __name__ == "__main__":
     seconds, failed = {}, []
     for name, extra in RUNS.items():
         before = load()
-        seconds[name], p = run(extra, env)
-        print(f"{name:>7}: {seconds[name]:6.1f} s  {summary(p)}  (load {before} before, {load()} after)")
+        seconds[name], cpu, p = run(extra, env)
+        print(f"{name:>7}: {seconds[name]:6.1f} s wall, {cpu:6.1f} s CPU  {summary(p)}  "
+              f"(load {before} before, {load()} after)")
         if name == "serial":
             lines = p.stdout.splitlines()
             start = next((i for i, line in enumerate(lines) if "slowest 10 durations" in line), None)
