@@ -77,6 +77,17 @@ def test_a_failed_computation_leaves_no_entry_and_a_foreign_file_is_a_clear_erro
         RunCache(tmp_path).get("grad_profile", {"seed": 0}, lambda: [1.0])
 
 
+def test_without_a_directory_an_entry_is_computed_once_in_the_process(tmp_path, monkeypatch):
+    monkeypatch.setenv("ATTENTION_CLAIMS_CACHE", str(tmp_path / "file"))
+    (tmp_path / "file").write_text("not a directory: the cache cannot be made")
+    assert run_cache.new_run_dir() is None
+    here, calls = RunCache(None), []
+    for _ in range(2):
+        assert here.get("grad_profile", {"seed": 0}, lambda: calls.append(1) or [0.5]) == [0.5]
+    assert calls == [1]
+    run_cache.end_run(None)
+
+
 def _share(directory, barrier, log, out):
     """One of two processes asking for the same six entries: its first computation waits until the
     other process is computing too, so the two are computing different entries at once."""
