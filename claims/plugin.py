@@ -20,13 +20,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-import torch  # imported once, up front: pytester's sys.modules restore must not drop it
 
 from claims import chapter_figures, registry, rule_versions, verdicts
 from data.files import atomic_write
 from data.paths import checkout_commit
 from fixtures.measurements import measurement_id
-from fixtures.plugin import REPORT_DIR, device_of
+from fixtures.plugin import REPORT_DIR, _controls_workers, device_of
 
 # the options, the device and the report directory come from the fixtures' plugin: loading
 # this plugin alone (`-p claims.plugin`) loads it too
@@ -62,12 +61,26 @@ def _unknown_selection(config) -> str | None:
 
 def pytest_configure(config):
     config.stash[COLLECTED] = set()
+    if not _controls_workers(config):
+        # Imported once, up front, in every process that runs tests: pytester's sys.modules restore
+        # must not drop it.  The controller of an xdist run runs none, and starts its workers sooner.
+        import torch  # noqa: F401
     if not hasattr(config, "workerinput"):
         why = _unknown_selection(config)
         if why:
             raise pytest.UsageError(why)
     if not hasattr(config, "workerinput"):          # the controller (or a run without xdist)
         config.pluginmanager.register(ClaimReporter(config), "claim-reporter")
+
+
+def _torch_version() -> str:
+    """torch.__version__ where torch is imported; in the controller of an xdist run, which never
+    imports it, the installed distribution's version (the same string for the wheels)."""
+    import sys
+    if "torch" in sys.modules:
+        return sys.modules["torch"].__version__
+    from importlib.metadata import version
+    return version("torch")
 
 
 def claim_ids_of(item) -> list[str]:
@@ -314,7 +327,7 @@ class ClaimReporter:
                 "markexpr": config.getoption("markexpr"), "argv": list(config.invocation_params.args),
                 "from_results": bool(config.getoption("--from-results")), "commit": checkout_commit(),
                 "seconds": round(time.time() - self.started, 1),
-                "torch": torch.__version__, "python": platform.python_version()}
+                "torch": _torch_version(), "python": platform.python_version()}
         if meta["from_results"]:
             # the tests whose every run was read from the committed records measured nothing: a save
             # keeps the provenance (date, code, device, torch) of the run that did (claims/save.py)

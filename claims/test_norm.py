@@ -5,6 +5,7 @@ backward pass of the cross-entropy on one batch of real training windows, before
 a block's gradient norm is the L2 norm of all its parameters' gradients together.  PyTorch's
 default initialisation (the chapter does not give one).  Four seeds, each with its own batch.
 """
+import hashlib
 import statistics
 
 import pytest
@@ -21,14 +22,15 @@ SEEDS = range(4)
 
 
 @pytest.fixture(scope="module")
-def profiles(corpus_tokens):
+def profiles(corpus_tokens, run_cache):
+    """profiles(norm) -> each seed's block norms.  Computed once per run (fixtures/run_cache.py):
+    under xdist the workers that need a profile split its seeds, and each reads the others'."""
     train, _ = split(corpus_tokens)
-    cache = {}
+    tokens = f"{train.dtype}:{len(train)}:{hashlib.sha256(train).hexdigest()}"
 
     def get(norm):
-        if norm not in cache:
-            cache[norm] = [block_grad_norms(norm, s, train) for s in SEEDS]
-        return cache[norm]
+        return run_cache.get_all("grad_profile", [{"norm": norm, "seed": s, "train": tokens} for s in SEEDS],
+                                 lambda i: block_grad_norms(i["norm"], i["seed"], train))
     return get
 
 

@@ -87,11 +87,16 @@ def test_each_product_of_unit_variance_entries_has_the_stated_variance(claim_rec
 
 @functools.cache          # several tests read the same rows; computed once
 def fresh_rows(d: int, rows: int, divide: bool, seed: int = 0, positions: int = 64) -> torch.Tensor:
+    s = fresh_scores(d, rows, seed, positions)
+    return torch.softmax(s / math.sqrt(d) if divide else s, dim=-1)
+
+
+@functools.cache          # the same scores with and without the division: drawn once
+def fresh_scores(d: int, rows: int, seed: int, positions: int) -> torch.Tensor:
     g = torch.Generator().manual_seed(seed)
     q = torch.randn(rows, 1, d, generator=g)
     k = torch.randn(rows, positions, d, generator=g)
-    s = (q * k).sum(-1)                                             # (rows, 64)
-    return torch.softmax(s / math.sqrt(d) if divide else s, dim=-1)
+    return (q * k).sum(-1)                                          # (rows, 64)
 
 
 def effective_tokens(w: torch.Tensor) -> torch.Tensor:

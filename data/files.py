@@ -4,7 +4,8 @@ atomic write, its lock, and an all-or-nothing save of several files.
 - `atomic_write(path, data)`: a unique temporary file beside `path` (pid and a random suffix, so two
   processes never share one), flushed and fsynced, then renamed over `path`: a reader sees the old
   file or the new one, never a part.
-- `locked(path)`: an exclusive lock for a read-modify-write of `path` (`.<name>.lock` beside it).
+- `locked(path)`: an exclusive lock for a read-modify-write of `path` (`.<name>.lock` beside it);
+  `try_locked(path)`: the same lock if it is free now, never waiting.
 - `Transaction(directory)`: stage several files, then `commit()` them together.  Every staged file
   is written and fsynced first; then a journal listing them is written atomically; then each is
   renamed into place and the journal removed.  A kill before the journal leaves the directory as
@@ -126,8 +127,7 @@ def locked(path: Path, timeout: float | None = None):
     """Hold the lock of `path` (a read-modify-write of it by one process at a time).  A lock held
     elsewhere is waited for at most `timeout` seconds (lock_wait_seconds(); a negative one waits
     as long as it takes), saying once who holds it; then SaveError names the holder."""
-    path = Path(path)
-    lock = path.with_name(f".{path.name}.lock")
+    lock = lock_of(path)
     wait = lock_wait_seconds() if timeout is None else timeout
     fl = FileLock(str(lock))
     start, said = time.monotonic(), False
@@ -143,6 +143,35 @@ def locked(path: Path, timeout: float | None = None):
             if 0 <= wait <= time.monotonic() - start:
                 raise SaveError(f"{lock}: locked by {_holder(lock)} for over {wait:.0f} s; nothing was "
                                 "written (ATTENTION_CLAIMS_LOCK_WAIT sets how long to wait)") from None
+    with _holding(fl, lock):
+        yield
+
+
+@contextmanager
+def try_locked(path: Path):
+    """The lock of `path` (as `locked` takes it) if no other process holds it now: yields True and
+    holds it for the block; else yields False at once, without waiting (the caller does other work
+    first, and comes back to `locked` to wait)."""
+    lock = lock_of(path)
+    fl = FileLock(str(lock))
+    try:
+        fl.acquire(timeout=0)
+    except Timeout:
+        yield False
+        return
+    with _holding(fl, lock):
+        yield True
+
+
+def lock_of(path: Path) -> Path:
+    """The lock file of `path`: `.<name>.lock` beside it."""
+    path = Path(path)
+    return path.with_name(f".{path.name}.lock")
+
+
+@contextmanager
+def _holding(fl: FileLock, lock: Path):
+    """An acquired lock, released when the block ends; who holds it is written beside it meanwhile."""
     holder = lock.with_name(lock.name + ".holder")
     try:
         try:                                       # renamed into place: a link planted there is replaced, not followed

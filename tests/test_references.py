@@ -17,8 +17,14 @@ from model.attention import MultiHeadAttention, causal_mask
 from model.block import Block
 from model.positions import ALiBi, RoPE, alibi_slopes
 
-transformers = pytest.importorskip("transformers", reason="HF transformers is the reference (pip install -e '.[test]')")
 EPS = torch.finfo(torch.float32).eps
+
+
+@pytest.fixture(autouse=True)
+def _transformers():
+    """HF transformers is the reference: imported when a test here runs, not when the module is
+    collected (a run of another tier collects this module too, and would pay for the import)."""
+    pytest.importorskip("transformers", reason="HF transformers is the reference (pip install -e '.[test]')")
 
 
 def close(ours: torch.Tensor, theirs: torch.Tensor, ulps: float) -> None:
