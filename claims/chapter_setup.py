@@ -128,6 +128,17 @@ def _unbiased_projections(r) -> int:
     return 3 * (att.qkv.bias is None) + (getattr(att.out, "bias", None) is None)
 
 
+def _ratio(ns) -> object:
+    ratios = {b / a for a, b in itertools.pairwise(ns)}
+    return ratios.pop() if len(ratios) == 1 else tuple(sorted(ratios))
+
+
+def _mlp_expansion(r) -> int:
+    from model import LanguageModel
+    block = LanguageModel(r.model).blocks[0]
+    return block.ff.up.out_features // r.model.d_model
+
+
 def _bpe() -> dict[str, object]:
     from data.bpe import VOCAB_SIZE
     return {"data/bpe.py VOCAB_SIZE (the tokenizer trained on the corpus)": VOCAB_SIZE}
@@ -234,7 +245,6 @@ POSITIONS = r"^positions_"
 
 # ------------------------------------------------------------------ the table
 
-COMMON = "Every model is 128 wide, sees 128 tokens, and trains for 3000 steps of AdamW at $10^{-3}$ with a batch of 64"
 SETUP: list[Stated] = [
     # the corpus, its tokens, and the setup every model shares
     Stated("corpus.vocabulary", "with a vocabulary of 1024", "1024",
@@ -284,7 +294,7 @@ SETUP: list[Stated] = [
     # the ladder's rows the prose names by their shape
     Stated("ladder.four_heads", "Four heads buy", "Four", _field("model.n_heads", r"^four_heads$")),
     Stated("ladder.mlp_expansion", "a four-times expansion", "four",
-           _field("the MLP's expansion", r"^layernorm$", where=lambda r: _mlp_expansion(r))),
+           _field("the MLP's expansion", r"^layernorm$", where=_mlp_expansion)),
     Stated("ladder.unbiased_projections", "leaves the bias off three of them", "three",
            _field("projections without a bias", r"^layernorm$", where=_unbiased_projections)),
     Stated("depth.two_blocks", "Two blocks on this corpus", "Two", _field("model.n_blocks", r"^two_blocks$")),
@@ -366,17 +376,6 @@ SETUP: list[Stated] = [
     Stated("winograd.two_blocks", "and two reached", "two", _field("model.n_blocks", r"^winograd_hardened_two_blocks$")),
 ]
 SETUP_BY_ID = {s.id: s for s in SETUP}
-
-
-def _ratio(ns) -> object:
-    ratios = {b / a for a, b in itertools.pairwise(ns)}
-    return ratios.pop() if len(ratios) == 1 else tuple(sorted(ratios))
-
-
-def _mlp_expansion(r) -> int:
-    from model import LanguageModel
-    block = LanguageModel(r.model).blocks[0]
-    return block.ff.up.out_features // r.model.d_model
 
 
 # ------------------------------------------------------------------ declared deviations
