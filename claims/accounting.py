@@ -46,7 +46,8 @@ DECLARED: list[Declared] = [
     # the history and the course around the chapter
     Declared(r"\mathbf{h}_t = f(\mathbf{h}_{t-1}", "notation", "the recurrence's index, t - 1"),
     Declared(r"$\mathbf{h}_t$ needs $\mathbf{h}_{t-1}$", "notation", "the recurrence's index, t - 1"),
-    # the setup every model shares (fixtures/recipes.py holds it)
+    # the setup every model shares (fixtures/recipes.py holds it).  Every "setup" number is compared with
+    # what uses it, or says why not, in claims/chapter_setup.py (tests/test_chapter_setup.py)
     Declared("with a vocabulary of 1024", "setup", "the BPE vocabulary (data/bpe.py)"),
     Declared("Every model is 128 wide, sees 128 tokens, and trains for 3000 steps of AdamW at $10^{-3}$ with a "
              "batch of 64", "setup", "the common recipe (fixtures/recipes.py)"),

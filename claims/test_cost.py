@@ -504,7 +504,7 @@ def test_fused_kernel_gives_the_same_result(requested, device, claim_record, cos
     att = cost.layer(dev)
     diffs, bounds = {}, {}
     for n in cost_scale.same_result_ns:
-        x = torch.randn(1, n, cost.WIDTH, device=dev, generator=None)
+        x = cost.tokens(n, dev)
         with torch.no_grad():
             ref, out = cost.explicit(att, x), cost.fused(att, x)
         diffs[n] = (ref - out).abs().max().item()
@@ -525,14 +525,14 @@ def test_fused_kernel_runs_at_the_longest_length_with_linear_memory(requested, d
     dev = _device(requested, device)
     att = cost.layer(dev)
     ns = list(cost_scale.fused_ns)
-    peaks = [cost.peak_bytes(cost.fused, att, torch.randn(1, n, cost.WIDTH, device=dev)) / 2**20 for n in ns]
+    peaks = [cost.peak_bytes(cost.fused, att, cost.tokens(n, dev)) / 2**20 for n in ns]
     slope = cost.loglog_slope(ns, peaks)
     n = cost_scale.fused_n                              # 16384 (smoke: 2048)
     capped = cost.run_capped(n, "fused", dev, cap_bytes=CAP_BYTES)
     ordering(request, claim_record, label="the fused kernel runs at the longest length, memory linear in n",
              stated=f"runs at {CHAPTER_SCALE.fused_n} without the n x n matrix",
              measured={f"{n} under 8 GiB": capped.get("ok"), "peak MB": dict(zip(ns, peaks)), "slope": slope,
-                       "backend": cost.sdpa_backend(att, torch.randn(1, 256, cost.WIDTH, device=dev)),
+                       "backend": cost.sdpa_backend(att, cost.tokens(256, dev)),
                        "error": capped.get("error")},
              conditions=[[f"{n} tokens run under the 8 GiB cap", bool(capped.get("ok")), "==", True],
                          ["peak memory's log-log slope at most 1 + 0.15", slope, "<=", 1.15]],

@@ -17,7 +17,12 @@ from model.attention import Head
 pytestmark = pytest.mark.fast
 
 # The chapter's table, a row per d: its Var(q.k) and std over 20,000 pairs (claims/chapter_figures.py).
+# The samples and widths below are the chapter's setup, each checked against its sentence
+# (claims/chapter_setup.py): "twenty thousand random pairs"; "two thousand random rows" of "64
+# scores"; the undivided head read "at d_k = 256" (effective tokens) and "At d_k = 1024" (frozen rows).
 PAIRS = 20_000
+ROWS, ROW_LENGTH = 2_000, 64
+EFFECTIVE_AT, FROZEN_AT = 256, 1024
 
 
 def rows(column: str) -> list:
@@ -86,7 +91,7 @@ def test_each_product_of_unit_variance_entries_has_the_stated_variance(claim_rec
 
 
 @functools.cache          # several tests read the same rows; computed once
-def fresh_rows(d: int, rows: int, divide: bool, seed: int = 0, positions: int = 64) -> torch.Tensor:
+def fresh_rows(d: int, rows: int, divide: bool, seed: int = 0, positions: int = ROW_LENGTH) -> torch.Tensor:
     s = fresh_scores(d, rows, seed, positions)
     return torch.softmax(s / math.sqrt(d) if divide else s, dim=-1)
 
@@ -107,8 +112,8 @@ def effective_tokens(w: torch.Tensor) -> torch.Tensor:
 @pytest.mark.claim("scale.effective_tokens")
 @pytest.mark.figure("scale.effective_one")
 def test_undivided_head_effective_token_count(claim_record):
-    undivided = effective_tokens(fresh_rows(256, 2000, divide=False)).mean().item()
-    divided = effective_tokens(fresh_rows(256, 2000, divide=True)).mean().item()
+    undivided = effective_tokens(fresh_rows(EFFECTIVE_AT, ROWS, divide=False)).mean().item()
+    divided = effective_tokens(fresh_rows(EFFECTIVE_AT, ROWS, divide=True)).mean().item()
     # "about one" read at the chapter's precision: the mean rounds to 1, i.e. < 1.5.  The SE of
     # the mean over 2,000 rows is ~0.01, well inside that band.
     f = FIGURES["scale.effective_one"]
@@ -131,10 +136,10 @@ def frozen(w: torch.Tensor) -> torch.Tensor:
 @pytest.mark.claim("scale.frozen_rows")
 @pytest.mark.figure("scale.frozen_seven")
 def test_undivided_widest_head_share_of_frozen_rows(claim_record):
-    share = frozen(fresh_rows(1024, 2000, divide=False)).float().mean().item()
+    share = frozen(fresh_rows(FROZEN_AT, ROWS, divide=False)).float().mean().item()
     f = FIGURES["scale.frozen_seven"]                               # "seven rows in ten"
     stated, half = f.value / 10, f.rounding / 10
-    se = math.sqrt(stated * (1 - stated) / 2000)
+    se = math.sqrt(stated * (1 - stated) / ROWS)
     # "seven in ten" covers [0.65, 0.75); widened by 3 binomial SE of a 2,000-row sample.
     claim_record(stated=stated, measured=share,
                  tolerance=f"[{stated - half:.2f}, {stated + half:.2f}) +- 3 SE ({3 * se:.3f})")
@@ -145,10 +150,10 @@ def test_undivided_widest_head_share_of_frozen_rows(claim_record):
 @pytest.mark.figure("scale.divided_flat_sum")
 @pytest.mark.parametrize("d", VARIANCE_D)
 def test_divided_softmax_slope_is_flat(d, claim_record):
-    w = fresh_rows(d, 2000, divide=True, seed=d)
+    w = fresh_rows(d, ROWS, divide=True, seed=d)
     q = (w * (1 - w)).sum(-1)
-    mean, se = q.mean().item(), q.std().item() / math.sqrt(2000)
-    u = fresh_rows(d, 2000, divide=False, seed=d)
+    mean, se = q.mean().item(), q.std().item() / math.sqrt(ROWS)
+    u = fresh_rows(d, ROWS, divide=False, seed=d)
     undivided = (u * (1 - u)).sum(-1).mean().item()
     # The chapter prints two decimals: [0.955, 0.965), widened by 3 SE of the 2,000-row mean.
     f = FIGURES["scale.divided_flat_sum"]
@@ -162,7 +167,7 @@ def test_divided_softmax_slope_is_flat(d, claim_record):
 @pytest.mark.figure("scale.divided_saturated")
 @pytest.mark.parametrize("d", VARIANCE_D)
 def test_divided_no_row_is_frozen_on_one_token(d, claim_record, request):
-    rows = 2000
+    rows = ROWS
     w = fresh_rows(d, rows, divide=True, seed=d)
     count, top = int(frozen(w).sum().item()), w.max().item()
     undivided = frozen(fresh_rows(d, rows, divide=False, seed=d)).float().mean().item()
@@ -213,7 +218,7 @@ def test_multiplied_scores_turn_a_soft_blend_into_a_hard_choice(claim_record, re
     #   hard choice: fewer than 2 effective tokens on average, and more than half of each row's
     #                weight on its top token on average: about one token chosen.
     # The SE of each mean over 2,000 rows is below 0.03 tokens (0.01 in weight), far from the lines.
-    s = torch.randn(2000, 64, generator=torch.Generator().manual_seed(0))
+    s = torch.randn(ROWS, ROW_LENGTH, generator=torch.Generator().manual_seed(0))
     soft_eff, soft_top = effective_and_top(torch.softmax(s, -1))
     hard_eff, hard_top = effective_and_top(torch.softmax(READ["scale.score_factor"].value * s, -1))
     conditions = [["softmax(s): mean effective tokens above 10 (a soft blend)", soft_eff, ">", 10],
