@@ -2,17 +2,21 @@
 
   python -m claims.rederive
 
-Reads results/figures.json (one record per decided figure: the values measured, the rule's
-inputs, the verdict given) and the figure table (claims/chapter_figures.py), and decides each
-record again under today's rule (claims/decide.py again).  Imports no torch and no pytest, trains
+Reads results/figures.json (one record per decided figure: the values measured, the verdict
+given) and the figure table (claims/chapter_figures.py, whose rule inputs claims/record_rules.py
+gives: stated value, rounding, null, the kind of rule), and decides each record again under
+today's rule (claims/decide.py); a record's own say on its rule inputs is never read.  Imports no torch and no pytest, trains
 and loads nothing: a verdict needs no weights to be decided again, only to be measured again.
 
 It prints the counts and exits 1 when any re-decided verdict differs from the committed one, or
 when the figure table no longer prints a figure as it was decided, naming the figure, both
-verdicts and the record.  A record decided under an older version of its rule
-(claims/rule_versions.py) or measured under an older version of its measurement
-(fixtures/measurements.py) is listed as stale, with the command that measures it again; it is
-not a difference.  Figures the chapter measured on its CUDA card are decided as readings, as the
+verdicts and the record.  It exits 2, naming the file, the record and the field, when a record
+cannot be decided: a key the figure table gives no rule inputs for, an unknown, malformed or
+newer rule or measurement version, measured values missing or mistyped (a string, a non-finite
+number, an empty list, a bool where a number is meant).  A record decided under an older
+version of its rule (claims/rule_versions.py) or measured under an older version of its
+measurement (fixtures/measurements.py) is listed as stale, with the command that measures it
+again; it is not a difference.  Figures the chapter measured on its CUDA card are decided as readings, as the
 report shows them.  Measuring again from a model's weights is a separate, optional step for
 whoever has the trained cache (docs/evidence.md).
 """
@@ -24,36 +28,43 @@ import sys
 import time
 from pathlib import Path
 
-from claims.figure_evidence import FILE, FigureEvidenceError, from_test, load, printed_now, redecide
-from claims.rule_versions import RULES
+from claims.figure_evidence import (
+    FILE,
+    MAX_BYTES,
+    FigureEvidenceError,
+    RecordError,
+    from_test,
+    load,
+    outcome_of,
+    printed_now,
+    redecide,
+    stale,
+)
 from claims.verdicts import COMMITTED_TIERS, device_reading, record_key
-from fixtures.measurements import REMEASURE, stale_measurement
-
-
-def _stale_rule(rule: str | None) -> bool:
-    name, _, version = str(rule).partition("/")
-    return name not in RULES or version != str(RULES[name][0])
+from fixtures.measurements import REMEASURE
 
 
 def _measured_again(mid: str) -> str:
     return REMEASURE.get(str(mid).partition("/")[0], "see docs/evidence.md")
 
 
-def compare(records: list[dict]) -> dict:
+def compare(records: list[dict], path: Path = FILE) -> dict:
     """{"agree": [keys], "differ": [(key, committed, now, why)], "changed": [(key, was, is)],
-    "stale": [(key, what, command)], "readings": [keys]}."""
-    out = {"agree": [], "differ": [], "changed": [], "stale": [], "readings": []}
-    for rec in records:
+    "stale": [(key, what, command)], "readings": [keys], "errors": [lines naming file, record, field]}."""
+    out = {"agree": [], "differ": [], "changed": [], "stale": [], "readings": [], "errors": []}
+    for i, rec in enumerate(records):
         key = rec["key"]
-        if rec["printed"] != printed_now(rec):
-            out["changed"].append((key, rec["printed"], printed_now(rec)))
-        if _stale_rule(rec["rule"]) or rec["decision"] is None:
-            out["stale"].append((key, f"decided under {rec['rule']}" + ("" if rec["decision"] else
-                                 ", which kept no inputs to decide it again"), _measured_again(rec["measurement"])))
+        try:
+            why_stale = stale(rec)
+            if rec["printed"] != printed_now(rec):
+                out["changed"].append((key, rec["printed"], printed_now(rec)))
+            if why_stale:
+                out["stale"].append((key, why_stale, _measured_again(rec["measurement"])))
+                continue
+            now = redecide(rec)
+        except RecordError as e:
+            out["errors"].append(f"{path}: record {i} ({key}): {e}")
             continue
-        if stale_measurement(rec["measurement"]):
-            out["stale"].append((key, f"measured under {rec['measurement']}", _measured_again(rec["measurement"])))
-        now = redecide(rec)
         if now.verdict != rec["verdict"]:
             out["differ"].append((key, rec["verdict"], now.verdict, now.why))
         else:
@@ -72,7 +83,7 @@ def against_verdicts(records: list[dict], verdicts: dict) -> list[str]:
     carried, out = set(), []
     for c in verdicts.get("claims", []):
         for t in c.get("tests", []):
-            if t.get("outcome") not in ("holds", "refuted") or t.get("tier") not in COMMITTED_TIERS:
+            if t.get("outcome") not in ("holds", "refuted", "undecided") or t.get("tier") not in COMMITTED_TIERS:
                 continue
             keys = [record_key(rec, c["id"]) for rec in t.get("records") or []]
             carried.update(keys)
@@ -82,7 +93,7 @@ def against_verdicts(records: list[dict], verdicts: dict) -> list[str]:
                            f"{', '.join(missing) or 'at all'}")
                 continue
             says = [by_key[k]["verdict"] for k in keys]
-            if (t["outcome"] == "holds") != all(v == "holds" for v in says):
+            if outcome_of(says) != t["outcome"]:
                 out.append(f"{c['id']} {t.get('key')}: {t['outcome']} in verdicts.json, "
                            f"{', '.join(says)} in figures.json")
     out += [f"{k}: a figure record no committed test carries" for k in sorted(set(by_key) - carried)]
@@ -96,7 +107,7 @@ def against_committed(fresh: dict, records: list[dict]) -> dict:
     out = {"agree": [], "differ": [], "new": []}
     for c in fresh.get("claims", []):
         for t in c.get("tests", []):
-            if t.get("outcome") not in ("holds", "refuted"):
+            if t.get("outcome") not in ("holds", "refuted", "undecided"):
                 continue
             for rec in from_test(dict(t, claims=[c["id"]]), fresh.get("meta") or {}):
                 was = committed.get(rec["key"])
@@ -137,17 +148,19 @@ def main(argv=None) -> int:
     verdicts_path = Path(a.verdicts) if a.verdicts else Path(a.evidence).with_name("verdicts.json")
     try:
         records = load(Path(a.evidence))
-        verdicts = json.loads(verdicts_path.read_text(encoding="utf-8")) if verdicts_path.exists() else None
+        verdicts = _verdicts(verdicts_path, required=a.verdicts is not None)
     except FigureEvidenceError as e:
         print(e, file=sys.stderr)
-        return 2
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        print(f"{verdicts_path}: not valid JSON ({e})", file=sys.stderr)
         return 2
     if not records:
         print(f"{a.evidence}: no figure records: nothing to decide again", file=sys.stderr)
         return 1
-    result = compare(records)
+    result = compare(records, Path(a.evidence))
+    if result["errors"]:
+        print(f"{len(result['errors'])} record(s) cannot be decided (no rule code or figure table entry decides "
+              "them as they stand):", file=sys.stderr)
+        print("\n".join(f"  {line}" for line in result["errors"]), file=sys.stderr)
+        return 2
     disagree = against_verdicts(records, verdicts) if verdicts is not None else []
     print(render(result, time.perf_counter() - started, Path(a.evidence)))
     if verdicts is None:
@@ -156,6 +169,26 @@ def main(argv=None) -> int:
         print(f"{verdicts_path}: {'agrees' if not disagree else f'{len(disagree)} disagreement(s)'} with the figure records")
         print("\n".join(f"  DISAGREES {line}" for line in disagree) if disagree else "", end="\n" if disagree else "")
     return 1 if result["differ"] or result["changed"] or disagree else 0
+
+
+def _verdicts(path: Path, required: bool) -> dict | None:
+    """results/verdicts.json, or None where it is absent beside the evidence; one named with
+    --verdicts must exist.  A FIFO, a device or an oversized file is refused unread."""
+    if not path.exists() and not required:
+        return None
+    if not path.is_file():
+        raise FigureEvidenceError(f"{path}: " + ("not found" if not path.exists() else "not a regular file"))
+    if path.stat().st_size > MAX_BYTES:
+        raise FigureEvidenceError(f"{path}: more than {MAX_BYTES} bytes, not committed verdicts")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise FigureEvidenceError(f"{path}: cannot be read ({e.strerror or e})") from None
+    except (ValueError, RecursionError) as e:       # not JSON, not UTF-8, a number too long to read
+        raise FigureEvidenceError(f"{path}: not valid JSON ({e})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("claims"), list):
+        raise FigureEvidenceError(f"{path}: not committed verdicts (an object with a list 'claims')")
+    return data
 
 
 if __name__ == "__main__":

@@ -131,7 +131,7 @@ def test_printed_x4_cell_is_the_ratio_of_the_printed_cells(column, n, claim_reco
     low, high = (a.value - a.rounding) / (b.value + b.rounding), (a.value + a.rounding) / (b.value - b.rounding)
     propagated = max(high - ratio, ratio - low)
     decision = rules.within(ratio, x4.value, x4.rounding + propagated)
-    claim_record(stated=x4.value, measured=ratio, decision=decision.inputs, n=n,
+    claim_record(stated=x4.value, measured=ratio, decision=decision.measured, n=n,
                  tolerance=f"{x4.rounding:g} (the cell's rounding) + {propagated:.4f} (the two cells' rounding, "
                            f"propagated)", cells={f"{X4_OF[column]} at {n}": a.printed, f"{X4_OF[column]} at {above}": b.printed})
     decide(request, decision.holds, f"{a.printed} / {b.printed} = {ratio:.4f}: {decision.why}")
@@ -147,7 +147,7 @@ def test_the_projections_sentence_spans_the_ratio_of_its_two_lengths(claim_recor
     short, long = READ["cost.projections_from"].value, READ["cost.projections_to"].value
     decision = rules.within(long / short, f.value, f.rounding)
     claim_record(stated=f.value, measured=long / short, tolerance=f"the printed rounding, {f.rounding}",
-                 decision=decision.inputs, lengths=[short, long])
+                 decision=decision.measured, lengths=[short, long])
     decide(request, decision.holds, f"{long} / {short} = {long / short:g}: {decision.why}")
 
 
@@ -296,7 +296,7 @@ def _record(j: dict) -> dict:
 
 def _decision(j: dict) -> dict:
     """What deciding it again needs (claims/figure_evidence.py): the value and the interval judged."""
-    return {"decision": rules.timed(j["figure"], j["value"], j["interval"]).inputs, "measurement": "timing"}
+    return {"decision": rules.timed(j["figure"], j["value"], j["interval"]).measured, "measurement": "timing"}
 
 
 def _slope_of(key, ns):
@@ -348,7 +348,7 @@ def test_peak_memory_ratio_per_doubling(requested, device, tables, claim_record,
     slope = cost.loglog_slope(last4, [peaks[n] for n in last4])
     ratios = [peaks[b] / peaks[a] for a, b in itertools.pairwise(run.ns)]
     four = FIGURES["cost.converges_on_4"].value                 # a doubling of n converges on it; n^2's slope
-    decision = rules.checks([[f"last ratio within 0.15 of {four}", abs(ratios[-1] - four), "<=", 0.15],
+    decision = rules.bounds([[f"last ratio within 0.15 of {four}", abs(ratios[-1] - four), "<=", 0.15],
                              ["last ratio at least the one before", ratios[-1], ">=", ratios[-2]],
                              [f"slope within 0.15 of {math.log2(four):g}", abs(slope - math.log2(four)), "<=", 0.15]])
     # Byte counts do not move between runs; the band is the chapter's own: its slope 1.87 and
@@ -357,7 +357,7 @@ def test_peak_memory_ratio_per_doubling(requested, device, tables, claim_record,
                           "peak MB at 8192": CHAPTER_PEAK_MB[8192]},
                  measured={"ratios": ratios, "slope": slope, "peak MB": list(peaks.values())},
                  tolerance="last ratio within 0.15 of 4 and above the one before; slope within 0.15 of 2",
-                 decision=decision.inputs, measurement="peak_memory")
+                 decision=decision.measured, measurement="peak_memory")
     decide(request, decision.holds,
            f"peak memory per doubling {', '.join(f'{r:.2f}' for r in ratios)}, slope {slope:.3f} over "
            f"{last4[0]}..{last4[-1]}: not a last ratio within 0.15 of 4 above the one before and a slope "
@@ -415,7 +415,7 @@ def test_memory_figures_are_the_chapters(requested, figure, fid, device, tables,
     decision = rules.within(value, stated, rounding)
     claim_record(stated=stated, measured=value, tolerance=f"the chapter's rounding, {rounding:g} (byte counts)",
                  figure=f"memory {figure}", peak_mb=list(peaks.values()), device=dev,
-                 decision=decision.inputs, measurement="peak_memory")
+                 decision=decision.measured, measurement="peak_memory")
     device_specific(request, dev, f"memory {figure} {value:.3f}")
     decide(request, decision.holds,
            f"memory {figure} {value:.3f}, not {stated} (peak MB {', '.join(f'{p:.1f}' for p in peaks.values())})")
@@ -441,7 +441,7 @@ def test_peak_memory_is_the_chapters_byte_count(n, requested, device, tables, cl
     decision = rules.within(ours, stated, rounding, " MB")
     claim_record(stated=stated, measured=ours, tolerance=f"the chapter's rounding: {rounding:g} MB", n=n,
                  difference=ours - stated, two_matrices_mb=2 * 8 * n * n * 4 / 2**20, device=dev,
-                 decision=decision.inputs, measurement="peak_memory")
+                 decision=decision.measured, measurement="peak_memory")
     device_specific(request, dev, f"{ours:.1f} MB at n = {n}")
     decide(request, decision.holds,
            f"{ours:.1f} MB at n = {n}, not {stated} ({ours - stated:+.1f} MB), of which the scores "
@@ -485,7 +485,7 @@ def test_one_layer_runs_out_of_memory_in_8_gb_at_the_chapters_length(requested, 
     big_n, small_n = FIGURES["cost.oom_tokens"].value, cost_scale.fits_n       # 8192 fits (smoke: 1024)
     big = cost.run_capped(big_n, "explicit", dev, cap_bytes=CAP_BYTES)
     small = cost.run_capped(small_n, "explicit", dev, cap_bytes=CAP_BYTES)
-    decision = rules.checks([[f"{big_n} tokens run out of memory", bool(big["ok"]), "==", False],
+    decision = rules.bounds([[f"{big_n} tokens run out of memory", bool(big["ok"]), "==", False],
                              [f"{small_n} tokens fit", bool(small["ok"]), "==", True],
                              [f"{big_n} tokens: the error names memory", "memory" in str(big.get("error") or "").lower(),
                               "==", True]])
@@ -493,7 +493,7 @@ def test_one_layer_runs_out_of_memory_in_8_gb_at_the_chapters_length(requested, 
                  measured={f"{big_n}": {k: big.get(k) for k in ("ok", "asked_bytes", "error")},
                            f"{small_n}": {k: small.get(k) for k in ("ok", "error")}},
                  tolerance="exact (runs or does not)", cap_bytes=CAP_BYTES, device=dev,
-                 decision=decision.inputs, measurement="capped_run")
+                 decision=decision.measured, measurement="capped_run")
     decide(request, decision.holds, f"at {big_n} tokens under the 8 GiB cap: {big}; at {small_n}: {small}")
 
 

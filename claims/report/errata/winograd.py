@@ -160,7 +160,8 @@ def _winograd_readings(kinds: tuple[str, ...], wrong_noun: bool = False) -> Call
                     [("wrong_noun", f"winograd.{kind}_wrong_noun")] if wrong_noun else [])
                 for rate, figure in rates:
                     stated = registry.FIGURE_VALUES[figure]
-                    ok = rules.rate(m[rate], stated, m["held_out"]).holds      # the figure rule, seeds included
+                    ok = rules.rate(m[rate], stated, m["held_out"],              # the figure rule, seeds included
+                                    FIGURES[figure].rounding).holds
                     agree.append(ok)
                     parts.append(f"{kind.replace('_', ' ')} {rate.replace('_', ' ')} {pct(m[rate])} "
                                  f"(the chapter: {100 * stated:.1f} %)")
