@@ -41,6 +41,9 @@ VERDICTS = ("holds", "refuted", "undecided")
 REQUIRED = ("key", "figures", "printed", "claim", "rule", "measured", "measurement", "runs", "verdict",
             "device", "date", "code")
 MAX_BYTES = 64 * 2 ** 20         # far above the file's size; a larger one is not figure evidence
+# measurements taken from a trained model: a record of one names the runs it came from
+TRAINED = ("perplexity", "perplexity_at_window", "softmax_stats", "softmax_stats_at_init", "position_rows",
+           "winograd_accuracy", "winograd_answers", "winograd_attention", "held_out_curve")
 
 
 class FigureEvidenceError(ValueError):
@@ -171,6 +174,9 @@ def from_test(test: dict, meta: dict) -> list[dict]:
         if rec.get("rule") != rule_id(spec.rule):
             raise FigureEvidenceError(f"{test.get('nodeid')}: record {key}: decided under {rec.get('rule')}, "
                                       f"the figure table decides it under {rule_id(spec.rule)}; nothing saved")
+        if str(rec.get("measurement")).partition("/")[0] in TRAINED and not test.get("runs"):
+            raise FigureEvidenceError(f"{test.get('nodeid')}: record {key}: a {rec.get('measurement')} measurement "
+                                      "that names no runs (nothing shows it was trained); nothing saved")
         figures = list(rec.get("figures") or [])
         out.append({"key": key, "figures": figures,
                     "printed": printed_now({"figures": figures}),

@@ -40,6 +40,7 @@ from claims.figure_evidence import (
     redecide,
     stale,
 )
+from claims.run_check import check as against_runs
 from claims.verdicts import COMMITTED_TIERS, device_reading, record_key
 from fixtures.measurements import REMEASURE
 
@@ -156,6 +157,8 @@ def main(argv=None) -> int:
         print(f"{a.evidence}: no figure records: nothing to decide again", file=sys.stderr)
         return 1
     result = compare(records, Path(a.evidence))
+    cache: dict = {}
+    result["runs"] = [line for rec in records for line in against_runs(rec, Path(a.evidence).parent, cache)]
     if result["errors"]:
         print(f"{len(result['errors'])} record(s) cannot be decided (no rule code or figure table entry decides "
               "them as they stand):", file=sys.stderr)
@@ -168,7 +171,12 @@ def main(argv=None) -> int:
     else:
         print(f"{verdicts_path}: {'agrees' if not disagree else f'{len(disagree)} disagreement(s)'} with the figure records")
         print("\n".join(f"  DISAGREES {line}" for line in disagree) if disagree else "", end="\n" if disagree else "")
-    return 1 if result["differ"] or result["changed"] or disagree else 0
+    if result["runs"]:
+        print(f"the figure records disagree with the run records they name: {len(result['runs'])}")
+        print("\n".join(f"  RUNS {line}" for line in result["runs"]))
+    else:
+        print("every trained figure record names runs that are in results/, with its values where they are run metrics")
+    return 1 if result["differ"] or result["changed"] or disagree or result["runs"] else 0
 
 
 def _verdicts(path: Path, required: bool) -> dict | None:

@@ -193,3 +193,49 @@ def test_every_map_cell_printed_as_nothing_declares_the_uniform_row_as_its_null(
     for fid, f in FIGURES.items():
         if fid.startswith("winograd.map_") and f.value == 0:
             assert NULLS[fid] == (FIGURES["winograd.uniform_each"].value, "a uniform row's weight")
+
+
+# ------------------------------------------------------------------ the runs (issue 46 findings 2 and 3)
+
+def _results_copy(tmp_path: Path) -> Path:
+    for f in (ROOT / "results").glob("*.json"):
+        (tmp_path / f.name).write_bytes(f.read_bytes())
+    return tmp_path
+
+
+def _rederive_in(results: Path):
+    return subprocess.run([sys.executable, "-m", "claims.rederive", f"--evidence={results / 'figures.json'}"],
+                          cwd=ROOT, capture_output=True, text=True, check=False)
+
+
+def test_a_run_metric_edited_in_its_group_file_is_caught_naming_both(tmp_path):
+    results = _results_copy(tmp_path)
+    norm = json.loads((results / "norm.json").read_text())
+    run = next(r for r in norm["runs"] if r["recipe"] == "prenorm" and r["seed"] == 0
+               and any(x["key"] == r["key"] for rec in COMMITTED if rec["key"] == "norm.prenorm" for x in rec["runs"]))
+    run["val_ppl"] = run["metrics"]["val_ppl"] = 39.0
+    (results / "norm.json").write_text(json.dumps(norm))
+    r = _rederive_in(results)
+    assert r.returncode == 1 and "RUNS norm.prenorm: seed 0's value" in r.stdout and "norm.json" in r.stdout, r.stdout
+
+
+def test_a_trained_record_naming_no_runs_or_a_missing_run_is_caught(tmp_path):
+    results = _results_copy(tmp_path)
+    records = json.loads(json.dumps(COMMITTED))
+    rec = next(r for r in records if r["key"] == TARGET)
+    rec["runs"] = []
+    other = next(r for r in records if r["key"] == "ladder.baseline")
+    other["runs"][0]["key"] = "0" * 20
+    (results / "figures.json").write_text(figure_evidence.dumps(records))
+    r = _rederive_in(results)
+    assert r.returncode == 1, r.stdout
+    assert f"RUNS {TARGET}: a perplexity record names no runs" in r.stdout
+    assert "RUNS ladder.baseline: runs[0]" in r.stdout and "is not in results/ladder.json" in r.stdout
+
+
+def test_a_trained_claim_with_no_runs_cannot_be_saved():
+    test = {"nodeid": "claims/test_ladder_trained.py::test_probe", "outcome": "holds", "claims": ["depth.two_blocks_overfit"],
+            "records": [{"figures": [TARGET], "rule": "trained/2", "measurement": "perplexity/1",
+                         "decision": {"values": [FIGURES[TARGET].value] * 3}}], "runs": []}
+    with pytest.raises(figure_evidence.FigureEvidenceError, match="names no runs"):
+        figure_evidence.from_test(test, {})
