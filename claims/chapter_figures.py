@@ -72,8 +72,11 @@ def _f(fid: str, claim: str, printed: str, anchor: str, device: str = "any") -> 
 # its CUDA caching allocator made the peak-MB column and what is fitted from it: another device
 # is another instrument (a CPU layer is compute-bound at every length, a GPU one launch-bound at
 # the short ones), so each is a reading there, never a verdict.  Arithmetic (bytes of a tensor,
-# a ratio of the chapter's own printed cells), theory (a doubling of n converges on 4) and a
-# capacity (an 8 GB device cannot hold an 8 GiB matrix) hold on any device.
+# a ratio of the chapter's own printed cells), theory (a doubling of n converges on 4: decided on
+# the layer's counted operations and bytes, never on a clock or an allocator) and a capacity (an
+# 8 GB device cannot hold an 8 GiB matrix) hold on any device.  No exception: whatever figure a
+# test is about, a clock or an allocator decides only on CUDA (fixtures/measurements.py
+# READ_OFF_INSTRUMENT, claims/verdicts.py device_reading).
 INSTRUMENT_DEVICE = {"clock": "cuda", "allocator": "cuda", "arithmetic": "any", "theory": "any", "capacity": "any"}
 COST_INSTRUMENT: dict[str, str] = {}        # figure ID -> instrument, for every figure of the cost table
 

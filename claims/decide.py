@@ -14,6 +14,7 @@ of none), or "too few seeds", with the tolerance it used and the measurement in 
 """
 from __future__ import annotations
 
+import itertools
 import math
 import statistics
 from collections.abc import Sequence
@@ -189,6 +190,26 @@ def bounds(conditions: Sequence[tuple[str, object, str, object]]) -> Decision:
             failed.append(f"{label}: {a!r} {op} {b!r} is false")
     return Decision("refuted" if failed else "holds", None, "; ".join(failed) or "every condition holds",
                     {"conditions": {label: [a, b] for label, a, _, b in conditions}})
+
+
+def converges(ns, counts, limit: float, rounding: float) -> Decision:
+    """"A doubling of n converges on exactly <limit>", read as docs/choices.md declares it
+    (2026-12-03, before the counts were taken): over lengths that double, the ratio of successive
+    counts rises at every doubling, never exceeds the limit, and the ratio at the last doubling
+    lies within the printed limit's rounding.  Counts are exact: holds or refuted, never undecided."""
+    ns, counts = measured_list(ns, "ns"), measured_list(counts, "counts")
+    if len(ns) != len(counts) or len(ns) < 3:
+        raise RuleInputError("counts", f"{len(counts)} counts at {len(ns)} lengths: one per length, at least 3")
+    if any(b != 2 * a for a, b in itertools.pairwise(ns)) or any(c <= 0 for c in counts):
+        raise RuleInputError("ns", f"{ns!r}: lengths that double, each with a positive count")
+    ratios = [b / a for a, b in itertools.pairwise(counts)]
+    failed = [f"the ratio falls from {number(a)} to {number(b)}" for a, b in itertools.pairwise(ratios) if b <= a]
+    failed += [f"a ratio {number(r)} above {number(limit)}" for r in ratios if r > limit]
+    if abs(ratios[-1] - limit) > rounding:
+        failed.append(f"the last ratio {number(ratios[-1])} is not within {rounding} of {number(limit)}")
+    why = (f"ratios per doubling {', '.join(number(r) for r in ratios)}: "
+           + ("; ".join(failed) if failed else f"rising, at most {number(limit)}, the last within {rounding} of it"))
+    return Decision("refuted" if failed else "holds", rounding, why, {"ns": ns, "counts": counts})
 
 
 # ----------------------------------------------------------------- timed figures (claims/timing.py)

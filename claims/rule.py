@@ -45,6 +45,17 @@ def device_specific(request, device: str, ours: str) -> None:
                     f"{', '.join(f.printed for f in figures)}, which is its 8 GB laptop card's (CUDA)")
 
 
+def instrument_reading(request, device: str, ours: str) -> None:
+    """Skip, as `not run: device-specific`, a test that reads a clock or an allocator (its
+    measurement: fixtures/measurements.py READ_OFF_INSTRUMENT) anywhere but on the chapter's kind
+    of device (CUDA), whatever figure it is about: one rule, no exception (docs/cost.md).  Its
+    measurement, recorded before this, is a reading beside the chapter's (claims/verdicts.py
+    device_reading does the same for committed ones)."""
+    if not str(device).startswith("cuda"):
+        pytest.skip(f"not run: device-specific: {ours} on {device}, read off its clock or allocator; "
+                    "decided only on the chapter's kind of device (CUDA)")
+
+
 def reading_agrees(values: Sequence[float], stated: float, rounding: float) -> bool | None:
     """The trained-figure rule (rounding + 2 sd over seeds) applied to an alternative reading's
     values: None with fewer than MIN_SEEDS seeds, as a verdict would be skipped."""

@@ -25,6 +25,9 @@ RULES: dict[str, tuple[int, str]] = {
                     "that band holds the null the figure table declares")),
     # 1: 0.05 points + 2 max(sd, SE); 2: the chapter's printed rounding, and the null as for trained
     "rate": (2, "a printed rate: the chapter's rounding + 2 max(seed sd, binomial SE); the null as for trained"),
+    # 1: successive ratios of a count (operations, bytes) over doubling lengths rise, stay at most the
+    #    limit, the last within the printed limit's rounding (docs/choices.md, 2026-12-03)
+    "counts": (1, "a count per doubling: ratios rising toward the limit, the last within its printed rounding"),
     # 1: the paired mean difference over seeds beyond 2 standard errors, else undecided
     "ordering": (1, "an ordering or sign: the paired difference over seeds beyond 2 standard errors"),
     # 1: repeats inside one process (until 2026-12-01), which a flake count showed can flip;

@@ -11,6 +11,7 @@ import re
 
 from claims import chapter_figures, registry
 from claims.rule_versions import is_stale, stale_measurements, stale_rules
+from fixtures import measurements
 
 # stale: decided under an older version of its rule, or measured under an older version of its
 # measurement (claims/rule_versions.py); never a plain holds/refuted
@@ -86,12 +87,25 @@ def on_cuda(t: dict) -> bool:
     return measured_on(t).startswith("cuda")
 
 
+def read_off_instrument(t: dict) -> bool:
+    """Whether every record of a test (or a figure record itself) was read off a clock or an
+    allocator: its measurement is one (fixtures/measurements.py READ_OFF_INSTRUMENT), or it was
+    decided by the timing rule (records from before measurements were named)."""
+    recs = t.get("records") if isinstance(t.get("records"), list) else [t]
+    recs = [r for r in recs if isinstance(r, dict)]
+    return bool(recs) and all(measurements.read_off_instrument(r.get("measurement"))
+                              or str(r.get("rule") or "").startswith("timing/") for r in recs)
+
+
 def device_reading(t: dict) -> bool:
-    """A test whose every figure is one the chapter measured on its CUDA laptop card
-    (claims/chapter_figures.py device="cuda"), measured elsewhere: a reading shown beside the
-    chapter's figure, never a verdict on it."""
+    """Measured elsewhere than on the chapter's kind of device (CUDA), a reading shown beside the
+    chapter's figure, never a verdict on it: a test whose every figure is one the chapter measured
+    on its CUDA laptop card (claims/chapter_figures.py device="cuda"), or one read off a clock or
+    an allocator whatever it is about (docs/cost.md: one rule, no exception)."""
+    if on_cuda(t):
+        return False
     figs = [chapter_figures.FIGURES.get(f) for f in t.get("figures") or []]
-    return bool(figs) and all(f is not None and f.device == "cuda" for f in figs) and not on_cuda(t)
+    return (bool(figs) and all(f is not None and f.device == "cuda" for f in figs)) or read_off_instrument(t)
 
 
 def measured_on(t: dict) -> str:

@@ -41,7 +41,7 @@ FORGED = {
     "rounding 0.005 -> 1.0": (lambda r: r.__setitem__("decision", {"kind": "trained", "values": r["measured"]["values"],
                                                                      "stated": 14.49, "rounding": 1.0}), "decision"),
     "rounding in measured": (lambda r: r["measured"].__setitem__("rounding", 1.0), "measured"),
-    "stated 14.49 -> 14.95": (lambda r: r["measured"].__setitem__("stated", 14.95), "measured"),
+    "stated moved past the figure": (lambda r: r["measured"].__setitem__("stated", 14.95), "measured"),
     "decision -> checks of nothing": (lambda r: r.__setitem__("measured", {"kind": "checks", "conditions": []}),
                                       "measured"),
     "rounding Infinity": (lambda r: r["measured"].__setitem__("rounding", float("inf")), "measured"),
@@ -157,7 +157,7 @@ def test_a_planted_figure_whose_band_holds_its_null_is_undecided():
     assert rules.trained(far, 0, 0.005, null=0.067).verdict == "holds"
 
 
-def test_a_planted_ordering_at_1_8_standard_errors_is_undecided_and_at_2_2_decided():
+def test_a_planted_ordering_just_inside_the_margin_is_undecided_and_just_outside_decided():
     # a sign the chapter states as below zero; the paired mean 1.8 SE the other way
     values = [0.88, 0.67, -0.03]
     mean = sum(values) / 3

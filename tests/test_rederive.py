@@ -70,6 +70,9 @@ def _changed(rec: dict) -> dict:
         inside = sum(figure.band) / 2 if figure.band else figure.stated
         d["value"] = 1000.0 if holds else inside
         d["interval"] = [d["value"] - 0.001, d["value"] + 0.001]
+    elif spec.kind == "converges":
+        # counts that grow linearly (ratio 2, not rising toward 4), or a count a n + n^2 (rising toward 4)
+        d["counts"] = [n if holds else 1000 * n + n * n for n in d["ns"]]
     else:
         raise AssertionError(f"no change planned for a {spec.kind} record")
     return d
@@ -166,8 +169,10 @@ def test_a_verdict_decided_under_an_older_rule_is_stale_never_a_plain_holds():
 def test_a_fresh_verdict_under_the_current_rule_replaces_the_stale_one():
     current = rule_versions.rule_id("timing")
     assert current == f"timing/{rule_versions.RULES['timing'][0]}" and current != "timing/1"
-    c = summarise_claim("cost.time_quadratic", [_test(TIMING, "refuted", "refuted: 2.05", rule=current),
-                                                _test(TIMING.replace("[cpu]", "[x]"), "holds", rule="timing/1")], True)
+    # on CUDA: a clock decides there only (docs/cost.md); on the CPU both would be readings
+    c = summarise_claim("cost.time_quadratic", [dict(_test(TIMING, "refuted", "refuted: 2.05", rule=current), device="cuda"),
+                                                dict(_test(TIMING.replace("[cpu]", "[x]"), "holds", rule="timing/1"),
+                                                     device="cuda")], True)
     assert c["verdict"] == "refuted" and "1 stale" in verdict_label(c)
 
 
