@@ -14,7 +14,11 @@ only, never a rule input (docs/evidence.md):
                null and the rule's kind are the figure table's (claims/record_rules.py spec_for)
   measurement  what was measured and its version ("perplexity/1", fixtures/measurements.py)
   runs         the runs it came from: group, recipe, seed and cache key of each
-  verdict      the verdict it was given: holds, refuted or undecided
+  verdict      the verdict it was given: holds, refuted, underspecified or undecided
+  reading      optional: a reading of a choice the chapter leaves open, declared in docs/choices.md
+               (claims/readings_declared.py): its name, its measured values (decided by the same
+               rule inputs), the date they were measured and the runs; it makes a refuted figure
+               underspecified only if declared before that date
   device, date, code, torch   where, when and at which commit it was measured
 
 Pure (no torch, no pytest): `python -m claims.rederive` decides every record again from this
@@ -29,6 +33,7 @@ from pathlib import Path
 
 from claims.chapter_figures import FIGURES
 from claims.decide import Decision, RuleInputError
+from claims.readings_declared import ReadingError, declared_for, with_reading
 from claims.record_rules import decide, spec_for
 from claims.rule_versions import RULES, VersionError, rule_id, version_of
 from claims.verdicts import record_key
@@ -37,7 +42,7 @@ from fixtures.measurements import MEASUREMENTS
 
 FILE = PROJECT_ROOT / "results" / "figures.json"
 SCHEMA = 2              # 1: records carried their rule inputs ("decision"); 2: measured values only
-VERDICTS = ("holds", "refuted", "undecided")
+VERDICTS = ("holds", "refuted", "underspecified", "undecided")
 REQUIRED = ("key", "figures", "printed", "claim", "rule", "measured", "measurement", "runs", "verdict",
             "device", "date", "code")
 MAX_BYTES = 64 * 2 ** 20         # far above the file's size; a larger one is not figure evidence
@@ -68,6 +73,12 @@ def problems(rec) -> list[str]:
         out.append(f"field 'verdict' is {rec['verdict']!r}, not one of {', '.join(VERDICTS)}")
     if not isinstance(rec["runs"], list):
         out.append("field 'runs' is not a list")
+    if "reading" in rec:
+        r = rec["reading"]
+        if not isinstance(r, dict) or sorted(r) != ["date", "measured", "name", "runs"]:
+            out.append("field 'reading' is not an object of name, measured, date and runs")
+        elif not isinstance(r["runs"], list):
+            out.append("field 'reading.runs' is not a list")
     return out
 
 
@@ -140,12 +151,28 @@ def stale(rec: dict) -> str | None:
 
 
 def redecide(rec: dict) -> Decision:
-    """The record decided again from its measured values and the figure table's rule inputs.
-    RecordError naming the field where the values are missing or mistyped."""
+    """The record decided again from its measured values and the figure table's rule inputs, and
+    with its declared reading where it keeps one (claims/readings_declared.py: underspecified
+    where the primary refutes, the reading reproduces and was declared before it was measured).
+    RecordError naming the field where the values are missing or mistyped, or the reading undeclared."""
     try:
-        return decide(spec_for(rec["key"]), rec["measured"])
+        spec = spec_for(rec["key"])
+        primary = decide(spec, rec["measured"])
     except RuleInputError as e:
         raise RecordError(e.field, str(e).split(": ", 1)[1]) from None
+    if "reading" not in rec:
+        return primary
+    r = rec["reading"]
+    try:
+        declared = declared_for(rec["key"], r["name"])
+        reading = decide(spec, r["measured"])
+        verdict, why = with_reading(primary.verdict, reading.verdict, declared, r["date"])
+    except RuleInputError as e:
+        raise RecordError(f"reading.{e.field}", str(e).split(": ", 1)[1]) from None
+    except ReadingError as e:
+        raise RecordError(e.field, str(e).split(": ", 1)[1]) from None
+    return Decision(verdict, primary.tolerance, f"{primary.why}; {why} (the reading: {reading.why})",
+                    primary.measured)
 
 
 def printed_now(rec: dict) -> list[str]:
@@ -199,5 +226,6 @@ def from_test(test: dict, meta: dict) -> list[dict]:
 
 
 def outcome_of(verdicts: list[str]) -> str:
-    """A test's outcome from its records' verdicts: refuted if one is, else undecided if one is, else holds."""
-    return "refuted" if "refuted" in verdicts else "undecided" if "undecided" in verdicts else "holds"
+    """A test's outcome from its records' verdicts: the most severe of refuted, underspecified,
+    undecided, holds."""
+    return next((v for v in ("refuted", "underspecified", "undecided") if v in verdicts), "holds")

@@ -84,7 +84,7 @@ def against_verdicts(records: list[dict], verdicts: dict) -> list[str]:
     carried, out = set(), []
     for c in verdicts.get("claims", []):
         for t in c.get("tests", []):
-            if t.get("outcome") not in ("holds", "refuted", "undecided") or t.get("tier") not in COMMITTED_TIERS:
+            if t.get("outcome") not in ("holds", "refuted", "underspecified", "undecided") or t.get("tier") not in COMMITTED_TIERS:
                 continue
             keys = [record_key(rec, c["id"]) for rec in t.get("records") or []]
             carried.update(keys)
@@ -108,7 +108,7 @@ def against_committed(fresh: dict, records: list[dict]) -> dict:
     out = {"agree": [], "differ": [], "new": []}
     for c in fresh.get("claims", []):
         for t in c.get("tests", []):
-            if t.get("outcome") not in ("holds", "refuted", "undecided"):
+            if t.get("outcome") not in ("holds", "refuted", "underspecified", "undecided"):
                 continue
             for rec in from_test(dict(t, claims=[c["id"]]), fresh.get("meta") or {}):
                 was = committed.get(rec["key"])
