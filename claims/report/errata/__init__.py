@@ -31,6 +31,9 @@ def build(merged: dict, results_dir: Path, report_dir: Path | None = None, facts
         if c["verdict"] == "underspecified":
             out.append(_underspecified(c))
             continue
+        if c["verdict"] == "undecided":
+            out.append(_needs_seeds(c))
+            continue
         if c["verdict"] != "refuted":
             continue
         refuted = [t for t in c.get("tests", []) if t["outcome"] == "refuted"]
@@ -41,6 +44,16 @@ def build(merged: dict, results_dir: Path, report_dir: Path | None = None, facts
                     "readings": e.readings(facts) if e else [], "suggested": e.suggested(facts) if e else "",
                     "diagnosed": bool(e)})
     return out
+
+
+def _needs_seeds(c: dict) -> dict:
+    """An undecided claim's entry: no suggested sentence (no new numbers), a "needs more seeds" note
+    with what it cannot tell apart (docs/figure-rule.md, the sequential rule)."""
+    tests = [t for t in c.get("tests", []) if t["outcome"] == "undecided"]
+    return {"id": c["id"], "statement": c["statement"],
+            "figures": [{"test": t["nodeid"].split("::")[-1], "reason": t.get("reason", "")} for t in tests],
+            "quote": None, "cause": "needs more seeds: the measurement cannot decide it yet (docs/figure-rule.md)",
+            "readings": [], "suggested": "", "diagnosed": True, "needs_seeds": True}
 
 
 def _underspecified(c: dict) -> dict:
@@ -60,6 +73,7 @@ def _underspecified(c: dict) -> dict:
 
 # an underspecified claim's entry asks for the choice, never for new numbers
 _FIGURES_HEAD = {False: "Refuted figures:", True: "Underspecified figures:"}
+_UNDECIDED_HEAD = "Undecided figures (needs more seeds):"
 _SUGGESTED_HEAD = {False: "Suggested sentence", True: "The chapter should say"}
 
 
@@ -71,12 +85,12 @@ def render(entries: list[dict]) -> str:
         lines += [f"## {md_code(e['id'])}", "", md(e["statement"]), ""]
         if e["quote"]:
             lines += [f"> {md(e['quote'])}", ""]
-        lines += [_FIGURES_HEAD[bool(e.get("underspecified"))], ""]
+        lines += [_UNDECIDED_HEAD if e.get("needs_seeds") else _FIGURES_HEAD[bool(e.get("underspecified"))], ""]
         lines += [f"- {md(x['test'])}: {md(x['reason'])}" for x in e["figures"]] + [""]
         lines += [f"**Cause:** {md(e['cause'])}" + ("" if e["diagnosed"] else " (not yet diagnosed)"), ""]
         if e["readings"]:
             lines += ["**Readings tried:**", ""] + [f"- {md(r)}" for r in e["readings"]] + [""]
-        elif e["diagnosed"]:
+        elif e["diagnosed"] and not e.get("needs_seeds"):
             lines += ["**Readings tried:** none needed: the cause is measured on the setup as the chapter states it", ""]
         if e["suggested"]:
             lines += [f"**{_SUGGESTED_HEAD[bool(e.get('underspecified'))]}:** {md(e['suggested'])}", ""]
@@ -94,7 +108,8 @@ def render_html(entries: list[dict]) -> str:
                      f"<p>{html.escape(e['statement'])}</p>")
         if e["quote"]:
             parts.append(f"<blockquote>{html.escape(e['quote'])}</blockquote>")
-        parts.append(f"<p>{_FIGURES_HEAD[bool(e.get('underspecified'))]}</p><ul>" + "".join(
+        head = _UNDECIDED_HEAD if e.get("needs_seeds") else _FIGURES_HEAD[bool(e.get("underspecified"))]
+        parts.append(f"<p>{head}</p><ul>" + "".join(
             f"<li>{html.escape(x['test'])}: {html.escape(x['reason'])}</li>" for x in e["figures"]) + "</ul>")
         parts.append(f"<p><b>Cause:</b> {html.escape(e['cause'])}{'' if e['diagnosed'] else ' (not yet diagnosed)'}</p>")
         if e["readings"]:

@@ -2,9 +2,8 @@
 from __future__ import annotations
 
 from claims import registry
-from claims.chapter_figures import FIGURES
-from claims.formats import like_mean, over_seeds
-from claims.report.errata.facts import Erratum, Facts
+from claims.formats import over_seeds
+from claims.report.errata.facts import Erratum, Facts, in_sentence
 
 
 def _window(f: Facts, T: int) -> list[float]:
@@ -19,8 +18,7 @@ def _alibi_sentence(f: Facts) -> str:
     if not at64:
         return ""
     return (f"\"Its perplexity improves as the window grows past the training length, from "
-            f"{like_mean(at64, FIGURES['positions.alibi_64'].printed)} to "
-            f"{like_mean(at256, FIGURES['positions.alibi_256'].printed)}.\"")
+            f"{in_sentence(f, 'positions.alibi_64', at64)} to {in_sentence(f, 'positions.alibi_256', at256)}.\"")
 
 
 def _rope_cause(f: Facts) -> str:
