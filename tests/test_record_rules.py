@@ -239,3 +239,8 @@ def test_a_trained_claim_with_no_runs_cannot_be_saved():
                          "decision": {"values": [FIGURES[TARGET].value] * 3}}], "runs": []}
     with pytest.raises(figure_evidence.FigureEvidenceError, match="names no runs"):
         figure_evidence.from_test(test, {})
+
+
+def test_the_sequential_seeds_rule_starts_at_the_least_seeds_a_figure_is_decided_on():
+    from claims.decide import MIN_SEEDS, SEED_STEPS
+    assert SEED_STEPS[0] == MIN_SEEDS and list(SEED_STEPS) == sorted(set(SEED_STEPS))
