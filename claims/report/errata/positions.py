@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from claims import registry
-from claims.formats import over_seeds
+from claims.formats import like_mean, over_seeds
 from claims.report.errata.facts import Erratum, Facts, in_sentence
 
 
@@ -33,6 +33,28 @@ def _rope_cause(f: Facts) -> str:
             + f" per seed ({over_seeds(rows[128].get('perplexity'))}), and at 256 " + ", ".join(rows[256].get("class per seed", []))
             + f" ({over_seeds(rows[256].get('perplexity'))}); it degrades far less than the learned table or sinusoids "
             "(that ordering holds), but not gracefully by this threshold at four times the trained length")
+
+
+_LESS = "positions.rope_degrades: rope: worse at 256, by less than learned and sinusoidal"
+
+
+def _rope_sentence(f: Facts) -> str:
+    """The sentence from the measurements: RoPE's perplexity past the trained length against the
+    no-context baseline, each clause only where its measurement decides it."""
+    rows = {T: f.measured("positions.rope_degrades", f"positions.rope_degrades: rope at {T}") or {} for T in (128, 256)}
+    if not all(rows[T].get("perplexity") for T in rows):
+        return ""
+    outcome = {t.get("key"): t["outcome"] for t in f.claims.get("positions.rope_degrades", {}).get("tests", [])}
+    # a length whose comparison is undecided gets no number: it needs more seeds, not a correction
+    decided = [T for T in rows if outcome.get(f"positions.rope_degrades: rope at {T}") in ("holds", "refuted")]
+    if not decided:
+        return ""
+    baseline = registry.FIGURE_VALUES["ladder.baseline"]
+    at = " and ".join(f"{like_mean(rows[T]['perplexity'], f'{baseline}')} at {T} tokens" for T in decided)
+    lost = [T for T in decided if min(rows[T]["perplexity"]) > baseline]
+    return (f"\"It degrades: past the trained length it reads {at}, against the no-context {baseline}"
+            + (f", so by {min(lost)} tokens it has lost what the context gave it" if lost else "")
+            + (", though less than the learned table and sinusoids" if outcome.get(_LESS) == "holds" else "") + ".\"")
 
 
 _STACK = "positions.prefix_orderings_stack: two blocks, no positions"
@@ -80,6 +102,5 @@ ERRATA: dict[str, Erratum] = {
     "positions.rope_degrades": Erratum(
         quote="It degrades, but it degrades.",
         cause=_rope_cause,
-        suggested=lambda f: "\"It degrades, but far less than a table: past the trained length it loses some of "
-                            "what the context gave it, where the learned table and sinusoids lose all of it.\""),
+        suggested=_rope_sentence),
 }
