@@ -78,6 +78,18 @@ def _prefix_cause(f: Facts) -> str:
             f"{one['max |logit difference| at t']:.1g} with one block")
 
 
+def _prefix_sentence(f: Facts) -> str:
+    """The sentence from the measurements: what reordering a prefix moves, in one layer and in the stack."""
+    two, one = _moved(f)
+    if not two or not one:
+        return ""
+    return ("\"It is the average's order-blindness in a better disguise — the causal mask restores some order, "
+            "since each position sees a different prefix; reordering a prefix moves one layer's output at t "
+            + ("only by float rounding" if one["max |logit difference| at t"] < 1e-6 else
+               f"by {one['max |logit difference| at t']:.1g}") + ", but a stack's by up to "
+            f"{two['max |logit difference| at t']:.2g}, because each earlier position saw a different one.\"")
+
+
 ERRATA: dict[str, Erratum] = {
     "positions.prefix_orderings_stack": Erratum(
         quote="but within a prefix all orderings are alike",
@@ -85,10 +97,7 @@ ERRATA: dict[str, Erratum] = {
         readings=lambda f: ([(f"one layer (one block): every ordering alike to "
                               f"{_moved(f)[1]['max |logit difference| at t']:.1g}: the sentence holds of a "
                               "single attention layer")] if _moved(f)[1] else []),
-        suggested=lambda f: ("\"It is the average's order-blindness in a better disguise — the causal mask restores "
-                             "some order, since each position sees a different prefix; one layer cannot tell the "
-                             "orderings of a prefix apart, but a stack can, because each earlier position saw a "
-                             "different one.\"")),
+        suggested=_prefix_sentence),
     "positions.alibi_improves": Erratum(
         quote="from 44.95 to 42.49",
         cause=lambda f: ("ALiBi does improve as the window grows (the ordering and the level at 64 hold), by less: "
