@@ -72,8 +72,11 @@ def _f(fid: str, claim: str, printed: str, anchor: str, device: str = "any") -> 
 # its CUDA caching allocator made the peak-MB column and what is fitted from it: another device
 # is another instrument (a CPU layer is compute-bound at every length, a GPU one launch-bound at
 # the short ones), so each is a reading there, never a verdict.  Arithmetic (bytes of a tensor,
-# a ratio of the chapter's own printed cells), theory (a doubling of n converges on 4) and a
-# capacity (an 8 GB device cannot hold an 8 GiB matrix) hold on any device.
+# a ratio of the chapter's own printed cells), theory (a doubling of n converges on 4: decided on
+# the layer's counted operations and bytes, never on a clock or an allocator) and a capacity (an
+# 8 GB device cannot hold an 8 GiB matrix) hold on any device.  No exception: whatever figure a
+# test is about, a clock or an allocator decides only on CUDA (fixtures/measurements.py
+# READ_OFF_INSTRUMENT, claims/verdicts.py device_reading).
 INSTRUMENT_DEVICE = {"clock": "cuda", "allocator": "cuda", "arithmetic": "any", "theory": "any", "capacity": "any"}
 COST_INSTRUMENT: dict[str, str] = {}        # figure ID -> instrument, for every figure of the cost table
 
@@ -366,3 +369,28 @@ def stale_anchors(text: str) -> list[str]:
         if n != 1:
             out.append(f"  {f.id}: anchor {f.anchor!r} {'not found' if n == 0 else f'found {n} times'}")
     return out
+
+
+# The null a sentence contrasts a printed figure with, declared beside the figure (docs/figure-rule.md):
+# a figure whose band (mean over seeds +- rounding + 2 sd) also holds its null cannot be told from
+# it, and is undecided.  Only figures whose sentence makes the contrast: a gain the chapter says
+# something buys (against no gain), a ratio it calls worse (against 1), an accuracy (against
+# chance, "Chance among the two nouns present is 50 %"), and the attention map, which the
+# chapter introduces against "A uniform average would put 0.067 on each of the fifteen visible
+# tokens": its cells printed as 0.00 (nothing) or at 0.19 and above (where the weight went).  A
+# cell printed at 0.03 to 0.06 is printed as about the uniform weight, not against it.
+NO_GAIN = (0, "no gain")
+CHANCE = (FIGURES["winograd.chance"].value, "chance between the two nouns")
+UNIFORM_ROW = (FIGURES["winograd.uniform_each"].value, "a uniform row's weight")
+NULLS: dict[str, tuple[float, str]] = {
+    **{fid: NO_GAIN for fid in ("ladder.gain_attention", "ladder.gain_four_heads", "ladder.gain_residual_head",
+                                "ladder.gain_residual_average", "ladder.gain_layernorm",
+                                "scale.worth_256", "scale.worth_1024")},
+    "average.four_times": (1, "no worse than the baseline (a ratio of 1)"),
+    "norm.eight_times": (1, "no worse than pre-norm (a ratio of 1)"),
+    **{fid: CHANCE for fid in ("winograd.cheatable_uniform", "winograd.cheatable_one_block",
+                               "winograd.hardened_uniform", "winograd.hardened_one_block",
+                               "winograd.hardened_two_blocks")},
+    **{fid: UNIFORM_ROW for fid, f in FIGURES.items()
+       if fid.startswith("winograd.map_") and (f.value == 0 or f.value >= 0.19)},
+}

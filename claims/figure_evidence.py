@@ -1,18 +1,24 @@
 """The committed evidence, keyed by the chapter's figures: results/figures.json.
 
 One record per decided figure (a figure ID of the figure table, or, for a figure the chapter
-derives without printing it, the claim and what it is), holding what deciding it again needs:
+derives without printing it, the claim and what it is), holding measured values and provenance
+only, never a rule input (docs/evidence.md):
 
   key          the figure ID ("norm.postnorm"), "figure / claim" where two claims decide one
-               figure, or "claim: what" for a derived figure
+               figure, or "claim: what" for a derived figure or an ordering
   figures      the figure IDs it is evidence of; printed: each as the chapter printed it then
   claim        the claim ID
-  rule         the rule and its version ("trained/1", claims/rule_versions.py)
-  decision     the rule's inputs (claims/decide.py again): the values measured, per seed in
-               seed order (`seeds`) or per cell, the stated figure and its tolerance parameters
+  rule         the rule and its version it was decided under ("trained/2", claims/rule_versions.py)
+  measured     the measured values, per seed in seed order or per cell (claims/record_rules.py
+               MEASURED says which fields each kind holds); the stated figure, its rounding, its
+               null and the rule's kind are the figure table's (claims/record_rules.py spec_for)
   measurement  what was measured and its version ("perplexity/1", fixtures/measurements.py)
   runs         the runs it came from: group, recipe, seed and cache key of each
-  verdict      the verdict it was given: holds or refuted
+  verdict      the verdict it was given: holds, refuted, underspecified or undecided
+  reading      optional: a reading of a choice the chapter leaves open, declared in docs/choices.md
+               (claims/readings_declared.py): its name, its measured values (decided by the same
+               rule inputs), the date they were measured and the runs; it makes a refuted figure
+               underspecified only if declared before that date
   device, date, code, torch   where, when and at which commit it was measured
 
 Pure (no torch, no pytest): `python -m claims.rederive` decides every record again from this
@@ -26,15 +32,23 @@ import json
 from pathlib import Path
 
 from claims.chapter_figures import FIGURES
-from claims.decide import KINDS, Decision, again
+from claims.decide import Decision, RuleInputError
+from claims.readings_declared import ReadingError, declared_for, with_reading
+from claims.record_rules import decide, spec_for
+from claims.rule_versions import RULES, VersionError, rule_id, version_of
 from claims.verdicts import record_key
 from data.paths import PROJECT_ROOT
+from fixtures.measurements import MEASUREMENTS
 
 FILE = PROJECT_ROOT / "results" / "figures.json"
-SCHEMA = 1
-VERDICTS = ("holds", "refuted")
-REQUIRED = ("key", "figures", "printed", "claim", "rule", "decision", "measurement", "runs", "verdict",
+SCHEMA = 2              # 1: records carried their rule inputs ("decision"); 2: measured values only
+VERDICTS = ("holds", "refuted", "underspecified", "undecided")
+REQUIRED = ("key", "figures", "printed", "claim", "rule", "measured", "measurement", "runs", "verdict",
             "device", "date", "code")
+MAX_BYTES = 64 * 2 ** 20         # far above the file's size; a larger one is not figure evidence
+# measurements taken from a trained model: a record of one names the runs it came from
+TRAINED = ("perplexity", "perplexity_at_window", "softmax_stats", "softmax_stats_at_init", "position_rows",
+           "winograd_accuracy", "winograd_answers", "winograd_attention", "held_out_curve")
 
 
 class FigureEvidenceError(ValueError):
@@ -42,9 +56,11 @@ class FigureEvidenceError(ValueError):
 
 
 def problems(rec) -> list[str]:
-    """What is wrong with one record, field by field ([] if nothing)."""
+    """What is wrong with one record's shape, field by field ([] if nothing)."""
     if not isinstance(rec, dict):
         return [f"a record is {type(rec).__name__}, not an object"]
+    if "decision" in rec:
+        return ["field 'decision' holds rule inputs; a record holds measured values only ('measured')"]
     out = [f"field {f!r} is missing" for f in REQUIRED if f not in rec]
     if out:
         return out
@@ -55,25 +71,31 @@ def problems(rec) -> list[str]:
         out.append(f"field 'figures' names figures the figure table does not know: {unknown}")
     if rec["verdict"] not in VERDICTS:
         out.append(f"field 'verdict' is {rec['verdict']!r}, not one of {', '.join(VERDICTS)}")
-    if rec["decision"] is not None:
-        kind = rec["decision"].get("kind") if isinstance(rec["decision"], dict) else None
-        if kind not in KINDS:
-            out.append(f"field 'decision' has kind {kind!r}, not one of {', '.join(KINDS)}")
-        else:
-            out += [f"field 'decision' lacks {k!r}" for k in KINDS[kind] if k not in rec["decision"]]
     if not isinstance(rec["runs"], list):
         out.append("field 'runs' is not a list")
+    if "reading" in rec:
+        r = rec["reading"]
+        if not isinstance(r, dict) or sorted(r) != ["date", "measured", "name", "runs"]:
+            out.append("field 'reading' is not an object of name, measured, date and runs")
+        elif not isinstance(r["runs"], list):
+            out.append("field 'reading.runs' is not a list")
     return out
 
 
 def load(path: Path = FILE) -> list[dict]:
-    """Every record of the file, checked; raises FigureEvidenceError naming the file, the record
-    and the field."""
+    """Every record of the file, checked for shape; raises FigureEvidenceError naming the file,
+    the record and the field.  A FIFO, a device or a file over MAX_BYTES is refused unread."""
+    path = Path(path)
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise FigureEvidenceError(f"{path}: not found") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        if not path.is_file():
+            raise FigureEvidenceError(f"{path}: not found" if not path.exists() else f"{path}: not a regular file")
+        if path.stat().st_size > MAX_BYTES:
+            raise FigureEvidenceError(f"{path}: {path.stat().st_size} bytes, more than figure evidence holds "
+                                      f"({MAX_BYTES})")
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise FigureEvidenceError(f"{path}: cannot be read ({e.strerror or e})") from None
+    except (ValueError, RecursionError) as e:       # not JSON, not UTF-8, a number too long to read
         raise FigureEvidenceError(f"{path}: not valid JSON ({e})") from None
     if not isinstance(data, dict) or data.get("schema") != SCHEMA or not isinstance(data.get("records"), list):
         raise FigureEvidenceError(f"{path}: not figure evidence of schema {SCHEMA} "
@@ -96,10 +118,61 @@ def dumps(records: list[dict]) -> str:
                       indent=1, sort_keys=True) + "\n"
 
 
-def redecide(rec: dict) -> Decision | None:
-    """The record decided again under today's rule; None where it records no decision (a figure
-    decided under a rule version whose inputs it does not keep: stale until measured again)."""
-    return again(rec["decision"]) if rec["decision"] is not None else None
+class RecordError(ValueError):
+    """One record that cannot be decided: names its field."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(f"field {field!r}: {message}")
+        self.field = field
+
+
+def stale(rec: dict) -> str | None:
+    """Why a record is stale (decided under an older version of its rule, or under another rule
+    the figure table no longer decides it by, or measured under an older version of its
+    measurement), or None.  RecordError for a key with no rule inputs and for an unknown,
+    malformed or newer rule or measurement version: no rule code here decides those."""
+    try:
+        spec = spec_for(rec["key"])
+    except RuleInputError as e:
+        raise RecordError("key", str(e).split(": ", 1)[1]) from None
+    try:
+        name, version = version_of(rec["rule"], RULES, "rule")
+    except VersionError as e:
+        raise RecordError("rule", str(e)) from None
+    try:
+        mname, mversion = version_of(rec["measurement"], MEASUREMENTS, "measurement")
+    except VersionError as e:
+        raise RecordError("measurement", str(e)) from None
+    if name != spec.rule or version < RULES[name][0]:
+        return f"decided under {rec['rule']}; the figure table decides it now under {rule_id(spec.rule)}"
+    if mversion < MEASUREMENTS[mname][0]:
+        return f"measured under {rec['measurement']}"
+    return None
+
+
+def redecide(rec: dict) -> Decision:
+    """The record decided again from its measured values and the figure table's rule inputs, and
+    with its declared reading where it keeps one (claims/readings_declared.py: underspecified
+    where the primary refutes, the reading reproduces and was declared before it was measured).
+    RecordError naming the field where the values are missing or mistyped, or the reading undeclared."""
+    try:
+        spec = spec_for(rec["key"])
+        primary = decide(spec, rec["measured"])
+    except RuleInputError as e:
+        raise RecordError(e.field, str(e).split(": ", 1)[1]) from None
+    if "reading" not in rec:
+        return primary
+    r = rec["reading"]
+    try:
+        declared = declared_for(rec["key"], r["name"])
+        reading = decide(spec, r["measured"])
+        verdict, why = with_reading(primary.verdict, reading.verdict, declared, r["date"])
+    except RuleInputError as e:
+        raise RecordError(f"reading.{e.field}", str(e).split(": ", 1)[1]) from None
+    except ReadingError as e:
+        raise RecordError(e.field, str(e).split(": ", 1)[1]) from None
+    return Decision(verdict, primary.tolerance, f"{primary.why}; {why} (the reading: {reading.why})",
+                    primary.measured)
 
 
 def printed_now(rec: dict) -> list[str]:
@@ -109,21 +182,34 @@ def printed_now(rec: dict) -> list[str]:
 
 def from_test(test: dict, meta: dict) -> list[dict]:
     """The figure records of one test's result (a run's claims.json): one per record, each keeping
-    its decision's inputs.  Its verdict is the decision's, checked against the test's outcome: a
-    test that holds has every record holding, a refuted one at least one refuted; one that decided
-    otherwise than its recorded decisions, or recorded none, is named here and never saved."""
+    its measured values (the record's "decision").  Its verdict is decided here from them and the
+    figure table, checked against the test's outcome: a test that holds has every record holding,
+    a refuted one at least one refuted, an undecided one none refuted and one undecided; one that
+    decided otherwise, under another rule than the figure table's, or recorded none, is named
+    here and never saved."""
     claim = (test.get("claims") or [test.get("claim")])[0]
     out = []
     for rec in test.get("records") or []:
         if "decision" not in rec:
             continue
-        decided = redecide(rec)
+        key = record_key(rec, claim)
+        try:
+            spec = spec_for(key)
+            decided = decide(spec, rec["decision"])
+        except RuleInputError as e:
+            raise FigureEvidenceError(f"{test.get('nodeid')}: record {key}: {e}; nothing saved") from None
+        if rec.get("rule") != rule_id(spec.rule):
+            raise FigureEvidenceError(f"{test.get('nodeid')}: record {key}: decided under {rec.get('rule')}, "
+                                      f"the figure table decides it under {rule_id(spec.rule)}; nothing saved")
+        if str(rec.get("measurement")).partition("/")[0] in TRAINED and not test.get("runs"):
+            raise FigureEvidenceError(f"{test.get('nodeid')}: record {key}: a {rec.get('measurement')} measurement "
+                                      "that names no runs (nothing shows it was trained); nothing saved")
         figures = list(rec.get("figures") or [])
-        out.append({"key": record_key(rec, claim), "figures": figures,
+        out.append({"key": key, "figures": figures,
                     "printed": printed_now({"figures": figures}),
-                    "claim": claim, "rule": rec.get("rule"), "decision": rec["decision"],
+                    "claim": claim, "rule": rec.get("rule"), "measured": rec["decision"],
                     "measurement": rec.get("measurement"), "runs": test.get("runs") or [],
-                    "verdict": decided.verdict if decided else test["outcome"],
+                    "verdict": decided.verdict,
                     "device": rec.get("device") or test.get("device") or meta.get("device"),
                     "date": test.get("timestamp") or meta.get("timestamp"), "code": meta.get("commit"),
                     "torch": test.get("torch") or meta.get("torch")})
@@ -133,7 +219,13 @@ def from_test(test: dict, meta: dict) -> list[dict]:
             raise FigureEvidenceError(f"{test.get('nodeid')}: {test['outcome']}, but it recorded no decision "
                                       "(claims/rule.py trained_figure, ordering, or claim_record(decision=...)): "
                                       "its verdict could never be decided again; nothing saved")
-        if any(v not in VERDICTS for v in verdicts) or (test["outcome"] == "holds") != all(v == "holds" for v in verdicts):
+        if any(v not in VERDICTS for v in verdicts) or outcome_of(verdicts) != test["outcome"]:
             raise FigureEvidenceError(f"{test.get('nodeid')}: the test's outcome is {test['outcome']}, but its recorded "
                                       f"decisions give {', '.join(verdicts)}; nothing saved")
     return out
+
+
+def outcome_of(verdicts: list[str]) -> str:
+    """A test's outcome from its records' verdicts: the most severe of refuted, underspecified,
+    undecided, holds."""
+    return next((v for v in ("refuted", "underspecified", "undecided") if v in verdicts), "holds")

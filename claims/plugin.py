@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import platform
+import re
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -222,6 +223,12 @@ def _short(report) -> str:
     return "\n".join(lines[:8])
 
 
+def _skipped(reason: str) -> tuple[str, str]:
+    """A skip: undecided where claims/rule.py settle skipped it so, else not run."""
+    m = re.match(r"(?:Skipped: )?(undecided: .*)", reason, re.DOTALL)
+    return ("undecided", m.group(1)) if m else ("not run", reason)
+
+
 def outcome_of(report) -> tuple[str | None, str]:
     """A test report's contribution to its claim: (outcome, reason), or (None, "")."""
     if report.when == "call":
@@ -232,7 +239,7 @@ def outcome_of(report) -> tuple[str | None, str]:
         if report.failed:
             return "fails", _short(report)
         if report.skipped:
-            return "not run", _skip_reason(report)
+            return _skipped(_skip_reason(report))
     elif report.failed:
         return "fails", f"error in {report.when}: {_short(report)}"
     elif report.skipped:

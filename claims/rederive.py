@@ -2,17 +2,21 @@
 
   python -m claims.rederive
 
-Reads results/figures.json (one record per decided figure: the values measured, the rule's
-inputs, the verdict given) and the figure table (claims/chapter_figures.py), and decides each
-record again under today's rule (claims/decide.py again).  Imports no torch and no pytest, trains
+Reads results/figures.json (one record per decided figure: the values measured, the verdict
+given) and the figure table (claims/chapter_figures.py, whose rule inputs claims/record_rules.py
+gives: stated value, rounding, null, the kind of rule), and decides each record again under
+today's rule (claims/decide.py); a record's own say on its rule inputs is never read.  Imports no torch and no pytest, trains
 and loads nothing: a verdict needs no weights to be decided again, only to be measured again.
 
 It prints the counts and exits 1 when any re-decided verdict differs from the committed one, or
 when the figure table no longer prints a figure as it was decided, naming the figure, both
-verdicts and the record.  A record decided under an older version of its rule
-(claims/rule_versions.py) or measured under an older version of its measurement
-(fixtures/measurements.py) is listed as stale, with the command that measures it again; it is
-not a difference.  Figures the chapter measured on its CUDA card are decided as readings, as the
+verdicts and the record.  It exits 2, naming the file, the record and the field, when a record
+cannot be decided: a key the figure table gives no rule inputs for, an unknown, malformed or
+newer rule or measurement version, measured values missing or mistyped (a string, a non-finite
+number, an empty list, a bool where a number is meant).  A record decided under an older
+version of its rule (claims/rule_versions.py) or measured under an older version of its
+measurement (fixtures/measurements.py) is listed as stale, with the command that measures it
+again; it is not a difference.  Figures the chapter measured on its CUDA card are decided as readings, as the
 report shows them.  Measuring again from a model's weights is a separate, optional step for
 whoever has the trained cache (docs/evidence.md).
 """
@@ -23,38 +27,45 @@ import sys
 import time
 from pathlib import Path
 
-from claims.figure_evidence import FILE, FigureEvidenceError, from_test, load, printed_now, redecide
-from claims.rule_versions import RULES
+from claims.figure_evidence import (
+    FILE,
+    FigureEvidenceError,
+    RecordError,
+    from_test,
+    load,
+    outcome_of,
+    printed_now,
+    redecide,
+    stale,
+)
+from claims.run_check import check as against_runs
 from claims.verdicts import COMMITTED_TIERS, device_reading, record_key
 from data.files import SaveError
-from fixtures.measurements import REMEASURE, stale_measurement
+from fixtures.measurements import REMEASURE
 from fixtures.results import EvidenceError, check_file, read_json, reading
-
-
-def _stale_rule(rule: str | None) -> bool:
-    name, _, version = str(rule).partition("/")
-    return name not in RULES or version != str(RULES[name][0])
 
 
 def _measured_again(mid: str) -> str:
     return REMEASURE.get(str(mid).partition("/")[0], "see docs/evidence.md")
 
 
-def compare(records: list[dict]) -> dict:
+def compare(records: list[dict], path: Path = FILE) -> dict:
     """{"agree": [keys], "differ": [(key, committed, now, why)], "changed": [(key, was, is)],
-    "stale": [(key, what, command)], "readings": [keys]}."""
-    out = {"agree": [], "differ": [], "changed": [], "stale": [], "readings": []}
-    for rec in records:
+    "stale": [(key, what, command)], "readings": [keys], "errors": [lines naming file, record, field]}."""
+    out = {"agree": [], "differ": [], "changed": [], "stale": [], "readings": [], "errors": []}
+    for i, rec in enumerate(records):
         key = rec["key"]
-        if rec["printed"] != printed_now(rec):
-            out["changed"].append((key, rec["printed"], printed_now(rec)))
-        if _stale_rule(rec["rule"]) or rec["decision"] is None:
-            out["stale"].append((key, f"decided under {rec['rule']}" + ("" if rec["decision"] else
-                                 ", which kept no inputs to decide it again"), _measured_again(rec["measurement"])))
+        try:
+            why_stale = stale(rec)
+            if rec["printed"] != printed_now(rec):
+                out["changed"].append((key, rec["printed"], printed_now(rec)))
+            if why_stale:
+                out["stale"].append((key, why_stale, _measured_again(rec["measurement"])))
+                continue
+            now = redecide(rec)
+        except RecordError as e:
+            out["errors"].append(f"{path}: record {i} ({key}): {e}")
             continue
-        if stale_measurement(rec["measurement"]):
-            out["stale"].append((key, f"measured under {rec['measurement']}", _measured_again(rec["measurement"])))
-        now = redecide(rec)
         if now.verdict != rec["verdict"]:
             out["differ"].append((key, rec["verdict"], now.verdict, now.why))
         else:
@@ -73,7 +84,7 @@ def against_verdicts(records: list[dict], verdicts: dict) -> list[str]:
     carried, out = set(), []
     for c in verdicts.get("claims", []):
         for t in c.get("tests", []):
-            if t.get("outcome") not in ("holds", "refuted") or t.get("tier") not in COMMITTED_TIERS:
+            if t.get("outcome") not in ("holds", "refuted", "underspecified", "undecided") or t.get("tier") not in COMMITTED_TIERS:
                 continue
             keys = [record_key(rec, c["id"]) for rec in t.get("records") or []]
             carried.update(keys)
@@ -83,7 +94,7 @@ def against_verdicts(records: list[dict], verdicts: dict) -> list[str]:
                            f"{', '.join(missing) or 'at all'}")
                 continue
             says = [by_key[k]["verdict"] for k in keys]
-            if (t["outcome"] == "holds") != all(v == "holds" for v in says):
+            if outcome_of(says) != t["outcome"]:
                 out.append(f"{c['id']} {t.get('key')}: {t['outcome']} in verdicts.json, "
                            f"{', '.join(says)} in figures.json")
     out += [f"{k}: a figure record no committed test carries" for k in sorted(set(by_key) - carried)]
@@ -97,7 +108,7 @@ def against_committed(fresh: dict, records: list[dict]) -> dict:
     out = {"agree": [], "differ": [], "new": []}
     for c in fresh.get("claims", []):
         for t in c.get("tests", []):
-            if t.get("outcome") not in ("holds", "refuted"):
+            if t.get("outcome") not in ("holds", "refuted", "underspecified", "undecided"):
                 continue
             for rec in from_test(dict(t, claims=[c["id"]]), fresh.get("meta") or {}):
                 was = committed.get(rec["key"])
@@ -133,8 +144,8 @@ def _read(a, verdicts_path: Path) -> tuple[list[dict], dict | None]:
     # a --verdicts given is read or refused; the default one, beside --evidence, may be absent
     given = a.verdicts is not None or verdicts_path.exists() or verdicts_path.is_symlink()
     verdicts = read_json(verdicts_path, "committed verdicts") if given else None
-    if verdicts is not None and not isinstance(verdicts, dict):
-        raise EvidenceError(f"{verdicts_path}: is {type(verdicts).__name__}, not an object with a 'claims' list")
+    if verdicts is not None and not (isinstance(verdicts, dict) and isinstance(verdicts.get("claims"), list)):
+        raise EvidenceError(f"{verdicts_path}: not committed verdicts (an object with a list 'claims')")
     return records, verdicts
 
 
@@ -148,7 +159,6 @@ def main(argv=None) -> int:
     started = time.perf_counter()
     verdicts_path = Path(a.verdicts) if a.verdicts else Path(a.evidence).with_name("verdicts.json")
     try:
-        check_file(Path(a.evidence), "figure evidence")
         with reading(Path(a.evidence).parent):     # both files as one save left them
             records, verdicts = _read(a, verdicts_path)
     except (FigureEvidenceError, EvidenceError, SaveError) as e:
@@ -157,7 +167,14 @@ def main(argv=None) -> int:
     if not records:
         print(f"{a.evidence}: no figure records: nothing to decide again", file=sys.stderr)
         return 1
-    result = compare(records)
+    result = compare(records, Path(a.evidence))
+    cache: dict = {}
+    result["runs"] = [line for rec in records for line in against_runs(rec, Path(a.evidence).parent, cache)]
+    if result["errors"]:
+        print(f"{len(result['errors'])} record(s) cannot be decided (no rule code or figure table entry decides "
+              "them as they stand):", file=sys.stderr)
+        print("\n".join(f"  {line}" for line in result["errors"]), file=sys.stderr)
+        return 2
     disagree = against_verdicts(records, verdicts) if verdicts is not None else []
     print(render(result, time.perf_counter() - started, Path(a.evidence)))
     if verdicts is None:
@@ -165,7 +182,12 @@ def main(argv=None) -> int:
     else:
         print(f"{verdicts_path}: {'agrees' if not disagree else f'{len(disagree)} disagreement(s)'} with the figure records")
         print("\n".join(f"  DISAGREES {line}" for line in disagree) if disagree else "", end="\n" if disagree else "")
-    return 1 if result["differ"] or result["changed"] or disagree else 0
+    if result["runs"]:
+        print(f"the figure records disagree with the run records they name: {len(result['runs'])}")
+        print("\n".join(f"  RUNS {line}" for line in result["runs"]))
+    else:
+        print("every trained figure record names runs that are in results/, with its values where they are run metrics")
+    return 1 if result["differ"] or result["changed"] or disagree or result["runs"] else 0
 
 
 if __name__ == "__main__":

@@ -17,9 +17,19 @@ from fixtures.measurements import stale_measurement
 
 # name -> (current version, what it is, and what changed at each version)
 RULES: dict[str, tuple[int, str]] = {
-    "stated": (1, "the tolerance the test states beside the figure: exact, statistical, an ordering"),
-    "trained": (1, "the chapter's rounding + 2 seed-to-seed sd, over at least 3 seeds"),
-    "rate": (1, "a printed rate: the chapter's rounding + 2 max(seed sd, binomial SE)"),
+    # 1: also orderings seed by seed and exact shares; 2: a bound beside a single measurement only
+    #    (orderings are "ordering", universal sentences levels)
+    "stated": (2, "the tolerance the test states beside a single measurement: exact, a bound"),
+    # 1: rounding + 2 sd; 2: and the band must exclude the declared null, else undecided
+    "trained": (2, ("the chapter's rounding + 2 seed-to-seed sd, over at least 3 seeds; undecided where "
+                    "that band holds the null the figure table declares")),
+    # 1: 0.05 points + 2 max(sd, SE); 2: the chapter's printed rounding, and the null as for trained
+    "rate": (2, "a printed rate: the chapter's rounding + 2 max(seed sd, binomial SE); the null as for trained"),
+    # 1: successive ratios of a count (operations, bytes) over doubling lengths rise, stay at most the
+    #    limit, the last within the printed limit's rounding (docs/choices.md, 2026-12-03)
+    "counts": (1, "a count per doubling: ratios rising toward the limit, the last within its printed rounding"),
+    # 1: the paired mean difference over seeds beyond 2 standard errors, else undecided
+    "ordering": (1, "an ordering or sign: the paired difference over seeds beyond 2 standard errors"),
     # 1: repeats inside one process (until 2026-12-01), which a flake count showed can flip;
     # 2: the 95 % bootstrap interval over independent timing processes, widened to +-2 run-to-run sd
     "timing": (2, ("the 95 % bootstrap interval over independent timing processes, widened to at least "
@@ -33,6 +43,22 @@ def rule_id(name: str = DEFAULT) -> str:
     if name not in RULES:
         raise KeyError(f"unknown rule {name!r}; known: {', '.join(RULES)}")
     return f"{name}/{RULES[name][0]}"
+
+
+class VersionError(ValueError):
+    """A rule or measurement ID that no version of this code knows: unknown, malformed or newer."""
+
+
+def version_of(rid, table: dict[str, tuple[int, str]], what: str) -> tuple[str, int]:
+    """(name, version) of a "name/version" ID whose version this code knows (1 up to the current
+    one); VersionError for an unknown name, a malformed ID, version 0 or a newer version, which no
+    rule code here can decide."""
+    name, sep, version = str(rid).partition("/")
+    if not isinstance(rid, str) or not sep or name not in table:
+        raise VersionError(f"{rid!r} is not a known {what} (known: {', '.join(table)})")
+    if not version.isdigit() or not 1 <= int(version) <= table[name][0]:
+        raise VersionError(f"{rid!r}: {what} {name!r} has versions 1 to {table[name][0]}, not {version!r}")
+    return name, int(version)
 
 
 def stale_rules(test: dict) -> list[str]:

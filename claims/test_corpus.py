@@ -36,7 +36,7 @@ def test_corpus_file_size_in_megabytes(corpus_text, claim_record, request):
     f = FIGURES["corpus.megabytes"]
     decision = rules.within(mib, f.value, f.rounding, " MiB")
     claim_record(stated=f.value, measured=mib, tolerance=f"the printed rounding, {f.rounding}", bytes=size,
-                 decimal_megabytes=mb, decision=decision.inputs)
+                 decimal_megabytes=mb, decision=decision.measured)
     assert size == len(corpus_text.encode("utf-8"))                  # the file is the text we read
     decide(request, decision.holds, f"{size} bytes: {decision.why} ({mb:.3f} MB decimal)")
 

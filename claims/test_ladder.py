@@ -207,7 +207,7 @@ def test_block_weight_matrices_in_units_of_d_squared(part, fid, claim_record, re
     farthest = max(ratios.values(), key=lambda r: abs(r - f.value))
     decision = rules.within(farthest, f.value, f.rounding)
     claim_record(stated=f.value, measured=farthest, tolerance=f"the printed rounding, {f.rounding}, at every width",
-                 decision=decision.inputs, per_width=ratios)
+                 decision=decision.measured, per_width=ratios)
     decide(request, decision.holds, f"{part}: weight matrices / d^2 = "
                                     f"{', '.join(f'{r:g} at d = {d}' for d, r in ratios.items())}: {decision.why}")
 
@@ -240,7 +240,7 @@ def test_block_normalisation_count(claim_record, request):
               for norm in ("pre", "post")}
     decision = rules.within(counts["pre"], f.value, f.rounding)
     claim_record(stated=f.value, measured=counts["pre"], tolerance=f"the printed rounding, {f.rounding}",
-                 decision=decision.inputs, post_norm=counts["post"])
+                 decision=decision.measured, post_norm=counts["post"])
     assert counts["post"] == counts["pre"]
     decide(request, decision.holds, f"LayerNorm modules in the block: {decision.why}")
 
@@ -262,7 +262,7 @@ def test_block_residual_addition_count(claim_record, request):
         gap = (block(x) - (x + a + ff)).abs().max().item()
     decision = rules.within(adds["pre"], f.value, f.rounding)
     claim_record(stated=f.value, measured=adds["pre"], tolerance=f"the printed rounding, {f.rounding}",
-                 decision=decision.inputs, post_norm=adds["post"], max_gap_from_x_plus_a_plus_f=gap)
+                 decision=decision.measured, post_norm=adds["post"], max_gap_from_x_plus_a_plus_f=gap)
     assert gap <= 1e-12 and adds["post"] == adds["pre"]
     decide(request, decision.holds, f"additions in the block's graph: {decision.why}")
 

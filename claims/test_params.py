@@ -150,9 +150,9 @@ def _mlp_share(model) -> float:
 def test_most_of_a_models_parameters_are_in_its_mlps(gpt2_small, claim_record, request):
     ours = build_on_meta(lambda: LanguageModel(next(r for r in LADDER if r.name == "layernorm").model))
     shares = {"GPT-2 small": _mlp_share(gpt2_small), "the chapter's one-block model": _mlp_share(ours)}
-    decision = rules.checks([[f"{name}: MLP share above one half", share, ">", 0.5] for name, share in shares.items()])
+    decision = rules.bounds([[f"{name}: MLP share above one half", share, ">", 0.5] for name, share in shares.items()])
     claim_record(stated="most (more than half)", measured=shares, tolerance="more than half, each model",
-                 decision=decision.inputs, per_block=count(gpt2_small.blocks[0].ff) / count(gpt2_small.blocks[0]))
+                 decision=decision.measured, per_block=count(gpt2_small.blocks[0].ff) / count(gpt2_small.blocks[0]))
     decide(request, decision.holds, "the MLPs hold " + ", ".join(f"{share:.1%} of {name}'s parameters"
                                                                  for name, share in shares.items())
            + f" (two thirds of each block's, {count(gpt2_small.blocks[0].ff) / count(gpt2_small.blocks[0]):.1%}; "

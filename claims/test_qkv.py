@@ -216,7 +216,7 @@ def test_head_listing_line_count(chapter_text, claim_record, request):
     f = FIGURES["qkv.listing_lines"]
     decision = rules.within(n["lines"], f.value, f.rounding)          # a count, at the number word's rounding
     claim_record(stated=f.value, measured=n["lines"], tolerance=f"the printed rounding, {f.rounding}",
-                 decision=decision.inputs, non_blank=n["non-blank"], blank=n["blank"])
+                 decision=decision.measured, non_blank=n["non-blank"], blank=n["blank"])
     # every line of the listing counted (blank ones too: the most a reader could count)
     decide(request, decision.holds,
            f"the printed listing is {n['lines']} lines ({n['non-blank']} non-blank, {n['blank']} blank), "
@@ -230,7 +230,7 @@ def test_head_listing_lines_about_shapes(chapter_text, claim_record, request):
     f = FIGURES["qkv.listing_shape_lines"]
     decision = rules.within(n["about shapes"], f.value, f.rounding)
     claim_record(stated=f.value, measured=n["about shapes"], tolerance=f"the printed rounding, {f.rounding}",
-                 decision=decision.inputs, lines=n["lines"], non_blank=n["non-blank"], shape_lines=n["shape lines"],
+                 decision=decision.measured, lines=n["lines"], non_blank=n["non-blank"], shape_lines=n["shape lines"],
                  definition="names d_model, d_head, block or T, reads .shape, transposes, slices [:T, :T] or picks dim=")
     assert n["about shapes"] <= n["non-blank"]
     decide(request, decision.holds,

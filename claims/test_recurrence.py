@@ -60,7 +60,7 @@ def test_updates_from_one_token_to_a_later_one_in_a_recurrence(claim_record, req
     f = FIGURES["recurrence.updates"]
     decision = rules.within(seen["updates"], f.value, f.rounding)      # a count: exact (rounding 0.5)
     claim_record(stated=f.value, measured=seen["updates"], tolerance=f"the printed rounding, {f.rounding}",
-                 decision=decision.inputs, source=source, target=target, difference=target - source,
+                 decision=decision.measured, source=source, target=target, difference=target - source,
                  **{k: v for k, v in seen.items() if k != "updates"})
     assert seen["|d h_target / d x_source|"] > 0 and seen["|d h_before / d x_source|"] == 0
     assert seen["updates"] == target - source                          # one application per step
@@ -79,5 +79,5 @@ def test_years_from_bahdanau_attention_to_the_transformer(claim_record, request)
     years = transformer - fixed
     decision = rules.within(years, f.value, f.rounding)
     claim_record(stated=f.value, measured=years, tolerance=f"the printed rounding, {f.rounding}",
-                 decision=decision.inputs, attention_year=fixed, transformer_year=transformer)
+                 decision=decision.measured, attention_year=fixed, transformer_year=transformer)
     decide(request, decision.holds, f"{transformer} - {fixed} = {years} years: {decision.why}")

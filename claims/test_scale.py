@@ -72,7 +72,7 @@ def test_the_theory_column_is_the_square_root_of_d(d, claim_record, request):
     f = FIGURES[f"scale.sqrt_{d}"]
     decision = rules.within(math.sqrt(d), f.value, f.rounding)
     claim_record(stated=f.value, measured=math.sqrt(d), tolerance=f"the printed rounding, {f.rounding}",
-                 decision=decision.inputs, d=d)
+                 decision=decision.measured, d=d)
     decide(request, decision.holds, f"sqrt({d}) = {math.sqrt(d):.4f}: {decision.why}")
 
 
@@ -86,7 +86,7 @@ def test_each_product_of_unit_variance_entries_has_the_stated_variance(claim_rec
     var = products.var().item()
     decision = rules.within(var, f.value, f.rounding)
     claim_record(stated=f.value, measured=var, tolerance=f"the printed rounding, {f.rounding}",
-                 decision=decision.inputs, pairs=PAIRS, se=var_se(1, PAIRS))
+                 decision=decision.measured, pairs=PAIRS, se=var_se(1, PAIRS))
     decide(request, decision.holds, f"Var(q_j k_j) over {PAIRS} pairs is {var:.3f}: {decision.why}")
 
 
@@ -177,7 +177,7 @@ def test_divided_no_row_is_frozen_on_one_token(d, claim_record, request):
     decision = rules.within(count, f.value, f.rounding)
     claim_record(stated=f.value, measured={"frozen rows": count, "largest weight": top, "undivided share": undivided},
                  tolerance=f"{f.value} of {rows} rows above {FROZEN} (share < {3 / rows:.4f} at 95 %)", d=d,
-                 decision=decision.inputs)
+                 decision=decision.measured)
     decide(request, decision.holds, f"{count} of {rows} divided rows at d = {d} put more than {FROZEN} on one token")
 
 
@@ -201,7 +201,7 @@ def test_a_bias_free_linear_layer_scales_its_output_with_its_input(claim_record,
     farthest = ratio.flatten()[(ratio - f.value).abs().argmax()].item()
     decision = rules.within(farthest, f.value, f.rounding)
     claim_record(stated=f.value, measured=farthest, tolerance=f"the printed rounding, {f.rounding} (exact)",
-                 decision=decision.inputs, input_factor=factor, bias=q.bias is not None)
+                 decision=decision.measured, input_factor=factor, bias=q.bias is not None)
     decide(request, decision.holds, f"the output entry farthest from {f.value} x its input's: {decision.why}")
 
 
@@ -224,12 +224,12 @@ def test_multiplied_scores_turn_a_soft_blend_into_a_hard_choice(claim_record, re
     conditions = [["softmax(s): mean effective tokens above 10 (a soft blend)", soft_eff, ">", 10],
                   ["softmax(10 s): mean effective tokens below 2 (a hard choice)", hard_eff, "<", 2],
                   ["softmax(10 s): mean top weight above one half", hard_top, ">", 0.5]]
-    decision = rules.checks(conditions)       # an ordering, recorded like claims/rule.py ordering's
+    decision = rules.bounds(conditions)       # an ordering, recorded like claims/rule.py ordering's
     claim_record(stated="soft blend -> hard choice", figure="softmax(s) vs softmax(10 s): effective tokens",
                  measured={"softmax(s)": {"effective tokens": soft_eff, "top weight": soft_top},
                            "softmax(10 s)": {"effective tokens": hard_eff, "top weight": hard_top}},
                  tolerance="soft: > 10 effective tokens; hard: < 2 effective tokens and top weight > 0.5",
-                 decision=decision.inputs)
+                 decision=decision.measured)
     decide(request, decision.holds, decision.why)
 
 
@@ -278,7 +278,7 @@ def test_the_jacobian_diagonal_vanishes_at_both_ends(claim_record, request):
     value = J.diagonal().abs().max().item()
     f = FIGURES["scale.jacobian_ends"]
     decision = rules.within(value, f.value, 0.0)
-    claim_record(stated=f.value, measured=value, tolerance="exact (an identity)", decision=decision.inputs,
+    claim_record(stated=f.value, measured=value, tolerance="exact (an identity)", decision=decision.measured,
                  weights=torch.softmax(s, -1).tolist())
     decide(request, decision.holds, f"the Jacobian's diagonal at weights 1 and 0 is {value:.3g}, not exactly zero")
 
@@ -290,7 +290,7 @@ def test_a_hard_selector_has_almost_no_gradient(claim_record, request):
     committed, soft = rows["saturated"]["max |J|"], rows["N(0, 1)"]["max |J|"]
     conditions = [["saturated row: top weight above the frozen line", rows["saturated"]["top weight"], ">", FROZEN],
                   ["saturated row's max |J| / an N(0, 1) row's", committed / soft, "<", 0.01]]
-    decision = rules.checks(conditions)
+    decision = rules.bounds(conditions)
     claim_record(stated=FIGURES["scale.selector_gradient"].value, measured={"saturated": committed, "N(0, 1)": soft},
-                 tolerance="under a hundredth of an uncommitted row's largest entry", decision=decision.inputs)
+                 tolerance="under a hundredth of an uncommitted row's largest entry", decision=decision.measured)
     decide(request, decision.holds, decision.why)

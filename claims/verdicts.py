@@ -11,12 +11,17 @@ import re
 
 from claims import chapter_figures, registry
 from claims.rule_versions import is_stale, stale_measurements, stale_rules
+from fixtures import measurements
 
 # stale: decided under an older version of its rule, or measured under an older version of its
 # measurement (claims/rule_versions.py); never a plain holds/refuted
-VERDICTS = ("holds", "refuted", "fails", "stale", "not run", "not encoded")
-DECIDED = ("holds", "refuted", "fails")
-SEVERITY = {"fails": 3, "refuted": 2, "holds": 1, "not run": 0}
+# undecided: the measurement cannot tell the chapter's figure from the null it contrasts it with, or
+# an ordering lies within 2 standard errors (docs/figure-rule.md); underspecified: the primary
+# reading refutes the figure and a reading declared before it was measured reproduces it
+# (docs/choices.md).  Neither is a holds; a refuted figure outweighs both.
+VERDICTS = ("holds", "refuted", "underspecified", "undecided", "fails", "stale", "not run", "not encoded")
+DECIDED = ("holds", "refuted", "underspecified", "undecided", "fails")
+SEVERITY = {"fails": 5, "refuted": 4, "underspecified": 3, "undecided": 2, "holds": 1, "not run": 0}
 SMOKE_SOURCE = "smoke run"    # a --smoke run's source: its verdicts are labelled and never saved
 UNKNOWN = ("unknown claim ID(s) in @pytest.mark.claim (not in claims/registry.py, whose IDs "
            "come from ../shared/claims.md):\n")
@@ -82,12 +87,25 @@ def on_cuda(t: dict) -> bool:
     return measured_on(t).startswith("cuda")
 
 
+def read_off_instrument(t: dict) -> bool:
+    """Whether every record of a test (or a figure record itself) was read off a clock or an
+    allocator: its measurement is one (fixtures/measurements.py READ_OFF_INSTRUMENT), or it was
+    decided by the timing rule (records from before measurements were named)."""
+    recs = t.get("records") if isinstance(t.get("records"), list) else [t]
+    recs = [r for r in recs if isinstance(r, dict)]
+    return bool(recs) and all(measurements.read_off_instrument(r.get("measurement"))
+                              or str(r.get("rule") or "").startswith("timing/") for r in recs)
+
+
 def device_reading(t: dict) -> bool:
-    """A test whose every figure is one the chapter measured on its CUDA laptop card
-    (claims/chapter_figures.py device="cuda"), measured elsewhere: a reading shown beside the
-    chapter's figure, never a verdict on it."""
+    """Measured elsewhere than on the chapter's kind of device (CUDA), a reading shown beside the
+    chapter's figure, never a verdict on it: a test whose every figure is one the chapter measured
+    on its CUDA laptop card (claims/chapter_figures.py device="cuda"), or one read off a clock or
+    an allocator whatever it is about (docs/cost.md: one rule, no exception)."""
+    if on_cuda(t):
+        return False
     figs = [chapter_figures.FIGURES.get(f) for f in t.get("figures") or []]
-    return bool(figs) and all(f is not None and f.device == "cuda" for f in figs) and not on_cuda(t)
+    return (bool(figs) and all(f is not None and f.device == "cuda" for f in figs)) or read_off_instrument(t)
 
 
 def measured_on(t: dict) -> str:
@@ -161,8 +179,9 @@ def outcome_label(t: dict) -> str:
 
 
 def summary_text(s: dict) -> str:
-    """'55 hold, 16 refuted, 0 fail, 0 stale, 0 not run, 0 not encoded (of 71)'."""
-    return (f"{s['holds']} hold, {s['refuted']} refuted, {s['fails']} fail, {s.get('stale', 0)} stale, "
+    """'55 hold, 16 refuted, 2 underspecified, 3 undecided, 0 fail, 0 stale, 0 not run, 0 not encoded (of 71)'."""
+    return (f"{s['holds']} hold, {s['refuted']} refuted, {s.get('underspecified', 0)} underspecified, "
+            f"{s.get('undecided', 0)} undecided, {s['fails']} fail, {s.get('stale', 0)} stale, "
             f"{s['not run']} not run, {s['not encoded']} not encoded (of {s['total']})")
 
 
@@ -217,7 +236,8 @@ def figure_rows(claims: list[dict]) -> list[dict]:
 
 
 def figure_summary(rows: list[dict]) -> dict:
-    out = {v: sum(r["verdict"] == v for r in rows) for v in ("holds", "refuted", "fails", "stale", "not run")}
+    out = {v: sum(r["verdict"] == v for r in rows)
+           for v in ("holds", "refuted", "underspecified", "undecided", "fails", "stale", "not run")}
     out["device-specific"] = sum(r["label"] == "not run: device-specific" for r in rows)
     out["total"] = len(rows)
     return out
@@ -289,6 +309,12 @@ def verdict_label(c: dict) -> str:
     if c["verdict"] == "refuted":
         decided = sum(counts(t) for t in tests)
         notes.append(f"{'in part: ' if held else ''}{held} of {decided} figures hold")
+    if c["verdict"] in ("undecided", "underspecified"):
+        decided = sum(counts(t) for t in tests)
+        n = sum(t["outcome"] == c["verdict"] and counts(t) for t in tests)
+        notes.append(f"{n} of {decided} figures {c['verdict']}, {held} hold: "
+                     + ("needs more seeds or a sharper measurement, see each figure's reason"
+                        if c["verdict"] == "undecided" else "the chapter should say which reading it used"))
     n_stale = sum(t["outcome"] in DECIDED and is_stale(t) for t in tests)
     if c["verdict"] == "stale":
         notes.append(f"{n_stale} figure(s) decided under an older rule")

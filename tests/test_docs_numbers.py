@@ -157,6 +157,10 @@ def _winograd_seeds() -> int:
     return _module_constant("claims/test_winograd.py", "SEEDS")
 
 
+def _seed_steps() -> tuple:
+    return tuple(_module_constant("claims/decide.py", "SEED_STEPS"))
+
+
 def _min_seeds() -> int:
     return _module_constant("claims/decide.py", "MIN_SEEDS")
 
@@ -268,9 +272,20 @@ FACTS: list[Fact] = [
          lambda m: {"a": _module_constant("claims/timing.py", "REPEAT_STEP"), "b": _module_constant("claims/timing.py", "MAX_REPEATS")},
          "claims/timing.py REPEAT_STEP, MAX_REPEATS", ("docs/cost.md",)),
     Fact(r"two blocks, (?P<n>\d+) seeds each", lambda m: {"n": _winograd_seeds()}, "claims/test_winograd.py SEEDS"),
-    Fact(r"\+ (?P<k>\d+) seed-to-seed sd, over at least (?P<n>\d+) seeds \((?P<w>\d+) for the Winograd models\)",
+    Fact(r"\+ (?P<k>\d+) seed-to-seed sd, over at least (?P<n>\d+) seeds|\(mean ± rounding \+ (?P<b>\d+) sd\)",
          lambda m: {"k": _source_number("claims/decide.py", r"tol = rounding \+ (\d+) \* sd"), "n": _min_seeds(),
-                    "w": _winograd_seeds()}, "claims/decide.py trained, MIN_SEEDS; claims/test_winograd.py SEEDS"),
+                    "b": _source_number("claims/decide.py", r"tol = rounding \+ (\d+) \* sd")},
+         "claims/decide.py trained, MIN_SEEDS", ("docs/figure-rule.md",)),
+    Fact(r"same rule with (?P<k>\d+) max\(sd, binomial SE\)",
+         lambda m: {"k": _source_number("claims/decide.py", r"rounding \+ (\d+) \* max\(sd, se\)")},
+         "claims/decide.py rate_tolerance", ("docs/figure-rule.md",)),
+    Fact(r"(?P<k>\d+)\s+standard\s+errors", lambda m: {"k": _module_constant("claims/decide.py", "MARGIN_SE")},
+         "claims/decide.py MARGIN_SE", ("docs/figure-rule.md",)),
+    Fact(r"undecided on (?P<a>\d+) seeds is run\s+on (?P<b>\d+); still undecided, on (?P<c>\d+); still undecided at (?P<d>\d+)",
+         lambda m: dict(zip("abcd", (*_seed_steps(), _seed_steps()[-1]))),
+         "claims/decide.py SEED_STEPS", ("docs/figure-rule.md",)),
+    Fact(r"field, exit (?P<n>\d+)\.", lambda m: {"n": _source_number("claims/rederive.py", r"print\(e, file=sys.stderr\)\s+return (\d+)")},
+         "claims/rederive.py: a record that cannot be decided exits 2", ("docs/evidence.md",)),
     # the figure table (docs/figures.md)
     Fact(r"`(?P<p>[^`]+)` is\s+(?P<v>\d+(?:\.\d+)?) ± (?P<r>\d+(?:\.\d+)?)", lambda m: _printed(m.group("p")),
          "claims/chapter_figures.py Figure: the value and rounding parsed from the printed digits"),

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from claims.chapter_figures import of_claim
+from claims.rule_versions import rule_id
 from claims.save import save_run
 from data import chapter, corpus
 from data.files import JOURNAL, Transaction, atomic_write, recover
@@ -24,17 +26,21 @@ ROOT = Path(__file__).resolve().parent.parent
 FORK = multiprocessing.get_context("fork")
 
 
-def _decision(outcome: str) -> dict:
-    """A trained figure's recorded decision that gives `outcome` (three seeds on, or far off, 1)."""
-    return {"kind": "trained", "values": [1.0] * 3 if outcome == "holds" else [9.0] * 3, "stated": 1, "rounding": 0.5}
+def _figure(cid: str):
+    return next(iter(of_claim(cid).values()))
+
+
+def _decision(cid: str, outcome: str) -> dict:
+    """A trained figure's measured values that give `outcome` (three seeds on its printed value, or far off)."""
+    return {"values": [_figure(cid).value + (0 if outcome == "holds" else 1000.0)] * 3}
 
 
 def _fresh(cid: str, outcome: str = "holds", ts: str = "2026-12-01T12:00:00+00:00") -> dict:
     """A run's claims.json deciding one trained claim."""
     test = {"nodeid": f"claims/test_ladder_trained.py::test_{cid.replace('.', '_')}", "outcome": outcome,
             "reason": "", "tier": "gpu", "device": "cpu", "seconds": 1.0, "timestamp": ts, "source": "fresh run",
-            "records": [{"stated": 1, "measured": 1, "tolerance": "t", "rule": "trained/1", "seeds": 3,
-                         "decision": _decision(outcome)}]}
+            "records": [{"stated": 1, "measured": 1, "tolerance": "t", "rule": rule_id("trained"), "seeds": 3,
+                         "figures": [_figure(cid).id], "decision": _decision(cid, outcome)}]}
     return {"meta": {"source": "fresh run", "timestamp": ts},
             "claims": [{"id": cid, "verdict": outcome, "tests": [test]}]}
 

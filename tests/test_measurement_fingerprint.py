@@ -379,6 +379,13 @@ def _fused_kernel() -> dict:
             "capped": {k: run.get(k) for k in keep}, "asked": asked}
 
 
+def _op_counts() -> dict:
+    # what the convergence claims count (claims/test_cost.py test_a_doubling_of_n_converges_in_the_counts),
+    # at short lengths: integers on the meta device, the same on every machine, compared exactly
+    return {"flops": {n: cost.counted_flops(n) for n in PEAK_NS},
+            "peak_bytes": {n: cost.counted_peak_bytes(n) for n in PEAK_NS}}
+
+
 MEASURES: dict[str, Callable[[], dict]] = {
     "perplexity": _perplexity, "perplexity_at_window": _perplexity_at_window,
     "held_out_curve": _held_out_curve, "position_rows": _position_rows,
@@ -387,6 +394,7 @@ MEASURES: dict[str, Callable[[], dict]] = {
     "winograd_accuracy": _winograd_accuracy, "winograd_answers": _winograd_answers,
     "winograd_attention": _winograd_attention,
     "peak_memory": _peak_memory, "timing": _timing, "capped_run": _capped_run, "fused_kernel": _fused_kernel,
+    "op_counts": _op_counts,
 }
 # The function each kind is measured by (what the claim tests call), by module and name: the self-check
 # below scales its output and expects the fingerprint to catch it.
@@ -401,7 +409,7 @@ MEASURED_BY = {
     "winograd_accuracy": (winograd, "score"), "winograd_answers": (winograd, "answers"),
     "winograd_attention": (winograd, "attention_rows"),
     "peak_memory": (cost, "peak_table"), "timing": (cost, "loglog_slope"), "capped_run": (cost, "run_capped"),
-    "fused_kernel": (cost, "fused"),
+    "fused_kernel": (cost, "fused"), "op_counts": (cost, "counted_flops"),
 }
 
 

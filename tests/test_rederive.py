@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from claims import figure_evidence, rederive, rule_versions
-from claims.decide import TIMED, again
+from claims.decide import TIMED
+from claims.record_rules import decide, spec_for
 from claims.verdicts import outcome_label, summarise_claim, summary_of, summary_text, verdict_label
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,7 +31,7 @@ def test_every_committed_figure_is_decided_again_without_torch_in_seconds():
                        capture_output=True, text=True, check=False)
     seconds = time.perf_counter() - started
     assert r.returncode == 0, r.stdout + r.stderr
-    decided = [rec for rec in COMMITTED if rec["decision"] is not None]
+    decided = [rec for rec in COMMITTED if figure_evidence.stale(rec) is None]
     assert f"{len(decided)} agree, 0 differ; 0 need weights" in r.stdout
     imported = {line.split("|")[-1].strip().split(".")[0] for line in r.stderr.splitlines() if "|" in line}
     assert not imported & {"torch", "pytest", "numpy"}, imported & {"torch", "pytest", "numpy"}
@@ -44,34 +45,36 @@ def _test(nodeid, outcome, reason="", rule="trained/1", ts="2026-12-01T00:00:00+
 
 
 def _first(group: str) -> dict:
-    """The first committed record of a results group (its runs', or for cost its figures' prefix)."""
+    """The first committed, current record of a results group (its runs', or for cost its figures' prefix)."""
+    current = [r for r in COMMITTED if figure_evidence.stale(r) is None]
     if group == "cost":
-        return next(r for r in COMMITTED if r["key"].startswith("cost.") and r["decision"] is not None)
-    return next(r for r in COMMITTED if r["decision"] is not None and any(run["group"] == group for run in r["runs"]))
+        return next(r for r in current if r["key"].startswith("cost."))
+    return next(r for r in current if any(run["group"] == group for run in r["runs"]))
 
 
-def _changed(decision: dict) -> dict:
-    """The decision with one measured number changed enough to flip its verdict."""
-    d = json.loads(json.dumps(decision))
-    kind = d["kind"]
-    if kind in ("trained", "rate"):
+def _changed(rec: dict) -> dict:
+    """The record's measured values with one changed enough to flip its verdict (holds to
+    refuted, anything else to holds)."""
+    spec, d = spec_for(rec["key"]), json.loads(json.dumps(rec["measured"]))
+    holds = decide(spec, d).holds
+    if spec.kind in ("trained", "rate"):
         # every seed moved past the stated figure by far more than its tolerance, or onto it
-        holds = again(decision).holds
-        d["values"] = [d["stated"] + 1000.0 * (1 if holds else 0) for _ in d["values"]]
-    elif kind == "within":
-        d["value"] = d["stated"] + (1000.0 if again(decision).holds else 0.0)
-    elif kind == "timed":
-        figure = TIMED[d["name"]]
+        d["values"] = [min(1.0, spec.stated + (0.5 if holds else 0)) if spec.kind == "rate"
+                       else spec.stated + 1000.0 * holds for _ in d["values"]]
+        if spec.kind == "rate" and holds and spec.stated >= 0.5:
+            d["values"] = [0.0 for _ in d["values"]]
+    elif spec.kind == "within":
+        d["value"] = spec.stated + (1000.0 if holds else 0.0)
+    elif spec.kind == "timed":
+        figure = TIMED[spec.timed]
         inside = sum(figure.band) / 2 if figure.band else figure.stated
-        d["value"] = 1000.0 if again(decision).holds else inside
+        d["value"] = 1000.0 if holds else inside
         d["interval"] = [d["value"] - 0.001, d["value"] + 0.001]
-    else:                                   # checks: the first condition false, or all of them true
-        flip = {"<=": 1, "<": 1, ">=": -1, ">": -1}
-        for i, (_label, a, op, b) in enumerate(d["conditions"]):
-            if again(decision).holds:
-                d["conditions"][0][1] = (not b) if op == "==" else b + flip[op]
-                break
-            d["conditions"][i][1] = b if op in ("==", "<=", ">=") else b - flip[op]
+    elif spec.kind == "converges":
+        # counts that grow linearly (ratio 2, not rising toward 4), or a count a n + n^2 (rising toward 4)
+        d["counts"] = [n if holds else 1000 * n + n * n for n in d["ns"]]
+    else:
+        raise AssertionError(f"no change planned for a {spec.kind} record")
     return d
 
 
@@ -81,7 +84,7 @@ def test_a_changed_measurement_in_each_results_group_is_caught_naming_the_figure
     target = _first(group)
     for rec in records:
         if rec["key"] == target["key"]:
-            rec["decision"] = _changed(rec["decision"])
+            rec["measured"] = _changed(rec)
     path = tmp_path / "figures.json"
     path.write_text(figure_evidence.dumps(records))
     r = _run(f"--evidence={path}")
@@ -102,8 +105,8 @@ def test_a_figure_the_table_now_prints_differently_is_named(tmp_path):
 
 @pytest.mark.parametrize(("text", "why"), [
     ('{"records": [', "not valid JSON"),
-    ('{"schema": 1, "records": [{"key": "x"}]}', "field 'figures' is missing"),
-    ('{"schema": 9, "records": []}', "not figure evidence of schema 1"),
+    ('{"schema": 2, "records": [{"key": "x"}]}', "field 'figures' is missing"),
+    ('{"schema": 9, "records": []}', "not figure evidence of schema 2"),
 ])
 def test_corrupt_figure_evidence_is_named(tmp_path, text, why):
     path = tmp_path / "figures.json"
@@ -166,8 +169,10 @@ def test_a_verdict_decided_under_an_older_rule_is_stale_never_a_plain_holds():
 def test_a_fresh_verdict_under_the_current_rule_replaces_the_stale_one():
     current = rule_versions.rule_id("timing")
     assert current == f"timing/{rule_versions.RULES['timing'][0]}" and current != "timing/1"
-    c = summarise_claim("cost.time_quadratic", [_test(TIMING, "refuted", "refuted: 2.05", rule=current),
-                                                _test(TIMING.replace("[cpu]", "[x]"), "holds", rule="timing/1")], True)
+    # on CUDA: a clock decides there only (docs/cost.md); on the CPU both would be readings
+    c = summarise_claim("cost.time_quadratic", [dict(_test(TIMING, "refuted", "refuted: 2.05", rule=current), device="cuda"),
+                                                dict(_test(TIMING.replace("[cpu]", "[x]"), "holds", rule="timing/1"),
+                                                     device="cuda")], True)
     assert c["verdict"] == "refuted" and "1 stale" in verdict_label(c)
 
 
@@ -176,16 +181,8 @@ def test_an_unknown_rule_is_a_clear_error():
         rule_versions.rule_id("taste")
 
 
-def test_a_record_measured_under_an_older_measurement_version_is_stale_with_its_command(tmp_path):
+def test_a_record_measured_under_an_older_measurement_version_is_stale(tmp_path):
     old = dict(_test(TIMING, "holds", rule=rule_versions.rule_id("timing")))
     old["records"] = [dict(old["records"][0], measurement="timing/0")]
     assert outcome_label(old).startswith("stale: holds, measured with timing/0, measure it again")
     assert summarise_claim("cost.time_quadratic", [old], encoded=True)["verdict"] == "stale"
-    records = json.loads(json.dumps(COMMITTED))
-    rec = next(r for r in records if r["measurement"] == "perplexity/1")
-    rec["measurement"] = "perplexity/0"
-    path = tmp_path / "figures.json"
-    path.write_text(figure_evidence.dumps(records))
-    r = _run(f"--evidence={path}")
-    assert r.returncode == 0, r.stdout + r.stderr                  # stale is shown, not a difference
-    assert f"{rec['key']}: measured under perplexity/0; measure again with: pytest " in r.stdout

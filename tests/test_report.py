@@ -166,6 +166,7 @@ import json, os, pytest
 from claims.rule import trained_figure
 
 @pytest.mark.claim("norm.prenorm_needs_no_warmup")
+@pytest.mark.figure("norm.prenorm")
 def test_level(claim_record, request):
     trained_figure(request, claim_record, measurement="perplexity", figure="prenorm held-out perplexity", stated=37.82,
                    values=json.loads(os.environ["MEASURED"]), rounding=0.005)
@@ -176,7 +177,7 @@ def _figure_run(pytester, monkeypatch, measured):
     """Run the one-figure claim test above on `measured` (per seed) in a scratch project."""
     monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     monkeypatch.setenv("MEASURED", json.dumps(measured))
-    pytester.makeini("[pytest]\nmarkers =\n  claim(id)\n")
+    pytester.makeini("[pytest]\nmarkers =\n  claim(id)\n  figure(id)\n")
     (pytester.path / "claims").mkdir(exist_ok=True)
     (pytester.path / "claims" / "test_fig.py").write_text(FIGURE_TEST)
     result = pytester.runpytest_subprocess("-p", "claims.plugin", "-p", "no:cacheprovider")

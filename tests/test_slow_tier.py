@@ -83,7 +83,8 @@ def test_the_time_slope_test_records_the_chapters_exponent_as_a_number(timed_smo
     (test,) = _tests(report, "test_time_grows_as_n_squared")
     assert test["outcome"] != "fails", test["reason"]
     assert test["records"][0]["stated"] == {"slope": FIGURES["cost.time_exponent"].value}
-    assert test["outcome"] in ("holds", "refuted"), test["reason"]
+    # read off the CPU's clock: a reading, decided only on CUDA (docs/cost.md, no exception)
+    assert test["outcome"] == "not run" and "device-specific" in test["reason"], test["reason"]
 
 
 def test_no_timed_cost_test_fails_at_the_smoke_scale(timed_smoke_run):

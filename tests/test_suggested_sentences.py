@@ -57,3 +57,52 @@ def test_a_number_the_chapter_wrote_as_a_word_is_suggested_as_a_word(entries):
     norm = next(e for e in entries if e["id"] == "norm.postnorm_diverges")
     assert re.search(r"about (two|three|four|five|six|seven|eight|nine|ten) times worse", norm["suggested"])
     assert FIGURES["norm.eight_times"].printed == "eight"
+
+
+def _replaced(chapter_text: str, quote: str) -> tuple[int, int]:
+    """Where the sentence a suggested one replaces stands: the chapter's sentence (or table line)
+    around its quote."""
+    at = chapter_text.find(quote)
+    start = max(chapter_text.rfind(". ", 0, at) + 2, chapter_text.rfind("\n", 0, at) + 1)
+    ends = [e for e in (chapter_text.find(". ", at + len(quote)), chapter_text.find("\n", at + len(quote))) if e >= 0]
+    return start, min(ends, default=len(chapter_text))
+
+
+def test_no_suggested_sentence_changes_a_figure_that_holds_or_is_undecided(entries, chapter_text):
+    # Errata that stay true (issue 43 item 4): a suggested sentence replaces the chapter's; a figure
+    # of that sentence that holds keeps the chapter's number (any other number contradicts a claim
+    # that holds), and an undecided one gets no new number (it needs more seeds, not a correction).
+    from claims.chapter_figures import span
+    from claims.verdicts import figure_rows
+    merged = committed_only(load_verdicts(PROJECT_ROOT / "results" / "verdicts.json"))
+    verdict = {r["id"]: r["verdict"] for r in figure_rows(merged["claims"])}
+    checked, bad = 0, []
+    for e in entries:
+        if not e["suggested"] or not e["quote"] or e["quote"] not in chapter_text:
+            continue
+        start, end = _replaced(chapter_text, e["quote"])
+        for fid, f in FIGURES.items():
+            if verdict.get(fid) not in ("holds", "undecided") or not any(ch.isdigit() for ch in f.printed):
+                continue
+            if chapter_text.count(f.anchor) == 1 and start <= span(chapter_text, f)[0] < end:
+                checked += 1
+                if not re.search(rf"(?<![\d.]){re.escape(f.printed)}(?![\d])", e["suggested"]):
+                    bad.append(f"{e['id']}: {fid} {verdict[fid]} at {f.printed}, not in: {e['suggested']}")
+    assert not bad, "\n".join(bad)
+    assert checked >= 1
+
+
+def test_errata_of_one_chapter_sentence_suggest_one_sentence(entries):
+    by_quote: dict[str, set] = {}
+    for e in entries:
+        if e["quote"] and e["suggested"]:
+            by_quote.setdefault(e["quote"], set()).add(e["suggested"])
+    assert {q: s for q, s in by_quote.items() if len(s) > 1} == {}
+
+
+def test_an_undecided_claim_gets_a_needs_more_seeds_note_and_no_suggested_sentence(entries):
+    merged = committed_only(load_verdicts(PROJECT_ROOT / "results" / "verdicts.json"))
+    undecided = {c["id"] for c in merged["claims"] if c["verdict"] == "undecided"}
+    notes = {e["id"]: e for e in entries if e.get("needs_seeds")}
+    assert undecided and undecided <= set(notes)
+    assert all(not notes[cid]["suggested"] and "needs more seeds" in notes[cid]["cause"] for cid in undecided)

@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 from records import recorded
 
+from claims.chapter_figures import of_claim
+from claims.rule_versions import rule_id
 from claims.save import save_run
 from data import files
 from data.files import JOURNAL, SaveError, Transaction, atomic_write, locked, recover
@@ -34,8 +36,9 @@ def _fresh(cid: str = "norm.postnorm_diverges", tier: str = "gpu") -> dict:
     ts = "2026-12-02T12:00:00+00:00"
     test = {"nodeid": "claims/test_norm_trained.py::test_probe", "outcome": "holds", "reason": "", "tier": tier,
             "device": "cpu", "seconds": 1.0, "timestamp": ts, "source": "fresh run",
-            "records": [{"stated": 1, "measured": 1, "tolerance": "t", "rule": "trained/1", "seeds": 3,
-                         "decision": {"kind": "trained", "values": [1.0] * 3, "stated": 1, "rounding": 0.5}}]}
+            "records": [{"stated": 1, "measured": 1, "tolerance": "t", "rule": rule_id("trained"), "seeds": 3,
+                         "figures": [next(iter(of_claim(cid)))],
+                         "decision": {"values": [next(iter(of_claim(cid).values())).value] * 3}}]}
     return {"meta": {"source": "fresh run", "timestamp": ts}, "claims": [{"id": cid, "verdict": "holds", "tests": [test]}]}
 
 

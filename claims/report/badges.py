@@ -37,7 +37,9 @@ def badge(name: str, counts: dict[str, int]) -> Badge:
     color = _color(holds / total) if any(counts.get(v) for v in DECIDED) else "lightgrey"
     if counts.get("fails"):
         color = "red"
-    return Badge(name, "claims" if name == "overall" else f"claims: {name}", f"{holds}/{total} hold", color)
+    # undecided and underspecified claims said apart from refuted ones, never counted as holding
+    open_ = "".join(f", {counts[v]} {v}" for v in ("underspecified", "undecided") if counts.get(v))
+    return Badge(name, "claims" if name == "overall" else f"claims: {name}", f"{holds}/{total} hold{open_}", color)
 
 
 def badge_data(sections) -> list[Badge]:

@@ -65,7 +65,8 @@ def _counts_html(r) -> str:
     """The header's counts: claims, figures (each also a data- attribute), and the accountings."""
     fs = r.figure_summary                                                  # a smoke run's, from its file
     data = " ".join(f"data-{css_class(k)}=\"{html.escape(str(fs.get(k, 0)))}\""
-                    for k in ("holds", "refuted", "fails", "not run", "stale", "device-specific"))
+                    for k in ("holds", "refuted", "underspecified", "undecided", "fails", "not run", "stale",
+                              "device-specific"))
     return (f"<p id=\"claim-counts\">Claims: {html.escape(summary_text(r.summary))}.</p>\n"
             f"<p id=\"figure-counts\" {data}>{html.escape(figures_line(fs))}</p>\n"
             f"<p id=\"accounting\">{html.escape(accounting_line(r.accounting, r.figure_summary))}</p>\n"

@@ -18,7 +18,8 @@ from claims.verdicts import DECIDED, device_reading
 # The kinds a claim's mark can show, worst first: a sentence shows the worst of its claims.  A claim
 # no test carries (or not in the report at all) is "not encoded"; "device-specific" is a reading of
 # a figure measured on the chapter's CUDA card, not a verdict.
-RANK = ("fails", "refuted", "not encoded", "not run", "stale", "device-specific", "holds")
+RANK = ("fails", "refuted", "underspecified", "undecided", "not encoded", "not run", "stale", "device-specific",
+        "holds")
 
 
 def claim_kind(claim: dict | None) -> str:

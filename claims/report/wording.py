@@ -19,7 +19,8 @@ def _by_reason(by_kind: dict[str, int], leave_out: tuple[str, ...]) -> str:
 def figure_counts(fs: dict) -> str:
     """The asserted figures by verdict (the figure summary, claims/verdicts.py): the one wording of
     them, in every view's header and in the accounting alike."""
-    return (f"{fs.get('holds', 0)} hold, {fs.get('refuted', 0)} refuted, {fs.get('fails', 0)} fail, "
+    return (f"{fs.get('holds', 0)} hold, {fs.get('refuted', 0)} refuted, {fs.get('underspecified', 0)} underspecified, "
+            f"{fs.get('undecided', 0)} undecided, {fs.get('fails', 0)} fail, "
             f"{fs.get('stale', 0)} stale, {fs.get('not run', 0)} not run, of which {fs.get('device-specific', 0)} "
             "device-specific readings")
 

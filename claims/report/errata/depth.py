@@ -1,11 +1,8 @@
 """The errata of the chapter's closing section: depth (two blocks against one)."""
 from __future__ import annotations
 
-from claims.chapter_figures import FIGURES
-from claims.formats import like_mean, over_seeds
-from claims.report.errata.facts import Erratum
-
-P = {fid: f.printed for fid, f in FIGURES.items()}      # as the chapter prints each figure
+from claims.formats import over_seeds
+from claims.report.errata.facts import Erratum, in_sentence
 
 ERRATA: dict[str, Erratum] = {
     "depth.two_blocks_overfit": Erratum(
@@ -14,8 +11,9 @@ ERRATA: dict[str, Erratum] = {
                          "the ordering the sentence draws (better on train, worse on held-out) and the other three "
                          "figures hold"),
         suggested=lambda f: (f"\"Two blocks on this corpus reach a training perplexity of "
-                             f"{like_mean(f.runs('ladder', 'two_blocks', 'train_ppl'), P['depth.two_blocks_train'])} and a "
-                             f"validation perplexity of {like_mean(f.runs('ladder', 'two_blocks'), P['ladder.two_blocks'])}, "
-                             f"against one block's {like_mean(f.runs('ladder', 'layernorm', 'train_ppl'), P['depth.one_block_train'])} "
-                             f"and {like_mean(f.runs('ladder', 'layernorm'), P['ladder.layernorm_val'])}.\"")),
+                             f"{in_sentence(f, 'depth.two_blocks_train', f.runs('ladder', 'two_blocks', 'train_ppl'))} "
+                             f"and a validation perplexity of {in_sentence(f, 'ladder.two_blocks', f.runs('ladder', 'two_blocks'))}, "
+                             "against one block's "
+                             f"{in_sentence(f, 'depth.one_block_train', f.runs('ladder', 'layernorm', 'train_ppl'))} and "
+                             f"{in_sentence(f, 'ladder.layernorm_val', f.runs('ladder', 'layernorm'))}.\"")),
 }

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from claims.formats import over_seeds
+from claims.chapter_figures import FIGURES
+from claims.formats import like_mean, over_seeds
 from claims.report.evidence import Facts
 
 
@@ -25,3 +26,12 @@ def per_seed(f: Facts, fid: str) -> list[float]:
 
 def pct(values) -> str:
     return over_seeds([100 * v for v in values], " %") if values else "not measured"
+
+
+def in_sentence(f: Facts, fid: str, values) -> str:
+    """A figure as a suggested sentence prints it: the chapter's own number where that figure holds
+    (another number would contradict a claim that holds) or is undecided (it needs more seeds, not
+    a new number); where it is refuted, the measured mean at the chapter's precision."""
+    if f.figure(fid).get("verdict") in ("holds", "undecided"):
+        return FIGURES[fid].printed
+    return like_mean(values, FIGURES[fid].printed)

@@ -20,10 +20,23 @@ def _cause(f: Facts) -> str:
             + "; the sentence is true of the blocks, not of the model")
 
 
+def _sentence(f: Facts) -> str:
+    """The sentence from the recorded shares: "most" only of the blocks where no whole model's MLPs
+    reach half its parameters, with the largest share measured, at the chapter's whole percent."""
+    shares = _shares(f)
+    if not shares:
+        return ""
+    if all(v > 0.5 for v in shares.values()):
+        return ""                                   # the chapter's sentence stands: nothing to suggest
+    top = max(shares, key=shares.get)
+    return ("\"Whatever a model's blocks know, most of the parameters holding them are in the per-position MLP; "
+            f"counting the embedding tables, the MLPs hold at most {shares[top]:.0%} of a whole model "
+            f"({top}).\"")
+
+
 ERRATA: dict[str, Erratum] = {
     CLAIM: Erratum(
         quote="Whatever a model knows, most of the parameters holding it are in the per-position MLP.",
         cause=_cause,
-        suggested=lambda f: ("\"Whatever a model's blocks know, most of the parameters holding it are in the "
-                             "per-position MLP; in a small model the embedding table holds much of the rest.\"")),
+        suggested=_sentence),
 }

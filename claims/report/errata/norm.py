@@ -7,6 +7,7 @@ from claims import registry
 from claims.chapter_figures import FIGURES
 from claims.decide import MIN_SEEDS, reading_agrees
 from claims.formats import like_mean, mean_of, over_seeds
+from claims.readings_declared import standing
 from claims.report.errata.facts import Erratum, Facts, per_seed
 from fixtures.setup import GRAD_READINGS, PRENORM_STOP_AT, PRENORM_STOPPED
 
@@ -44,16 +45,15 @@ def _norm_curves(f: Facts) -> str:
     stop = ("" if not stopped else
             f". Pre-norm stopped at step {PRENORM_STOP_AT} and evaluated on the full held-out split reaches "
             f"{over_seeds(stopped)} ({len(stopped)} seed{'s' if len(stopped) > 1 else ''}), "
-            f"{statistics.mean(stopped) - chapter['prenorm']:+.2f} from the chapter's {chapter['prenorm']}: the "
-            "chapter's figure is what this setup gives at its best held-out step, not after 1000 steps")
+            f"{statistics.mean(stopped) - chapter['prenorm']:+.2f} from the chapter's {chapter['prenorm']}; "
+            + standing("best held-out step", f.runs("errata", PRENORM_STOPPED, "date")))
     return (". The held-out curves put the chapter's figures on the way down: held-out perplexity (on the "
             "curve's 64 fixed windows) bottoms at " + "; ".join(parts)
             + ", and then climbs to the final figures as the runs overfit" + stop)
 
 
 def _norm_readings(f: Facts) -> list[str]:
-    """The best held-out checkpoint of each run that recorded its curve, beside the chapter's
-    final figure: the reading "was the chapter's number an early-stopped one?"."""
+    """Each run's best held-out checkpoint beside the chapter's figure: was it an early-stopped one?"""
     chapter = registry.figures("norm")
     out = []
     for r in ("prenorm", "prenorm_warmup", "postnorm_warmup", "postnorm"):
@@ -101,8 +101,7 @@ def _subset_bias(f: Facts, recipe: str) -> str:
 
 
 def _stopped_reading(f: Facts) -> list[str]:
-    """Pre-norm stopped at its best held-out step and evaluated on the full held-out split
-    (fixtures/recipes.py PRENORM_STOPPED): the early-stopped reading measured, not estimated."""
+    """Pre-norm stopped at its best held-out step, on the full held-out split (PRENORM_STOPPED)."""
     name, stop = PRENORM_STOPPED, PRENORM_STOP_AT
     stated = registry.FIGURE_VALUES["norm.prenorm"]
     values = _stopped(f)
@@ -125,7 +124,8 @@ def _stopped_reading(f: Facts) -> list[str]:
                  "as the twelve blocks amplify rounding" if rel_first < 1e-4 else
                  f"; its held-out curve is {100 * rel_first:.2g} % from the 1000-step run's at step {first} "
                  "already, so it is not the same run")
-    verdict = _reading_verdict(values, stated, "the chapter's figure")
+    verdict = (_reading_verdict(values, stated, "the chapter's figure") + "; "
+               + standing("best held-out step", f.runs("errata", PRENORM_STOPPED, "date")))
     best = [b["step"] for b in _best(f, "prenorm")]
     return [(f"pre-norm stopped at step {stop} (where seed 0's held-out curve bottoms: step "
             f"{', '.join(map(str, best)) or 'not recorded'}), on the full held-out split: {over_seeds(values)} "

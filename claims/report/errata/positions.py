@@ -2,9 +2,8 @@
 from __future__ import annotations
 
 from claims import registry
-from claims.chapter_figures import FIGURES
 from claims.formats import like_mean, over_seeds
-from claims.report.errata.facts import Erratum, Facts
+from claims.report.errata.facts import Erratum, Facts, in_sentence
 
 
 def _window(f: Facts, T: int) -> list[float]:
@@ -19,8 +18,7 @@ def _alibi_sentence(f: Facts) -> str:
     if not at64:
         return ""
     return (f"\"Its perplexity improves as the window grows past the training length, from "
-            f"{like_mean(at64, FIGURES['positions.alibi_64'].printed)} to "
-            f"{like_mean(at256, FIGURES['positions.alibi_256'].printed)}.\"")
+            f"{in_sentence(f, 'positions.alibi_64', at64)} to {in_sentence(f, 'positions.alibi_256', at256)}.\"")
 
 
 def _rope_cause(f: Facts) -> str:
@@ -35,6 +33,28 @@ def _rope_cause(f: Facts) -> str:
             + f" per seed ({over_seeds(rows[128].get('perplexity'))}), and at 256 " + ", ".join(rows[256].get("class per seed", []))
             + f" ({over_seeds(rows[256].get('perplexity'))}); it degrades far less than the learned table or sinusoids "
             "(that ordering holds), but not gracefully by this threshold at four times the trained length")
+
+
+_LESS = "positions.rope_degrades: rope: worse at 256, by less than learned and sinusoidal"
+
+
+def _rope_sentence(f: Facts) -> str:
+    """The sentence from the measurements: RoPE's perplexity past the trained length against the
+    no-context baseline, each clause only where its measurement decides it."""
+    rows = {T: f.measured("positions.rope_degrades", f"positions.rope_degrades: rope at {T}") or {} for T in (128, 256)}
+    if not all(rows[T].get("perplexity") for T in rows):
+        return ""
+    outcome = {t.get("key"): t["outcome"] for t in f.claims.get("positions.rope_degrades", {}).get("tests", [])}
+    # a length whose comparison is undecided gets no number: it needs more seeds, not a correction
+    decided = [T for T in rows if outcome.get(f"positions.rope_degrades: rope at {T}") in ("holds", "refuted")]
+    if not decided:
+        return ""
+    baseline = registry.FIGURE_VALUES["ladder.baseline"]
+    at = " and ".join(f"{like_mean(rows[T]['perplexity'], f'{baseline}')} at {T} tokens" for T in decided)
+    lost = [T for T in decided if min(rows[T]["perplexity"]) > baseline]
+    return (f"\"It degrades: past the trained length it reads {at}, against the no-context {baseline}"
+            + (f", so by {min(lost)} tokens it has lost what the context gave it" if lost else "")
+            + (", though less than the learned table and sinusoids" if outcome.get(_LESS) == "holds" else "") + ".\"")
 
 
 _STACK = "positions.prefix_orderings_stack: two blocks, no positions"
@@ -58,6 +78,18 @@ def _prefix_cause(f: Facts) -> str:
             f"{one['max |logit difference| at t']:.1g} with one block")
 
 
+def _prefix_sentence(f: Facts) -> str:
+    """The sentence from the measurements: what reordering a prefix moves, in one layer and in the stack."""
+    two, one = _moved(f)
+    if not two or not one:
+        return ""
+    return ("\"It is the average's order-blindness in a better disguise — the causal mask restores some order, "
+            "since each position sees a different prefix; reordering a prefix moves one layer's output at t "
+            + ("only by float rounding" if one["max |logit difference| at t"] < 1e-6 else
+               f"by {one['max |logit difference| at t']:.1g}") + ", but a stack's by up to "
+            f"{two['max |logit difference| at t']:.2g}, because each earlier position saw a different one.\"")
+
+
 ERRATA: dict[str, Erratum] = {
     "positions.prefix_orderings_stack": Erratum(
         quote="but within a prefix all orderings are alike",
@@ -65,10 +97,7 @@ ERRATA: dict[str, Erratum] = {
         readings=lambda f: ([(f"one layer (one block): every ordering alike to "
                               f"{_moved(f)[1]['max |logit difference| at t']:.1g}: the sentence holds of a "
                               "single attention layer")] if _moved(f)[1] else []),
-        suggested=lambda f: ("\"It is the average's order-blindness in a better disguise — the causal mask restores "
-                             "some order, since each position sees a different prefix; one layer cannot tell the "
-                             "orderings of a prefix apart, but a stack can, because each earlier position saw a "
-                             "different one.\"")),
+        suggested=_prefix_sentence),
     "positions.alibi_improves": Erratum(
         quote="from 44.95 to 42.49",
         cause=lambda f: ("ALiBi does improve as the window grows (the ordering and the level at 64 hold), by less: "
@@ -82,6 +111,5 @@ ERRATA: dict[str, Erratum] = {
     "positions.rope_degrades": Erratum(
         quote="It degrades, but it degrades.",
         cause=_rope_cause,
-        suggested=lambda f: "\"It degrades, but far less than a table: past the trained length it loses some of "
-                            "what the context gave it, where the learned table and sinusoids lose all of it.\""),
+        suggested=_rope_sentence),
 }

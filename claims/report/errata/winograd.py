@@ -28,6 +28,20 @@ def _same_row_cause(f: Facts) -> str:
             "identical rows need a head that puts no weight on the adjective, which is learned, not implied")
 
 
+def _same_row_sentence(f: Facts) -> str:
+    """The sentence from the measurement: the same query, rows apart by what the keys measured."""
+    moved = [(f.measured("winograd.block1_same_row_argument",
+                         f"winograd.block1_same_row_argument: seed {s}") or {}).get("row difference")
+             for s in range(3)]
+    moved = [m for m in moved if isinstance(m, (int, float))]
+    if not moved:
+        return ""
+    return ("\"In the first layer the query at a position is a function of that position's own token and index, so "
+            "the at position 14 asks the same question in both sentences; the keys include the adjective, so the "
+            + (f"rows differ, by up to {max(moved):.2f} at initialisation, and are the same only in a head that "
+               "learned to ignore the adjective.\"" if max(moved) > 0 else "rows come out the same.\""))
+
+
 def _acc(f: Facts, name: str, key: str = "accuracy") -> str:
     """A measured rate written as the chapter prints the figure it stands for (its % and decimals)."""
     fid = f"winograd.{name}" + ("_wrong_noun" if key == "wrong_noun" else "")
@@ -160,7 +174,8 @@ def _winograd_readings(kinds: tuple[str, ...], wrong_noun: bool = False) -> Call
                     [("wrong_noun", f"winograd.{kind}_wrong_noun")] if wrong_noun else [])
                 for rate, figure in rates:
                     stated = registry.FIGURE_VALUES[figure]
-                    ok = rules.rate(m[rate], stated, m["held_out"]).holds      # the figure rule, seeds included
+                    ok = rules.rate(m[rate], stated, m["held_out"],              # the figure rule, seeds included
+                                    FIGURES[figure].rounding).holds
                     agree.append(ok)
                     parts.append(f"{kind.replace('_', ' ')} {rate.replace('_', ' ')} {pct(m[rate])} "
                                  f"(the chapter: {100 * stated:.1f} %)")
@@ -183,9 +198,7 @@ ERRATA: dict[str, Erratum] = {
     "winograd.block1_same_row_argument": Erratum(
         quote="in the first layer the query at a position is a function of that position's own token and index",
         cause=lambda f: _same_row_cause(f),
-        suggested=lambda f: "\"In the first layer the query at a position is a function of that position's own token "
-                            "and index, so the at position 14 asks the same question in both sentences; the rows are "
-                            "the same only because this head learned to ignore the adjective.\""),
+        suggested=_same_row_sentence),
     "winograd.category_cheat": Erratum(
         quote="uniform causal average           held-out referent accuracy 100.0 %",
         cause=_cheat_cause, readings=_answers_reading("cheatable_uniform", ("cheatable_uniform", "cheatable_one_block")),

@@ -1,0 +1,52 @@
+"""Attach a declared reading's committed runs to the figure record they are a reading of.
+
+  python benchmarks/attach_declared_reading.py NAME KEY GROUP RECIPE [--metric val_ppl]
+
+Reads results/GROUP.json (the runs of RECIPE, one value per seed, the latest run's date as the
+reading's measurement date) and writes them into results/figures.json as the record KEY's
+"reading" (claims/figure_evidence.py), for `python -m claims.rederive` to decide with the
+declaration (claims/readings_declared.py).  Measures nothing; decides nothing itself.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from claims import figure_evidence
+from claims.readings_declared import declared_for
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("name")
+    p.add_argument("key")
+    p.add_argument("group")
+    p.add_argument("recipe")
+    p.add_argument("--metric", default="val_ppl")
+    a = p.parse_args(argv)
+    declared_for(a.key, a.name)
+    runs = sorted((r for r in json.loads((ROOT / "results" / f"{a.group}.json").read_text())["runs"]
+                   if r["recipe"] == a.recipe), key=lambda r: r["seed"])
+    if not runs:
+        print(f"results/{a.group}.json: no runs of {a.recipe}", file=sys.stderr)
+        return 2
+    path = ROOT / "results" / "figures.json"
+    records = figure_evidence.load(path)
+    (rec,) = [r for r in records if r["key"] == a.key]
+    rec["reading"] = {"name": a.name, "measured": {"values": [r[a.metric] for r in runs]},
+                      "date": max(r["date"] for r in runs),
+                      "runs": [{"group": a.group, "recipe": r["recipe"], "seed": r["seed"], "key": r["key"]}
+                               for r in runs]}
+    rec["verdict"] = figure_evidence.redecide(rec).verdict
+    path.write_text(figure_evidence.dumps(records))
+    print(f"{a.key}: {rec['verdict']}: {figure_evidence.redecide(rec).why}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

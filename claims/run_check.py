@@ -1,0 +1,93 @@
+"""A trained figure record against the run records it names (issue 46, findings 2 and 3).
+
+One source of each measured value, or a check that fails on any disagreement: a record of a
+trained measurement names the runs it came from (`runs`, never empty), each run exists in
+results/<group>.json under its recipe, seed and cache key, and where the record's values are run
+metrics (perplexity, accuracy) each seed's value is one run's metric, or the difference or ratio
+of two runs' same metric, at that seed.  Values measured from the weights after training
+(attention statistics, maps, perplexity at other windows) are not in the run records: for those
+the runs must exist.  Pure (standard library only): `python -m claims.rederive` runs it.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from claims.figure_evidence import TRAINED
+
+# measurements whose per-seed values are run metrics: (metric names a value may be)
+METRICS = {"perplexity": ("val_ppl", "train_ppl"), "winograd_accuracy": ("accuracy", "wrong_noun")}
+MAX_BYTES = 64 * 2 ** 20
+
+
+def read_runs(results: Path, group: str, cache: dict) -> dict:
+    """{(recipe, seed, key): run} of results/<group>.json; ValueError naming the file."""
+    if group not in cache:
+        path = Path(results) / f"{group}.json"
+        if not path.is_file() or path.stat().st_size > MAX_BYTES:
+            raise ValueError(f"{path}: not a run record file (missing, not a regular file, or too large)")
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError) as e:
+            raise ValueError(f"{path}: not readable JSON ({e})") from None
+        runs = data.get("runs") if isinstance(data, dict) else None
+        if not isinstance(runs, list):
+            raise ValueError(f"{path}: no list 'runs'")
+        cache[group] = {(r.get("recipe"), r.get("seed"), r.get("key")): r for r in runs if isinstance(r, dict)}
+    return cache[group]
+
+
+def _metric(run: dict, name: str):
+    v = (run.get("metrics") or {}).get(name, run.get(name))
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+def check(rec: dict, results: Path, cache: dict) -> list[str]:
+    """What disagrees between one figure record and the run records (lines naming both); []."""
+    kind = str(rec.get("measurement")).partition("/")[0]
+    if kind not in TRAINED:
+        return []
+    runs = rec.get("runs")
+    if not isinstance(runs, list) or not runs:
+        return [f"{rec['key']}: a {kind} record names no runs (field 'runs'): nothing shows it was trained"]
+    out, found = [], []
+    for i, r in enumerate(runs):
+        if not isinstance(r, dict):
+            out.append(f"{rec['key']}: runs[{i}] is not a run")
+            continue
+        try:
+            table = read_runs(results, str(r.get("group")), cache)
+        except ValueError as e:
+            out.append(f"{rec['key']}: runs[{i}]: {e}")
+            continue
+        run = table.get((r.get("recipe"), r.get("seed"), r.get("key")))
+        if run is None:
+            out.append(f"{rec['key']}: runs[{i}] ({r.get('group')} {r.get('recipe')} seed {r.get('seed')} "
+                       f"key {r.get('key')}) is not in results/{r.get('group')}.json")
+        else:
+            found.append(run)
+    values = (rec.get("measured") or {}).get("values") if isinstance(rec.get("measured"), dict) else None
+    if out or kind not in METRICS or not isinstance(values, list):
+        return out
+    seeds = sorted({run["seed"] for run in found})
+    if len(seeds) != len(values):
+        return out
+    for seed, v in zip(seeds, values):
+        at = [run for run in found if run["seed"] == seed]
+        options = set()
+        for name in METRICS[kind]:
+            ms = [m for m in (_metric(run, name) for run in at) if m is not None]
+            options.update(ms)
+            options.update(a - b for a in ms for b in ms)
+            options.update(a / b for a in ms for b in ms if b)
+        if not any(_close(v, o) for o in options if isinstance(v, (int, float))):
+            files = ", ".join(sorted({f"results/{r['group']}.json" for r in runs}))
+            out.append(f"{rec['key']}: seed {seed}'s value {v!r} in results/figures.json is no metric of its runs "
+                       f"in {files} ("
+                       + ", ".join(f"{run['recipe']} {name} {_metric(run, name)!r}" for run in at
+                                   for name in METRICS[kind] if _metric(run, name) is not None) + ")")
+    return out

@@ -1,0 +1,246 @@
+"""A verdict no hand edit of a record can turn (issue 46, findings 1 and 7) and the one rule of
+three outcomes (issue 43, item 1): rule inputs come from the figure table, never from a record;
+a malformed value is a named error; a band that holds its null, or an ordering inside 2 standard
+errors, is undecided."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from claims import decide as rules
+from claims import figure_evidence
+from claims.chapter_figures import FIGURES, NULLS
+from claims.record_rules import DECLARED, decide, spec_for
+
+ROOT = Path(__file__).resolve().parent.parent
+COMMITTED = figure_evidence.load()
+TARGET = "depth.two_blocks_train"            # refuted: 14.95 +- 0.16 against 14.49
+
+
+def _rederive(tmp_path: Path, records: list[dict]):
+    path = tmp_path / "figures.json"
+    path.write_text(figure_evidence.dumps(records) if isinstance(records, list) else records)
+    return subprocess.run([sys.executable, "-m", "claims.rederive", f"--evidence={path}",
+                           f"--verdicts={ROOT / 'results' / 'verdicts.json'}"],
+                          cwd=ROOT, capture_output=True, text=True, check=False)
+
+
+def _forged(edit) -> list[dict]:
+    records = json.loads(json.dumps(COMMITTED))
+    rec = next(r for r in records if r["key"] == TARGET)
+    assert rec["verdict"] == "refuted"
+    edit(rec)
+    rec["verdict"] = "holds"                 # and the forger sets the verdict it wanted
+    return records
+
+
+# Each forged variant of issue 46 finding 1, and the field it must be named by.
+FORGED = {
+    "rounding 0.005 -> 1.0": (lambda r: r.__setitem__("decision", {"kind": "trained", "values": r["measured"]["values"],
+                                                                     "stated": 14.49, "rounding": 1.0}), "decision"),
+    "rounding in measured": (lambda r: r["measured"].__setitem__("rounding", 1.0), "measured"),
+    "stated moved past the figure": (lambda r: r["measured"].__setitem__("stated", 14.95), "measured"),
+    "decision -> checks of nothing": (lambda r: r.__setitem__("measured", {"kind": "checks", "conditions": []}),
+                                      "measured"),
+    "rounding Infinity": (lambda r: r["measured"].__setitem__("rounding", float("inf")), "measured"),
+    "decision null": (lambda r: r.__setitem__("measured", None), "measured"),
+    "rule trained/0": (lambda r: r.__setitem__("rule", "trained/0"), "rule"),
+    "rule lenient/1": (lambda r: r.__setitem__("rule", "lenient/1"), "rule"),
+    "rule trained/7": (lambda r: r.__setitem__("rule", "trained/7"), "rule"),
+    "measurement vibes/1": (lambda r: r.__setitem__("measurement", "vibes/1"), "measurement"),
+}
+
+
+@pytest.mark.parametrize("variant", FORGED)
+def test_a_forged_rule_input_is_refused_naming_record_and_field(variant, tmp_path):
+    edit, field = FORGED[variant]
+    r = _rederive(tmp_path, _forged(edit))
+    assert r.returncode != 0, r.stdout
+    assert TARGET in r.stderr and repr(field) in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+    assert "agree" not in r.stdout
+
+
+# Malformed measured values (issue 46 finding 7): each a named error, exit 2, never a traceback.
+MALFORMED = {
+    "NaN": [float("nan")] * 3, "empty": [], "strings": ["14.8", "abc", "15"], "a string of digits": "151",
+    "bools": [True, True, True], "a 4000-digit integer": [10 ** 3999, 1, 2], "1e308": [1e308, -1e308, 1e308],
+    "nested": [[1.0], [2.0], [3.0]],
+}
+
+
+@pytest.mark.parametrize("what", MALFORMED)
+def test_a_malformed_measured_value_is_a_named_error(what, tmp_path):
+    records = json.loads(json.dumps(COMMITTED))
+    rec = next(r for r in records if r["key"] == TARGET)
+    rec["measured"]["values"] = MALFORMED[what]
+    r = _rederive(tmp_path, records)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert TARGET in r.stderr and "'measured.values" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_a_5000_digit_integer_is_a_named_error(tmp_path):
+    records = json.loads(json.dumps(COMMITTED))
+    rec = next(r for r in records if r["key"] == TARGET)
+    rec["measured"]["values"] = [123456789, 1, 2]
+    r = _rederive(tmp_path, figure_evidence.dumps(records).replace("123456789", "9" * 5000))
+    assert r.returncode == 2 and "figures.json" in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def _ordering_record(records):
+    return next(r for r in records if spec_for(r["key"]).kind == "ordering" and r["measured"] is not None)
+
+
+@pytest.mark.parametrize(("what", "edit", "field"), [
+    ("a comparison left out", lambda m: m["comparisons"].popitem(), "measured.comparisons"),
+    ("a 3-item pair", lambda m: m["comparisons"][next(iter(m["comparisons"]))].__setitem__("c", [1, 2, 3]),
+     "measured.comparisons."),
+    ("an empty side", lambda m: m["comparisons"][next(iter(m["comparisons"]))].__setitem__("a", []),
+     "measured.comparisons."),
+])
+def test_a_malformed_ordering_is_a_named_error(what, edit, field, tmp_path):
+    records = json.loads(json.dumps(COMMITTED))
+    rec = _ordering_record(records)
+    edit(rec["measured"])
+    r = _rederive(tmp_path, records)
+    assert r.returncode == 2 and rec["key"] in r.stderr and field in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize(("key", "edit", "field"), [
+    ("cost.oom_tokens", lambda m: m["conditions"].__setitem__("8192 tokens fit", [True, "!=", True]),
+     "measured.conditions.8192 tokens fit"),
+    ("cost.oom_tokens", lambda m: m["conditions"].__setitem__("8192 tokens fit", [1, True]),
+     "measured.conditions.8192 tokens fit[0]"),
+    ("cost.projections_x8", lambda m: m.__setitem__("interval", [9.0, 8.0]), "measured.interval"),
+    ("winograd.hardened_one_block", lambda m: m.__setitem__("n_items", 0), "measured.n_items"),
+])
+def test_a_malformed_bound_interval_or_count_is_a_named_error(key, edit, field, tmp_path):
+    records = json.loads(json.dumps(COMMITTED))
+    rec = next(r for r in records if r["key"] == key)
+    edit(rec["measured"])
+    r = _rederive(tmp_path, records)
+    assert r.returncode == 2 and key in r.stderr and repr(field) in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_a_mistyped_verdicts_path_is_an_error_not_a_skipped_check(tmp_path):
+    path = tmp_path / "figures.json"
+    path.write_text(figure_evidence.dumps(COMMITTED))
+    r = subprocess.run([sys.executable, "-m", "claims.rederive", f"--evidence={path}",
+                        f"--verdicts={tmp_path / 'verdict.json'}"], cwd=ROOT, capture_output=True, text=True,
+                       check=False)
+    assert r.returncode == 2 and "verdict.json: not found" in r.stderr, r.stdout + r.stderr
+
+
+def test_every_committed_record_has_rule_inputs_from_the_table_and_holds_no_rule_input():
+    for rec in COMMITTED:
+        spec = spec_for(rec["key"])
+        assert "decision" not in rec
+        if rec["measured"] is not None:
+            assert not {"stated", "rounding", "kind", "tolerance", "null"} & set(rec["measured"]), rec["key"]
+            assert decide(spec, rec["measured"]).verdict == rec["verdict"], rec["key"]
+
+
+# ------------------------------------------------------------------ the rule (issue 43 item 1)
+
+def test_a_planted_figure_whose_band_holds_its_null_is_undecided():
+    # printed 0.00, measured 0.04 +- 0.03 over ten seeds: within the tolerance, but so is 0.067
+    values = [0.02, 0.07, 0.01, 0.03, 0.06, 0.02, 0.05, 0.03, 0.04, 0.07]
+    d = rules.trained(values, 0, 0.005, null=0.067, null_what="a uniform row's weight")
+    assert d.verdict == "undecided" and "cannot tell" in d.why and "uniform" in d.why, d
+    assert rules.trained(values, 0, 0.005).verdict == "holds"          # without its null it would hold
+    far = [0.001, 0.002, 0.0, 0.001]
+    assert rules.trained(far, 0, 0.005, null=0.067).verdict == "holds"
+
+
+def test_a_planted_ordering_just_inside_the_margin_is_undecided_and_just_outside_decided():
+    # a sign the chapter states as below zero; the paired mean 1.8 SE the other way
+    values = [0.88, 0.67, -0.03]
+    mean = sum(values) / 3
+    se = (sum((v - mean) ** 2 for v in values) / 2) ** 0.5 / 3 ** 0.5
+    assert 1.7 < mean / se < 1.9
+    assert rules.ordering([("gain below 0", "<", values, [0, 0, 0])]).verdict == "undecided"
+    assert rules.ordering([("gain above 0", ">", values, [0, 0, 0])]).verdict == "undecided"
+    strong = [1.0, 1.1, 0.9]
+    assert rules.ordering([("gain below 0", "<", strong, [0] * 3)]).verdict == "refuted"
+    assert rules.ordering([("gain above 0", ">", strong, [0] * 3)]).verdict == "holds"
+
+
+def test_no_recorded_ordering_is_decided_without_the_margin_and_no_universal_by_an_exact_share():
+    """A scan of the committed decisions: every ordering decided by the paired 2-SE rule, none
+    by a condition on a mean or on every seed, and no share compared with == 1.0."""
+    for rec in COMMITTED:
+        spec = spec_for(rec["key"])
+        if spec.kind == "bounds":
+            assert all(op != "==" or isinstance(bound, bool) for _, op, bound in spec.comparisons), rec["key"]
+            assert not rec["runs"], f"{rec['key']}: a bound is for a single measurement, not one over seeds"
+        if spec.kind == "ordering" and rec["measured"] is not None:
+            for label, _op, _bound in spec.comparisons:
+                pair = rec["measured"]["comparisons"][label]
+                assert len(pair["a"]) == len(pair["b"]) >= rules.MIN_SEEDS, rec["key"]
+            decided = decide(spec, rec["measured"])
+            for part in decided.why.split("; "):
+                z = float(part.split(" SE in the chapter's direction")[0].rsplit(", ", 1)[1])
+                assert (decided.verdict != "holds" or z > rules.MARGIN_SE), (rec["key"], part)
+    assert not any("share" in label for s in DECLARED.values() for label, _, _ in s.comparisons)
+
+
+def test_every_map_cell_printed_as_nothing_declares_the_uniform_row_as_its_null():
+    for fid, f in FIGURES.items():
+        if fid.startswith("winograd.map_") and f.value == 0:
+            assert NULLS[fid] == (FIGURES["winograd.uniform_each"].value, "a uniform row's weight")
+
+
+# ------------------------------------------------------------------ the runs (issue 46 findings 2 and 3)
+
+def _results_copy(tmp_path: Path) -> Path:
+    for f in (ROOT / "results").glob("*.json"):
+        (tmp_path / f.name).write_bytes(f.read_bytes())
+    return tmp_path
+
+
+def _rederive_in(results: Path):
+    return subprocess.run([sys.executable, "-m", "claims.rederive", f"--evidence={results / 'figures.json'}"],
+                          cwd=ROOT, capture_output=True, text=True, check=False)
+
+
+def test_a_run_metric_edited_in_its_group_file_is_caught_naming_both(tmp_path):
+    results = _results_copy(tmp_path)
+    norm = json.loads((results / "norm.json").read_text())
+    run = next(r for r in norm["runs"] if r["recipe"] == "prenorm" and r["seed"] == 0
+               and any(x["key"] == r["key"] for rec in COMMITTED if rec["key"] == "norm.prenorm" for x in rec["runs"]))
+    run["val_ppl"] = run["metrics"]["val_ppl"] = 39.0
+    (results / "norm.json").write_text(json.dumps(norm))
+    r = _rederive_in(results)
+    assert r.returncode == 1 and "RUNS norm.prenorm: seed 0's value" in r.stdout and "norm.json" in r.stdout, r.stdout
+
+
+def test_a_trained_record_naming_no_runs_or_a_missing_run_is_caught(tmp_path):
+    results = _results_copy(tmp_path)
+    records = json.loads(json.dumps(COMMITTED))
+    rec = next(r for r in records if r["key"] == TARGET)
+    rec["runs"] = []
+    other = next(r for r in records if r["key"] == "ladder.baseline")
+    other["runs"][0]["key"] = "0" * 20
+    (results / "figures.json").write_text(figure_evidence.dumps(records))
+    r = _rederive_in(results)
+    assert r.returncode == 1, r.stdout
+    assert f"RUNS {TARGET}: a perplexity record names no runs" in r.stdout
+    assert "RUNS ladder.baseline: runs[0]" in r.stdout and "is not in results/ladder.json" in r.stdout
+
+
+def test_a_trained_claim_with_no_runs_cannot_be_saved():
+    test = {"nodeid": "claims/test_ladder_trained.py::test_probe", "outcome": "holds", "claims": ["depth.two_blocks_overfit"],
+            "records": [{"figures": [TARGET], "rule": "trained/2", "measurement": "perplexity/1",
+                         "decision": {"values": [FIGURES[TARGET].value] * 3}}], "runs": []}
+    with pytest.raises(figure_evidence.FigureEvidenceError, match="names no runs"):
+        figure_evidence.from_test(test, {})
+
+
+def test_the_sequential_seeds_rule_starts_at_the_least_seeds_a_figure_is_decided_on():
+    from claims.decide import MIN_SEEDS, SEED_STEPS
+    assert SEED_STEPS[0] == MIN_SEEDS and list(SEED_STEPS) == sorted(set(SEED_STEPS))
