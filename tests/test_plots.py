@@ -93,7 +93,8 @@ def test_a_committed_plot_is_its_committed_runs_drawn(plot, tmp_path):
         pytest.skip(f"results/{plot}.png was drawn by {_png_software(committed)!r}; "
                     f"this is matplotlib {matplotlib.__version__}")
     drawn = getattr(plots, f"{plot}_plot")(tmp_path)
-    assert drawn.read_bytes() == committed, f"results/{plot}.png is stale: draw it again (python -m claims.report)"
+    assert drawn.read_bytes() == committed, (f"results/{plot}.png is not its committed runs drawn today: save it "
+                                             "again (`pytest -m fast && python -m claims.report --save-results`)")
 
 
 def test_a_save_of_a_run_that_changes_nothing_leaves_the_committed_plot_unwritten(results_dir, tmp_path):
