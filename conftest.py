@@ -4,23 +4,18 @@ import pytest
 
 from data.paths import CheckoutError, require_checkout
 
-pytest_plugins = ["fixtures.plugin", "claims.plugin"]
+pytest_plugins = ["fixtures.plugin", "fixtures.xdist_groups", "claims.plugin"]
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_cmdline_main(config):
     """Under xdist (`-n N`), tests that share a trained model share a worker: `--dist loadgroup`
-    unless another --dist was asked for.  Set here rather than in addopts, so that a run with
-    `-p no:xdist` still parses its command line."""
+    unless another --dist was asked for, scheduled by fixtures/xdist_groups.py (which does not rely
+    on xdist's node-ID suffix, lost on pytest 9.2).  Set here rather than in addopts, so that a run
+    with `-p no:xdist` still parses its command line."""
     if config.pluginmanager.hasplugin("xdist") and getattr(config.option, "dist", "no") == "no" \
             and getattr(config.option, "numprocesses", None):
         config.option.dist = "loadgroup"
-    # A worker decides loadgroup from the command line alone (xdist's remote setup_config), so it
-    # never sees the choice made above, and xdist_group would be ignored: say it here too.
-    if hasattr(config, "workerinput"):
-        args = [str(a) for a in config.invocation_params.args]
-        if not any(a == "--dist" or a.startswith("--dist=") for a in args):
-            config.option.loadgroup = True
 
 
 @pytest.fixture(scope="session")

@@ -53,6 +53,13 @@ def trained(values: Sequence[float], stated: float, rounding: float, unit: str =
     return Decision("holds" if abs(mean - stated) <= tol else "refuted", tol, why, inputs)
 
 
+def reading_agrees(values: Sequence[float], stated: float, rounding: float) -> bool | None:
+    """The trained-figure rule (rounding + 2 sd over seeds) applied to an alternative reading's
+    values: None with fewer than MIN_SEEDS seeds, as a verdict would be skipped."""
+    decision = trained(values, stated, rounding)
+    return None if decision.verdict == "too few seeds" else decision.holds
+
+
 def rate_tolerance(values: Sequence[float], n_items: int) -> float:
     """A printed rate (an accuracy, as a fraction) over seeds: the chapter's rounding (0.05
     percentage points) widened by 2 max(sd over seeds, the binomial SE of the mean of

@@ -191,6 +191,8 @@ def _props(report) -> dict:
         elif k == "runs":                       # each trained(...) call notes its runs (fixtures/plugin.py)
             out.setdefault("runs", [])
             out["runs"] += [run for run in v if run not in out["runs"]]
+        elif k == "runs_from":                  # and whether they were read from the committed records
+            out.setdefault("runs_from", set()).add(v)
         else:
             out[k] = v
     return out
@@ -233,6 +235,29 @@ def _collected_all_claims(config) -> bool:
     return any(claims_dir == p or claims_dir.is_relative_to(p) for p in paths)
 
 
+def _selection(config) -> str:
+    """The run's selection as given: its --claim, --figure, -m and -k."""
+    given = [f"--claim {c}" for c in config.getoption("--claim")] + [f"--figure {f}" for f in config.getoption("--figure")]
+    given += [f"{flag} {value!r}" for flag, value in (("-m", config.getoption("markexpr")),
+                                                      ("-k", config.getoption("keyword"))) if value]
+    return " ".join(given) or "the paths given"
+
+
+def _ran_nothing(config, results: dict) -> str | None:
+    """Why no claim test of this run reached a verdict (none selected, or every one selected
+    skipped before it decided anything), or None when one did."""
+    if any(r["outcome"] not in (None, "not run") for r in results.values()):
+        return None
+    if not results:
+        return f"{_selection(config)} selects none of the tests of the {len(config.stash[COLLECTED])} claims collected"
+    reasons: dict[str, int] = {}
+    for r in results.values():
+        reason = (r["reason"] or "no reason given").strip().splitlines()[0].removeprefix("Skipped: ")[:200]
+        reasons[reason] = reasons.get(reason, 0) + 1
+    said = "; ".join(f"{n} x {why}" for why, n in sorted(reasons.items(), key=lambda kv: -kv[1])[:3])
+    return f"{_selection(config)} selects {len(results)} test(s), every one skipped: {said}"
+
+
 class ClaimReporter:
     """Controller-side: turns test reports into per-claim verdicts and writes claims.json."""
 
@@ -259,6 +284,7 @@ class ClaimReporter:
         r["seconds"] += report.duration
         r["records"] = props["records"] or r["records"]
         r["runs"] = props.get("runs") or r.get("runs", [])
+        r["runs_from"] = r.get("runs_from", set()) | props.get("runs_from", set())
         outcome, reason = outcome_of(report)
         if outcome and verdicts.SEVERITY[outcome] >= verdicts.SEVERITY.get(r["outcome"], -1):
             r["outcome"], r["reason"] = outcome, reason
@@ -273,6 +299,15 @@ class ClaimReporter:
             # for claims this run never reached, so the last report is kept as it is
             self.summary_line = f"claim report not written: the run aborted ({pytest.ExitCode(exitstatus).name})"
             return
+        nothing = _ran_nothing(config, self.results)
+        if nothing:
+            # a selection that ran no claim test would turn the last run's verdicts into "not run":
+            # the last report is kept, the run says why, and it fails (pytest's "no tests ran")
+            self.summary_line = (f"claim report not written: no claim test ran ({nothing}); "
+                                 f"{config.stash[REPORT_DIR] / 'claims.json'} is as the last run left it")
+            if session.exitstatus == pytest.ExitCode.OK:
+                session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED
+            return
         smoke = config.getoption("--smoke")
         meta = {"timestamp": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                 "source": SMOKE_SOURCE if smoke else "fresh run", "scale": "smoke" if smoke else "chapter",
@@ -280,6 +315,10 @@ class ClaimReporter:
                 "from_results": bool(config.getoption("--from-results")), "commit": checkout_commit(),
                 "seconds": round(time.time() - self.started, 1),
                 "torch": torch.__version__, "python": platform.python_version()}
+        if meta["from_results"]:
+            # the tests whose every run was read from the committed records measured nothing: a save
+            # keeps the provenance (date, code, device, torch) of the run that did (claims/save.py)
+            meta["from_records"] = sorted(n for n, r in self.results.items() if r["runs_from"] == {"records"})
         encoded = config.stash[COLLECTED] | (set() if _collected_all_claims(config) else set(registry.CLAIMS))
         report = verdicts.build_report(self.results, encoded, meta)
         out = config.stash[REPORT_DIR]

@@ -19,7 +19,6 @@ whoever has the trained cache (docs/evidence.md).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -27,7 +26,9 @@ from pathlib import Path
 from claims.figure_evidence import FILE, FigureEvidenceError, from_test, load, printed_now, redecide
 from claims.rule_versions import RULES
 from claims.verdicts import COMMITTED_TIERS, device_reading, record_key
+from data.files import SaveError
 from fixtures.measurements import REMEASURE, stale_measurement
+from fixtures.results import EvidenceError, check_file, read_json, reading
 
 
 def _stale_rule(rule: str | None) -> bool:
@@ -126,6 +127,17 @@ def render(result: dict, seconds: float, path: Path) -> str:
     return "\n".join(lines)
 
 
+def _read(a, verdicts_path: Path) -> tuple[list[dict], dict | None]:
+    """The figure records and the committed verdicts; EvidenceError or FigureEvidenceError naming the file."""
+    records = load(check_file(Path(a.evidence), "figure evidence"))   # a FIFO, a device, a huge file: refused
+    # a --verdicts given is read or refused; the default one, beside --evidence, may be absent
+    given = a.verdicts is not None or verdicts_path.exists() or verdicts_path.is_symlink()
+    verdicts = read_json(verdicts_path, "committed verdicts") if given else None
+    if verdicts is not None and not isinstance(verdicts, dict):
+        raise EvidenceError(f"{verdicts_path}: is {type(verdicts).__name__}, not an object with a 'claims' list")
+    return records, verdicts
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m claims.rederive", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -136,13 +148,11 @@ def main(argv=None) -> int:
     started = time.perf_counter()
     verdicts_path = Path(a.verdicts) if a.verdicts else Path(a.evidence).with_name("verdicts.json")
     try:
-        records = load(Path(a.evidence))
-        verdicts = json.loads(verdicts_path.read_text(encoding="utf-8")) if verdicts_path.exists() else None
-    except FigureEvidenceError as e:
+        check_file(Path(a.evidence), "figure evidence")
+        with reading(Path(a.evidence).parent):     # both files as one save left them
+            records, verdicts = _read(a, verdicts_path)
+    except (FigureEvidenceError, EvidenceError, SaveError) as e:
         print(e, file=sys.stderr)
-        return 2
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        print(f"{verdicts_path}: not valid JSON ({e})", file=sys.stderr)
         return 2
     if not records:
         print(f"{a.evidence}: no figure records: nothing to decide again", file=sys.stderr)

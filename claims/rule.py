@@ -40,13 +40,6 @@ def device_specific(request, device: str, ours: str) -> None:
                     f"{', '.join(f.printed for f in figures)}, which is its 8 GB laptop card's (CUDA)")
 
 
-def reading_agrees(values: Sequence[float], stated: float, rounding: float) -> bool | None:
-    """The trained-figure rule (rounding + 2 sd over seeds) applied to an alternative reading's
-    values: None with fewer than MIN_SEEDS seeds, as a verdict would be skipped."""
-    decision = rules.trained(values, stated, rounding)
-    return None if decision.verdict == "too few seeds" else decision.holds
-
-
 def need_seeds(n: int) -> None:
     """A tolerance built from the seed-to-seed spread needs the spread: skip (after the
     measurement is recorded, so the report still shows it) with fewer than three seeds."""

@@ -27,7 +27,7 @@ from claims.verdicts import (
     summarise_claim,
 )
 from data.files import Transaction, recover
-from fixtures.results import EvidenceError, read_json, save_lock
+from fixtures.results import GROUPS, EvidenceError, check_staged, load, read_json, save_lock
 
 
 def load_verdicts(path: Path) -> dict:
@@ -119,13 +119,50 @@ def _stage_figures(tx: Transaction, results_dir: Path, saved, fresh: dict) -> li
             kept.update(record_key(rec, c["id"]) for rec in t.get("records") or [])
             mine = ran.get((c["id"], base_nodeid(t["nodeid"])))
             if mine is not None and mine.get("timestamp") == t.get("timestamp"):     # decided by this run
-                records.update((r["key"], r) for r in figure_evidence.from_test(dict(mine, claims=[c["id"]]),
-                                                                                fresh.get("meta") or {}))
+                meta = fresh.get("meta") or {}
+                for r in figure_evidence.from_test(dict(mine, claims=[c["id"]]), meta):
+                    if _measured_nothing(mine, meta):
+                        r.update(_provenance(r, before.get(r["key"]), results_dir))
+                    records[r["key"]] = r
     records = {k: r for k, r in records.items() if k in kept}   # a replaced test's old records go with it
     if records == before:
         return [f"{path.name}: unchanged"]
     tx.stage(path.name, figure_evidence.dumps(list(records.values())))
     return [f"{path.name}: saved"]
+
+
+PROVENANCE = ("date", "code", "device", "torch")     # where, when and at which commit a figure was measured
+
+
+def _measured_nothing(test: dict, meta: dict) -> bool:
+    """A test of a --from-results run whose every run was read from the committed run records
+    (claims/plugin.py notes them in the meta): it decided again what those runs measured."""
+    return bool(meta.get("from_results")) and base_nodeid(test.get("nodeid", "")) in (meta.get("from_records") or [])
+
+
+def _provenance(rec: dict, committed: dict | None, results_dir: Path) -> dict:
+    """The provenance of a figure record decided again from the committed run records: the
+    committed figure record's where it came from the same runs, else the runs' own (the newest
+    date; their device, torch and code).  A run that measured nothing never re-dates a figure,
+    nor claims it for the commit it ran at."""
+    if committed is not None and committed.get("runs") == rec.get("runs"):
+        return {f: committed.get(f) for f in PROVENANCE}
+    found = []
+    for run in rec.get("runs") or []:
+        group = run.get("group") if isinstance(run, dict) else None
+        if group in GROUPS:
+            found += [r for r in load(group, results_dir) if (r["recipe"], r["seed"], r.get("key")) ==
+                      (run.get("recipe"), run.get("seed"), run.get("key"))]
+    if not found:
+        return {}                   # runs not in results/: nothing to take from, the run's own stands
+
+    def each(field):
+        values = sorted({str(v) for v in field if v is not None})
+        return ", ".join(values) or None
+    return {"date": max((r.get("date") or "" for r in found), default="") or None,
+            "code": each(r.get("code") or (f"training/{r['training_version']}" if r.get("training_version") is not None
+                                           else None) for r in found),
+            "device": each(r.get("device") for r in found), "torch": each(r.get("torch") for r in found)}
 
 
 def _without_decisions(c: dict) -> dict:
@@ -162,6 +199,9 @@ def save_run(fresh: dict, evidence, results_dir: Path, replace_weaker: bool = Fa
                 lines.append("verdicts.json: unchanged")
             lines += figures
             lines += evidence.save(tx, held)
+            # every file staged, read back as the report and the re-derivation read it: a file they
+            # would refuse stops the save before anything is committed
+            check_staged(tx, {path.name: load_verdicts, figure_evidence.FILE.name: figure_evidence.load})
             tx.commit()
         except BaseException:
             tx.abort()

@@ -57,6 +57,46 @@ def cache_root() -> Path:
     return root
 
 
+# The checkout's folders that hold what is committed: the evidence, the docs, the sources.  A
+# report, a site or a run's evidence written into one would overwrite committed files (results/'s
+# badges and plots, docs/claims.md) or litter them; where git is at hand, any folder holding a
+# tracked file is refused as well.
+COMMITTED = ("results", "docs", "claims", "data", "fixtures", "model", "tests", "benchmarks", ".ci", ".github", ".git")
+
+
+def committed_folder(path: Path, root: Path | None = None) -> str | None:
+    """Why `path` is a committed folder of the checkout at `root` (PROJECT_ROOT), which no report,
+    site or run may write into, or None.  The one rule of pytest's --report-dir, the report's
+    --report-dir and publish's two folders: the checkout's root, a folder of COMMITTED or one inside
+    it, and a folder holding files committed to git."""
+    root = Path(root or PROJECT_ROOT).resolve()
+    where = Path(path).resolve()
+    if where == root:
+        return "that is the checkout's root, beside README.md and the committed folders"
+    if not where.is_relative_to(root):
+        return None
+    top = where.relative_to(root).parts[0]
+    if top in COMMITTED:
+        return (f"that is {top}/, a committed folder" if len(where.relative_to(root).parts) == 1
+                else f"that is inside {top}/, a committed folder")
+    tracked = _tracked(root, where)
+    if tracked:
+        return (f"that folder holds {len(tracked)} file(s) committed to git ({', '.join(tracked[:3])}"
+                f"{', ...' if len(tracked) > 3 else ''}), a committed folder")
+    return None
+
+
+def _tracked(root: Path, folder: Path) -> list[str]:
+    """The files under `folder` that git tracks in the checkout at `root` ([] without git)."""
+    import subprocess
+    try:
+        out = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--", str(folder.relative_to(root))],
+                             capture_output=True, timeout=20, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return [n for n in out.stdout.decode("utf-8", "replace").split("\0") if n] if out.returncode == 0 else []
+
+
 def checkout_commit(root: Path | None = None) -> str | None:
     """The commit the checkout is at (`git rev-parse HEAD`), or None where there is no git or no
     repository: a run's report records it, and the re-derivation refuses a report of another."""

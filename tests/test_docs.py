@@ -29,7 +29,10 @@ COMMANDS = {
 FOREIGN = {"--no-index", "--find-links", "--index-url", "--url", "--token", "--labels", "--headless",
            "--no-sandbox", "--disable-gpu", "--virtual-time-budget", "--dump-dom", "--screenshot", "--window-size",
            "--user-data-dir", "--no-first-run", "--disable-quic", "--disable-background-networking",
-           "--disable-component-update", "--disable-sync", "--lib"}
+           "--disable-component-update", "--disable-sync", "--lib",
+           # pip-compile's (pip-tools: how requirements/lock.txt is made, docs/running.md), not the project's
+           "--constraint", "--extra", "--no-emit-find-links", "--no-emit-index-url", "--output-file",
+           "--strip-extras", "--unsafe-package"}
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
 
 
@@ -91,13 +94,15 @@ def test_the_readme_installs_the_torch_ci_pins():
     pin = re.search(r"^TORCH_VERSION=([\d.]+)", (ROOT / ".ci" / "run").read_text(), re.MULTILINE)
     assert pin, ".ci/run: no TORCH_VERSION=..."
     readme = (ROOT / "README.md").read_text()
-    blocks = [b for b in re.findall(r"```bash\n(.*?)```", readme, re.DOTALL) if "pip install -e" in b]
+    blocks = [b for b in re.findall(r"```bash\n(.*?)```", readme, re.DOTALL) if "-e '.[test]'" in b]
     assert blocks, "README.md: no command that installs the project"
-    assert "pip install -e" in re.findall(r"```bash\n(.*?)```", readme, re.DOTALL)[0], \
+    assert "-e '.[test]'" in re.findall(r"```bash\n(.*?)```", readme, re.DOTALL)[0], \
         "README.md's first command block must install the project"
     for block in blocks:
         first = block.strip().splitlines()[0]
         assert re.fullmatch(rf"pip install torch=={re.escape(pin.group(1))} "
                             rf"--index-url https://download\.pytorch\.org/whl/cpu", first.strip()), \
             f"README.md: {first!r} is not the CPU build of .ci/run's torch {pin.group(1)}"
-        assert block.index("pip install torch") < block.index("pip install -e"), block
+        # then the project at the lock's versions (requirements/lock.txt, what CI installs)
+        assert "pip install -c requirements/lock.txt -e '.[test]'" in block, block
+        assert block.index("pip install torch") < block.index("pip install -c requirements/lock.txt"), block

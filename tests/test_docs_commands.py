@@ -331,6 +331,6 @@ def test_commands_are_found_with_their_page_line_and_comment():
     assert line.startswith("python -m fixtures.fingerprint"), line
     assert _expected_from_comment(fingerprint[0].comment)[0], fingerprint[0].comment
     chained = [c.bare for c in SHOWN if c.page == "README.md" and c.line == (ROOT / "README.md").read_text()
-               .splitlines().index("pip install -e '.[test]' && pytest -m fast && python -m claims.report") + 1]
-    assert chained == ["pip install -e '.[test]'", "pytest -m fast", "python -m claims.report"]
+               .splitlines().index("pip install -c requirements/lock.txt -e '.[test]' && pytest -m fast && python -m claims.report") + 1]
+    assert chained == ["pip install -c requirements/lock.txt -e '.[test]'", "pytest -m fast", "python -m claims.report"]
     assert sys.executable

@@ -54,7 +54,7 @@ def _box(tmp_path: Path) -> Path:
     (box / "outside" / "v1.txt").write_text("outside, untouched")
     atomic_write(box / "results" / "verdicts.json", json.dumps({"claims": []}))
     atomic_write(box / "results" / "norm.json", json.dumps({"group": "norm", "runs": [_record("prenorm", 0, 50.0)]}))
-    atomic_write(box / "results" / "readings.json", json.dumps({f"reading {i}": i for i in range(10)}))
+    atomic_write(box / "results" / "readings.json", json.dumps({f"reading {i}": {"what": "w", "cpu": {"value": i}} for i in range(10)}))
     atomic_write(box / "results" / "norm.png", b"committed plot")
     return box
 
@@ -193,7 +193,7 @@ def test_2_the_torch_free_group_list_is_the_recipes_groups():
 def _run_saving(box: Path) -> Evidence:
     ev = Evidence(box / "run", results_dir=box / "results")
     ev.runs("norm", [_record("prenorm", 1, 52.0)])
-    ev.json("readings.json", {"a new reading": 1}, merge=True)
+    ev.json("readings.json", {"a new reading": {"cpu": {"value": 1}}}, merge=True)
     ev.text("norm.png", "new plot")
     return ev
 
@@ -279,7 +279,7 @@ def test_5_a_smoke_run_then_a_fast_run_then_a_save_leaves_results_byte_identical
     box = _box(tmp_path)
     smoke = Evidence(box / "run", results_dir=box / "results", scale="smoke")
     smoke.runs("norm", [_record("prenorm", s, 351.0, "smoke") for s in range(3)])
-    smoke.json("readings.json", {"a smoke reading": 1}, merge=True)
+    smoke.json("readings.json", {"a smoke reading": {"cpu": {"value": 1}}}, merge=True)
     smoke.text("norm.png", "smoke plot")
     before = _state(box / "results")
     fast = Evidence(box / "run", results_dir=box / "results")             # a fast run into the same dir
@@ -489,13 +489,13 @@ def test_9_a_link_planted_as_the_lock_holder_file_is_replaced_not_written_throug
 
 def test_5_a_chapter_scale_run_never_merges_a_smoke_runs_readings(tmp_path):
     box = _box(tmp_path)
-    Evidence(box / "run", results_dir=box / "results", scale="smoke").json("readings.json", {"reading 0": "SMOKE"},
-                                                                            merge=True)
+    smoke = Evidence(box / "run", results_dir=box / "results", scale="smoke")
+    smoke.json("readings.json", {"reading 0": {"cpu": {"value": "SMOKE"}}}, merge=True)
     ev = Evidence(box / "run", results_dir=box / "results")
-    ev.json("readings.json", {"a new reading": 1}, merge=True)
+    ev.json("readings.json", {"a new reading": {"cpu": {"value": 1}}}, merge=True)
     ev.save()
     saved = json.loads((box / "results" / "readings.json").read_text())
-    assert saved["reading 0"] == 0 and saved["a new reading"] == 1
+    assert saved["reading 0"]["cpu"]["value"] == 0 and saved["a new reading"]["cpu"]["value"] == 1
 
 
 @pytest.mark.parametrize("name", ["norm.json", "NORM.json", "Verdicts.json", "ladder.json"])

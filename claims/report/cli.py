@@ -27,8 +27,8 @@ from claims.report.readme import BADGES, README_BLOCKS, generated, readme_block,
 from claims.save import save_run
 from claims.verdicts import is_smoke, summary_text
 from data.files import SaveError
-from data.paths import PROJECT_ROOT, CheckoutError, require_checkout
-from fixtures.results import EvidenceError, read_json
+from data.paths import PROJECT_ROOT, CheckoutError, committed_folder, require_checkout
+from fixtures.results import EvidenceError, read_json, reading
 
 ROOT = PROJECT_ROOT
 RESULTS = ROOT / "results" / "verdicts.json"
@@ -71,6 +71,11 @@ def _refused(a, out) -> str | None:
         require_checkout("python -m claims.report")
     except CheckoutError as e:
         return str(e)
+    why = committed_folder(out, ROOT)
+    if why:
+        return (f"python -m claims.report: --report-dir={a.report_dir}: {why}; the report is written into a folder of "
+                "its own (report/ by default) and nothing was written; --save-results carries a run into results/, "
+                "--readme rewrites README.md's and docs/claims.md's generated blocks")
     if a.save_results and not out.is_dir():
         return f"--save-results: no run to save: {out} is not a directory (the --report-dir of a pytest run)"
     return None
@@ -124,7 +129,8 @@ def _main(argv=None) -> int:
     code = _save(a, fresh, evidence, run_evidence)
     if code:
         return code
-    report = model.build(out, fresh, *chapter, results_dir=RESULTS.parent, with_readme=a.readme or a.check_readme)
+    with reading(RESULTS.parent):           # results/ as one save left it, never half of the next
+        report = model.build(out, fresh, *chapter, results_dir=RESULTS.parent, with_readme=a.readme or a.check_readme)
     render.write(report, out)
     code = _readme(a, report, out)
     if code:

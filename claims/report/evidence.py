@@ -41,7 +41,7 @@ class Facts:
         self.readings: dict = {}
         for d in (results_dir, report_dir):                   # the fresh run's readings win
             if d is not None and (Path(d) / "readings.json").exists():
-                self.readings.update(_checked_readings(Path(d) / "readings.json"))
+                self.readings.update(results.readings(Path(d) / "readings.json"))
 
     # ------------------------------------------------------------ where a piece of evidence came from
 
@@ -134,18 +134,3 @@ class Facts:
         checked to be of `shape` (an object by default); None if nothing recorded it."""
         t = self._test(claim, key)
         return self._shaped(self.record(claim, key).get(field), shape, t.get("source"), claim, key, field)
-
-
-def _checked_readings(path: Path) -> dict:
-    """readings.json: an object of readings, each an object whose parts (all but its `what`) are
-    objects; EvidenceError naming the file and the reading otherwise."""
-    data = results.read_json(path, "alternative readings")
-    if not isinstance(data, dict):
-        raise EvidenceError(f"{path}: is {_shown(data)}, not an object of readings")
-    for name, reading in data.items():
-        if not isinstance(reading, dict):
-            raise EvidenceError(f"{path}: reading {name!r} is {_shown(reading)}, not an object")
-        for part, value in reading.items():
-            if part != "what" and not isinstance(value, dict):
-                raise EvidenceError(f"{path}: reading {name!r}: field {part!r} is {_shown(value)}, not an object")
-    return data

@@ -6,8 +6,10 @@ renders the report into REPORT_DIR from the committed evidence (and a run's clai
 there, if any: the workflow puts this push's fast claims there), with no training and no torch,
 assembles the site into SITE_DIR (claims/report/site.py build) and checks every link in it and
 every link of README.md, its badges included, in the checkout (claims/report/links.py); exit 1
-naming every link that leads nowhere.  Both folders are taken
-from the project root, as the report's --report-dir is.
+naming every link that leads nowhere.  Both folders are taken from the project root, as the
+report's --report-dir is; a committed folder (results/, docs/, the checkout's root, one holding
+files committed to git: data/paths.py committed_folder) is refused before anything is written,
+exit 2.
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ import sys
 from claims.report import links
 from claims.report.cli import main as render
 from claims.report.site import broken_links, build
-from data.paths import PROJECT_ROOT
+from data.paths import PROJECT_ROOT, committed_folder
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -25,6 +27,12 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m claims.report.publish REPORT_DIR SITE_DIR\n\n" + (__doc__ or ""), file=sys.stderr)
         return 2
     report_dir, site_dir = PROJECT_ROOT / args[0], PROJECT_ROOT / args[1]
+    for given, folder in zip(args, (report_dir, site_dir)):       # both checked before anything is written
+        why = committed_folder(folder)
+        if why:
+            print(f"python -m claims.report.publish: {given}: {why}; the report and the site are written into "
+                  "folders of their own, and nothing was written", file=sys.stderr)
+            return 2
     rc = render(["--report-dir", str(report_dir)])
     if rc:
         return rc
