@@ -202,3 +202,15 @@ def test_the_pages_worked_example_re_adds_its_claim(tmp_path):
     assert re.search(rf"""id=['"]fig-{re.escape(ex.figure)}['"]""", (report / "index.html").read_text())
     mark = re.search(rf"""<[^>]*data-figure=['"]{re.escape(ex.figure)}['"][^>]*>""", (report / "chapter.html").read_text())
     assert mark and re.search(r"""data-verdict=['"]holds['"]""", mark.group()), mark
+
+
+def test_the_checklist_names_every_file_the_example_edits():
+    """Each file the worked example puts a block into is a step of the page's checklist (issue 42:
+    the checklist named three of the four)."""
+    text = PAGE.read_text()
+    checklist = text[text.index("## Checklist"):]
+    edited = [n for n in Example().blocks if "/" in n]
+    named = [n if not re.fullmatch(r"claims/test_\w+\.py", n) else "claims/test_<section>.py" for n in edited]
+    assert len(edited) == 4, edited
+    missing = [n for n in named if f"`{n}`" not in checklist]
+    assert not missing, f"{PAGE.name}: the checklist does not name {missing}"

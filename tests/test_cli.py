@@ -88,3 +88,20 @@ def test_an_unwritable_report_dir_is_refused_before_any_test_runs(tmp_path):
 def test_saving_a_report_dir_with_nothing_of_its_own_is_an_error(tmp_path):
     r = run("-m", "claims.report", "--report-dir", str(tmp_path), "--save-results")
     assert r.returncode == 2 and "no fresh run to save" in r.stderr
+
+
+def test_check_readme_after_a_narrow_run_says_it_reads_the_last_run_and_names_what_it_left_out(tmp_path):
+    """--check-readme compares the README with the last run's fast claims: after a narrow run
+    (`pytest --claim ID`: every other claim "not run") it fails, saying so and naming claims the
+    run did not decide."""
+    test = {"nodeid": "claims/test_corpus.py::test_corpus_length", "outcome": "holds", "tier": "fast", "reason": "",
+            "records": [], "timestamp": "2026-12-03T00:00:00+00:00", "seconds": 0, "device": "cpu"}
+    (tmp_path / "claims.json").write_text(json.dumps({
+        "meta": {"source": "fresh run", "timestamp": "2026-12-03T00:00:00+00:00"},
+        "claims": [{"id": cid, "verdict": "holds" if cid == "corpus.chars" else "not run", "tier": c.tier,
+                    "tests": [test] if cid == "corpus.chars" else []} for cid, c in registry.CLAIMS.items()]}))
+    r = run("-m", "claims.report", "--check-readme", "--report-dir", str(tmp_path))
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "a narrower run than the fast tier, which --check-readme reads" in r.stderr
+    assert "corpus.tokens" in r.stderr and "run `pytest -m fast` first" in r.stderr
+    assert "reads the last run" in run("-m", "claims.report", "--help").stdout.replace("\n", " ")

@@ -1,11 +1,13 @@
 """Every number the manual states is accounted for, as claims/accounting.py accounts for the
 chapter's: README.md, docs/*.md and benchmarks/README.md (tests/docs_pages.py reads them).
 
-A number is a run of digits as written ("16,384", "0.563", "1e-4", "2.13.0"), or a number word
+A number is a run of digits as written ("16,384", "0.563", "1e-4", "2.13.0"), a number word
 (two to twenty) before a unit that goes stale (seconds, minutes, hours, CPU-hours, seeds, steps,
 claims, figures, tests): "about sixteen hours" is a number ("one" is left out: "one test per
-figure" is a rule, not a count).  Not a number: the digits of a name or of notation ("fp32",
-"GPT-2", "AVX-512", "x8", "n^2", "12d"), and a date.  Each number is accounted for by where it is
+figure" is a rule, not a count), or an estimate of a duration ("about a minute": ESTIMATE).  Not a
+number: the digits of a name or of notation ("fp32", "GPT-2", "AVX-512", "x8", "n^2", "12d"), and
+a date.  Inline code that is prose in a code font, words and numbers only (`3 of 26`), is read as
+prose: it is what a page says, not a command or an identifier (PROSE_CODE).  Each number is accounted for by where it is
 or by what it is, in this order:
 
 1. generated: inside a block that `python -m claims.report --readme` writes
@@ -17,7 +19,12 @@ or by what it is, in this order:
    checked here (test_a_winograd_command_trains_the_figure_rules_seeds);
 3. dated: a measurement with its date.  The unit that holds it (a paragraph, a list item, a table
    row), its table's caption (the paragraph right above the table) or a heading above it holds an
-   ISO date (2026-12-01): the number is true of that day, and stays true;
+   ISO date (2026-12-01): the number is true of that day, and stays true.  Never a count of what
+   the project holds or what a run of it gave (STATE_COUNT: "134 records", "89 hold", "155
+   passed"): those go stale the day after and are facts of the committed files, or not stated.
+   A benchmark's figure on record (benchmarks/README.md, "Figures on record") is tied to its
+   source: the script its row names exists and prints that figure's name
+   (test_every_figure_on_record_names_the_script_that_prints_it);
 4. a fact of the code (FACTS): a phrase of the docs, its numbers, and the values the code holds,
    read from the code (never typed here) and compared at the precision the doc prints;
 5. declared: not about the project, each kind with its reason: DECLARED (a numbered list's item
@@ -45,6 +52,13 @@ WORDS = {w: i for i, w in enumerate(["zero", "one", "two", "three", "four", "fiv
 UNITS = r"(?:CPU-)?(?:hours?|minutes?|seconds?|seeds?|steps?|claims?|figures?|tests?)"
 WORD = re.compile(rf"(?i)\b(?:{'|'.join(w for w in WORDS if w not in ('zero', 'one'))})\b"
                   rf"(?=[\s-]+(?:more\s+)?{UNITS}\b)")
+# "about a minute": an estimate of how long something takes, which goes stale like "58 s" (a bound,
+# "under a minute", is a target, not an estimate)
+ESTIMATE = re.compile(r"(?i)(?<=\babout )an?(?= (?:second|minute|hour)\b)")
+# inline code that is prose in a code font: words and numbers only, no command (`3 of 26`)
+PROSE_CODE = re.compile(r"(?i)(?!(?:pytest|python|pip|bash|git)\b)(?=[^`]*[a-z])(?=[^`]*\d)[a-z0-9 ,.]*\s[a-z0-9 ,.]*")
+# a count of what the project holds or what a run gave: never accepted as dated (see 3. above)
+STATE_COUNT = re.compile(r"\s+(?:passed|xfailed|failed|skipped|errors?|records?|holds?|hold|refuted)\b")
 
 
 def value(token: str) -> float:
@@ -163,6 +177,16 @@ def _seed_steps() -> tuple:
 
 def _min_seeds() -> int:
     return _module_constant("claims/decide.py", "MIN_SEEDS")
+
+
+@cache
+def _figure_records() -> dict:
+    """results/figures.json: its records, and how many hold and are refuted (their verdicts)."""
+    from claims import figure_evidence
+    records = figure_evidence.load(ROOT / "results" / "figures.json")
+    return {"n": len(records), "holds": sum(r.get("verdict") == "holds" for r in records),
+            "refuted": sum(r.get("verdict") == "refuted" for r in records),
+            "undecided": sum(r.get("verdict") == "undecided" for r in records)}
 
 
 @dataclass(frozen=True)
@@ -286,6 +310,11 @@ FACTS: list[Fact] = [
          "claims/decide.py SEED_STEPS", ("docs/figure-rule.md",)),
     Fact(r"field, exit (?P<n>\d+)\.", lambda m: {"n": _source_number("claims/rederive.py", r"print\(e, file=sys.stderr\)\s+return (\d+)")},
          "claims/rederive.py: a record that cannot be decided exits 2", ("docs/evidence.md",)),
+    # the committed evidence (docs/evidence.md)
+    Fact(r"`results/figures.json` holds (?P<n>\d+) records: (?P<h>\d+) hold, (?P<r>\d+) are refuted and (?P<u>\d+) are undecided",
+         lambda m: {"n": _figure_records()["n"], "h": _figure_records()["holds"], "r": _figure_records()["refuted"],
+                    "u": _figure_records()["undecided"]},
+         "results/figures.json: its records and their verdicts"),
     # the figure table (docs/figures.md)
     Fact(r"`(?P<p>[^`]+)` is\s+(?P<v>\d+(?:\.\d+)?) ± (?P<r>\d+(?:\.\d+)?)", lambda m: _printed(m.group("p")),
          "claims/chapter_figures.py Figure: the value and rounding parsed from the printed digits"),
@@ -431,8 +460,17 @@ def fact_matches(page: Page) -> list[tuple[Fact, re.Match]]:
             for m in re.finditer(f.pattern, page.text, re.DOTALL)]
 
 
-def walk(page: Page) -> list[Number]:
+def prose_masked(page: Page) -> str:
+    """The page's prose (Page.masked) with its prose-like inline code (PROSE_CODE) put back."""
     masked = page.masked
+    for offset, content in page.inline_code:
+        if PROSE_CODE.fullmatch(content):
+            masked = masked[:offset] + content + masked[offset + len(content):]
+    return masked
+
+
+def walk(page: Page) -> list[Number]:
+    masked = prose_masked(page)
     for m in DATE.finditer(masked):                       # a date is the date, never a quantity
         masked = masked[:m.start()] + " " * (m.end() - m.start()) + masked[m.end():]
     owner: dict[int, str] = {}
@@ -452,10 +490,11 @@ def walk(page: Page) -> list[Number]:
                 owner.setdefault(n.start(), f"quotation: {QUOTE_WHY}")
     dated = dated_units(page)
     out = []
-    for t in sorted([*NUMBER.finditer(masked), *WORD.finditer(masked)], key=lambda m: m.start()):
+    for t in sorted([*NUMBER.finditer(masked), *WORD.finditer(masked), *ESTIMATE.finditer(masked)],
+                    key=lambda m: m.start()):
         unit = next((u for u in page.units if u.start <= t.start() < u.end), None)
         how = owner.get(t.start(), "")
-        if not how and unit in dated:
+        if not how and unit in dated and not STATE_COUNT.match(masked, t.end()):
             how = "dated"
         if not how and unit and t.group() in chapter_numbers() and \
                 attributed_to_the_chapter(masked, unit, t.start(), t.end()):
@@ -529,3 +568,30 @@ def test_a_fact_that_the_code_contradicts_is_named():
     page.text = page.text.replace(f"architecture for {next(w for w, i in WORDS.items() if i == smoke)} steps",
                                   f"architecture for {wrong} steps")
     assert wrong in [n.text for n in walk(page) if not n.how]
+
+
+def test_every_figure_on_record_names_the_script_that_prints_it():
+    """A benchmark's figure on record is tied to its source: the row's command runs a script of
+    benchmarks/ that exists and prints the figure's name as its headline (`name=value`)."""
+    text = (ROOT / "benchmarks" / "README.md").read_text()
+    table = text[text.index("## Figures on record"):].split("\n## ", 1)[0]
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in table.splitlines()
+            if re.match(r"\|\s*`\w+`\s*\|", line)]
+    assert rows, "benchmarks/README.md: no figure on record"
+    untied = []
+    for name, *_, how in rows:
+        script = re.search(r"benchmarks/\w+\.py", how)
+        path = ROOT / script.group() if script else None
+        if path is None or not path.is_file() or f"{name.strip('`')}=" not in path.read_text():
+            untied.append(f"{name}: {how}")
+    assert not untied, "figures on record whose command names no script that prints them:\n" + "\n".join(untied)
+
+
+def test_a_count_of_the_project_is_never_merely_dated():
+    """A run's outcome or the evidence's size, dated, is still named: it is a fact of the committed
+    files (FACTS) or not stated (issue 42: "106 passed, 9 xfailed" stood dated beside 155 and 13)."""
+    page = Page(ROOT / "docs" / "running.md")
+    page.text += ("\nOn 2026-12-02 the fast tier gave 106 passed, 9 xfailed in 58 s; results/ held 132 records.\n\n"
+                  "The hint says which is focused (`3 of 26`); it took about a minute.\n")
+    missing = [n.text for n in walk(page) if not n.how]
+    assert missing == ["106", "9", "132", "3", "26", "a"], missing

@@ -1,12 +1,19 @@
 """The report's plots draw from committed results, including partial ones (some recipes or
 seeds not trained yet)."""
 import json
+import struct
+from pathlib import Path
 
 import pytest
 from records import recorded
 
+from claims.chapter_figures import FIGURES, LADDER_ROW_FIGURE
 from claims.report import plots
+from claims.save import save_run
 from fixtures import recipes, results
+from fixtures.evidence import Evidence
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _run(name, seed, val, group_recipes):
@@ -47,3 +54,59 @@ def test_ladder_and_scale_plots_are_drawn(results_dir, tmp_path):
                                   _run("scale256_divided", 0, 55, recipes.SCALE)])
     assert plots.ladder_plot(tmp_path).stat().st_size > 10_000
     assert plots.scale_plot(tmp_path).stat().st_size > 10_000
+
+
+def test_the_ladder_plot_marks_every_row_the_chapter_quotes():
+    """Drawn from the committed runs: every row of LADDER_ROW_FIGURE (the map the ladder table uses
+    too) carries the chapter's mark, its figure ID as the mark's gid, at the row's tick and the
+    figure's value; no other row carries one."""
+    fig = plots.ladder_figure(results.by_recipe("ladder"))
+    ax = fig.axes[0]
+    rows = {t.get_text(): t.get_position()[0] for t in ax.get_xticklabels()}
+    marks = {c.get_gid(): tuple(c.get_offsets()[0]) for c in ax.collections if c.get_gid()}
+    assert set(LADDER_ROW_FIGURE) <= set(rows), "a quoted row with no committed runs"
+    assert marks == {fid: (rows[name], FIGURES[fid].value) for name, fid in LADDER_ROW_FIGURE.items()}
+    assert [t.get_text() for t in ax.get_legend().get_texts()].count("the chapter") == 1
+
+
+def _png_software(png: bytes) -> str:
+    """The Software text of a PNG (matplotlib writes its version there)."""
+    i = 8
+    while i < len(png):
+        n, kind = struct.unpack(">I4s", png[i:i + 8])
+        if kind == b"tEXt":
+            key, _, text = png[i + 8:i + 8 + n].partition(b"\0")
+            if key == b"Software":
+                return text.decode("latin-1")
+        i += 12 + n
+    return ""
+
+
+@pytest.mark.parametrize("plot", ["ladder", "scale", "norm"])
+def test_a_committed_plot_is_its_committed_runs_drawn(plot, tmp_path):
+    """results/<plot>.png is what the plotter draws from the committed runs today: a plot the code
+    no longer draws so (a renamed figure ID, a lost mark) fails here, not in the next save.  The
+    bytes depend on matplotlib's version, which the PNG records: compared only under that version."""
+    committed = (results.RESULTS_DIR / f"{plot}.png").read_bytes()
+    import matplotlib
+    if f"version{matplotlib.__version__}," not in _png_software(committed):
+        pytest.skip(f"results/{plot}.png was drawn by {_png_software(committed)!r}; "
+                    f"this is matplotlib {matplotlib.__version__}")
+    drawn = getattr(plots, f"{plot}_plot")(tmp_path)
+    assert drawn.read_bytes() == committed, (f"results/{plot}.png is not its committed runs drawn today: save it "
+                                             "again (`pytest -m fast && python -m claims.report --save-results`)")
+
+
+def test_a_save_of_a_run_that_changes_nothing_leaves_the_committed_plot_unwritten(results_dir, tmp_path):
+    """A plain run's save carries the report's plots (drawn from the committed runs) into results/:
+    the same bytes are not written again (not even renamed over the old file)."""
+    (results_dir / "ladder.json").write_bytes((ROOT / "results" / "ladder.json").read_bytes())
+    plots.ladder_plot(results_dir)
+    before = (results_dir / "ladder.png").stat()
+    run = Evidence(tmp_path / "run", results_dir=results_dir)
+    plots.ladder_plot(run.root)
+    run.add("ladder.png")
+    lines = save_run({"meta": {}, "claims": []}, run, results_dir)
+    after = (results_dir / "ladder.png").stat()
+    assert "ladder.png: unchanged" in lines, lines
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)

@@ -1,6 +1,6 @@
 """The published site (issue 35, item 4): built from a clean copy of the checkout with torch
-unimportable, every link in it resolves, each README badge links to its section of the chapter
-view, the build needs nothing the workflow's `site` job does not install, and the workflow
+unimportable, every link in it resolves, each README badge links relatively to its section of
+docs/claims.md (issue 42: never to a site naming an owner), the build needs nothing the workflow's `site` job does not install, and the workflow
 deploys it to GitHub Pages from main."""
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from claims import registry
-from claims.report import site
+from claims.report import links, site
+from claims.report.readme import CLAIMS_PAGE
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOW = ROOT / ".github" / "workflows" / "claims.yml"
@@ -87,7 +88,7 @@ def test_without_the_chapter_the_site_builds_without_torch_and_every_link_resolv
     # it says why there is no chapter view, and still holds every section a badge links to
     assert "The chapter view was not built" in page and "ATTENTION_CLAIMS_CHAPTER_B64" in page
     assert "the chapter text was not found" in page
-    assert site.badge_problems((ROOT / "README.md").read_text(), out) == []
+    assert links.problems(ROOT / "README.md", ROOT) == []
 
 
 def test_with_the_chapter_the_site_builds_without_torch_and_every_link_resolves(tmp_path):
@@ -100,7 +101,7 @@ def test_with_the_chapter_the_site_builds_without_torch_and_every_link_resolves(
     page = (out / "chapter.html").read_text()
     assert "The chapter view was not built" not in page and "class='fig" in page
     assert site.broken_links(out) == []
-    assert site.badge_problems((ROOT / "README.md").read_text(), out) == []
+    assert links.problems(ROOT / "README.md", ROOT) == []
 
 
 def _requirements() -> list[str]:
@@ -147,17 +148,21 @@ def test_the_site_build_imports_only_what_the_site_job_installs(bare_site):
     assert "model" not in {m.split(".")[0] for m in imported["modules"]}        # model/ is torch's side
 
 
-def test_every_readme_badge_links_to_its_section_of_the_chapter_view():
+BADGE_LINK = re.compile(r"\[!\[([^\]]*)\]\(([^)\s]+)\)\]\(([^)\s]+)\)")
+
+
+def test_every_readme_badge_links_relatively_to_its_section_of_the_claims_page():
+    """Each badge is a link, relative into the repository (so it resolves on any fork or mirror):
+    the overall one to docs/claims.md, a section's to that section's heading there."""
     readme = (ROOT / "README.md").read_text()
     block = readme.split("<!-- badges:start -->", 1)[1].split("<!-- badges:end -->", 1)[0]
     images = re.findall(r"!\[([^\]]*)\]\((results/badges/[a-z_]+\.svg)\)", block)
-    linked = site.readme_badge_links(readme)
+    linked = BADGE_LINK.findall(block)
     assert images and [(alt, img) for alt, img, _ in linked] == images, "a README badge that is not a link"
     sections = list(dict.fromkeys(c.section for c in registry.CLAIMS.values()))
-    expected = [site.SITE_URL + "chapter.html"] + [f"{site.SITE_URL}chapter.html#sec-{s}" for s in sections]
-    assert [link for _, _, link in linked] == expected
-    assert [site.chapter_url(None)] + [site.chapter_url(s) for s in sections] == expected
-    assert re.fullmatch(r"https://[a-z0-9-]+\.github\.io/[A-Za-z0-9._-]+/", site.SITE_URL)
+    assert [link for _, _, link in linked] == [CLAIMS_PAGE] + [f"{CLAIMS_PAGE}#{s}" for s in sections]
+    assert set(sections) <= links.anchors((ROOT / CLAIMS_PAGE).read_text())
+    assert links.problems(ROOT / "README.md", ROOT) == []
 
 
 def test_the_section_anchor_scheme():
@@ -178,12 +183,23 @@ def test_the_link_check_finds_what_leads_nowhere(tmp_path):
     broken = site.broken_links(tmp_path)
     assert len(broken) == 6, broken
     assert all(b.startswith("index.html:1: ") for b in broken)
-    readme = ("<!-- badges:start -->\n![claims](results/badges/overall.svg) "
-              f"[![claims: mask](results/badges/mask.svg)]({site.SITE_URL}other.html#sec-mask) "
-              "[![claims: qkv](results/badges/qkv.svg)](https://elsewhere.example/chapter.html)\n<!-- badges:end -->")
-    problems = site.badge_problems(readme, tmp_path)
-    assert len(problems) == 3 and "not a link" in problems[0] and "no id 'sec-mask'" in problems[1], problems
-    assert "not under the site's URL" in problems[2]
+
+
+def test_a_readme_link_that_leads_nowhere_or_names_an_owner_is_named(tmp_path):
+    """The README's links are checked in the checkout: a missing file or heading, a link out of the
+    checkout, and an absolute link to the project's own hosting (a placeholder owner's site)."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "claims.md").write_text("# Every claim\n\n## mask\n\n```\n## fenced\n```\n")
+    (tmp_path / "README.md").write_text(
+        "[![claims: mask](docs/claims.md)](docs/claims.md#mask) [ok](https://download.pytorch.org/whl/cpu)\n"
+        "[1](docs/claims.md#qkv) [2](docs/missing.md) [3](../outside.md) [4](docs/claims.md#fenced)\n"
+        "[5](https://maintainers.github.io/attention-claims/chapter.html#sec-mask) "
+        "[6](https://github.com/someone/attention-claims) [7](#nowhere)\n")
+    problems = links.problems(tmp_path / "README.md", tmp_path)
+    assert len(problems) == 7, problems
+    assert "no heading or id #qkv" in problems[0] and "no such file" in problems[1]
+    assert "outside the checkout" in problems[2] and "#fenced" in problems[3]
+    assert all("names one owner" in p for p in problems[4:6]) and problems[6].startswith("README.md:3: #nowhere")
 
 
 def test_the_workflow_deploys_the_site_from_main_without_torch():

@@ -55,7 +55,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="rewrite the generated blocks (README.md's badges and summary, docs/claims.md's table) "
                         "from the committed verdicts and this run's fast claims")
     p.add_argument("--check-readme", action="store_true",
-                   help="exit 1 if a generated block (README.md, docs/claims.md) or a badge differs from the report")
+                   help="exit 1 if a generated block (README.md, docs/claims.md) or a badge differs from the report. "
+                        "It reads the last run in --report-dir: the fast claims are never committed, so the blocks "
+                        "are compared after a full fast run (`pytest -m fast` or `-m \"not slow\"`); after a narrower "
+                        "one (`pytest --claim ID`) the claims it did not run differ, and the message names them")
     p.add_argument("--report-dir", default="report",
                    help="the run's report directory; a relative one is taken from the project root, "
                         "as pytest's --report-dir is")
@@ -175,7 +178,12 @@ def _readme(a, report, out) -> int | None:
                  if readme_block(ROOT, which) != body.strip()]
         drift += [f"results/badges/{n}" for n in badge_drift(out / "badges", BADGES)]
         if drift:
-            print(f"the generated blocks differ from the report ({', '.join(drift)}): run "
+            # the README shows the fast claims of the last run: a narrower run is the likelier cause
+            narrow = weakened(report.readme, ROOT)
+            why = (f"; this run in {out} did not decide {len(narrow)} claim(s) the committed table shows decided "
+                   f"({', '.join(narrow[:5])}{', ...' if len(narrow) > 5 else ''}): a narrower run than the fast "
+                   "tier, which --check-readme reads; run `pytest -m fast` first" if narrow else "")
+            print(f"the generated blocks differ from the report ({', '.join(drift)}){why}: run "
                   "`python -m claims.report --readme` after a full fast run and commit it", file=sys.stderr)
             return 1
     return None

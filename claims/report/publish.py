@@ -5,17 +5,19 @@
 renders the report into REPORT_DIR from the committed evidence (and a run's claims.json already
 there, if any: the workflow puts this push's fast claims there), with no training and no torch,
 assembles the site into SITE_DIR (claims/report/site.py build) and checks every link in it and
-each README badge's target; exit 1 naming every link that leads nowhere.  Both folders are taken
-from the project root, as the report's --report-dir is; a committed folder (results/, docs/, the
-checkout's root, one holding files committed to git: data/paths.py committed_folder) is refused
-before anything is written, exit 2.
+every link of README.md, its badges included, in the checkout (claims/report/links.py); exit 1
+naming every link that leads nowhere.  Both folders are taken from the project root, as the
+report's --report-dir is; a committed folder (results/, docs/, the checkout's root, one holding
+files committed to git: data/paths.py committed_folder) is refused before anything is written,
+exit 2.
 """
 from __future__ import annotations
 
 import sys
 
+from claims.report import links
 from claims.report.cli import main as render
-from claims.report.site import SITE_URL, badge_problems, broken_links, build
+from claims.report.site import broken_links, build
 from data.paths import PROJECT_ROOT, committed_folder
 
 
@@ -36,11 +38,11 @@ def main(argv: list[str] | None = None) -> int:
         return rc
     build(report_dir, site_dir)
     readme = PROJECT_ROOT / "README.md"
-    broken = broken_links(site_dir) + (badge_problems(readme.read_text(), site_dir) if readme.is_file() else [])
+    broken = broken_links(site_dir) + (links.problems(readme, PROJECT_ROOT) if readme.is_file() else [])
     if broken:
         print(f"{site_dir}: {len(broken)} link(s) lead nowhere:\n  " + "\n  ".join(broken), file=sys.stderr)
         return 1
-    print(f"{site_dir}: the site, every link resolved, the README's badges included ({SITE_URL})")
+    print(f"{site_dir}: the site, every link resolved, and every link of README.md")
     return 0
 
 

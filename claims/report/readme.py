@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from claims import registry
-from claims.report.site import chapter_url
 from claims.verdicts import DECIDED, device_reading, merge, summary_text, verdict_label
 from data.files import atomic_write
 from data.paths import PROJECT_ROOT
@@ -16,6 +15,7 @@ README_BLOCKS = {"badges": ("README.md", "<!-- badges:start -->", "<!-- badges:e
                  "summary": ("README.md", "<!-- claims-summary:start -->", "<!-- claims-summary:end -->"),
                  "table": ("docs/claims.md", "<!-- claims-table:start -->", "<!-- claims-table:end -->")}
 BADGES = ROOT / "results" / "badges"          # committed: the README shows them, offline too
+CLAIMS_PAGE = README_BLOCKS["table"][0]       # where a badge leads: its section of every claim's verdict
 
 
 def readme_report(fresh: dict, committed: dict) -> dict:
@@ -41,28 +41,38 @@ def weakened(report: dict, root: Path) -> list[str]:
     # the rule's verdict, not a weaker run
 
 
+def section_anchor(section: str) -> str:
+    """The anchor of a section's heading in docs/claims.md: the section's key is the heading, so
+    every forge spells its anchor alike (claims/report/links.py slug)."""
+    return section
+
+
 def readme_table(report: dict) -> str:
-    s = report["summary"]
-    lines = [f"{summary_text(s)}.", "",
-             "| claim | the chapter | verdict | source |", "|---|---|---|---|"]
-    for c in report["claims"]:
-        evidence = ""
-        if c["verdict"] in DECIDED:
-            evidence = f"{c.get('tier')}, {c.get('device')}"
-            if c.get("tier") in ("gpu", "slow"):
-                evidence += f", {c.get('seeds')} seed(s)"
-        lines.append(f"| `{c['id']}` | {registry.get(c['id']).figure.replace('|', '/')} | {verdict_label(c)} "
-                     f"| {evidence} |")
+    """The summary, then each section under its own heading (a badge links there) with one row per
+    claim."""
+    lines = [f"{summary_text(report['summary'])}."]
+    for section in dict.fromkeys(c["section"] for c in report["claims"]):
+        lines += ["", f"## {section_anchor(section)}", "", f"{registry.SECTIONS[section]}.", "",
+                  "| claim | the chapter | verdict | source |", "|---|---|---|---|"]
+        for c in (c for c in report["claims"] if c["section"] == section):
+            evidence = ""
+            if c["verdict"] in DECIDED:
+                evidence = f"{c.get('tier')}, {c.get('device')}"
+                if c.get("tier") in ("gpu", "slow"):
+                    evidence += f", {c.get('seeds')} seed(s)"
+            lines.append(f"| `{c['id']}` | {registry.get(c['id']).figure.replace('|', '/')} | {verdict_label(c)} "
+                         f"| {evidence} |")
     return "\n".join(lines)
 
 
 def readme_badges(report: dict) -> str:
     """The overall badge and one per section: each the committed image (results/badges/, shown
-    offline and on any forge) linking to its place in the published chapter view (the overall one
-    to its top, a section's to chapter.html#sec-<name>: claims/report/site.py)."""
+    offline and on any forge) linking, relatively, to its place in docs/claims.md (the overall one
+    to its top, a section's to its heading), which resolves wherever the repository is hosted."""
     sections = list(dict.fromkeys(c["section"] for c in report["claims"]))
     return " ".join(f"[![{'claims' if name == 'overall' else 'claims: ' + name}](results/badges/{name}.svg)]"
-                    f"({chapter_url(None if name == 'overall' else name)})" for name in ["overall", *sections])
+                    f"({CLAIMS_PAGE}{'' if name == 'overall' else '#' + section_anchor(name)})"
+                    for name in ["overall", *sections])
 
 
 def generated(report: dict) -> dict[str, str]:

@@ -1,14 +1,15 @@
 """The published site (GitHub Pages, the `site` and `deploy` jobs of .github/workflows/claims.yml):
 the report rendered from the committed evidence with no training and no torch, assembled into a
-folder a visitor opens (build), every link in it checked (broken_links, badge_problems); the
-command is claims/report/publish.py.  Also the one place that names the site's URL (SITE_URL) and
-the chapter view's section anchors (section_anchor), which the README's badges link to
-(claims/report/readme.py) and chapter.html carries.
+folder a visitor opens (build), every link in it checked (broken_links); the
+command is claims/report/publish.py.  Also the one place that names the chapter view's section
+anchors (section_anchor), which chapter.html carries.  The site's address is whatever Pages gives
+the repository it is deployed from; nothing in the repository names it (the README's badges link
+relatively, to docs/claims.md: claims/report/readme.py, claims/report/links.py).
 
 Without the chapter text (its secret unset) the report builds no chapter view; it renders
 chapter-not-built.html instead (`placeholder`, from the report model's claim table), which the
 site publishes as its chapter.html: it says why, and still holds every section's anchor, so that
-no badge lands nowhere.
+no link into a section lands nowhere.
 """
 from __future__ import annotations
 
@@ -18,12 +19,6 @@ import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
-
-# The one home of the site's URL.  GitHub Pages serves a repository's site at
-# https://<owner>.github.io/<repo>/; this checkout has no remote naming the owner, so it is written
-# here, and the `deploy` job warns when the URL it deployed to differs.  Changed here, the README's
-# badges follow with `python -m claims.report --readme` (and `--check-readme` fails until then).
-SITE_URL = "https://maintainers.github.io/attention-claims/"
 
 CHAPTER_VIEW = "chapter.html"
 # External links a page of the site may carry (a prefix each); anything else is reported.
@@ -39,21 +34,11 @@ ANCHOR_KEY = re.compile(r"[a-z][a-z0-9_]*")
 
 def section_anchor(key: str) -> str:
     """The id of a section in chapter.html: "sec-<key>".  Every claims section (a key of
-    claims/registry.py SECTIONS) has one there, since the README's badges link to it; the view's
-    other sections (its table of contents, claims/report/chapter_toc.py) use the same scheme."""
+    claims/registry.py SECTIONS) has one there; the view's other sections (its table of contents,
+    claims/report/chapter_toc.py) use the same scheme."""
     if not ANCHOR_KEY.fullmatch(key):
         raise ValueError(f"{key!r}: a section's key is lower-case letters, digits and _ (as claims/registry.py's)")
     return f"sec-{key}"
-
-
-def chapter_target(section: str | None = None) -> str:
-    """The chapter view, or one section of it, relative to the site: chapter.html#sec-<name>."""
-    return CHAPTER_VIEW + (f"#{section_anchor(section)}" if section else "")
-
-
-def chapter_url(section: str | None = None) -> str:
-    """The published chapter view (SITE_URL), or one section of it: what a README badge links to."""
-    return SITE_URL + chapter_target(section)
 
 
 # ---------------------------------------------------------------------------------- the site
@@ -62,7 +47,7 @@ def chapter_url(section: str | None = None) -> str:
 def placeholder(sections, why: str) -> str:
     """The site's chapter.html when the chapter view was not built: why, and each section's anchor
     with its claims' verdicts and how many hold (`sections`: the report model's claim table,
-    claims/report/claim_rows.py, its counts; the README's badges link to these)."""
+    claims/report/claim_rows.py, its counts)."""
     parts = []
     for s in sections:
         items = "".join(f"<li><code>{html.escape(c.id)}</code>: {html.escape(c.verdict)}</li>" for c in s.claims)
@@ -166,32 +151,4 @@ def broken_links(site_dir: Path) -> list[str]:
             why = resolve(site_dir, page, link, parsed)
             if why:
                 out.append(f"{page.relative_to(site_dir.resolve())}:{line}: {link[:120]} ({why})")
-    return out
-
-
-BADGE_IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)\s]+)\)")
-BADGE_LINK = re.compile(r"\[!\[([^\]]*)\]\(([^)\s]+)\)\]\(([^)\s]+)\)")
-
-
-def readme_badge_links(readme: str) -> list[tuple[str, str, str]]:
-    """The README's badges block as (alt text, image, link) per linked badge."""
-    block = readme.split("<!-- badges:start -->", 1)[-1].split("<!-- badges:end -->", 1)[0]
-    return BADGE_LINK.findall(block)
-
-
-def badge_problems(readme: str, site_dir: Path) -> list[str]:
-    """Where a README badge does not lead to its place in the site: a badge that is no link, a
-    link outside SITE_URL, a page or an #id the site lacks."""
-    block = readme.split("<!-- badges:start -->", 1)[-1].split("<!-- badges:end -->", 1)[0]
-    linked = readme_badge_links(readme)
-    out = [f"README.md badge {alt!r}: not a link" for alt, _ in BADGE_IMAGE.findall(block)
-           if alt not in {a for a, _, _ in linked}]
-    parsed: dict[Path, _Links] = {}
-    for alt, _, link in linked:
-        if not link.startswith(SITE_URL):
-            out.append(f"README.md badge {alt!r}: {link} is not under the site's URL {SITE_URL}")
-            continue
-        why = resolve(Path(site_dir), Path(site_dir) / "index.html", link[len(SITE_URL):], parsed)
-        if why:
-            out.append(f"README.md badge {alt!r}: {link} ({why})")
     return out
