@@ -379,10 +379,16 @@ def stale_anchors(text: str) -> list[str]:
 # chapter introduces against "A uniform average would put 0.067 on each of the fifteen visible
 # tokens": its cells printed as 0.00 (nothing) or at 0.19 and above (where the weight went).  A
 # cell printed at 0.03 to 0.06 is printed as about the uniform weight, not against it.
+def _printed_null(fid: str, words: str) -> tuple[float, str] | None:
+    """A null the chapter prints itself, read from its figure (None while that figure is not in the
+    table, as in docs/adding-a-claim.md's worked example, which removes and re-adds a claim)."""
+    return (FIGURES[fid].value, words) if fid in FIGURES else None
+
+
 NO_GAIN = (0, "no gain")
-CHANCE = (FIGURES["winograd.chance"].value, "chance between the two nouns")
-UNIFORM_ROW = (FIGURES["winograd.uniform_each"].value, "a uniform row's weight")
-NULLS: dict[str, tuple[float, str]] = {
+CHANCE = _printed_null("winograd.chance", "chance between the two nouns")
+UNIFORM_ROW = _printed_null("winograd.uniform_each", "a uniform row's weight")
+NULLS: dict[str, tuple[float, str] | None] = {
     **{fid: NO_GAIN for fid in ("ladder.gain_attention", "ladder.gain_four_heads", "ladder.gain_residual_head",
                                 "ladder.gain_residual_average", "ladder.gain_layernorm",
                                 "scale.worth_256", "scale.worth_1024")},

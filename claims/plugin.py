@@ -264,9 +264,10 @@ def _selection(config) -> str:
 
 
 def _ran_nothing(config, results: dict) -> str | None:
-    """Why no claim test of this run reached a verdict (none selected, or every one selected
-    skipped before it decided anything), or None when one did."""
-    if any(r["outcome"] not in (None, "not run") for r in results.values()):
+    """Why no claim test of this run reached a verdict or recorded a measurement (none selected,
+    or every one selected skipped before it measured anything), or None when one did.  A test that
+    measured and then skipped (a clock's reading off the chapter's device) still reports something."""
+    if any(r["outcome"] not in (None, "not run") or r["records"] for r in results.values()):
         return None
     if not results:
         return f"{_selection(config)} selects none of the tests of the {len(config.stash[COLLECTED])} claims collected"

@@ -62,7 +62,9 @@ def test_cached_only_skips_an_untrained_recipe_and_names_the_command(tmp_path):
     r = run("-m", "pytest", "claims/test_norm_trained.py", "-m", "gpu", "--device", "cpu", "--cached-only",
             "-p", "no:cacheprovider", "-rs", "-q", f"--report-dir={tmp_path / 'report'}",
             env=dict(os.environ, ATTENTION_CLAIMS_CACHE=str(tmp_path / "cache")), timeout=120)
-    assert r.returncode == 0, r.stdout + r.stderr
+    # a selection that runs no claim test says why and exits 5, writing no report (issue 46)
+    assert r.returncode == 5 and "no claim test ran" in r.stdout, r.stdout + r.stderr
+    assert not (tmp_path / "report" / "claims.json").exists()
     # every norm claim skips (however many figures it has): none passes or fails untrained
     assert " skipped" in r.stdout and not re.search(r"\d+ (passed|failed|xfailed|error)", r.stdout)
     assert "train it with: python -m fixtures norm --only prenorm" in r.stdout

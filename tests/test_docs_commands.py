@@ -127,7 +127,6 @@ RUN: list[Run] = [
     Run(r"python benchmarks/cost_flakes\.py --from-log \S+ --from-kept \S+ --calibrate",
         "docs/cost.md: counts the kept runs, running none, and writes the calibration (here, into the copy)",
         last=r"cost_verdict_flips=\d"),
-    Run(r"pytest --claim scale\.runaway", "README.md: one claim's tests"),
     Run(r"pytest --claim qkv\.head_thirty_lines -rx", "docs/running.md, docs/adding-a-claim.md: a refuted fast claim, "
         "its reason printed", output=r"XFAIL claims/test_qkv\.py::\w+ - refuted: "),
     Run(r"pytest --figure qkv\.listing_lines", "docs/running.md: the tests of one printed figure, fast",

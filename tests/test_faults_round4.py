@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from claims import figure_evidence
+from claims.chapter_figures import of_claim
+from claims.rule_versions import rule_id
 from claims.save import save_run
 from data import paths
 from fixtures import results
@@ -85,14 +87,16 @@ def test_4_one_rule_for_pytest_and_the_report(scratch, tmp_path):
 
 # ------------------------------------------------------------ 5. a save commits what the report refuses
 
-def _fresh(ts: str, commit: str, meta: dict | None = None, values=(1.0, 1.0, 1.0)) -> dict:
-    """A run's claims.json deciding one trained figure on three seeds of the ladder's baseline."""
+def _fresh(ts: str, commit: str, meta: dict | None = None) -> dict:
+    """A run's claims.json deciding one trained figure of the ladder on three seeds, at its printed
+    value (a record holds measured values only; the rule inputs are the figure table's)."""
+    figure = next(iter(of_claim("ladder.residual_head").values()))
     runs = [{"group": "ladder", "recipe": "baseline", "seed": s, "key": f"k{s}"} for s in range(3)]
     test = {"nodeid": NODE, "outcome": "holds", "reason": "", "tier": "gpu", "device": "cuda:0", "seconds": 1.0,
             "timestamp": ts, "source": "fresh run", "torch": "9.9", "runs": runs,
-            "records": [{"stated": 1, "measured": 1, "tolerance": "t", "rule": "trained/1", "seeds": 3,
-                         "measurement": "perplexity/1", "figures": ["ladder.baseline"],
-                         "decision": {"kind": "trained", "values": list(values), "stated": 1, "rounding": 0.5}}]}
+            "records": [{"stated": figure.value, "measured": figure.value, "tolerance": "t",
+                         "rule": rule_id("trained"), "seeds": 3, "measurement": "perplexity/1",
+                         "figures": [figure.id], "decision": {"values": [float(figure.value)] * 3}}]}
     return {"meta": {"source": "fresh run", "timestamp": ts, "commit": commit, "torch": "9.9", **(meta or {})},
             "claims": [{"id": "ladder.residual_head", "verdict": "holds", "tests": [test]}]}
 
