@@ -149,6 +149,33 @@ def _read(a, verdicts_path: Path) -> tuple[list[dict], dict | None]:
     return records, verdicts
 
 
+def refusals(results_dir: Path) -> list[str]:
+    """What `python -m claims.rederive` would refuse in `results_dir`, one line each (empty when it
+    would exit 0): a record it cannot read or decide, a verdict that differs when decided again, a
+    printed figure changed since, a disagreement with verdicts.json or with the run records.  The
+    report calls it before it renders, so it never shows a verdict the re-derivation refuses.  A
+    results folder without figure records (a scratch checkout) has nothing to refuse.  The caller
+    holds the read lock (fixtures.results.reading)."""
+    evidence = Path(results_dir) / FILE.name
+    if not evidence.exists() and not evidence.is_symlink():
+        return []
+    verdicts_path = evidence.with_name("verdicts.json")
+    try:
+        records, verdicts = _read(argparse.Namespace(evidence=str(evidence), verdicts=None), verdicts_path)
+    except (FigureEvidenceError, EvidenceError, SaveError) as e:
+        return [str(e)]
+    result = compare(records, evidence)
+    out = list(result["errors"])
+    out += [f"{evidence}: {key}: {was} when committed, {now} decided again ({why})"
+            for key, was, now, why in result["differ"]]
+    out += [f"{evidence}: {key}: printed {was} when decided, {now} in the figure table now"
+            for key, was, now in result["changed"]]
+    out += [f"{verdicts_path}: {line}" for line in (against_verdicts(records, verdicts) if verdicts is not None else [])]
+    cache: dict = {}
+    out += [line for rec in records for line in against_runs(rec, evidence.parent, cache)]
+    return out
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m claims.rederive", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)

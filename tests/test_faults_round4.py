@@ -273,3 +273,26 @@ def test_9_a_reader_of_results_waits_for_a_save_in_progress(scratch, command):
                                     ATTENTION_CLAIMS_LOCK_WAIT="1"))
     assert r.returncode == 2 and "waiting for" in r.stderr and ".save.lock" in r.stderr, r.stdout[-1000:] + r.stderr
     assert "Traceback" not in r.stderr
+
+
+# ------------------------------------------------------------ 3. the report refuses what rederive refuses
+
+def test_3_the_report_refuses_a_verdict_the_re_derivation_refuses(scratch, tmp_path):
+    """A hand-edited verdict in results/figures.json (a refuted figure set to holds, with
+    verdicts.json left as it was) is refused by python -m claims.rederive; the report refuses
+    it too, exit 2 naming the record, and writes no page showing it."""
+    path = scratch / "results" / "figures.json"
+    original = path.read_text()
+    data = json.loads(original)
+    rec = next(r for r in data["records"] if r["verdict"] == "refuted")
+    rec["verdict"] = "holds"
+    try:
+        path.write_text(json.dumps(data, indent=1))
+        r = _run(["-m", "claims.rederive"], root=scratch)
+        assert r.returncode != 0
+        out = tmp_path / "rep"
+        r = _run(["-m", "claims.report", f"--report-dir={out}"], root=scratch)
+        assert r.returncode == 2 and rec["key"] in r.stderr and "Traceback" not in r.stderr, r.stderr[-2000:]
+        assert not (out / "claims.md").exists()
+    finally:
+        path.write_text(original)

@@ -20,6 +20,7 @@ import argparse
 import shutil
 import sys
 
+from claims import rederive
 from claims.accounting import EXPLAINERS
 from claims.report import model, render
 from claims.report.badges import badge_drift
@@ -130,6 +131,10 @@ def _main(argv=None) -> int:
     if code:
         return code
     with reading(RESULTS.parent):           # results/ as one save left it, never half of the next
+        refused = rederive.refusals(RESULTS.parent)   # never a verdict the re-derivation would refuse
+        if refused:
+            raise EvidenceError("the committed evidence is refused by python -m claims.rederive (run it for "
+                                "the whole account):\n  " + "\n  ".join(refused[:20]))
         report = model.build(out, fresh, *chapter, results_dir=RESULTS.parent, with_readme=a.readme or a.check_readme)
     render.write(report, out)
     code = _readme(a, report, out)
