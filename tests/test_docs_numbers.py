@@ -36,7 +36,6 @@ Anything else fails, naming the page, the line and the number in its context.
 """
 from __future__ import annotations
 
-import ast
 import math
 import re
 from collections.abc import Callable
@@ -45,6 +44,10 @@ from functools import cache
 
 import pytest
 from docs_pages import ROOT, Page, pages
+
+# a module-level constant of a source file, read without importing it (claims/test_*.py too: tests
+# import no test module, tests/test_layout.py); the one reader, the setup check's
+from claims.chapter_setup import constant as _module_constant
 
 DATE = re.compile(r"(?<!\d)20\d\d-[01]\d-[0-3]\d(?:[T ][0-2]\d:[0-5]\d(?::[0-5]\d)?(?:\+00:00|Z| UTC)?)?(?!\d)")
 NUMBER = re.compile(r"(?<![\w.^])(?<![A-Za-z]-)\d+(?:[.,]\d+)*(?:e[-+]?\d+)?(?![\w^]|\.\d)")
@@ -66,31 +69,6 @@ def value(token: str) -> float:
     return float(WORDS[token.lower()]) if token.lower() in WORDS else float(token.replace(",", ""))
 
 
-def _literal(node: ast.AST):
-    """A constant expression of source code: a literal, arithmetic on literals (`8 * 2**30`), or a
-    call with literal keywords (`Scale(ns=(...), fits_n=8192)`, as a dict of its keywords)."""
-    if isinstance(node, ast.Call):
-        return {k.arg: _literal(k.value) for k in node.keywords}
-    allowed = (ast.Expression, ast.Constant, ast.BinOp, ast.UnaryOp, ast.Tuple, ast.List, ast.operator, ast.unaryop,
-               ast.Load)
-    assert all(isinstance(n, allowed) for n in ast.walk(node)), ast.dump(node)
-    return eval(compile(ast.Expression(node), "<constant>", "eval"), {"__builtins__": {}})
-
-
-def _module_constant(path: str, name: str):
-    """A module-level constant of a source file, read without importing it (`A = 1`, `A, B = 1, 2`):
-    tests import no test module (tests/test_layout.py), and this reads claims/test_*.py too."""
-    for node in ast.parse((ROOT / path).read_text()).body:
-        if not isinstance(node, ast.Assign):
-            continue
-        for target in node.targets:
-            if isinstance(target, ast.Name) and target.id == name:
-                return _literal(node.value)
-            if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
-                names = [e.id for e in target.elts if isinstance(e, ast.Name)]
-                if name in names:
-                    return _literal(node.value.elts[names.index(name)])
-    raise LookupError(f"{path}: no module constant {name}")
 
 
 # ---------------------------------------------------------------------------------------------

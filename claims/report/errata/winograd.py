@@ -15,11 +15,16 @@ _PRINTED = MAP_SENTENCES["tired"][0].split()
 X_POS, ADJ_POS = _PRINTED.index("animal"), _PRINTED.index("tired")
 
 
-def _same_row_cause(f: Facts) -> str:
+def _rows_moved(f: Facts) -> list[float]:
+    """How far the first-layer rows of the two sentences lie apart at initialisation, per seed measured."""
     moved = [(f.measured("winograd.block1_same_row_argument",
                          f"winograd.block1_same_row_argument: seed {s}") or {}).get("row difference")
              for s in range(3)]
-    moved = [m for m in moved if isinstance(m, (int, float))]
+    return [m for m in moved if isinstance(m, (int, float))]
+
+
+def _same_row_cause(f: Facts) -> str:
+    moved = _rows_moved(f)
     if not moved:
         return ""
     return ("exact on any first-layer head: the query at position 14 is the same bit for bit in both sentences, but "
@@ -30,10 +35,7 @@ def _same_row_cause(f: Facts) -> str:
 
 def _same_row_sentence(f: Facts) -> str:
     """The sentence from the measurement: the same query, rows apart by what the keys measured."""
-    moved = [(f.measured("winograd.block1_same_row_argument",
-                         f"winograd.block1_same_row_argument: seed {s}") or {}).get("row difference")
-             for s in range(3)]
-    moved = [m for m in moved if isinstance(m, (int, float))]
+    moved = _rows_moved(f)
     if not moved:
         return ""
     return ("\"In the first layer the query at a position is a function of that position's own token and index, so "
