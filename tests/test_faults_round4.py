@@ -296,3 +296,26 @@ def test_3_the_report_refuses_a_verdict_the_re_derivation_refuses(scratch, tmp_p
         assert not (out / "claims.md").exists()
     finally:
         path.write_text(original)
+
+
+def test_a_save_keeps_the_records_of_an_undecided_figure(tmp_path):
+    """An undecided trained figure is committed as undecided, with its values (more seeds add to
+    them): the save used to drop every record but a holds' or a refuted's."""
+    from claims.save import save_run as save
+    (tmp_path / "results").mkdir()
+    committed = next(r for r in figure_evidence.load(ROOT / "results" / "figures.json")
+                     if r["key"] == "winograd.map_tired_1_0")
+    values = committed["measured"]["values"]
+    test = {"nodeid": "claims/test_winograd.py::test_probe_map", "outcome": "undecided", "reason": "undecided: probe",
+            "tier": "slow", "device": "cpu", "seconds": 1.0, "timestamp": "2026-12-03T09:00:00+00:00",
+            "source": "fresh run", "torch": "9.9", "runs": committed["runs"],
+            "records": [{"stated": 0, "measured": 0, "tolerance": "t", "rule": committed["rule"],
+                         "seeds": len(values), "measurement": committed["measurement"],
+                         "figures": ["winograd.map_tired_1_0"], "decision": {"values": values}}]}
+    fresh = {"meta": {"source": "fresh run", "timestamp": test["timestamp"], "commit": "c", "torch": "9.9"},
+             "claims": [{"id": committed["claim"], "verdict": "undecided", "tests": [test]}]}
+    ev = _run_dir(tmp_path, "run", fresh)
+    save(fresh, ev, tmp_path / "results")
+    saved = {r["key"]: r for r in figure_evidence.load(tmp_path / "results" / "figures.json")}
+    assert saved["winograd.map_tired_1_0"]["verdict"] == "undecided"
+    assert saved["winograd.map_tired_1_0"]["measured"]["values"] == values
