@@ -288,7 +288,7 @@ window.addEventListener('load', () => {
   const marks = [...document.querySelectorAll('main a.fig[data-figure]')];
   const items = [...document.querySelectorAll('nav#toc li[data-section]')];
   const anchors = items.map(li => document.getElementById(li.dataset.section));
-  const kinds = ['holds', 'refuted', 'fails', 'stale', 'not-run', 'device-specific'];
+  const kinds = ['holds', 'refuted', 'underspecified', 'undecided', 'fails', 'stale', 'not-run', 'device-specific'];
   const listed = items.map(li => Object.fromEntries(kinds.filter(k => li.dataset[k.replace(/-(.)/g, (_, c) => c.toUpperCase())])
       .map(k => [k, +li.dataset[k.replace(/-(.)/g, (_, c) => c.toUpperCase())]])));
   const between = anchors.map((a, i) => {
@@ -391,7 +391,7 @@ def test_the_print_stylesheet_tells_the_verdicts_apart_without_colour(built, aid
     chapter-print.png: the page with the print rules on, in grey (kept in the report directory)."""
     assert aids["print-rules"] > 5
     look = aids["print-look"]
-    assert len({v["border"] for v in look.values()}) == len(look) == 6
+    assert len({v["border"] for v in look.values()}) == len(look) == 8     # the eight kinds of mark, undecided and underspecified among them
     assert {v["ink"] for v in look.values()} == {"rgb(0, 0, 0) rgb(0, 0, 0) rgba(0, 0, 0, 0)"}
     assert aids["print-tip"] == "none" and aids["print-hint"] == "none"
     page = built / "chapter-print.html"

@@ -43,6 +43,8 @@ a.fig.fails{border:3px double #000;font-weight:bold}
 a.fig.stale{border-bottom:2px dotted #000}
 a.fig.not-run{border-bottom:1px dashed #000}
 a.fig.device-specific{border-bottom:3px double #000}
+a.fig.undecided{border-bottom:1px dashed #000;border-top:1px dashed #000}
+a.fig.underspecified{border:1px dotted #000;font-style:italic}
 main a.fig.refuted[data-ours]::after,main a.fig.fails[data-ours]::after{content:" [ours: " attr(data-ours) "]";
 font:normal 8pt sans-serif}
 span.refuted-sentence{text-decoration:underline wavy #000}
