@@ -345,6 +345,11 @@ def _routing(maps, claim_record, request, which, target):
     trained_figure(request, claim_record, figure=label, stated=spec.stated, rounding=spec.rounding,
                    values=t[..., target].mean(0).tolist(), measurement="winograd_attention",
                    share_of_rows_with_argmax_on_target=hit,
+                   # where block 2's weight goes, means over adjectives and seeds (the errata cite them)
+                   weights={"crosser: weight on first noun": crosser[..., X_POS].mean().item(),
+                            "crosser: weight on adjective": crosser[..., ADJ_POS].mean().item(),
+                            "crossed: weight on second noun": crossed[..., Y_POS].mean().item(),
+                            "crossed: weight on first noun": crossed[..., X_POS].mean().item()},
                    note=(f"block 2's argmax is {word_at(target)} in {100 * hit:.0f} % of (adjective, seed) rows; its "
                          "heaviest word, counted over rows: "
                          + ", ".join(f"{w} {int(n)}" for w, n in sorted(heaviest.items(), key=lambda kv: -kv[1]))))

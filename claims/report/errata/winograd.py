@@ -9,6 +9,7 @@ from claims import registry
 from claims.chapter_figures import FIGURES, MAP_SENTENCES
 from claims.formats import like_mean
 from claims.report.errata.facts import Erratum, Facts, pct
+from claims.report.evidence import NUMBER
 
 # the printed map's positions, read from its sentence (data/winograd.py has the same; it imports torch)
 _PRINTED = MAP_SENTENCES["tired"][0].split()
@@ -56,8 +57,16 @@ def _weight(f: Facts, fid: str) -> float | None:
     return (f.figure_measured(fid) or {}).get("mean")
 
 
+ROUTING = ("crosser: weight on first noun", "crosser: weight on adjective", "crossed: weight on second noun",
+           "crossed: weight on first noun")
+
+
 def _routing(f: Facts) -> dict:
-    return f.measured("winograd.block2_routing", "winograd.block2_routing: block 2, crosser adjectives: argmax on the adjective") or {}
+    """Where block 2's weight goes (means over adjectives and seeds): recorded beside the level since
+    trained/2 (`weights`), inside `measured` before; {} unless all four are numbers."""
+    key = "winograd.block2_routing: block 2, crosser adjectives: argmax on the adjective"
+    r = f.measured("winograd.block2_routing", key, field="weights") or f.measured("winograd.block2_routing", key) or {}
+    return r if all(isinstance(r.get(k), (int, float)) for k in ROUTING) else {}
 
 
 def _block2_cause(f: Facts) -> str:
@@ -87,13 +96,16 @@ def _block1_cause(f: Facts) -> str:
 
 
 def _block1_sentence(f: Facts) -> str:
-    row = f.measured("winograd.block1_first_noun",
-                     "winograd.block1_first_noun: block 1: argmax on the first noun, whatever the adjective") or {}
+    key = "winograd.block1_first_noun: block 1: argmax on the first noun, whatever the adjective"
+    # recorded beside the level since trained/2 (max_change_across_adjectives); inside `measured` before
+    change = f.measured("winograd.block1_first_noun", key, shape=NUMBER, field="max_change_across_adjectives")
+    if change is None:
+        change = (f.measured("winograd.block1_first_noun", key) or {}).get("max change across adjectives")
     tired, noun = _weight(f, f"winograd.map_tired_1_{ADJ_POS}"), _weight(f, f"winograd.map_tired_1_{X_POS}")
-    if not row or None in (tired, noun):
+    if not isinstance(change, (int, float)) or None in (tired, noun):
         return ""
     return (f"\"Block 1 is not quite the same in both sentences: its row moves by up to "
-            f"{row['max change across adjectives']:.2f} across the eight adjectives, and it spreads its weight, "
+            f"{change:.2f} across the eight adjectives, and it spreads its weight, "
             f"{noun:.2f} on the first noun and {tired:.2f} on the adjective.\"")
 
 
