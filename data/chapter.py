@@ -16,10 +16,10 @@ from __future__ import annotations
 import hashlib
 import io
 import os
-import stat
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from data.files import not_a_file, read_at_most
 from data.paths import PROJECT_ROOT
 
 CHAPTER_SHA256 = "b14df5dd4c956a90978bb87bdbad0ae99b82e2e61d0dc08c11654a9c35727fcc"
@@ -72,13 +72,9 @@ def _named(path: Path) -> str:
     return f"${ENV_VAR}={path}" if os.environ.get(ENV_VAR) else str(path)
 
 
-_NOT_REGULAR = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
-                (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"))
-
-
 def _refuse_unless_a_file(path: Path, st: os.stat_result) -> None:
-    if not stat.S_ISREG(st.st_mode):
-        kind = next((name for test, name in _NOT_REGULAR if test(st.st_mode)), "not a file")
+    kind = not_a_file(st)
+    if kind:
         raise ChapterUnreadable(f"{_named(path)}: is {kind}, not a regular file (the chapter text is a ~30 kB "
                                 "UTF-8 file); not opened")
     if st.st_size > MAX_BYTES:
@@ -92,15 +88,9 @@ def _read(path: Path) -> bytes | None:
     and again on the open file (a path swapped in between is refused, not read)."""
     try:
         _refuse_unless_a_file(path, os.stat(path))
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+        data = read_at_most(path, MAX_BYTES, lambda st: _refuse_unless_a_file(path, st))
     except (FileNotFoundError, NotADirectoryError):
         return None
-    except OSError as e:
-        raise ChapterUnreadable(f"{_named(path)}: cannot be read ({e.strerror or e})") from None
-    try:
-        with os.fdopen(fd, "rb") as f:
-            _refuse_unless_a_file(path, os.fstat(f.fileno()))
-            data = f.read(MAX_BYTES + 1)
     except OSError as e:
         raise ChapterUnreadable(f"{_named(path)}: cannot be read ({e.strerror or e})") from None
     if len(data) > MAX_BYTES:

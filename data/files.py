@@ -20,6 +20,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import sys
 import time
 import uuid
@@ -95,6 +96,30 @@ def atomic_file(path: Path):
 # it.  A save holds it for seconds; a holder that never lets go (a stopped process) must not make
 # the next save wait forever with no output.
 LOCK_WAIT_DEFAULT = 120
+
+
+_NOT_REGULAR = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
+                (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"))
+
+
+def not_a_file(st: os.stat_result) -> str | None:
+    """What a path is when it is not a regular file ("a FIFO (named pipe)", "a directory", ...), or
+    None for a regular file: a reader refuses the rest before it opens them (a FIFO would block a
+    read, a device never ends)."""
+    if stat.S_ISREG(st.st_mode):
+        return None
+    return next((name for test, name in _NOT_REGULAR if test(st.st_mode)), "not a file")
+
+
+def read_at_most(path: Path, cap: int, refuse) -> bytes:
+    """At most cap + 1 bytes of `path` (a longer file shows as longer than `cap`), opened without
+    blocking and checked again on the open file by `refuse(stat)` (the caller's own check, which
+    raises its own error), so a path swapped since the caller looked is refused, not read.  OSError
+    as os raises it."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    with os.fdopen(fd, "rb") as f:
+        refuse(os.fstat(f.fileno()))
+        return f.read(cap + 1)
 
 
 def lock_wait_seconds() -> float:
