@@ -77,7 +77,7 @@ def spread(values: Sequence[float]) -> tuple[float, float]:
     return mean, (statistics.stdev(values) if len(values) > 1 else 0.0)
 
 
-def _against(mean: float, stated: float, tol: float, null: float | None, null_what: str) -> str:
+def _against(mean: float, stated: float, tol: float, null: float | None) -> str:
     """The one rule of a printed figure: refuted outside mean +- tol, undecided where that band
     also holds the null the sentence contrasts the figure with, else holds."""
     if abs(mean - stated) > tol:
@@ -103,7 +103,7 @@ def trained(values: Sequence[float], stated: float, rounding: float, unit: str =
     if len(values) < MIN_SEEDS:
         verdict = "too few seeds"
     else:
-        verdict = _against(mean, stated, tol, null, null_what)
+        verdict = _against(mean, stated, tol, null)
     why = (f"{over_seeds(values, unit)}, {'against' if verdict == 'undecided' else 'not'} {stated}{unit} "
            f"(tolerance {rounding} + 2 sd = {number(tol)})")
     if verdict == "holds" and null is not None:
@@ -136,7 +136,7 @@ def rate(values: Sequence[float], stated: float, n_items: int, rounding: float,
         raise RuleInputError("n_items", f"{n_items!r} is not a positive count of items")
     tol = rate_tolerance(values, n_items, rounding)
     mean = statistics.mean(values)
-    verdict = "too few seeds" if len(values) < MIN_SEEDS else _against(mean, stated, tol, null, null_what)
+    verdict = "too few seeds" if len(values) < MIN_SEEDS else _against(mean, stated, tol, null)
     why = f"{over_seeds(values)}, not {stated} (tolerance {rounding} + 2 max(sd, SE) = {number(tol)})"
     return Decision(verdict, tol, why + _null_words(verdict, mean, null, null_what),
                     {"values": values, "n_items": n_items})

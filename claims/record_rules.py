@@ -5,7 +5,7 @@ function of three things (docs/evidence.md): the figure table (claims/chapter_fi
 stated value, its rounding, the null the sentence contrasts it with), the rule code
 (claims/decide.py) at the record's rule version (claims/rule_versions.py), and the measured values.
 This module joins the first two: `spec_for(key)` gives a record key's rule inputs, `decide(spec,
-measured)` decides it, and `measured_fields` says what a record of each kind holds.
+measured)` decides it, and `MEASURED` says what a record of each kind holds.
 
 A record key is a figure ID (its rule inputs read from the figure table) or one of DECLARED: a
 figure the chapter derives from two of its printed ones, an ordering a sentence states (its
@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from claims import decide as rules
-from claims.chapter_figures import COST_INSTRUMENT, FIGURES, NULLS, UNIFORM_ROW
+from claims.chapter_figures import COST_INSTRUMENT, FIGURES, NO_GAIN, NULLS, UNIFORM_ROW
 from claims.decide import TIMED, Decision, RuleInputError
 
 
@@ -99,7 +99,7 @@ DECLARED: dict[str, Spec] = {
     "norm.warmup_rescues_postnorm: postnorm_warmup - prenorm_warmup":
         _difference("norm.postnorm_warmup", "norm.prenorm_warmup"),
     "positions.alibi_improves: alibi gain from 64 to 256":
-        _difference("positions.alibi_64", "positions.alibi_256", (0, "no gain")),
+        _difference("positions.alibi_64", "positions.alibi_256", NO_GAIN),
     # orderings over seeds (the paired rule); a bound given is the other side on every seed
     "depth.two_blocks_overfit: two blocks: train lower, held-out higher": _ordering(
         ("two blocks' train perplexity below one block's", "<", None),

@@ -10,30 +10,21 @@ the runs must exist.  Pure (standard library only): `python -m claims.rederive` 
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from claims.figure_evidence import TRAINED
+from fixtures.results import EvidenceError, load_file
 
 # measurements whose per-seed values are run metrics: (metric names a value may be)
 METRICS = {"perplexity": ("val_ppl", "train_ppl"), "winograd_accuracy": ("accuracy", "wrong_noun")}
-MAX_BYTES = 64 * 2 ** 20
-
-
 def read_runs(results: Path, group: str, cache: dict) -> dict:
-    """{(recipe, seed, key): run} of results/<group>.json; ValueError naming the file."""
+    """{(recipe, seed, key): run} of results/<group>.json, read and validated by the one reader of
+    run records (fixtures/results.py); EvidenceError, a ValueError, naming the file."""
     if group not in cache:
         path = Path(results) / f"{group}.json"
-        if not path.is_file() or path.stat().st_size > MAX_BYTES:
-            raise ValueError(f"{path}: not a run record file (missing, not a regular file, or too large)")
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError, RecursionError) as e:
-            raise ValueError(f"{path}: not readable JSON ({e})") from None
-        runs = data.get("runs") if isinstance(data, dict) else None
-        if not isinstance(runs, list):
-            raise ValueError(f"{path}: no list 'runs'")
-        cache[group] = {(r.get("recipe"), r.get("seed"), r.get("key")): r for r in runs if isinstance(r, dict)}
+        if not path.exists():
+            raise EvidenceError(f"{path}: not found (the run records a figure record names)")
+        cache[group] = {(r.get("recipe"), r.get("seed"), r.get("key")): r for r in load_file(path, group)}
     return cache[group]
 
 

@@ -114,9 +114,9 @@ def _stage_figures(tx: Transaction, results_dir: Path, saved, fresh: dict) -> li
     kept = set()                    # the key of every record of every decided trained or slow test kept
     for c in saved:
         for t in c["tests"]:
-            # every decided outcome keeps its figure records: an undecided figure at the seeds' cap is
-            # committed as undecided (docs/figure-rule.md), and its values are what more seeds add to
-            if t["outcome"] not in SAVED_OUTCOMES or t.get("tier") not in COMMITTED_TIERS:
+            # every verdict a figure record can hold keeps its records ("fails" is a bug, never evidence):
+            # an undecided figure at the seeds' cap is committed as undecided (docs/figure-rule.md)
+            if t["outcome"] not in figure_evidence.VERDICTS or t.get("tier") not in COMMITTED_TIERS:
                 continue
             kept.update(record_key(rec, c["id"]) for rec in t.get("records") or [])
             mine = ran.get((c["id"], base_nodeid(t["nodeid"])))
@@ -133,7 +133,6 @@ def _stage_figures(tx: Transaction, results_dir: Path, saved, fresh: dict) -> li
     return [f"{path.name}: saved"]
 
 
-SAVED_OUTCOMES = ("holds", "refuted", "undecided", "underspecified")   # "fails" is a bug, never evidence
 PROVENANCE = ("date", "code", "device", "torch")     # where, when and at which commit a figure was measured
 
 
