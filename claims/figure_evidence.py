@@ -39,13 +39,13 @@ from claims.rule_versions import RULES, VersionError, rule_id, version_of
 from claims.verdicts import record_key
 from data.paths import PROJECT_ROOT
 from fixtures.measurements import MEASUREMENTS
+from fixtures.results import EvidenceError, read_json
 
 FILE = PROJECT_ROOT / "results" / "figures.json"
 SCHEMA = 2              # 1: records carried their rule inputs ("decision"); 2: measured values only
 VERDICTS = ("holds", "refuted", "underspecified", "undecided")
 REQUIRED = ("key", "figures", "printed", "claim", "rule", "measured", "measurement", "runs", "verdict",
             "device", "date", "code")
-MAX_BYTES = 64 * 2 ** 20         # far above the file's size; a larger one is not figure evidence
 # measurements taken from a trained model: a record of one names the runs it came from
 TRAINED = ("perplexity", "perplexity_at_window", "softmax_stats", "softmax_stats_at_init", "position_rows",
            "winograd_accuracy", "winograd_answers", "winograd_attention", "held_out_curve")
@@ -84,19 +84,12 @@ def problems(rec) -> list[str]:
 
 def load(path: Path = FILE) -> list[dict]:
     """Every record of the file, checked for shape; raises FigureEvidenceError naming the file,
-    the record and the field.  A FIFO, a device or a file over MAX_BYTES is refused unread."""
+    the record and the field.  A FIFO, a device or an oversized file is refused unread (fixtures/results.py read_json)."""
     path = Path(path)
     try:
-        if not path.is_file():
-            raise FigureEvidenceError(f"{path}: not found" if not path.exists() else f"{path}: not a regular file")
-        if path.stat().st_size > MAX_BYTES:
-            raise FigureEvidenceError(f"{path}: {path.stat().st_size} bytes, more than figure evidence holds "
-                                      f"({MAX_BYTES})")
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise FigureEvidenceError(f"{path}: cannot be read ({e.strerror or e})") from None
-    except (ValueError, RecursionError) as e:       # not JSON, not UTF-8, a number too long to read
-        raise FigureEvidenceError(f"{path}: not valid JSON ({e})") from None
+        data = read_json(path, "figure evidence")     # the one reader: type and size checked before it is read
+    except EvidenceError as e:
+        raise FigureEvidenceError(str(e)) from None
     if not isinstance(data, dict) or data.get("schema") != SCHEMA or not isinstance(data.get("records"), list):
         raise FigureEvidenceError(f"{path}: not figure evidence of schema {SCHEMA} "
                                   "(an object with 'schema' and a list 'records')")

@@ -42,7 +42,7 @@ from claims.run_check import check as against_runs
 from claims.verdicts import COMMITTED_TIERS, device_reading, record_key
 from data.files import SaveError
 from fixtures.measurements import REMEASURE
-from fixtures.results import EvidenceError, check_file, read_json, reading
+from fixtures.results import EvidenceError, read_json, reading
 
 
 def _measured_again(mid: str) -> str:
@@ -140,7 +140,7 @@ def render(result: dict, seconds: float, path: Path) -> str:
 
 def _read(a, verdicts_path: Path) -> tuple[list[dict], dict | None]:
     """The figure records and the committed verdicts; EvidenceError or FigureEvidenceError naming the file."""
-    records = load(check_file(Path(a.evidence), "figure evidence"))   # a FIFO, a device, a huge file: refused
+    records = load(Path(a.evidence))          # read_json: a FIFO, a device, a huge file refused unread
     # a --verdicts given is read or refused; the default one, beside --evidence, may be absent
     given = a.verdicts is not None or verdicts_path.exists() or verdicts_path.is_symlink()
     verdicts = read_json(verdicts_path, "committed verdicts") if given else None
