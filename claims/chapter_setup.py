@@ -32,7 +32,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from claims.chapter_figures import COST_N, COST_ROWS, VARIANCE_D, VARIANCE_ROWS
+from claims import chapter_figures
+from claims.chapter_figures import COST_N, COST_ROWS, VARIANCE_D, VARIANCE_ROWS, located
 
 # Numbers the setup sentences write as words ("no warmup" is a warmup of zero steps)
 WORDS = {"no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "eight": 8, "twelve": 12, "sixteen": 16,
@@ -418,18 +419,10 @@ UNCHECKED = {
 
 # ------------------------------------------------------------------ reading the chapter
 
-def located(text: str, entry: Stated) -> int:
-    """Where the entry's anchor is in the chapter, or -1; raises if it is there twice."""
-    first = text.find(entry.anchor)
-    if first >= 0 and text.find(entry.anchor, first + 1) >= 0:
-        raise ValueError(f"{entry.id}: the anchor {entry.anchor!r} is not unique in the chapter")
-    return first
-
-
 def printed_in_anchor(entry: Stated) -> bool:
-    if entry.column is not None:
-        return True
-    return re.search(rf"(?<![\w.]){re.escape(entry.printed)}(?![\w]|\.\d)", entry.anchor) is not None
+    """A table column holds its numbers; elsewhere the printed number stands in the anchor whole, as
+    a figure's does (claims/chapter_figures.py printed_in_anchor, which reads only .printed and .anchor)."""
+    return entry.column is not None or chapter_figures.printed_in_anchor(entry)
 
 
 def sentence(text: str, entry: Stated) -> str:

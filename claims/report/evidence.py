@@ -16,15 +16,10 @@ from pathlib import Path
 from claims import verdicts
 from claims.chapter_figures import FIGURES
 from fixtures import results
-from fixtures.results import EvidenceError
+from fixtures.results import EvidenceError, shown
 
 OBJECT, NUMBER, LIST = (dict,), (int, float), (list,)       # the shapes a reader may ask a field for
 _SHAPE_NAMES = {OBJECT: "an object", NUMBER: "a number", LIST: "a list"}
-
-
-def _shown(value) -> str:
-    text = repr(value)
-    return (text if len(text) <= 80 else text[:77] + "...") + f" (a {type(value).__name__})"
 
 
 class Facts:
@@ -58,36 +53,36 @@ class Facts:
     def _checked_claims(self, claims) -> list[dict]:
         """The merged report's claims, each test a dict with a nodeid and each record a dict."""
         if not isinstance(claims, list):
-            raise EvidenceError(f"{self.file_of(None)}: field 'claims' is {_shown(claims)}, not a list")
+            raise EvidenceError(f"{self.file_of(None)}: field 'claims' is {shown(claims)}, not a list")
         for i, c in enumerate(claims):
             if not isinstance(c, dict) or not isinstance(c.get("id"), str):
                 raise EvidenceError(f"{self.file_of(getattr(c, 'get', lambda k: None)('source'))}: claim {i} is "
-                                    f"{_shown(c)}, not an object with an id")
+                                    f"{shown(c)}, not an object with an id")
             tests = c.get("tests", [])
             if not isinstance(tests, list):
-                raise EvidenceError(f"{self._where(c.get('source'), c['id'])}: field 'tests' is {_shown(tests)}, "
+                raise EvidenceError(f"{self._where(c.get('source'), c['id'])}: field 'tests' is {shown(tests)}, "
                                     "not a list")
             for j, t in enumerate(tests):
                 if not isinstance(t, dict) or not isinstance(t.get("nodeid"), str):
                     source = t.get("source", c.get("source")) if isinstance(t, dict) else c.get("source")
-                    what = f"field 'nodeid' is {_shown(t.get('nodeid'))}, not a test id" if isinstance(t, dict) \
-                        else f"is {_shown(t)}, not an object"
+                    what = f"field 'nodeid' is {shown(t.get('nodeid'))}, not a test id" if isinstance(t, dict) \
+                        else f"is {shown(t)}, not an object"
                     raise EvidenceError(f"{self._where(source, c['id'])}: test {j}: {what}")
                 records = t.get("records", [])
                 if not isinstance(records, list):
                     raise EvidenceError(f"{self._where(t.get('source'), c['id'], t['nodeid'])}: field 'records' is "
-                                        f"{_shown(records)}, not a list")
+                                        f"{shown(records)}, not a list")
                 for k, r in enumerate(records):
                     if not isinstance(r, dict):
                         raise EvidenceError(f"{self._where(t.get('source'), c['id'], t['nodeid'])}: record {k} is "
-                                            f"{_shown(r)}, not an object")
+                                            f"{shown(r)}, not an object")
         return claims
 
     def _shaped(self, value, shape: tuple, source, claim, test, field: str):
         """`value` when it is of `shape` or absent (None); EvidenceError naming where otherwise."""
         if value is None or (isinstance(value, shape) and not isinstance(value, bool)):
             return value
-        raise EvidenceError(f"{self._where(source, claim, test)}: field {field!r} is {_shown(value)}, not "
+        raise EvidenceError(f"{self._where(source, claim, test)}: field {field!r} is {shown(value)}, not "
                             f"{_SHAPE_NAMES.get(shape, ' or '.join(s.__name__ for s in shape))}")
 
     # ------------------------------------------------------------ what an erratum reads
