@@ -20,7 +20,9 @@ from model.average import CausalAverage
 from model.block import Block
 from model.positions import ALiBi, LearnedPositions, RoPE, SinusoidalPositions
 
-MIXERS = ("none", "average", "attention")
+# "unmasked": attention without the causal mask, every position seeing the whole window -- only
+# to show what the mask is for (the leak: the next token is in the input; fixtures/recipes.py LEAK)
+MIXERS = ("none", "average", "attention", "unmasked")
 POSITIONS = ("none", "learned", "sinusoidal", "rope", "alibi")
 
 
@@ -51,7 +53,7 @@ class ModelConfig:
             raise ValueError(f"positions must be one of {POSITIONS}, not {self.positions!r}")
         if self.norm not in ("none", "pre", "post"):
             raise ValueError(f"norm must be 'none', 'pre' or 'post', not {self.norm!r}")
-        if self.positions in ("rope", "alibi") and self.mixer != "attention":
+        if self.positions in ("rope", "alibi") and self.mixer not in ("attention", "unmasked"):
             raise ValueError(f"{self.positions} acts on attention scores; mixer is {self.mixer!r}")
 
     def replace(self, **changes) -> ModelConfig:
@@ -87,7 +89,7 @@ class LanguageModel(nn.Module):
         pos = {"rope": lambda: RoPE(c.d_head or c.d_model // c.n_heads), "alibi": lambda: ALiBi(c.n_heads)}
         return MultiHeadAttention(c.d_model, c.n_heads, divide=c.divide, out_proj=c.out_proj,
                                   qkv_bias=c.qkv_bias, dropout=c.dropout, d_head=c.d_head,
-                                  positions=pos[c.positions]() if c.positions in pos else None)
+                                  causal=c.mixer != "unmasked", positions=pos[c.positions]() if c.positions in pos else None)
 
     @property
     def attention(self) -> list[MultiHeadAttention]:
