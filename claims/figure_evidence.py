@@ -48,7 +48,7 @@ REQUIRED = ("key", "figures", "printed", "claim", "rule", "measured", "measureme
             "device", "date", "code")
 # measurements taken from a trained model: a record of one names the runs it came from
 TRAINED = ("perplexity", "perplexity_at_window", "softmax_stats", "softmax_stats_at_init", "position_rows",
-           "winograd_accuracy", "winograd_answers", "winograd_attention", "held_out_curve")
+           "winograd_accuracy", "winograd_answers", "winograd_attention", "winograd_ablation", "held_out_curve")
 
 
 class FigureEvidenceError(ValueError):

@@ -130,6 +130,18 @@ DECLARED: dict[str, Spec] = {
     "positions.untrained_rows_random: untrained position rows: still their starting vectors": _ordering(
         ("every untrained row in its starting direction (cosine above 1 - 1e-4)", ">", 0.9999),
         ("every untrained row its start times one factor (off by under 1e-4)", "<", 0.0001)),
+    "mask.leak_without_mask: without the mask: held-out perplexity": _ordering(
+        ("the unmasked model's held-out perplexity below the masked one's", "<", None),
+        ("the unmasked model's held-out perplexity below 2", "<", 2.0)),
+    "winograd.order_blind_answers_backwards: the order-blind model: the other noun over the referent": _ordering(
+        ("the other noun named more often than the referent", ">", None)),
+    "winograd.order_blind_answers_backwards: the order-blind model: each held-out answer is the training order's": _bounds(
+        ("held-out answers, over every seed, unlike the answer to the same nouns in the training order", "==", 0)),
+    "winograd.two_hop_ablation: two blocks: each block's attention at the query position needed": _ordering(
+        ("accuracy with block 1's attention output at the query zeroed below the intact model's", "<", None),
+        ("accuracy with block 2's attention output at the query zeroed below the intact model's", "<", None)),
+    "winograd.two_hop_ablation: two blocks above one": _ordering(
+        ("two blocks' held-out accuracy above one block's", ">", None)),
     "scale.no_effect_at_32: undivided ahead at d_k = 32": _ordering(
         ("the divided model's gain below 0", "<", 0)),
     # universal sentences: the level the chapter prints for them, never an exact share of rows

@@ -165,6 +165,10 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
     _C("ladder.mlp_holds_most_parameters", "Most of a model's parameters are in its per-position MLPs.", "most (over half)", "exact", "fast"),
     _C("winograd.template_counts", "In the template the referent is predicted at position {winograd.query_position}, which sees {winograd.visible_tokens} tokens.", "position {winograd.query_position}; {winograd.visible_tokens} visible", "exact", "fast"),
     _C("cost.x4_columns", "The x4 columns are the ratio of each row to the row above.", "{cost.ms_x4_256} ... {cost.mb_x4_8192}", "exact", "fast"),
+    # the assertions a review of the sentence table found untested (issue 44)
+    _C("mask.leak_without_mask", "Without the causal mask the next token is in the input: a model trained that way predicts held-out text almost perfectly.", "the answer in the input", "trained", "gpu"),
+    _C("winograd.order_blind_answers_backwards", "An order-blind model answers each held-out sentence as it answers the same nouns in the training order, so it names the other noun.", "must answer backwards", "trained", "slow"),
+    _C("winograd.two_hop_ablation", "Two blocks solve the hardened task by composition: removing either block's attention at the query position breaks it, and two blocks beat one.", "two-hop circuit; {winograd.hardened_one_block} vs {winograd.hardened_two_blocks}", "trained", "slow"),
     # depth
     _C("depth.two_blocks_overfit", "Two blocks fit the training set better and the held-out set worse than one.", "{depth.two_blocks_train}/{ladder.two_blocks} vs {depth.one_block_train}/{ladder.layernorm_val}", "trained", "gpu"),
 ]}

@@ -16,7 +16,7 @@ from claims import decide as rules
 from claims.chapter_figures import FIGURES
 from claims.formats import over_seeds
 from claims.registry import figures
-from claims.rule import decide, settle, spec_of, trained_figure
+from claims.rule import decide, ordering, settle, spec_of, trained_figure
 from data.winograd import (
     ADJ_POS,
     CROSSED,
@@ -396,3 +396,81 @@ def test_a_same_first_layer_query_does_not_make_the_same_row(seed, request, clai
     assert query_moved == 0.0                                        # the premise holds
     decide(request, row_moved == 0.0, f"the query is identical but the row is not (max difference {row_moved:.3g}): "
                                       "the keys include the adjective, which differs between the sentences")
+
+
+# ------------------------------------------------------------------ untested until issue 44 (docs/choices.md)
+
+@pytest.mark.slow
+@pytest.mark.claim("winograd.order_blind_answers_backwards")
+@pytest.mark.xdist_group("winograd_hardened_uniform")
+def test_the_order_blind_model_answers_as_in_the_training_order(winograd, claim_record, request):
+    # "anything that knows which two nouns are present but not which came first must answer
+    # backwards": each held-out sentence answered as the same nouns in the training order (exact,
+    # every sentence of every seed) ...
+    from fixtures.winograd import training_order_disagreements
+    runs = winograd("hardened", "uniform", weights=True)
+    task = winograd.tasks["hardened"]
+    per_seed = [training_order_disagreements(r.model, task) for r in runs]
+    ordering(request, claim_record, label="the order-blind model: each held-out answer is the training order's",
+             stated="its answer is the training order's", measured={"per seed": per_seed, "sentences": len(task.test)},
+             measurement="winograd_ablation", conditions=[
+                 ["held-out answers, over every seed, unlike the answer to the same nouns in the training order",
+                  sum(per_seed), "==", 0]],
+             tolerance="exact (every held-out sentence of every seed)",
+             reason=f"{sum(per_seed)} of {len(task.test) * len(runs)} held-out answers differ from the training order's")
+
+
+@pytest.mark.slow
+@pytest.mark.claim("winograd.order_blind_answers_backwards")
+@pytest.mark.xdist_group("winograd_hardened_uniform")
+def test_the_order_blind_model_names_the_other_noun(winograd, claim_record, request):
+    # ... and so, between the two nouns, it names the one the training order made the referent:
+    # the other noun of the held-out sentence, more often than the referent (paired by seed)
+    runs = winograd("hardened", "uniform")
+    other, referent = [r.wrong_noun for r in runs], [r.accuracy for r in runs]
+    ordering(request, claim_record, label="the order-blind model: the other noun over the referent",
+             stated="answers backwards", measured={"other noun": other, "referent": referent},
+             measurement="winograd_accuracy", seeds=len(runs),
+             conditions=[[f"seed {i}: the other noun named more often than the referent", o, ">", r]
+                         for i, (o, r) in enumerate(zip(other, referent))],
+             tolerance="paired over seeds beyond 2 standard errors",
+             reason=f"other noun {over_seeds([100 * v for v in other], ' %')}, referent "
+                    f"{over_seeds([100 * v for v in referent], ' %')}")
+
+
+@pytest.mark.slow
+@pytest.mark.claim("winograd.two_hop_ablation")
+@pytest.mark.xdist_group("winograd_hardened_two_blocks")
+def test_each_blocks_attention_at_the_query_is_needed(winograd, claim_record, request):
+    # "one head moves a candidate forward, a head in a later layer reads a token that decides
+    # whether to keep it": remove either block's attention output at the query position (zeroed,
+    # declared in docs/choices.md) and the two-block model should lose the task
+    from fixtures.winograd import ablated_score
+    runs = winograd("hardened", "two_blocks", weights=True)
+    task = winograd.tasks["hardened"]
+    intact = [r.accuracy for r in runs]
+    removed = {b: [ablated_score(r.model, task, b)[0] for r in runs] for b in (0, 1)}
+    ordering(request, claim_record, label="two blocks: each block's attention at the query position needed",
+             stated="a two-hop circuit", measured={"intact": intact, "block 1 removed": removed[0],
+                                                  "block 2 removed": removed[1]},
+             measurement="winograd_ablation", seeds=len(runs),
+             conditions=[[f"seed {i}: accuracy with block {b + 1}'s attention output at the query zeroed below the "
+                          "intact model's", removed[b][i], "<", intact[i]] for b in (0, 1) for i in range(len(runs))],
+             tolerance="paired over seeds beyond 2 standard errors",
+             reason=f"intact {over_seeds([100 * v for v in intact], ' %')}; block 1's attention removed "
+                    f"{over_seeds([100 * v for v in removed[0]], ' %')}; block 2's "
+                    f"{over_seeds([100 * v for v in removed[1]], ' %')}")
+
+
+@pytest.mark.slow
+@pytest.mark.claim("winograd.two_hop_ablation")
+@pytest.mark.xdist_group("winograd_hardened_two_blocks")
+def test_two_blocks_beat_one_seed_by_seed(winograd, claim_record, request):
+    # "it is why one block reached 92.7 % and two reached 100 %": the depth ordering, paired by seed
+    one, two = [r.accuracy for r in winograd("hardened", "one_block")], [r.accuracy for r in winograd("hardened", "two_blocks")]
+    ordering(request, claim_record, label="two blocks above one", stated="one block below two",
+             measured={"one block": one, "two blocks": two}, measurement="winograd_accuracy", seeds=len(two),
+             conditions=[[f"seed {i}: two blocks' held-out accuracy above one block's", t, ">", o]
+                         for i, (o, t) in enumerate(zip(one, two))],
+             tolerance="paired over seeds beyond 2 standard errors",
+             reason=f"one block {over_seeds([100 * v for v in one], ' %')}, two {over_seeds([100 * v for v in two], ' %')}")

@@ -224,6 +224,18 @@ def _winograd_attention() -> dict:
     return {"rows": winograd.attention_rows(_model("winograd_two_blocks"), task, sentences)}
 
 
+def _winograd_ablation() -> dict:
+    out = {}
+    for fam in ("winograd_uniform", "winograd_two_blocks"):
+        task = training.winograd_task(_recipe(fam))
+        models = [_model(fam, seed) for seed in WINOGRAD_SEEDS]
+        out[fam] = {"training order disagreements": [winograd.training_order_disagreements(m, task) for m in models]}
+        if fam == "winograd_two_blocks":
+            out[fam].update({f"block {b + 1} removed": [winograd.ablated_score(m, task, b) for m in models]
+                             for b in (0, 1)})
+    return out
+
+
 # ------------------------------------------------------------------ the cost claims' kinds: one layer, not a model
 
 PEAK_NS = (64, 128, 256)
@@ -392,7 +404,7 @@ MEASURES: dict[str, Callable[[], dict]] = {
     "softmax_stats": _softmax_stats, "softmax_stats_at_init": _softmax_stats_at_init,
     "grad_profile": _grad_profile, "grad_profile_readings": _grad_profile_readings,
     "winograd_accuracy": _winograd_accuracy, "winograd_answers": _winograd_answers,
-    "winograd_attention": _winograd_attention,
+    "winograd_attention": _winograd_attention, "winograd_ablation": _winograd_ablation,
     "peak_memory": _peak_memory, "timing": _timing, "capped_run": _capped_run, "fused_kernel": _fused_kernel,
     "op_counts": _op_counts,
 }
@@ -407,7 +419,7 @@ MEASURED_BY = {
     "grad_profile": (grad_profile, "block_grad_norms"),
     "grad_profile_readings": (grad_profile, "block_grad_norms"),
     "winograd_accuracy": (winograd, "score"), "winograd_answers": (winograd, "answers"),
-    "winograd_attention": (winograd, "attention_rows"),
+    "winograd_attention": (winograd, "attention_rows"), "winograd_ablation": (winograd, "ablated_score"),
     "peak_memory": (cost, "peak_table"), "timing": (cost, "loglog_slope"), "capped_run": (cost, "run_capped"),
     "fused_kernel": (cost, "fused"), "op_counts": (cost, "counted_flops"),
 }
