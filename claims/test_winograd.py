@@ -290,12 +290,25 @@ def test_block1_concentrates_on_the_first_noun_whatever_the_adjective(maps, clai
     trained_figure(request, claim_record, figure=LEVEL_BLOCK1, stated=level.value, rounding=level.rounding,
                    values=on_first.mean(0).tolist(), measurement="winograd_attention",
                    max_change_across_adjectives=spread, argmax_is_first_noun=argmax_first,
+                   per_model=per_model(block1, lambda rows: bool((rows.argmax(-1) == X_POS).all()),
+                                       "block 1's heaviest word is the first noun for every adjective"),
                    note=(f"block 1's argmax is the first noun in {100 * argmax_first:.0f} % of (adjective, seed) "
                          f"rows (per seed its heaviest word is {', '.join(most)}); the row changes by up to "
                          f"{spread:.2f} across the {len(CROSSER + CROSSED)} adjectives"))
 
 
 LEVEL_BLOCK1 = "block 1: argmax on the first noun, whatever the adjective"
+
+
+def per_model(rows: torch.Tensor, shows, what: str) -> dict:
+    """The chapter prints one model's rows; ours are ten models whose circuits differ.  How many of
+    them show what the sentence says (`shows`, on one seed's rows: (adjectives, 15)), with each
+    seed's row averaged over the adjectives: the chapter's model as one draw among them."""
+    by_seed = rows.transpose(0, 1)                                   # (seeds, adjectives, 15)
+    flags = [shows(r) for r in by_seed]
+    return {"what": what, "models showing it": sum(flags), "of": len(flags), "per seed": flags,
+            "rows": [{f"{w}@{i}": round(v, 3) for i, (w, v) in enumerate(zip(WORDS, r.mean(0).tolist()))}
+                     for r in by_seed]}
 
 
 # The chapter's printed map, every cell: the two sentences, each block's weight on each visible
@@ -346,6 +359,8 @@ def _routing(maps, claim_record, request, which, target):
     trained_figure(request, claim_record, figure=label, stated=level.value, rounding=level.rounding,
                    values=t[..., target].mean(0).tolist(), measurement="winograd_attention",
                    share_of_rows_with_argmax_on_target=hit,
+                   per_model=per_model(t, lambda rows: bool((rows.argmax(-1) == target).all()),
+                                       f"block 2's heaviest word is {word_at(target)} for every {which} adjective"),
                    # where block 2's weight goes, means over adjectives and seeds (the errata cite them)
                    weights={"crosser: weight on first noun": crosser[..., X_POS].mean().item(),
                             "crosser: weight on adjective": crosser[..., ADJ_POS].mean().item(),
