@@ -169,6 +169,7 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
     _C("mask.leak_without_mask", "Without the causal mask the next token is in the input: a model trained that way predicts held-out text almost perfectly.", "the answer in the input", "trained", "gpu"),
     _C("winograd.order_blind_answers_backwards", "An order-blind model answers each held-out sentence as it answers the same nouns in the training order, so it names the other noun.", "must answer backwards", "trained", "slow"),
     _C("winograd.two_hop_ablation", "Two blocks solve the hardened task by composition: removing either block's attention at the query position breaks it, and two blocks beat one.", "two-hop circuit; {winograd.hardened_one_block} vs {winograd.hardened_two_blocks}", "trained", "slow"),
+    _C("recurrence.gradient_vanishes", "Backpropagating through a recurrence multiplies one Jacobian per step, so the gradient on an early token vanishes or explodes geometrically; the average's does not.", "vanishes or explodes", "exact", "fast"),
     # depth
     _C("depth.two_blocks_overfit", "Two blocks fit the training set better and the held-out set worse than one.", "{depth.two_blocks_train}/{ladder.two_blocks} vs {depth.one_block_train}/{ladder.layernorm_val}", "trained", "gpu"),
 ]}

@@ -81,3 +81,44 @@ def test_years_from_bahdanau_attention_to_the_transformer(claim_record, request)
     claim_record(stated=f.value, measured=years, tolerance=f"the printed rounding, {f.rounding}",
                  decision=decision.measured, attention_year=fixed, transformer_year=transformer)
     decide(request, decision.holds, f"{transformer} - {fixed} = {years} years: {decision.why}")
+
+
+# "Backpropagating through T steps multiplies T Jacobians, so the gradient vanishes or explodes":
+# a tanh recurrence (nn.RNNCell, 128 wide, PyTorch's initialisation, float64) against the causal
+# average over the same tokens.  The recurrence's gradient of its last state on the first token
+# is a product of one Jacobian per step, so it changes geometrically with T; the average's is
+# 1/T.  Decided by bounds fixed before measuring (docs/choices.md): from T = 5 to 500 the
+# recurrence's gradient moves by more than a factor of 10^6 either way, the average's by less
+# than its own 1/T (a factor of 100) times 10.
+GEOMETRIC, STEPS = 1e6, (5, 500)
+
+
+def first_token_gradient(T: int, mixer: str, d: int = 128, seed: int = 0) -> float:
+    """|d (last output) / d x_0|, the largest entry, through T tokens of a recurrence or the average."""
+    torch.manual_seed(seed)
+    x = torch.randn(T, 1, d, dtype=torch.float64, requires_grad=True)
+    if mixer == "recurrence":
+        cell, h = nn.RNNCell(d, d).double(), torch.zeros(1, d, dtype=torch.float64)
+        for t in range(T):
+            h = cell(x[t], h)
+        last = h
+    else:
+        last = x.mean(0)                            # the causal average at the last position
+    return torch.autograd.grad(last.sum(), x)[0][0].abs().max().item()
+
+
+@pytest.mark.claim("recurrence.gradient_vanishes")
+@pytest.mark.parametrize("seed", range(3))
+def test_a_recurrences_gradient_vanishes_or_explodes_with_the_steps(seed, claim_record, request):
+    short, long = STEPS
+    g = {m: {T: first_token_gradient(T, m, seed=seed) for T in STEPS} for m in ("recurrence", "average")}
+    change = {m: g[m][long] / g[m][short] for m in g}
+    decision = rules.bounds([
+        ["the recurrence's gradient changes by more than 10^6 from 5 to 500 steps",
+         max(change["recurrence"], 1 / max(change["recurrence"], 1e-300)), ">", GEOMETRIC],
+        ["the average's changes by less than 10 times 1/T", 1 / change["average"], "<", 10 * long / short]])
+    claim_record(stated="vanishes or explodes", measured={m: {f"T={T}": v for T, v in g[m].items()} for m in g},
+                 tolerance="a factor of 10^6 from 5 to 500 steps (the average's: 1/T)", decision=decision.measured,
+                 seed=seed, figure=f"seed {seed}")
+    decide(request, decision.holds, f"from {short} to {long} steps the recurrence's gradient is multiplied by "
+                                    f"{change['recurrence']:.3g}, the average's by {change['average']:.3g}: {decision.why}")
