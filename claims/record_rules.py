@@ -140,6 +140,9 @@ DECLARED: dict[str, Spec] = {
     "winograd.two_hop_ablation: two blocks: each block's attention at the query position needed": _ordering(
         ("accuracy with block 1's attention output at the query zeroed below the intact model's", "<", None),
         ("accuracy with block 2's attention output at the query zeroed below the intact model's", "<", None)),
+    "winograd.block1_carries_first_noun: after block 1: the first noun in the residual stream": _ordering(
+        ("the first noun favoured over the second in more than half the held-out sentences", ">", 0.5),
+        ("more often than with block 1's attention at the query zeroed", ">", None)),
     "winograd.two_hop_ablation: two blocks above one": _ordering(
         ("two blocks' held-out accuracy above one block's", ">", None)),
     "scale.no_effect_at_32: undivided ahead at d_k = 32": _ordering(

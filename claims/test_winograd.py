@@ -489,3 +489,26 @@ def test_two_blocks_beat_one_seed_by_seed(winograd, claim_record, request):
                          for i, (o, t) in enumerate(zip(one, two))],
              tolerance="paired over seeds beyond 2 standard errors",
              reason=f"one block {over_seeds([100 * v for v in one], ' %')}, two {over_seeds([100 * v for v in two], ' %')}")
+
+
+@pytest.mark.slow
+@pytest.mark.claim("winograd.block1_carries_first_noun")
+@pytest.mark.xdist_group("winograd_hardened_two_blocks")
+def test_block1_puts_the_first_noun_in_the_residual_stream(winograd, claim_record, request):
+    # "block 1 ... drags the first noun forward"; "the answer is already in the residual stream
+    # -- block 1 put it there": after block 1, at the query position, the residual stream read
+    # through the unembedding favours the first noun over the second (docs/choices.md)
+    from fixtures.winograd import first_noun_after_block1
+    runs = winograd("hardened", "two_blocks", weights=True)
+    task = winograd.tasks["hardened"]
+    share = [first_noun_after_block1(r.model, task) for r in runs]
+    removed = [first_noun_after_block1(r.model, task, zero_attention=True) for r in runs]
+    ordering(request, claim_record, label="after block 1: the first noun in the residual stream",
+             stated="block 1 put it there", measured={"first noun favoured": share, "block 1's attention removed": removed},
+             measurement="winograd_ablation", seeds=len(runs),
+             conditions=[c for i, (a, z) in enumerate(zip(share, removed)) for c in (
+                 [f"seed {i}: the first noun favoured over the second in more than half the held-out sentences", a, ">", 0.5],
+                 [f"seed {i}: more often than with block 1's attention at the query zeroed", a, ">", z])],
+             tolerance="paired over seeds beyond 2 standard errors",
+             reason=f"first noun favoured after block 1 in {over_seeds([100 * v for v in share], ' %')} of held-out "
+                    f"sentences; with its attention at the query removed {over_seeds([100 * v for v in removed], ' %')}")

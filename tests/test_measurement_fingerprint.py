@@ -233,6 +233,8 @@ def _winograd_ablation() -> dict:
         if fam == "winograd_two_blocks":
             out[fam].update({f"block {b + 1} removed": [winograd.ablated_score(m, task, b) for m in models]
                              for b in (0, 1)})
+            out[fam]["first noun after block 1"] = [[winograd.first_noun_after_block1(m, task, zero_attention=z)
+                                                     for z in (False, True)] for m in models]
     return out
 
 
