@@ -469,8 +469,9 @@ def test_each_blocks_attention_at_the_query_is_needed(winograd, claim_record, re
              stated="a two-hop circuit", measured={"intact": intact, "block 1 removed": removed[0],
                                                   "block 2 removed": removed[1]},
              measurement="winograd_ablation", seeds=len(runs),
-             conditions=[[f"seed {i}: accuracy with block {b + 1}'s attention output at the query zeroed below the "
-                          "intact model's", removed[b][i], "<", intact[i]] for b in (0, 1) for i in range(len(runs))],
+             conditions=[[(f"seed {i}: accuracy with block {b + 1}'s attention output at the query zeroed "
+                           "below the intact model's"), removed[b][i], "<", intact[i]]
+                         for b in (0, 1) for i in range(len(runs))],
              tolerance="paired over seeds beyond 2 standard errors",
              reason=f"intact {over_seeds([100 * v for v in intact], ' %')}; block 1's attention removed "
                     f"{over_seeds([100 * v for v in removed[0]], ' %')}; block 2's "

@@ -1,7 +1,7 @@
 """The training loop's held-out curve: recorded, and unable to change what training computes."""
-import torch
-
 from dataclasses import replace
+
+import torch
 
 from fixtures.recipes import NORM, RECIPES, Recipe, TrainConfig
 from fixtures.train import evaluate_recipe, train
