@@ -1,10 +1,10 @@
-"""Wall time of `pytest -m fast` from a cold interpreter, serial and with `-n 2` side by side, in the
+"""Wall time of `pytest -m fast` from a cold interpreter, serial, with `-n auto` and with `-n 2` side by side, in the
 same conditions (one after the other, after one collection that fills the bytecode cache), with
 the CPU time each took (the run and its workers), the load on the machine before and after each,
 and the ten slowest tests of the serial run.  On a busy machine the wall times grow with the load;
 the CPU times much less.
 
-  python benchmarks/fast_tier.py            # last line: fast_tier_seconds=serial:...,n2:...
+  python benchmarks/fast_tier.py            # last line: fast_tier_seconds=serial:...,auto:...,n2:...
 
 Python's bytecode cache is on for the runs, as on a laptop: where PYTHONDONTWRITEBYTECODE is set
 (some sandboxes set it), every process would compile and rewrite every module again, which is
@@ -19,7 +19,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RUNS = {"serial": [], "-n 2": ["-n", "2"]}
+# `-n auto` must never be slower than serial (fixtures/xdist_groups.py AUTO_SERIAL_BELOW); `-n 2` is
+# two workers forced, whatever the machine.
+RUNS = {"serial": [], "-n auto": ["-n", "auto"], "-n 2": ["-n", "2"]}
 
 
 def load() -> str:
@@ -68,4 +70,4 @@ if __name__ == "__main__":
             failed.append(f"{name} (exit {p.returncode})")
     if failed:
         sys.exit(f"pytest -m fast failed: {', '.join(failed)}")
-    print(f"fast_tier_seconds=serial:{seconds['serial']:.1f},n2:{seconds['-n 2']:.1f}")
+    print(f"fast_tier_seconds=serial:{seconds['serial']:.1f},auto:{seconds['-n auto']:.1f},n2:{seconds['-n 2']:.1f}")
