@@ -1,10 +1,11 @@
-"""Project-wide pytest setup: the claim contract (claims/plugin.py) and the fixtures that hand
-trained models to tests, with their options (fixtures/plugin.py)."""
+"""Project-wide pytest setup: the claim engine's plugin (claimcheck/plugin.py), handed this
+chapter by the one entry (pytest_claimcheck_chapter below), and the fixtures that hand trained
+models to tests, with their options (fixtures/plugin.py)."""
 import pytest
 
 from data.paths import CheckoutError, require_checkout
 
-pytest_plugins = ["fixtures.plugin", "fixtures.xdist_groups", "claims.plugin"]
+pytest_plugins = ["fixtures.plugin", "fixtures.xdist_groups", "claimcheck.plugin"]
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -18,12 +19,11 @@ def pytest_cmdline_main(config):
         config.option.dist = "loadgroup"
 
 
-@pytest.fixture(scope="session")
-def chapter_explainers() -> tuple:
-    """fixtures/plugin.py chapter_text's: an altered chapter names each figure anchor and each
-    declaration it breaks (claims/accounting.py EXPLAINERS), handed down from the claims layer."""
-    from claims.accounting import EXPLAINERS
-    return EXPLAINERS
+@pytest.hookimpl(optionalhook=True)
+def pytest_claimcheck_chapter(config):
+    """The one entry by which the claim engine is handed this chapter (claims/chapter.py)."""
+    from claims.chapter import CHAPTER
+    return CHAPTER
 
 
 def pytest_configure(config):

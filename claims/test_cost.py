@@ -159,10 +159,10 @@ def test_the_projections_sentence_spans_the_ratio_of_its_two_lengths(claim_recor
 import itertools
 from dataclasses import dataclass
 
-from claims import decide as rules
+from claimcheck import decide as rules
+from claimcheck.rule import decide, device_specific, instrument_reading, ordering
 from claims import timing
 from claims.registry import CHAPTER_PEAK_MB
-from claims.rule import decide, device_specific, instrument_reading, ordering
 from fixtures import cost
 
 

@@ -9,9 +9,9 @@ import math
 import pytest
 import torch
 
-from claims import decide as rules
+from claimcheck import decide as rules
+from claimcheck.rule import decide
 from claims.chapter_figures import FIGURES, READ, VARIANCE_D
-from claims.rule import decide
 from model.attention import Head
 
 pytestmark = pytest.mark.fast

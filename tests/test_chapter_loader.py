@@ -33,9 +33,9 @@ def test_an_altered_chapter_is_an_error_not_a_skip(tmp_path, monkeypatch, chapte
     altered.write_text(chapter_text.replace("37.82", "37.83").replace("a baseline of 59.71", "a baseline of 60"),
                        encoding="utf-8")
     monkeypatch.setenv(chapter.ENV_VAR, str(altered))
-    from claims.accounting import EXPLAINERS
+    from claims.chapter import CHAPTER
     with pytest.raises(ChapterAltered, match=CHAPTER_SHA256) as e:
-        load_chapter(explain=EXPLAINERS)
+        load_chapter(explain=CHAPTER.explainers())
     # the error names each figure whose anchor no longer matches, and nothing else
     assert "norm.prenorm: anchor" in str(e.value) and "ladder.baseline: anchor" in str(e.value)
     assert "ladder.residual_average_val: anchor" in str(e.value)     # shares the altered anchor

@@ -204,8 +204,8 @@ def test_every_asserting_sentence_carries_a_mark_with_its_claims_in_chromium(bui
     carries: not encoded), and links each claim to its row in index.html."""
     from urllib.parse import unquote
 
+    from claimcheck.sentences import accounted
     from claims.report.chapter_sentences import RANK, claim_kind
-    from claims.sentences import accounted
     body = probe(built / "chapter.html", SENTENCES, built / "chrome-profile")
     marks = json.loads(unquote(body["sentences"]))
     claims = {c["id"]: c for c in json.loads((built / "merged.json").read_text())["claims"]}

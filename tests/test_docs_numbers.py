@@ -47,6 +47,7 @@ from docs_pages import ROOT, Page, pages
 
 # a module-level constant of a source file, read without importing it (claims/test_*.py too: tests
 # import no test module, tests/test_layout.py); the one reader, the setup check's
+from claims.chapter import CHAPTER
 from claims.chapter_setup import constant as _module_constant
 
 DATE = re.compile(r"(?<!\d)20\d\d-[01]\d-[0-3]\d(?:[T ][0-2]\d:[0-5]\d(?::[0-5]\d)?(?:\+00:00|Z| UTC)?)?(?!\d)")
@@ -160,8 +161,8 @@ def _min_seeds() -> int:
 @cache
 def _figure_records() -> dict:
     """results/figures.json: its records, and how many hold and are refuted (their verdicts)."""
-    from claims import figure_evidence
-    records = figure_evidence.load(ROOT / "results" / "figures.json")
+    from claimcheck import evidence as figure_evidence
+    records = figure_evidence.load(CHAPTER, ROOT / "results" / "figures.json")
     return {"n": len(records), "holds": sum(r.get("verdict") == "holds" for r in records),
             "refuted": sum(r.get("verdict") == "refuted" for r in records),
             "undecided": sum(r.get("verdict") == "undecided" for r in records)}

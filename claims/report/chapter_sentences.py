@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from claims.verdicts import DECIDED, device_reading
+from claimcheck.verdicts import DECIDED, device_reading
+from claims.chapter import CHAPTER
 
 # The kinds a claim's mark can show, worst first: a sentence shows the worst of its claims.  A claim
 # no test carries (or not in the report at all) is "not encoded"; "device-specific" is a reading of
@@ -26,7 +27,7 @@ def claim_kind(claim: dict | None) -> str:
     """A claim's verdict as its sentence's mark shows it (a key of RANK)."""
     if claim is None:
         return "not encoded"
-    if claim["verdict"] == "not run" and any(t.get("outcome") in DECIDED and device_reading(t)
+    if claim["verdict"] == "not run" and any(t.get("outcome") in DECIDED and device_reading(CHAPTER, t)
                                              for t in claim.get("tests", [])):
         return "device-specific"
     return claim["verdict"] if claim["verdict"] in RANK else "not run"

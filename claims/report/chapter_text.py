@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from claims.chapter_figures import FIGURES, span
-from claims.sentences import is_prose
+from claimcheck.figures import span
+from claimcheck.sentences import is_prose
+from claims.chapter_figures import FIGURES
 
 
 @dataclass(frozen=True)

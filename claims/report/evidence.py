@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from claims import verdicts
+from claimcheck import verdicts
+from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES
 from fixtures import results
 from fixtures.results import EvidenceError, shown
@@ -31,7 +32,7 @@ class Facts:
         self.results_dir = results_dir
         self.report_dir = report_dir
         self.claims = {c["id"]: c for c in self._checked_claims(merged.get("claims", []))}
-        self.figures = {r["id"]: r for r in merged.get("figures") or verdicts.figure_rows(list(self.claims.values()))}
+        self.figures = {r["id"]: r for r in merged.get("figures") or verdicts.figure_rows(CHAPTER, list(self.claims.values()))}
         self._groups: dict[str, dict] = {}
         self.readings: dict = {}
         for d in (results_dir, report_dir):                   # the fresh run's readings win

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import statistics
 
+from claimcheck.decide import MIN_SEEDS, reading_agrees
+from claimcheck.formats import like_mean, mean_of, over_seeds
 from claims import registry
 from claims.chapter_figures import FIGURES
-from claims.decide import MIN_SEEDS, reading_agrees
-from claims.formats import like_mean, mean_of, over_seeds
 from claims.readings_declared import standing
 from claims.report.errata.facts import Erratum, Facts, per_seed
 from fixtures.setup import GRAD_READINGS, PRENORM_STOP_AT, PRENORM_STOPPED

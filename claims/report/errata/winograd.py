@@ -4,10 +4,10 @@ from __future__ import annotations
 import statistics
 from collections.abc import Callable
 
-from claims import decide as rules
+from claimcheck import decide as rules
+from claimcheck.formats import like_mean
 from claims import registry
 from claims.chapter_figures import FIGURES, MAP_SENTENCES
-from claims.formats import like_mean
 from claims.report.errata.facts import Erratum, Facts, pct
 from claims.report.evidence import NUMBER
 
