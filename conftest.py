@@ -1,11 +1,13 @@
 """Project-wide pytest setup: the claim engine's plugin (claimcheck/plugin.py), handed this
-chapter by the one entry (pytest_claimcheck_chapter below), and the fixtures that hand trained
+chapter by the one entry (claims/chapter.py, loaded below as a plugin), and the fixtures that hand trained
 models to tests, with their options (fixtures/plugin.py)."""
 import pytest
 
 from data.paths import CheckoutError, require_checkout
 
-pytest_plugins = ["fixtures.plugin", "fixtures.xdist_groups", "claimcheck.plugin"]
+# claimcheck.plugin: the claim engine; claims.chapter: this chapter, handed to it (the one entry:
+# claims/chapter.py answers the engine's hook pytest_claimcheck_chapter)
+pytest_plugins = ["fixtures.plugin", "fixtures.xdist_groups", "claimcheck.plugin", "claims.chapter"]
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -17,13 +19,6 @@ def pytest_cmdline_main(config):
     if config.pluginmanager.hasplugin("xdist") and getattr(config.option, "dist", "no") == "no" \
             and getattr(config.option, "numprocesses", None):
         config.option.dist = "loadgroup"
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_claimcheck_chapter(config):
-    """The one entry by which the claim engine is handed this chapter (claims/chapter.py)."""
-    from claims.chapter import CHAPTER
-    return CHAPTER
 
 
 def pytest_configure(config):

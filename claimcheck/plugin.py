@@ -81,8 +81,7 @@ def _unknown_selection(config) -> str | None:
 
 def pytest_configure(config):
     config.stash[COLLECTED] = set()
-    chapter_of(config)                              # asked once, up front: none is a usage error
-    if not hasattr(config, "workerinput"):
+    if not hasattr(config, "workerinput") and (config.getoption("--claim") or config.getoption("--figure")):
         why = _unknown_selection(config)
         if why:
             raise pytest.UsageError(why)
@@ -131,8 +130,11 @@ def tier_of(item) -> str:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(session, config, items):
-    chapter, bad = chapter_of(config), []
+    bad = []
+    chapter = chapter_of(config) if any(claim_ids_of(i) or figure_ids_of(i) for i in items) else None
     for item in items:
+        if chapter is None:
+            break
         problems = [p for c in claim_ids_of(item) if (p := claim_problem(chapter, c))]
         problems += [p for f in figure_ids_of(item) if (p := figure_problem(chapter, f))]
         if problems:
@@ -185,7 +187,7 @@ def chapter_text(request) -> str:
     try:
         return chapter.text()
     except chapter.text_missing as e:
-        pytest.skip(f"needs the text of {chapter.name}: {e}".replace("\n", " "))
+        pytest.skip(f"needs the chapter text ({chapter.name}): {e}".replace("\n", " "))
 
 
 class ClaimFixture:

@@ -10,8 +10,9 @@ measurements' versions (fixtures/measurements.py), its declared readings
 own (errata, tables, plots, the places the chapter introduces them) are handed to the report
 where it runs (claims/report/model.py).
 
-Handed to the engine by the one entry: conftest.py's `pytest_claimcheck_chapter` under pytest,
-and the first argument of the engine's commands (`python -m claims.rederive`).
+Handed to the engine by the one entry: this module, loaded as a pytest plugin (conftest.py's
+pytest_plugins; `-p claims.chapter`), answers the engine's hook `pytest_claimcheck_chapter`; a
+command passes CHAPTER as the first argument of the engine's (`python -m claims.rederive`).
 """
 from __future__ import annotations
 
@@ -64,3 +65,8 @@ CHAPTER = Chapter(
            "declared": "claims/accounting.py, claims/number_words.py", "measurements": "fixtures/measurements.py"},
     tests="claims",
 )
+
+
+def pytest_claimcheck_chapter(config) -> Chapter:
+    """The one entry (claimcheck/hooks.py): the claim engine is handed this chapter."""
+    return CHAPTER

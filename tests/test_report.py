@@ -56,7 +56,7 @@ def project(pytester, monkeypatch):
 
 
 def run(project, *args):
-    result = project.runpytest_subprocess("-p", "claimcheck.plugin", "-p", "no:cacheprovider",
+    result = project.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider",
                                           "-m", "not slow", *args)
     report = json.loads((project.path / "report" / "claims.json").read_text())
     return result, {c["id"]: c for c in report["claims"]}, report["summary"]
@@ -95,7 +95,7 @@ def test_a_claim_no_test_carries_is_not_encoded():
 def test_unknown_claim_id_is_rejected_at_collection(project, xdist):
     (project.path / "claims" / "test_bad.py").write_text(
         "import pytest\n@pytest.mark.claim('corpus.nonsense')\ndef test_x():\n    pass\n")
-    result = project.runpytest_subprocess("-p", "claimcheck.plugin", *xdist)
+    result = project.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", *xdist)
     assert result.ret != 0
     assert "unknown claim ID" in result.stdout.str() + result.stderr.str()
     assert "corpus.nonsense" in result.stdout.str() + result.stderr.str()
@@ -105,7 +105,7 @@ def test_device_cuda_without_cuda_is_a_clear_usage_error(project):
     import torch
     if torch.cuda.is_available():
         pytest.skip("CUDA is present here")
-    result = project.runpytest_subprocess("-p", "claimcheck.plugin", "--device", "cuda")
+    result = project.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "--device", "cuda")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "torch.cuda.is_available() is False" in result.stderr.str()
 
@@ -181,7 +181,7 @@ def _figure_run(pytester, monkeypatch, measured):
     pytester.makeini("[pytest]\nmarkers =\n  claim(id)\n  figure(id)\n")
     (pytester.path / "claims").mkdir(exist_ok=True)
     (pytester.path / "claims" / "test_fig.py").write_text(FIGURE_TEST)
-    result = pytester.runpytest_subprocess("-p", "claimcheck.plugin", "-p", "no:cacheprovider")
+    result = pytester.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider")
     report = json.loads((pytester.path / "report" / "claims.json").read_text())
     return result, next(c for c in report["claims"] if c["id"] == "norm.prenorm_needs_no_warmup")
 
