@@ -89,14 +89,18 @@ def pytest_configure(config):
         config.pluginmanager.register(ClaimReporter(config), "claim-reporter")
 
 
-def _torch_version() -> str:
+def _torch_version() -> str | None:
     """torch.__version__ where torch is imported; in the controller of an xdist run, which never
-    imports it, the installed distribution's version (the same string for the wheels)."""
+    imports it, the installed distribution's version (the same string for the wheels); None where
+    a text's tests need no torch and none is installed."""
     import sys
     if "torch" in sys.modules:
         return sys.modules["torch"].__version__
-    from importlib.metadata import version
-    return version("torch")
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("torch")
+    except PackageNotFoundError:
+        return None
 
 
 def claim_ids_of(item) -> list[str]:
