@@ -14,7 +14,8 @@ EXAMPLE = ROOT / "examples" / "running_mean"
 
 def _run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return subprocess.run([sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run([sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300,
+                          check=False)
 
 
 def test_the_example_runs_end_to_end_and_its_verdicts_are_the_texts(tmp_path):

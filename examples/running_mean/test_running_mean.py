@@ -13,9 +13,8 @@ FIGURES = CHAPTER.figures
 
 def running_mean(values) -> float:
     """m <- m + (x - m) / n, one update per value; nothing stored but the mean and the count."""
-    m, n = 0.0, 0
-    for x in values:
-        n += 1
+    m = 0.0
+    for n, x in enumerate(values, start=1):
         m += (x - m) / n
     return m
 
