@@ -4,7 +4,7 @@
 
 Reads results/GROUP.json (the runs of RECIPE, one value per seed, the latest run's date as the
 reading's measurement date) and writes them into results/figures.json as the record KEY's
-"reading" (claims/figure_evidence.py), for `python -m claims.rederive` to decide with the
+"reading" (claimcheck/evidence.py), for `python -m claims.rederive` to decide with the
 declaration (claims/readings_declared.py).  Measures nothing; decides nothing itself.
 """
 from __future__ import annotations

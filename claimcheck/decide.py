@@ -1,8 +1,8 @@
 """The rules as pure functions: a figure's verdict from its measured values and its rule inputs.
 
 One definition of each rule (docs/figure-rule.md), used three ways: by the tests, which decide
-as they measure (claims/rule.py, claims/timing.py); by the evidence writer, which keeps the
-measured values beside the figure (claims/figure_evidence.py); and by `python -m claims.rederive`,
+as they measure (claimcheck/rule.py, claims/timing.py); by the evidence writer, which keeps the
+measured values beside the figure (claimcheck/evidence.py); and by `python -m claims.rederive`,
 which decides every committed figure again from results/ alone.  The rule inputs (the stated
 value, its rounding, the null it is contrasted with, the comparisons an ordering makes) never
 come from a record: claims/record_rules.py gives them from the figure table.  Imports neither

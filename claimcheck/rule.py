@@ -51,7 +51,7 @@ def instrument_reading(request, device: str, ours: str) -> None:
     """Skip, as `not run: device-specific`, a test that reads a clock or an allocator (its
     measurement: fixtures/measurements.py READ_OFF_INSTRUMENT) anywhere but on the chapter's kind
     of device (CUDA), whatever figure it is about: one rule, no exception (docs/cost.md).  Its
-    measurement, recorded before this, is a reading beside the chapter's (claims/verdicts.py
+    measurement, recorded before this, is a reading beside the chapter's (claimcheck/verdicts.py
     device_reading does the same for committed ones)."""
     if not str(device).startswith("cuda"):
         pytest.skip(f"not run: device-specific: {ours} on {device}, read off its clock or allocator; "

@@ -10,7 +10,7 @@ derived from this table.
 
 A printed table's cells are figures too, each anchored by the table's text up to it (`_cells`).
 `device` says where a figure can be decided: "cuda" for the cost table's figures of the
-chapter's 8 GB laptop card (measured elsewhere, they are readings, claims/verdicts.py).
+chapter's 8 GB laptop card (measured elsewhere, they are readings, claimcheck/verdicts.py).
 Every other number of the chapter is declared with its reason in claims/accounting.py.
 Pure: no torch, no pytest; stale_anchors names the anchors an altered text breaks (for data/chapter.py's
 readers, through claims/accounting.py EXPLAINERS).
@@ -34,7 +34,7 @@ def _f(fid: str, claim: str, printed: str, anchor: str, device: str = "any") -> 
 # the layer's counted operations and bytes, never on a clock or an allocator) and a capacity (an
 # 8 GB device cannot hold an 8 GiB matrix) hold on any device.  No exception: whatever figure a
 # test is about, a clock or an allocator decides only on CUDA (fixtures/measurements.py
-# READ_OFF_INSTRUMENT, claims/verdicts.py device_reading).
+# READ_OFF_INSTRUMENT, claimcheck/verdicts.py device_reading).
 INSTRUMENT_DEVICE = {"clock": "cuda", "allocator": "cuda", "arithmetic": "any", "theory": "any", "capacity": "any"}
 COST_INSTRUMENT: dict[str, str] = {}        # figure ID -> instrument, for every figure of the cost table
 

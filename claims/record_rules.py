@@ -3,7 +3,7 @@
 A record of results/figures.json holds measured values and provenance only.  Its verdict is a pure
 function of three things (docs/evidence.md): the figure table (claims/chapter_figures.py: the
 stated value, its rounding, the null the sentence contrasts it with), the rule code
-(claims/decide.py) at the record's rule version (claims/rule_versions.py), and the measured values.
+(claimcheck/decide.py) at the record's rule version (claimcheck/versions.py), and the measured values.
 This module joins the first two: `spec_for(key)` gives a record key's rule inputs, `decide(spec,
 measured)` decides it, and `MEASURED` says what a record of each kind holds.
 

@@ -199,7 +199,7 @@ window.addEventListener('load', () => {
 
 @pytest.mark.skipif(BROWSER is None, reason=WHY_NONE)
 def test_every_asserting_sentence_carries_a_mark_with_its_claims_in_chromium(built, chapter_text):
-    """Each sentence the sentence table says asserts claims (claims/sentences.py) lies in a sentence
+    """Each sentence the sentence table says asserts claims (claimcheck/sentences.py) lies in a sentence
     mark that names its claims, shows a bar coloured by their worst verdict (a claim no test
     carries: not encoded), and links each claim to its row in index.html."""
     from urllib.parse import unquote

@@ -1,6 +1,6 @@
 """Committed verdicts checked against what today's rules decide: the re-derivation from the
 committed evidence alone (claims/rederive.py, results/figures.json) and the rule versions
-(claims/rule_versions.py, stale verdicts)."""
+(claimcheck/versions.py, stale verdicts)."""
 import json
 import subprocess
 import sys

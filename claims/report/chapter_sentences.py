@@ -1,4 +1,4 @@
-"""The chapter's sentences as the report shows them (the walk and the table: claims/sentences.py):
+"""The chapter's sentences as the report shows them (the walk and the table: claimcheck/sentences.py):
 their counts, asserting and declared by reason, and the span of each sentence that asserts claims,
 with each claim's verdict, for the chapter view's sentence marks.  Pure: no HTML, no torch.
 
@@ -58,7 +58,7 @@ def _widened(start: int, end: int, atoms: list[tuple[int, int]]) -> tuple[int, i
 
 
 def asserting(accounted, claims: dict[str, dict], atoms: list[tuple[int, int]]) -> list[Asserting]:
-    """The asserting sentences of `accounted` (claims/sentences.py accounted), in order, each with
+    """The asserting sentences of `accounted` (claimcheck/sentences.py accounted), in order, each with
     its claims' kinds (`claims`: the merged report's claims by ID), none cutting an atom."""
     spans: list[list] = []
     for a in accounted:

@@ -1,7 +1,7 @@
 """The claim table as data, built once per render (claims/report/model.py) and shown by claims.md
 and index.html alike: by section, a row per claim (the chapter, ours, the tolerance, the verdict,
 the source), then a row per test, that is per figure it checks.  Every cell is plain text (a
-recorded value through claims/formats.py cell); each renderer escapes it for its page."""
+recorded value through claimcheck/formats.py cell); each renderer escapes it for its page."""
 from __future__ import annotations
 
 from collections import Counter

@@ -38,7 +38,7 @@ def weakened(report: dict, root: Path) -> list[str]:
     return [c["id"] for c in report["claims"]
             if shown.get(c["id"]) in DECIDED and c["verdict"] in ("not run", "not encoded")
             and not any(t["outcome"] in DECIDED and device_reading(CHAPTER, t) for t in c.get("tests", []))]
-    # a claim now read, not decided, off the chapter's device (claims/verdicts.py device_reading) is
+    # a claim now read, not decided, off the chapter's device (claimcheck/verdicts.py device_reading) is
     # the rule's verdict, not a weaker run
 
 

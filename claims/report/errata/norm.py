@@ -75,7 +75,7 @@ PERPLEXITY_ROUNDING = 0.005          # the chapter prints perplexities to two de
 
 
 def _reading_verdict(values: list[float], stated: float, what: str) -> str:
-    """A perplexity reading judged by the figure rule (claims/decide.py reading_agrees), in words."""
+    """A perplexity reading judged by the figure rule (claimcheck/decide.py reading_agrees), in words."""
     agree = reading_agrees(values, stated, PERPLEXITY_ROUNDING)
     n = len(values)
     return (f"{n} seed{'s' if n > 1 else ''}: no verdict under the rule ({MIN_SEEDS} seeds)" if agree is None else
