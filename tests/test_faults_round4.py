@@ -315,7 +315,7 @@ def test_a_save_keeps_the_records_of_an_undecided_figure(tmp_path):
     fresh = {"meta": {"source": "fresh run", "timestamp": test["timestamp"], "commit": "c", "torch": "9.9"},
              "claims": [{"id": committed["claim"], "verdict": "undecided", "tests": [test]}]}
     ev = _run_dir(tmp_path, "run", fresh)
-    save(fresh, ev, tmp_path / "results")
+    save(CHAPTER, fresh, ev, tmp_path / "results")
     saved = {r["key"]: r for r in figure_evidence.load(CHAPTER, tmp_path / "results" / "figures.json")}
     assert saved["winograd.map_tired_1_0"]["verdict"] == "undecided"
     assert saved["winograd.map_tired_1_0"]["measured"]["values"] == values
