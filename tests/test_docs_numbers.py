@@ -287,8 +287,8 @@ FACTS: list[Fact] = [
     Fact(r"undecided on (?P<a>\d+) seeds is run\s+on (?P<b>\d+); still undecided, on (?P<c>\d+); still undecided at (?P<d>\d+)",
          lambda m: dict(zip("abcd", (*_seed_steps(), _seed_steps()[-1]))),
          "claimcheck/decide.py SEED_STEPS", ("docs/figure-rule.md",)),
-    Fact(r"field, exit (?P<n>\d+)\.", lambda m: {"n": _source_number("claims/rederive.py", r"print\(e, file=sys.stderr\)\s+return (\d+)")},
-         "claims/rederive.py: a record that cannot be decided exits 2", ("docs/evidence.md",)),
+    Fact(r"field, exit (?P<n>\d+)\.", lambda m: {"n": _source_number("claimcheck/rederive.py", r"print\(e, file=sys.stderr\)\s+return (\d+)")},
+         "claimcheck/rederive.py: a record that cannot be decided exits 2", ("docs/evidence.md",)),
     # the committed evidence (docs/evidence.md)
     Fact(r"`results/figures.json` holds (?P<n>\d+) records: (?P<h>\d+) hold, (?P<r>\d+) are refuted and (?P<u>\d+) are undecided",
          lambda m: {"n": _figure_records()["n"], "h": _figure_records()["holds"], "r": _figure_records()["refuted"],
