@@ -80,10 +80,13 @@ class Chapter:
     runs: RunRecords = field(default_factory=RunRecords)
     instruments: Mapping[str, str] = field(default_factory=dict)  # measurement -> "clock" | "allocator"
     remeasure: Mapping[str, str] = field(default_factory=dict)    # measurement -> the command that measures it
-    places: Sequence[Any] = ()                          # where the text introduces our tables and plots
-    errata: Any = None                                 # the report's errata builder (the text's own)
-    tables: Any = None                                 # the report's tables builder (the text's own)
-    plots: Any = None                                  # the report's plots (the text's own)
+    # The report's parts that are a text's own, for the report once it is the engine's (issue 45,
+    # item 4): where the text introduces our tables and plots, its errata, tables and plots.  This
+    # project's report (claims/report/) still reads its own.
+    places: Sequence[Any] = ()
+    errata: Any = None
+    tables: Any = None
+    plots: Any = None
     where: Mapping[str, str] = field(default_factory=dict)   # "figures", "claims", ...: the file that holds each table
     tests: str = "claims"                              # the folder of the claim tests, from the root
 

@@ -1,8 +1,7 @@
 """The one entry by which a text is handed to the engine under pytest, and the run's facts.
 
-    def pytest_claimcheck_chapter(config):      # in the project's conftest.py
-        from claims.chapter import CHAPTER
-        return CHAPTER
+    def pytest_claimcheck_chapter(config):      # in the text's package, loaded as a plugin
+        return CHAPTER                          # (this project: claims/chapter.py, by conftest.py)
 
 The engine's plugin (claimcheck/plugin.py) asks it once per session (`chapter_of`) and keeps the
 Chapter in `config.stash[CHAPTER]`; every fixture, hook and rule helper of the engine reads it

@@ -12,8 +12,9 @@ A printed table's cells are figures too, each anchored by the table's text up to
 `device` says where a figure can be decided: "cuda" for the cost table's figures of the
 chapter's 8 GB laptop card (measured elsewhere, they are readings, claimcheck/verdicts.py).
 Every other number of the chapter is declared with its reason in claims/accounting.py.
-Pure: no torch, no pytest; stale_anchors names the anchors an altered text breaks (for data/chapter.py's
-readers, through claims/accounting.py EXPLAINERS).
+Pure: no torch, no pytest.  A figure's mechanics (its value, rounding and place in the text) are
+the claim engine's (claimcheck/figures.py); this module holds the table (claims/chapter.py hands it
+over).
 """
 from __future__ import annotations
 

@@ -28,8 +28,9 @@ MAX_BYTES = 1 << 22             # a 4 MiB cap: the chapter is ~30 kB; a larger f
 
 
 # What no longer matches in an altered text (text -> lines), said by the layers that anchor into
-# it: a reader is handed them by its caller (`explain=`; claims/accounting.py EXPLAINERS names the
-# figures' anchors and the declarations'); this layer knows none of them, and imports none.
+# it: a reader is handed them by its caller (`explain=`; claims/chapter.py CHAPTER.explainers() names
+# the figures' anchors, the declarations' and the sentences'); this layer knows none of them, and
+# imports none.
 Explainer = Callable[[str], list[str]]
 
 
