@@ -1,10 +1,13 @@
-"""Project-wide pytest setup: the claim contract (claims/plugin.py) and the fixtures that hand
-trained models to tests, with their options (fixtures/plugin.py)."""
+"""Project-wide pytest setup: the claim engine's plugin (claimcheck/plugin.py), handed this
+chapter by the one entry (claims/chapter.py, loaded below as a plugin), and the fixtures that hand trained
+models to tests, with their options (fixtures/plugin.py)."""
 import pytest
 
 from data.paths import CheckoutError, require_checkout
 
-pytest_plugins = ["fixtures.plugin", "fixtures.xdist_groups", "claims.plugin"]
+# claimcheck.plugin: the claim engine; claims.chapter: this chapter, handed to it (the one entry:
+# claims/chapter.py answers the engine's hook pytest_claimcheck_chapter)
+pytest_plugins = ["fixtures.plugin", "fixtures.xdist_groups", "claimcheck.plugin", "claims.chapter"]
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -16,14 +19,6 @@ def pytest_cmdline_main(config):
     if config.pluginmanager.hasplugin("xdist") and getattr(config.option, "dist", "no") == "no" \
             and getattr(config.option, "numprocesses", None):
         config.option.dist = "loadgroup"
-
-
-@pytest.fixture(scope="session")
-def chapter_explainers() -> tuple:
-    """fixtures/plugin.py chapter_text's: an altered chapter names each figure anchor and each
-    declaration it breaks (claims/accounting.py EXPLAINERS), handed down from the claims layer."""
-    from claims.accounting import EXPLAINERS
-    return EXPLAINERS
 
 
 def pytest_configure(config):

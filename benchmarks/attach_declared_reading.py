@@ -4,7 +4,7 @@
 
 Reads results/GROUP.json (the runs of RECIPE, one value per seed, the latest run's date as the
 reading's measurement date) and writes them into results/figures.json as the record KEY's
-"reading" (claims/figure_evidence.py), for `python -m claims.rederive` to decide with the
+"reading" (claimcheck/evidence.py), for `python -m claims.rederive` to decide with the
 declaration (claims/readings_declared.py).  Measures nothing; decides nothing itself.
 """
 from __future__ import annotations
@@ -17,7 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from claims import figure_evidence
+from claimcheck import evidence as figure_evidence
+from claims.chapter import CHAPTER
 from claims.readings_declared import declared_for
 
 
@@ -36,15 +37,15 @@ def main(argv=None) -> int:
         print(f"results/{a.group}.json: no runs of {a.recipe}", file=sys.stderr)
         return 2
     path = ROOT / "results" / "figures.json"
-    records = figure_evidence.load(path)
+    records = figure_evidence.load(CHAPTER, path)
     (rec,) = [r for r in records if r["key"] == a.key]
     rec["reading"] = {"name": a.name, "measured": {"values": [r[a.metric] for r in runs]},
                       "date": max(r["date"] for r in runs),
                       "runs": [{"group": a.group, "recipe": r["recipe"], "seed": r["seed"], "key": r["key"]}
                                for r in runs]}
-    rec["verdict"] = figure_evidence.redecide(rec).verdict
+    rec["verdict"] = figure_evidence.redecide(CHAPTER, rec).verdict
     path.write_text(figure_evidence.dumps(records))
-    print(f"{a.key}: {rec['verdict']}: {figure_evidence.redecide(rec).why}")
+    print(f"{a.key}: {rec['verdict']}: {figure_evidence.redecide(CHAPTER, rec).why}")
     return 0
 
 

@@ -7,17 +7,17 @@ import tempfile
 import time
 from pathlib import Path
 
-from claims.accounting import EXPLAINERS
+from claimcheck.save import load_verdicts
+from claimcheck.verdicts import committed_only
+from claims.chapter import CHAPTER
 from claims.report import chapter, errata
-from claims.save import load_verdicts
-from claims.verdicts import committed_only
 from data.chapter import load_chapter
 
 ROOT = Path(__file__).resolve().parent.parent
 
 if __name__ == "__main__":
-    text = load_chapter(explain=EXPLAINERS)
-    merged = committed_only(load_verdicts(ROOT / "results" / "verdicts.json"))
+    text = load_chapter(explain=CHAPTER.explainers())
+    merged = committed_only(CHAPTER, load_verdicts(CHAPTER, ROOT / "results" / "verdicts.json"))
     best_errata, best_view = float("inf"), float("inf")
     with tempfile.TemporaryDirectory() as out:
         for _ in range(5):

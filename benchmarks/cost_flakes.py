@@ -124,7 +124,8 @@ def out_of_sample(quiet: list[dict], outcomes: list[dict] | None = None) -> list
     """Each quiet run's figures judged under the run-to-run sd of the other quiet runs.  A figure
     a logged run held without printing its value stays "holds" (widening can only make it
     undecided, so counting it as held can only add flips, never hide one)."""
-    from claims.decide import TIMED, judge
+    from claimcheck.decide import judge
+    from claims.record_rules import TIMED
     verdicts = []
     for i, run in enumerate(quiet):
         mine = {}

@@ -178,13 +178,14 @@ def run(plan: list[Group], out: Path, budget: float) -> int:
 
 def differs(report: Path, out: Path) -> None:
     """OUT/differs.json and .md: the figures whose fresh verdict differs from the committed one."""
-    from claims.figure_evidence import load
-    from claims.rederive import against_committed
+    from claimcheck.evidence import load
+    from claimcheck.rederive import against_committed
+    from claims.chapter import CHAPTER
     fresh_path = report / "claims.json"
     if not fresh_path.exists():
         print(f"no {fresh_path}: the run decided nothing", flush=True)
         return
-    result = against_committed(json.loads(fresh_path.read_text()), load())
+    result = against_committed(CHAPTER, json.loads(fresh_path.read_text()), load(CHAPTER))
     (out / "differs.json").write_text(json.dumps({k: result[k] for k in ("differ", "new", "agree")}, indent=1))
     lines = ["# Verdicts of this GPU run that differ from the committed (CPU) ones", "",
              f"{len(result['agree'])} agree, {len(result['differ'])} differ, {len(result['new'])} new.", ""]

@@ -1,6 +1,6 @@
 """Every number the chapter prints, accounted for: the anchor of an asserted figure
 (claims/chapter_figures.py FIGURES), a number a test reads without asserting it (READ, with
-why), or declared here with its reason (claims/declared.py REASONS): setup, context, a
+why), or declared here with its reason (claimcheck/declared.py REASONS): setup, context, a
 cross-reference, a year, code, notation, a repeat of an asserted figure (checked), an example,
 device-specific context, or not a number.
 
@@ -10,30 +10,12 @@ the same way and counted apart (WORD: one to twenty, the tens, hundred, thousand
 quarter, twice, double, zero, nothing, "tens", "an order of magnitude", a range "seven to ten" as one); the words that
 are not a figure are declared in claims/number_words.py.  tests/test_accounting.py fails on any
 number, digits or words, with neither an anchor nor a reason, and names it with its context.
-Pure: no torch, no pytest.
+The walk itself is the engine's (claimcheck/accounting.py); this module holds this chapter's
+declarations.  Pure: no torch, no pytest.
 """
 from __future__ import annotations
 
-import re
-from collections import Counter
-from dataclasses import dataclass
-
-from claims.chapter_figures import FIGURES, NUMBER, READ, span, stale_anchors
-from claims.declared import Declared
-from claims.number_words import DECLARED_WORDS, WORD_RULES
-from claims.sentences import stale_sentences
-
-# What the walk counts: a number as printed, or one written against a letter ("128K", "4d^2")
-WALK = re.compile(NUMBER.pattern + r"|(?<![\w.])\d+(?=[A-Za-z])")
-
-# A number written as a word; the longest reading first: a range ("seven to ten"), a fraction
-# ("one hundredth", "two thirds"), a compound ("ten thousand"), then one word
-_N = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
-      "seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety")
-WORD = re.compile(rf"\b(?:(?:{_N}) to (?:{_N})|(?:{_N})[ -](?:hundredths?|thirds|quarters|halves)"
-                  rf"|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-(?:one|two|three|four|five|six|seven|eight|nine)"
-                  rf"|(?:{_N})(?: (?:hundred|thousand))+|an order of magnitude"
-                  rf"|{_N}|zero|nothing|tens|hundred(?:s|th)?|thousands?|half|thirds?|quarters?|twice|doubl(?:e[sd]?|ing))\b", re.IGNORECASE)
+from claimcheck.declared import Declared
 
 # Patterns, each a reason for every number inside each of its matches
 RULES: list[tuple[str, str, str]] = [
@@ -147,86 +129,3 @@ DECLARED: list[Declared] = [
     Declared("$1.8 \\times 10^{-7}$", "repeat", "the max |diff| of qkv.diff_mha and qkv.diff_sdpa, rounded",
              repeats="qkv.diff_mha", printed="1.8e-7"),
 ]
-
-
-@dataclass(frozen=True)
-class Number:
-    start: int
-    end: int
-    text: str
-    kind: str          # "figure", "read", or a reason (claims/declared.py REASONS); "" when unaccounted
-    by: str            # the figure ID, or why
-    word: bool = False  # written as a word (WORD), counted apart from digits
-
-    def context(self, chapter: str, width: int = 40) -> str:
-        line = chapter.count("\n", 0, self.start) + 1
-        before = chapter[max(0, self.start - width):self.start].replace("\n", " ")
-        after = chapter[self.end:self.end + width].replace("\n", " ")
-        return f"line {line}: ...{before}[{self.text}]{after}..."
-
-
-def walk(chapter: str) -> list[tuple[int, int, str, bool]]:
-    """Every number of the chapter, in digits or in words: (start, end, text, word)."""
-    found = [(m.start(), m.end(), m.group(), False) for m in WALK.finditer(chapter)]
-    found += [(m.start(), m.end(), m.group(), True) for m in WORD.finditer(chapter)]
-    return sorted(found)
-
-
-def _declarations() -> list[Declared]:
-    return DECLARED + DECLARED_WORDS
-
-
-def _rules() -> list[tuple[str, str, str]]:
-    return RULES + WORD_RULES
-
-
-def numbers(chapter: str) -> list[Number]:
-    """Every number in the chapter, digits and words, each with what accounts for it (kind "" if
-    nothing does).  A figure or a declaration accounts for every number inside its span."""
-    nums = walk(chapter)
-    owner: dict[int, tuple[str, str]] = {}
-
-    def claim(start: int, end: int, kind: str, by: str) -> None:
-        for s, e, _, _ in nums:
-            if s >= start and e <= end:
-                owner.setdefault(s, (kind, by))
-
-    for f in FIGURES.values():
-        claim(*span(chapter, f), "figure", f.id)
-    for f in READ.values():
-        claim(*span(chapter, f), "read", f"{f.id}: {f.why}")
-    for d in _declarations():
-        at = chapter.find(d.anchor)
-        if at < 0 or chapter.find(d.anchor, at + 1) >= 0:
-            raise ValueError(f"declared anchor {d.anchor!r} is {'not in' if at < 0 else 'not unique in'} the chapter")
-        claim(at, at + len(d.anchor), d.reason, d.why)
-    for pattern, reason, why in _rules():
-        for m in re.finditer(pattern, chapter):
-            claim(m.start(), m.end(), reason, why)
-    return [Number(s, e, text, *owner.get(s, ("", "")), word=word) for s, e, text, word in nums]
-
-
-def _by_kind(nums: list[Number]) -> dict[str, int]:
-    return dict(Counter(n.kind or "unaccounted" for n in nums))
-
-
-def accounting(chapter: str) -> dict:
-    """The counts the report states: numbers in digits and in words, asserted figures, the rest
-    by reason (digits under "by kind", words under "words by kind")."""
-    nums = numbers(chapter)
-    digits, words = [n for n in nums if not n.word], [n for n in nums if n.word]
-    return {"numbers": len(digits), "figures": len(FIGURES), "by kind": _by_kind(digits),
-            "words": len(words), "words by kind": _by_kind(words)}
-
-
-def stale_declarations(text: str) -> list[str]:
-    """`  declared (reason): anchor '...' not found` for every declaration an altered text breaks."""
-    return [f"  declared ({d.reason}): anchor {d.anchor!r} {'not found' if text.count(d.anchor) == 0 else 'found twice'}"
-            for d in _declarations() if text.count(d.anchor) != 1]
-
-
-# What no longer matches in an altered chapter text, the figures' anchors, the declarations' and
-# the sentences' (claims/sentences.py):
-# handed to data/chapter.py's readers by whoever reads the chapter above this layer
-# (`load_chapter(explain=EXPLAINERS)`), so that ChapterAltered names each one.
-EXPLAINERS = (stale_anchors, stale_declarations, stale_sentences)

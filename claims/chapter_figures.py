@@ -10,56 +10,15 @@ derived from this table.
 
 A printed table's cells are figures too, each anchored by the table's text up to it (`_cells`).
 `device` says where a figure can be decided: "cuda" for the cost table's figures of the
-chapter's 8 GB laptop card (measured elsewhere, they are readings, claims/verdicts.py).
+chapter's 8 GB laptop card (measured elsewhere, they are readings, claimcheck/verdicts.py).
 Every other number of the chapter is declared with its reason in claims/accounting.py.
-Pure: no torch, no pytest; stale_anchors names the anchors an altered text breaks (for data/chapter.py's
-readers, through claims/accounting.py EXPLAINERS).
+Pure: no torch, no pytest.  A figure's mechanics (its value, rounding and place in the text) are
+the claim engine's (claimcheck/figures.py); this module holds the table (claims/chapter.py hands it
+over).
 """
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from decimal import Decimal
-
-# A number the chapter writes as a word: its value and its rounding (a whole number: half a unit;
-# a fraction, "exactly half the time", "one hundredth", "two thirds": exact).
-WORDS = {"nothing": (0, 0.5), "zero": (0, 0.5), "half": (0.5, 0.0), "one": (1, 0.5), "two": (2, 0.5),
-         "three": (3, 0.5), "four": (4, 0.5), "seven": (7, 0.5), "eight": (8, 0.5), "ten": (10, 0.5),
-         "fifteen": (15, 0.5), "twenty": (20, 0.5), "thirty": (30, 0.5), "doubles": (2, 0.0), "doubling": (2, 0.0),
-         "one hundredth": (0.01, 0.0), "two thirds": (2 / 3, 0.0), "a third": (1 / 3, 0.0)}
-DEVICES = ("any", "cuda")    # where a figure can be decided: anywhere, or on the chapter's kind of device
-
-
-@dataclass(frozen=True)
-class Figure:
-    id: str
-    claim: str
-    printed: str                 # as the chapter prints it
-    anchor: str                  # verbatim, unique in the chapter; the printed number is its last
-    device: str = "any"          # "cuda": a figure of the chapter's 8 GB laptop card, a reading elsewhere
-    why: str = ""                # READ only: why a test reads this number without asserting it
-
-    @property
-    def value(self) -> float:
-        """The printed number: digits as written, a percentage as a fraction, a word as its number."""
-        text = self.printed.strip()
-        if text.lower() in WORDS:
-            return WORDS[text.lower()][0]
-        digits = text.rstrip(" %").replace(",", "")
-        number = Decimal(digits)                                     # exact: 99.9 % is 0.999
-        if text.endswith("%"):
-            return float(number / 100)
-        return int(number) if re.fullmatch(r"\d+", digits) else float(number)   # printed whole, kept whole
-
-    @property
-    def rounding(self) -> float:
-        """Half a unit of the last printed digit (a number word: its own, WORDS)."""
-        text = self.printed.strip()
-        if text.lower() in WORDS:
-            return WORDS[text.lower()][1]
-        exponent = Decimal(text.rstrip(" %").replace(",", "")).as_tuple().exponent
-        half = 0.5 * 10.0 ** exponent
-        return half / 100 if text.endswith("%") else half
+from claimcheck.figures import NUMBER, Figure, located, printed_in_anchor, span  # noqa: F401  (the table's readers)
 
 
 def _f(fid: str, claim: str, printed: str, anchor: str, device: str = "any") -> tuple[str, Figure]:
@@ -76,7 +35,7 @@ def _f(fid: str, claim: str, printed: str, anchor: str, device: str = "any") -> 
 # the layer's counted operations and bytes, never on a clock or an allocator) and a capacity (an
 # 8 GB device cannot hold an 8 GiB matrix) hold on any device.  No exception: whatever figure a
 # test is about, a clock or an allocator decides only on CUDA (fixtures/measurements.py
-# READ_OFF_INSTRUMENT, claims/verdicts.py device_reading).
+# READ_OFF_INSTRUMENT, claimcheck/verdicts.py device_reading).
 INSTRUMENT_DEVICE = {"clock": "cuda", "allocator": "cuda", "arithmetic": "any", "theory": "any", "capacity": "any"}
 COST_INSTRUMENT: dict[str, str] = {}        # figure ID -> instrument, for every figure of the cost table
 
@@ -101,9 +60,6 @@ def _cells(prefix: str, claim: str, head: str, rows: list[str], names, device: s
         above += row + "\n"
     return out
 
-
-# A number as the chapter prints it: digits, thousands commas between digits, decimals, an exponent
-NUMBER = re.compile(r"(?<![\w.])\d(?:,?\d)*(?:\.\d+)?(?:e[-+]?\d+)?(?![\w]|\.\d)")
 
 MASK_ROWS = ["  1.000 0.000 0.000 0.000 0.000 0.000", "  0.500 0.500 0.000 0.000 0.000 0.000",
              "  0.333 0.333 0.333 0.000 0.000 0.000", "  0.250 0.250 0.250 0.250 0.000 0.000",
@@ -329,46 +285,6 @@ READ: dict[str, Figure] = {f.id: f for f in [
            why="the output magnitude the 1.8e-7 is relative to; it depends on the inputs the chapter "
                "leaves open, so it is recorded beside ours, not asserted"),
 ]}
-
-
-def located(text: str, figure: Figure) -> int:
-    """Where the figure's anchor is in the chapter, or -1; raises if the anchor is there twice."""
-    first = text.find(figure.anchor)
-    if first >= 0 and text.find(figure.anchor, first + 1) >= 0:
-        raise ValueError(f"{figure.id}: the anchor {figure.anchor!r} is not unique in the chapter")
-    return first
-
-
-def _printed(figure: Figure) -> list[re.Match]:
-    return list(re.finditer(rf"(?<![\w.]){re.escape(figure.printed)}(?![\w]|\.\d)", figure.anchor))
-
-
-def printed_in_anchor(figure: Figure) -> bool:
-    """The printed number stands in its anchor as a whole number or word, not inside another."""
-    return bool(_printed(figure))
-
-
-def span(text: str, figure: Figure) -> tuple[int, int]:
-    """Where the printed number stands in the chapter: its last occurrence in the anchor."""
-    at = located(text, figure)
-    if at < 0:
-        raise ValueError(f"{figure.id}: the anchor {figure.anchor!r} is not in the chapter")
-    m = _printed(figure)[-1]
-    return at + m.start(), at + m.end()
-
-
-def of_claim(claim: str) -> dict[str, Figure]:
-    return {fid: f for fid, f in FIGURES.items() if f.claim == claim}
-
-
-def stale_anchors(text: str) -> list[str]:
-    """`  figure.id: anchor '...' not found` (or found twice) for every figure an altered text breaks."""
-    out = []
-    for f in [*FIGURES.values(), *READ.values()]:
-        n = text.count(f.anchor)
-        if n != 1:
-            out.append(f"  {f.id}: anchor {f.anchor!r} {'not found' if n == 0 else f'found {n} times'}")
-    return out
 
 
 # The null a sentence contrasts a printed figure with, declared beside the figure (docs/figure-rule.md):

@@ -3,7 +3,7 @@
 A record of results/figures.json holds measured values and provenance only.  Its verdict is a pure
 function of three things (docs/evidence.md): the figure table (claims/chapter_figures.py: the
 stated value, its rounding, the null the sentence contrasts it with), the rule code
-(claims/decide.py) at the record's rule version (claims/rule_versions.py), and the measured values.
+(claimcheck/decide.py) at the record's rule version (claimcheck/versions.py), and the measured values.
 This module joins the first two: `spec_for(key)` gives a record key's rule inputs, `decide(spec,
 measured)` decides it, and `MEASURED` says what a record of each kind holds.
 
@@ -16,37 +16,27 @@ Pure (no torch, no pytest).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from claims import decide as rules
+from claimcheck import specs
+from claimcheck.decide import Decision, RuleInputError, TimedFigure
+from claimcheck.specs import Spec
 from claims.chapter_figures import COST_INSTRUMENT, FIGURES, NO_GAIN, NULLS, UNIFORM_ROW
-from claims.decide import TIMED, Decision, RuleInputError
+
+# The timed figures of the cost claims (claims/test_cost.py) and how each is judged: a band the
+# value must lie in (a slope, a ratio), or a printed figure with its rounding and the widest
+# interval that may confirm it.  One table, used by the tests and by benchmarks/cost_flakes.py.
+TIMED = {f.name: f for f in (
+    TimedFigure("time slope", band=(1.85, 2.15)),                   # "quadratic": within 0.15 of 2
+    TimedFigure("last ratio", band=(3.5, 4.5)),                     # "converges on 4": within 0.5
+    # the printed figures, at their printed rounding (claims/chapter_figures.py): n^1.91 is
+    # undecided wider than 0.2, the gap from 1.8 to 2.0; "ten" wider than 2 (8, linear, from 12)
+    TimedFigure("time exponent", stated=FIGURES["cost.time_exponent"].value,
+                rounding=FIGURES["cost.time_exponent"].rounding, too_wide=0.2, drift_of="time slope"),
+    TimedFigure("projection slope", band=(0.85, 1.15)),             # "linear"
+    TimedFigure("projections x for x8", stated=FIGURES["cost.projections_x8"].value,
+                rounding=FIGURES["cost.projections_x8"].rounding, too_wide=2),
+)}
 
 
-@dataclass(frozen=True)
-class Spec:
-    """A record's rule inputs.  kind: trained | rate | within | timed | ordering | bounds | converges."""
-    kind: str
-    stated: float | None = None
-    rounding: float = 0.0
-    null: tuple[float, str] | None = None        # (value, what it is): the null the sentence contrasts
-    timed: str | None = None                     # decide.TIMED's name, for a timed figure
-    # (label, op, bound): an ordering's or a bound's comparisons; bound None where the other side is measured
-    comparisons: tuple[tuple[str, str, object], ...] = ()
-    why: str = ""                                # where a declared spec's inputs come from
-
-    @property
-    def rule(self) -> str:
-        """The rule's name in claims/rule_versions.py."""
-        return {"trained": "trained", "rate": "rate", "timed": "timing", "ordering": "ordering",
-                "within": "stated", "bounds": "stated",
-                "converges": "counts"}[self.kind]
-
-
-# The measured fields a record of each kind holds (results/figures.json "measured"): nothing else.
-MEASURED = {"trained": ("values",), "rate": ("values", "n_items"), "within": ("value",),
-            "timed": ("value", "interval"), "ordering": ("comparisons",), "bounds": ("conditions",),
-            "converges": ("ns", "counts")}
 
 RATE_FIGURES = ("winograd.cheatable_uniform", "winograd.cheatable_one_block", "winograd.hardened_uniform",
                 "winograd.hardened_uniform_wrong_noun", "winograd.hardened_one_block", "winograd.hardened_two_blocks")
@@ -189,78 +179,6 @@ def spec_for(key: str) -> Spec:
                                 "claims/record_rules.py DECLARED: no rule inputs to decide it by")
 
 
-def _comparisons(spec: Spec, given, name: str) -> dict:
-    """The measured sides of each declared comparison, by label: exactly the declared labels."""
-    if not isinstance(given, dict):
-        raise RuleInputError(name, f"{given!r} is not an object of comparisons by label")
-    labels = [label for label, _, _ in spec.comparisons]
-    if sorted(given) != sorted(labels):
-        raise RuleInputError(name, f"labels {sorted(given)} are not the declared {sorted(labels)}")
-    return given
-
-
-def _side(x, bound, field: str, per_seed: bool):
-    if per_seed:
-        xs = rules.measured_list(x, field)
-        if bound is not None and any(v != bound for v in xs):
-            raise RuleInputError(field, f"{x!r} is not the declared bound {bound!r}")
-        return xs
-    if isinstance(bound, bool) or isinstance(x, bool):
-        if not isinstance(x, bool):
-            raise RuleInputError(field, f"{x!r} is not a yes/no measurement")
-        return x
-    return rules.measured_number(x, field)
-
-
 def decide(spec: Spec, measured) -> Decision:
-    """A record decided from its spec and its measured values.  RuleInputError naming the
-    measured field that is missing, extra (a record holds no rule inputs) or of the wrong type."""
-    if not isinstance(measured, dict):
-        raise RuleInputError("measured", f"{measured!r} is not an object of measured values")
-    want = MEASURED[spec.kind]
-    missing = [k for k in want if k not in measured]
-    extra = sorted(set(measured) - set(want))
-    if missing or extra:
-        raise RuleInputError("measured", f"a {spec.kind} record holds {', '.join(want)}"
-                             + (f"; missing {', '.join(missing)}" if missing else "")
-                             + (f"; not a measured value: {', '.join(extra)}" if extra else ""))
-    try:
-        return _decide(spec, measured)
-    except RuleInputError as e:
-        raise RuleInputError(f"measured.{e.field}", str(e).split(": ", 1)[1]) from None
-
-
-def _decide(spec: Spec, m: dict) -> Decision:
-    null, null_what = spec.null if spec.null else (None, "")
-    if spec.kind == "trained":
-        return rules.trained(m["values"], spec.stated, spec.rounding, null=null, null_what=null_what)
-    if spec.kind == "rate":
-        return rules.rate(m["values"], spec.stated, m["n_items"], spec.rounding, null=null, null_what=null_what)
-    if spec.kind == "within":
-        return rules.within(m["value"], spec.stated, spec.rounding)
-    if spec.kind == "timed":
-        return rules.timed(TIMED[spec.timed], m["value"], m["interval"])
-    if spec.kind == "converges":
-        return rules.converges(m["ns"], m["counts"], spec.stated, spec.rounding)
-    if spec.kind == "ordering":
-        given = _comparisons(spec, m["comparisons"], "comparisons")
-        out = []
-        for label, op, bound in spec.comparisons:
-            pair = given[label]
-            if not isinstance(pair, dict) or sorted(pair) != ["a", "b"]:
-                raise RuleInputError(f"comparisons.{label}", f"{pair!r} is not an object of a and b, per seed")
-            out.append((label, op, _side(pair["a"], None, f"comparisons.{label}.a", True),
-                        _side(pair["b"], bound, f"comparisons.{label}.b", True)))
-        return rules.ordering(out)
-    given = _comparisons(spec, m["conditions"], "conditions")
-    out = []
-    for label, op, bound in spec.comparisons:
-        pair = given[label]
-        if not isinstance(pair, list) or len(pair) != 2:
-            raise RuleInputError(f"conditions.{label}", f"{pair!r} is not a pair [measured, bound]")
-        a = _side(pair[0], bound, f"conditions.{label}[0]", False)
-        b = _side(pair[1], bound, f"conditions.{label}[1]", False)
-        if bound is not None and b != bound:
-            raise RuleInputError(f"conditions.{label}[1]", f"{b!r} is not the declared bound {bound!r}")
-        out.append((label, a, op, b))
-    return rules.bounds(out)
+    """A record of this chapter decided from its spec and its measured values (claimcheck/specs.py)."""
+    return specs.decide(spec, measured, TIMED)

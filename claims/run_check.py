@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from claims.figure_evidence import TRAINED
 from fixtures.results import EvidenceError, load_file
+
+# measurements taken from a trained model: a record of one names the runs it came from
+TRAINED = frozenset({"perplexity", "perplexity_at_window", "softmax_stats", "softmax_stats_at_init", "position_rows",
+                     "winograd_accuracy", "winograd_answers", "winograd_attention", "winograd_ablation", "held_out_curve"})
 
 # measurements whose per-seed values are run metrics: (metric names a value may be)
 METRICS = {"perplexity": ("val_ppl", "train_ppl"), "winograd_accuracy": ("accuracy", "wrong_noun")}

@@ -1,9 +1,9 @@
 """The corpus: one megabyte of Shakespeare through a byte-level BPE with vocabulary 1024."""
 import pytest
 
-from claims import decide as rules
+from claimcheck import decide as rules
+from claimcheck.rule import decide
 from claims.chapter_figures import FIGURES
-from claims.rule import decide
 from data import split
 
 pytestmark = pytest.mark.fast

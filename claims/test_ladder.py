@@ -7,9 +7,9 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claims import decide as rules
+from claimcheck import decide as rules
+from claimcheck.rule import decide
 from claims.chapter_figures import FIGURES
-from claims.rule import decide
 from model import MLP, Block, Head, LanguageModel, ModelConfig, MultiHeadAttention
 from model.attention import mask, mix, normalise, score
 from model.params import count

@@ -7,9 +7,9 @@ one worker trains the ladder once.
 """
 import pytest
 
+from claimcheck.formats import over_seeds
+from claimcheck.rule import ordering, trained_figure
 from claims.chapter_figures import FIGURES
-from claims.formats import over_seeds
-from claims.rule import ordering, trained_figure
 from claims.trained import gain, train_ppl, val
 
 pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("ladder")]

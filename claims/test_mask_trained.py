@@ -3,8 +3,8 @@ t+1 the answer would be in the input": the ladder's one full block trained again
 removed (fixtures/recipes.py LEAK; the threshold declared before it was trained: docs/choices.md)."""
 import pytest
 
-from claims.formats import over_seeds
-from claims.rule import ordering
+from claimcheck.formats import over_seeds
+from claimcheck.rule import ordering
 from claims.trained import val
 
 SEEDS = 3

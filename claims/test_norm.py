@@ -11,8 +11,8 @@ import statistics
 import pytest
 import torch
 
+from claimcheck.rule import trained_figure
 from claims.chapter_figures import FIGURES
-from claims.rule import trained_figure
 from data import split
 from fixtures.grad_profile import block_grad_norms
 from model import LanguageModel, ModelConfig

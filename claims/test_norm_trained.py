@@ -5,10 +5,10 @@ import math
 
 import pytest
 
+from claimcheck.formats import over_seeds
+from claimcheck.rule import ordering, trained_figure
 from claims.chapter_figures import FIGURES
-from claims.formats import over_seeds
 from claims.registry import figures
-from claims.rule import ordering, trained_figure
 from claims.trained import train_ppl, val
 
 pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("norm")]

@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claims import decide as rules
+from claimcheck import decide as rules
+from claimcheck.rule import decide
 from claims.chapter_figures import FIGURES, GPT2_ROWS
-from claims.rule import decide
 from fixtures.recipes import LADDER
 from model import Block, LanguageModel, ModelConfig, MultiHeadAttention
 from model.params import GPT2Small, block_params, build_on_meta, count

@@ -6,8 +6,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claims import decide as rules
-from claims.rule import decide
+from claimcheck import decide as rules
+from claimcheck.rule import decide
 from model import ALiBi, LanguageModel, ModelConfig, MultiHeadAttention, RoPE, alibi_slopes
 
 pytestmark = pytest.mark.fast

@@ -4,10 +4,10 @@ the held-out protocol of fixtures/train.py.  The learned table has 256 rows: row
 but were never trained.  Orderings must hold on every seed."""
 import pytest
 
+from claimcheck.formats import over_seeds
+from claimcheck.rule import ordering, trained_figure
 from claims.chapter_figures import FIGURES
-from claims.formats import over_seeds
 from claims.registry import figures
-from claims.rule import ordering, trained_figure
 from data import load_tokens
 from fixtures.recipes import POSITIONS_CONTEXT, POSITIONS_EVAL, SMOKE_EVAL_WINDOWS
 from fixtures.train import evaluate

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch import nn
 
-from claims import decide as rules
+from claimcheck import decide as rules
+from claimcheck.rule import decide
 from claims.chapter_figures import FIGURES, READ
-from claims.rule import decide
 from data import split
 from model import Head, LanguageModel, ModelConfig, MultiHeadAttention, causal_mask, mask, normalise, score
 

@@ -9,9 +9,9 @@ import pytest
 import torch
 from torch import nn
 
-from claims import decide as rules
+from claimcheck import decide as rules
+from claimcheck.rule import decide
 from claims.chapter_figures import FIGURES, READ
-from claims.rule import decide
 
 pytestmark = pytest.mark.fast
 

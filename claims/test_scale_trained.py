@@ -3,11 +3,11 @@ one wide head of 256 or 1024 on the chapter's shorter run (recipes and the choic
 leaves open: fixtures/recipes.py, SCALE; how the softmax is measured: fixtures/attention_stats.py)."""
 import pytest
 
+from claimcheck.decide import spread
+from claimcheck.formats import over_seeds
+from claimcheck.rule import ordering, trained_figure
 from claims.chapter_figures import FIGURES, READ
-from claims.decide import spread
-from claims.formats import over_seeds
 from claims.registry import figures
-from claims.rule import ordering, trained_figure
 from claims.trained import gain, val
 from fixtures import recipes
 from fixtures.attention_stats import held_out_windows, softmax_stats, softmax_stats_at_init

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 import pytest
 import torch
 
-from claims import decide as rules
+from claimcheck import decide as rules
+from claimcheck.formats import over_seeds
+from claimcheck.rule import decide, ordering, settle, spec_of, trained_figure
 from claims.chapter_figures import FIGURES
-from claims.formats import over_seeds
 from claims.registry import figures
-from claims.rule import decide, ordering, settle, spec_of, trained_figure
 from data.winograd import (
     ADJ_POS,
     CROSSED,

@@ -18,8 +18,8 @@ import tokenizers
 from filelock import FileLock
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
+from claimcheck.files import atomic_file
 from data.corpus import CORPUS_SHA256, load_corpus
-from data.files import atomic_file
 from data.paths import cache_root
 
 VOCAB_SIZE = 1024

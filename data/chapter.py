@@ -19,7 +19,7 @@ import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from data.files import not_a_file, read_at_most
+from claimcheck.files import not_a_file, read_at_most
 from data.paths import PROJECT_ROOT
 
 CHAPTER_SHA256 = "b14df5dd4c956a90978bb87bdbad0ae99b82e2e61d0dc08c11654a9c35727fcc"
@@ -28,8 +28,9 @@ MAX_BYTES = 1 << 22             # a 4 MiB cap: the chapter is ~30 kB; a larger f
 
 
 # What no longer matches in an altered text (text -> lines), said by the layers that anchor into
-# it: a reader is handed them by its caller (`explain=`; claims/accounting.py EXPLAINERS names the
-# figures' anchors and the declarations'); this layer knows none of them, and imports none.
+# it: a reader is handed them by its caller (`explain=`; claims/chapter.py CHAPTER.explainers() names
+# the figures' anchors, the declarations' and the sentences'); this layer knows none of them, and
+# imports none.
 Explainer = Callable[[str], list[str]]
 
 

@@ -14,7 +14,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from data.files import atomic_file
+from claimcheck.files import atomic_file
 from data.paths import PROJECT_ROOT, cache_root
 
 CORPUS_SHA256 = "86c4e6aa9db7c042ec79f339dcb96d42b0075e16b8fc2e86bf0ca57e2dc565ed"

@@ -98,12 +98,6 @@ def _tracked(root: Path, folder: Path) -> list[str]:
 
 
 def checkout_commit(root: Path | None = None) -> str | None:
-    """The commit the checkout is at (`git rev-parse HEAD`), or None where there is no git or no
-    repository: a run's report records it, and the re-derivation refuses a report of another."""
-    import subprocess
-    try:
-        out = subprocess.run(["git", "-C", str(root or PROJECT_ROOT), "rev-parse", "HEAD"], capture_output=True,
-                             text=True, timeout=20, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out.stdout.strip() if out.returncode == 0 and out.stdout.strip() else None
+    """The commit the checkout is at (claimcheck/files.py checkout_commit), or None."""
+    from claimcheck.files import checkout_commit as commit_of
+    return commit_of(root or PROJECT_ROOT)

@@ -1,16 +1,17 @@
-"""Every number the chapter prints is accounted for (claims/accounting.py): the anchor of an
+"""Every number the chapter prints is accounted for (claimcheck/accounting.py, the declarations: claims/accounting.py): the anchor of an
 asserted figure, a number a test reads, or declared with its reason."""
 import pytest
 
-from claims import accounting
-from claims.accounting import DECLARED, numbers
+from claimcheck import accounting
+from claimcheck.declared import REASONS, Declared
+from claims.accounting import DECLARED
+from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES, Figure
-from claims.declared import REASONS
 from claims.number_words import DECLARED_WORDS
 
 
 def test_every_number_in_the_chapter_is_a_figure_or_has_a_reason(chapter_text):
-    unaccounted = [n.context(chapter_text) for n in numbers(chapter_text) if not n.kind]
+    unaccounted = [n.context(chapter_text) for n in accounting.numbers(chapter_text, CHAPTER) if not n.kind]
     assert not unaccounted, "numbers of the chapter with neither a figure nor a reason:\n" + "\n".join(unaccounted)
 
 
@@ -22,13 +23,13 @@ def test_every_declaration_is_in_the_chapter_once_with_a_known_reason(chapter_te
 
 def test_a_new_number_in_the_text_is_named_with_its_context(chapter_text):
     text = chapter_text.replace("Score, mask, normalise, mix.", "Score, mask, normalise, mix, 42 times.")
-    missing = [n for n in numbers(text) if not n.kind]
+    missing = [n for n in accounting.numbers(text, CHAPTER) if not n.kind]
     assert [n.text for n in missing] == ["42"]
     assert "mix, [42] times" in missing[0].context(text)
 
 
 def test_the_accounting_counts_add_up(chapter_text):
-    a = accounting.accounting(chapter_text)
+    a = accounting.accounting(chapter_text, CHAPTER)
     assert sum(a["by kind"].values()) == a["numbers"] and "unaccounted" not in a["by kind"]
     assert sum(a["words by kind"].values()) == a["words"] and "unaccounted" not in a["words by kind"]
     # every figure is one walked number, in digits or in words
@@ -55,7 +56,7 @@ def test_every_repeat_names_a_figure_with_the_same_value(d):
 
 
 def test_a_repeat_of_another_value_is_caught():
-    d = accounting.Declared("and 9 for", "repeat", "", repeats="ladder.gain_four_heads")
+    d = Declared("and 9 for", "repeat", "", repeats="ladder.gain_four_heads")
     with pytest.raises(AssertionError, match="ladder.gain_four_heads is 3"):
         test_every_repeat_names_a_figure_with_the_same_value(d)
 
@@ -67,6 +68,6 @@ def test_no_number_is_declared_derived():
 
 def test_a_broken_declaration_is_named(chapter_text):
     text = chapter_text.replace("throttles from 1,785 MHz", "throttles from 1,800 MHz")
-    assert any("1,785 MHz" in line for line in accounting.stale_declarations(text))
+    assert any("1,785 MHz" in line for line in accounting.stale_declarations(text, CHAPTER))
     with pytest.raises(ValueError, match="not in the chapter"):
-        numbers(text)
+        accounting.numbers(text, CHAPTER)

@@ -123,11 +123,11 @@ def scratch_copy(dest: Path) -> Path:
 
 def environment(copy: Path, cache: Path) -> dict[str, str]:
     """The copy is the checkout; the chapter and the corpus are the ones this checkout finds."""
-    from claims.accounting import EXPLAINERS
+    from claims.chapter import CHAPTER
     from data import corpus
     from data.chapter import ChapterMissing, chapter_path
     try:
-        chapter = chapter_path(explain=EXPLAINERS)
+        chapter = chapter_path(explain=CHAPTER.explainers())
     except ChapterMissing as e:
         pytest.skip(f"the example anchors a figure in the chapter: {e}")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "ATTENTION_CLAIMS_"))}

@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from claimcheck.save import load_verdicts
+from claimcheck.verdicts import committed_only
+from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES
 from claims.report import chapter, chapter_inserts, chapter_marks, chapter_math, tables
 from claims.report.chapter_inserts import FORMULAS, PLACES
 from claims.report.chapter_text import Block, Mark, Quote, blocks
-from claims.save import load_verdicts
-from claims.verdicts import committed_only
 from fixtures.results import RESULTS_DIR
 
 ROW = {"id": "x.tiny", "claim": "x.claim", "printed": "1.8", "label": "holds", "verdict": "holds",
@@ -78,7 +79,7 @@ def test_every_paragraph_that_introduces_what_it_does_not_print_is_placed(chapte
 
 @pytest.fixture(scope="module")
 def data():
-    return {t.key: t for t in tables.data(committed_only(load_verdicts(RESULTS_DIR / "verdicts.json")), RESULTS_DIR)}
+    return {t.key: t for t in tables.data(committed_only(CHAPTER, load_verdicts(CHAPTER, RESULTS_DIR / "verdicts.json")), RESULTS_DIR)}
 
 
 def test_each_placed_table_is_built_and_its_marked_cells_restate_their_figures(data):
@@ -101,7 +102,7 @@ def test_a_trained_table_says_whose_seeds_dates_and_device_it_shows(data):
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory, chapter_text):
     out = tmp_path_factory.mktemp("chapter-md")
-    merged = committed_only(load_verdicts(RESULTS_DIR / "verdicts.json"))
+    merged = committed_only(CHAPTER, load_verdicts(CHAPTER, RESULTS_DIR / "verdicts.json"))
     chapter.build(out, chapter_text, "", merged, [])
     return out
 

@@ -33,9 +33,9 @@ def test_an_altered_chapter_is_an_error_not_a_skip(tmp_path, monkeypatch, chapte
     altered.write_text(chapter_text.replace("37.82", "37.83").replace("a baseline of 59.71", "a baseline of 60"),
                        encoding="utf-8")
     monkeypatch.setenv(chapter.ENV_VAR, str(altered))
-    from claims.accounting import EXPLAINERS
+    from claims.chapter import CHAPTER
     with pytest.raises(ChapterAltered, match=CHAPTER_SHA256) as e:
-        load_chapter(explain=EXPLAINERS)
+        load_chapter(explain=CHAPTER.explainers())
     # the error names each figure whose anchor no longer matches, and nothing else
     assert "norm.prenorm: anchor" in str(e.value) and "ladder.baseline: anchor" in str(e.value)
     assert "ladder.residual_average_val: anchor" in str(e.value)     # shares the altered anchor
@@ -52,7 +52,7 @@ def test_without_the_chapter_a_test_that_needs_it_skips_and_says_where_it_looked
     monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     monkeypatch.setenv(chapter.ENV_VAR, str(pytester.path / "no-chapter.txt"))
     pytester.makepyfile(test_needs="def test_x(chapter_text):\n    assert chapter_text\n")
-    result = pytester.runpytest_subprocess("-p", "fixtures.plugin", "-rs", "-p", "no:cacheprovider")
+    result = pytester.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-rs", "-p", "no:cacheprovider")
     result.assert_outcomes(skipped=1)
     result.stdout.fnmatch_lines(["*needs the chapter text*no-chapter.txt: not found*"])
 

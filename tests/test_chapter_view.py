@@ -199,18 +199,19 @@ window.addEventListener('load', () => {
 
 @pytest.mark.skipif(BROWSER is None, reason=WHY_NONE)
 def test_every_asserting_sentence_carries_a_mark_with_its_claims_in_chromium(built, chapter_text):
-    """Each sentence the sentence table says asserts claims (claims/sentences.py) lies in a sentence
+    """Each sentence the sentence table says asserts claims (claimcheck/sentences.py) lies in a sentence
     mark that names its claims, shows a bar coloured by their worst verdict (a claim no test
     carries: not encoded), and links each claim to its row in index.html."""
     from urllib.parse import unquote
 
+    from claimcheck.sentences import accounted
+    from claims.chapter import CHAPTER
     from claims.report.chapter_sentences import RANK, claim_kind
-    from claims.sentences import accounted
     body = probe(built / "chapter.html", SENTENCES, built / "chrome-profile")
     marks = json.loads(unquote(body["sentences"]))
     claims = {c["id"]: c for c in json.loads((built / "merged.json").read_text())["claims"]}
     index = parse(built / "index.html")
-    units = [a for a in accounted(chapter_text) if a.kind == "asserts" and not a.unit.block]
+    units = [a for a in accounted(chapter_text, CHAPTER.sentences) if a.kind == "asserts" and not a.unit.block]
     assert units and marks
     for a in units:
         held = [m for m in marks if m["start"] <= a.unit.start and a.unit.end <= m["end"]]

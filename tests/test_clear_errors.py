@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from claims.chapter import CHAPTER
 from data import chapter
 from fixtures.results import EvidenceError
 
@@ -129,12 +130,12 @@ def test_the_suite_collects_without_xdist_under_strict_markers(tmp_path):
 def committed(tmp_path_factory):
     """A copy of results/'s evidence (the errata read it; nothing of the project is written) and
     the committed verdicts, merged as the report merges them without a fresh run."""
-    from claims.save import load_verdicts
-    from claims.verdicts import committed_only
+    from claimcheck.save import load_verdicts
+    from claimcheck.verdicts import committed_only
     results = tmp_path_factory.mktemp("results")
     for p in (ROOT / "results").glob("*.json"):
         shutil.copy(p, results / p.name)
-    return results, committed_only(load_verdicts(results / "verdicts.json"))
+    return results, committed_only(CHAPTER, load_verdicts(CHAPTER, results / "verdicts.json"))
 
 
 def _records(merged: dict):

@@ -10,10 +10,13 @@ import json
 
 import pytest
 
+from claimcheck.evidence import file_of, load
+from claimcheck.verdicts import counts, device_reading, read_off_instrument
+from claims.chapter import CHAPTER
 from claims.chapter_figures import COST_INSTRUMENT, FIGURES, INSTRUMENT_DEVICE
-from claims.figure_evidence import FILE, load
 from claims.record_rules import spec_for
-from claims.verdicts import counts, device_reading, read_off_instrument
+
+FILE = file_of(CHAPTER)                 # results/figures.json
 
 pytestmark = pytest.mark.fast
 
@@ -28,29 +31,29 @@ def test_the_figure_table_sends_clock_and_allocator_figures_to_cuda_and_theory_t
 
 
 def test_no_committed_figure_record_is_decided_by_a_cpu_clock_or_allocator():
-    records = load(FILE)
-    off_cuda = [r for r in records if read_off_instrument(r) and not str(r["device"]).startswith("cuda")]
+    records = load(CHAPTER, FILE)
+    off_cuda = [r for r in records if read_off_instrument(CHAPTER, r) and not str(r["device"]).startswith("cuda")]
     assert off_cuda, "the committed evidence has CPU timing and peak-memory records, shown as readings"
-    assert [r["key"] for r in off_cuda if not device_reading(r)] == []
+    assert [r["key"] for r in off_cuda if not device_reading(CHAPTER, r)] == []
     theory = [r for r in records if "cost.converges_on_4" in r["figures"]]
     assert sorted(r["measurement"] for r in theory) == ["op_counts/1", "op_counts/1"]
-    assert not any(read_off_instrument(r) for r in theory)
+    assert not any(read_off_instrument(CHAPTER, r) for r in theory)
 
 
 def test_no_committed_verdict_counts_a_cpu_clock_or_allocator():
     verdicts = json.loads((FILE.parent / "verdicts.json").read_text())
     bad = [(c["id"], t["key"]) for c in verdicts["claims"] for t in c["tests"]
-           if read_off_instrument(t) and not str(t.get("device") or "").startswith("cuda") and counts(t)]
+           if read_off_instrument(CHAPTER, t) and not str(t.get("device") or "").startswith("cuda") and counts(CHAPTER, t)]
     assert bad == []
 
 
 def test_a_planted_cpu_timing_of_the_theory_figure_is_a_reading_not_a_verdict():
     # the exemption removed: "theory" on the CPU clock is a reading like any other clock figure
     timed = {"figures": ["cost.converges_on_4"], "measurement": "timing/1", "rule": "timing/2", "device": "cpu"}
-    assert device_reading(timed)
-    assert device_reading(dict(timed, measurement="peak_memory/1", rule="stated/2"))
-    assert not device_reading(dict(timed, device="cuda"))
-    assert not device_reading(dict(timed, measurement="op_counts/1", rule="counts/1"))
+    assert device_reading(CHAPTER, timed)
+    assert device_reading(CHAPTER, dict(timed, measurement="peak_memory/1", rule="stated/2"))
+    assert not device_reading(CHAPTER, dict(timed, device="cuda"))
+    assert not device_reading(CHAPTER, dict(timed, measurement="op_counts/1", rule="counts/1"))
     test = {"outcome": "holds", "figures": [], "device": "cpu",
             "records": [{"rule": "timing/2", "measurement": "timing/1", "device": "cpu"}]}
-    assert device_reading(test) and not counts(test)
+    assert device_reading(CHAPTER, test) and not counts(CHAPTER, test)

@@ -145,6 +145,6 @@ def test_a_claim_test_that_meets_not_measurable_is_not_run_with_the_reason(pytes
     (pytester.path / "claims" / "test_peak.py").write_text(
         "import pytest\nfrom fixtures.cost import NotMeasurable\n"
         "@pytest.mark.claim('cost.peak_memory')\ndef test_p(claim_record):\n    raise NotMeasurable('no profiler')\n")
-    result = pytester.runpytest_subprocess("-p", "claims.plugin", "-p", "no:cacheprovider", "-rs")
+    result = pytester.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider", "-rs")
     result.assert_outcomes(skipped=1)
     result.stdout.fnmatch_lines(["*no profiler*"])

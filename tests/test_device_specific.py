@@ -1,12 +1,13 @@
 """A figure the chapter measured on its CUDA laptop card (claims/chapter_figures.py device="cuda")
 is decided only on CUDA; measured elsewhere it is a reading beside the chapter's, `not run:
-device-specific`, never held or refuted: at test time (claims/rule.py device_specific) and for
-committed verdicts (claims/verdicts.py device_reading)."""
+device-specific`, never held or refuted: at test time (claimcheck/rule.py device_specific) and for
+committed verdicts (claimcheck/verdicts.py device_reading)."""
 from types import SimpleNamespace
 
 import pytest
 
-from claims import rule, verdicts
+from claimcheck import hooks, rule, verdicts
+from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES
 
 
@@ -19,7 +20,7 @@ def peak_test(outcome: str, device: str, record_device: str | None = None, reaso
 
 
 def row(claims, fid="cost.peak_mb_128"):
-    return next(r for r in verdicts.figure_rows(claims) if r["id"] == fid)
+    return next(r for r in verdicts.figure_rows(CHAPTER, claims) if r["id"] == fid)
 
 
 def test_the_peak_mb_column_and_its_fits_are_the_cuda_cards():
@@ -31,32 +32,33 @@ def test_the_peak_mb_column_and_its_fits_are_the_cuda_cards():
 
 def test_a_cpu_measurement_of_a_cuda_figure_is_a_reading_not_a_verdict():
     t = peak_test("refuted", "cpu", reason="refuted: 10.5 MB at n = 128, not 14.6")
-    c = verdicts.summarise_claim("cost.peak_memory", [t], True)
+    c = verdicts.summarise_claim(CHAPTER, "cost.peak_memory", [t], True)
     assert c["verdict"] == "not run" and "device-specific" in c["reason"]
-    assert "1 device-specific reading" in verdicts.verdict_label(c)
+    assert "1 device-specific reading" in verdicts.verdict_label(CHAPTER, c)
     r = row([c])
     assert r["verdict"] == "not run" and r["label"] == "not run: device-specific" and r["measured"] == 10.5
 
 
 def test_on_cuda_the_same_figure_is_decided():
-    c = verdicts.summarise_claim("cost.peak_memory", [peak_test("refuted", "cuda:0")], True)
+    c = verdicts.summarise_claim(CHAPTER, "cost.peak_memory", [peak_test("refuted", "cuda:0")], True)
     assert c["verdict"] == "refuted" and row([c])["label"] == "refuted"
 
 
 def test_the_records_device_wins_over_the_runs():
     """A cost test's cpu case measures on the CPU even in a run whose device is CUDA."""
-    c = verdicts.summarise_claim("cost.peak_memory", [peak_test("refuted", "cuda", record_device="cpu")], True)
+    c = verdicts.summarise_claim(CHAPTER, "cost.peak_memory", [peak_test("refuted", "cuda", record_device="cpu")], True)
     assert c["verdict"] == "not run" and row([c])["label"] == "not run: device-specific"
 
 
 def test_a_fresh_device_specific_skip_is_labelled_so():
     t = peak_test("not run", "cpu", reason="not run: device-specific: 10.5 MB at n = 128 on cpu, a reading")
-    assert row([verdicts.summarise_claim("cost.peak_memory", [t], True)])["label"] == "not run: device-specific"
+    assert row([verdicts.summarise_claim(CHAPTER, "cost.peak_memory", [t], True)])["label"] == "not run: device-specific"
 
 
 def request_for(*figure_ids):
     marks = [SimpleNamespace(args=figure_ids)]
-    return SimpleNamespace(node=SimpleNamespace(iter_markers=lambda name: marks if name == "figure" else []))
+    return SimpleNamespace(node=SimpleNamespace(iter_markers=lambda name: marks if name == "figure" else []),
+                           config=SimpleNamespace(stash={hooks.CHAPTER: CHAPTER}))    # the run's Chapter
 
 
 def test_the_rule_skips_a_cuda_figure_off_cuda_and_decides_it_on_cuda():

@@ -73,15 +73,16 @@ def test_every_option_named_exists_in_its_commands_help(page):
 
 
 # What docs/layout.md must name, by file name: every module and script of these folders, but the
-# claim test files (claims/test_*.py: "one test file per chapter section") and package files.
-LAYOUT_FOLDERS = ("data", "model", "fixtures", "claims", "claims/report", "claims/report/errata", "benchmarks")
+# claim test files (claims/test_*.py: "one test file per chapter section"; the example's) and package files.
+LAYOUT_FOLDERS = ("claimcheck", "data", "model", "fixtures", "claims", "claims/report", "claims/report/errata", "benchmarks",
+                  "examples/running_mean")
 
 
 def test_the_layout_names_every_module():
     layout = (ROOT / "docs" / "layout.md").read_text()
     files = [p for folder in LAYOUT_FOLDERS for p in sorted((ROOT / folder).iterdir())
              if p.suffix in (".py", ".sh") and p.name not in ("__init__.py", "conftest.py")
-             and not (folder == "claims" and p.name.startswith("test_"))
+             and not (folder in ("claims", "examples/running_mean") and p.name.startswith("test_"))
              and not (p.name == "__main__.py" and folder != "fixtures")]
     missing = [str(p.relative_to(ROOT)) for p in files
                if not re.search(rf"(?<![\w/.-]){re.escape(p.name)}(?![\w-])", layout)]

@@ -47,6 +47,7 @@ from docs_pages import ROOT, Page, pages
 
 # a module-level constant of a source file, read without importing it (claims/test_*.py too: tests
 # import no test module, tests/test_layout.py); the one reader, the setup check's
+from claims.chapter import CHAPTER
 from claims.chapter_setup import constant as _module_constant
 
 DATE = re.compile(r"(?<!\d)20\d\d-[01]\d-[0-3]\d(?:[T ][0-2]\d:[0-5]\d(?::[0-5]\d)?(?:\+00:00|Z| UTC)?)?(?!\d)")
@@ -150,18 +151,18 @@ def _winograd_seeds() -> int:
 
 
 def _seed_steps() -> tuple:
-    return tuple(_module_constant("claims/decide.py", "SEED_STEPS"))
+    return tuple(_module_constant("claimcheck/decide.py", "SEED_STEPS"))
 
 
 def _min_seeds() -> int:
-    return _module_constant("claims/decide.py", "MIN_SEEDS")
+    return _module_constant("claimcheck/decide.py", "MIN_SEEDS")
 
 
 @cache
 def _figure_records() -> dict:
     """results/figures.json: its records, and how many hold and are refuted (their verdicts)."""
-    from claims import figure_evidence
-    records = figure_evidence.load(ROOT / "results" / "figures.json")
+    from claimcheck import evidence as figure_evidence
+    records = figure_evidence.load(CHAPTER, ROOT / "results" / "figures.json")
     return {"n": len(records), "holds": sum(r.get("verdict") == "holds" for r in records),
             "refuted": sum(r.get("verdict") == "refuted" for r in records),
             "undecided": sum(r.get("verdict") == "undecided" for r in records)}
@@ -186,7 +187,7 @@ FACTS: list[Fact] = [
     Fact(r"seeds per trained recipe, (?P<lo>\d+) to (?P<hi>\d+);",
          lambda m: {"lo": _least_seeds(), "hi": _module_constant("fixtures/engine.py", "MAX_SEEDS")},
          "fixtures/engine.py seeds_option: 1 to MAX_SEEDS"),
-    Fact(r"needs at least (?P<n>\d+), `claims/decide.py` MIN_SEEDS", lambda m: {"n": _min_seeds()}, "claims/decide.py MIN_SEEDS"),
+    Fact(r"needs at least (?P<n>\d+), `claimcheck/decide.py` MIN_SEEDS", lambda m: {"n": _min_seeds()}, "claimcheck/decide.py MIN_SEEDS"),
     Fact(r"perplexity on (?P<w>\d+) fixed held-out windows at (?P<p>\d+) evenly\s+spaced steps|on its (?P<s>\d+)-window subset",
          lambda m: {"w": _module_constant("fixtures/train.py", "HELD_OUT_WINDOWS"),
                     "s": _module_constant("fixtures/train.py", "HELD_OUT_WINDOWS"),
@@ -196,14 +197,14 @@ FACTS: list[Fact] = [
     Fact(r"chapter's scale \((?P<steps>\d+) steps, batch (?P<batch>\d+), (?P<seeds>\w+) seeds; (?P<wino>\w+)\s+for the Winograd",
          lambda m: {"steps": _recipes().TrainConfig().steps, "batch": _recipes().TrainConfig().batch_size,
                     "seeds": _min_seeds(), "wino": _winograd_seeds()},
-         "fixtures/recipes.py TrainConfig, claims/decide.py MIN_SEEDS, claims/test_winograd.py SEEDS"),
+         "fixtures/recipes.py TrainConfig, claimcheck/decide.py MIN_SEEDS, claims/test_winograd.py SEEDS"),
     Fact(r"\((?P<n>\d+(?:\.\d+)*) or newer, a CUDA build\)",
          lambda m: {"n": ".".join(map(str, _module_constant("benchmarks/gpu_tier.py", "MIN_TORCH")))},
          "benchmarks/gpu_tier.py MIN_TORCH"),
     Fact(r"`--budget-minutes` \((?P<n>\d+) by default\)",
          lambda m: {"n": _option_default("benchmarks/gpu_tier.py", "--budget-minutes")}, "benchmarks/gpu_tier.py"),
     Fact(r"`ATTENTION_CLAIMS_LOCK_WAIT` seconds \((?P<n>\d+) by default\)",
-         lambda m: {"n": _module_constant("data/files.py", "LOCK_WAIT_DEFAULT")}, "data/files.py LOCK_WAIT_DEFAULT"),
+         lambda m: {"n": _module_constant("claimcheck/files.py", "LOCK_WAIT_DEFAULT")}, "claimcheck/files.py LOCK_WAIT_DEFAULT"),
     Fact(r"Python (?P<n>\d+(?:\.\d+)*) or newer", lambda m: {"n": _requires_python()}, "pyproject.toml requires-python"),
     # the readings (docs/readings.md)
     Fact(r"stopped at that step, (?P<a>\d+),.*?the first (?P<b>\d+) steps of the (?P<c>\d+)-step run",
@@ -268,26 +269,26 @@ FACTS: list[Fact] = [
          lambda m: {"n": 100 - 2 * _source_number("claims/timing.py", r"np\.percentile\(.*?\[([\d.]+), [\d.]+\]\)")},
          "claims/timing.py: the percentiles of the bootstrap"),
     Fact(r"at least \+-(?P<n>\d+) run-to-run sd|value \+- (?P<m>\d+) run-to-run sd",
-         lambda m: {"n": _source_number("claims/decide.py", r"value - (\d+) \* drift"),
-                    "m": _source_number("claims/decide.py", r"value - (\d+) \* drift")}, "claims/decide.py floor"),
+         lambda m: {"n": _source_number("claimcheck/decide.py", r"value - (\d+) \* drift"),
+                    "m": _source_number("claimcheck/decide.py", r"value - (\d+) \* drift")}, "claimcheck/decide.py floor"),
     Fact(r"it takes (?P<a>\d+) more processes, up to (?P<b>\d+)",
          lambda m: {"a": _module_constant("claims/timing.py", "REPEAT_STEP"), "b": _module_constant("claims/timing.py", "MAX_REPEATS")},
          "claims/timing.py REPEAT_STEP, MAX_REPEATS", ("docs/cost.md",)),
     Fact(r"two blocks, (?P<n>\d+) seeds each", lambda m: {"n": _winograd_seeds()}, "claims/test_winograd.py SEEDS"),
     Fact(r"\+ (?P<k>\d+) seed-to-seed sd, over at least (?P<n>\d+) seeds|\(mean ± rounding \+ (?P<b>\d+) sd\)",
-         lambda m: {"k": _source_number("claims/decide.py", r"tol = rounding \+ (\d+) \* sd"), "n": _min_seeds(),
-                    "b": _source_number("claims/decide.py", r"tol = rounding \+ (\d+) \* sd")},
-         "claims/decide.py trained, MIN_SEEDS", ("docs/figure-rule.md",)),
+         lambda m: {"k": _source_number("claimcheck/decide.py", r"tol = rounding \+ (\d+) \* sd"), "n": _min_seeds(),
+                    "b": _source_number("claimcheck/decide.py", r"tol = rounding \+ (\d+) \* sd")},
+         "claimcheck/decide.py trained, MIN_SEEDS", ("docs/figure-rule.md",)),
     Fact(r"same rule with (?P<k>\d+) max\(sd, binomial SE\)",
-         lambda m: {"k": _source_number("claims/decide.py", r"rounding \+ (\d+) \* max\(sd, se\)")},
-         "claims/decide.py rate_tolerance", ("docs/figure-rule.md",)),
-    Fact(r"(?P<k>\d+)\s+standard\s+errors", lambda m: {"k": _module_constant("claims/decide.py", "MARGIN_SE")},
-         "claims/decide.py MARGIN_SE", ("docs/figure-rule.md",)),
+         lambda m: {"k": _source_number("claimcheck/decide.py", r"rounding \+ (\d+) \* max\(sd, se\)")},
+         "claimcheck/decide.py rate_tolerance", ("docs/figure-rule.md",)),
+    Fact(r"(?P<k>\d+)\s+standard\s+errors", lambda m: {"k": _module_constant("claimcheck/decide.py", "MARGIN_SE")},
+         "claimcheck/decide.py MARGIN_SE", ("docs/figure-rule.md",)),
     Fact(r"undecided on (?P<a>\d+) seeds is run\s+on (?P<b>\d+); still undecided, on (?P<c>\d+); still undecided at (?P<d>\d+)",
          lambda m: dict(zip("abcd", (*_seed_steps(), _seed_steps()[-1]))),
-         "claims/decide.py SEED_STEPS", ("docs/figure-rule.md",)),
-    Fact(r"field, exit (?P<n>\d+)\.", lambda m: {"n": _source_number("claims/rederive.py", r"print\(e, file=sys.stderr\)\s+return (\d+)")},
-         "claims/rederive.py: a record that cannot be decided exits 2", ("docs/evidence.md",)),
+         "claimcheck/decide.py SEED_STEPS", ("docs/figure-rule.md",)),
+    Fact(r"field, exit (?P<n>\d+)\.", lambda m: {"n": _source_number("claimcheck/rederive.py", r"print\(e, file=sys.stderr\)\s+return (\d+)")},
+         "claimcheck/rederive.py: a record that cannot be decided exits 2", ("docs/evidence.md",)),
     # the committed evidence (docs/evidence.md)
     Fact(r"`results/figures.json` holds (?P<n>\d+) records: (?P<h>\d+) hold, (?P<r>\d+) are refuted and (?P<u>\d+) are undecided",
          lambda m: {"n": _figure_records()["n"], "h": _figure_records()["holds"], "r": _figure_records()["refuted"],

@@ -14,11 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from claims.chapter_figures import of_claim
-from claims.rule_versions import rule_id
-from claims.save import save_run
+from claimcheck.figures import of_claim
+from claimcheck.files import JOURNAL, Transaction, atomic_write, recover
+from claimcheck.save import save_run
+from claimcheck.versions import rule_id
+from claims.chapter import CHAPTER
+from claims.chapter_figures import FIGURES
 from data import chapter, corpus
-from data.files import JOURNAL, Transaction, atomic_write, recover
 from fixtures import results
 from fixtures.evidence import Evidence
 
@@ -27,7 +29,7 @@ FORK = multiprocessing.get_context("fork")
 
 
 def _figure(cid: str):
-    return next(iter(of_claim(cid).values()))
+    return next(iter(of_claim(FIGURES, cid).values()))
 
 
 def _decision(cid: str, outcome: str) -> dict:
@@ -62,7 +64,7 @@ def _saved_ids(results_dir: Path) -> set[str]:
 def _save_in_child(ev_root, results_dir, barrier):
     ev = Evidence(ev_root, results_dir=results_dir)
     barrier.wait()
-    save_run(json.loads((Path(ev_root) / "claims.json").read_text()), ev, results_dir)
+    save_run(CHAPTER, json.loads((Path(ev_root) / "claims.json").read_text()), ev, results_dir)
 
 
 # ------------------------------------------------------------ 1. two saves at once
@@ -96,7 +98,7 @@ def _state(results_dir: Path) -> dict[str, str]:
 def _save_and_die(ev_root, results_dir, kill_at, count=None):
     """Save, with a SIGKILL aimed at the kill_at-th file operation of the save (each file written,
     each rename); with kill_at 0, count the operations into `count` instead."""
-    from data import files
+    from claimcheck import files
     calls = {"n": 0}
 
     def aimed(fn):
@@ -110,7 +112,7 @@ def _save_and_die(ev_root, results_dir, kill_at, count=None):
     files.os.replace, files._write_synced = aimed(replace), aimed(write)
     try:
         ev = Evidence(ev_root, results_dir=results_dir)
-        save_run(json.loads((Path(ev_root) / "claims.json").read_text()), ev, results_dir)
+        save_run(CHAPTER, json.loads((Path(ev_root) / "claims.json").read_text()), ev, results_dir)
     finally:
         files.os.replace, files._write_synced = replace, write
     if count is not None:
@@ -166,7 +168,7 @@ def test_2_an_interrupted_save_is_finished_by_the_next_run_and_it_says_so(tmp_pa
 
 def test_3_an_installed_copy_outside_a_checkout_stops_with_a_clear_error_and_writes_nothing(tmp_path):
     site = tmp_path / "site-packages"                                # what `pip install .` puts there
-    for pkg in ("data", "claims", "fixtures", "model"):
+    for pkg in ("claimcheck", "data", "claims", "fixtures", "model"):
         shutil.copytree(ROOT / pkg, site / pkg, ignore=shutil.ignore_patterns("__pycache__"))
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -376,9 +378,9 @@ def test_8_a_save_that_changes_nothing_writes_nothing(tmp_path):
     (tmp_path / "results").mkdir()
     ev = _run_dir(tmp_path, "run", "norm.postnorm_diverges")
     fresh = json.loads((ev.root / "claims.json").read_text())
-    save_run(fresh, ev, tmp_path / "results")
+    save_run(CHAPTER, fresh, ev, tmp_path / "results")
     first = (tmp_path / "results" / "verdicts.json").read_bytes()
-    lines = save_run(fresh, ev, tmp_path / "results")
+    lines = save_run(CHAPTER, fresh, ev, tmp_path / "results")
     assert "verdicts.json: unchanged" in lines
     assert (tmp_path / "results" / "verdicts.json").read_bytes() == first
 

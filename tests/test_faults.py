@@ -39,7 +39,7 @@ def project(pytester, monkeypatch):
 # ------------------------------------------------------------ 1. verdicts on nothing, weaker evidence
 
 def test_1_save_results_keeps_committed_evidence_on_more_seeds(monkeypatch):
-    from claims import save
+    from claimcheck import save
     committed = {"average.worse_than_baseline": {"id": "average.worse_than_baseline", "verdict": "holds",
                                                   "seeds": 3}}
     fresh = {"claims": [{"id": "average.worse_than_baseline", "verdict": "refuted", "tier": "gpu", "seeds": 1},
@@ -56,13 +56,13 @@ def test_2_a_collection_error_keeps_the_last_report(project):
     (project.path / "claims" / "test_a.py").write_text(
         "import pytest\n@pytest.mark.claim('corpus.chars')\ndef test_ok(claim_record):\n"
         "    claim_record(stated=1, measured=1, tolerance='exact')\n")
-    first = project.runpytest_subprocess("-p", "claims.plugin", "-p", "no:cacheprovider")
+    first = project.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider")
     first.assert_outcomes(passed=1)
     report = project.path / "report" / "claims.json"
     before = report.read_text()
     (project.path / "claims" / "test_b.py").write_text(
         "import pytest\n@pytest.mark.claim('corpus.nonsense')\ndef test_bad():\n    pass\n")
-    second = project.runpytest_subprocess("-p", "claims.plugin", "-p", "no:cacheprovider")
+    second = project.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider")
     assert second.ret == pytest.ExitCode.USAGE_ERROR
     assert report.read_text() == before                          # corpus.chars still holds there
     second.stdout.fnmatch_lines(["*claim report not written: the run aborted (USAGE_ERROR)*"])
@@ -77,7 +77,7 @@ def test_4_a_claim_id_in_a_variable_or_a_bare_marker_is_a_clean_failure_under_xd
         "@pytest.mark.claim\ndef test_bare():\n    pass\n"
         "@pytest.mark.claim('corpus.chars')\ndef test_good(claim_record):\n"
         "    claim_record(stated=1, measured=1, tolerance='exact')\n")
-    result = project.runpytest_subprocess("-p", "claims.plugin", "-p", "no:cacheprovider", "-n", "2")
+    result = project.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider", "-n", "2")
     out = result.stdout.str()
     assert "INTERNALERROR" not in out
     result.assert_outcomes(passed=1, errors=2)                   # failed at setup, named
@@ -94,7 +94,7 @@ def test_5_claim_record_refuses_what_is_not_evidence_and_the_test_fails(project)
         "    claim_record(stated=1, measured=object(), tolerance='exact')\n"
         "@pytest.mark.claim('corpus.tokens')\ndef test_tensor(claim_record):\n"
         "    claim_record(stated=1, measured=torch.tensor([1.0, float('nan')]), tolerance='exact')\n")
-    result = project.runpytest_subprocess("-p", "claims.plugin", "-p", "no:cacheprovider", "-n", "2")
+    result = project.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider", "-n", "2")
     assert "INTERNALERROR" not in result.stdout.str()
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*claim_record(measured=...): object is not evidence*"])

@@ -11,10 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from claims import figure_evidence
-from claims.chapter_figures import of_claim
-from claims.rule_versions import rule_id
-from claims.save import save_run
+from claimcheck import evidence as figure_evidence
+from claimcheck.figures import of_claim
+from claimcheck.save import save_run
+from claimcheck.versions import rule_id
+from claims.chapter import CHAPTER
+from claims.chapter_figures import FIGURES
 from data import paths
 from fixtures import results
 from fixtures.evidence import Evidence
@@ -90,7 +92,7 @@ def test_4_one_rule_for_pytest_and_the_report(scratch, tmp_path):
 def _fresh(ts: str, commit: str, meta: dict | None = None) -> dict:
     """A run's claims.json deciding one trained figure of the ladder on three seeds, at its printed
     value (a record holds measured values only; the rule inputs are the figure table's)."""
-    figure = next(iter(of_claim("ladder.residual_head").values()))
+    figure = next(iter(of_claim(FIGURES, "ladder.residual_head").values()))
     runs = [{"group": "ladder", "recipe": "baseline", "seed": s, "key": f"k{s}"} for s in range(3)]
     test = {"nodeid": NODE, "outcome": "holds", "reason": "", "tier": "gpu", "device": "cuda:0", "seconds": 1.0,
             "timestamp": ts, "source": "fresh run", "torch": "9.9", "runs": runs,
@@ -117,7 +119,7 @@ def test_5_a_save_refuses_a_readings_entry_the_report_would_refuse_and_writes_no
     ev = _run_dir(tmp_path, "run", _fresh("2026-12-01T12:00:00+00:00", "c1"), {"readings.json": json.dumps(bad)})
     before = _state(tmp_path / "results")
     with pytest.raises(results.EvidenceError, match=r"readings\.json"):
-        save_run(json.loads((ev.root / "claims.json").read_text()), ev, tmp_path / "results")
+        save_run(CHAPTER, json.loads((ev.root / "claims.json").read_text()), ev, tmp_path / "results")
     assert _state(tmp_path / "results") == before
     with pytest.raises(results.EvidenceError, match=r"readings\.json"):      # its evidence alone, the same
         ev.save()
@@ -145,14 +147,14 @@ def test_5_the_report_then_renders_what_the_save_committed(scratch, tmp_path):
 def test_8_a_from_results_save_keeps_the_provenance_of_the_run_that_measured(tmp_path):
     (tmp_path / "results").mkdir()
     first = _run_dir(tmp_path, "measured", _fresh("2026-11-01T10:00:00+00:00", "c-measured"))
-    save_run(json.loads((first.root / "claims.json").read_text()), first, tmp_path / "results")
-    was = {r["key"]: r for r in figure_evidence.load(tmp_path / "results" / "figures.json")}
+    save_run(CHAPTER, json.loads((first.root / "claims.json").read_text()), first, tmp_path / "results")
+    was = {r["key"]: r for r in figure_evidence.load(CHAPTER, tmp_path / "results" / "figures.json")}
     again = _fresh("2026-12-24T10:00:00+00:00", "c-today", {"from_results": True, "torch": "10.0",
                                                             "from_records": [NODE]})
     again["claims"][0]["tests"][0].update(device="cpu", torch="10.0")
     second = _run_dir(tmp_path, "again", again)
-    save_run(again, second, tmp_path / "results")
-    now = {r["key"]: r for r in figure_evidence.load(tmp_path / "results" / "figures.json")}
+    save_run(CHAPTER, again, second, tmp_path / "results")
+    now = {r["key"]: r for r in figure_evidence.load(CHAPTER, tmp_path / "results" / "figures.json")}
     assert now.keys() == was.keys()
     for key, rec in now.items():
         assert {f: rec[f] for f in ("date", "code", "device", "torch")} == \
@@ -169,8 +171,8 @@ def test_8_a_from_results_record_with_no_committed_one_takes_its_runs_provenance
     fresh["claims"][0]["tests"][0]["runs"] = [{"group": "norm", "recipe": r["recipe"], "seed": r["seed"],
                                                "key": r["key"]} for r in runs]
     ev = _run_dir(tmp_path, "run", fresh)
-    save_run(fresh, ev, tmp_path / "results")
-    (rec,) = figure_evidence.load(tmp_path / "results" / "figures.json")
+    save_run(CHAPTER, fresh, ev, tmp_path / "results")
+    (rec,) = figure_evidence.load(CHAPTER, tmp_path / "results" / "figures.json")
     assert rec["date"] == max(r["date"] for r in runs) and rec["date"] != "2026-12-24T10:00:00+00:00"
     assert rec["device"] == runs[0]["device"] and rec["torch"] == runs[0]["torch"]
     assert rec["code"] != "c-today" and rec["code"]
@@ -299,9 +301,9 @@ def test_3_the_report_refuses_a_verdict_the_re_derivation_refuses(scratch, tmp_p
 def test_a_save_keeps_the_records_of_an_undecided_figure(tmp_path):
     """An undecided trained figure is committed as undecided, with its values (more seeds add to
     them): the save used to drop every record but a holds' or a refuted's."""
-    from claims.save import save_run as save
+    from claimcheck.save import save_run as save
     (tmp_path / "results").mkdir()
-    committed = next(r for r in figure_evidence.load(ROOT / "results" / "figures.json")
+    committed = next(r for r in figure_evidence.load(CHAPTER, ROOT / "results" / "figures.json")
                      if r["key"] == "winograd.map_tired_1_0")
     values = committed["measured"]["values"]
     test = {"nodeid": "claims/test_winograd.py::test_probe_map", "outcome": "undecided", "reason": "undecided: probe",
@@ -313,7 +315,7 @@ def test_a_save_keeps_the_records_of_an_undecided_figure(tmp_path):
     fresh = {"meta": {"source": "fresh run", "timestamp": test["timestamp"], "commit": "c", "torch": "9.9"},
              "claims": [{"id": committed["claim"], "verdict": "undecided", "tests": [test]}]}
     ev = _run_dir(tmp_path, "run", fresh)
-    save(fresh, ev, tmp_path / "results")
-    saved = {r["key"]: r for r in figure_evidence.load(tmp_path / "results" / "figures.json")}
+    save(CHAPTER, fresh, ev, tmp_path / "results")
+    saved = {r["key"]: r for r in figure_evidence.load(CHAPTER, tmp_path / "results" / "figures.json")}
     assert saved["winograd.map_tired_1_0"]["verdict"] == "undecided"
     assert saved["winograd.map_tired_1_0"]["measured"]["values"] == values

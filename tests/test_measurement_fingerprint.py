@@ -263,7 +263,7 @@ def _synthetic_timing(asked: dict) -> Iterator[None]:
     seeded generator; no other runnable thread), and each timing process (Timings.more) run in this
     one: `python -m fixtures.cost`'s main with its output handed back as the child's.  What it asks
     for goes into `asked`: each process's command and the threads it times on.  The rule that judges
-    a figure on its interval (claims/decide.py judge, versioned as a rule) is replaced by one that
+    a figure on its interval (claimcheck/decide.py judge, versioned as a rule) is replaced by one that
     accepts at once, so the first interval is the one reported and no process is added for it."""
     rng = np.random.default_rng(TIMING_SEED)
     real = cost.time_ms, cost.others_runnable, cost.subprocess, timing.judge

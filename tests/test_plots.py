@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 from records import recorded
 
+from claimcheck.save import save_run
+from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES, LADDER_ROW_FIGURE
 from claims.report import plots
-from claims.save import save_run
 from fixtures import recipes, results
 from fixtures.evidence import Evidence
 
@@ -106,7 +107,7 @@ def test_a_save_of_a_run_that_changes_nothing_leaves_the_committed_plot_unwritte
     run = Evidence(tmp_path / "run", results_dir=results_dir)
     plots.ladder_plot(run.root)
     run.add("ladder.png")
-    lines = save_run({"meta": {}, "claims": []}, run, results_dir)
+    lines = save_run(CHAPTER, {"meta": {}, "claims": []}, run, results_dir)
     after = (results_dir / "ladder.png").stat()
     assert "ladder.png: unchanged" in lines, lines
     assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)

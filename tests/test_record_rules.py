@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from claims import decide as rules
-from claims import figure_evidence
+from claimcheck import decide as rules
+from claimcheck import evidence as figure_evidence
+from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES, NULLS
 from claims.record_rules import DECLARED, decide, spec_for
 
 ROOT = Path(__file__).resolve().parent.parent
-COMMITTED = figure_evidence.load()
+COMMITTED = figure_evidence.load(CHAPTER, )
 TARGET = "depth.two_blocks_train"            # refuted: 14.95 +- 0.16 against 14.49
 
 
@@ -238,9 +239,9 @@ def test_a_trained_claim_with_no_runs_cannot_be_saved():
             "records": [{"figures": [TARGET], "rule": "trained/2", "measurement": "perplexity/1",
                          "decision": {"values": [FIGURES[TARGET].value] * 3}}], "runs": []}
     with pytest.raises(figure_evidence.FigureEvidenceError, match="names no runs"):
-        figure_evidence.from_test(test, {})
+        figure_evidence.from_test(CHAPTER, test, {})
 
 
 def test_the_sequential_seeds_rule_starts_at_the_least_seeds_a_figure_is_decided_on():
-    from claims.decide import MIN_SEEDS, SEED_STEPS
+    from claimcheck.decide import MIN_SEEDS, SEED_STEPS
     assert SEED_STEPS[0] == MIN_SEEDS and list(SEED_STEPS) == sorted(set(SEED_STEPS))

@@ -1,6 +1,6 @@
 """Committed verdicts checked against what today's rules decide: the re-derivation from the
 committed evidence alone (claims/rederive.py, results/figures.json) and the rule versions
-(claims/rule_versions.py, stale verdicts)."""
+(claimcheck/versions.py, stale verdicts)."""
 import json
 import subprocess
 import sys
@@ -9,13 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from claims import figure_evidence, rederive, rule_versions
-from claims.decide import TIMED
-from claims.record_rules import decide, spec_for
-from claims.verdicts import outcome_label, summarise_claim, summary_of, summary_text, verdict_label
+from claimcheck import evidence as figure_evidence
+from claimcheck import rederive as engine_rederive
+from claimcheck import versions as rule_versions
+from claimcheck.verdicts import outcome_label, summarise_claim, summary_of, summary_text, verdict_label
+from claims.chapter import CHAPTER
+from claims.record_rules import TIMED, decide, spec_for
 
 ROOT = Path(__file__).resolve().parent.parent
-COMMITTED = figure_evidence.load()
+COMMITTED = figure_evidence.load(CHAPTER, )
 
 
 def _run(*args, cwd=ROOT):
@@ -31,7 +33,7 @@ def test_every_committed_figure_is_decided_again_without_torch_in_seconds():
                        capture_output=True, text=True, check=False)
     seconds = time.perf_counter() - started
     assert r.returncode == 0, r.stdout + r.stderr
-    decided = [rec for rec in COMMITTED if figure_evidence.stale(rec) is None]
+    decided = [rec for rec in COMMITTED if figure_evidence.stale(CHAPTER, rec) is None]
     assert f"{len(decided)} agree, 0 differ; 0 need weights" in r.stdout
     imported = {line.split("|")[-1].strip().split(".")[0] for line in r.stderr.splitlines() if "|" in line}
     assert not imported & {"torch", "pytest", "numpy"}, imported & {"torch", "pytest", "numpy"}
@@ -46,7 +48,7 @@ def _test(nodeid, outcome, reason="", rule="trained/1", ts="2026-12-01T00:00:00+
 
 def _first(group: str) -> dict:
     """The first committed, current record of a results group (its runs', or for cost its figures' prefix)."""
-    current = [r for r in COMMITTED if figure_evidence.stale(r) is None]
+    current = [r for r in COMMITTED if figure_evidence.stale(CHAPTER, r) is None]
     if group == "cost":
         return next(r for r in current if r["key"].startswith("cost."))
     return next(r for r in current if any(run["group"] == group for run in r["runs"]))
@@ -127,7 +129,7 @@ def test_a_record_of_an_unknown_figure_or_verdict_is_named(tmp_path):
 def test_the_committed_figure_records_agree_with_the_committed_verdicts():
     """results/figures.json and results/verdicts.json say the same of every committed test."""
     verdicts = json.loads((ROOT / "results" / "verdicts.json").read_text())
-    assert rederive.against_verdicts(COMMITTED, verdicts) == []
+    assert engine_rederive.against_verdicts(CHAPTER, COMMITTED, verdicts) == []
 
 
 def test_a_verdict_changed_in_verdicts_json_or_a_figure_record_dropped_is_caught(tmp_path):
@@ -158,10 +160,10 @@ TIMING = "claims/test_cost.py::test_time_grows_as_n_squared[cpu]"
 
 def test_a_verdict_decided_under_an_older_rule_is_stale_never_a_plain_holds():
     old = _test(TIMING, "holds", rule="timing/1")
-    c = summarise_claim("cost.time_quadratic", [old], encoded=True)
+    c = summarise_claim(CHAPTER, "cost.time_quadratic", [old], encoded=True)
     assert c["verdict"] == "stale"
-    assert verdict_label(c).startswith("stale (1 figure(s) decided under an older rule")
-    assert outcome_label(old).startswith("stale: holds under timing/1")
+    assert verdict_label(CHAPTER, c).startswith("stale (1 figure(s) decided under an older rule")
+    assert outcome_label(CHAPTER, old).startswith("stale: holds under timing/1")
     s = summary_of([c])
     assert s["stale"] == 1 and s["holds"] == 0 and "1 stale" in summary_text(s)
 
@@ -170,10 +172,10 @@ def test_a_fresh_verdict_under_the_current_rule_replaces_the_stale_one():
     current = rule_versions.rule_id("timing")
     assert current == f"timing/{rule_versions.RULES['timing'][0]}" and current != "timing/1"
     # on CUDA: a clock decides there only (docs/cost.md); on the CPU both would be readings
-    c = summarise_claim("cost.time_quadratic", [dict(_test(TIMING, "refuted", "refuted: 2.05", rule=current), device="cuda"),
+    c = summarise_claim(CHAPTER, "cost.time_quadratic", [dict(_test(TIMING, "refuted", "refuted: 2.05", rule=current), device="cuda"),
                                                 dict(_test(TIMING.replace("[cpu]", "[x]"), "holds", rule="timing/1"),
                                                      device="cuda")], True)
-    assert c["verdict"] == "refuted" and "1 stale" in verdict_label(c)
+    assert c["verdict"] == "refuted" and "1 stale" in verdict_label(CHAPTER, c)
 
 
 def test_an_unknown_rule_is_a_clear_error():
@@ -184,5 +186,5 @@ def test_an_unknown_rule_is_a_clear_error():
 def test_a_record_measured_under_an_older_measurement_version_is_stale(tmp_path):
     old = dict(_test(TIMING, "holds", rule=rule_versions.rule_id("timing")))
     old["records"] = [dict(old["records"][0], measurement="timing/0")]
-    assert outcome_label(old).startswith("stale: holds, measured with timing/0, measure it again")
-    assert summarise_claim("cost.time_quadratic", [old], encoded=True)["verdict"] == "stale"
+    assert outcome_label(CHAPTER, old).startswith("stale: holds, measured with timing/0, measure it again")
+    assert summarise_claim(CHAPTER, "cost.time_quadratic", [old], encoded=True)["verdict"] == "stale"

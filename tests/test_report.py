@@ -7,6 +7,7 @@ import pytest
 from records import recorded
 
 from claims import registry
+from claims.chapter import CHAPTER
 
 pytest_plugins = ["pytester"]
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,7 +56,7 @@ def project(pytester, monkeypatch):
 
 
 def run(project, *args):
-    result = project.runpytest_subprocess("-p", "claims.plugin", "-p", "no:cacheprovider",
+    result = project.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider",
                                           "-m", "not slow", *args)
     report = json.loads((project.path / "report" / "claims.json").read_text())
     return result, {c["id"]: c for c in report["claims"]}, report["summary"]
@@ -85,16 +86,16 @@ def test_report_lists_every_claim_with_its_verdict(project, xdist):
 
 
 def test_a_claim_no_test_carries_is_not_encoded():
-    from claims.verdicts import summarise_claim
-    assert summarise_claim("scale.runaway", [], encoded=False)["verdict"] == "not encoded"
-    assert summarise_claim("scale.runaway", [], encoded=True)["verdict"] == "not run"
+    from claimcheck.verdicts import summarise_claim
+    assert summarise_claim(CHAPTER, "scale.runaway", [], encoded=False)["verdict"] == "not encoded"
+    assert summarise_claim(CHAPTER, "scale.runaway", [], encoded=True)["verdict"] == "not run"
 
 
 @pytest.mark.parametrize("xdist", [[], ["-n", "2"]], ids=["serial", "xdist-2"])
 def test_unknown_claim_id_is_rejected_at_collection(project, xdist):
     (project.path / "claims" / "test_bad.py").write_text(
         "import pytest\n@pytest.mark.claim('corpus.nonsense')\ndef test_x():\n    pass\n")
-    result = project.runpytest_subprocess("-p", "claims.plugin", *xdist)
+    result = project.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", *xdist)
     assert result.ret != 0
     assert "unknown claim ID" in result.stdout.str() + result.stderr.str()
     assert "corpus.nonsense" in result.stdout.str() + result.stderr.str()
@@ -104,7 +105,7 @@ def test_device_cuda_without_cuda_is_a_clear_usage_error(project):
     import torch
     if torch.cuda.is_available():
         pytest.skip("CUDA is present here")
-    result = project.runpytest_subprocess("-p", "claims.plugin", "--device", "cuda")
+    result = project.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "--device", "cuda")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "torch.cuda.is_available() is False" in result.stderr.str()
 
@@ -121,20 +122,20 @@ def test_report_renders_markdown(project):
 
 
 def _claim(cid, outcome, timestamp, nodeid, measured):
-    from claims.verdicts import summarise_claim
+    from claimcheck.verdicts import summarise_claim
     test = {"nodeid": nodeid, "outcome": outcome, "reason": "", "tier": nodeid.split("::")[0], "device": "cpu",
             "timestamp": timestamp, "seconds": 1.0, "torch": "x", "python": "y", "source": "fresh run",
             "records": [{"stated": 3, "measured": measured, "tolerance": "t"}] if outcome != "not run" else []}
-    return summarise_claim(cid, [test], True)
+    return summarise_claim(CHAPTER, cid, [test], True)
 
 
 def test_merge_keeps_committed_trained_evidence_beside_a_fresh_fast_run():
-    from claims.verdicts import merge
+    from claimcheck.verdicts import merge
     fresh = {"claims": [_claim("ladder.four_heads", "holds", "2026-02-01", "fast::params", 16512),
                         _claim("ladder.residual_head", "not run", "2026-02-01", "gpu::head", None)]}
     committed = {"claims": [_claim("ladder.four_heads", "refuted", "2026-01-01", "gpu::ppl", 1.2),
                             _claim("ladder.residual_head", "holds", "2026-01-01", "gpu::head", 9.1)]}
-    merged = {c["id"]: c for c in merge(fresh, committed)["claims"]}
+    merged = {c["id"]: c for c in merge(CHAPTER, fresh, committed)["claims"]}
     assert merged["ladder.four_heads"]["verdict"] == "refuted"      # the trained part still counts
     assert {t["nodeid"] for t in merged["ladder.four_heads"]["tests"]} == {"fast::params", "gpu::ppl"}
     assert merged["ladder.residual_head"]["verdict"] == "holds"
@@ -142,20 +143,20 @@ def test_merge_keeps_committed_trained_evidence_beside_a_fresh_fast_run():
 
 
 def test_a_claim_refuted_in_one_figure_says_how_many_hold():
-    from claims.verdicts import summarise_claim, verdict_label
+    from claimcheck.verdicts import summarise_claim, verdict_label
     tests = [dict(_claim("norm.postnorm_diverges", outcome, "2026-01-01", node, 1)["tests"][0])
              for outcome, node in [("holds", "gpu::level"), ("refuted", "gpu::ratio"), ("not run", "gpu::other")]]
-    c = summarise_claim("norm.postnorm_diverges", tests, True)
+    c = summarise_claim(CHAPTER, "norm.postnorm_diverges", tests, True)
     assert c["verdict"] == "refuted"
-    assert verdict_label(c) == "refuted (in part: 1 of 2 figures hold; partial: some tests not run)"
-    assert verdict_label(summarise_claim("norm.postnorm_diverges", tests[:1], True)) == "holds"
+    assert verdict_label(CHAPTER, c) == "refuted (in part: 1 of 2 figures hold; partial: some tests not run)"
+    assert verdict_label(CHAPTER, summarise_claim(CHAPTER, "norm.postnorm_diverges", tests[:1], True)) == "holds"
 
 
 def test_merge_matches_a_test_run_under_xdist_groups_with_its_serial_run():
-    from claims.verdicts import merge
+    from claimcheck.verdicts import merge
     fresh = {"claims": [_claim("norm.postnorm_diverges", "not run", "2026-02-01", "gpu::ratio", None)]}
     committed = {"claims": [_claim("norm.postnorm_diverges", "refuted", "2026-01-01", "gpu::ratio@norm", 5.9)]}
-    merged = merge(fresh, committed)["claims"][0]
+    merged = merge(CHAPTER, fresh, committed)["claims"][0]
     assert [(t["nodeid"], t["outcome"]) for t in merged["tests"]] == [("gpu::ratio", "refuted")]
 
 
@@ -163,7 +164,7 @@ def test_merge_matches_a_test_run_under_xdist_groups_with_its_serial_run():
 
 FIGURE_TEST = """
 import json, os, pytest
-from claims.rule import trained_figure
+from claimcheck.rule import trained_figure
 
 @pytest.mark.claim("norm.prenorm_needs_no_warmup")
 @pytest.mark.figure("norm.prenorm")
@@ -180,7 +181,7 @@ def _figure_run(pytester, monkeypatch, measured):
     pytester.makeini("[pytest]\nmarkers =\n  claim(id)\n  figure(id)\n")
     (pytester.path / "claims").mkdir(exist_ok=True)
     (pytester.path / "claims" / "test_fig.py").write_text(FIGURE_TEST)
-    result = pytester.runpytest_subprocess("-p", "claims.plugin", "-p", "no:cacheprovider")
+    result = pytester.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider")
     report = json.loads((pytester.path / "report" / "claims.json").read_text())
     return result, next(c for c in report["claims"] if c["id"] == "norm.prenorm_needs_no_warmup")
 

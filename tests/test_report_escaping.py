@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 from chromium import BROWSER, WHY_NONE, probe
 
+from claimcheck.verdicts import build_report
 from claims import registry
+from claims.chapter import CHAPTER
 from claims.report.chapter_page import JS as READING_AIDS
-from claims.verdicts import build_report
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.xdist_group("chromium")      # one browser at a time (tests/test_chapter_view.py)
@@ -52,7 +53,7 @@ def _claims_json(smoke: bool) -> dict:
                "refuted": _test("test_scale.py", "scale.runaway", "refuted", [])}
     meta = {"timestamp": "2999-01-01T00:00:00+00:00", "source": PLANT, "torch": PLANT, "python": PLANT,
             "scale": "smoke" if smoke else "chapter", "commit": PLANT}
-    report = build_report(results, set(registry.CLAIMS), meta)
+    report = build_report(CHAPTER, results, set(registry.CLAIMS), meta)
     if smoke:                   # rendered as it is: every field of the file reaches the pages
         first = report["claims"][0]
         first.update(statement=PLANT, section=PLANT, verdict=PLANT, reason=PLANT, stated=PLANT)

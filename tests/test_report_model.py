@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from claims import registry
+from claims.chapter import CHAPTER
 from claims.report.chapter_sentences import Asserting, asserting, claim_kind
 from claims.report.table_data import Table
 
@@ -28,7 +29,7 @@ def _count(monkeypatch, counts: collections.Counter, owner, name: str, label: st
         counts[label] += 1
         return original(*args, **kwargs)
     for module in list(sys.modules.values()):
-        if getattr(module, "__name__", "").split(".")[0] in ("claims", "data", "fixtures") \
+        if getattr(module, "__name__", "").split(".")[0] in ("claimcheck", "claims", "data", "fixtures") \
                 and getattr(module, name, None) is original:
             monkeypatch.setattr(module, name, counted)
 
@@ -58,15 +59,15 @@ def _count_group_parses(monkeypatch, model) -> collections.Counter:
 
 def _fresh_run() -> dict:
     """A run's claims.json that ran no test: every claim not run, merged with the committed verdicts."""
-    from claims.verdicts import build_report
-    return build_report({}, set(registry.CLAIMS), {"timestamp": "2999-01-01T00:00:00+00:00", "source": "fresh"})
+    from claimcheck.verdicts import build_report
+    return build_report(CHAPTER, {}, set(registry.CLAIMS), {"timestamp": "2999-01-01T00:00:00+00:00", "source": "fresh"})
 
 
 @pytest.mark.parametrize("fresh", [False, True], ids=["committed-only", "fresh"])
 def test_a_render_computes_each_part_of_the_report_once(tmp_path, monkeypatch, fresh):
     import anybadge
 
-    from claims import accounting, save, sentences, verdicts
+    from claimcheck import accounting, save, sentences, verdicts
     from claims.report import chapter_text, cli, errata, evidence, model, tables
     from data.chapter import chapter_or_none
     if fresh:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from chromium import BROWSER, WHY_NONE, probe, screenshot
 
-from claims.verdicts import summary_text
+from claimcheck.verdicts import summary_text
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.xdist_group("chromium")      # one browser at a time (tests/test_chapter_view.py)

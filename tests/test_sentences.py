@@ -1,25 +1,25 @@
-"""Every sentence of the chapter is accounted for (claims/sentences.py, claims/sentence_table.py):
+"""Every sentence of the chapter is accounted for (claimcheck/sentences.py, claims/sentence_table.py):
 the claim IDs it asserts, or the reason it asserts nothing."""
 import pytest
 
-from claims import sentences
+from claimcheck import sentences
 from claims.registry import CLAIMS
 from claims.sentence_table import SENTENCES
 
 
 def test_every_sentence_is_accounted_for_once(chapter_text):
-    problems = sentences.problems(chapter_text)
+    problems = sentences.problems(chapter_text, SENTENCES, CLAIMS)
     assert not problems, "sentences of the chapter:\n" + "\n".join(problems)
 
 
 def test_every_claim_is_asserted_by_a_sentence(chapter_text):
-    asserted = {c for a in sentences.accounted(chapter_text) for c in a.claims}
+    asserted = {c for a in sentences.accounted(chapter_text, SENTENCES) for c in a.claims}
     assert sorted(set(CLAIMS) - asserted) == []
 
 
 def test_a_new_sentence_is_named_with_its_line(chapter_text):
     text = chapter_text.replace("Score, mask, normalise, mix.", "Score, mask, normalise, mix. A new claim appears.")
-    missing = [p for p in sentences.problems(text) if p.startswith("not accounted for")]
+    missing = [p for p in sentences.problems(text, SENTENCES, CLAIMS) if p.startswith("not accounted for")]
     assert missing == [f"not accounted for: line {text[:text.find('A new claim')].count(chr(10)) + 1}: 'A new claim appears.'"]
 
 
@@ -27,7 +27,7 @@ def test_a_broken_anchor_is_named(chapter_text):
     text = chapter_text.replace("Score, mask, normalise, mix.", "Score, mask, mix.")
     with pytest.raises(ValueError, match="not in the chapter"):
         sentences.accounted(text, [sentences.Sentence("Score, mask, normalise", reason="rhetoric")])
-    assert any("Score, mask, normalise" in line for line in sentences.stale_sentences(text)) == any(
+    assert any("Score, mask, normalise" in line for line in sentences.stale_sentences(text, SENTENCES)) == any(
         "Score, mask, normalise" in s.anchor for s in SENTENCES)
 
 
@@ -51,14 +51,14 @@ def test_listings_and_tables_are_kept_whole():
 
 
 def test_the_counts_add_up(chapter_text):
-    c = sentences.counts(chapter_text)
+    c = sentences.counts(chapter_text, SENTENCES)
     assert sum(c["by kind"].values()) == c["units"] == c["sentences"] + c["blocks"]
     assert set(c["by kind"]) <= {"asserts", *sentences.REASONS}
 
 
 def test_a_sentence_printing_a_figure_asserts_its_claim(chapter_text):
     from claims.chapter_figures import FIGURES, span
-    acc = sentences.accounted(chapter_text)
+    acc = sentences.accounted(chapter_text, SENTENCES)
     missing = []
     for f in FIGURES.values():
         at = span(chapter_text, f)[0]

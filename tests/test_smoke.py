@@ -91,7 +91,7 @@ def test_a_smoke_report_is_labelled_smoke_and_has_no_badges(tmp_path):
 
 def test_smoke_and_from_results_are_refused_together(pytester, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
-    result = pytester.runpytest_subprocess("-p", "claims.plugin", "--smoke", "--from-results", "--co")
+    result = pytester.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "--smoke", "--from-results", "--co")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--smoke*--from-results*choose one*"])
 

@@ -6,10 +6,12 @@ import re
 
 import pytest
 
-from claims.chapter_figures import FIGURES, NUMBER, of_claim
-from claims.formats import like, like_mean
-from claims.save import load_verdicts
-from claims.verdicts import committed_only
+from claimcheck.figures import of_claim
+from claimcheck.formats import like, like_mean
+from claimcheck.save import load_verdicts
+from claimcheck.verdicts import committed_only
+from claims.chapter import CHAPTER
+from claims.chapter_figures import FIGURES, NUMBER
 from data.paths import PROJECT_ROOT
 
 
@@ -32,7 +34,7 @@ def decimals(number: str) -> int:
 @pytest.fixture(scope="module")
 def entries(chapter_text, tmp_path_factory):
     from claims.report import errata
-    merged = committed_only(load_verdicts(PROJECT_ROOT / "results" / "verdicts.json"))
+    merged = committed_only(CHAPTER, load_verdicts(CHAPTER, PROJECT_ROOT / "results" / "verdicts.json"))
     return errata.build(merged, PROJECT_ROOT / "results", tmp_path_factory.mktemp("report"))
 
 
@@ -41,7 +43,7 @@ def test_every_suggested_number_is_at_the_chapters_precision(entries, chapter_te
     for e in entries:
         text = e["suggested"]
         assert "None" not in text and "nan" not in text, (e["id"], text)
-        printed = [f.printed for f in of_claim(e["id"]).values() if any(ch.isdigit() for ch in f.printed)]
+        printed = [f.printed for f in of_claim(FIGURES, e["id"]).values() if any(ch.isdigit() for ch in f.printed)]
         most = max((decimals(p.rstrip(" %")) for p in printed), default=2)
         for m in NUMBER.finditer(text):
             n = m.group()
@@ -72,10 +74,10 @@ def test_no_suggested_sentence_changes_a_figure_that_holds_or_is_undecided(entri
     # Errata that stay true (issue 43 item 4): a suggested sentence replaces the chapter's; a figure
     # of that sentence that holds keeps the chapter's number (any other number contradicts a claim
     # that holds), and an undecided one gets no new number (it needs more seeds, not a correction).
+    from claimcheck.verdicts import figure_rows
     from claims.chapter_figures import span
-    from claims.verdicts import figure_rows
-    merged = committed_only(load_verdicts(PROJECT_ROOT / "results" / "verdicts.json"))
-    verdict = {r["id"]: r["verdict"] for r in figure_rows(merged["claims"])}
+    merged = committed_only(CHAPTER, load_verdicts(CHAPTER, PROJECT_ROOT / "results" / "verdicts.json"))
+    verdict = {r["id"]: r["verdict"] for r in figure_rows(CHAPTER, merged["claims"])}
     checked, bad = 0, []
     for e in entries:
         if not e["suggested"] or not e["quote"] or e["quote"] not in chapter_text:
@@ -101,7 +103,7 @@ def test_errata_of_one_chapter_sentence_suggest_one_sentence(entries):
 
 
 def test_an_undecided_claim_gets_a_needs_more_seeds_note_and_no_suggested_sentence(entries):
-    merged = committed_only(load_verdicts(PROJECT_ROOT / "results" / "verdicts.json"))
+    merged = committed_only(CHAPTER, load_verdicts(CHAPTER, PROJECT_ROOT / "results" / "verdicts.json"))
     undecided = {c["id"] for c in merged["claims"] if c["verdict"] == "undecided"}
     notes = {e["id"]: e for e in entries if e.get("needs_seeds")}
     assert undecided and undecided <= set(notes)

@@ -2,11 +2,12 @@
 evidence (results/) with nothing typed, and the runaway's reading beside its figures."""
 import json
 
+from claimcheck.save import load_verdicts
+from claimcheck.verdicts import committed_only
+from claims.chapter import CHAPTER
 from claims.report import table_builders, table_data, tables
 from claims.report.errata.scale import RUNAWAY_WIDE
 from claims.report.evidence import Facts
-from claims.save import load_verdicts
-from claims.verdicts import committed_only
 from fixtures.results import RESULTS_DIR
 
 # The tables the errata issue lists, by a word of each title (claims/report/tables.py data).
@@ -17,7 +18,7 @@ LISTED = ["Var(q·k)", "A row of 64 scores", "The softmax Jacobian", "The sqrt(d
 
 
 def _committed():
-    return committed_only(load_verdicts(RESULTS_DIR / "verdicts.json"))
+    return committed_only(CHAPTER, load_verdicts(CHAPTER, RESULTS_DIR / "verdicts.json"))
 
 
 def test_every_listed_table_is_built_from_the_committed_evidence():

@@ -11,14 +11,18 @@ import subprocess
 
 import pytest
 
-from claims import figure_evidence, rederive
-from claims.figure_evidence import FILE, RecordError, redecide
+from claimcheck import evidence as figure_evidence
+from claimcheck.evidence import RecordError, file_of, redecide
+from claimcheck.verdicts import summarise_claim, summary_of, summary_text
+from claims import rederive
+from claims.chapter import CHAPTER
 from claims.readings_declared import DECLARED_READINGS
 from claims.report import errata
 from claims.report.chapter_marks import SYMBOL
-from claims.verdicts import summarise_claim, summary_of, summary_text
 from data.chapter import chapter_or_none
 from data.paths import PROJECT_ROOT
+
+FILE = file_of(CHAPTER)                 # results/figures.json
 
 pytestmark = pytest.mark.fast
 READING = DECLARED_READINGS["best held-out step"]
@@ -26,7 +30,7 @@ AFTER, BEFORE = "2026-12-04T00:00:00+00:00", "2026-12-01T13:23:56+00:00"
 
 
 def _committed(key: str = "norm.prenorm") -> dict:
-    return json.loads(json.dumps(next(r for r in figure_evidence.load(FILE) if r["key"] == key)))
+    return json.loads(json.dumps(next(r for r in figure_evidence.load(CHAPTER, FILE) if r["key"] == key)))
 
 
 def _planted(date: str, values=(37.80, 37.83, 37.84), name: str = READING.name) -> dict:
@@ -41,24 +45,24 @@ def _planted(date: str, values=(37.80, 37.83, 37.84), name: str = READING.name) 
 
 def test_a_planted_reading_declared_before_its_measurement_makes_a_refuted_figure_underspecified():
     rec = _planted(AFTER)
-    assert figure_evidence.problems(rec) == []
-    d = redecide(rec)
+    assert figure_evidence.problems(CHAPTER, rec) == []
+    d = redecide(CHAPTER, rec)
     assert d.verdict == "underspecified", d.why
     assert "the chapter should say which checkpoint" in d.why
 
 
 def test_a_planted_reading_measured_before_its_declaration_counts_for_nothing():
-    d = redecide(_planted(BEFORE))
+    d = redecide(CHAPTER, _planted(BEFORE))
     assert d.verdict == "refuted" and "counts for nothing" in d.why, d.why
 
 
 def test_a_reading_that_does_not_reproduce_or_a_primary_that_holds_is_left_alone():
-    assert redecide(_planted(AFTER, values=(45.0, 45.2, 44.9))).verdict == "refuted"
+    assert redecide(CHAPTER, _planted(AFTER, values=(45.0, 45.2, 44.9))).verdict == "refuted"
     holds = _planted(AFTER)
     holds["measured"]["values"] = [37.81, 37.82, 37.83]
-    assert redecide(holds).verdict == "holds"               # a reading never moves a verdict but a refutation
+    assert redecide(CHAPTER, holds).verdict == "holds"               # a reading never moves a verdict but a refutation
     two = _planted(AFTER, values=(37.8, 37.82))
-    assert redecide(two).verdict == "refuted"               # too few seeds reproduce nothing
+    assert redecide(CHAPTER, two).verdict == "refuted"               # too few seeds reproduce nothing
 
 
 @pytest.mark.parametrize("change,field", [
@@ -71,7 +75,7 @@ def test_an_undeclared_or_malformed_reading_is_an_error_naming_the_field(change,
     rec = _planted(AFTER)
     change(rec)
     with pytest.raises(RecordError) as e:
-        redecide(rec)
+        redecide(CHAPTER, rec)
     assert e.value.field == field
 
 
@@ -79,13 +83,13 @@ def test_underspecified_end_to_end_rederive_claim_errata_and_counts(tmp_path, ca
     for path in FILE.parent.glob("*.json"):          # the run records the figure records name
         if path.name not in ("figures.json", "verdicts.json"):
             shutil.copy(path, tmp_path / path.name)
-    records = [r for r in figure_evidence.load(FILE) if r["key"] != "norm.prenorm"]
+    records = [r for r in figure_evidence.load(CHAPTER, FILE) if r["key"] != "norm.prenorm"]
     planted = dict(_planted(AFTER), verdict="underspecified")
     (tmp_path / "figures.json").write_text(figure_evidence.dumps([*records, planted]))
     verdicts = json.loads((FILE.parent / "verdicts.json").read_text())
     claim = next(c for c in verdicts["claims"] if c["id"] == "norm.prenorm_needs_no_warmup")
     test = next(t for t in claim["tests"] if t["key"] == "norm.prenorm")
-    test["outcome"], test["reason"] = "underspecified", redecide(planted).why
+    test["outcome"], test["reason"] = "underspecified", redecide(CHAPTER, planted).why
     (tmp_path / "verdicts.json").write_text(json.dumps(verdicts))
     assert rederive.main(["--evidence", str(tmp_path / "figures.json")]) == 0, capsys.readouterr()
     # the committed verdict, not the planted one, is a difference
@@ -93,7 +97,7 @@ def test_underspecified_end_to_end_rederive_claim_errata_and_counts(tmp_path, ca
     (tmp_path / "verdicts.json").write_text(json.dumps(verdicts))
     assert rederive.main(["--evidence", str(tmp_path / "figures.json")]) == 1
     # the claim: underspecified when no other test refutes it
-    only = summarise_claim(claim["id"], [dict(test, outcome="underspecified")], True)
+    only = summarise_claim(CHAPTER, claim["id"], [dict(test, outcome="underspecified")], True)
     assert only["verdict"] == "underspecified"
     s = summary_of([only])
     assert s["underspecified"] == 1 and "1 underspecified" in summary_text(s)
@@ -111,7 +115,7 @@ def test_underspecified_end_to_end_rederive_claim_errata_and_counts(tmp_path, ca
 def test_the_committed_stopped_reading_was_declared_after_it_was_measured_and_counts_for_nothing():
     rec = _committed()
     assert rec["reading"]["name"] == READING.name and rec["verdict"] == "refuted"
-    assert "counts for nothing" in redecide(rec).why
+    assert "counts for nothing" in redecide(CHAPTER, rec).why
 
 
 def test_each_declaration_time_is_the_commit_that_entered_it_in_docs_choices():

@@ -17,11 +17,13 @@ from pathlib import Path
 import pytest
 from records import recorded
 
-from claims.chapter_figures import of_claim
-from claims.rule_versions import rule_id
-from claims.save import save_run
-from data import files
-from data.files import JOURNAL, SaveError, Transaction, atomic_write, locked, recover
+from claimcheck import files
+from claimcheck.figures import of_claim
+from claimcheck.files import JOURNAL, SaveError, Transaction, atomic_write, locked, recover
+from claimcheck.save import save_run
+from claimcheck.versions import rule_id
+from claims.chapter import CHAPTER
+from claims.chapter_figures import FIGURES
 from fixtures import results
 from fixtures.evidence import Evidence
 from fixtures.recipes import RECIPES
@@ -37,8 +39,8 @@ def _fresh(cid: str = "norm.postnorm_diverges", tier: str = "gpu") -> dict:
     test = {"nodeid": "claims/test_norm_trained.py::test_probe", "outcome": "holds", "reason": "", "tier": tier,
             "device": "cpu", "seconds": 1.0, "timestamp": ts, "source": "fresh run",
             "records": [{"stated": 1, "measured": 1, "tolerance": "t", "rule": rule_id("trained"), "seeds": 3,
-                         "figures": [next(iter(of_claim(cid)))],
-                         "decision": {"values": [next(iter(of_claim(cid).values())).value] * 3}}]}
+                         "figures": [next(iter(of_claim(FIGURES, cid)))],
+                         "decision": {"values": [next(iter(of_claim(FIGURES, cid).values())).value] * 3}}]}
     return {"meta": {"source": "fresh run", "timestamp": ts}, "claims": [{"id": cid, "verdict": "holds", "tests": [test]}]}
 
 
@@ -174,7 +176,7 @@ def test_2_twenty_forged_manifests_change_nothing_outside_and_lose_nothing_commi
         manifest = {name: ({"kind": kind} if kind else {}) for name, kind in entries.items()}
         atomic_write(run / "manifest.json", json.dumps({"files": manifest}))
         with pytest.raises(EvidenceError) as e:
-            save_run(_fresh(), Evidence(run, results_dir=box / "results"), box / "results")
+            save_run(CHAPTER, _fresh(), Evidence(run, results_dir=box / "results"), box / "results")
         assert str(run) in str(e.value), entries
         assert _state(box / "results") == before_res and _state(box / "outside") == before_out, entries
     assert not list(box.rglob("*x.json*")) and not list((box / "outside").glob(".*"))       # no lock outside
@@ -211,12 +213,12 @@ def test_3_an_immutable_committed_file_fails_the_save_naming_it_and_results_stay
         pytest.skip("chattr +i is not possible here (not root, or a filesystem without attributes)")
     try:
         with pytest.raises(SaveError, match="norm.png"):
-            save_run(_fresh(), ev, box / "results")
+            save_run(CHAPTER, _fresh(), ev, box / "results")
         assert _state(box / "results") == before                        # nothing committed, nothing left
         assert recover(box / "results") == []                           # and no journal to drop
     finally:
         subprocess.run(["chattr", "-i", str(plot)], check=False)
-    assert save_run(_fresh(), ev, box / "results")                      # once it can be replaced: saved
+    assert save_run(CHAPTER, _fresh(), ev, box / "results")                      # once it can be replaced: saved
     assert (box / "results" / "norm.png").read_text() == "new plot"
 
 
@@ -234,7 +236,7 @@ def test_3_a_rename_failing_after_others_rolls_them_back(tmp_path, monkeypatch):
         return real(src, dst)
     monkeypatch.setattr(files.os, "replace", replace)
     with pytest.raises(SaveError, match="could not be replaced.*rolled back") as e:
-        save_run(_fresh(), ev, box / "results")
+        save_run(CHAPTER, _fresh(), ev, box / "results")
     assert len(seen) == 3 and str(box / "results" / seen[-1]) in str(e.value)
     assert _state(box / "results") == before
 
@@ -272,7 +274,7 @@ def test_4_evidence_of_the_wrong_shape_or_group_is_refused_and_replaces_nothing(
     plant(ev)
     before = _state(box / "results")
     with pytest.raises(EvidenceError, match=why):
-        save_run(_fresh(), ev, box / "results")
+        save_run(CHAPTER, _fresh(), ev, box / "results")
     assert _state(box / "results") == before
 
 
@@ -286,7 +288,7 @@ def test_5_a_smoke_run_then_a_fast_run_then_a_save_leaves_results_byte_identical
     smoke.text("norm.png", "smoke plot")
     before = _state(box / "results")
     fast = Evidence(box / "run", results_dir=box / "results")             # a fast run into the same dir
-    lines = save_run(_fresh("corpus.chars", tier="fast"), fast, box / "results")
+    lines = save_run(CHAPTER, _fresh("corpus.chars", tier="fast"), fast, box / "results")
     assert _state(box / "results") == before
     assert "norm.png: written by a --smoke run, not saved" in lines
     assert fast.save() and _state(box / "results") == before            # its evidence alone: the same
@@ -464,7 +466,7 @@ def test_3_an_interrupt_during_the_renames_is_finished_by_the_next_run(tmp_path,
         return real(src, dst)
     monkeypatch.setattr(files.os, "replace", replace)
     with pytest.raises(KeyboardInterrupt):
-        save_run(_fresh(), ev, box / "results")
+        save_run(CHAPTER, _fresh(), ev, box / "results")
     monkeypatch.setattr(files.os, "replace", real)
     lines = recover(box / "results")                                    # what the next run does first
     assert len(lines) >= 2 and all("finished an interrupted save" in line for line in lines)
@@ -509,7 +511,7 @@ def test_2_a_run_record_file_or_another_writers_file_cannot_be_listed_as_json(tm
     ev.add(name, "json")
     before = _state(box / "results")
     with pytest.raises(EvidenceError, match=f"entry '{name}'"):
-        save_run(_fresh(), ev, box / "results")
+        save_run(CHAPTER, _fresh(), ev, box / "results")
     assert _state(box / "results") == before
 
 

@@ -11,11 +11,10 @@
   chapter_md.py (the chapter view); readme.py: the generated blocks of README.md and
   docs/claims.md.  What the views say alike: wording.py, page_parts.py, escape.py.
 
-The merge policy is claims/verdicts.py's (merge, committed_only) and claims/save.py's (what a
+The merge policy is claimcheck/verdicts.py's (merge, committed_only) and claimcheck/save.py's (what a
 --save-results keeps).  Imports no torch.
 """
 from claims.report.cli import main
 from claims.report.readme import readme_report, readme_table, weakened
-from claims.verdicts import committed_only
 
-__all__ = ["committed_only", "main", "readme_report", "readme_table", "weakened"]
+__all__ = ["main", "readme_report", "readme_table", "weakened"]

@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from claims.verdicts import DECIDED
+from claimcheck.verdicts import DECIDED
 
 BADGE_COLORS = [(1.0, "brightgreen"), (0.8, "green"), (0.6, "yellowgreen"), (0.4, "yellow"),
                 (0.2, "orange"), (0.0, "red")]

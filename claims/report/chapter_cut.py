@@ -32,7 +32,7 @@ class Cut:
 
 def cut(text: str, figures: list[dict], entries: list[dict], accounted, claims: dict[str, dict]) -> Cut:
     """`figures`: the figure rows; `entries`: the errata; `accounted`: the sentence walk
-    (claims/sentences.py accounted; [] where it could not be made); `claims`: the claims by ID."""
+    (claimcheck/sentences.py accounted; [] where it could not be made); `claims`: the claims by ID."""
     bs = blocks(text)
     math = chapter_math.spans(text, bs)
     ms = chapter_math.widen(marks(text, figures), math)        # a formula is an atom: a mark holds it whole

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 
-from claims.formats import cell, over_seeds
+from claimcheck.formats import cell, over_seeds
 from claims.report.chapter_sentences import Asserting
 from claims.report.chapter_text import Mark, Quote
 from claims.report.page_parts import css_class

@@ -1,4 +1,4 @@
-"""The chapter's sentences as the report shows them (the walk and the table: claims/sentences.py):
+"""The chapter's sentences as the report shows them (the walk and the table: claimcheck/sentences.py):
 their counts, asserting and declared by reason, and the span of each sentence that asserts claims,
 with each claim's verdict, for the chapter view's sentence marks.  Pure: no HTML, no torch.
 
@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from claims.verdicts import DECIDED, device_reading
+from claimcheck.verdicts import DECIDED, device_reading
+from claims.chapter import CHAPTER
 
 # The kinds a claim's mark can show, worst first: a sentence shows the worst of its claims.  A claim
 # no test carries (or not in the report at all) is "not encoded"; "device-specific" is a reading of
@@ -26,7 +27,7 @@ def claim_kind(claim: dict | None) -> str:
     """A claim's verdict as its sentence's mark shows it (a key of RANK)."""
     if claim is None:
         return "not encoded"
-    if claim["verdict"] == "not run" and any(t.get("outcome") in DECIDED and device_reading(t)
+    if claim["verdict"] == "not run" and any(t.get("outcome") in DECIDED and device_reading(CHAPTER, t)
                                              for t in claim.get("tests", [])):
         return "device-specific"
     return claim["verdict"] if claim["verdict"] in RANK else "not run"
@@ -57,7 +58,7 @@ def _widened(start: int, end: int, atoms: list[tuple[int, int]]) -> tuple[int, i
 
 
 def asserting(accounted, claims: dict[str, dict], atoms: list[tuple[int, int]]) -> list[Asserting]:
-    """The asserting sentences of `accounted` (claims/sentences.py accounted), in order, each with
+    """The asserting sentences of `accounted` (claimcheck/sentences.py accounted), in order, each with
     its claims' kinds (`claims`: the merged report's claims by ID), none cutting an atom."""
     spans: list[list] = []
     for a in accounted:

@@ -1,10 +1,10 @@
 """Since when each figure's verdict has stood, for the chapter view's tooltips: the date and the
 commit of the evidence that decided it.
 
-The date is the deciding test's timestamp (claims/verdicts.py figure_rows: the committed test's
+The date is the deciding test's timestamp (claimcheck/verdicts.py figure_rows: the committed test's
 in results/verdicts.json, or this run's, from report/claims.json).  The commit:
 - this run's evidence: the commit the run was made at (its report's meta.commit, written by
-  claims/plugin.py), and that it is not saved;
+  claimcheck/plugin.py), and that it is not saved;
 - committed evidence: the commit that first added the deciding test's timestamp to
   results/verdicts.json, read from one `git log -p` of that file at render time (no git, or no
   history of the file: "commit unknown"; found in no commit: saved here, not committed yet; found

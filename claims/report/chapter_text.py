@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from claims.chapter_figures import FIGURES, span
-from claims.sentences import is_prose
+from claimcheck.figures import span
+from claimcheck.sentences import is_prose
+from claims.chapter_figures import FIGURES
 
 
 @dataclass(frozen=True)
@@ -27,7 +28,7 @@ def blocks(chapter: str) -> list[Block]:
         if not text.strip():
             continue
         single = "\n" not in text.strip("\n")
-        # prose as the sentence walk reads it (claims/sentences.py is_prose): not code, output or
+        # prose as the sentence walk reads it (claimcheck/sentences.py is_prose): not code, output or
         # the template ("   # a comment", "2.98e-08", "the {x} did not cross ...")
         prose = single and is_prose(text.strip("\n"))
         out.append(Block(start, end, "title" if i == 0 else "p" if prose else "pre"))
@@ -49,7 +50,7 @@ class Quote:
 
 
 def marks(chapter: str, figures: list[dict]) -> list[Mark]:
-    """A mark for each figure row (claims/verdicts.py figure_rows), where its anchor is printed."""
+    """A mark for each figure row (claimcheck/verdicts.py figure_rows), where its anchor is printed."""
     rows = {r["id"]: r for r in figures}
     out = []
     for fid, f in FIGURES.items():

@@ -1,15 +1,16 @@
 """The claim table as data, built once per render (claims/report/model.py) and shown by claims.md
 and index.html alike: by section, a row per claim (the chapter, ours, the tolerance, the verdict,
 the source), then a row per test, that is per figure it checks.  Every cell is plain text (a
-recorded value through claims/formats.py cell); each renderer escapes it for its page."""
+recorded value through claimcheck/formats.py cell); each renderer escapes it for its page."""
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
 
+from claimcheck.formats import cell
+from claimcheck.verdicts import DECIDED, outcome_label, verdict_label
 from claims import registry
-from claims.formats import cell
-from claims.verdicts import DECIDED, outcome_label, verdict_label
+from claims.chapter import CHAPTER
 
 NOT_RECORDED = "(not recorded)"
 
@@ -21,7 +22,7 @@ class FigureCheck:
     stated: str
     measured: str
     tolerance: str
-    outcome: str          # its label (claims/verdicts.py outcome_label)
+    outcome: str          # its label (claimcheck/verdicts.py outcome_label)
     why: str              # the reason, where it does not hold
     source: str
     kind: str             # the outcome's first word, a CSS class: holds, refuted, not-run, stale, ...
@@ -35,7 +36,7 @@ class ClaimRow:
     measured: str
     tolerance: str
     verdict: str          # holds, refuted, fails, stale, not run, not encoded
-    label: str            # the verdict and what it does not say alone (claims/verdicts.py verdict_label)
+    label: str            # the verdict and what it does not say alone (claimcheck/verdicts.py verdict_label)
     why: str              # the reason, where it does not hold
     source: str           # where a decided verdict's evidence comes from
     tests: tuple[FigureCheck, ...]
@@ -58,7 +59,7 @@ def figure_name(t: dict) -> str:
 def _figure_check(t: dict) -> FigureCheck:
     rec = t["records"][0] if t.get("records") else {}
     recorded = [cell(rec[k]) if rec.get(k) is not None else NOT_RECORDED for k in ("stated", "measured", "tolerance")]
-    outcome = outcome_label(t)
+    outcome = outcome_label(CHAPTER, t)
     return FigureCheck(figure_name(t), *recorded, outcome, (t.get("reason") or "") if outcome != "holds" else "",
                    f"{t.get('source')}: {t.get('tier')}, {t.get('device')}, {str(t.get('timestamp'))[:10]}",
                    outcome.split(":")[0].replace(" ", "-"))
@@ -71,7 +72,7 @@ def _claim_row(c: dict) -> ClaimRow:
                   f"{str(c.get('timestamp'))[:10]}, torch {c.get('torch')}")
     tests = tuple(_figure_check(t) for t in sorted(c.get("tests", []), key=lambda t: t["nodeid"]))
     return ClaimRow(c["id"], c["statement"], cell(c["stated"]), cell(c["measured"]), cell(c["tolerance"]),
-                    c["verdict"], verdict_label(c), (c.get("reason") or "") if c["verdict"] != "holds" else "",
+                    c["verdict"], verdict_label(CHAPTER, c), (c.get("reason") or "") if c["verdict"] != "holds" else "",
                     source, tests)
 
 

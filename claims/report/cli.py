@@ -20,14 +20,14 @@ import argparse
 import shutil
 import sys
 
+from claimcheck.files import SaveError
+from claimcheck.save import save_run
+from claimcheck.verdicts import is_smoke, summary_text
 from claims import rederive
-from claims.accounting import EXPLAINERS
+from claims.chapter import CHAPTER
 from claims.report import model, render
 from claims.report.badges import badge_drift
 from claims.report.readme import BADGES, README_BLOCKS, generated, readme_block, rewrite_readme, weakened
-from claims.save import save_run
-from claims.verdicts import is_smoke, summary_text
-from data.files import SaveError
 from data.paths import PROJECT_ROOT, CheckoutError, committed_folder, require_checkout
 from fixtures.results import EvidenceError, read_json, reading
 
@@ -85,9 +85,9 @@ def _refused(a, out) -> str | None:
 def _chapter() -> tuple[str | None, str] | str:
     """The chapter's text (or None) and why it is absent; read once: an unreadable chapter stops
     the run before anything is written (the message is returned)."""
-    from data.chapter import ChapterError, chapter_or_none
+    from data.chapter import ChapterError
     try:
-        return chapter_or_none(explain=EXPLAINERS)
+        return CHAPTER.text_or_none()
     except ChapterError as e:
         return f"python -m claims.report: {e}"
 
@@ -158,7 +158,7 @@ def _save(a, fresh: dict | None, evidence, run_evidence: set) -> int | None:
         for line in evidence.save():
             print(f"saved {line}")
         return None
-    for line in save_run(fresh, evidence, RESULTS.parent, a.replace_weaker):
+    for line in save_run(CHAPTER, fresh, evidence, RESULTS.parent, a.replace_weaker):
         print(line)
     return None
 

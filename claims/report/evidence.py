@@ -1,5 +1,5 @@
 """One reader of the run's evidence for the report's tables and errata alike (`Facts`): a chapter
-figure's measurement by its figure ID (the merged report's figure rows, claims/verdicts.py
+figure's measurement by its figure ID (the merged report's figure rows, claimcheck/verdicts.py
 figure_rows), a test's record by its exact name, the runs of results/<group>.json by recipe (each
 file read once), and the alternative readings the tests record (readings.json).  Never a substring
 of a test id.
@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from claims import verdicts
+from claimcheck import verdicts
+from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES
 from fixtures import results
 from fixtures.results import EvidenceError, shown
@@ -24,14 +25,14 @@ _SHAPE_NAMES = {OBJECT: "an object", NUMBER: "a number", LIST: "a list"}
 
 class Facts:
     """The measurements an erratum may cite: a chapter figure's by its figure ID (the merged
-    report's figure rows, claims/verdicts.py figure_rows), a test's by its exact name, and the
+    report's figure rows, claimcheck/verdicts.py figure_rows), a test's by its exact name, and the
     runs, readings and rows of results/."""
 
     def __init__(self, merged: dict, results_dir: Path, report_dir: Path | None = None):
         self.results_dir = results_dir
         self.report_dir = report_dir
         self.claims = {c["id"]: c for c in self._checked_claims(merged.get("claims", []))}
-        self.figures = {r["id"]: r for r in merged.get("figures") or verdicts.figure_rows(list(self.claims.values()))}
+        self.figures = {r["id"]: r for r in merged.get("figures") or verdicts.figure_rows(CHAPTER, list(self.claims.values()))}
         self._groups: dict[str, dict] = {}
         self.readings: dict = {}
         for d in (results_dir, report_dir):                   # the fresh run's readings win
@@ -112,7 +113,7 @@ class Facts:
                             f"measured (figure {fid})")
 
     def _test(self, claim: str, key: str) -> dict:
-        """The claim's evidence under `key`: what it measured (claims/verdicts.py evidence_key: a figure
+        """The claim's evidence under `key`: what it measured (claimcheck/verdicts.py evidence_key: a figure
         ID, or "claim: what"), never a test's name."""
         tests = self.claims.get(claim, {}).get("tests", [])
         return next((t for t in tests if t.get("key") == key), {})

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from html import escape
 
-from claims.formats import cell
+from claimcheck.formats import cell
+from claimcheck.verdicts import summary_text
 from claims.report import errata, tables
 from claims.report.page_parts import badge_imgs, css_class, smoke_html
 from claims.report.wording import accounting_line, sentences_line
-from claims.verdicts import summary_text
 
 CSS = """body{font-family:sans-serif;margin:2em;max-width:1400px}table{border-collapse:collapse;width:100%}
 td,th{border:1px solid #ccc;padding:4px;font-size:13px;vertical-align:top}tr.holds{background:#e9f7ea}

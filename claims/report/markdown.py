@@ -3,9 +3,9 @@ accountings, then by section a row per claim and a row per figure it checks (the
 claims/report/claim_rows.py)."""
 from __future__ import annotations
 
+from claimcheck.verdicts import summary_text
 from claims.report.escape import md, md_code, md_line
 from claims.report.wording import SMOKE, accounting_line, sentences_line
-from claims.verdicts import summary_text
 
 
 def render_markdown(r) -> str:

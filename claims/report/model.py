@@ -17,7 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from claims import accounting, save, sentences, verdicts
+from claimcheck import accounting, save, sentences, verdicts
+from claims.chapter import CHAPTER
 from claims.report import chapter_cut, chapter_since, claim_rows, errata, readme, tables
 from claims.report.badges import Badge, badge_data
 from claims.report.chapter_cut import Cut
@@ -36,8 +37,8 @@ class Report:
     fresh: bool                   # a fresh run is in it (else the committed verdicts alone)
     figures: list[dict]           # the figure rows, each with "since" where the chapter view is built
     sections: list[Section]       # the claim table (claims/report/claim_rows.py)
-    accounting: dict              # the chapter's numbers (claims/accounting.py), or {"not built": why}
-    sentences: dict               # its sentences (claims/sentences.py counts_of), or {"not built": why}
+    accounting: dict              # the chapter's numbers (claimcheck/accounting.py), or {"not built": why}
+    sentences: dict               # its sentences (claimcheck/sentences.py counts_of), or {"not built": why}
     errata: list[dict]            # one entry per refuted claim (claims/report/errata)
     tables: list[Table]           # the chapter's tables, regenerated (claims/report/tables.py data)
     plots: list[Plot]             # this run's plots, then results/'s for the names it lacks; each encoded once
@@ -72,14 +73,14 @@ def merged_verdicts(fresh: dict | None, committed: dict) -> dict:
     (its verdicts mean nothing about the chapter: never merged)."""
     if verdicts.is_smoke(fresh):
         return fresh
-    return verdicts.merge(fresh, committed) if fresh is not None else verdicts.committed_only(committed)
+    return verdicts.merge(CHAPTER, fresh, committed) if fresh is not None else verdicts.committed_only(CHAPTER, committed)
 
 
 def build(out: Path, fresh: dict | None, text: str | None, why_absent: str = "", results_dir: Path = RESULTS_DIR,
           with_readme: bool = False) -> Report:
     """The model of one render into `out`.  `with_readme`: also the README's report (the committed
     verdicts merged with this run's fast tests alone: claims/report/readme.py readme_report)."""
-    committed = save.load_verdicts(results_dir / "verdicts.json")       # the committed verdicts, read once
+    committed = save.load_verdicts(CHAPTER, results_dir / "verdicts.json")       # the committed verdicts, read once
     merged = merged_verdicts(fresh, committed)
     shown = None
     if with_readme:
@@ -88,11 +89,11 @@ def build(out: Path, fresh: dict | None, text: str | None, why_absent: str = "",
 
 
 def _sentences(text: str | None, missing: str) -> tuple[dict, list]:
-    """The sentence walk (claims/sentences.py) once: its counts, and what it found."""
+    """The sentence walk (claimcheck/sentences.py) once: its counts, and what it found."""
     if text is None:
         return {"not built": missing}, []
     try:
-        found = sentences.accounted(text)
+        found = sentences.accounted(text, CHAPTER.sentences)
     except ValueError as e:            # the sentence table's anchor that is not in this text, named
         return {"not built": f"the sentence table does not match the text: {e}"}, []
     return sentences.counts_of(found), found
@@ -102,7 +103,7 @@ def assemble(merged: dict, out: Path, text: str | None, why_absent: str = "", re
              fresh: bool = True, readme: dict | None = None, entries: list[dict] | None = None) -> Report:
     """The model from merged verdicts (`entries`: the errata, where already built)."""
     missing = "" if text is not None else why_absent or "no chapter text"     # why there is no chapter view
-    numbers = accounting.accounting(text) if text is not None else {"not built": missing}
+    numbers = accounting.accounting(text, CHAPTER) if text is not None else {"not built": missing}
     said, found = _sentences(text, missing)
     merged = dict(merged, accounting=numbers, sentences=said)
     facts = Facts(merged, results_dir, out)                # the one reader of the evidence: errata and tables

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from claimcheck.files import atomic_write
+from claimcheck.verdicts import DECIDED, device_reading, merge, summary_text, verdict_label
 from claims import registry
-from claims.verdicts import DECIDED, device_reading, merge, summary_text, verdict_label
-from data.files import atomic_write
+from claims.chapter import CHAPTER
 from data.paths import PROJECT_ROOT
 
 ROOT = PROJECT_ROOT
@@ -23,7 +24,7 @@ def readme_report(fresh: dict, committed: dict) -> dict:
     tests only, so that it does not depend on which other tiers or extras the run had."""
     fast = {**fresh, "claims": [dict(c, tests=[t for t in c.get("tests", []) if t.get("tier") == "fast"])
                                 for c in fresh.get("claims", [])]}
-    return merge(fast, committed)
+    return merge(CHAPTER, fast, committed)
 
 
 def weakened(report: dict, root: Path) -> list[str]:
@@ -36,8 +37,8 @@ def weakened(report: dict, root: Path) -> list[str]:
             shown[cells[0].strip("`")] = cells[2].split(" (")[0]
     return [c["id"] for c in report["claims"]
             if shown.get(c["id"]) in DECIDED and c["verdict"] in ("not run", "not encoded")
-            and not any(t["outcome"] in DECIDED and device_reading(t) for t in c.get("tests", []))]
-    # a claim now read, not decided, off the chapter's device (claims/verdicts.py device_reading) is
+            and not any(t["outcome"] in DECIDED and device_reading(CHAPTER, t) for t in c.get("tests", []))]
+    # a claim now read, not decided, off the chapter's device (claimcheck/verdicts.py device_reading) is
     # the rule's verdict, not a weaker run
 
 
@@ -60,7 +61,7 @@ def readme_table(report: dict) -> str:
                 evidence = f"{c.get('tier')}, {c.get('device')}"
                 if c.get("tier") in ("gpu", "slow"):
                     evidence += f", {c.get('seeds')} seed(s)"
-            lines.append(f"| `{c['id']}` | {registry.get(c['id']).figure.replace('|', '/')} | {verdict_label(c)} "
+            lines.append(f"| `{c['id']}` | {registry.get(c['id']).figure.replace('|', '/')} | {verdict_label(CHAPTER, c)} "
                          f"| {evidence} |")
     return "\n".join(lines)
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from claimcheck.files import atomic_write
 from claims.report import badges, chapter, errata, tables
 from claims.report.html import render_html
 from claims.report.markdown import render_markdown
-from data.files import atomic_write
 
 
 def write(r, out: Path) -> None:

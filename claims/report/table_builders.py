@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from claimcheck.formats import over_seeds
 from claims.chapter_figures import FIGURES, LADDER_ROW_FIGURE
-from claims.formats import over_seeds
 from claims.registry import figures
 from claims.report.errata.scale import RUNAWAY_WIDE
 from claims.report.evidence import Facts

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from claims.chapter_figures import FIGURES, of_claim
+from claimcheck.figures import of_claim
+from claims.chapter_figures import FIGURES
 from data.paths import PROJECT_ROOT
 
 ROOT = PROJECT_ROOT
@@ -79,7 +80,7 @@ def _figure_table(key: str, title: str, merged: dict, *cids: str, key_field=None
     rows, figs = [], {}
     for cid in cids:
         if not _tests(merged, cid):
-            for fid, f in of_claim(cid).items():
+            for fid, f in of_claim(FIGURES, cid).items():
                 figs[(len(rows), 1)] = fid
                 rows.append([fid, f.value, "not run here", "", "not run"])
         for t in _tests(merged, cid):

@@ -14,8 +14,8 @@ import html
 from collections.abc import Callable
 from pathlib import Path
 
-from claims.accounting import EXPLAINERS
-from claims.formats import cell
+from claimcheck.formats import cell
+from claims.chapter import CHAPTER
 from claims.report.escape import md, md_fence, md_line
 from claims.report.evidence import Facts
 from claims.report.table_builders import (
@@ -27,7 +27,6 @@ from claims.report.table_builders import (
     _winograd_tables,
 )
 from claims.report.table_data import Table, _figure_table
-from data.chapter import chapter_or_none
 
 TITLE = "The chapter's tables, beside ours"
 
@@ -39,7 +38,7 @@ def data(merged: dict, results_dir: Path, chapter: str | None = None, missing: s
     render's one reader of the evidence (claims/report/evidence.py), else one made here."""
     facts = facts or Facts(merged, results_dir)
     if chapter is None and not missing:
-        chapter, missing = chapter_or_none(explain=EXPLAINERS)
+        chapter, missing = CHAPTER.text_or_none()
     if chapter is None or missing:           # the chapter's own columns say why they are empty; ours stay
         why = missing.splitlines()[1].strip() if len(missing.splitlines()) > 1 else missing.strip()
         missing, chapter = "chapter text not found (" + why + ")", ""

@@ -7,7 +7,7 @@ from __future__ import annotations
 SMOKE = ("every trained recipe ran a handful of steps; these verdicts check that the tests run, and say "
          "nothing about the chapter.")
 
-# how a kind of the sentence walk (claims/sentences.py Accounted.kind) is named where it is not a reason
+# how a kind of the sentence walk (claimcheck/sentences.py Accounted.kind) is named where it is not a reason
 _UNACCOUNTED = {"unaccounted": "not accounted for", "ambiguous": "accounted for twice"}
 
 
@@ -17,7 +17,7 @@ def _by_reason(by_kind: dict[str, int], leave_out: tuple[str, ...]) -> str:
 
 
 def figure_counts(fs: dict) -> str:
-    """The asserted figures by verdict (the figure summary, claims/verdicts.py): the one wording of
+    """The asserted figures by verdict (the figure summary, claimcheck/verdicts.py): the one wording of
     them, in every view's header and in the accounting alike."""
     return (f"{fs.get('holds', 0)} hold, {fs.get('refuted', 0)} refuted, {fs.get('underspecified', 0)} underspecified, "
             f"{fs.get('undecided', 0)} undecided, {fs.get('fails', 0)} fail, "
@@ -52,7 +52,7 @@ def accounting_line(acc: dict, fs: dict) -> str:
 
 
 def sentences_line(counts: dict) -> str:
-    """The chapter's sentences (claims/sentences.py): how many assert claims, the rest by the
+    """The chapter's sentences (claimcheck/sentences.py): how many assert claims, the rest by the
     reason declared for them, and its blocks (listings, printed tables and output, the title)."""
     if "sentences" not in counts:
         return "The sentences of the chapter are not accounted here: " + (counts.get("not built") or "no chapter text")

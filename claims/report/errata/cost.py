@@ -1,10 +1,10 @@
 """The errata of the chapter's section: What attention costs: the peak memory figures."""
 from __future__ import annotations
 
+from claimcheck.formats import cell as cell_of
+from claimcheck.formats import like
 from claims import registry
 from claims.chapter_figures import FIGURES
-from claims.formats import cell as cell_of
-from claims.formats import like
 from claims.report.errata.facts import Erratum, Facts
 from claims.report.evidence import NUMBER
 

@@ -1,7 +1,7 @@
 """The errata of the chapter's closing section: depth (two blocks against one)."""
 from __future__ import annotations
 
-from claims.formats import over_seeds
+from claimcheck.formats import over_seeds
 from claims.report.errata.facts import Erratum, in_sentence
 
 ERRATA: dict[str, Erratum] = {

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from claimcheck.formats import like_mean, over_seeds
 from claims.chapter_figures import FIGURES
-from claims.formats import like_mean, over_seeds
 from claims.report.evidence import Facts
 
 

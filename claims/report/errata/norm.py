@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import statistics
 
+from claimcheck.decide import MIN_SEEDS, reading_agrees
+from claimcheck.formats import like_mean, mean_of, over_seeds
 from claims import registry
 from claims.chapter_figures import FIGURES
-from claims.decide import MIN_SEEDS, reading_agrees
-from claims.formats import like_mean, mean_of, over_seeds
 from claims.readings_declared import standing
 from claims.report.errata.facts import Erratum, Facts, per_seed
 from fixtures.setup import GRAD_READINGS, PRENORM_STOP_AT, PRENORM_STOPPED
@@ -75,7 +75,7 @@ PERPLEXITY_ROUNDING = 0.005          # the chapter prints perplexities to two de
 
 
 def _reading_verdict(values: list[float], stated: float, what: str) -> str:
-    """A perplexity reading judged by the figure rule (claims/decide.py reading_agrees), in words."""
+    """A perplexity reading judged by the figure rule (claimcheck/decide.py reading_agrees), in words."""
     agree = reading_agrees(values, stated, PERPLEXITY_ROUNDING)
     n = len(values)
     return (f"{n} seed{'s' if n > 1 else ''}: no verdict under the rule ({MIN_SEEDS} seeds)" if agree is None else

@@ -1,8 +1,8 @@
 """The errata of the chapter's section: Positions past the trained length: RoPE and ALiBi."""
 from __future__ import annotations
 
+from claimcheck.formats import like_mean, over_seeds
 from claims import registry
-from claims.formats import like_mean, over_seeds
 from claims.report.errata.facts import Erratum, Facts, in_sentence
 
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import statistics
 
+from claimcheck.decide import MIN_SEEDS
+from claimcheck.formats import like_mean, mean_of, over_seeds
 from claims import registry
 from claims.chapter_figures import FIGURES
-from claims.decide import MIN_SEEDS
-from claims.formats import like_mean, mean_of, over_seeds
 from claims.report.errata.facts import Erratum, Facts, pct, per_seed
 
 RUNAWAY_WIDE = "scale.runaway: a model 1024 wide throughout"

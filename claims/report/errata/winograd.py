@@ -4,10 +4,10 @@ from __future__ import annotations
 import statistics
 from collections.abc import Callable
 
-from claims import decide as rules
+from claimcheck import decide as rules
+from claimcheck.formats import like_mean
 from claims import registry
 from claims.chapter_figures import FIGURES, MAP_SENTENCES
-from claims.formats import like_mean
 from claims.report.errata.facts import Erratum, Facts, pct
 from claims.report.evidence import NUMBER
 
@@ -169,7 +169,7 @@ def _answers_reading(kind: str, kinds: tuple[str, ...], wrong_noun: bool = False
 def _winograd_readings(kinds: tuple[str, ...], wrong_noun: bool = False) -> Callable[[Facts], list[str]]:
     """The accuracies of `kinds` (e.g. "cheatable_uniform") under each alternative reading of the
     Winograd setup (fixtures/recipes.py WINOGRAD_READINGS, recorded by claims/test_readings.py),
-    beside the chapter's figures, each judged by the figure rule (claims/decide.py
+    beside the chapter's figures, each judged by the figure rule (claimcheck/decide.py
     rate); a reading that agrees is labelled so and leaves the primary verdict alone."""
     def reading(f: Facts) -> list[str]:
         tried = {k: r for k, r in sorted(f.readings.items())

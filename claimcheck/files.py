@@ -419,3 +419,15 @@ def alive(pid: int) -> bool:
     except OverflowError:
         return False
     return True
+
+
+def checkout_commit(root: Path) -> str | None:
+    """The commit a checkout is at (`git rev-parse HEAD`), or None where there is no git or no
+    repository: a run's report records it, and the re-derivation refuses a report of another."""
+    import subprocess
+    try:
+        out = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
+                             text=True, timeout=20, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() if out.returncode == 0 and out.stdout.strip() else None

@@ -1,20 +1,23 @@
 """The claim contract's arithmetic: from tests' outcomes to claims' verdicts.
 
-Pure: it imports neither pytest nor torch, so the pytest plugin (claims/plugin.py), which
-gathers the outcomes, and the reporter (claims/report/), which merges and renders them,
-share one definition of what a verdict is.
+Pure: it imports neither pytest nor torch, so the pytest plugin (claimcheck/plugin.py), which
+gathers the outcomes, and the reporter, which merges and renders them, share one definition of
+what a verdict is.  Whatever needs the text's tables (its figures, claims, measurements) takes its
+Chapter (claimcheck/chapter.py) as the first argument.
 """
 from __future__ import annotations
 
 import math
 import re
+from typing import TYPE_CHECKING
 
-from claims import chapter_figures, registry
-from claims.rule_versions import is_stale, stale_measurements, stale_rules
-from fixtures import measurements
+from claimcheck.versions import stale_measurements, stale_rules
+
+if TYPE_CHECKING:
+    from claimcheck.chapter import Chapter
 
 # stale: decided under an older version of its rule, or measured under an older version of its
-# measurement (claims/rule_versions.py); never a plain holds/refuted
+# measurement (claimcheck/versions.py); never a plain holds/refuted
 # undecided: the measurement cannot tell the chapter's figure from the null it contrasts it with, or
 # an ordering lies within 2 standard errors (docs/figure-rule.md); underspecified: the primary
 # reading refutes the figure and a reading declared before it was measured reproduces it
@@ -23,8 +26,13 @@ VERDICTS = ("holds", "refuted", "underspecified", "undecided", "fails", "stale",
 DECIDED = ("holds", "refuted", "underspecified", "undecided", "fails")
 SEVERITY = {"fails": 5, "refuted": 4, "underspecified": 3, "undecided": 2, "holds": 1, "not run": 0}
 SMOKE_SOURCE = "smoke run"    # a --smoke run's source: its verdicts are labelled and never saved
-UNKNOWN = ("unknown claim ID(s) in @pytest.mark.claim (not in claims/registry.py, whose IDs "
-           "come from ../shared/claims.md):\n")
+UNKNOWN = "unknown claim ID(s) in @pytest.mark.claim (not in {where}):\n"
+
+
+def is_stale(chapter: Chapter, t: dict) -> bool:
+    """Decided under an older version of its rule, or measured under an older version of its
+    measurement (the Chapter's `measurements`)."""
+    return bool(stale_rules(t) or stale_measurements(t, chapter.measurements))
 
 
 def plain(x):
@@ -46,30 +54,30 @@ def base_nodeid(nodeid: str) -> str:
     return re.sub(r"@[^\]/@]+$", "", nodeid)
 
 
-def key_of(figures: list[str], claim: str, what: str) -> str:
+def key_of(chapter: Chapter, figures: list[str], claim: str, what: str) -> str:
     """The key of one record's evidence: its figure ID ("figure / claim" where another claim than
     the figure's own decides it too), else the claim and what it is (an ordering, or a figure the
     chapter derives without printing it).  Never a test's name: renaming a test changes no key."""
     if not figures:
         return f"{claim}: {what}" if what else claim
     key = "+".join(figures)
-    return key if all(chapter_figures.FIGURES[f].claim == claim for f in figures) else f"{key} / {claim}"
+    return key if all(chapter.figures[f].claim == claim for f in figures) else f"{key} / {claim}"
 
 
 COMMITTED_TIERS = ("gpu", "slow")         # the evidence committed to results/: trained, and minutes of CPU
 
 
-def record_key(rec: dict, claim: str) -> str:
+def record_key(chapter: Chapter, rec: dict, claim: str) -> str:
     """The key of one record: key_of its figures, claim and label, "(cuda)" where it measured on
     CUDA (the same figure measured on the CPU is other evidence, kept beside it)."""
-    return (key_of(list(rec.get("figures") or []), claim, str(rec.get("figure") or rec.get("part") or ""))
+    return (key_of(chapter, list(rec.get("figures") or []), claim, str(rec.get("figure") or rec.get("part") or ""))
             + (" (cuda)" if str(rec.get("device") or "").startswith("cuda") else ""))
 
 
-def evidence_key(test: dict, claim: str) -> str | None:
+def evidence_key(chapter: Chapter, test: dict, claim: str) -> str | None:
     """The key a test's evidence is committed and merged under: the keys of its records (what
     it measured), joined; None for a test that recorded nothing (it is never committed)."""
-    keys = [record_key(rec, claim) for rec in test.get("records") or [] if isinstance(rec, dict)]
+    keys = [record_key(chapter, rec, claim) for rec in test.get("records") or [] if isinstance(rec, dict)]
     return " & ".join(dict.fromkeys(keys)) or None
 
 
@@ -87,25 +95,25 @@ def on_cuda(t: dict) -> bool:
     return measured_on(t).startswith("cuda")
 
 
-def read_off_instrument(t: dict) -> bool:
+def read_off_instrument(chapter: Chapter, t: dict) -> bool:
     """Whether every record of a test (or a figure record itself) was read off a clock or an
-    allocator: its measurement is one (fixtures/measurements.py READ_OFF_INSTRUMENT), or it was
+    allocator: its measurement is one (the Chapter's `instruments`), or it was
     decided by the timing rule (records from before measurements were named)."""
     recs = t.get("records") if isinstance(t.get("records"), list) else [t]
     recs = [r for r in recs if isinstance(r, dict)]
-    return bool(recs) and all(measurements.read_off_instrument(r.get("measurement"))
+    return bool(recs) and all(chapter.instruments.get(str(r.get("measurement")).partition("/")[0])
                               or str(r.get("rule") or "").startswith("timing/") for r in recs)
 
 
-def device_reading(t: dict) -> bool:
+def device_reading(chapter: Chapter, t: dict) -> bool:
     """Measured elsewhere than on the chapter's kind of device (CUDA), a reading shown beside the
     chapter's figure, never a verdict on it: a test whose every figure is one the chapter measured
-    on its CUDA laptop card (claims/chapter_figures.py device="cuda"), or one read off a clock or
+    on its CUDA laptop card (device="cuda"), or one read off a clock or
     an allocator whatever it is about (docs/cost.md: one rule, no exception)."""
     if on_cuda(t):
         return False
-    figs = [chapter_figures.FIGURES.get(f) for f in t.get("figures") or []]
-    return (bool(figs) and all(f is not None and f.device == "cuda" for f in figs)) or read_off_instrument(t)
+    figs = [chapter.figures.get(f) for f in t.get("figures") or []]
+    return (bool(figs) and all(f is not None and f.device == "cuda" for f in figs)) or read_off_instrument(chapter, t)
 
 
 def measured_on(t: dict) -> str:
@@ -115,24 +123,24 @@ def measured_on(t: dict) -> str:
     return str(rec.get("device") or t.get("device") or "")
 
 
-def counts(t: dict) -> bool:
+def counts(chapter: Chapter, t: dict) -> bool:
     """Whether a test's outcome decides: decided, under the current rule, where its figures can be decided."""
-    return t["outcome"] in DECIDED and not is_stale(t) and not device_reading(t)
+    return t["outcome"] in DECIDED and not is_stale(chapter, t) and not device_reading(chapter, t)
 
 
 DEVICE_SPECIFIC = ("not run: device-specific: measured on {device}; the chapter's figure is its 8 GB laptop "
                    "card's (CUDA), so ours is a reading beside it, not a verdict")
 
 
-def summarise_claim(cid: str, tests: list[dict], encoded: bool) -> dict:
+def summarise_claim(chapter: Chapter, cid: str, tests: list[dict], encoded: bool) -> dict:
     """One claim's entry from its tests' evidence (each test: nodeid, outcome, reason,
     records, tier, device, timestamp, seconds, torch, python).  The verdict is the most severe
     decided outcome (fails > refuted > holds); with none decided it is `not run` (a test
     exists) or `not encoded`."""
-    c = registry.get(cid)
-    stale = [t for t in tests if t["outcome"] in DECIDED and is_stale(t)]
-    readings = [t for t in tests if t["outcome"] in DECIDED and not is_stale(t) and device_reading(t)]
-    decided = [t for t in tests if counts(t)]
+    c = chapter.claims[cid]
+    stale = [t for t in tests if t["outcome"] in DECIDED and is_stale(chapter, t)]
+    readings = [t for t in tests if t["outcome"] in DECIDED and not is_stale(chapter, t) and device_reading(chapter, t)]
+    decided = [t for t in tests if counts(chapter, t)]
     if decided:
         verdict = max((t["outcome"] for t in decided), key=SEVERITY.__getitem__)
     elif stale:
@@ -141,8 +149,8 @@ def summarise_claim(cid: str, tests: list[dict], encoded: bool) -> dict:
         verdict = "not run" if encoded or tests else "not encoded"
     basis = decided or stale or tests
     reasons = [t["reason"] for t in basis if t["outcome"] == verdict and t["reason"]]
-    reasons += [f"{t['nodeid'].split('::')[-1]}: {outcome_label(t)}" for t in stale + readings]
-    pending = [t for t in tests if not counts(t)]
+    reasons += [f"{t['nodeid'].split('::')[-1]}: {outcome_label(chapter, t)}" for t in stale + readings]
+    pending = [t for t in tests if not counts(chapter, t)]
     if decided and pending:
         reasons.append(f"{len(pending)} of {len(tests)} tests not run")
     # the evidence behind the verdict; with none decided, whatever was measured before a skip
@@ -165,15 +173,15 @@ def summarise_claim(cid: str, tests: list[dict], encoded: bool) -> dict:
     }
 
 
-def outcome_label(t: dict) -> str:
+def outcome_label(chapter: Chapter, t: dict) -> str:
     """A test's outcome as a report shows it: a stale one says which rule decided it."""
     outcome = t.get("outcome") or "not run"
-    if outcome in DECIDED and is_stale(t):
+    if outcome in DECIDED and is_stale(chapter, t):
         if stale_rules(t):
             return f"stale: {outcome} under {', '.join(stale_rules(t))}, decide it again under the current rule"
-        return (f"stale: {outcome}, measured with {', '.join(stale_measurements(t))}, measure it again "
-                "(fixtures/measurements.py REMEASURE)")
-    if outcome in DECIDED and device_reading(t):
+        return (f"stale: {outcome}, measured with {', '.join(stale_measurements(t, chapter.measurements))}, measure it again "
+                "(the command its text names for it)")
+    if outcome in DECIDED and device_reading(chapter, t):
         return DEVICE_SPECIFIC.format(device=measured_on(t))
     return outcome
 
@@ -191,8 +199,8 @@ def summary_of(claims: list[dict]) -> dict:
     return summary
 
 
-def figure_rows(claims: list[dict]) -> list[dict]:
-    """One row per figure of the chapter (claims/chapter_figures.py), found by figure ID in its
+def figure_rows(chapter: Chapter, claims: list[dict]) -> list[dict]:
+    """One row per figure of the chapter (the Chapter's figures), found by figure ID in its
     tests' evidence: its verdict (the most severe decided outcome of the tests asserting it), or
     why it has none (not run, stale, or a device-specific reading), and the evidence behind it."""
     by_figure: dict[str, list[dict]] = {}
@@ -201,13 +209,13 @@ def figure_rows(claims: list[dict]) -> list[dict]:
             for fid in t.get("figures") or []:
                 by_figure.setdefault(fid, []).append(t)
     rows = []
-    for fid, f in chapter_figures.FIGURES.items():
+    for fid, f in chapter.figures.items():
         tests = by_figure.get(fid, [])
         readings = [t for t in tests if f.device == "cuda" and not on_cuda(t) and (
-            (t["outcome"] in DECIDED and not is_stale(t))
+            (t["outcome"] in DECIDED and not is_stale(chapter, t))
             or (t["outcome"] == "not run" and str(t.get("reason", "")).startswith("not run: device-specific")))]
-        decided = [t for t in tests if t["outcome"] in DECIDED and not is_stale(t) and t not in readings]
-        stale = [t for t in tests if t["outcome"] in DECIDED and is_stale(t)]
+        decided = [t for t in tests if t["outcome"] in DECIDED and not is_stale(chapter, t) and t not in readings]
+        stale = [t for t in tests if t["outcome"] in DECIDED and is_stale(chapter, t)]
         if decided:
             verdict = max((t["outcome"] for t in decided), key=SEVERITY.__getitem__)
             label = verdict
@@ -243,14 +251,14 @@ def figure_summary(rows: list[dict]) -> dict:
     return out
 
 
-def finished(claims: list[dict], meta: dict) -> dict:
+def finished(chapter: Chapter, claims: list[dict], meta: dict) -> dict:
     """A report: its claims, their summary, and the chapter's figures found in their evidence."""
-    rows = figure_rows(claims)
+    rows = figure_rows(chapter, claims)
     return {"summary": summary_of(claims), "meta": meta, "claims": claims,
             "figures": rows, "figure_summary": figure_summary(rows)}
 
 
-def build_report(results: dict, encoded: set[str], meta: dict) -> dict:
+def build_report(chapter: Chapter, results: dict, encoded: set[str], meta: dict) -> dict:
     """The run's report: every registered claim summarised from the tests that carried it.
     `meta` holds the run's timestamp, source and the torch and python versions."""
     by_claim: dict[str, list[dict]] = {}
@@ -262,16 +270,16 @@ def build_report(results: dict, encoded: set[str], meta: dict) -> dict:
         base.update(seconds=round(r["seconds"], 3), timestamp=meta["timestamp"],
                     torch=meta.get("torch"), python=meta.get("python"), source=meta["source"])
         for cid in r["claims"]:
-            by_claim.setdefault(cid, []).append(dict(base, key=evidence_key(base, cid)))
-    claims = [summarise_claim(cid, by_claim.get(cid, []), cid in encoded) for cid in registry.CLAIMS]
-    return finished(claims, meta)
+            by_claim.setdefault(cid, []).append(dict(base, key=evidence_key(chapter, base, cid)))
+    claims = [summarise_claim(chapter, cid, by_claim.get(cid, []), cid in encoded) for cid in chapter.claims]
+    return finished(chapter, claims, meta)
 
 
 def is_smoke(report: dict | None) -> bool:
     return bool(report) and report.get("meta", {}).get("scale") == "smoke"
 
 
-def merge(fresh: dict, committed: dict) -> dict:
+def merge(chapter: Chapter, fresh: dict, committed: dict) -> dict:
     """Per test, the newest decided evidence wins (a fresh fast run does not hide a committed
     trained result of the same claim); each claim is then summarised again from its tests."""
     old = {c["id"]: c for c in committed.get("claims", [])}
@@ -280,13 +288,13 @@ def merge(fresh: dict, committed: dict) -> dict:
         # A committed test is matched with the fresh test that measured the same thing at the same
         # tier (its evidence key: a renamed test's fresh evidence replaces its committed evidence),
         # else with the fresh placeholder of the same test that measured nothing (not run).
-        tests = [dict(t, nodeid=base_nodeid(t["nodeid"]), key=t.get("key") or evidence_key(t, c["id"]))
+        tests = [dict(t, nodeid=base_nodeid(t["nodeid"]), key=t.get("key") or evidence_key(chapter, t, c["id"]))
                  for t in c.get("tests", [])]
         shared = shared_keys(tests)
         by_key = {(t["key"], t.get("tier")): i for i, t in enumerate(tests) if t["key"] and t["key"] not in shared}
         by_node = {t["nodeid"]: i for i, t in enumerate(tests)}
         for t in old.get(c["id"], {}).get("tests", []):
-            t = dict(t, nodeid=base_nodeid(t["nodeid"]), key=t.get("key") or evidence_key(t, c["id"]), source="committed")
+            t = dict(t, nodeid=base_nodeid(t["nodeid"]), key=t.get("key") or evidence_key(chapter, t, c["id"]), source="committed")
             i = by_key.get((t["key"], t.get("tier")), by_node.get(t["nodeid"]))
             mine = tests[i] if i is not None else None
             if t["outcome"] in DECIDED and (mine is None or mine["outcome"] not in DECIDED
@@ -295,32 +303,32 @@ def merge(fresh: dict, committed: dict) -> dict:
                     tests.append(t)
                 else:
                     tests[i] = t
-        out.append(summarise_claim(c["id"], tests, c["verdict"] != "not encoded"))
-    return finished(out, fresh.get("meta", {}))
+        out.append(summarise_claim(chapter, c["id"], tests, c["verdict"] != "not encoded"))
+    return finished(chapter, out, fresh.get("meta", {}))
 
 
-def verdict_label(c: dict) -> str:
+def verdict_label(chapter: Chapter, c: dict) -> str:
     """The verdict, and what it does not say on its own: a claim of several figures is refuted
     if one is, so say how many of its figures hold (each test, or parametrized case, is one
     figure or one ordering the chapter states); and whether some of them did not run."""
     tests = c.get("tests", [])
     notes = []
-    held = sum(t["outcome"] == "holds" and counts(t) for t in tests)
+    held = sum(t["outcome"] == "holds" and counts(chapter, t) for t in tests)
     if c["verdict"] == "refuted":
-        decided = sum(counts(t) for t in tests)
+        decided = sum(counts(chapter, t) for t in tests)
         notes.append(f"{'in part: ' if held else ''}{held} of {decided} figures hold")
     if c["verdict"] in ("undecided", "underspecified"):
-        decided = sum(counts(t) for t in tests)
-        n = sum(t["outcome"] == c["verdict"] and counts(t) for t in tests)
+        decided = sum(counts(chapter, t) for t in tests)
+        n = sum(t["outcome"] == c["verdict"] and counts(chapter, t) for t in tests)
         notes.append(f"{n} of {decided} figures {c['verdict']}, {held} hold: "
                      + ("needs more seeds or a sharper measurement, see each figure's reason"
                         if c["verdict"] == "undecided" else "the chapter should say which reading it used"))
-    n_stale = sum(t["outcome"] in DECIDED and is_stale(t) for t in tests)
+    n_stale = sum(t["outcome"] in DECIDED and is_stale(chapter, t) for t in tests)
     if c["verdict"] == "stale":
         notes.append(f"{n_stale} figure(s) decided under an older rule")
     elif n_stale:
         notes.append(f"{n_stale} stale")
-    n_readings = sum(t["outcome"] in DECIDED and not is_stale(t) and device_reading(t) for t in tests)
+    n_readings = sum(t["outcome"] in DECIDED and not is_stale(chapter, t) and device_reading(chapter, t) for t in tests)
     if n_readings:
         notes.append(f"{n_readings} device-specific reading(s)")
     if c["verdict"] in DECIDED and any(t["outcome"] not in DECIDED for t in tests):
@@ -330,12 +338,12 @@ def verdict_label(c: dict) -> str:
     return c["verdict"] + (f" ({'; '.join(notes)})" if notes else "")
 
 
-def committed_only(committed: dict) -> dict:
+def committed_only(chapter: Chapter, committed: dict) -> dict:
     """A report with no fresh run: every registered claim from the committed evidence alone."""
     old = {c["id"]: c for c in committed.get("claims", [])}
     # without a run nothing was collected: a claim with no committed verdict is "not run" (whether
     # a test carries it is known from a run's collection, tests/test_report.py)
-    claims = [summarise_claim(cid, [dict(t, source="committed") for t in old.get(cid, {}).get("tests", [])
+    claims = [summarise_claim(chapter, cid, [dict(t, source="committed") for t in old.get(cid, {}).get("tests", [])
                                     if t["outcome"] in DECIDED], True)
-              for cid in registry.CLAIMS]
-    return finished(claims, {"source": "committed verdicts only (no fresh run)"})
+              for cid in chapter.claims]
+    return finished(chapter, claims, {"source": "committed verdicts only (no fresh run)"})

@@ -18,8 +18,15 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from claims.registry import CLAIMS
-from claims.sentence_table import SENTENCES, Sentence
+
+@dataclass(frozen=True)
+class Sentence:
+    """One entry of a text's sentence table (a text may bring its own type with these fields)."""
+    anchor: str                   # verbatim, unique in the text, inside one unit
+    claims: tuple[str, ...] = ()  # the claim IDs it asserts
+    reason: str = ""              # or why it asserts nothing: a reason of REASONS
+    why: str = ""                 # the reason's detail, where one helps
+
 
 REASONS = {
     "setup": "states what was trained or measured, and how; the figures it fixes are declared in claims/accounting.py",
@@ -83,7 +90,7 @@ def units(chapter: str) -> list[Unit]:
 @dataclass(frozen=True)
 class Accounted:
     unit: Unit
-    entries: tuple[Sentence, ...]  # exactly one when accounted for
+    entries: tuple  # exactly one when accounted for
 
     @property
     def claims(self) -> tuple[str, ...]:
@@ -97,9 +104,8 @@ class Accounted:
         return "asserts" if self.entries[0].claims else self.entries[0].reason
 
 
-def accounted(chapter: str, table: list[Sentence] | None = None) -> list[Accounted]:
+def accounted(chapter: str, table) -> list[Accounted]:
     """Every unit of the chapter with the entries of the table whose anchor it holds."""
-    table = SENTENCES if table is None else table
     us = units(chapter)
     starts = [u.start for u in us]
     found: dict[int, list[Sentence]] = {}
@@ -114,10 +120,9 @@ def accounted(chapter: str, table: list[Sentence] | None = None) -> list[Account
     return [Accounted(u, tuple(found.get(i, ()))) for i, u in enumerate(us)]
 
 
-def problems(chapter: str, table: list[Sentence] | None = None, known_claims=None) -> list[str]:
+def problems(chapter: str, table, known_claims, reasons=REASONS) -> list[str]:
     """What is wrong with the sentence table, one line each: a unit with no entry or two, an
     unknown claim ID, an unknown reason."""
-    known_claims = CLAIMS if known_claims is None else known_claims
     out = []
     for a in accounted(chapter, table):
         if a.kind == "unaccounted":
@@ -128,7 +133,7 @@ def problems(chapter: str, table: list[Sentence] | None = None, known_claims=Non
             unknown = [c for c in e.claims if c not in known_claims]
             if unknown:
                 out.append(f"unknown claim ID(s) {unknown} for {e.anchor!r}")
-            if not e.claims and e.reason not in REASONS:
+            if not e.claims and e.reason not in reasons:
                 out.append(f"neither claims nor a known reason for {e.anchor!r} (reason {e.reason!r})")
             if e.claims and e.reason:
                 out.append(f"both claims and a reason for {e.anchor!r}")
@@ -146,12 +151,12 @@ def counts_of(accounted_units: list[Accounted]) -> dict:
             "by kind": by_kind(accounted_units), "sentences by kind": by_kind(said), "blocks by kind": by_kind(blocks)}
 
 
-def counts(chapter: str, table: list[Sentence] | None = None) -> dict:
+def counts(chapter: str, table) -> dict:
     """counts_of the chapter's walk."""
     return counts_of(accounted(chapter, table))
 
 
-def stale_sentences(text: str) -> list[str]:
+def stale_sentences(text: str, table) -> list[str]:
     """`  sentence: anchor '...' not found` for every entry an altered text breaks."""
     return [f"  sentence: anchor {s.anchor!r} {'not found' if text.count(s.anchor) == 0 else 'found twice'}"
-            for s in SENTENCES if text.count(s.anchor) != 1]
+            for s in table if text.count(s.anchor) != 1]

@@ -5,7 +5,8 @@
   of its last printed digit) + 2 seed-to-seed sd, over at least 3 seeds, and that band excludes
   the null the figure table declares beside it; refuted outside; otherwise undecided
   (`trained_figure`).  Orderings: the paired difference over seeds beyond 2 standard errors
-  (`ordering`).  The rule inputs are the figure table's (claims/record_rules.py), never the test's.
+  (`ordering`).  The rule inputs are the figure table's (the Chapter's `rule_inputs`), never the test's.
+- The Chapter is the run's (claimcheck/hooks.py chapter_of), read from the test's `request`.
 - A figure our measurement contradicts is refuted: a strict xfail whose reason is generated
   here, from the measurement, at run time (`decide`); never a typed string.  An undecided one
   is skipped as "undecided: ..." (`settle`).
@@ -17,12 +18,12 @@ from collections.abc import Sequence
 
 import pytest
 
-from claims import decide as rules
-from claims.chapter_figures import FIGURES
-from claims.decide import MIN_SEEDS, RuleInputError, spread
-from claims.formats import number
-from claims.record_rules import Spec, spec_for
-from claims.verdicts import record_key
+from claimcheck import decide as rules
+from claimcheck.decide import MIN_SEEDS, RuleInputError, spread
+from claimcheck.formats import number
+from claimcheck.hooks import chapter_of
+from claimcheck.specs import Spec
+from claimcheck.verdicts import record_key
 
 
 def decide(request, holds: bool, reason: str) -> None:
@@ -36,10 +37,11 @@ def decide(request, holds: bool, reason: str) -> None:
 
 def device_specific(request, device: str, ours: str) -> None:
     """Skip, as `not run: device-specific`, a test whose every figure is one the chapter measured
-    on its CUDA laptop card (claims/chapter_figures.py device="cuda") when we measured on another
+    on its CUDA laptop card (the figure table's device="cuda") when we measured on another
     device: our measurement, recorded before this, is a reading beside the chapter's figure,
-    never a verdict on it (claims/verdicts.py device_reading does the same for committed ones)."""
-    figures = [FIGURES[f] for m in request.node.iter_markers("figure") for f in m.args]
+    never a verdict on it (claimcheck/verdicts.py device_reading does the same for committed ones)."""
+    table = chapter_of(request.config).figures
+    figures = [table[f] for m in request.node.iter_markers("figure") for f in m.args]
     if figures and all(f.device == "cuda" for f in figures) and not str(device).startswith("cuda"):
         pytest.skip(f"not run: device-specific: {ours} on {device}, a reading beside the chapter's "
                     f"{', '.join(f.printed for f in figures)}, which is its 8 GB laptop card's (CUDA)")
@@ -49,7 +51,7 @@ def instrument_reading(request, device: str, ours: str) -> None:
     """Skip, as `not run: device-specific`, a test that reads a clock or an allocator (its
     measurement: fixtures/measurements.py READ_OFF_INSTRUMENT) anywhere but on the chapter's kind
     of device (CUDA), whatever figure it is about: one rule, no exception (docs/cost.md).  Its
-    measurement, recorded before this, is a reading beside the chapter's (claims/verdicts.py
+    measurement, recorded before this, is a reading beside the chapter's (claimcheck/verdicts.py
     device_reading does the same for committed ones)."""
     if not str(device).startswith("cuda"):
         pytest.skip(f"not run: device-specific: {ours} on {device}, read off its clock or allocator; "
@@ -58,20 +60,21 @@ def instrument_reading(request, device: str, ours: str) -> None:
 
 def settle(request, verdict: str, reason: str) -> None:
     """A decision's outcome: holds passes, refuted is a strict xfail (decide), undecided is
-    skipped as "undecided: ..." (claims/plugin.py counts it as undecided, never as holds)."""
+    skipped as "undecided: ..." (claimcheck/plugin.py counts it as undecided, never as holds)."""
     if verdict == "undecided":
         pytest.skip(f"undecided: {reason}")
     decide(request, verdict == "holds", reason)
 
 
 def spec_of(request, label: str) -> Spec:
-    """The rule inputs of the record this test makes (claims/record_rules.py): from the figure
+    """The rule inputs of the record this test makes (the Chapter's rule inputs): from the figure
     table, never from the test.  A test whose figure has none is an error."""
     claims = [m.args[0] for m in request.node.iter_markers("claim")]
     figures = list(dict.fromkeys(f for m in request.node.iter_markers("figure") for f in m.args))
-    key = record_key({"figures": figures, "figure": label}, claims[0] if claims else "")
+    chapter = chapter_of(request.config)
+    key = record_key(chapter, {"figures": figures, "figure": label}, claims[0] if claims else "")
     try:
-        return spec_for(key)
+        return chapter.rule_inputs(key)
     except RuleInputError as e:
         raise AssertionError(f"{request.node.nodeid}: {e}") from None
 
@@ -94,7 +97,7 @@ def trained_figure(request, claim_record, *, figure: str, stated: float, values:
     spec = spec_of(request, figure)
     if spec.kind != "trained" or spec.stated != stated or spec.rounding != rounding:
         raise AssertionError(f"{figure}: the test states {stated} +- {rounding}, the figure table "
-                             f"(claims/record_rules.py) a {spec.kind} figure {spec.stated} +- {spec.rounding}")
+                             f"(the Chapter's rule inputs) a {spec.kind} figure {spec.stated} +- {spec.rounding}")
     values = [float(v) for v in values]
     mean, sd = spread(values)
     null, null_what = spec.null if spec.null else (None, "")
@@ -126,7 +129,7 @@ def ordering(request, claim_record, *, label: str, stated, measured, conditions,
              measurement: str, seeds: int | None = None, reason: str = "", **details) -> None:
     """An ordering or a bound the chapter states (not a printed number).  `conditions` are
     [what, a, op, b], numbers of the measurement, one per seed ("seed 0: what"); the comparisons and
-    their directions must be the ones claims/record_rules.py declares for this record.  An ordering
+    their directions must be the ones the Chapter's rule inputs declare for this record.  An ordering
     over seeds is decided by the paired rule (decide.ordering: beyond 2 standard errors, else
     undecided); a bound beside a single measurement exactly (decide.bounds).  Recorded with the
     measured sides, so `python -m claims.rederive` decides it again from results/ alone."""
@@ -136,12 +139,12 @@ def ordering(request, claim_record, *, label: str, stated, measured, conditions,
         declared = sorted((what, op) for what, op, _ in spec.comparisons)
         if sorted((what, op) for what, op, _, _ in comparisons) != declared:
             raise AssertionError(f"{label}: the test compares {sorted((w, o) for w, o, _, _ in comparisons)}, "
-                                 f"claims/record_rules.py declares {declared}")
+                                 f"the Chapter's rule inputs declare {declared}")
         decision, rule = rules.ordering(comparisons), "ordering"
     elif spec.kind == "bounds":
         decision, rule = rules.bounds(conditions), "stated"
     else:
-        raise AssertionError(f"{label}: claims/record_rules.py decides it as a {spec.kind} figure, not an ordering")
+        raise AssertionError(f"{label}: the Chapter's rule inputs decide it as a {spec.kind} figure, not an ordering")
     claim_record(stated=stated, measured=measured, tolerance=tolerance, figure=label, decision=decision.measured,
                  rule=rule, measurement=measurement, **({"seeds": seeds} if seeds is not None else {}), **details)
     if seeds is not None:

@@ -5,15 +5,15 @@ kept in results/verdicts.json says which version of which rule gave it.  When a 
 its version goes up, and a committed verdict decided under an older version is *stale*: the
 report shows it as stale, never as a plain holds or refuted, until it is decided again.
 
-A measurement has a version too (fixtures/measurements.py): a record taken with an older version of
+A measurement has a version too (the Chapter's `measurements`; this project's fixtures/measurements.py): a record taken with an older version of
 its measurement is stale the same way, until it is measured again.
 
 Pure (no pytest, no torch): the reporter reads it too.  The rules themselves live in
-claims/decide.py (as pure functions; claims/rule.py applies them in a test) and claims/timing.py (the timing loop).
+claimcheck/decide.py (as pure functions; claimcheck/rule.py applies them in a test).
 """
 from __future__ import annotations
 
-from fixtures.measurements import stale_measurement
+from collections.abc import Mapping
 
 # name -> (current version, what it is, and what changed at each version)
 RULES: dict[str, tuple[int, str]] = {
@@ -76,14 +76,25 @@ def stale_rules(test: dict) -> list[str]:
     return sorted(set(out))
 
 
-def stale_measurements(test: dict) -> list[str]:
-    """The measurements (fixtures/measurements.py IDs, "softmax_stats/1") a test's records were
+def current_id(table: Mapping[str, tuple[int, str]], name: str, what: str = "measurement") -> str:
+    """'softmax_stats/1': a name of a versioned table (a text's measurements) and its current version."""
+    if name not in table:
+        raise KeyError(f"unknown {what} {name!r}; known: {', '.join(table)}")
+    return f"{name}/{table[name][0]}"
+
+
+def is_current(table: Mapping[str, tuple[int, str]], mid) -> bool:
+    """Whether an ID ("name/version") is the current version of its entry of `table` (an older or
+    newer version, an unknown name or a malformed ID is not)."""
+    name, sep, version = str(mid).partition("/")
+    return bool(sep) and name in table and version == str(table[name][0])
+
+
+def stale_measurements(test: dict, measurements: Mapping[str, tuple[int, str]]) -> list[str]:
+    """The measurements (a text's measurement IDs, "softmax_stats/1") a test's records were
     taken with that are no longer current: measured the old way, so stale until measured again
     (a record that names no measurement is from before measurements were versioned: current)."""
     return sorted({rec["measurement"] for rec in test.get("records") or []
                    if isinstance(rec, dict) and isinstance(rec.get("measurement"), str)
-                   and stale_measurement(rec["measurement"])})
+                   and not is_current(measurements, rec["measurement"])})
 
-
-def is_stale(test: dict) -> bool:
-    return bool(stale_rules(test) or stale_measurements(test))

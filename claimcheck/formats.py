@@ -51,7 +51,7 @@ WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
 def like(value: float | None, printed: str) -> str:
     """A measured value written as the chapter writes the figure it stands for (a suggested
     sentence reads as the chapter's prose): the printed figure's decimals and its % sign
-    ("37.69" for 37.6912 beside "37.82", "95.0 %" beside "99.9 %"), a number word for a word
+    ("12.35" for 12.3456 beside "12.34", "95.0 %" beside "98.7 %"), a number word for a word
     ("six" for 5.76 beside "eight"; the sentence says "about")."""
     if value is None or not math.isfinite(value):
         return "not measured"

@@ -1,8 +1,8 @@
 """The rules as pure functions: a figure's verdict from its measured values and its rule inputs.
 
 One definition of each rule (docs/figure-rule.md), used three ways: by the tests, which decide
-as they measure (claims/rule.py, claims/timing.py); by the evidence writer, which keeps the
-measured values beside the figure (claims/figure_evidence.py); and by `python -m claims.rederive`,
+as they measure (claimcheck/rule.py, claims/timing.py); by the evidence writer, which keeps the
+measured values beside the figure (claimcheck/evidence.py); and by `python -m claims.rederive`,
 which decides every committed figure again from results/ alone.  The rule inputs (the stated
 value, its rounding, the null it is contrasted with, the comparisons an ordering makes) never
 come from a record: claims/record_rules.py gives them from the figure table.  Imports neither
@@ -20,8 +20,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from claims.chapter_figures import FIGURES
-from claims.formats import number, over_seeds
+from claimcheck.formats import number, over_seeds
 
 MIN_SEEDS = 3
 MARGIN_SE = 2          # an ordering or a sign: the paired mean difference beyond 2 standard errors
@@ -234,22 +233,6 @@ class TimedFigure:
     rounding: float = 0.0
     too_wide: float = float("inf")
     drift_of: str | None = None          # whose run-to-run spread it shares (the same statistic)
-
-
-# The timed figures of the cost claims (claims/test_cost.py) and how each is judged: a band the
-# value must lie in (a slope, a ratio), or a printed figure with its rounding and the widest
-# interval that may confirm it.  One table, used by the tests and by benchmarks/cost_flakes.py.
-TIMED = {f.name: f for f in (
-    TimedFigure("time slope", band=(1.85, 2.15)),                   # "quadratic": within 0.15 of 2
-    TimedFigure("last ratio", band=(3.5, 4.5)),                     # "converges on 4": within 0.5
-    # the printed figures, at their printed rounding (claims/chapter_figures.py): n^1.91 is
-    # undecided wider than 0.2, the gap from 1.8 to 2.0; "ten" wider than 2 (8, linear, from 12)
-    TimedFigure("time exponent", stated=FIGURES["cost.time_exponent"].value,
-                rounding=FIGURES["cost.time_exponent"].rounding, too_wide=0.2, drift_of="time slope"),
-    TimedFigure("projection slope", band=(0.85, 1.15)),             # "linear"
-    TimedFigure("projections x for x8", stated=FIGURES["cost.projections_x8"].value,
-                rounding=FIGURES["cost.projections_x8"].rounding, too_wide=2),
-)}
 
 
 def floor(value: float, drift: float) -> tuple[float, float]:

@@ -1,15 +1,22 @@
-"""The claim contract as a pytest plugin: a thin adapter over claims/verdicts.py.
+"""The claim contract as a pytest plugin: a thin adapter over claimcheck/verdicts.py.
 
+- The text whose claims are checked is handed over once, by the project's conftest.py
+  implementing `pytest_claimcheck_chapter(config)` (claimcheck/hooks.py); every hook and fixture
+  below reads that Chapter from `config.stash` (hooks.chapter_of).
 - `@pytest.mark.claim("scale.variance_is_d")` names the claim a test checks; an ID that is not
-  in claims/registry.py is rejected at collection.
-- `@pytest.mark.figure("scale.var_4", ...)` names the chapter's printed figures it asserts
-  (claims/chapter_figures.py); every record the test writes carries them, so the report, the
-  tables and the chapter view find evidence by figure ID.
-- The `claim_record` fixture records what the chapter states beside what we measured.
-- Every run writes `<--report-dir>/claims.json`: one object per registered claim with its
+  among the Chapter's claims is rejected at collection.
+- `@pytest.mark.figure("scale.var_4", ...)` names the text's printed figures it asserts (the
+  Chapter's figures); every record the test writes carries them, so the report, the tables and
+  the chapter view find evidence by figure ID.
+- The `claim` fixture records what the text states beside what we measured and decides it by the
+  one rule (`claim.record(...)`, `claim.figure(...)`, `claim.ordering(...)`, `claim.settle(...)`),
+  in the manner of pytest-regressions' `data_regression`; `claim_record` is `claim.record`.
+- The `chapter_text` fixture: the text, checked against its checksum; absent, the test skips.
+- Every run writes `<--report-dir>/claims.json`: one object per claim of the Chapter with its
   verdict (holds / refuted / fails / not run / not encoded).  Records travel on the test
   reports' `user_properties`, so under xdist the controller sees them all and writes the file once.
-State lives in `config.stash`; options, the device and trained models are fixtures/plugin.py's.
+State lives in `config.stash`.  Loads alone (`-p claimcheck.plugin`): what the project's other
+plugins know of a run (its device, smoke scale) comes through `pytest_claimcheck_run`.
 """
 from __future__ import annotations
 
@@ -22,36 +29,48 @@ from pathlib import Path
 
 import pytest
 
-from claims import chapter_figures, registry, rule_versions, verdicts
-from data.files import atomic_write
-from data.paths import checkout_commit
-from fixtures.measurements import measurement_id
-from fixtures.plugin import REPORT_DIR, _controls_workers, device_of
+from claimcheck import hooks, rule, verdicts, versions
+from claimcheck.files import atomic_write, checkout_commit
+from claimcheck.hooks import chapter_of, run_facts
 
-# the options, the device and the report directory come from the fixtures' plugin: loading
-# this plugin alone (`-p claims.plugin`) loads it too
-pytest_plugins = ["fixtures.plugin"]
 COLLECTED = pytest.StashKey[set]()            # claim IDs collected (selected or not)
 BAD_CLAIM = pytest.StashKey[str]()            # on an item: why its claim marker is invalid
+REPORT_DIR = pytest.StashKey[Path]()          # --report-dir, resolved
 SMOKE_SOURCE = verdicts.SMOKE_SOURCE
 ABORTED = (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR)
 
 
+def pytest_addhooks(pluginmanager):
+    pluginmanager.add_hookspecs(hooks)
+
+
 def pytest_addoption(parser):
-    g = parser.getgroup("attention-claims")
+    g = parser.getgroup("claimcheck")
     g.addoption("--claim", action="append", default=[], metavar="ID",
-                help="run only the tests of this claim (claims/registry.py); repeatable, combines with -m")
+                help="run only the tests of this claim ID; repeatable, combines with -m")
     g.addoption("--figure", action="append", default=[], metavar="ID",
-                help="run only the tests that assert this printed figure (claims/chapter_figures.py); "
+                help="run only the tests that assert this printed figure (by figure ID); "
                      "repeatable, combines with -m and --claim (a test carrying any of them is selected)")
+    g.addoption("--report-dir", default="report",
+                help="where this run's claims.json, evidence and plots are written (use --report-dir=DIR)")
+
+
+def report_dir_of(config) -> Path:
+    """--report-dir under the run's root, made if need be."""
+    if REPORT_DIR not in config.stash:
+        out = Path(config.rootpath, config.getoption("--report-dir"))
+        out.mkdir(parents=True, exist_ok=True)
+        config.stash[REPORT_DIR] = out
+    return config.stash[REPORT_DIR]
 
 
 def _unknown_selection(config) -> str | None:
     """Why a --claim or --figure ID is not one, naming the nearest IDs, or None."""
     import difflib
+    chapter = chapter_of(config)
     problems = []
-    for option, known, where in (("--claim", registry.CLAIMS, "claims/registry.py"),
-                                 ("--figure", chapter_figures.FIGURES, "claims/chapter_figures.py")):
+    for option, known, where in (("--claim", chapter.claims, chapter.named("claims")),
+                                 ("--figure", chapter.figures, chapter.named("figures"))):
         for wanted in config.getoption(option):
             if wanted not in known:
                 near = difflib.get_close_matches(wanted, list(known), n=3, cutoff=0.5)
@@ -62,11 +81,7 @@ def _unknown_selection(config) -> str | None:
 
 def pytest_configure(config):
     config.stash[COLLECTED] = set()
-    if not _controls_workers(config):
-        # Imported once, up front, in every process that runs tests: pytester's sys.modules restore
-        # must not drop it.  The controller of an xdist run runs none, and starts its workers sooner.
-        import torch  # noqa: F401
-    if not hasattr(config, "workerinput"):
+    if not hasattr(config, "workerinput") and (config.getoption("--claim") or config.getoption("--figure")):
         why = _unknown_selection(config)
         if why:
             raise pytest.UsageError(why)
@@ -74,14 +89,18 @@ def pytest_configure(config):
         config.pluginmanager.register(ClaimReporter(config), "claim-reporter")
 
 
-def _torch_version() -> str:
+def _torch_version() -> str | None:
     """torch.__version__ where torch is imported; in the controller of an xdist run, which never
-    imports it, the installed distribution's version (the same string for the wheels)."""
+    imports it, the installed distribution's version (the same string for the wheels); None where
+    a text's tests need no torch and none is installed."""
     import sys
     if "torch" in sys.modules:
         return sys.modules["torch"].__version__
-    from importlib.metadata import version
-    return version("torch")
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("torch")
+    except PackageNotFoundError:
+        return None
 
 
 def claim_ids_of(item) -> list[str]:
@@ -92,20 +111,20 @@ def figure_ids_of(item) -> list[str]:
     return [fid for m in item.iter_markers("figure") for fid in m.args]
 
 
-def figure_problem(fid) -> str | None:
-    if fid not in chapter_figures.FIGURES:
-        return f"unknown figure ID {fid!r} (not in claims/chapter_figures.py)"
+def figure_problem(chapter, fid) -> str | None:
+    if fid not in chapter.figures:
+        return f"unknown figure ID {fid!r} (not in {chapter.named('figures')})"
     return None
 
 
-def claim_problem(cid) -> str | None:
+def claim_problem(chapter, cid) -> str | None:
     """Why a claim marker's ID is not one, or None."""
     if cid is None:
         return "a bare @pytest.mark.claim: give the claim ID, e.g. @pytest.mark.claim('scale.variance_is_d')"
     if not isinstance(cid, str):
         return f"claim ID {cid!r} is a {type(cid).__name__}, not a string"
-    if cid not in registry.CLAIMS:
-        return f"unknown claim ID {cid!r} (not in claims/registry.py, whose IDs come from ../shared/claims.md)"
+    if cid not in chapter.claims:
+        return f"unknown claim ID {cid!r} (not in {chapter.named('claims')})"
     return None
 
 
@@ -116,15 +135,18 @@ def tier_of(item) -> str:
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(session, config, items):
     bad = []
+    chapter = chapter_of(config) if any(claim_ids_of(i) or figure_ids_of(i) for i in items) else None
     for item in items:
-        problems = [p for p in map(claim_problem, claim_ids_of(item)) if p]
-        problems += [p for p in map(figure_problem, figure_ids_of(item)) if p]
+        if chapter is None:
+            break
+        problems = [p for c in claim_ids_of(item) if (p := claim_problem(chapter, c))]
+        problems += [p for f in figure_ids_of(item) if (p := figure_problem(chapter, f))]
         if problems:
             bad.append(f"  {item.nodeid}: {'; '.join(problems)}")
             item.stash[BAD_CLAIM] = f"{item.nodeid}: {'; '.join(problems)}"
-        config.stash[COLLECTED].update(c for c in claim_ids_of(item) if not claim_problem(c))
+        config.stash[COLLECTED].update(c for c in claim_ids_of(item) if not claim_problem(chapter, c))
     if bad and not hasattr(config, "workerinput"):
-        raise pytest.UsageError(verdicts.UNKNOWN + "\n".join(bad))
+        raise pytest.UsageError(verdicts.UNKNOWN.format(where=chapter.named("claims")) + "\n".join(bad))
     _select_by_id(config, items)
     # In an xdist worker a UsageError would reach the controller as an INTERNALERROR that names
     # neither the test nor the claim: the test fails instead, with the reason (runtest_setup).
@@ -157,42 +179,79 @@ def pytest_runtest_setup(item):
     if ids:
         item.user_properties.append(("claim_ids", ids))
         item.user_properties.append(("claim_tier", tier_of(item)))
-        item.user_properties.append(("claim_device", device_of(item.config)))
+        item.user_properties.append(("claim_device", run_facts(item.config)["device"]))
         item.user_properties.append(("figure_ids", figure_ids_of(item)))
 
 
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_call(item):
-    """A quantity this torch cannot measure (fixtures.cost.NotMeasurable) is "not run" with its
-    reason, neither a failure nor a verdict."""
-    from fixtures.cost import NotMeasurable
+@pytest.fixture(scope="session")
+def chapter_text(request) -> str:
+    """The text (the Chapter's `load_text`), checked against its checksum; without it the test
+    skips, saying why; an altered text is an error, never a skip, naming each anchor it breaks."""
+    chapter = chapter_of(request.config)
     try:
-        return (yield)
-    except NotMeasurable as e:
-        pytest.skip(str(e))
+        return chapter.text()
+    except chapter.text_missing as e:
+        pytest.skip(f"needs the chapter text ({chapter.name}): {e}".replace("\n", " "))
 
 
-@pytest.fixture
-def claim_record(request):
-    """Record the chapter's figure beside ours: claim_record(stated=..., measured=...,
-    tolerance="...", rule="trained", **details); `rule` names the rule that decides it
-    (claims/rule_versions.py), recorded with its version.  Call it before asserting, so a failure keeps the evidence."""
-    def record(stated, measured, tolerance, rule: str = rule_versions.DEFAULT, **details):
+class ClaimFixture:
+    """The `claim` fixture: one test's side of the claim contract.
+
+    claim.record(stated=..., measured=..., tolerance="...", rule="stated", **details)
+        records the text's figure beside ours (call it before asserting, so that a failure keeps
+        the evidence); `rule` names the rule that decides it (claimcheck/versions.py), recorded
+        with its version, and `measurement` (a name of the Chapter's measurements) with its own.
+    claim.decide(holds, reason)      passes, or marks the test refuted (a strict xfail) with reason
+    claim.settle(verdict, reason)    holds / refuted / undecided, as the rule decided it
+    claim.figure(figure=..., stated=..., values=..., rounding=..., measurement=...)
+        the trained-figure rule for one printed figure (claimcheck/rule.py trained_figure)
+    claim.ordering(label=..., ...)   an ordering or a bound (claimcheck/rule.py ordering)
+    """
+
+    def __init__(self, request):
+        self.request = request
+        self.chapter = chapter_of(request.config)
+
+    def record(self, stated, measured, tolerance, rule: str = versions.DEFAULT, **details) -> dict:
         entry = {"stated": verdicts.plain(stated), "measured": verdicts.plain(measured),
-                 "tolerance": verdicts.plain(tolerance), "rule": rule_versions.rule_id(rule)}
+                 "tolerance": verdicts.plain(tolerance), "rule": versions.rule_id(rule)}
         entry.update({k: verdicts.plain(v) for k, v in details.items()})
-        if "measurement" in entry:              # what was measured, with its version (fixtures/measurements.py)
-            entry["measurement"] = measurement_id(entry["measurement"])
-        entry["figures"] = figure_ids_of(request.node)      # the chapter's figures it is evidence of
+        if "measurement" in entry:              # what was measured, with its version (the Chapter's measurements)
+            entry["measurement"] = versions.current_id(self.chapter.measurements, entry["measurement"])
+        entry["figures"] = figure_ids_of(self.request.node)      # the text's figures it is evidence of
         for key, value in entry.items():        # evidence must survive JSON (and xdist's wire)
             try:
                 json.dumps(value)
             except (TypeError, ValueError):
                 raise TypeError(f"claim_record({key}=...): {type(value).__name__} is not evidence; give "
                                 "numbers, strings, tensors, arrays, or lists and dicts of them") from None
-        request.node.user_properties.append(("claim_record", entry))
+        self.request.node.user_properties.append(("claim_record", entry))
         return entry
-    return record
+
+    def decide(self, holds: bool, reason: str) -> None:
+        rule.decide(self.request, holds, reason)
+
+    def settle(self, verdict: str, reason: str) -> None:
+        rule.settle(self.request, verdict, reason)
+
+    def figure(self, **kwargs) -> None:
+        rule.trained_figure(self.request, self.record, **kwargs)
+
+    def ordering(self, **kwargs) -> None:
+        rule.ordering(self.request, self.record, **kwargs)
+
+
+@pytest.fixture
+def claim(request) -> ClaimFixture:
+    """This test's side of the claim contract (ClaimFixture): record, then decide."""
+    return ClaimFixture(request)
+
+
+@pytest.fixture
+def claim_record(claim):
+    """claim.record, under its first name: claim_record(stated=..., measured=..., tolerance="...",
+    rule="trained", **details)."""
+    return claim.record
 
 
 # ---------------------------------------------------------------- collecting verdicts
@@ -202,7 +261,7 @@ def _props(report) -> dict:
     for k, v in report.user_properties:
         if k == "claim_record":
             out["records"].append(v)
-        elif k == "runs":                       # each trained(...) call notes its runs (fixtures/plugin.py)
+        elif k == "runs":                       # each trained run a test used (the project's fixtures note them)
             out.setdefault("runs", [])
             out["runs"] += [run for run in v if run not in out["runs"]]
         elif k == "runs_from":                  # and whether they were read from the committed records
@@ -224,7 +283,7 @@ def _short(report) -> str:
 
 
 def _skipped(reason: str) -> tuple[str, str]:
-    """A skip: undecided where claims/rule.py settle skipped it so, else not run."""
+    """A skip: undecided where claimcheck/rule.py settle skipped it so, else not run."""
     m = re.match(r"(?:Skipped: )?(undecided: .*)", reason, re.DOTALL)
     return ("undecided", m.group(1)) if m else ("not run", reason)
 
@@ -248,9 +307,10 @@ def outcome_of(report) -> tuple[str | None, str]:
 
 
 def _collected_all_claims(config) -> bool:
-    """Whether this run collected every test under claims/ (selected or not), so that a claim no
-    test carried is "not encoded"; a run of some files says "not run" of the others' claims."""
-    claims_dir = (config.rootpath / "claims").resolve()
+    """Whether this run collected every claim test of the Chapter (its `tests` folder, selected or
+    not), so that a claim no test carried is "not encoded"; a run of some files says "not run" of
+    the others' claims."""
+    claims_dir = (config.rootpath / chapter_of(config).tests).resolve()
     paths = [Path(str(a).split("::")[0]).resolve() for a in config.args] or [config.rootpath]
     return any(claims_dir == p or claims_dir.is_relative_to(p) for p in paths)
 
@@ -325,24 +385,25 @@ class ClaimReporter:
             # a selection that ran no claim test would turn the last run's verdicts into "not run":
             # the last report is kept, the run says why, and it fails (pytest's "no tests ran")
             self.summary_line = (f"claim report not written: no claim test ran ({nothing}); "
-                                 f"{config.stash[REPORT_DIR] / 'claims.json'} is as the last run left it")
+                                 f"{report_dir_of(config) / 'claims.json'} is as the last run left it")
             if session.exitstatus == pytest.ExitCode.OK:
                 session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED
             return
-        smoke = config.getoption("--smoke")
+        chapter, facts = chapter_of(config), run_facts(config)
+        smoke = facts["smoke"]
         meta = {"timestamp": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                 "source": SMOKE_SOURCE if smoke else "fresh run", "scale": "smoke" if smoke else "chapter",
                 "markexpr": config.getoption("markexpr"), "argv": list(config.invocation_params.args),
-                "from_results": bool(config.getoption("--from-results")), "commit": checkout_commit(),
+                "from_results": bool(facts["from_results"]), "commit": checkout_commit(chapter.root),
                 "seconds": round(time.time() - self.started, 1),
                 "torch": _torch_version(), "python": platform.python_version()}
         if meta["from_results"]:
             # the tests whose every run was read from the committed records measured nothing: a save
-            # keeps the provenance (date, code, device, torch) of the run that did (claims/save.py)
+            # keeps the provenance (date, code, device, torch) of the run that did (the save)
             meta["from_records"] = sorted(n for n, r in self.results.items() if r["runs_from"] == {"records"})
-        encoded = config.stash[COLLECTED] | (set() if _collected_all_claims(config) else set(registry.CLAIMS))
-        report = verdicts.build_report(self.results, encoded, meta)
-        out = config.stash[REPORT_DIR]
+        encoded = config.stash[COLLECTED] | (set() if _collected_all_claims(config) else set(chapter.claims))
+        report = verdicts.build_report(chapter, self.results, encoded, meta)
+        out = report_dir_of(config)
         atomic_write(out / "claims.json", json.dumps(report, indent=1, default=str))
         s = report["summary"]
         self.summary_line = ("SMOKE SCALE (verdicts mean nothing; never saved): " if smoke else "") + (

@@ -3,7 +3,7 @@
 The merge policy for what is saved: a trained or slow claim this run decided replaces the
 committed one unless the committed one rests on more seeds (`stronger_evidence`); a test the run
 did not decide keeps its committed entry byte for byte, so a save that changes nothing writes
-nothing.  The save is one transaction (data/files.py): results/verdicts.json and every evidence
+nothing.  The save is one transaction (claimcheck/files.py): results/verdicts.json and every evidence
 file the run's manifest lists are staged, then committed together, under the save lock, so two
 saves at once keep both runs' verdicts and a kill leaves results/ as before or as after.
 """
@@ -12,10 +12,12 @@ from __future__ import annotations
 import json
 from contextlib import ExitStack
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from claims import figure_evidence
-from claims.chapter_figures import FIGURES
-from claims.verdicts import (
+from claimcheck import evidence as figure_evidence
+from claimcheck.files import Transaction, recover
+from claimcheck.store import EvidenceError, check_staged, read_json, save_lock
+from claimcheck.verdicts import (
     COMMITTED_TIERS,
     DECIDED,
     base_nodeid,
@@ -26,11 +28,12 @@ from claims.verdicts import (
     shared_keys,
     summarise_claim,
 )
-from data.files import Transaction, recover
-from fixtures.results import GROUPS, EvidenceError, check_staged, load, read_json, save_lock
+
+if TYPE_CHECKING:
+    from claimcheck.chapter import Chapter
 
 
-def load_verdicts(path: Path) -> dict:
+def load_verdicts(chapter: Chapter, path: Path) -> dict:
     """results/verdicts.json, checked: EvidenceError names the file and the bad entry."""
     if not path.exists():
         return {"claims": []}
@@ -45,10 +48,10 @@ def load_verdicts(path: Path) -> dict:
                 raise EvidenceError(f"{path}: claim {c['id']}: a test without a key (what it measured) or an "
                                     "outcome")
             figures = t.get("figures", [])
-            unknown = [f for f in figures if f not in FIGURES] if isinstance(figures, list) else [figures]
+            unknown = [f for f in figures if f not in chapter.figures] if isinstance(figures, list) else [figures]
             if unknown:
                 raise EvidenceError(f"{path}: claim {c['id']}: test {t['key']}: field 'figures' holds "
-                                    f"{', '.join(map(repr, unknown))}, not a figure ID of claims/chapter_figures.py")
+                                    f"{', '.join(map(repr, unknown))}, not a figure ID of {chapter.named('figures')}")
     return data
 
 
@@ -67,11 +70,11 @@ def stronger_evidence(merged: dict, committed: dict[str, dict], replace_weaker: 
             yield c, None
 
 
-def _as_committed(c: dict, prev: dict | None) -> dict:
+def _as_committed(chapter: Chapter, c: dict, prev: dict | None) -> dict:
     """The claim to store: its decided trained and slow tests (the fast ones are run again in
     seconds, never committed), keyed by what they measured; each test the run did not decide anew
     is the committed test, unchanged."""
-    tests = [t if t.get("key") else dict(t, key=evidence_key(t, c["id"])) for t in c["tests"]
+    tests = [t if t.get("key") else dict(t, key=evidence_key(chapter, t, c["id"])) for t in c["tests"]
              if t["outcome"] in DECIDED and t.get("tier") in COMMITTED_TIERS]
     unkeyed = [t["nodeid"] for t in tests if not t.get("key")]
     if unkeyed:
@@ -86,7 +89,7 @@ def _as_committed(c: dict, prev: dict | None) -> dict:
     # the fresh evidence replaces the committed
     tests = [t for t in tests if t.get("source") != "committed" or t["key"] not in {f["key"] for f in fresh}]
     if tests != c["tests"]:
-        c = summarise_claim(c["id"], tests, True)
+        c = summarise_claim(chapter, c["id"], tests, True)
     if not prev:
         return c
     old = {ident(t): t for t in prev.get("tests", [])}
@@ -97,16 +100,16 @@ def _as_committed(c: dict, prev: dict | None) -> dict:
         tests.append(was if same else t)
     if tests == prev.get("tests"):
         return prev
-    return summarise_claim(c["id"], tests, True)
+    return summarise_claim(chapter, c["id"], tests, True)
 
 
-def _stage_figures(tx: Transaction, results_dir: Path, saved, fresh: dict) -> list[str]:
+def _stage_figures(chapter: Chapter, tx: Transaction, results_dir: Path, saved, fresh: dict) -> list[str]:
     """results/figures.json with the figure records of every test this run decided and saves
-    (claims/figure_evidence.py from_test), each replacing the committed record of its key; the
+    (claimcheck/evidence.py from_test), each replacing the committed record of its key; the
     other records stay as they are.  In the same transaction as verdicts.json."""
-    path = results_dir / figure_evidence.FILE.name
+    path = results_dir / figure_evidence.NAME
     try:
-        records = {r["key"]: r for r in figure_evidence.load(path)} if path.exists() else {}
+        records = {r["key"]: r for r in figure_evidence.load(chapter, path)} if path.exists() else {}
     except figure_evidence.FigureEvidenceError as e:
         raise EvidenceError(str(e)) from None
     before = dict(records)
@@ -118,13 +121,13 @@ def _stage_figures(tx: Transaction, results_dir: Path, saved, fresh: dict) -> li
             # an undecided figure at the seeds' cap is committed as undecided (docs/figure-rule.md)
             if t["outcome"] not in figure_evidence.VERDICTS or t.get("tier") not in COMMITTED_TIERS:
                 continue
-            kept.update(record_key(rec, c["id"]) for rec in t.get("records") or [])
+            kept.update(record_key(chapter, rec, c["id"]) for rec in t.get("records") or [])
             mine = ran.get((c["id"], base_nodeid(t["nodeid"])))
             if mine is not None and mine.get("timestamp") == t.get("timestamp"):     # decided by this run
                 meta = fresh.get("meta") or {}
-                for r in figure_evidence.from_test(dict(mine, claims=[c["id"]]), meta):
+                for r in figure_evidence.from_test(chapter, dict(mine, claims=[c["id"]]), meta):
                     if _measured_nothing(mine, meta):
-                        r.update(_provenance(r, before.get(r["key"]), results_dir))
+                        r.update(_provenance(chapter, r, before.get(r["key"]), results_dir))
                     records[r["key"]] = r
     records = {k: r for k, r in records.items() if k in kept}   # a replaced test's old records go with it
     if records == before:
@@ -138,11 +141,11 @@ PROVENANCE = ("date", "code", "device", "torch")     # where, when and at which 
 
 def _measured_nothing(test: dict, meta: dict) -> bool:
     """A test of a --from-results run whose every run was read from the committed run records
-    (claims/plugin.py notes them in the meta): it decided again what those runs measured."""
+    (claimcheck/plugin.py notes them in the meta): it decided again what those runs measured."""
     return bool(meta.get("from_results")) and base_nodeid(test.get("nodeid", "")) in (meta.get("from_records") or [])
 
 
-def _provenance(rec: dict, committed: dict | None, results_dir: Path) -> dict:
+def _provenance(chapter: Chapter, rec: dict, committed: dict | None, results_dir: Path) -> dict:
     """The provenance of a figure record decided again from the committed run records: the
     committed figure record's where it came from the same runs, else the runs' own (the newest
     date; their device, torch and code).  A run that measured nothing never re-dates a figure,
@@ -152,8 +155,8 @@ def _provenance(rec: dict, committed: dict | None, results_dir: Path) -> dict:
     found = []
     for run in rec.get("runs") or []:
         group = run.get("group") if isinstance(run, dict) else None
-        if group in GROUPS:
-            found += [r for r in load(group, results_dir) if (r["recipe"], r["seed"], r.get("key")) ==
+        if group in chapter.runs.groups:
+            found += [r for r in chapter.runs.load(group, results_dir) if (r["recipe"], r["seed"], r.get("key")) ==
                       (run.get("recipe"), run.get("seed"), run.get("key"))]
     if not found:
         return {}                   # runs not in results/: nothing to take from, the run's own stands
@@ -177,22 +180,23 @@ def _without_decisions(c: dict) -> dict:
     return out
 
 
-def save_run(fresh: dict, evidence, results_dir: Path, replace_weaker: bool = False) -> list[str]:
-    """Save this run's decided verdicts and its evidence into `results_dir`; lines to print."""
+def save_run(chapter: Chapter, fresh: dict, evidence, results_dir: Path, replace_weaker: bool = False) -> list[str]:
+    """Save this run's decided verdicts and its evidence (`evidence.save(tx, held)`: the text's own
+    evidence writer stages its files in the same transaction) into `results_dir`; lines to print."""
     path = Path(results_dir) / "verdicts.json"
     lines = []
     with save_lock(results_dir), ExitStack() as held:
         lines += recover(results_dir)
-        committed = load_verdicts(path)
+        committed = load_verdicts(chapter, path)
         kept = {c["id"]: c for c in committed["claims"]}
-        for c, note in stronger_evidence(merge(fresh, committed), kept, replace_weaker):
+        for c, note in stronger_evidence(merge(chapter, fresh, committed), kept, replace_weaker):
             if note:
                 lines.append(note)
             else:
-                kept[c["id"]] = _as_committed(c, kept.get(c["id"]))
+                kept[c["id"]] = _as_committed(chapter, c, kept.get(c["id"]))
         tx = Transaction(results_dir)
         try:
-            figures = _stage_figures(tx, Path(results_dir), kept.values(), fresh)
+            figures = _stage_figures(chapter, tx, Path(results_dir), kept.values(), fresh)
             new = {"claims": [_without_decisions(c) for c in sorted(kept.values(), key=lambda c: c["id"])]}
             if new != committed:
                 tx.stage(path.name, json.dumps(new, indent=1, default=str))
@@ -203,7 +207,9 @@ def save_run(fresh: dict, evidence, results_dir: Path, replace_weaker: bool = Fa
             lines += evidence.save(tx, held)
             # every file staged, read back as the report and the re-derivation read it: a file they
             # would refuse stops the save before anything is committed
-            check_staged(tx, {path.name: load_verdicts, figure_evidence.FILE.name: figure_evidence.load})
+            runs = {f"{g}.json": (lambda p, g=g: chapter.runs.load_file(p, g)) for g in chapter.runs.groups}
+            check_staged(tx, {**runs, path.name: lambda p: load_verdicts(chapter, p),
+                              figure_evidence.NAME: lambda p: figure_evidence.load(chapter, p)})
             tx.commit()
         except BaseException:
             tx.abort()

@@ -1,0 +1,115 @@
+"""The Chapter: everything the engine knows of one text, built once by the text's own package.
+
+A text's package (this project's claims/chapter.py; examples/running_mean/chapter.py) builds one
+Chapter and hands it to the engine through ONE entry:
+
+- under pytest, the hook `pytest_claimcheck_chapter(config)` (claimcheck/hooks.py), which the
+  project's conftest.py implements; the engine's plugin (claimcheck/plugin.py) asks it once per
+  session and keeps the answer in `config.stash[CHAPTER]`;
+- in a command, as the first argument of the engine's `main(chapter, argv)` (claimcheck/rederive.py;
+  the text's package keeps its command name as a thin module that builds the Chapter and calls it).
+
+From there it is an argument everywhere: no module of the engine imports a text's tables.
+Pure: no pytest.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from claimcheck.declared import Declared
+from claimcheck.figures import Figure, stale_anchors
+from claimcheck.sentences import Sentence
+
+Explainer = Callable[[str], list[str]]      # an altered text -> one line per anchor it breaks
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A claim of the text: its ID ("section.name"), the claim in our own words, what the text
+    states, its kind and the tier whose tests check it.  A text may bring its own claim type with
+    these attributes (this project's claims/registry.py Claim fills its figures in from the table)."""
+    id: str
+    statement: str
+    figure: str
+    kind: str = "exact"
+    tier: str = "fast"
+
+    @property
+    def section(self) -> str:
+        return self.id.split(".")[0]
+
+
+@dataclass(frozen=True)
+class RunRecords:
+    """A text's run records (results/<group>.json: the trained runs its figure records name), as
+    the engine reads them: the groups there are, one group's records from a folder, one file
+    checked, and one figure record checked against the runs it names (a list of problems)."""
+    groups: tuple[str, ...] = ()
+    load: Callable[[str, Path], list[dict]] = lambda group, directory: []
+    load_file: Callable[[Path, str], list[dict]] = lambda path, group: []
+    check: Callable[[dict, Path, dict], list[str]] = lambda record, results, cache: []
+
+
+@dataclass(frozen=True, eq=False)
+class Chapter:
+    """One text and its tables.  `load_text(explain)` returns the text, found and checked against
+    its checksum; it raises one of `text_missing` where the text is absent (what needs it skips,
+    saying why) and another error where it is altered (naming, through `explain`, each anchor the
+    change breaks)."""
+    name: str                                          # a short name, in messages and reports
+    root: Path                                         # the checkout: results/ and report/ under it
+    load_text: Callable[[Sequence[Explainer]], str]
+    sha256: str                                        # the checksum the text is read against
+    figures: Mapping[str, Figure]                      # figure ID -> the figure a claim asserts
+    claims: Mapping[str, Any]                          # claim ID -> Claim (or the text's own type)
+    sections: Mapping[str, str]                        # section -> its title, in the text's order
+    text_missing: tuple[type[BaseException], ...] = (FileNotFoundError,)
+    reads: Mapping[str, Figure] = field(default_factory=dict)      # numbers read, not asserted (with why)
+    declared: Sequence[Declared] = ()                  # every other number (digits, words), with its reason
+    declared_patterns: Sequence[tuple[str, str, str]] = ()   # (regex, reason, why): a reason for every match
+    sentences: Sequence[Sentence] = ()                 # each sentence's claim IDs, or why it asserts none
+    sentence_reasons: Mapping[str, str] = field(default_factory=dict)
+    rule_inputs: Callable[[str], Any] | None = None    # record key -> claimcheck.decide.Spec
+    timed: Mapping[str, Any] = field(default_factory=dict)        # name -> claimcheck.decide.TimedFigure
+    measurements: Mapping[str, tuple[int, str]] = field(default_factory=dict)   # name -> (version, what)
+    trained_measurements: frozenset[str] = frozenset()  # taken from a trained model: a record names its runs
+    readings: Mapping[str, Any] = field(default_factory=dict)     # name -> claimcheck.readings.DeclaredReading
+    runs: RunRecords = field(default_factory=RunRecords)
+    instruments: Mapping[str, str] = field(default_factory=dict)  # measurement -> "clock" | "allocator"
+    remeasure: Mapping[str, str] = field(default_factory=dict)    # measurement -> the command that measures it
+    # The report's parts that are a text's own, for the report once it is the engine's (issue 45,
+    # item 4): where the text introduces our tables and plots, its errata, tables and plots.  This
+    # project's report (claims/report/) still reads its own.
+    places: Sequence[Any] = ()
+    errata: Any = None
+    tables: Any = None
+    plots: Any = None
+    where: Mapping[str, str] = field(default_factory=dict)   # "figures", "claims", ...: the file that holds each table
+    tests: str = "claims"                              # the folder of the claim tests, from the root
+
+    def named(self, table: str) -> str:
+        """Where a table of this text lives, for a message ("claims/chapter_figures.py")."""
+        return self.where.get(table, f"{self.name}'s {table}")
+
+    def explainers(self) -> tuple[Explainer, ...]:
+        """What names each anchor an altered text breaks: the figures', the declarations' and the
+        sentences'."""
+        from claimcheck.accounting import stale_declarations
+        from claimcheck.sentences import stale_sentences
+        return (lambda text: stale_anchors(text, [*self.figures.values(), *self.reads.values()]),
+                lambda text: stale_declarations(text, self),
+                lambda text: stale_sentences(text, self.sentences))
+
+    def text(self) -> str:
+        """The text, checked; an altered one raises, naming every anchor it breaks."""
+        return self.load_text(self.explainers())
+
+    def text_or_none(self) -> tuple[str | None, str]:
+        """(the text, "") or (None, why it is not there); an altered text still raises."""
+        try:
+            return self.text(), ""
+        except self.text_missing as e:
+            return None, str(e)

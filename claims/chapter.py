@@ -1,0 +1,72 @@
+"""This chapter, as the claim engine sees it: one Chapter (claimcheck/chapter.py), built once.
+
+Everything the engine needs of the chapter on causal self-attention, gathered from the tables
+that hold it: its text and checksum (data/chapter.py), its figures and reads
+(claims/chapter_figures.py), its claims and sections (claims/registry.py), its declared numbers
+(claims/accounting.py) and words (claims/number_words.py), its sentences
+(claims/sentence_table.py), its rule inputs and timed figures (claims/record_rules.py), its
+measurements' versions (fixtures/measurements.py), its declared readings
+(claims/readings_declared.py) and its run records (fixtures/results.py, claims/run_check.py).  The report's parts that are this chapter's
+own (errata, tables, plots, the places the chapter introduces them) are handed to the report
+where it runs (claims/report/model.py).
+
+Handed to the engine by the one entry: this module, loaded as a pytest plugin (conftest.py's
+pytest_plugins; `-p claims.chapter`), answers the engine's hook `pytest_claimcheck_chapter`; a
+command passes CHAPTER as the first argument of the engine's (`python -m claims.rederive`).
+"""
+from __future__ import annotations
+
+from claimcheck.chapter import Chapter, RunRecords
+from claimcheck.sentences import REASONS as SENTENCE_REASONS
+from claims import (
+    accounting,
+    chapter_figures,
+    number_words,
+    readings_declared,
+    record_rules,
+    registry,
+    run_check,
+    sentence_table,
+)
+from data.chapter import CHAPTER_SHA256, ChapterMissing, load_chapter
+from data.paths import PROJECT_ROOT
+from fixtures import results
+from fixtures.measurements import MEASUREMENTS, READ_OFF_INSTRUMENT, REMEASURE
+
+
+def _load_text(explain) -> str:
+    return load_chapter(explain=explain)
+
+
+CHAPTER = Chapter(
+    name="the attention chapter",
+    root=PROJECT_ROOT,
+    load_text=_load_text,
+    sha256=CHAPTER_SHA256,
+    text_missing=(ChapterMissing,),
+    figures=chapter_figures.FIGURES,
+    reads=chapter_figures.READ,
+    claims=registry.CLAIMS,
+    sections=registry.SECTIONS,
+    declared=[*accounting.DECLARED, *number_words.DECLARED_WORDS],
+    declared_patterns=[*accounting.RULES, *number_words.WORD_RULES],
+    sentences=sentence_table.SENTENCES,
+    sentence_reasons=SENTENCE_REASONS,
+    rule_inputs=record_rules.spec_for,
+    timed=record_rules.TIMED,
+    measurements=MEASUREMENTS,
+    instruments=READ_OFF_INSTRUMENT,
+    remeasure=REMEASURE,
+    trained_measurements=run_check.TRAINED,
+    readings=readings_declared.DECLARED_READINGS,
+    runs=RunRecords(groups=results.GROUPS, load=results.load, load_file=results.load_file, check=run_check.check),
+    where={"figures": "claims/chapter_figures.py", "claims": "claims/registry.py, whose IDs come from "
+           "../shared/claims.md", "sentences": "claims/sentence_table.py", "rule inputs": "claims/record_rules.py",
+           "declared": "claims/accounting.py, claims/number_words.py", "measurements": "fixtures/measurements.py"},
+    tests="claims",
+)
+
+
+def pytest_claimcheck_chapter(config) -> Chapter:
+    """The one entry (claimcheck/hooks.py): the claim engine is handed this chapter."""
+    return CHAPTER

@@ -1,0 +1,48 @@
+"""The running-mean text as the claim engine sees it: one Chapter, built once, and the one entry
+(`pytest_claimcheck_chapter`, this module loaded as a pytest plugin by the example's conftest.py)."""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from claimcheck.chapter import Chapter
+from claimcheck.sentences import REASONS
+from examples.running_mean import tables
+
+HERE = Path(__file__).resolve().parent
+SHA256 = "990db4b79398fffcda1908fb9bc29cd0809d3549c4099aadcacc52a23ae9f1f1"
+
+
+def load_text(explain) -> str:
+    """text.txt, checked against SHA256; an altered text names each anchor it breaks."""
+    data = (HERE / "text.txt").read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    text = data.decode("utf-8")
+    if digest != SHA256:
+        lines = [line for e in explain for line in e(text)]
+        raise ValueError(f"{HERE / 'text.txt'}: sha256 {digest} is not the text's {SHA256}\n" + "\n".join(lines))
+    return text
+
+
+CHAPTER = Chapter(
+    name="the running-mean example",
+    root=HERE,
+    load_text=load_text,
+    sha256=SHA256,
+    text_missing=(FileNotFoundError,),
+    figures=tables.FIGURES,
+    claims=tables.CLAIMS,
+    sections=tables.SECTIONS,
+    declared=tables.DECLARED,
+    sentences=tables.SENTENCES,
+    sentence_reasons=REASONS,
+    rule_inputs=tables.rule_inputs,
+    measurements=tables.MEASUREMENTS,
+    where={"figures": "examples/running_mean/tables.py FIGURES", "claims": "examples/running_mean/tables.py CLAIMS"},
+    tests=".",
+)
+
+
+def pytest_claimcheck_chapter(config) -> Chapter:
+    """The one entry (claimcheck/hooks.py): the engine is handed this text."""
+    return CHAPTER
