@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from claimcheck.anchors import Anchor, index_of
 from claimcheck.figures import NUMBER, span
 
 if TYPE_CHECKING:
@@ -71,11 +72,9 @@ def numbers(chapter: str, book: Chapter) -> list[Number]:
         claim(*span(chapter, f), "figure", f.id)
     for f in book.reads.values():
         claim(*span(chapter, f), "read", f"{f.id}: {f.why}")
-    for d in book.declared:
-        at = chapter.find(d.anchor)
-        if at < 0 or chapter.find(d.anchor, at + 1) >= 0:
-            raise ValueError(f"declared anchor {d.anchor!r} is {'not in' if at < 0 else 'not unique in'} the chapter")
-        claim(at, at + len(d.anchor), d.reason, d.why)
+    index = index_of(chapter)
+    for i, d in enumerate(book.declared):
+        claim(*index.span(declared_anchor(i, d)), d.reason, d.why)
     for pattern, reason, why in book.declared_patterns:
         for m in re.finditer(pattern, chapter):
             claim(m.start(), m.end(), reason, why)
@@ -95,7 +94,12 @@ def accounting(chapter: str, book: Chapter) -> dict:
             "words": len(words), "words by kind": _by_kind(words)}
 
 
+def declared_anchor(i: int, d) -> Anchor:
+    """The i-th declaration's quote, as the Chapter's list "declared" names it (Chapter.anchor_lists)."""
+    return Anchor(d.anchor, "declared", f"#{i} ({d.reason})")
+
+
 def stale_declarations(text: str, book: Chapter) -> list[str]:
-    """`  declared (reason): anchor '...' not found` for every declaration an altered text breaks."""
-    return [f"  declared ({d.reason}): anchor {d.anchor!r} {'not found' if text.count(d.anchor) == 0 else 'found twice'}"
-            for d in book.declared if text.count(d.anchor) != 1]
+    """`  declared #i (reason): anchor '...' not found` for every declaration an altered text
+    breaks (the anchor index's stale report of that list)."""
+    return index_of(text).stale_report([lst for lst in book.anchor_lists() if lst.name == "declared"])

@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from claimcheck.anchors import AnchorList, index_of, listed
 from claimcheck.declared import Declared
-from claimcheck.figures import Figure, stale_anchors
+from claimcheck.figures import Figure
 from claimcheck.sentences import Sentence
 
 Explainer = Callable[[str], list[str]]      # an altered text -> one line per anchor it breaks
@@ -72,6 +73,7 @@ class Chapter:
     declared_patterns: Sequence[tuple[str, str, str]] = ()   # (regex, reason, why): a reason for every match
     sentences: Sequence[Sentence] = ()                 # each sentence's claim IDs, or why it asserts none
     sentence_reasons: Mapping[str, str] = field(default_factory=dict)
+    quotes: Sequence[AnchorList] = ()                  # the text's other lists of quotes (claimcheck/anchors.py)
     rule_inputs: Callable[[str], Any] | None = None    # record key -> claimcheck.decide.Spec
     timed: Mapping[str, Any] = field(default_factory=dict)        # name -> claimcheck.decide.TimedFigure
     measurements: Mapping[str, tuple[int, str]] = field(default_factory=dict)   # name -> (version, what)
@@ -94,14 +96,19 @@ class Chapter:
         """Where a table of this text lives, for a message ("claims/chapter_figures.py")."""
         return self.where.get(table, f"{self.name}'s {table}")
 
+    def anchor_lists(self) -> tuple[AnchorList, ...]:
+        """The text's lists of quotes (claimcheck/anchors.py): its figures and reads (by figure ID),
+        its declared numbers and words and its sentences (by position, "#12"), and its other lists
+        (`quotes`)."""
+        return (listed("figures", self.figures.values(), ident=lambda i, f: f.id),
+                listed("reads", self.reads.values(), ident=lambda i, f: f.id),
+                listed("declared", self.declared, ident=lambda i, d: f"#{i} ({d.reason})"),
+                listed("sentences", self.sentences), *self.quotes)
+
     def explainers(self) -> tuple[Explainer, ...]:
-        """What names each anchor an altered text breaks: the figures', the declarations' and the
-        sentences'."""
-        from claimcheck.accounting import stale_declarations
-        from claimcheck.sentences import stale_sentences
-        return (lambda text: stale_anchors(text, [*self.figures.values(), *self.reads.values()]),
-                lambda text: stale_declarations(text, self),
-                lambda text: stale_sentences(text, self.sentences))
+        """What names each anchor an altered text breaks: the anchor index's stale report of every
+        list at once (anchor_lists)."""
+        return (lambda text: index_of(text).stale_report(self.anchor_lists()),)
 
     def text(self) -> str:
         """The text, checked; an altered one raises, naming every anchor it breaks."""

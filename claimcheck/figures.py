@@ -1,9 +1,11 @@
 """A printed figure and where it stands in a text: the figure table's mechanics.
 
-A figure is a stable figure ID, its claim ID, the number as the text prints it ("12.34",
-"98.7 %", "ten") and an anchor: a short verbatim quote around it, unique in the text.  Its value
-and rounding are parsed from the printed digits (half a unit of the last one; a percentage as a
-fraction; a number word as its whole number), never typed again.  A text's own table of figures
+A figure is a stable figure ID, its claim ID, an anchor: a short verbatim quote around it, unique
+in the text (claimcheck/anchors.py: found by the text's one anchor index), and the number as the
+text prints it ("12.34", "98.7 %", "ten"): the anchor's last number, derived from it, and typed
+only where the figure is another number of its anchor.  Its value and rounding are parsed from
+the printed digits (half a unit of the last one; a percentage as a fraction; a number word as its
+whole number), never typed again.  A text's own table of figures
 is its Chapter's (claimcheck/chapter.py); nothing here holds one.  Pure: no pytest.
 """
 from __future__ import annotations
@@ -12,6 +14,8 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
+
+from claimcheck.anchors import Anchor, index_of
 
 # A number a text writes as a word: its value and its rounding (a whole number: half a unit;
 # a fraction, "exactly half the time", "one hundredth", "two thirds": exact).
@@ -23,16 +27,45 @@ DEVICES = ("any", "cuda")    # where a figure can be decided: anywhere, or on th
 
 # A number as a text prints it: digits, thousands commas between digits, decimals, an exponent
 NUMBER = re.compile(r"(?<![\w.])\d(?:,?\d)*(?:\.\d+)?(?:e[-+]?\d+)?(?![\w]|\.\d)")
+# The number an anchor ends with: digits as NUMBER reads them, a percentage ("99.9 %"), or a word
+_LAST_DIGITS = re.compile(r"(?<![\w.])\d(?:,?\d)*(?:\.\d+)?(?:e[-+]?\d+)?(?: ?%)?\Z")
+_LAST_WORD = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(w) for w in sorted(WORDS, key=len, reverse=True)) + r")\Z",
+                        re.IGNORECASE)
+
+
+def printed_of(anchor: str) -> str:
+    """The number an anchor ends with, as printed ("" if it ends with none)."""
+    m = _LAST_DIGITS.search(anchor) or _LAST_WORD.search(anchor)
+    return m.group() if m else ""
 
 
 @dataclass(frozen=True)
 class Figure:
+    """`Figure(id, claim, anchor=...)`: the printed number is the anchor's last (printed_of); typed
+    (`printed=`) only where it is another number of the anchor."""
     id: str
     claim: str
-    printed: str                 # as the text prints it
-    anchor: str                  # verbatim, unique in the text; the printed number is its last
+    printed: str = ""            # as the text prints it; "" = the anchor's last number
+    anchor: str = ""             # verbatim, unique in the text; it holds the printed number
     device: str = "any"          # "cuda": a figure of the text's own device, a reading elsewhere
     why: str = ""                # a read only: why a test reads this number without asserting it
+
+    def __post_init__(self):
+        if not self.anchor:
+            raise ValueError(f"{self.id}: a figure needs its anchor, a verbatim quote of the text")
+        if not self.printed:
+            printed = printed_of(self.anchor)
+            if not printed:
+                raise ValueError(f"{self.id}: the anchor {self.anchor!r} ends with no number: say which is printed")
+            object.__setattr__(self, "printed", printed)
+
+    @property
+    def listed_in(self) -> str:
+        """The list of quotes it belongs to: a read (it has a why) or a figure."""
+        return "reads" if self.why else "figures"
+
+    def quoted(self) -> Anchor:
+        return Anchor(self.anchor, self.listed_in, self.id)
 
     @property
     def value(self) -> float:
@@ -57,12 +90,11 @@ class Figure:
         return half / 100 if text.endswith("%") else half
 
 
-def located(text: str, figure: Figure) -> int:
-    """Where the figure's anchor is in the text, or -1; raises if the anchor is there twice."""
-    first = text.find(figure.anchor)
-    if first >= 0 and text.find(figure.anchor, first + 1) >= 0:
-        raise ValueError(f"{figure.id}: the anchor {figure.anchor!r} is not unique in the chapter")
-    return first
+def located(text: str, figure, list: str = "") -> int:
+    """Where the anchor of a figure (or of an entry with .id and .anchor, of `list`) is in the text,
+    by the text's one anchor index; AnchorError (a ValueError) where it is missing or doubled."""
+    name = list or getattr(figure, "listed_in", "figures")
+    return index_of(text).locate(Anchor(figure.anchor, name, figure.id))
 
 
 def _printed(figure: Figure) -> list[re.Match]:
@@ -77,8 +109,6 @@ def printed_in_anchor(figure: Figure) -> bool:
 def span(text: str, figure: Figure) -> tuple[int, int]:
     """Where the printed number stands in the text: its last occurrence in the anchor."""
     at = located(text, figure)
-    if at < 0:
-        raise ValueError(f"{figure.id}: the anchor {figure.anchor!r} is not in the chapter")
     m = _printed(figure)[-1]
     return at + m.start(), at + m.end()
 
@@ -89,10 +119,7 @@ def of_claim(figures: Mapping[str, Figure], claim: str) -> dict[str, Figure]:
 
 
 def stale_anchors(text: str, figures: Iterable[Figure]) -> list[str]:
-    """`  figure.id: anchor '...' not found` (or found twice) for every figure an altered text breaks."""
-    out = []
-    for f in figures:
-        n = text.count(f.anchor)
-        if n != 1:
-            out.append(f"  {f.id}: anchor {f.anchor!r} {'not found' if n == 0 else f'found {n} times'}")
-    return out
+    """`  figures figure.id: anchor '...' not found` (or found twice) for every figure an altered
+    text breaks (the anchor index's stale report)."""
+    index = index_of(text)
+    return [p.line() for f in figures if (p := index.problem(f.quoted())) is not None]

@@ -18,6 +18,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from claimcheck.anchors import Anchor, index_of, listed
+
 
 @dataclass(frozen=True)
 class Sentence:
@@ -109,10 +111,9 @@ def accounted(chapter: str, table) -> list[Accounted]:
     us = units(chapter)
     starts = [u.start for u in us]
     found: dict[int, list[Sentence]] = {}
-    for s in table:
-        at = chapter.find(s.anchor)
-        if at < 0 or chapter.find(s.anchor, at + 1) >= 0:
-            raise ValueError(f"sentence anchor {s.anchor!r} is {'not in' if at < 0 else 'not unique in'} the chapter")
+    index = index_of(chapter)
+    for n, s in enumerate(table):
+        at = index.locate(Anchor(s.anchor, "sentences", f"#{n}"))
         i = max(k for k, st in enumerate(starts) if st <= at)
         if at + len(s.anchor) > us[i].end:
             raise ValueError(f"sentence anchor {s.anchor!r} runs past its sentence {us[i].text!r}")
@@ -157,6 +158,6 @@ def counts(chapter: str, table) -> dict:
 
 
 def stale_sentences(text: str, table) -> list[str]:
-    """`  sentence: anchor '...' not found` for every entry an altered text breaks."""
-    return [f"  sentence: anchor {s.anchor!r} {'not found' if text.count(s.anchor) == 0 else 'found twice'}"
-            for s in table if text.count(s.anchor) != 1]
+    """`  sentences #n: anchor '...' not found` for every entry an altered text breaks (the anchor
+    index's stale report of the list)."""
+    return index_of(text).stale_report([listed("sentences", table)])

@@ -4,7 +4,7 @@ Everything the engine needs of the chapter on causal self-attention, gathered fr
 that hold it: its text and checksum (data/chapter.py), its figures and reads
 (claims/chapter_figures.py), its claims and sections (claims/registry.py), its declared numbers
 (claims/accounting.py) and words (claims/number_words.py), its sentences
-(claims/sentence_table.py), its rule inputs and timed figures (claims/record_rules.py), its
+(claims/sentence_table.py), its setup numbers' anchors (claims/chapter_setup.py), its rule inputs and timed figures (claims/record_rules.py), its
 measurements' versions (fixtures/measurements.py), its declared readings
 (claims/readings_declared.py) and its run records (fixtures/results.py, claims/run_check.py).  The report's parts that are this chapter's
 own (errata, tables, plots, the places the chapter introduces them) are handed to the report
@@ -16,11 +16,13 @@ command passes CHAPTER as the first argument of the engine's (`python -m claims.
 """
 from __future__ import annotations
 
+from claimcheck.anchors import listed
 from claimcheck.chapter import Chapter, RunRecords
 from claimcheck.sentences import REASONS as SENTENCE_REASONS
 from claims import (
     accounting,
     chapter_figures,
+    chapter_setup,
     number_words,
     readings_declared,
     record_rules,
@@ -52,6 +54,7 @@ CHAPTER = Chapter(
     declared_patterns=[*accounting.RULES, *number_words.WORD_RULES],
     sentences=sentence_table.SENTENCES,
     sentence_reasons=SENTENCE_REASONS,
+    quotes=(listed("setup", chapter_setup.SETUP, ident=lambda i, s: s.id),),
     rule_inputs=record_rules.spec_for,
     timed=record_rules.TIMED,
     measurements=MEASUREMENTS,

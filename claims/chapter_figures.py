@@ -21,7 +21,9 @@ from __future__ import annotations
 from claimcheck.figures import NUMBER, Figure, located, printed_in_anchor, span  # noqa: F401  (the table's readers)
 
 
-def _f(fid: str, claim: str, printed: str, anchor: str, device: str = "any") -> tuple[str, Figure]:
+def _f(fid: str, claim: str, anchor: str, device: str = "any", printed: str = "") -> tuple[str, Figure]:
+    """A figure: its printed number is its anchor's last (claimcheck/figures.py printed_of), typed
+    only where it is another number of the anchor."""
     return fid, Figure(fid, claim, printed, anchor, device)
 
 
@@ -40,9 +42,9 @@ INSTRUMENT_DEVICE = {"clock": "cuda", "allocator": "cuda", "arithmetic": "any", 
 COST_INSTRUMENT: dict[str, str] = {}        # figure ID -> instrument, for every figure of the cost table
 
 
-def _cost(fid: str, claim: str, printed: str, anchor: str, instrument: str) -> tuple[str, Figure]:
+def _cost(fid: str, claim: str, anchor: str, instrument: str, printed: str = "") -> tuple[str, Figure]:
     COST_INSTRUMENT[fid] = instrument
-    return _f(fid, claim, printed, anchor, INSTRUMENT_DEVICE[instrument])
+    return _f(fid, claim, anchor, INSTRUMENT_DEVICE[instrument], printed)
 
 
 def _cells(prefix: str, claim: str, head: str, rows: list[str], names, device: str = "any", instrument: str = ""):
@@ -56,7 +58,7 @@ def _cells(prefix: str, claim: str, head: str, rows: list[str], names, device: s
             name = names(r, c)
             if name is not None:
                 make = (lambda *a: _cost(*a, instrument)) if instrument else (lambda *a: _f(*a, device))
-                out.append(make(f"{prefix}{name}", claim, m.group(), above + row[: m.end()]))
+                out.append(make(f"{prefix}{name}", claim, above + row[: m.end()]))     # the cell: its anchor's last number
         above += row + "\n"
     return out
 
@@ -114,39 +116,34 @@ def _map_cells():
 
 FIGURES: dict[str, Figure] = dict([
     # the recurrent summary: the history's arithmetic
-    _f("recurrence.updates", "recurrence.sequential_updates", "495", "only by surviving 495"),
-    _f("recurrence.years", "recurrence.three_years_before", "three", "in 2014, three"),
+    _f("recurrence.updates", "recurrence.sequential_updates", "only by surviving 495"),
+    _f("recurrence.years", "recurrence.three_years_before", "in 2014, three"),
     # the corpus and its tokens
-    _f("corpus.megabytes", "corpus.chars", "one", "The corpus below is one"),
-    _f("corpus.characters", "corpus.chars", "1,115,394", "Shakespeare, 1,115,394 characters"),
-    _f("corpus.token_count", "corpus.tokens", "459,760", "459,760 tokens at 2.43 characters each"),
-    _f("corpus.characters_per_token", "corpus.chars_per_token", "2.43", "459,760 tokens at 2.43"),
-    _f("corpus.split_train", "corpus.split", "90", "split 90"),
-    _f("corpus.split_held_out", "corpus.split", "10", "split 90/10"),
+    _f("corpus.megabytes", "corpus.chars", "The corpus below is one"),
+    _f("corpus.characters", "corpus.chars", "Shakespeare, 1,115,394 characters", printed="1,115,394"),
+    _f("corpus.token_count", "corpus.tokens", "459,760 tokens at 2.43 characters each", printed="459,760"),
+    _f("corpus.characters_per_token", "corpus.chars_per_token", "459,760 tokens at 2.43"),
+    _f("corpus.split_train", "corpus.split", "split 90"),
+    _f("corpus.split_held_out", "corpus.split", "split 90/10"),
     # the average: order, dilution, and the ladder's first rows
-    _f("average.shuffle_diff", "average.permutation_invariant", "2.9802322387695312e-08",
-       "\n2.9802322387695312e-08"),
-    _f("average.one_hundredth", "average.dilution", "one hundredth", "the current token is one hundredth"),
-    _f("average.four_times", "average.worse_than_baseline", "four", "it makes the model four"),
-    _f("average.positions_gain", "average.positions_dont_help", "2.14", "bought 2.14"),
+    _f("average.shuffle_diff", "average.permutation_invariant", "\n2.9802322387695312e-08"),
+    _f("average.one_hundredth", "average.dilution", "the current token is one hundredth"),
+    _f("average.four_times", "average.worse_than_baseline", "it makes the model four"),
+    _f("average.positions_gain", "average.positions_dont_help", "bought 2.14"),
     # the mask: the loop, the matmul and the softmax, and the printed averaging matrix
-    _f("mask.loop_vs_matmul", "mask.loop_matmul_softmax", "5.960464477539063e-08",
-       "loop vs matmul   max |diff| = 5.960464477539063e-08"),
-    _f("mask.loop_vs_softmax", "mask.loop_matmul_softmax", "5.960464477539063e-08",
-       "loop vs softmax  max |diff| = 5.960464477539063e-08"),
-    _f("mask.rows_sum_one", "mask.averaging_matrix", "one", "whose rows sum to one"),
-    _f("mask.upper_zero", "mask.averaging_matrix", "zero", "upper triangle is zero"),
-    _f("mask.masked_zero", "mask.neg_inf_float16", "zero", "sends them to exactly zero"),
-    _f("mask.row_sums", "mask.averaging_matrix", "1", "(rows sum to 1"),
+    _f("mask.loop_vs_matmul", "mask.loop_matmul_softmax", "loop vs matmul   max |diff| = 5.960464477539063e-08"),
+    _f("mask.loop_vs_softmax", "mask.loop_matmul_softmax", "loop vs softmax  max |diff| = 5.960464477539063e-08"),
+    _f("mask.rows_sum_one", "mask.averaging_matrix", "whose rows sum to one"),
+    _f("mask.upper_zero", "mask.averaging_matrix", "upper triangle is zero"),
+    _f("mask.masked_zero", "mask.neg_inf_float16", "sends them to exactly zero"),
+    _f("mask.row_sums", "mask.averaging_matrix", "(rows sum to 1"),
     *_cells("mask.a_", "mask.averaging_matrix", "\n", MASK_ROWS, lambda r, c: f"{r + 1}_{c + 1}"),
     # the thirty lines: the printed listing, counted
-    _f("qkv.listing_lines", "qkv.head_thirty_lines", "thirty", "In code it is thirty"),
-    _f("qkv.listing_shape_lines", "qkv.head_thirty_lines", "twenty", "thirty lines, twenty"),
+    _f("qkv.listing_lines", "qkv.head_thirty_lines", "In code it is thirty"),
+    _f("qkv.listing_shape_lines", "qkv.head_thirty_lines", "thirty lines, twenty"),
     # queries, keys and values: the thirty lines against PyTorch's own
-    _f("qkv.diff_mha", "qkv.head_matches_torch", "1.7881393432617188e-07",
-       "ours vs nn.MultiheadAttention           max |diff| = 1.7881393432617188e-07"),
-    _f("qkv.diff_sdpa", "qkv.head_matches_torch", "1.7881393432617188e-07",
-       "ours vs F.scaled_dot_product_attention  max |diff| = 1.7881393432617188e-07"),
+    _f("qkv.diff_mha", "qkv.head_matches_torch", "ours vs nn.MultiheadAttention           max |diff| = 1.7881393432617188e-07"),
+    _f("qkv.diff_sdpa", "qkv.head_matches_torch", "ours vs F.scaled_dot_product_attention  max |diff| = 1.7881393432617188e-07"),
     # the variance of q.k: its Var and std columns (d is the setup, sqrt(d) the theory they meet)
     *_cells("scale.", "scale.variance_is_d", "\n", VARIANCE_ROWS,
             lambda r, c: f"var_{VARIANCE_D[r]}" if c == 1 else None),
@@ -154,44 +151,42 @@ FIGURES: dict[str, Figure] = dict([
             lambda r, c: f"std_{VARIANCE_D[r]}" if c == 2 else None),
     *_cells("scale.", "scale.std_is_sqrt_d", "\n", VARIANCE_ROWS,          # the theory column, sqrt of d
             lambda r, c: f"sqrt_{VARIANCE_D[r]}" if c == 3 else None),
-    _f("scale.linear_doubles", "scale.softmax_scale_sensitive", "doubles", "input doubles"),
-    _f("scale.product_variance", "scale.variance_is_d", "one", "each product $q_j k_j$ has variance one"),
-    _f("scale.effective_one", "scale.effective_tokens", "one", "attends to exactly one"),
-    _f("scale.frozen_seven", "scale.frozen_rows", "seven", "seven rows in ten"),
-    _f("scale.divided_flat_sum", "scale.divided_flat", "0.96", "flat at 0.96"),
-    _f("scale.divided_saturated", "scale.divided_never_saturates", "nothing", "and nothing saturates"),
-    _f("scale.jacobian_ends", "scale.softmax_jacobian_diagonal", "zero", "$w_i(1-w_i)$, zero"),
-    _f("scale.selector_gradient", "scale.softmax_jacobian_diagonal", "zero", "its gradient is nearly zero"),
+    _f("scale.linear_doubles", "scale.softmax_scale_sensitive", "input doubles"),
+    _f("scale.product_variance", "scale.variance_is_d", "each product $q_j k_j$ has variance one"),
+    _f("scale.effective_one", "scale.effective_tokens", "attends to exactly one"),
+    _f("scale.frozen_seven", "scale.frozen_rows", "seven rows in ten", printed="seven"),
+    _f("scale.divided_flat_sum", "scale.divided_flat", "flat at 0.96"),
+    _f("scale.divided_saturated", "scale.divided_never_saturates", "and nothing saturates", printed="nothing"),
+    _f("scale.jacobian_ends", "scale.softmax_jacobian_diagonal", "$w_i(1-w_i)$, zero"),
+    _f("scale.selector_gradient", "scale.softmax_jacobian_diagonal", "its gradient is nearly zero"),
     # the ladder's held-out perplexities the prose quotes, and depth's train perplexities
-    _f("ladder.baseline", "average.residual_matches_baseline", "59.71", "60.45 against a baseline of 59.71"),
-    _f("ladder.residual_average_val", "average.residual_matches_baseline", "60.45", "60.45 against a baseline of 59.71"),
-    _f("ladder.layernorm_val", "depth.two_blocks_overfit", "38.07", "against one block's 18.77 and 38.07"),
-    _f("ladder.two_blocks", "depth.two_blocks_overfit", "40.57", "a validation perplexity of 40.57"),
-    _f("depth.one_block_train", "depth.two_blocks_overfit", "18.77", "against one block's 18.77 and 38.07"),
-    _f("depth.two_blocks_train", "depth.two_blocks_overfit", "14.49", "a training perplexity of 14.49"),
+    _f("ladder.baseline", "average.residual_matches_baseline", "60.45 against a baseline of 59.71"),
+    _f("ladder.residual_average_val", "average.residual_matches_baseline", "60.45 against a baseline of 59.71", printed="60.45"),
+    _f("ladder.layernorm_val", "depth.two_blocks_overfit", "against one block's 18.77 and 38.07"),
+    _f("ladder.two_blocks", "depth.two_blocks_overfit", "a validation perplexity of 40.57"),
+    _f("depth.one_block_train", "depth.two_blocks_overfit", "against one block's 18.77 and 38.07", printed="18.77"),
+    _f("depth.two_blocks_train", "depth.two_blocks_overfit", "a training perplexity of 14.49"),
     # the twelve-block table
-    _f("norm.prenorm", "norm.prenorm_needs_no_warmup", "37.82", "pre-norm,  no warmup          perplexity   37.82"),
-    _f("norm.prenorm_warmup", "norm.prenorm_needs_no_warmup", "37.62",
-       "pre-norm,  200-step warmup    perplexity   37.62"),
-    _f("norm.postnorm", "norm.postnorm_diverges", "308.05", "post-norm, no warmup          perplexity  308.05"),
-    _f("norm.postnorm_warmup", "norm.warmup_rescues_postnorm", "37.88",
-       "post-norm, 200-step warmup    perplexity   37.88"),
+    _f("norm.prenorm", "norm.prenorm_needs_no_warmup", "pre-norm,  no warmup          perplexity   37.82"),
+    _f("norm.prenorm_warmup", "norm.prenorm_needs_no_warmup", "pre-norm,  200-step warmup    perplexity   37.62"),
+    _f("norm.postnorm", "norm.postnorm_diverges", "post-norm, no warmup          perplexity  308.05"),
+    _f("norm.postnorm_warmup", "norm.warmup_rescues_postnorm", "post-norm, 200-step warmup    perplexity   37.88"),
     # the gradient profile at initialisation
-    _f("norm.grad_pre_first", "norm.grad_profile", "0.0498", "pre-norm    block 1 0.0498"),
-    _f("norm.grad_pre_last", "norm.grad_profile", "0.0657", "block 12 0.0657"),
-    _f("norm.grad_pre_ratio", "norm.grad_profile", "1.32", "0.0657   ratio last/first  1.32"),
-    _f("norm.grad_post_first", "norm.grad_profile", "0.0977", "post-norm   block 1 0.0977"),
-    _f("norm.grad_post_last", "norm.grad_profile", "0.1613", "block 12 0.1613"),
-    _f("norm.grad_post_ratio", "norm.grad_profile", "1.65", "0.1613   ratio last/first  1.65"),
+    _f("norm.grad_pre_first", "norm.grad_profile", "pre-norm    block 1 0.0498"),
+    _f("norm.grad_pre_last", "norm.grad_profile", "block 12 0.0657"),
+    _f("norm.grad_pre_ratio", "norm.grad_profile", "0.0657   ratio last/first  1.32"),
+    _f("norm.grad_post_first", "norm.grad_profile", "post-norm   block 1 0.0977"),
+    _f("norm.grad_post_last", "norm.grad_profile", "block 12 0.1613"),
+    _f("norm.grad_post_ratio", "norm.grad_profile", "0.1613   ratio last/first  1.65"),
     # what dividing by sqrt(d_k) is worth, and the runaway
-    _f("scale.worth_32", "scale.no_effect_at_32", "nothing", "the division is worth nothing"),
-    _f("scale.worth_256", "scale.matters_at_256", "18", "at 256 it is worth 18 points"),
-    _f("scale.worth_1024", "scale.matters_at_256", "17", "at 1024 it is worth 17"),
-    _f("scale.runaway_init_sd", "scale.runaway", "21", "goes from 21 at initialisation to 5147"),
-    _f("scale.runaway_sd", "scale.runaway", "5147", "goes from 21 at initialisation to 5147"),
-    _f("scale.runaway_entropy", "scale.runaway", "zero", "the attention entropy falls to zero"),
-    _f("scale.runaway_frozen", "scale.runaway", "99.9 %", "99.9 % of rows put more than 0.99"),
-    _f("scale.divided_sd", "scale.runaway", "3.44", "score standard deviation of 3.44"),
+    _f("scale.worth_32", "scale.no_effect_at_32", "the division is worth nothing"),
+    _f("scale.worth_256", "scale.matters_at_256", "at 256 it is worth 18 points", printed="18"),
+    _f("scale.worth_1024", "scale.matters_at_256", "at 1024 it is worth 17"),
+    _f("scale.runaway_init_sd", "scale.runaway", "goes from 21 at initialisation to 5147", printed="21"),
+    _f("scale.runaway_sd", "scale.runaway", "goes from 21 at initialisation to 5147"),
+    _f("scale.runaway_entropy", "scale.runaway", "the attention entropy falls to zero"),
+    _f("scale.runaway_frozen", "scale.runaway", "99.9 % of rows put more than 0.99", printed="99.9 %"),
+    _f("scale.divided_sd", "scale.runaway", "score standard deviation of 3.44"),
     # one attention layer's cost: each figure with the instrument that made it, which says where it
     # can be decided (INSTRUMENT_DEVICE, above)
     *_cells("cost.", "cost.matrix_bytes", "\n", COST_ROWS,
@@ -204,54 +199,51 @@ FIGURES: dict[str, Figure] = dict([
             lambda r, c: f"ms_x4_{COST_N[r + 1]}" if c == 2 else None, instrument="arithmetic"),
     *_cells("cost.", "cost.x4_columns", "\n", COST_ROWS[1:7],
             lambda r, c: f"mb_x4_{COST_N[r + 1]}" if c == 6 else None, instrument="arithmetic"),
-    _cost("cost.time_exponent", "cost.time_quadratic", "1.91", "time ~ n^1.91", "clock"),
-    _cost("cost.memory_exponent", "cost.memory_quadratic", "1.87", "memory ~ n^1.87", "allocator"),
-    _cost("cost.converges_on_4", "cost.time_quadratic", "4", "converges on exactly 4", "theory"),
-    _cost("cost.memory_last_ratio", "cost.memory_quadratic", "3.91", "3.91 at the last step", "allocator"),
-    _cost("cost.projections_x8", "cost.projections_linear", "ten", "a factor of ten for a factor of eight", "clock"),
-    _cost("cost.projections_span", "cost.projections_linear", "eight", "for a factor of eight", "arithmetic"),
-    _cost("cost.oom_tokens", "cost.oom_16k", "16,384", "runs out of memory on an 8 GB GPU at 16,384", "capacity"),
-    _cost("cost.oom_matrix_gb", "cost.matrix_bytes", "8", "the score matrix alone would be 8", "arithmetic"),
-    _cost("cost.square_tensors", "cost.two_nxn_tensors", "Two", "Two tensors in the layer", "arithmetic"),
+    _cost("cost.time_exponent", "cost.time_quadratic", "time ~ n^1.91", "clock"),
+    _cost("cost.memory_exponent", "cost.memory_quadratic", "memory ~ n^1.87", "allocator"),
+    _cost("cost.converges_on_4", "cost.time_quadratic", "converges on exactly 4", "theory"),
+    _cost("cost.memory_last_ratio", "cost.memory_quadratic", "3.91 at the last step", "allocator", printed="3.91"),
+    _cost("cost.projections_x8", "cost.projections_linear", "a factor of ten for a factor of eight", "clock", printed="ten"),
+    _cost("cost.projections_span", "cost.projections_linear", "for a factor of eight", "arithmetic"),
+    _cost("cost.oom_tokens", "cost.oom_16k", "runs out of memory on an 8 GB GPU at 16,384", "capacity"),
+    _cost("cost.oom_matrix_gb", "cost.matrix_bytes", "the score matrix alone would be 8", "arithmetic"),
+    _cost("cost.square_tensors", "cost.two_nxn_tensors", "Two tensors in the layer", "arithmetic", printed="Two"),
     # parameter arithmetic: the GPT-2 small accounting, the bias, the embedding's share
     *_cells("params.", "params.gpt2_small", "\n", list(GPT2_ROWS.values()),
             lambda r, c: list(GPT2_ROWS)[r] if c == (2 if r in (0, 1, 4) else 1 if r == 3 else 0) else None),
-    _f("params.bias_count", "params.bias_difference", "2,304", "hence 2,304"),
-    _f("params.embedding_share", "params.embedding_third", "a third", "nearly a third"),
+    _f("params.bias_count", "params.bias_difference", "hence 2,304"),
+    _f("params.embedding_share", "params.embedding_third", "nearly a third"),
     # the ladder's gains in points, and its parameter counts
-    _f("ladder.gain_attention", "ladder.attention_beats_uniform", "14", "Learned weights beat uniform ones by 14"),
-    _f("ladder.gain_four_heads", "ladder.four_heads", "3", "Four heads buy another 3"),
-    _f("ladder.four_heads_params", "ladder.four_heads", "16,512", "for 16,512"),
-    _f("ladder.gain_residual_head", "ladder.residual_head", "9", "worth 9 points more added"),
-    _f("ladder.gain_residual_average", "ladder.residual_average", "188", "worth 188"),
-    _f("ladder.layernorm_params", "ladder.layernorm", "768", "It costs 768"),
-    _f("ladder.gain_layernorm", "ladder.layernorm", "1.8", "buys 1.8"),
-    _f("ladder.model_params", "ladder.model_size", "500,000", "a 500,000"),
-    _f("ladder.mlp_share", "ladder.mlp_two_thirds", "Two thirds", "Two thirds of every transformer block"),
-    _f("ladder.mlp_expansion", "ladder.mlp_expands_four_gelu", "four", "expanding the width by four"),
-    _f("ladder.attention_matrices", "ladder.attention_four_mlp_eight", "four", "attention has four"),
-    _f("ladder.mlp_matrices", "ladder.attention_four_mlp_eight", "eight", "the equivalent of eight"),
-    _f("ladder.block_norms", "ladder.block_two_norms_two_adds", "two", "two normalisations"),
-    _f("ladder.block_additions", "ladder.block_two_norms_two_adds", "two", "and two additions"),
+    _f("ladder.gain_attention", "ladder.attention_beats_uniform", "Learned weights beat uniform ones by 14"),
+    _f("ladder.gain_four_heads", "ladder.four_heads", "Four heads buy another 3"),
+    _f("ladder.four_heads_params", "ladder.four_heads", "for 16,512"),
+    _f("ladder.gain_residual_head", "ladder.residual_head", "worth 9 points more added", printed="9"),
+    _f("ladder.gain_residual_average", "ladder.residual_average", "worth 188"),
+    _f("ladder.layernorm_params", "ladder.layernorm", "It costs 768"),
+    _f("ladder.gain_layernorm", "ladder.layernorm", "buys 1.8"),
+    _f("ladder.model_params", "ladder.model_size", "a 500,000"),
+    _f("ladder.mlp_share", "ladder.mlp_two_thirds", "Two thirds of every transformer block", printed="Two thirds"),
+    _f("ladder.mlp_expansion", "ladder.mlp_expands_four_gelu", "expanding the width by four"),
+    _f("ladder.attention_matrices", "ladder.attention_four_mlp_eight", "attention has four"),
+    _f("ladder.mlp_matrices", "ladder.attention_four_mlp_eight", "the equivalent of eight"),
+    _f("ladder.block_norms", "ladder.block_two_norms_two_adds", "two normalisations", printed="two"),
+    _f("ladder.block_additions", "ladder.block_two_norms_two_adds", "and two additions", printed="two"),
     # post-norm without warmup
-    _f("norm.eight_times", "norm.postnorm_diverges", "eight", "Post-norm without warmup is eight"),
+    _f("norm.eight_times", "norm.postnorm_diverges", "Post-norm without warmup is eight"),
     # ALiBi past the trained length
-    _f("positions.alibi_64", "positions.alibi_improves", "44.95", "from 44.95 to 42.49"),
-    _f("positions.alibi_256", "positions.alibi_improves", "42.49", "from 44.95 to 42.49"),
+    _f("positions.alibi_64", "positions.alibi_improves", "from 44.95 to 42.49", printed="44.95"),
+    _f("positions.alibi_256", "positions.alibi_improves", "from 44.95 to 42.49"),
     # the Winograd accuracies
-    _f("winograd.cheatable_uniform", "winograd.category_cheat", "100.0 %",
-       "uniform causal average           held-out referent accuracy 100.0 %"),
-    _f("winograd.cheatable_one_block", "winograd.category_cheat", "91.7 %",
-       "one transformer block            held-out referent accuracy  91.7 %"),
-    _f("winograd.hardened_uniform", "winograd.uniform_fails", "27.9 %", "The uniform average lands at 27.9 %"),
-    _f("winograd.hardened_uniform_wrong_noun", "winograd.uniform_fails", "half",
-       "answers with the wrong noun of the pair exactly half the time"),
-    _f("winograd.hardened_one_block", "winograd.one_block", "92.7 %", "one block reached 92.7 %"),
-    _f("winograd.hardened_two_blocks", "winograd.two_blocks", "100 %", "two reached 100 %"),
-    _f("winograd.chance", "winograd.hard_chance", "50 %", "Chance among the two nouns present is 50 %"),
-    _f("winograd.uniform_each", "winograd.uniform_weight", "0.067", "would put 0.067"),
-    _f("winograd.visible_tokens", "winograd.template_counts", "fifteen", "each of the fifteen"),
-    _f("winograd.query_position", "winograd.template_counts", "14", "the at position 14"),
+    _f("winograd.cheatable_uniform", "winograd.category_cheat", "uniform causal average           held-out referent accuracy 100.0 %"),
+    _f("winograd.cheatable_one_block", "winograd.category_cheat", "one transformer block            held-out referent accuracy  91.7 %"),
+    _f("winograd.hardened_uniform", "winograd.uniform_fails", "The uniform average lands at 27.9 %"),
+    _f("winograd.hardened_uniform_wrong_noun", "winograd.uniform_fails", "answers with the wrong noun of the pair exactly half the time", printed="half"),
+    _f("winograd.hardened_one_block", "winograd.one_block", "one block reached 92.7 %"),
+    _f("winograd.hardened_two_blocks", "winograd.two_blocks", "two reached 100 %"),
+    _f("winograd.chance", "winograd.hard_chance", "Chance among the two nouns present is 50 %"),
+    _f("winograd.uniform_each", "winograd.uniform_weight", "would put 0.067"),
+    _f("winograd.visible_tokens", "winograd.template_counts", "each of the fifteen"),
+    _f("winograd.query_position", "winograd.template_counts", "the at position 14"),
     *_map_cells(),
 ])
 
@@ -265,23 +257,23 @@ LADDER_ROW_FIGURE = {"baseline": "ladder.baseline", "residual_average": "ladder.
 # Numbers a test reads from the chapter without asserting them: anchored like a figure, each
 # with why it is read and not asserted (claims/accounting.py counts them as context).
 READ: dict[str, Figure] = {f.id: f for f in [
-    Figure("recurrence.transformer_year", "recurrence.three_years_before", "2017", "From 1997 to about 2017",
+    Figure("recurrence.transformer_year", "recurrence.three_years_before", anchor="From 1997 to about 2017",
            why="the year the era of recurrent summaries ended, which recurrence.years counts to"),
-    Figure("cost.projections_from", "cost.projections_linear", "1024", "4.0 ms at 1024",
+    Figure("cost.projections_from", "cost.projections_linear", anchor="4.0 ms at 1024",
            why="the shorter length of the projections' sentence, which cost.projections_span divides"),
-    Figure("cost.projections_to", "cost.projections_linear", "8192", "40.1 ms at 8192",
+    Figure("cost.projections_to", "cost.projections_linear", anchor="40.1 ms at 8192",
            why="the longer length of the projections' sentence, which cost.projections_span divides"),
-    Figure("scale.frozen_threshold", "scale.runaway", "0.99", "put more than 0.99",
+    Figure("scale.frozen_threshold", "scale.runaway", anchor="put more than 0.99",
            why="the chapter's line for a frozen row (its weight on one token), which the frozen counts use"),
-    Figure("scale.input_doubling", "scale.softmax_scale_sensitive", "Doubling", "Doubling a linear layer's input",
+    Figure("scale.input_doubling", "scale.softmax_scale_sensitive", printed="Doubling", anchor="Doubling a linear layer's input",
            why="the factor the input is multiplied by: the setup of scale.linear_doubles"),
-    Figure("recurrence.from_token", "recurrence.sequential_updates", "5", "information from token 5",
+    Figure("recurrence.from_token", "recurrence.sequential_updates", anchor="information from token 5",
            why="an illustration's first token: the count between it and the last is recurrence.updates"),
-    Figure("recurrence.to_token", "recurrence.sequential_updates", "500", "reaches token 500",
+    Figure("recurrence.to_token", "recurrence.sequential_updates", anchor="reaches token 500",
            why="an illustration's last token: the count between the first and it is recurrence.updates"),
-    Figure("scale.score_factor", "scale.softmax_scale_sensitive", "ten", "multiplying scores by ten",
+    Figure("scale.score_factor", "scale.softmax_scale_sensitive", anchor="multiplying scores by ten",
            why="the factor the test multiplies the scores by: the setup of the sentence's claim, not a result"),
-    Figure("qkv.out_magnitude", "qkv.head_matches_torch", "0.159", "mean magnitude is 0.159",
+    Figure("qkv.out_magnitude", "qkv.head_matches_torch", anchor="mean magnitude is 0.159",
            why="the output magnitude the 1.8e-7 is relative to; it depends on the inputs the chapter "
                "leaves open, so it is recorded beside ours, not asserted"),
 ]}

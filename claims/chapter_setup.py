@@ -427,9 +427,7 @@ def printed_in_anchor(entry: Stated) -> bool:
 
 def sentence(text: str, entry: Stated) -> str:
     """The chapter's sentence the entry's anchor stands in (a printed table: the table)."""
-    at = located(text, entry)
-    if at < 0:
-        raise ValueError(f"{entry.id}: the anchor {entry.anchor!r} is not in the chapter")
+    at = located(text, entry, "setup")
     if "\n" in entry.anchor.strip("\n"):
         return entry.anchor.strip("\n")
     end_of_anchor = at + len(entry.anchor)

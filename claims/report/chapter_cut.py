@@ -3,18 +3,22 @@ its formulas, the marks of its figures and the refuted sentences the errata quot
 to the whole of a formula it cuts: claims/report/chapter_math.py widen), the errata whose quote
 is not in the text, the places of our tables and plots (claims/report/chapter_inserts.py), the
 sentences that assert claims (claims/report/chapter_sentences.py), and its sections with their
-marks per verdict (claims/report/chapter_toc.py).  Pure: no HTML, no torch.
+marks per verdict (claims/report/chapter_toc.py).  Every quote is found by the text's one anchor
+index (claimcheck/anchors.py; `anchor_lists` names all of this chapter's).  Pure: no HTML, no torch.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from claims.report import chapter_math, chapter_sentences, chapter_toc
+from claimcheck.anchors import Anchor, AnchorList
+from claims.chapter import CHAPTER
+from claims.report import chapter_inserts, chapter_math, chapter_sentences, chapter_toc
 from claims.report.chapter_inserts import Place, placed
 from claims.report.chapter_marks import kind_of
 from claims.report.chapter_sentences import Asserting
 from claims.report.chapter_text import Block, Mark, Quote, blocks, marks, quotes
 from claims.report.chapter_toc import Contents
+from claims.report.errata import ERRATA
 
 
 @dataclass(frozen=True)
@@ -28,6 +32,14 @@ class Cut:
     places: dict[int, list[Place]]       # our inserts, by the start of the paragraph they follow
     asserting: list[Asserting]           # the sentences that assert claims, in order
     contents: Contents                   # its sections, each with its marks per verdict (chapter_toc.py)
+
+
+def anchor_lists() -> tuple[AnchorList, ...]:
+    """Every list of quotes of this chapter, for its one anchor index (claimcheck/anchors.py): the
+    Chapter's (figures, reads, declared numbers and words, sentences, setup numbers), the view's
+    (places, formulas, headings) and the errata's quotes (by claim ID)."""
+    errata = AnchorList("errata", tuple(Anchor(e.quote, "errata", cid) for cid, e in ERRATA.items()))
+    return (*CHAPTER.anchor_lists(), *chapter_inserts.anchor_lists(), *chapter_toc.anchor_lists(), errata)
 
 
 def cut(text: str, figures: list[dict], entries: list[dict], accounted, claims: dict[str, dict]) -> Cut:

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from claimcheck.anchors import Anchor, AnchorList, index_of
 from claims.report.escape import md_line
 from claims.report.page_parts import Plot
 from claims.report.table_data import Table
@@ -72,17 +73,23 @@ class Inserts:
 
 
 def placed(chapter: str, blocks) -> dict[int, list[Place]]:
-    """The inserts after each paragraph (by the paragraph's start); a phrase that is not in the
-    text once, or not in a prose paragraph, places nothing (`unplaced` names it)."""
+    """The inserts after each paragraph (by the paragraph's start); a phrase not in a prose
+    paragraph places nothing (`unplaced` names it); one the text does not hold once is the anchor
+    index's one error (claimcheck/anchors.py)."""
     out: dict[int, list[Place]] = {}
+    index = index_of(chapter)
     for p in PLACES:
-        at = chapter.find(p.phrase)
-        if at < 0 or chapter.find(p.phrase, at + 1) >= 0:
-            continue
+        at = index.locate(Anchor(p.phrase, "places", p.key))
         b = next((b for b in blocks if b.start <= at < b.end and b.kind == "p"), None)
         if b is not None:
             out.setdefault(b.start, []).append(p)
     return out
+
+
+def anchor_lists() -> tuple[AnchorList, ...]:
+    """The view's lists of quotes: the places of our inserts (by key) and the formulas (by position)."""
+    return (AnchorList("places", tuple(Anchor(p.phrase, "places", p.key) for p in PLACES)),
+            AnchorList("formulas", tuple(Anchor(f, "formulas", f"#{i}") for i, f in enumerate(FORMULAS))))
 
 
 def unplaced(chapter: str, blocks) -> list[str]:

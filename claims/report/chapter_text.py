@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from claimcheck.anchors import Anchor, index_of
 from claimcheck.figures import span
 from claimcheck.sentences import is_prose
 from claims.chapter_figures import FIGURES
@@ -62,14 +63,15 @@ def marks(chapter: str, figures: list[dict]) -> list[Mark]:
 
 def quotes(chapter: str, entries: list[dict]) -> tuple[list[Quote], list[dict]]:
     """The refuted sentences the errata quote, where the chapter prints them (overlapping quotes
-    merged into one), and the entries whose quote is not in the text (listed in the header)."""
+    merged into one), and the entries that quote no sentence (listed in the header).  A quote
+    the text does not hold once is the anchor index's one error (claimcheck/anchors.py)."""
     found, unplaced = [], []
+    index = index_of(chapter)
     for e in entries:
-        at = chapter.find(e["quote"]) if e.get("quote") else -1
-        if at < 0:
+        if not e.get("quote"):
             unplaced.append(e)
         else:
-            found.append((at, at + len(e["quote"]), e["id"]))
+            found.append((*index.span(Anchor(e["quote"], "errata", e["id"])), e["id"]))
     merged: list[list] = []
     for a, b, cid in sorted(found):
         if merged and a < merged[-1][1]:

@@ -5,8 +5,9 @@ tables separated by blank lines (claims/report/chapter.py `blocks`).  Its sectio
 declared here, each by a short verbatim phrase of its first paragraph (no figure in it, found
 once in the text; tests/test_chapter_view.py checks both) and a title: the claim section's title
 (claims/registry.py SECTIONS) where the section is one, else ours.  A section runs from the
-paragraph holding its phrase to the next section; a phrase the text lacks drops its section
-(the chapter is checked by sha256, so that is a text that is not the chapter), and the first
+paragraph holding its phrase to the next section; a phrase the text lacks, or holds twice, is
+the anchor index's one error (claimcheck/anchors.py; the chapter is checked by sha256, so that
+is a text that is not the chapter), a phrase before its predecessor's drops its section, and the first
 section found starts at the top, so every mark is counted in exactly one section.  The sections
 and their counts are data (`Contents`), computed once per render in the chapter cut
 (claims/report/chapter_cut.py); this module renders them.
@@ -22,6 +23,7 @@ import bisect
 import html
 from dataclasses import dataclass
 
+from claimcheck.anchors import Anchor, AnchorList, index_of
 from claims.registry import SECTIONS as CLAIM_SECTIONS
 from claims.report.site import section_anchor
 
@@ -66,13 +68,19 @@ class Section:
 def sections(chapter: str, block_starts: list[int], declared=SECTIONS, within: bool = False) -> list[Section]:
     """The declared sections found in the text, in order; each anchored at its paragraph."""
     out: list[Section] = []
+    index = index_of(chapter)
     for key, title, phrase in declared:
-        at = chapter.find(phrase)
-        if at < 0 or (out and at <= out[-1].block):
+        at = index.locate(Anchor(phrase, "headings", key))
+        if out and at <= out[-1].block:
             continue
         block = block_starts[max(bisect.bisect_right(block_starts, at) - 1, 0)]
         out.append(Section(key, CLAIM_SECTIONS.get(title, title), block if out or within else 0, block, within))
     return out
+
+
+def anchor_lists() -> tuple[AnchorList, ...]:
+    """The sections' phrases, a list of quotes (claimcheck/anchors.py), by section key."""
+    return (AnchorList("headings", tuple(Anchor(p, "headings", k) for k, _, p in SECTIONS + WITHIN)),)
 
 
 def counts(secs: list[Section], marks: list[tuple[int, str]]) -> list[dict[str, int]]:

@@ -95,7 +95,7 @@ ERRATA: dict[str, Erratum] = {
         quote="The megabyte columns are allocator byte counts and do not move.",
         cause=_peak_memory_cause),          # no sentence typed by hand: the cause says what moves
     "cost.memory_quadratic": Erratum(
-        quote="memory ~ n^1.87",
+        figure="cost.memory_exponent",
         cause=_memory_exponent_cause,
         suggested=lambda f: (f"\"memory ~ n^{_memory(f, 'exponent'):.3g}, converging on n^2 as the two n x n "
                              "matrices dominate\"" if _memory(f, "exponent") is not None else "")),

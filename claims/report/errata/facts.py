@@ -11,12 +11,21 @@ from claims.chapter_figures import FIGURES
 from claims.report.evidence import Facts
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Erratum:
-    quote: str                                   # the chapter's sentence, verbatim
+    """`quote=`: the chapter's sentence, verbatim; or `figure=`: a figure ID, where the erratum
+    quotes what that figure's anchor quotes (the quote is then the anchor, never typed again)."""
     cause: Callable[[Facts], str]                # what we found, with its evidence ("" = not yet found)
+    quote: str = ""                              # the chapter's sentence, verbatim
+    figure: str = ""                             # or the figure whose anchor it quotes
     readings: Callable[[Facts], list[str]] = field(default=lambda f: [])
     suggested: Callable[[Facts], str] = field(default=lambda f: "")
+
+    def __post_init__(self):
+        if bool(self.quote) == bool(self.figure):
+            raise ValueError("an erratum quotes a sentence (quote=) or names the figure whose anchor it quotes (figure=)")
+        if self.figure:
+            object.__setattr__(self, "quote", FIGURES[self.figure].anchor)
 
 
 def per_seed(f: Facts, fid: str) -> list[float]:

@@ -228,7 +228,7 @@ def _grad_sentence(f: Facts) -> str:
 
 ERRATA: dict[str, Erratum] = {
     "norm.prenorm_needs_no_warmup": Erratum(
-        quote="pre-norm,  no warmup          perplexity   37.82",
+        figure="norm.prenorm",
         cause=_norm_levels, readings=_norm_readings, suggested=_norm_sentence),
     "norm.warmup_rescues_postnorm": Erratum(
         quote="post-norm with warmup matches pre-norm exactly",

@@ -99,7 +99,7 @@ ERRATA: dict[str, Erratum] = {
                               "single attention layer")] if _moved(f)[1] else []),
         suggested=_prefix_sentence),
     "positions.alibi_improves": Erratum(
-        quote="from 44.95 to 42.49",
+        figure="positions.alibi_256",
         cause=lambda f: ("ALiBi does improve as the window grows (the ordering and the level at 64 hold), by less: "
                          f"{over_seeds(_window(f, 64))} at 64, "
                          f"{over_seeds(_window(f, 128))} at 128, "

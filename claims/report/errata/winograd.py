@@ -214,12 +214,12 @@ ERRATA: dict[str, Erratum] = {
         cause=lambda f: _same_row_cause(f),
         suggested=_same_row_sentence),
     "winograd.category_cheat": Erratum(
-        quote="uniform causal average           held-out referent accuracy 100.0 %",
+        figure="winograd.cheatable_uniform",
         cause=_cheat_cause, readings=_answers_reading("cheatable_uniform", ("cheatable_uniform", "cheatable_one_block")),
         suggested=lambda f: (f"\"uniform causal average  held-out referent accuracy {_acc(f, 'cheatable_uniform')}; "
                              f"one transformer block  held-out referent accuracy {_acc(f, 'cheatable_one_block')}\"")),
     "winograd.uniform_fails": Erratum(
-        quote="The uniform average lands at 27.9 %",
+        figure="winograd.hardened_uniform",
         cause=_uniform_fails_cause,
         readings=_answers_reading("hardened_uniform", ("hardened_uniform",), wrong_noun=True),
         suggested=lambda f: (f"\"The uniform average lands at {_acc(f, 'hardened_uniform')} and answers with the wrong "
