@@ -59,7 +59,7 @@ class Unit:
         return f"line {line}: {shown!r}"
 
 
-# a template's slot ("the {x} did not cross the {y} ..."), never LaTeX's braces ("\\mathbf{h}")
+# a template's slot ("a {noun} with {slots}"), never LaTeX's braces ("\\mathbf{h}")
 _SLOT = re.compile(r"(?:^|\s)\{[a-z]+\}(?=\s|$)")
 
 

@@ -1,0 +1,171 @@
+"""The one anchor index (claimcheck/anchors.py): one index per text, through which every list of
+this chapter's quotes is located (claims/report/chapter_cut.py anchor_lists: figures, reads,
+declared numbers and words, sentences, setup numbers, places, formulas, headings, errata); one
+error, naming the list, the ID and the quote, for a quote that is missing or doubled, whichever
+list it is in; a stale report of every problem at once; no quote of this chapter in the engine;
+a figure's printed number derived from its anchor; an erratum that names a figure's ID rather
+than retyping its anchor."""
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from claimcheck import accounting, sentences
+from claimcheck.anchors import Anchor, AnchorError, AnchorIndex, AnchorList, index_of
+from claimcheck.figures import Figure, located, printed_of
+from claims import chapter_setup
+from claims.chapter import CHAPTER
+from claims.chapter_figures import FIGURES, READ
+from claims.report import chapter_inserts, chapter_text, chapter_toc
+from claims.report.chapter_cut import anchor_lists
+from claims.report.errata import ERRATA
+
+ROOT = Path(__file__).resolve().parent.parent
+LISTS = {lst.name: lst for lst in anchor_lists()}
+JOINER = "\u2060"          # a word joiner: invisible, and breaks any quote it is put inside
+
+
+def _missing(text: str, a: Anchor) -> str:
+    at = text.index(a.quote) + len(a.quote) // 2
+    return text[:at] + JOINER + text[at:]
+
+
+def _doubled(text: str, a: Anchor) -> str:
+    return text + "\n\n" + a.quote.strip("\n") if a.quote.strip("\n") == a.quote else text + a.quote
+
+
+# the lists a list's lookup reads besides its own (the accounting places figures and reads first)
+READ_TOO = {"declared": ("figures", "reads")}
+
+
+def _alone(text: str, name: str, alter) -> tuple[Anchor, str]:
+    """An anchor of the list whose alteration breaks it alone of the quotes its lookup reads (so
+    the lookup meets it first), and the altered text."""
+    read = [LISTS[n] for n in (*READ_TOO.get(name, ()), name)]
+    for a in LISTS[name].anchors:
+        altered = alter(text, a)
+        if [p.anchor for p in AnchorIndex(altered).problems(read)] == [a]:
+            return a, altered
+    raise AssertionError(f"no anchor of {name} can be broken alone")
+
+
+def _lookup(name: str, anchor: Anchor):
+    """The list's own lookup, the one its users call (each through the index)."""
+    def headings(text):
+        starts = [b.start for b in chapter_text.blocks(text)]
+        chapter_toc.sections(text, starts)
+        chapter_toc.sections(text, starts, chapter_toc.WITHIN, within=True)
+    return {
+        "figures": lambda text: located(text, FIGURES[anchor.id]),
+        "reads": lambda text: located(text, READ[anchor.id]),
+        "declared": lambda text: accounting.numbers(text, CHAPTER),
+        "sentences": lambda text: sentences.accounted(text, CHAPTER.sentences),
+        "setup": lambda text: chapter_setup.sentence(text, chapter_setup.SETUP_BY_ID[anchor.id]),
+        "places": lambda text: chapter_inserts.placed(text, chapter_text.blocks(text)),
+        "formulas": lambda text: index_of(text).check(chapter_inserts.anchor_lists()),
+        "headings": headings,
+        "errata": lambda text: chapter_text.quotes(text, [{"id": anchor.id, "quote": anchor.quote}]),
+    }[name]
+
+
+def test_every_list_of_quotes_is_indexed():
+    assert set(LISTS) == {"figures", "reads", "declared", "sentences", "setup", "places", "formulas", "headings",
+                          "errata"}
+    assert all(lst.anchors for lst in LISTS.values())
+
+
+def test_one_index_per_text(chapter_text):
+    index = index_of(chapter_text)
+    assert index_of(chapter_text) is index
+    assert index_of("".join(list(chapter_text))) is index       # the same text, another string object
+    assert index_of(chapter_text + " ") is not index
+    # a quote is searched once: the index keeps where it stands
+    a = LISTS["figures"].anchors[0]
+    assert index.positions(a.quote) is index.positions(a.quote)
+
+
+def test_the_chapter_holds_every_quote_of_every_list_once(chapter_text):
+    assert index_of(chapter_text).stale_report(LISTS.values()) == []
+
+
+@pytest.mark.parametrize("name", sorted(LISTS))
+@pytest.mark.parametrize("alter, said", [(_missing, "is not in the chapter"), (_doubled, "is not unique in")],
+                         ids=["missing", "doubled"])
+def test_a_missing_or_doubled_quote_is_one_error_naming_list_id_and_quote(name, alter, said, chapter_text):
+    anchor, altered = _alone(chapter_text, name, alter)
+    with pytest.raises(AnchorError) as e:
+        _lookup(name, anchor)(altered)
+    assert [p.anchor for p in e.value.problems] == [anchor]
+    assert f"{name} {anchor.id}: the anchor {anchor.quote!r} {said}" in str(e.value)
+    assert isinstance(e.value, ValueError)
+
+
+def test_the_stale_report_lists_every_problem_of_every_list_at_once(chapter_text):
+    broken = {}
+    text = chapter_text
+    for name in ("figures", "declared", "sentences", "errata", "headings"):
+        a, _ = _alone(chapter_text, name, _missing)
+        text, broken[name] = _missing(text, a), a
+    problems = index_of(text).problems(LISTS.values())
+    assert set(broken.values()) <= {p.anchor for p in problems}
+    report = "\n".join(index_of(text).stale_report(LISTS.values()))
+    for name, a in broken.items():
+        assert f"  {name} {a.id}: anchor {a.quote!r} not found" in report
+    with pytest.raises(AnchorError) as e:
+        index_of(text).check(LISTS.values())
+    assert len(e.value.problems) == len(problems)
+    # an altered chapter's load error names every broken quote of the Chapter's lists, all at once
+    lines = [line for explain in CHAPTER.explainers() for line in explain(text)]
+    assert {n for n in ("figures", "declared", "sentences") if any(f"  {n} {broken[n].id}:" in x for x in lines)} \
+        == {"figures", "declared", "sentences"}
+
+
+def test_a_quote_twice_and_a_quote_missing_are_both_reported():
+    lists = [AnchorList("a", (Anchor("twice", "a", "x"), Anchor("once", "a", "y"))),
+             AnchorList("b", (Anchor("absent", "b", "z"),))]
+    found = AnchorIndex("twice, once and twice").problems(lists)
+    assert [(p.anchor.id, p.found) for p in found] == [("x", 2), ("z", 0)]
+
+
+def test_the_engine_holds_no_quote_of_this_chapter():
+    """No module of claimcheck/ holds a quote of any of this chapter's lists (one of two words or
+    more, eight characters at least: a lone number or word is no quote)."""
+    quotes = {a.quote.strip() for lst in LISTS.values() for a in lst.anchors}
+    quotes = {q for q in quotes if len(q) >= 8 and re.search(r"\s", q)}
+    assert len(quotes) > 400
+    found = [f"{p.relative_to(ROOT)}: {q!r}" for p in sorted((ROOT / "claimcheck").rglob("*.py"))
+             for q in quotes if q in p.read_text(encoding="utf-8")]
+    assert not found, "\n".join(found)
+
+
+def test_a_printed_number_is_typed_only_where_its_anchor_does_not_end_with_it():
+    """The figure table stores a printed number once: derived from its anchor (the anchor's last
+    number), typed (`printed=`) only where the figure is another number of its anchor."""
+    tree = ast.parse((ROOT / "claims" / "chapter_figures.py").read_text(encoding="utf-8"))
+    typed = [k.value.value for n in ast.walk(tree) if isinstance(n, ast.Call)
+             for k in n.keywords if k.arg == "printed" and isinstance(k.value, ast.Constant)]
+    other = [f for f in [*FIGURES.values(), *READ.values()] if printed_of(f.anchor) != f.printed]
+    assert sorted(typed) == sorted(f.printed for f in other)
+    assert len(other) < 25 < len(FIGURES)
+    assert all(f.printed in f.anchor for f in other)
+
+
+def test_a_figure_derives_its_printed_number_from_its_anchor():
+    assert Figure("x", "c", anchor="a baseline of 59.71").printed == "59.71"
+    assert Figure("x", "c", anchor="held-out referent accuracy  91.7 %").printed == "91.7 %"
+    assert Figure("x", "c", anchor="is one hundredth").printed == "one hundredth"
+    assert Figure("x", "c", anchor="Two thirds").value == pytest.approx(2 / 3)
+    with pytest.raises(ValueError, match="ends with no number"):
+        Figure("x", "c", anchor="and nothing saturates today")
+
+
+def test_an_erratum_names_a_figure_instead_of_retyping_its_anchor():
+    anchors = {f.anchor: f.id for f in FIGURES.values()}
+    src = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "claims" / "report" / "errata").glob("*.py"))
+    retyped = [f"{cid}: quote= retypes the anchor of {anchors[e.quote]}" for cid, e in ERRATA.items()
+               if e.quote in anchors and not e.figure]
+    assert not retyped, "\n".join(retyped)
+    named = {cid: e.figure for cid, e in ERRATA.items() if e.figure}
+    assert named and all(ERRATA[cid].quote == FIGURES[fid].anchor for cid, fid in named.items())
+    assert all(f'figure="{fid}"' in src for fid in named.values())
