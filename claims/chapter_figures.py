@@ -1,8 +1,10 @@
 """The chapter's figures, each anchored in its text: the one home of a printed number.
 
-Every entry: a stable figure ID (never renamed, like claim IDs), its claim ID, the number as the
-chapter prints it ("37.82", "99.9 %", "ten"), and an anchor: a short verbatim quote around it,
-unique in the chapter.  The value and its rounding are parsed from the printed digits (half a
+Every entry: a stable figure ID (never renamed, like claim IDs), its claim ID, and an anchor: a
+short verbatim quote around the number, unique in the chapter (its one anchor index,
+claimcheck/anchors.py).  The number as the chapter prints it ("37.82", "99.9 %", "ten") is the
+anchor's last number, derived from it; it is typed (`printed=`) only where the figure is another
+number of its anchor.  The value and its rounding are parsed from the printed digits (half a
 unit of the last one; a percentage as a fraction; a number word as its whole number), never typed
 again.  tests/test_chapter_figures.py finds every anchor in the chapter's text (data/chapter.py)
 and the printed number inside it.  claims/registry.py FIGURE_VALUES (their plain values) is
