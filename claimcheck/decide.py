@@ -26,7 +26,7 @@ MIN_SEEDS = 3
 MARGIN_SE = 2          # an ordering or a sign: the paired mean difference beyond 2 standard errors
 # the sequential rule (docs/figure-rule.md): an undecided trained figure or ordering is run on the
 # next number of seeds, and committed as undecided at the last
-SEED_STEPS = (3, 5, 10)                 # starts at MIN_SEEDS (tests/test_record_rules.py)
+SEED_STEPS = (3, 5, 10)                 # starts at MIN_SEEDS (tests/integration/test_record_rules.py)
 # The largest magnitude a measured number may have: every figure of the chapter is far below it,
 # and the spread of numbers below it stays finite (1e308 would give an infinite tolerance).
 MAX_MAGNITUDE = 1e12

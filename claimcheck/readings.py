@@ -7,7 +7,7 @@ primary reading refutes a figure and a declared alternative reproduces it, the f
 `underspecified`: its erratum asks the chapter to state the choice, and suggests no new numbers.
 
 A reading counts only if it was declared before it was measured: `declared` is the time of the
-commit that entered it in docs/choices.md (tests/test_underspecified.py checks it against `git log
+commit that entered it in docs/choices.md (tests/integration/test_underspecified.py checks it against `git log
 -S` of its anchor), compared with the date of the measurement the record keeps.  A reading never
 turns a refutation into a hold, and one declared after its measurement counts for nothing.
 

@@ -9,7 +9,7 @@ lines inside); a prose paragraph is cut into sentences after ".",
 Each unit is accounted for by one entry of claims/sentence_table.py: a verbatim anchor, unique
 in the chapter and inside that unit, with either the claim IDs it asserts (claims/registry.py)
 or a reason it asserts nothing: setup, context, history, rhetoric, cross-reference, code, or a
-caption.  tests/test_sentences.py fails on a unit with no entry, or with two, and names it.
+caption.  claims/bookkeeping/test_sentences.py fails on a unit with no entry, or with two, and names it.
 Pure: no torch, no pytest.
 """
 from __future__ import annotations

@@ -342,7 +342,7 @@ def committed_only(chapter: Chapter, committed: dict) -> dict:
     """A report with no fresh run: every registered claim from the committed evidence alone."""
     old = {c["id"]: c for c in committed.get("claims", [])}
     # without a run nothing was collected: a claim with no committed verdict is "not run" (whether
-    # a test carries it is known from a run's collection, tests/test_report.py)
+    # a test carries it is known from a run's collection, tests/integration/test_report.py)
     claims = [summarise_claim(chapter, cid, [dict(t, source="committed") for t in old.get(cid, {}).get("tests", [])
                                     if t["outcome"] in DECIDED], True)
               for cid in chapter.claims]

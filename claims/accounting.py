@@ -8,7 +8,7 @@ A number is a run of digits as the chapter prints it ("1,115,394", "0.0498", "5.
 "3" of "$3 \\times 10^{-3}$", "128K", the "4" of "$4d^2$"; not the digits of a name, "float32").  Numbers written as words are walked
 the same way and counted apart (WORD: one to twenty, the tens, hundred, thousand, half, third,
 quarter, twice, double, zero, nothing, "tens", "an order of magnitude", a range "seven to ten" as one); the words that
-are not a figure are declared in claims/number_words.py.  tests/test_accounting.py fails on any
+are not a figure are declared in claims/number_words.py.  claims/bookkeeping/test_accounting.py fails on any
 number, digits or words, with neither an anchor nor a reason, and names it with its context.
 The walk itself is the engine's (claimcheck/accounting.py); this module holds this chapter's
 declarations.  Pure: no torch, no pytest.
@@ -29,7 +29,7 @@ DECLARED: list[Declared] = [
     Declared(r"\mathbf{h}_t = f(\mathbf{h}_{t-1}", "notation", "the recurrence's index, t - 1"),
     Declared(r"$\mathbf{h}_t$ needs $\mathbf{h}_{t-1}$", "notation", "the recurrence's index, t - 1"),
     # the setup every model shares (fixtures/recipes.py holds it).  Every "setup" number is compared with
-    # what uses it, or says why not, in claims/chapter_setup.py (tests/test_chapter_setup.py)
+    # what uses it, or says why not, in claims/chapter_setup.py (claims/bookkeeping/test_chapter_setup.py)
     Declared("with a vocabulary of 1024", "setup", "the BPE vocabulary (data/bpe.py)"),
     Declared("Every model is 128 wide, sees 128 tokens, and trains for 3000 steps of AdamW at $10^{-3}$ with a "
              "batch of 64", "setup", "the common recipe (fixtures/recipes.py)"),

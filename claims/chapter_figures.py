@@ -6,7 +6,7 @@ claimcheck/anchors.py).  The number as the chapter prints it ("37.82", "99.9 %",
 anchor's last number, derived from it; it is typed (`printed=`) only where the figure is another
 number of its anchor.  The value and its rounding are parsed from the printed digits (half a
 unit of the last one; a percentage as a fraction; a number word as its whole number), never typed
-again.  tests/test_chapter_figures.py finds every anchor in the chapter's text (data/chapter.py)
+again.  claims/bookkeeping/test_chapter_figures.py finds every anchor in the chapter's text (data/chapter.py)
 and the printed number inside it.  claims/registry.py FIGURE_VALUES (their plain values) is
 derived from this table.
 

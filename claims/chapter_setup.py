@@ -5,7 +5,7 @@ Each entry (`Stated`) is anchored as a figure is (claims/chapter_figures.py): a 
 quote, unique in the chapter, with the stated value printed inside it and parsed from the
 printed text, never typed again ("128", "$3 \\times 10^{-3}$", "sixteen", "(tired, scared, slow,
 weak)", a printed table's column).  `ours` returns, for every place that claims to use that value,
-where it is (file, recipe, field) and what it holds there.  tests/test_chapter_setup.py fails on
+where it is (file, recipe, field) and what it holds there.  claims/bookkeeping/test_chapter_setup.py fails on
 any difference and names both sides: the chapter's sentence and our field.
 
 The recipes checked are the chapter's setups (fixtures/recipes.py CHAPTER_GROUPS, what
@@ -169,7 +169,7 @@ def _literal(node: ast.AST):
 def constant(path: str, name: str):
     """A module-level constant of a source file, read without importing it (`A = 1`, `A, B = 1, 2`):
     the claims' test modules hold the sizes they measure at, and no module imports a test module
-    (tests/test_layout.py); tests/test_docs_numbers.py reads them the same way."""
+    (tests/unit/test_layout.py); tests/docs/test_docs_numbers.py reads them the same way."""
     from data.paths import PROJECT_ROOT
     for node in ast.parse((PROJECT_ROOT / path).read_text(encoding="utf-8")).body:
         if not isinstance(node, ast.Assign):

@@ -27,7 +27,7 @@ def runs(trained, seeds, *names):
 def level(claim, recipe: str, split, fid: str, label: str):
     """One printed level (claim: its claim mark, written out so that the sources name every
     claim they encode): its test id names the run and the split it reads, its figure mark the
-    figure (tests/test_test_ids.py: no id types a printed number)."""
+    figure (tests/integration/test_test_ids.py: no id types a printed number)."""
     return pytest.param(claim.args[0], recipe, split, FIGURES[fid], id=label, marks=[claim, pytest.mark.figure(fid)])
 
 

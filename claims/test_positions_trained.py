@@ -197,7 +197,7 @@ def test_rope_degrades_less_than_the_absolute_schemes(curves, claim_record, requ
 CHAPTER = figures("positions")          # alibi_64, alibi_256 (claims/registry.py)
 DROP = round(CHAPTER["alibi_64"] - CHAPTER["alibi_256"], 2)
 # Each: (value, stated, rounding, the figure as its record names it); the test id names what is
-# measured, never the number (tests/test_test_ids.py).
+# measured, never the number (tests/integration/test_test_ids.py).
 ALIBI = [
     pytest.param(lambda r: r[64], CHAPTER["alibi_64"], FIGURES["positions.alibi_64"].rounding, "alibi at 64",
                  id="alibi at 64", marks=pytest.mark.figure("positions.alibi_64")),

@@ -99,7 +99,7 @@ def softmax(trained, seeds):
 # The chapter's sentence, figure by figure: (variant, when, statistic, stated, rounding, label).
 # Measured over 3 seeds with the recipes of fixtures/recipes.py (SCALE), 2026-11-29.
 def runaway(variant: str, when: str, stat: str, fid: str, name: str, label: str):
-    """name: the test id, what it measures (tests/test_test_ids.py: no id types a printed
+    """name: the test id, what it measures (tests/integration/test_test_ids.py: no id types a printed
     number); label: the figure as its record names it, with {} the printed figure."""
     f = FIGURES[fid]
     return pytest.param(variant, when, stat, f.value, f.rounding, label.format(f.printed), id=name,

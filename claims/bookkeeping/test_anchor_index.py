@@ -21,7 +21,7 @@ from claims.report import chapter_inserts, chapter_text, chapter_toc
 from claims.report.chapter_cut import anchor_lists
 from claims.report.errata import ERRATA
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 LISTS = {lst.name: lst for lst in anchor_lists()}
 JOINER = "\u2060"          # a word joiner: invisible, and breaks any quote it is put inside
 

@@ -82,7 +82,7 @@ def typed_figures(paths, root: Path | None = None) -> list[str]:
     return found
 
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def test_no_chapter_figure_is_typed_outside_the_figure_table():
@@ -144,6 +144,6 @@ def test_every_figure_is_asserted_by_a_test():
     import subprocess
     import sys
     out = subprocess.run([sys.executable, "-c", _COLLECT], capture_output=True, text=True, check=True,
-                         cwd=Path(__file__).resolve().parent.parent).stdout
+                         cwd=Path(__file__).resolve().parent.parent.parent).stdout
     carried = set(json.loads(out.strip().splitlines()[-1]))
     assert sorted(set(FIGURES) - carried) == []

@@ -33,7 +33,7 @@ class Place:
     key: str            # the table's key (table_data.Table.key; "" where we have none) or the plot's stem
 
 
-# Where each insert goes, by a verbatim phrase of its paragraph (tests/test_chapter_inserts.py finds
+# Where each insert goes, by a verbatim phrase of its paragraph (tests/integration/test_chapter_inserts.py finds
 # each once in the text).  The tables: every paragraph that ends by introducing a table ("...:")
 # and is followed by prose, not by the table; the plots: the paragraph that discusses what they show.
 PLACES = [

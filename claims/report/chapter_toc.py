@@ -3,7 +3,7 @@
 The chapter prints no headings: its text is the title line, then paragraphs, code and printed
 tables separated by blank lines (claims/report/chapter.py `blocks`).  Its sections are therefore
 declared here, each by a short verbatim phrase of its first paragraph (no figure in it, found
-once in the text; tests/test_chapter_view.py checks both) and a title: the claim section's title
+once in the text; tests/acceptance/test_chapter_view.py checks both) and a title: the claim section's title
 (claims/registry.py SECTIONS) where the section is one, else ours.  A section runs from the
 paragraph holding its phrase to the next section; a phrase the text lacks, or holds twice, is
 the anchor index's one error (claimcheck/anchors.py; the chapter is checked by sha256, so that

@@ -5,7 +5,7 @@ spells it (`anchors`).  An absolute link to the project's own hosting (a *.githu
 github.com repository of this name) names one owner, a placeholder until someone knows the real
 one, and is dead on every fork: refused.  Links outside the project are left as they are.
 
-Checked by tests/test_docs.py on every page, and for README.md by the site's publish
+Checked by tests/docs/test_docs.py on every page, and for README.md by the site's publish
 (claims/report/publish.py), beside the site's own links (claims/report/site.py).
 """
 from __future__ import annotations

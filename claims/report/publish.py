@@ -1,4 +1,4 @@
-"""The site, in one command (the workflow's `site` job, tests/test_site.py):
+"""The site, in one command (the workflow's `site` job, tests/acceptance/test_site.py):
 
   python -m claims.report.publish REPORT_DIR SITE_DIR
 

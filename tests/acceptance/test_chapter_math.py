@@ -4,7 +4,7 @@ formula a <math> with a box; every table the chapter introduces and does not pri
 after its paragraph, labelled as ours with its seeds, date and device; every plot an inline
 data: image beside its paragraph; each table cell restating a printed figure a secondary mark
 linking to that figure's one mark.  Screenshots kept in report/chapter-math/.  The same files
-without a browser: tests/test_chapter_inserts.py."""
+without a browser: tests/integration/test_chapter_inserts.py."""
 import json
 import shutil
 import subprocess
@@ -20,7 +20,7 @@ from claims.report import chapter_math
 from claims.report.chapter_inserts import PLACES
 from claims.report.chapter_text import blocks as chapter_text_blocks
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 OUT = ROOT / "report" / "chapter-math"          # a report directory of its own: its screenshots stay there
 
 pytestmark = [pytest.mark.skipif(BROWSER is None, reason=WHY_NONE), pytest.mark.xdist_group("chromium")]

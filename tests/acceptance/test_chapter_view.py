@@ -17,10 +17,10 @@ from chromium import BROWSER, WHY_NONE, probe, screenshot
 
 from claims.chapter_figures import FIGURES
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 OUT = ROOT / "report" / "chapter-view"          # a report directory: its screenshot stays there
 # one worker: its fixture empties OUT (two workers building it collide), and two headless Chromiums at once
-# on two cores drop screenshots and probes (tests/chromium.py: every browser test is in this group)
+# on two cores drop screenshots and probes (tests/acceptance/chromium.py: every browser test is in this group)
 pytestmark = pytest.mark.xdist_group("chromium")
 
 
@@ -272,7 +272,7 @@ def _refuted_in_order(built) -> list[str]:
 
 
 def probe_at(page: Path, fragment: str, script: str, profile: Path) -> dict[str, str]:
-    """tests/chromium.py probe(), with the page loaded at `#fragment`."""
+    """tests/acceptance/chromium.py probe(), with the page loaded at `#fragment`."""
     from chromium import browse
     probed = page.with_name(page.stem + "-probe-hash.html")
     probed.write_text(page.read_text(encoding="utf-8").replace("</body>", script), encoding="utf-8")

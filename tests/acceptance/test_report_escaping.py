@@ -22,8 +22,8 @@ from claims import registry
 from claims.chapter import CHAPTER
 from claims.report.chapter_page import JS as READING_AIDS
 
-ROOT = Path(__file__).resolve().parent.parent
-pytestmark = pytest.mark.xdist_group("chromium")      # one browser at a time (tests/test_chapter_view.py)
+ROOT = Path(__file__).resolve().parent.parent.parent
+pytestmark = pytest.mark.xdist_group("chromium")      # one browser at a time (tests/acceptance/test_chapter_view.py)
 PWN = "document.body.dataset.pwned=1"                       # what every planted script would do
 IMG = f"<img src=x onerror={PWN}>"
 SCRIPT = f"<script>{PWN}</script>"

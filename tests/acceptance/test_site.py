@@ -19,7 +19,7 @@ from claims import registry
 from claims.report import links, site
 from claims.report.readme import CLAIMS_PAGE
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 WORKFLOW = ROOT / ".github" / "workflows" / "claims.yml"
 # what a clean clone lacks: git's, the run's (report/ at the top), the caches', and stray locks and temporaries
 _TOP_ONLY = shutil.ignore_patterns(".git", "report", "report-*", ".cache", ".hypothesis", ".pytest_cache", "*.egg-info")

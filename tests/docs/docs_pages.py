@@ -1,4 +1,4 @@
-"""The manual's pages as the docs tests read them (tests/test_docs_numbers.py, tests/test_docs_commands.py):
+"""The manual's pages as the docs tests read them (tests/docs/test_docs_numbers.py, tests/docs/test_docs_commands.py):
 README.md, docs/*.md and benchmarks/README.md, split into what is code (fenced blocks, indented
 blocks, inline code), what is generated (the blocks `python -m claims.report --readme` writes) and
 the prose between, in units (a heading, a paragraph, a list item, a table row)."""
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from claims.report.readme import README_BLOCKS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "benchmarks" / "README.md"]
 
 FENCE = re.compile(r"^```([\w-]*)\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)

@@ -12,7 +12,7 @@ import pytest
 
 from claims.report import links
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "benchmarks" / "README.md"]
 # The project's commands, by how the docs write them, and how to ask each for its --help.
 COMMANDS = {

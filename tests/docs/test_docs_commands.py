@@ -1,5 +1,5 @@
 """Every shell command the manual shows runs as written, or is declared as one that takes minutes or
-hours, with why (README.md, docs/*.md, benchmarks/README.md; tests/docs_pages.py reads them).
+hours, with why (README.md, docs/*.md, benchmarks/README.md; tests/docs/docs_pages.py reads them).
 
 A command is a line of a fenced bash block (continuations joined, the comment cut off), an
 indented code block, or inline code that starts with `python`, `pytest` or `bash` (after any
@@ -33,8 +33,8 @@ TIMEOUT = 180
 # one scratch copy and one run of each command per session: under xdist, every test here on one worker
 pytestmark = pytest.mark.xdist_group("docs_commands")
 # docs/adding-a-claim.md's worked example: the commands of the block after this mark are run, as
-# written, by tests/test_adding_a_claim.py in a copy where the example's claim was taken out and put back
-EXAMPLE_MARK, EXAMPLE_TEST = "<!-- example: run -->", ROOT / "tests" / "test_adding_a_claim.py"
+# written, by tests/docs/test_adding_a_claim.py in a copy where the example's claim was taken out and put back
+EXAMPLE_MARK, EXAMPLE_TEST = "<!-- example: run -->", ROOT / "tests" / "docs" / "test_adding_a_claim.py"
 
 
 @dataclass(frozen=True)
@@ -137,12 +137,13 @@ RUN: list[Run] = [
 # each reason says why the command is not run here: what it takes, or that it is a template
 DECLARED: list[Declared] = [
     Declared(r"pip install .*", "installs packages from the network (minutes); README's torch pin is checked "
-             "against .ci/run by tests/test_docs.py"),
+             "against .ci/run by tests/docs/test_docs.py"),
     Declared(r"git diff results/", "git's, not the project's: reviews a save"),
     Declared(r"pytest -m fast(?: -n 2)?", "the fast tier: about a minute on 2 cores (README.md's tier table); CI runs "
              "it as part of `pytest -m \"not slow\" -n auto`"),
     Declared(r'pytest -m "not slow" -n auto', "the whole suite but the slow tier: CI's command, minutes"),
-    Declared(r"pytest tests/test_\w+\.py(?: tests/test_\w+\.py)*(?: -q)?",
+    Declared(r"pytest (?:tests/\w+|claims/bookkeeping)/test_\w+\.py(?: (?:tests/\w+|claims/bookkeeping)/test_\w+\.py)*"
+             r"(?: -q)?",
              "test files of the suite, which CI runs (`pytest -m \"not slow\" -n auto`)"),
     Declared(r"pytest -m slow(?: -k \w+)?|pytest claims/test_(?:cost|readings)\.py -m slow(?: .*)?|"
              r"pytest -m slow --report-dir=\S+",
@@ -193,7 +194,7 @@ SHOWN = shown_commands()
 
 def test_every_command_shown_is_run_or_declared():
     unknown = [f"{c.page}:{c.line}: `{c.text}`" for c in SHOWN if not classify(c)]
-    assert not unknown, ("commands in the docs that tests/test_docs_commands.py neither runs (RUN) nor declares "
+    assert not unknown, ("commands in the docs that tests/docs/test_docs_commands.py neither runs (RUN) nor declares "
                          "(DECLARED, with why):\n" + "\n".join(unknown))
     twice = [f"{c.page}:{c.line}: `{c.text}`: {[k for k, _ in classify(c)]}" for c in SHOWN if len(classify(c)) > 1]
     assert not twice, "commands matched by more than one entry:\n" + "\n".join(twice)

@@ -1,5 +1,5 @@
 """Every number the manual states is accounted for, as claims/accounting.py accounts for the
-chapter's: README.md, docs/*.md and benchmarks/README.md (tests/docs_pages.py reads them).
+chapter's: README.md, docs/*.md and benchmarks/README.md (tests/docs/docs_pages.py reads them).
 
 A number is a run of digits as written ("16,384", "0.563", "1e-4", "2.13.0"), a number word
 (two to twenty) before a unit that goes stale (seconds, minutes, hours, CPU-hours, seeds, steps,
@@ -14,8 +14,8 @@ or by what it is, in this order:
    (claims/report/readme.py README_BLOCKS): the README's summary, docs/claims.md's table;
 2. code: inside inline code, a fenced or an indented code block.  Code is commands, their
    options, identifiers and what a program prints, not a statement about the project: the
-   commands are run or declared by tests/test_docs_commands.py, their options are checked against
-   --help by tests/test_docs.py, and the seeds of a command that trains the Winograd models are
+   commands are run or declared by tests/docs/test_docs_commands.py, their options are checked against
+   --help by tests/docs/test_docs.py, and the seeds of a command that trains the Winograd models are
    checked here (test_a_winograd_command_trains_the_figure_rules_seeds);
 3. dated: a measurement with its date.  The unit that holds it (a paragraph, a list item, a table
    row), its table's caption (the paragraph right above the table) or a heading above it holds an
@@ -46,7 +46,7 @@ import pytest
 from docs_pages import ROOT, Page, pages
 
 # a module-level constant of a source file, read without importing it (claims/test_*.py too: tests
-# import no test module, tests/test_layout.py); the one reader, the setup check's
+# import no test module, tests/unit/test_layout.py); the one reader, the setup check's
 from claims.chapter import CHAPTER
 from claims.chapter_setup import constant as _module_constant
 

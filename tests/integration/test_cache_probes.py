@@ -20,7 +20,7 @@ from fixtures.recipes import Recipe, TrainConfig
 from model import ModelConfig
 
 pytestmark = pytest.mark.slow
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 KILLS, RACERS = 40, 4
 # At the smoke scale (--smoke: CI's run of the slow tier, which checks that each test reaches its
 # assertions): five kills, still at random moments over the import, the training and the write,

@@ -2,7 +2,7 @@
 chapter_inserts.py): formulas typeset safely and never cut by a mark, every table the chapter
 introduces and does not print placed after its paragraph with our data, and chapter.md carrying
 the tables as Markdown tables, the plots as relative image links and the math as TeX.  The same
-page in Chromium: tests/test_chapter_view.py."""
+page in Chromium: tests/acceptance/test_chapter_view.py."""
 import itertools
 import re
 from pathlib import Path

@@ -10,7 +10,7 @@ from data import chapter
 from data.chapter import CHAPTER_SHA256, ChapterAltered, ChapterMissing, load_chapter
 
 pytest_plugins = ["pytester"]
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def test_the_env_var_is_used_and_checked(tmp_path, monkeypatch, chapter_text):

@@ -15,7 +15,7 @@ from claims.chapter import CHAPTER
 from data import chapter
 from fixtures.results import EvidenceError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def _env(**extra) -> dict:

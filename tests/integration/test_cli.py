@@ -8,7 +8,7 @@ from pathlib import Path
 
 from claims import registry
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def run(*args, **kw):

@@ -8,7 +8,7 @@ from claims import timing
 from fixtures import cost
 
 pytest_plugins = ["pytester"]
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def test_each_repeat_is_an_independent_timing_process():
@@ -49,7 +49,7 @@ def _flake_runs():
     """The quiet runs of benchmarks/cost_flake_runs/session8_before_keeping.log (the committed log of
     the flake count), parsed by benchmarks/cost_flakes.py."""
     import importlib.util
-    root = Path(__file__).resolve().parent.parent / "benchmarks"
+    root = Path(__file__).resolve().parent.parent.parent / "benchmarks"
     spec = importlib.util.spec_from_file_location("cost_flakes", root / "cost_flakes.py")
     flakes = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(flakes)

@@ -14,7 +14,7 @@ from fixtures.evidence import Evidence
 from fixtures.recipes import winograd_recipe
 
 pytest_plugins = ["pytester"]
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def _record(recipe, seed, val):

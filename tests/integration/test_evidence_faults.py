@@ -24,7 +24,7 @@ from data import chapter, corpus
 from fixtures import results
 from fixtures.evidence import Evidence
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 FORK = multiprocessing.get_context("fork")
 
 

@@ -24,7 +24,7 @@ from fixtures.train import Progress
 from model import ModelConfig
 
 pytest_plugins = ["pytester"]
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 TINY = Recipe("tiny", ModelConfig(d_model=16, context=16, n_heads=2), TrainConfig(steps=20, batch_size=4, lr=1e-2))
 
 

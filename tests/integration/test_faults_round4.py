@@ -21,7 +21,7 @@ from data import paths
 from fixtures import results
 from fixtures.evidence import Evidence
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 NODE = "claims/test_ladder_trained.py::test_probe"
 
 
@@ -230,7 +230,7 @@ def test_7_a_huge_file_is_refused_from_its_size_not_read(tmp_path):
     assert r.returncode == 2 and str(huge) in r.stderr and "Traceback" not in r.stderr, r.stderr[-2000:]
 
 
-# (a mistyped --verdicts path: tests/test_record_rules.py)
+# (a mistyped --verdicts path: tests/integration/test_record_rules.py)
 
 
 # ------------------------------------------------------------ 11. a selection that runs nothing

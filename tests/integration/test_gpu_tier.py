@@ -9,7 +9,7 @@ import torch
 
 from fixtures.device import DeviceError, resolve_device
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import gpu_tier
 

@@ -32,8 +32,8 @@ models' seeds keep them clear of ties (top two logits at least 1e-4 apart, a row
 weight at least 2e-4 from the 0.99 threshold: hundreds of times the float noise).  Integers are
 compared exactly: counts, and the peak memory's byte counts, which do not move at all.
 
-  python -m tests.test_measurement_fingerprint            # compare: "measurements unchanged" or what moved
-  python -m tests.test_measurement_fingerprint --write    # record the current IDs' entries
+  python -m tests.integration.test_measurement_fingerprint            # compare: "measurements unchanged" or what moved
+  python -m tests.integration.test_measurement_fingerprint --write    # record the current IDs' entries
 """
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ from model import LanguageModel
 
 STORED_NAME = "tests/data/measurement_fingerprints.json"
 STORED = PROJECT_ROOT / STORED_NAME
-WRITE = "python -m tests.test_measurement_fingerprint --write"
+WRITE = "python -m tests.integration.test_measurement_fingerprint --write"
 RTOL, ATOL = 1e-4, 1e-6
 EVAL_TOKENS = 40_000      # perplexity on the corpus's first tokens: 4,000 held out, 250 windows of 16
 GRAD_SIZE = {"d_model": 16, "context": 16, "n_heads": 2}    # grad_profile's model shrunk, its 12 blocks kept
@@ -523,7 +523,7 @@ def write(now: dict[str, dict]) -> list[str]:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m tests.test_measurement_fingerprint", description=__doc__,
+    p = argparse.ArgumentParser(prog="python -m tests.integration.test_measurement_fingerprint", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--write", action="store_true", help=f"store the current IDs' entries in {STORED}")
     a = p.parse_args(argv)

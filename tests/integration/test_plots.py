@@ -14,7 +14,7 @@ from claims.report import plots
 from fixtures import recipes, results
 from fixtures.evidence import Evidence
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def _run(name, seed, val, group_recipes):

@@ -15,7 +15,7 @@ from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES, NULLS
 from claims.record_rules import DECLARED, decide, spec_for
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 COMMITTED = figure_evidence.load(CHAPTER, )
 TARGET = "depth.two_blocks_train"            # refuted: 14.95 +- 0.16 against 14.49
 

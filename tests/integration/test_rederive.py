@@ -16,7 +16,7 @@ from claimcheck.verdicts import outcome_label, summarise_claim, summary_of, summ
 from claims.chapter import CHAPTER
 from claims.record_rules import TIMED, decide, spec_for
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 COMMITTED = figure_evidence.load(CHAPTER, )
 
 

@@ -10,7 +10,7 @@ from claims import registry
 from claims.chapter import CHAPTER
 
 pytest_plugins = ["pytester"]
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 SAMPLE = '''
 import pytest

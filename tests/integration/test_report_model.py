@@ -17,7 +17,7 @@ from claims.chapter import CHAPTER
 from claims.report.chapter_sentences import Asserting, asserting, claim_kind
 from claims.report.table_data import Table
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 REPORT = ROOT / "claims" / "report"
 
 

@@ -16,7 +16,7 @@ from fixtures import measurements, run_cache
 from fixtures.grad_profile import block_grad_norms
 from fixtures.run_cache import RunCache
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 FORK = multiprocessing.get_context("fork")
 
 

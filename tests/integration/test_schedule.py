@@ -10,7 +10,7 @@ import pytest
 from fixtures.recipes import CHAPTER_GROUPS, RECIPES
 from fixtures.schedule import Job, plan, run, training_flops
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def jobs(*costs):

@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 # a plugin that prints each collected test with its claim and figure marks
 LISTER = '''
 def pytest_collection_finish(session):

@@ -24,7 +24,7 @@ import pytest
 
 from claims.chapter_figures import FIGURES
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 CI = ROOT / ".ci" / "run"
 
 # Canned measurements in place of fixtures/cost.py's timing processes and profiler: time ~ n^2 and

@@ -11,7 +11,7 @@ from fixtures import recipes, results
 from fixtures.recipes import SMOKE_BATCH, SMOKE_EVAL_WINDOWS, SMOKE_STEPS
 from fixtures.train import TRAINING_VERSION
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 @pytest.mark.parametrize("name", sorted(recipes.RECIPES))

@@ -52,7 +52,7 @@ import pytest
 from claims import registry
 from claims.chapter_figures import FIGURES, READ
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 # a plugin that writes each collected test's nodeid and its figure marks to $TEST_IDS_OUT
 COLLECTOR = '''

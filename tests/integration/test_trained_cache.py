@@ -14,7 +14,7 @@ from fixtures.recipes import Recipe, TrainConfig
 from fixtures.train import train
 from model import ModelConfig
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 TINY = Recipe("tiny", ModelConfig(d_model=16, context=16, n_heads=2),
               TrainConfig(steps=20, batch_size=4, lr=1e-2))
 
@@ -44,7 +44,7 @@ def test_key_depends_on_recipe_seed_and_training_version_not_name():
 
 def test_a_comment_in_model_or_data_leaves_every_cache_key_as_it_was(tmp_path):
     """The key is the recipe and TRAINING_VERSION, not source text: lint or comment edits keep
-    trained models valid (tests/test_fingerprint.py guards that behaviour did not change)."""
+    trained models valid (tests/integration/test_fingerprint.py guards that behaviour did not change)."""
     import shutil
     for d in ("model", "data", "fixtures"):
         shutil.copytree(ROOT / d, tmp_path / d, ignore=shutil.ignore_patterns("__pycache__"))

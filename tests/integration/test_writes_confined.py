@@ -29,7 +29,7 @@ from fixtures.evidence import Evidence
 from fixtures.recipes import RECIPES
 from fixtures.results import EvidenceError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 FORK = multiprocessing.get_context("fork")
 
 
@@ -311,7 +311,7 @@ def test_5_a_smoke_run_starts_its_own_manifest(tmp_path):
     run.mkdir()
     (run / "manifest.json").write_text(json.dumps({"files": {"norm.json": {"kind": "runs", "scale": "chapter"}}}))
     r = subprocess.run([sys.executable, "-m", "pytest", "--smoke", f"--report-dir={run}", "--collect-only", "-q",
-                        "-p", "no:cacheprovider", "tests/test_layout.py"],
+                        "-p", "no:cacheprovider", "tests/unit/test_layout.py"],
                        cwd=ROOT, capture_output=True, text=True, check=False)
     assert r.returncode in (0, 5), r.stdout + r.stderr
     assert not (run / "manifest.json").exists()
@@ -517,6 +517,6 @@ def test_2_a_run_record_file_or_another_writers_file_cannot_be_listed_as_json(tm
 
 def test_5_results_itself_is_no_report_dir(tmp_path):
     r = subprocess.run([sys.executable, "-m", "pytest", "--report-dir=results", "--collect-only", "-q",
-                        "-p", "no:cacheprovider", "tests/test_layout.py"], cwd=ROOT, capture_output=True, text=True,
+                        "-p", "no:cacheprovider", "tests/unit/test_layout.py"], cwd=ROOT, capture_output=True, text=True,
                        check=False, timeout=300)
     assert r.returncode == 4 and "--report-dir=results: that is results/" in r.stderr, r.stdout + r.stderr

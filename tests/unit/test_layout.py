@@ -3,7 +3,7 @@
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 PACKAGES = ("claimcheck", "data", "model", "fixtures", "claims", "examples", "tests", "benchmarks")
 
 
