@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 NAME = "figures.json"                                   # in a text's results/
 SCHEMA = 2              # 1: records carried their rule inputs ("decision"); 2: measured values only
-VERDICTS = ("holds", "refuted", "underspecified", "undecided")
+FIGURE_VERDICTS = ("holds", "refuted", "underspecified", "undecided")
 REQUIRED = ("key", "figures", "printed", "claim", "rule", "measured", "measurement", "runs", "verdict",
             "device", "date", "code")
 
@@ -72,8 +72,8 @@ def problems(chapter: Chapter, rec) -> list[str]:
     unknown = [f for f in rec["figures"] if f not in chapter.figures] if isinstance(rec["figures"], list) else ["?"]
     if unknown:
         out.append(f"field 'figures' names figures the figure table does not know: {unknown}")
-    if rec["verdict"] not in VERDICTS:
-        out.append(f"field 'verdict' is {rec['verdict']!r}, not one of {', '.join(VERDICTS)}")
+    if rec["verdict"] not in FIGURE_VERDICTS:
+        out.append(f"field 'verdict' is {rec['verdict']!r}, not one of {', '.join(FIGURE_VERDICTS)}")
     if not isinstance(rec["runs"], list):
         out.append("field 'runs' is not a list")
     if "reading" in rec:
@@ -209,13 +209,13 @@ def from_test(chapter: Chapter, test: dict, meta: dict) -> list[dict]:
                     "device": rec.get("device") or test.get("device") or meta.get("device"),
                     "date": test.get("timestamp") or meta.get("timestamp"), "code": meta.get("commit"),
                     "torch": test.get("torch") or meta.get("torch")})
-    if test.get("outcome") in VERDICTS:
+    if test.get("outcome") in FIGURE_VERDICTS:
         verdicts = [r["verdict"] for r in out]
         if not out:
             raise FigureEvidenceError(f"{test.get('nodeid')}: {test['outcome']}, but it recorded no decision "
                                       "(claimcheck/rule.py trained_figure, ordering, or claim.record(decision=...)): "
                                       "its verdict could never be decided again; nothing saved")
-        if any(v not in VERDICTS for v in verdicts) or outcome_of(verdicts) != test["outcome"]:
+        if any(v not in FIGURE_VERDICTS for v in verdicts) or outcome_of(verdicts) != test["outcome"]:
             raise FigureEvidenceError(f"{test.get('nodeid')}: the test's outcome is {test['outcome']}, but its recorded "
                                       f"decisions give {', '.join(verdicts)}; nothing saved")
     return out

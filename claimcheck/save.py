@@ -119,7 +119,7 @@ def _stage_figures(chapter: Chapter, tx: Transaction, results_dir: Path, saved, 
         for t in c["tests"]:
             # every verdict a figure record can hold keeps its records ("fails" is a bug, never evidence):
             # an undecided figure at the seeds' cap is committed as undecided (docs/figure-rule.md)
-            if t["outcome"] not in figure_evidence.VERDICTS or t.get("tier") not in COMMITTED_TIERS:
+            if t["outcome"] not in figure_evidence.FIGURE_VERDICTS or t.get("tier") not in COMMITTED_TIERS:
                 continue
             kept.update(record_key(chapter, rec, c["id"]) for rec in t.get("records") or [])
             mine = ran.get((c["id"], base_nodeid(t["nodeid"])))

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 # an ordering lies within 2 standard errors (docs/figure-rule.md); underspecified: the primary
 # reading refutes the figure and a reading declared before it was measured reproduces it
 # (docs/choices.md).  Neither is a holds; a refuted figure outweighs both.
-VERDICTS = ("holds", "refuted", "underspecified", "undecided", "fails", "stale", "not run", "not encoded")
+CLAIM_VERDICTS = ("holds", "refuted", "underspecified", "undecided", "fails", "stale", "not run", "not encoded")
 DECIDED = ("holds", "refuted", "underspecified", "undecided", "fails")
 SEVERITY = {"fails": 5, "refuted": 4, "underspecified": 3, "undecided": 2, "holds": 1, "not run": 0}
 SMOKE_SOURCE = "smoke run"    # a --smoke run's source: its verdicts are labelled and never saved
@@ -194,7 +194,7 @@ def summary_text(s: dict) -> str:
 
 
 def summary_of(claims: list[dict]) -> dict:
-    summary = {v: sum(1 for c in claims if c["verdict"] == v) for v in VERDICTS}
+    summary = {v: sum(1 for c in claims if c["verdict"] == v) for v in CLAIM_VERDICTS}
     summary["total"] = len(claims)
     return summary
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from claimcheck.declared import Declared
 
 # Patterns, each a reason for every number inside each of its matches
-RULES: list[tuple[str, str, str]] = [
+DECLARED_PATTERNS: list[tuple[str, str, str]] = [
     (r"Chapters? \d+(?: to \d+)?", "cross-reference", "a chapter of the course"),
     (r"(?<![\d,.])(?:199\d|20[0-2]\d)(?!\d|[.,]\d)", "year", "a date in the history the chapter tells"),
 ]

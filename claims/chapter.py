@@ -51,7 +51,7 @@ CHAPTER = Chapter(
     claims=registry.CLAIMS,
     sections=registry.SECTIONS,
     declared=[*accounting.DECLARED, *number_words.DECLARED_WORDS],
-    declared_patterns=[*accounting.RULES, *number_words.WORD_RULES],
+    declared_patterns=[*accounting.DECLARED_PATTERNS, *number_words.WORD_PATTERNS],
     sentences=sentence_table.SENTENCES,
     sentence_reasons=SENTENCE_REASONS,
     quotes=(listed("setup", chapter_setup.SETUP, ident=lambda i, s: s.id),),

@@ -7,7 +7,7 @@ from __future__ import annotations
 from claimcheck.declared import Declared
 
 # Patterns, each a reason for every number word inside each of its matches
-WORD_RULES: list[tuple[str, str, str]] = [
+WORD_PATTERNS: list[tuple[str, str, str]] = [
     (r"\b(?:[Tt]he|this|that last|every|a busy|a speed|a preprocessing) one\b|\bfrom one that\b", "not a number",
      "the pronoun one ('the one whose', 'a busy one', 'every one of which'), not a count"),
 ]
