@@ -169,6 +169,8 @@ DECLARED: list[Declared] = [
              "--dry-run command, which is run)"),
     Declared(r"python -m fixtures\.fingerprint --write",
              "rewrites tests/data/fingerprints.json, only after bumping TRAINING_VERSION"),
+    Declared(r"python -m tests\.integration\.test_measurement_fingerprint(?: --write)?",
+             "measures every kind of measurement on small models (minutes); its tests compare the same in the suite"),
     Declared(r"python -m fixtures\.cost", "the timing process the cost claims start, with the arguments they pass: "
              "named, not typed"),
     Declared(r"python benchmarks/(?:fast_tier|train_throughput|full_cost|train_candidates)\.py(?: --steps \d+)?",
@@ -314,7 +316,7 @@ def test_the_slow_tier_is_what_the_docs_say(ran):
     collected = sorted({line.split("::")[0] for line in r.out.splitlines() if "::" in line})
     running = (ROOT / "docs" / "running.md").read_text()
     paragraph = running[running.index("The slow tier is what"):].split("\n\n")[0]
-    named = sorted(set(re.findall(r"`((?:claims|tests)/test_\w+\.py)`", paragraph)))
+    named = sorted(set(re.findall(r"`((?:claims|tests)/(?:\w+/)?test_\w+\.py)`", paragraph)))
     assert collected and named == collected, f"docs/running.md names {named}; `pytest -m slow` holds {collected}"
 
 
