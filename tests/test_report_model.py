@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from claimcheck.report.model.parts import Table
 from claims import registry
 from claims.chapter import CHAPTER
 from claims.report.chapter_sentences import Asserting, asserting, claim_kind
-from claims.report.table_data import Table
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORT = ROOT / "claims" / "report"
@@ -127,8 +127,8 @@ def test_every_view_states_the_figures_verdicts_in_the_same_words(tmp_path):
     and chapter.md's headers and the accounting of every view say the same, stale and fails included."""
     import html
 
+    from claimcheck.report.views.wording import figure_counts
     from claims.report import cli
-    from claims.report.wording import figure_counts
     assert cli.main([f"--report-dir={tmp_path}"]) == 0
     merged = json.loads((tmp_path / "merged.json").read_text())
     said, accounted = figure_counts(merged["figure_summary"]), "numbers" in merged["accounting"]
@@ -156,7 +156,7 @@ def test_a_table_is_rendered_from_its_data_never_from_its_markdown():
     """A cell holding what Markdown would read as structure (a pipe, a fence) stays one cell in the
     HTML, and a listing stays verbatim: index.html's tables are built from the Table, not parsed
     back from tables.md."""
-    from claims.report import tables
+    from claimcheck.report.views import tables
     t = Table("k", "a title", ["figure", "ours"], [["a | b", "```"]], listings=[("The chapter", "| x | y |\n```")],
               grid="The cells")
     page = tables.table_html(t)

@@ -19,6 +19,8 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
+from claimcheck.report.views.page_parts import badge_imgs, css_class, smoke_html
+from claimcheck.report.views.wording import accounting_line, figures_line, sentences_line, suggestion
 from claimcheck.verdicts import summary_text
 from claims.report import (
     chapter_inserts,
@@ -31,8 +33,6 @@ from claims.report import (
     site,
 )
 from claims.report.chapter_marks import LEGEND, SYMBOL
-from claims.report.page_parts import badge_imgs, css_class, smoke_html
-from claims.report.wording import accounting_line, figures_line, sentences_line, suggestion
 
 CSS = """body{font-family:Georgia,serif;max-width:52em;margin:2em auto;padding:0 1em;line-height:1.55;color:#222}
 header{font-family:sans-serif;font-size:14px;border-bottom:1px solid #ccc;margin-bottom:1.5em;padding-bottom:1em}

@@ -12,9 +12,9 @@ from __future__ import annotations
 import html
 
 from claimcheck.formats import cell, over_seeds
+from claimcheck.report.views.page_parts import css_class
 from claims.report.chapter_sentences import Asserting
 from claims.report.chapter_text import Mark, Quote
-from claims.report.page_parts import css_class
 
 # a verdict's symbol, so that a mark reads without colour
 SYMBOL = {"holds": "✓", "refuted": "✗", "underspecified": "◐", "undecided": "?", "fails": "‼", "stale": "↻",

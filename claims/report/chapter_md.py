@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from claimcheck.report.views.escape import md, md_code, md_fence, md_line, md_prose_with_math
+from claimcheck.report.views.wording import SMOKE, accounting_line, figures_line, sentences_line, suggestion
 from claimcheck.verdicts import summary_text
 from claims.report import chapter_inserts
 from claims.report.chapter_marks import LEGEND, SYMBOL, details, kind_of
-from claims.report.escape import md, md_code, md_fence, md_line, md_prose_with_math
-from claims.report.wording import SMOKE, accounting_line, figures_line, sentences_line, suggestion
 
 
 def _note_id(fid: str) -> str:
