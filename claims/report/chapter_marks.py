@@ -70,7 +70,7 @@ def details(row: dict) -> list[tuple[str, str]]:
         out.append(("since", row["since"]))
     if row.get("reason") and row["verdict"] != "holds":
         out.append(("why", row["reason"]))
-    return [(k, v if len(v) <= 400 else v[:397] + "...") for k, v in out]
+    return [(k, v if not v[400:] else v[:397] + "...") for k, v in out]      # at most 400 characters
 
 
 def anchor(fid: str) -> str:

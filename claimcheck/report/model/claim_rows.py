@@ -47,6 +47,15 @@ class Section:
     claims: tuple[ClaimRow, ...]
     counts: dict[str, int]           # its claims per verdict, counted once (the badges, the placeholder page)
 
+    @property
+    def holds(self) -> int:
+        return self.counts.get("holds", 0)
+
+    @property
+    def size(self) -> int:
+        """How many claims the section has (the views count none)."""
+        return len(self.claims)
+
 
 def figure_name(t: dict) -> str:
     """What a test checks, in the words its record gives ('figure'), else its test id."""

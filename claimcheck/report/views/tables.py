@@ -21,7 +21,7 @@ def grid_md(t: Table, ref: Callable[[str, str], str] | None = None) -> list[str]
     chapter prints (the chapter view's secondary mark), else the cell is escaped text."""
     def one(i: int, j: int, v) -> str:
         return ref(t.figures[(i, j)], cell(v)) if ref is not None and (i, j) in t.figures else md_line(cell(v))
-    return ["| " + " | ".join(md_line(h) for h in t.header) + " |", "|" + "---|" * len(t.header),
+    return ["| " + " | ".join(md_line(h) for h in t.header) + " |", "|" + "".join("---|" for _ in t.header),
             *("| " + " | ".join(one(i, j, v) for j, v in enumerate(row)) + " |" for i, row in enumerate(t.rows))]
 
 
