@@ -154,7 +154,7 @@ def test_a_code_block_from_a_file_cannot_close_its_fence(tmp_path):
 
 
 def test_chapter_prose_keeps_its_math_and_cannot_open_html_in_markdown():
-    """chapter.md's prose (claims/report/escape.py md_prose_with_math): Markdown's structure and
+    """chapter.md's prose (claimcheck/report/views/escape.py md_prose_with_math): Markdown's structure and
     HTML backslash-escaped, $...$ math left for the forge, and a backslash from the file cannot
     undo an escape."""
     from claimcheck.report.views.escape import md_prose_with_math

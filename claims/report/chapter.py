@@ -1,6 +1,6 @@
 """The chapter view: report/chapter.html (report/chapter.md: chapter_md.py), the chapter itself
 with every asserted figure marked where it is printed, a rendering of the report model
-(claims/report/model.py: the chapter cut once, chapter_cut.py; the figure rows; the errata; our
+(claimcheck/report/model/report.py, built by claims/report/model.py: the chapter cut once, chapter_cut.py; the figure rows; the errata; our
 tables and plots; the counts and the accountings).
 
 Each figure's mark shows its verdict by colour and by a symbol (readable without colour), our
@@ -106,7 +106,7 @@ def _body(r, starts: dict[int, str]) -> list[str]:
 
 
 def render_html(r, svgs: dict[str, str]) -> str:
-    """`r`: the report model (claims/report/model.py Report), with the chapter; `svgs`: its badges'."""
+    """`r`: the report model (claimcheck/report/model/report.py Report), with the chapter; `svgs`: its badges'."""
     cut = r.chapter
     toc, starts = chapter_toc.render(cut.contents, SYMBOL)
     unplaced = "".join(f"<li><code>{html.escape(e['id'])}</code>: {html.escape(e.get('suggested') or e['statement'])} "

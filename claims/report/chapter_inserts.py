@@ -7,7 +7,7 @@ built from.  A cell restating a figure the chapter prints in its prose carries a
 the figure's verdict symbol and colour, linking to the figure's one mark in the text (the mark
 that counts; a figure is marked once, where the chapter prints it).  A plot is embedded as a
 data: URI, so that chapter.html stays one file; chapter.md links it by a relative path.  The
-tables and the plots are the report model's (claims/report/model.py), the ones index.html shows
+tables and the plots are the report model's (claimcheck/report/model/report.py), the ones index.html shows
 (each plot encoded once for both pages: claimcheck/report/model/parts.py Plot); a plot with no place
 here (a screenshot) is not shown.  Imports no torch.
 """

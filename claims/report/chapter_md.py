@@ -1,5 +1,5 @@
 """The chapter view's Markdown: report/chapter.md, a rendering of the report model
-(claims/report/model.py), the chapter with each asserted figure marked in bold with its verdict's
+(claimcheck/report/model/report.py), the chapter with each asserted figure marked in bold with its verdict's
 symbol and a footnote with our measurement, so that it renders on a forge (the HTML view:
 claims/report/chapter.py).  The sentences that assert claims are counted in its header, not
 marked in its prose: a forge's Markdown has no span to put a verdict on, and a note after every
@@ -66,7 +66,7 @@ def _refuted(text: str, q, entries: dict[str, dict], shown: dict[str, str]) -> l
 
 
 def render_markdown(r, report_dir: Path) -> str:
-    """`r`: the report model (claims/report/model.py Report), with the chapter; its math stays TeX."""
+    """`r`: the report model (claimcheck/report/model/report.py Report), with the chapter; its math stays TeX."""
     cut, rows = r.chapter, {f["id"]: f for f in r.figures}
     ref = lambda fid, text: (f"**{md_line(text)}** {SYMBOL[kind_of(rows[fid])]}[^{_note_id(fid)}]" if fid in rows
                              else md_line(text))
