@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import html
 
-from claimcheck.formats import cell, over_seeds
 from claimcheck.report.views.page_parts import css_class
 from claims.report.chapter_sentences import Asserting
 from claims.report.chapter_text import Mark, Quote
@@ -53,33 +52,13 @@ def kind_of(row: dict) -> str:
     return "device-specific" if row["label"] == "not run: device-specific" else row["verdict"]
 
 
-def details(row: dict) -> list[tuple[str, str]]:
-    """What a reader sees on hover or focus: the chapter's figure, ours, the tolerance, the source."""
-    src = ", ".join(str(x) for x in (row.get("source"), row.get("measured_on"), str(row.get("timestamp") or "")[:10])
-                    if x and x != "None")
-    measured = row.get("measured")
-    if row["printed"].endswith("%") and isinstance(measured, dict) and measured.get("per seed"):
-        ours = over_seeds([100 * v for v in measured["per seed"]], " %")      # as the chapter writes it
-    else:
-        ours = cell(measured) or "not measured"
-    out = [("figure", f"{row['id']} (claim {row['claim']})"), ("verdict", row["label"]),
-           ("the chapter", row["printed"]), ("ours", ours),
-           ("tolerance", cell(row.get("tolerance")) or "-"), ("seeds", str(row.get("seeds") or "-")),
-           ("source", src or "-")]
-    if row.get("since"):                     # the evidence's date and commit (claims/report/chapter_since.py)
-        out.append(("since", row["since"]))
-    if row.get("reason") and row["verdict"] != "holds":
-        out.append(("why", row["reason"]))
-    return [(k, v if not v[400:] else v[:397] + "...") for k, v in out]      # at most 400 characters
-
-
 def anchor(fid: str) -> str:
     return f"fig-{fid}"
 
 
 def mark_html(m: Mark, text: str, render=html.escape) -> str:
     """A figure's one mark, where the chapter prints it; its id is its permalink (chapter_page.py)."""
-    row, kind, said = m.row, kind_of(m.row), details(m.row)
+    row, kind, said = m.row, kind_of(m.row), m.row["details"]
     cls, at = css_class(kind), html.escape(anchor(row["id"]))
     tip = "".join(f"<b>{html.escape(k)}:</b> {html.escape(v)}<br>" for k, v in said)
     tip += f"<b>permalink:</b> chapter.html#{at}"

@@ -14,7 +14,7 @@ from claimcheck.report.views.escape import md, md_code, md_fence, md_line, md_pr
 from claimcheck.report.views.wording import SMOKE, accounting_line, figures_line, sentences_line, suggestion
 from claimcheck.verdicts import summary_text
 from claims.report import chapter_inserts
-from claims.report.chapter_marks import LEGEND, SYMBOL, details, kind_of
+from claims.report.chapter_marks import LEGEND, SYMBOL, kind_of
 
 
 def _note_id(fid: str) -> str:
@@ -25,7 +25,7 @@ def _note(row: dict) -> str:
     kind = kind_of(row)
     return (f"[^{_note_id(row['id'])}]: {SYMBOL[kind]} **{md(row['label'])}** ({md(row['id'])}, claim "
             f"{md_code(row['claim'])}). "
-            + "; ".join(f"{k}: {md_line(v)}" for k, v in details(row)[2:]))
+            + "; ".join(f"{k}: {md_line(v)}" for k, v in row["details"][2:]))
 
 
 def _header(r) -> list[str]:

@@ -91,3 +91,23 @@ def claim_table(chapter, claims: list[dict]) -> list[Section]:
         by_section.setdefault(c["section"], []).append(c)
     return [Section(key, chapter.sections.get(key, key), tuple(_claim_row(chapter, c) for c in cs),
                     dict(Counter(c["verdict"] for c in cs))) for key, cs in by_section.items()]
+
+
+@dataclass(frozen=True)
+class FigureLine:
+    """One row of the figure table (index.html), as text: the figure, its claim, the number as
+    printed, ours and the tolerance as cells, its verdict's label and kind, its test's name."""
+    id: str
+    claim: str
+    printed: str
+    measured: str
+    tolerance: str
+    label: str
+    kind: str             # the label's first word: holds, refuted, not run, ...
+    test: str
+
+
+def figure_lines(figures: list[dict]) -> list[FigureLine]:
+    """The figure rows (claimcheck/verdicts.py figure_rows) as the figure table shows them."""
+    return [FigureLine(f["id"], f["claim"], f["printed"], cell(f.get("measured")), cell(f.get("tolerance")),
+                       f["label"], f["label"].split(":")[0], (f.get("test") or "").split("::")[-1]) for f in figures]

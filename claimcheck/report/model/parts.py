@@ -8,6 +8,8 @@ import base64
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from claimcheck.formats import cell
+
 
 def data_uri(data: bytes, mime: str) -> str:
     """Bytes as a data: URI: each page stays one file, readable from file://."""
@@ -50,6 +52,12 @@ class Table:
     # maps, the chapter's and ours; then `grid` labels the grid that follows them
     listings: list[tuple[str, str]] = field(default_factory=list)
     grid: str = ""
+
+    @property
+    def cells(self) -> list[list[str]]:
+        """The rows as the views show them: each value as a cell's text (claimcheck/formats.py cell:
+        a figure over seeds as its mean and sd, a number by the precision rule)."""
+        return [[cell(v) for v in row] for row in self.rows]
 
     def provenance(self) -> dict[str, str]:
         """What ours is: the seeds, the dates, the devices and the files of its evidence."""

@@ -24,7 +24,7 @@ from typing import Any
 
 from claimcheck import accounting, sentences, verdicts
 from claimcheck.report.model.badges import Badge, badge_data
-from claimcheck.report.model.claim_rows import Section, claim_table
+from claimcheck.report.model.claim_rows import FigureLine, Section, claim_table, figure_lines
 from claimcheck.report.model.parts import Plot, Table
 
 
@@ -74,6 +74,11 @@ class Report:
     def summary_line(self) -> str:
         """The counts of the claims by verdict, in words (claimcheck/verdicts.py summary_text)."""
         return verdicts.summary_text(self.summary)
+
+    @property
+    def figure_lines(self) -> list[FigureLine]:
+        """The figure rows as index.html's figure table shows them, text cell by cell."""
+        return figure_lines(self.figures)
 
     @property
     def figure_count(self) -> int:

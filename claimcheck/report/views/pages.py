@@ -1,14 +1,12 @@
 """The report's page templates (templates/: index.html, table.html), autoescaped whatever their
 name: every value a page shows is text of the report model, escaped by the template, never by
-hand.  The filters the templates use: `cell` (a recorded value as the text prints it), `css` (a
-verdict as a CSS class), and an erratum's heads."""
+hand.  The filters the templates use: `css` (a verdict as a CSS class) and an erratum's heads."""
 from __future__ import annotations
 
 from functools import cache
 
 import jinja2
 
-from claimcheck.formats import cell
 from claimcheck.report.views.errata import figures_head, suggested_head
 
 
@@ -18,6 +16,6 @@ def environment() -> jinja2.Environment:
     an error (StrictUndefined), never an empty cell."""
     env = jinja2.Environment(loader=jinja2.PackageLoader("claimcheck.report.views", "templates"),
                              autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
-    env.filters.update(cell=cell, css=lambda kind: str(kind).replace(" ", "-"), figures_head=figures_head,
+    env.filters.update(css=lambda kind: str(kind).replace(" ", "-"), figures_head=figures_head,
                        suggested_head=suggested_head)
     return env

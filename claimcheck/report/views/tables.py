@@ -6,7 +6,6 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
-from claimcheck.formats import cell
 from claimcheck.report.model.parts import Table
 from claimcheck.report.views.escape import md, md_fence, md_line
 from claimcheck.report.views.pages import environment
@@ -19,10 +18,10 @@ TITLE = "The chapter's tables, beside ours"
 def grid_md(t: Table, ref: Callable[[str, str], str] | None = None) -> list[str]:
     """The grid as Markdown lines; `ref(figure ID, text)` writes a cell restating a figure the
     chapter prints (the chapter view's secondary mark), else the cell is escaped text."""
-    def one(i: int, j: int, v) -> str:
-        return ref(t.figures[(i, j)], cell(v)) if ref is not None and (i, j) in t.figures else md_line(cell(v))
+    def one(i: int, j: int, v: str) -> str:
+        return ref(t.figures[(i, j)], v) if ref is not None and (i, j) in t.figures else md_line(v)
     return ["| " + " | ".join(md_line(h) for h in t.header) + " |", "|" + "".join("---|" for _ in t.header),
-            *("| " + " | ".join(one(i, j, v) for j, v in enumerate(row)) + " |" for i, row in enumerate(t.rows))]
+            *("| " + " | ".join(one(i, j, v) for j, v in enumerate(row)) + " |" for i, row in enumerate(t.cells))]
 
 
 def table_md(t: Table) -> str:
@@ -49,11 +48,11 @@ def render(tables: list[Table]) -> str:
 
 def grid_html(t: Table, ref: Callable[[str, str], str] | None = None) -> str:
     """The grid as an HTML table; `ref` as in grid_md."""
-    def one(i: int, j: int, v) -> str:
-        return ref(t.figures[(i, j)], cell(v)) if ref is not None and (i, j) in t.figures else html.escape(cell(v))
+    def one(i: int, j: int, v: str) -> str:
+        return ref(t.figures[(i, j)], v) if ref is not None and (i, j) in t.figures else html.escape(v)
     head = "".join(f"<th>{html.escape(h)}</th>" for h in t.header)
     body = "".join("<tr>" + "".join(f"<td>{one(i, j, v)}</td>" for j, v in enumerate(row)) + "</tr>"
-                   for i, row in enumerate(t.rows))
+                   for i, row in enumerate(t.cells))
     return f"<table class='chapter-table'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
