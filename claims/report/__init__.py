@@ -1,15 +1,19 @@
-"""Render the claim report (`python -m claims.report`), one job per module:
+"""Render the claim report (`python -m claims.report`): this chapter's side of it.  The report's
+machinery is the engine's, by role (claimcheck/report/: model/, views/ with their autoescaped
+templates, publish.py); what is this chapter's own is here:
 
-- cli.py: the command: reads the run, draws the plots, saves what --save-results asks for;
-- model.py: the report model, computed once per render from the figure table, the committed
-  evidence and this run's records: the counts, the claim table (claim_rows.py), the figure rows,
-  the accountings of the chapter's numbers and sentences (chapter_sentences.py), the errata
-  (errata/), the regenerated tables (tables.py data), the plots, the badges (badges.py), the
-  chapter cut for its view (chapter_cut.py) and the README's report;
-- render.py: every view of the model into report/: markdown.py (claims.md), html.py
-  (index.html), badges.py, tables.py (tables.md), errata/ (errata.md), chapter.py and
-  chapter_md.py (the chapter view); readme.py: the generated blocks of README.md and
-  docs/claims.md.  What the views say alike: wording.py, page_parts.py, escape.py.
+- cli.py: the command: reads the run, draws the plots, saves what --save-results asks for, builds
+  the model and writes every view (claimcheck/report/publish.py, with the chapter view);
+- model.py: this chapter's parts of the report model (PARTS: its evidence reader evidence.py, its
+  errata errata/, its tables tables.py with table_builders.py and table_data.py, since when each
+  verdict stands chapter_since.py, the chapter cut chapter_cut.py), handed to the engine's model
+  with CHAPTER; readme.py: the README's report and the generated blocks of README.md and
+  docs/claims.md;
+- the chapter view: chapter.py (chapter.html) and chapter_md.py (chapter.md), with its parts
+  (chapter_text.py, chapter_math.py, chapter_sentences.py, chapter_marks.py, chapter_inserts.py,
+  chapter_toc.py, chapter_page.py);
+- plots.py (drawn by the command from results/), site.py and publish.py (the published site),
+  links.py (the links of README.md and docs/).
 
 The merge policy is claimcheck/verdicts.py's (merge, committed_only) and claimcheck/save.py's (what a
 --save-results keeps).  Imports no torch.

@@ -1,6 +1,6 @@
 """The chapter view: report/chapter.html (report/chapter.md: chapter_md.py), the chapter itself
 with every asserted figure marked where it is printed, a rendering of the report model
-(claims/report/model.py: the chapter cut once, chapter_cut.py; the figure rows; the errata; our
+(claimcheck/report/model/report.py, built by claims/report/model.py: the chapter cut once, chapter_cut.py; the figure rows; the errata; our
 tables and plots; the counts and the accountings).
 
 Each figure's mark shows its verdict by colour and by a symbol (readable without colour), our
@@ -19,7 +19,11 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from claimcheck.verdicts import summary_text
+from markupsafe import Markup
+
+from claimcheck.report.model.parts import data_uri
+from claimcheck.report.views.pages import environment
+from claimcheck.report.views.wording import SMOKE, accounting_line, figures_line, sentences_line, suggestion
 from claims.report import (
     chapter_inserts,
     chapter_marks,
@@ -31,8 +35,6 @@ from claims.report import (
     site,
 )
 from claims.report.chapter_marks import LEGEND, SYMBOL
-from claims.report.page_parts import badge_imgs, css_class, smoke_html
-from claims.report.wording import accounting_line, figures_line, sentences_line, suggestion
 
 CSS = """body{font-family:Georgia,serif;max-width:52em;margin:2em auto;padding:0 1em;line-height:1.55;color:#222}
 header{font-family:sans-serif;font-size:14px;border-bottom:1px solid #ccc;margin-bottom:1.5em;padding-bottom:1em}
@@ -42,46 +44,29 @@ main p,main pre{position:relative}
 aside.suggested{font-family:sans-serif;font-size:14px;background:#fff8e1;border-left:4px solid #c62828;padding:.5em .8em;margin:.5em 0 1.2em}
 .legend span{margin-right:1.2em}
 """ + chapter_marks.CSS + chapter_inserts.CSS + chapter_page.CSS
+PROJECT = "attention-claims"
+# the figures' counts the header gives, each also a data- attribute
+COUNTED = ("holds", "refuted", "underspecified", "undecided", "fails", "not run", "stale", "device-specific")
+
+
+def _parts():
+    """The macros of templates/chapter_parts.html."""
+    return environment("claims.report").get_template("chapter_parts.html").module
 
 
 def _suggested_html(claims: tuple[str, ...], entries: dict[str, dict], shown: dict[str, str]) -> str:
     """The suggested sentence of each refuted claim quoted here; one several claims share is
     written once, and pointed to after that (`shown`: sentence -> the claim it was written for)."""
-    parts = []
+    parts, macros = [], _parts()
     for cid in claims:
-        text, c = suggestion(entries[cid]), html.escape(cid)
+        text = suggestion(entries[cid])
         if text in shown:
-            first = html.escape(shown[text])
-            body = f"Suggested: the sentence suggested for <a href='#suggested-{first}'><code>{first}</code></a>."
+            body = macros.suggested_before(shown[text])
         else:
             shown[text] = cid
-            body = f"Suggested: {chapter_math.render(text)}"          # escaped, its math typeset
-        parts.append(f"<aside class='suggested' id='suggested-{c}' data-claim='{c}'><b>Refuted: <code>{c}</code>.</b> "
-                     f"{body} <a href='index.html#erratum-{c}'>the erratum</a></aside>")
+            body = Markup("Suggested: ") + Markup(chapter_math.render(text))    # escaped there, its math typeset
+        parts.append(str(macros.suggested(cid, body)))
     return "".join(parts)
-
-
-def _counts_html(r) -> str:
-    """The header's counts: claims, figures (each also a data- attribute), and the accountings."""
-    fs = r.figure_summary                                                  # a smoke run's, from its file
-    data = " ".join(f"data-{css_class(k)}=\"{html.escape(str(fs.get(k, 0)))}\""
-                    for k in ("holds", "refuted", "underspecified", "undecided", "fails", "not run", "stale",
-                              "device-specific"))
-    return (f"<p id=\"claim-counts\">Claims: {html.escape(summary_text(r.summary))}.</p>\n"
-            f"<p id=\"figure-counts\" {data}>{html.escape(figures_line(fs))}</p>\n"
-            f"<p id=\"accounting\">{html.escape(accounting_line(r.accounting, r.figure_summary))}</p>\n"
-            f"<p id=\"sentences\">{html.escape(sentences_line(r.sentences))}</p>")
-
-
-def _legend_html() -> str:
-    figures = "".join(f"<span><a class='fig {css_class(k)}'>&#8201;<span class='sym'>{SYMBOL[k]}</span></a> "
-                      f"{html.escape(v)}</span>" for k, v in LEGEND.items())
-    return (f"<p class='legend'>{figures}</p>\n<p>Hover over or focus a marked number for our measurement; it links "
-            "to its row in <a href=\"index.html\">the report</a>. A bar before a sentence marks one that asserts "
-            "claims, coloured by the worst of their verdicts; the symbols after it link to each claim's row "
-            f"({SYMBOL['not encoded']}: no test carries it). A wavy underline is a refuted sentence; the suggested "
-            "one follows its paragraph. Keys <kbd>n</kbd> and <kbd>p</kbd> go to the next and the previous refuted "
-            "figure; chapter.html#fig-&lt;figure ID&gt; opens a figure's tooltip.</p>")
 
 
 def _body(r, starts: dict[int, str]) -> list[str]:
@@ -106,23 +91,19 @@ def _body(r, starts: dict[int, str]) -> list[str]:
 
 
 def render_html(r, svgs: dict[str, str]) -> str:
-    """`r`: the report model (claims/report/model.py Report), with the chapter; `svgs`: its badges'."""
-    cut = r.chapter
-    toc, starts = chapter_toc.render(cut.contents, SYMBOL)
-    unplaced = "".join(f"<li><code>{html.escape(e['id'])}</code>: {html.escape(e.get('suggested') or e['statement'])} "
-                       f"<a href='index.html#erratum-{html.escape(e['id'])}'>the erratum</a></li>"
-                       for e in cut.unplaced)
-    return f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
-<title>The chapter, checked in place: attention-claims</title><style>{CSS}</style></head><body>
-<header><h1>The chapter, checked in place</h1>
-{smoke_html(r.smoke)}
-{_counts_html(r)}
-<p>{badge_imgs(r.badges, svgs)}</p>{_legend_html()}{toc}
-{f"<p>Refuted claims whose erratum quotes no sentence of the text:</p><ul id='unplaced'>{unplaced}</ul>" if unplaced else ""}
-</header><main>
-{chr(10).join(_body(r, starts))}
-</main>{chapter_page.KEYS_HINT}{chapter_page.JS}</body></html>
-"""
+    """`r`: the report model (claimcheck/report/model/report.py Report), with the chapter; `svgs`:
+    its badges'.  The page from templates/chapter.html, autoescaped; the chapter's blocks with
+    their marks (`_body`) and the contents come in as HTML."""
+    toc, starts = chapter_toc.render(r.chapter.contents, SYMBOL)
+    fs = r.figure_summary                                                  # a smoke run's, from its file
+    badges = [{"label": b.label, "uri": data_uri(svgs[b.name].encode(), "image/svg+xml")}
+              for b in r.badges if b.name in svgs]
+    return environment("claims.report").get_template("chapter.html").render(
+        r=r, project=PROJECT, css=Markup(CSS), smoke=SMOKE, badges=badges, legend=list(LEGEND.items()),
+        symbols=SYMBOL, figure_counts=[(k, fs.get(k, 0)) for k in COUNTED], figures_line=figures_line(fs),
+        accounting=accounting_line(r.accounting, r.figure_summary), sentences=sentences_line(r.sentences),
+        toc=Markup(toc), body=Markup("\n".join(_body(r, starts))), keys_hint=Markup(chapter_page.KEYS_HINT),
+        script=Markup(chapter_page.JS))
 
 
 def write(r, out: Path, svgs: dict[str, str]) -> list[Path]:

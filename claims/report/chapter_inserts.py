@@ -7,8 +7,8 @@ built from.  A cell restating a figure the chapter prints in its prose carries a
 the figure's verdict symbol and colour, linking to the figure's one mark in the text (the mark
 that counts; a figure is marked once, where the chapter prints it).  A plot is embedded as a
 data: URI, so that chapter.html stays one file; chapter.md links it by a relative path.  The
-tables and the plots are the report model's (claims/report/model.py), the ones index.html shows
-(each plot encoded once for both pages: claims/report/page_parts.py Plot); a plot with no place
+tables and the plots are the report model's (claimcheck/report/model/report.py), the ones index.html shows
+(each plot encoded once for both pages: claimcheck/report/model/parts.py Plot); a plot with no place
 here (a screenshot) is not shown.  Imports no torch.
 """
 from __future__ import annotations
@@ -20,10 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from claimcheck.anchors import Anchor, AnchorList, index_of
-from claims.report.escape import md_line
-from claims.report.page_parts import Plot
-from claims.report.table_data import Table
-from claims.report.tables import grid_html, grid_md
+from claimcheck.report.model.parts import Plot, Table
+from claimcheck.report.views.escape import md_line
+from claimcheck.report.views.tables import grid_html, grid_md
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""The chapter view's marks in HTML (the page: claims/report/chapter.py): a figure's mark where the
+"""The chapter view's marks in HTML, from the autoescaped macros of templates/chapter_parts.html
+(the page: claims/report/chapter.py), placed in the text here: a figure's mark where the
 chapter prints it (its verdict by colour and symbol, our measurement on hover or focus, a link to
 its row in index.html), a figure's secondary mark in one of our tables, a refuted sentence the
 errata quote, and the mark of each sentence that asserts claims: a bar before it coloured by the
@@ -11,10 +12,11 @@ from __future__ import annotations
 
 import html
 
-from claimcheck.formats import cell, over_seeds
+from markupsafe import Markup
+
+from claimcheck.report.views.pages import environment
 from claims.report.chapter_sentences import Asserting
 from claims.report.chapter_text import Mark, Quote
-from claims.report.page_parts import css_class
 
 # a verdict's symbol, so that a mark reads without colour
 SYMBOL = {"holds": "✓", "refuted": "✗", "underspecified": "◐", "undecided": "?", "fails": "‼", "stale": "↻",
@@ -53,52 +55,26 @@ def kind_of(row: dict) -> str:
     return "device-specific" if row["label"] == "not run: device-specific" else row["verdict"]
 
 
-def details(row: dict) -> list[tuple[str, str]]:
-    """What a reader sees on hover or focus: the chapter's figure, ours, the tolerance, the source."""
-    src = ", ".join(str(x) for x in (row.get("source"), row.get("measured_on"), str(row.get("timestamp") or "")[:10])
-                    if x and x != "None")
-    measured = row.get("measured")
-    if row["printed"].endswith("%") and isinstance(measured, dict) and measured.get("per seed"):
-        ours = over_seeds([100 * v for v in measured["per seed"]], " %")      # as the chapter writes it
-    else:
-        ours = cell(measured) or "not measured"
-    out = [("figure", f"{row['id']} (claim {row['claim']})"), ("verdict", row["label"]),
-           ("the chapter", row["printed"]), ("ours", ours),
-           ("tolerance", cell(row.get("tolerance")) or "-"), ("seeds", str(row.get("seeds") or "-")),
-           ("source", src or "-")]
-    if row.get("since"):                     # the evidence's date and commit (claims/report/chapter_since.py)
-        out.append(("since", row["since"]))
-    if row.get("reason") and row["verdict"] != "holds":
-        out.append(("why", row["reason"]))
-    return [(k, v if len(v) <= 400 else v[:397] + "...") for k, v in out]
-
-
 def anchor(fid: str) -> str:
     return f"fig-{fid}"
 
 
+def _macros():
+    """The marks' macros (templates/chapter_parts.html, autoescaped)."""
+    return environment("claims.report").get_template("chapter_parts.html").module
+
+
 def mark_html(m: Mark, text: str, render=html.escape) -> str:
     """A figure's one mark, where the chapter prints it; its id is its permalink (chapter_page.py)."""
-    row, kind, said = m.row, kind_of(m.row), details(m.row)
-    cls, at = css_class(kind), html.escape(anchor(row["id"]))
-    tip = "".join(f"<b>{html.escape(k)}:</b> {html.escape(v)}<br>" for k, v in said)
-    tip += f"<b>permalink:</b> chapter.html#{at}"
-    return (f"<a class='fig {cls}' id='{at}' href='index.html#{at}' "
-            f"data-figure='{html.escape(row['id'])}' data-verdict='{html.escape(row['verdict'])}' "
-            f"data-kind='{cls}' data-ours='{html.escape(dict(said)['ours'])}' "
-            f"aria-label='{html.escape(row['printed'])}: {html.escape(row['label'])}'>"
-            f"{render(text)}<span class='sym' aria-hidden='true'>{SYMBOL[kind]}</span>"
-            f"<span class='tip' role='tooltip'>{tip}</span></a>")
+    row, kind, said = m.row, kind_of(m.row), m.row["details"]
+    return str(_macros().mark(row, kind, SYMBOL[kind], said, dict(said)["ours"], Markup(render(text))))
 
 
 def ref_html(row: dict, text: str) -> str:
     """A secondary mark, in one of our tables (claims/report/chapter_inserts.py): a cell restating
     a figure the chapter prints, with its verdict, linking to the figure's one mark in the text."""
     kind = kind_of(row)
-    return (f"<a class='figref {css_class(kind)}' href='#{html.escape(anchor(row['id']))}' "
-            f"data-ref='{html.escape(row['id'])}' data-verdict='{html.escape(row['verdict'])}' title='the chapter "
-            f"prints {html.escape(row['printed'])} in the text: {html.escape(row['label'])}'>{html.escape(text)}"
-            f"<span class='sym' aria-hidden='true'>{SYMBOL[kind]}</span></a>")
+    return str(_macros().ref(row, kind, SYMBOL[kind], text))
 
 
 def render_span(chapter: str, start: int, end: int, ms: list[Mark], qs: list[Quote], text=html.escape) -> str:
@@ -118,8 +94,7 @@ def render_span(chapter: str, start: int, end: int, ms: list[Mark], qs: list[Quo
         out.append(text(chapter[at:pos]))
         at = pos
         if what == "open":
-            out.append(f"<span class='refuted-sentence' data-claims='{html.escape(' '.join(obj.claims))}' "
-                       f"title='refuted: {html.escape(', '.join(obj.claims))}'>")
+            out.append(str(_macros().refuted(obj.claims)))
         elif what == "close":
             out.append("</span>")
         else:
@@ -129,21 +104,9 @@ def render_span(chapter: str, start: int, end: int, ms: list[Mark], qs: list[Quo
     return "".join(out)
 
 
-def _claim_link(cid: str, kind: str, in_report: bool) -> str:
-    said = f"claim {cid}: {kind}" + ("" if in_report else " (no test carries it)")
-    if not in_report:                        # no row in index.html to link to
-        return f"<span class='{css_class(kind)}' title='{html.escape(said)}'>{SYMBOL[kind]}</span>"
-    return (f"<a class='{css_class(kind)}' href='index.html#claim-{html.escape(cid)}' title='{html.escape(said)}' "
-            f"aria-label='{html.escape(said)}'>{SYMBOL[kind]}</a>")
-
-
 def sentence_html(s: Asserting, inner: str, in_report: set[str]) -> str:
     """An asserting sentence around its rendered text: the bar, the title, then its claims' links."""
-    said = "; ".join(f"{cid}: {kind}" for cid, kind in s.claims)
-    links = "".join(_claim_link(cid, kind, cid in in_report) for cid, kind in s.claims)
-    return (f"<span class='asserts {css_class(s.kind)}' data-claims='{html.escape(' '.join(c for c, _ in s.claims))}' "
-            f"data-verdict='{html.escape(s.kind)}' data-start='{s.start}' data-end='{s.end}' "
-            f"title='asserts {html.escape(said)}'>{inner}<sup class='claims'>{links}</sup></span>")
+    return str(_macros().sentence(s, Markup(inner), SYMBOL, in_report))
 
 
 def prose_html(chapter: str, start: int, end: int, ms: list[Mark], qs: list[Quote], sentences: list[Asserting],

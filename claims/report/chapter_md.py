@@ -1,5 +1,5 @@
 """The chapter view's Markdown: report/chapter.md, a rendering of the report model
-(claims/report/model.py), the chapter with each asserted figure marked in bold with its verdict's
+(claimcheck/report/model/report.py), the chapter with each asserted figure marked in bold with its verdict's
 symbol and a footnote with our measurement, so that it renders on a forge (the HTML view:
 claims/report/chapter.py).  The sentences that assert claims are counted in its header, not
 marked in its prose: a forge's Markdown has no span to put a verdict on, and a note after every
@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from claimcheck.report.views.escape import md, md_code, md_fence, md_line, md_prose_with_math
+from claimcheck.report.views.wording import SMOKE, accounting_line, figures_line, sentences_line, suggestion
 from claimcheck.verdicts import summary_text
 from claims.report import chapter_inserts
-from claims.report.chapter_marks import LEGEND, SYMBOL, details, kind_of
-from claims.report.escape import md, md_code, md_fence, md_line, md_prose_with_math
-from claims.report.wording import SMOKE, accounting_line, figures_line, sentences_line, suggestion
+from claims.report.chapter_marks import LEGEND, SYMBOL, kind_of
 
 
 def _note_id(fid: str) -> str:
@@ -25,7 +25,7 @@ def _note(row: dict) -> str:
     kind = kind_of(row)
     return (f"[^{_note_id(row['id'])}]: {SYMBOL[kind]} **{md(row['label'])}** ({md(row['id'])}, claim "
             f"{md_code(row['claim'])}). "
-            + "; ".join(f"{k}: {md_line(v)}" for k, v in details(row)[2:]))
+            + "; ".join(f"{k}: {md_line(v)}" for k, v in row["details"][2:]))
 
 
 def _header(r) -> list[str]:
@@ -66,7 +66,7 @@ def _refuted(text: str, q, entries: dict[str, dict], shown: dict[str, str]) -> l
 
 
 def render_markdown(r, report_dir: Path) -> str:
-    """`r`: the report model (claims/report/model.py Report), with the chapter; its math stays TeX."""
+    """`r`: the report model (claimcheck/report/model/report.py Report), with the chapter; its math stays TeX."""
     cut, rows = r.chapter, {f["id"]: f for f in r.figures}
     ref = lambda fid, text: (f"**{md_line(text)}** {SYMBOL[kind_of(rows[fid])]}[^{_note_id(fid)}]" if fid in rows
                              else md_line(text))

@@ -10,7 +10,8 @@ verdicts are committed (results/verdicts.json) and merged: for each claim the ne
 that reached a verdict wins, and keeps its source (tier, device, date).  Without a fresh run the
 committed verdicts are rendered alone, and the report says so.  The command reads the run,
 draws the plots, saves what --save-results asks for, then builds the report model once
-(claims/report/model.py) and renders every view of it (claims/report/render.py).
+(claims/report/model.py, the engine's claimcheck/report/model/) and writes every view of it
+(claimcheck/report/publish.py, with this chapter's view, claims/report/chapter.py).
 
 Imports no torch: rendering needs only the JSON, the registry and matplotlib.
 """
@@ -21,12 +22,14 @@ import shutil
 import sys
 
 from claimcheck.files import SaveError
+from claimcheck.report import publish
+from claimcheck.report.publish import badge_drift
 from claimcheck.save import save_run
 from claimcheck.verdicts import is_smoke, summary_text
 from claims import rederive
 from claims.chapter import CHAPTER
-from claims.report import model, render
-from claims.report.badges import badge_drift
+from claims.report import chapter as chapter_view
+from claims.report import model
 from claims.report.readme import BADGES, README_BLOCKS, generated, readme_block, rewrite_readme, weakened
 from data.paths import PROJECT_ROOT, CheckoutError, committed_folder, require_checkout
 from fixtures.results import EvidenceError, read_json, reading
@@ -136,7 +139,7 @@ def _main(argv=None) -> int:
             raise EvidenceError("the committed evidence is refused by python -m claims.rederive (run it for "
                                 "the whole account):\n  " + "\n  ".join(refused[:20]))
         report = model.build(out, fresh, *chapter, results_dir=RESULTS.parent, with_readme=a.readme or a.check_readme)
-    render.write(report, out)
+    publish.write(report, out, views=[chapter_view.write])
     code = _readme(a, report, out)
     if code:
         return code

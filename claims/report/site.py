@@ -47,12 +47,12 @@ def section_anchor(key: str) -> str:
 def placeholder(sections, why: str) -> str:
     """The site's chapter.html when the chapter view was not built: why, and each section's anchor
     with its claims' verdicts and how many hold (`sections`: the report model's claim table,
-    claims/report/claim_rows.py, its counts)."""
+    claimcheck/report/model/claim_rows.py, its counts)."""
     parts = []
     for s in sections:
         items = "".join(f"<li><code>{html.escape(c.id)}</code>: {html.escape(c.verdict)}</li>" for c in s.claims)
         parts.append(f"<section id='{section_anchor(s.key)}'><h2>{html.escape(s.title)}</h2>"
-                     f"<p>{s.counts.get('holds', 0)}/{len(s.claims)} hold.</p><ul>{items}</ul></section>")
+                     f"<p>{s.holds}/{s.size} hold.</p><ul>{items}</ul></section>")
     return f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>The chapter view was not built: attention-claims</title>
 <style>body{{font-family:sans-serif;max-width:52em;margin:2em auto;padding:0 1em}}pre{{white-space:pre-wrap}}</style>

@@ -1,7 +1,8 @@
-"""The chapter's tables as data (`Table`: header, rows, the chapter's figure each cell restates, and
-the evidence it is built from), held by the report model (claims/report/model.py) and rendered by
-claims/report/tables.py: report/tables.md, index.html, and the chapter view, which shows each
-table in place (claims/report/chapter_inserts.py).
+"""The chapter's tables as data (the engine's `Table`, claimcheck/report/model/parts.py: header,
+rows, the chapter's figure each cell restates, and the evidence it is built from): what builds a
+table from the figure rows (`_figure_table`).  The report model holds them; the engine's views
+render them (claimcheck/report/views/tables.py: report/tables.md, index.html's template, and the
+chapter view, which shows each table in place: claims/report/chapter_inserts.py).
 
 Built from the merged report (the figure rows every test recorded) and the committed run records
 (results/<group>.json); the chapter's own columns come from the chapter's text
@@ -11,41 +12,13 @@ typed here.  Imports no torch, like the reporter.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from claimcheck.figures import of_claim
+from claimcheck.report.model.parts import Table
 from claims.chapter_figures import FIGURES
 from data.paths import PROJECT_ROOT
 
 ROOT = PROJECT_ROOT
-
-
-@dataclass
-class Table:
-    """One of the chapter's tables, regenerated: as data (header and rows), the chapter's figure
-    each cell restates (figures: (row, column) -> figure ID, the cells the chapter quotes in its
-    prose), and the evidence it is built from (each: seed or seeds, date, device, file)."""
-    key: str                    # a stable name: the chapter view places the table by it
-    title: str
-    header: list[str]
-    rows: list[list]
-    figures: dict[tuple[int, int], str] = field(default_factory=dict)
-    evidence: list[dict] = field(default_factory=list)
-    # verbatim text shown before the grid, each (its label, the text): the two printed attention
-    # maps, the chapter's and ours; then `grid` labels the grid that follows them
-    listings: list[tuple[str, str]] = field(default_factory=list)
-    grid: str = ""
-
-    def provenance(self) -> dict[str, str]:
-        """What ours is: the seeds, the dates, the devices and the files of its evidence."""
-        ev = self.evidence
-        seeds = sorted({e["seed"] for e in ev if isinstance(e.get("seed"), int)})
-        counts = [e["seeds"] for e in ev if isinstance(e.get("seeds"), int)]
-        dates = sorted({str(e["date"])[:10] for e in ev if e.get("date")})
-        return {"seeds": (", ".join(map(str, seeds)) if seeds else f"{max(counts)} per figure" if counts else "none"),
-                "date": (dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}" if dates else "not run"),
-                "device": ", ".join(sorted({str(e["device"]) for e in ev if e.get("device")})) or "none",
-                "from": ", ".join(sorted({str(e["file"]) for e in ev if e.get("file")})) or "nothing recorded"}
 
 
 def _claims(merged: dict, *cids: str) -> list[dict]:

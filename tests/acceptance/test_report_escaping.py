@@ -143,20 +143,21 @@ def _opened(markdown: str) -> list[str]:
 def test_a_code_block_from_a_file_cannot_close_its_fence(tmp_path):
     """tables.md shows results/winograd_attention.txt in a code block: a fence inside the file
     does not end it early (what followed would be Markdown, and open HTML)."""
+    from claimcheck.report.views.tables import render, table_html
     from claims.report import tables
     (tmp_path / "winograd_attention.txt").write_text(f"a map\n```\n{SCRIPT}\n````\n{IMG}")
     built = tables.data({"claims": []}, tmp_path, "")
-    markdown = tables.render(built)
+    markdown = render(built)
     assert SCRIPT in markdown and _opened(markdown) == []
-    page = tables.render_html(built)
+    page = "".join(table_html(t) for t in built)
     assert SCRIPT not in page and "&lt;script&gt;" in page
 
 
 def test_chapter_prose_keeps_its_math_and_cannot_open_html_in_markdown():
-    """chapter.md's prose (claims/report/escape.py md_prose_with_math): Markdown's structure and
+    """chapter.md's prose (claimcheck/report/views/escape.py md_prose_with_math): Markdown's structure and
     HTML backslash-escaped, $...$ math left for the forge, and a backslash from the file cannot
     undo an escape."""
-    from claims.report.escape import md_prose_with_math
+    from claimcheck.report.views.escape import md_prose_with_math
     assert md_prose_with_math("$a_{i} < b$ [x] *y*") == "$a_{i} \\< b$ \\[x\\] \\*y\\*"
     said = md_prose_with_math(f"\\{SCRIPT} `a|b`")
     assert _opened(said) == [] and "\\\\\\<script\\>" in said and "\\`a\\|b\\`" in said

@@ -16,11 +16,13 @@ from claims.chapter_figures import FIGURES
 from claims.report import chapter, chapter_inserts, chapter_marks, chapter_math, tables
 from claims.report.chapter_inserts import FORMULAS, PLACES
 from claims.report.chapter_text import Block, Mark, Quote, blocks
+from claims.report.figure_details import details
 from fixtures.results import RESULTS_DIR
 
 ROW = {"id": "x.tiny", "claim": "x.claim", "printed": "1.8", "label": "holds", "verdict": "holds",
        "measured": 1.79e-7, "tolerance": 0.1, "seeds": 1, "source": "fresh run", "measured_on": "cpu",
        "timestamp": "2026-01-01T00:00:00+00:00", "reason": ""}
+ROW["details"] = details(ROW)                      # what the model computes of a row (claims/report/figure_details.py)
 
 
 def test_a_mark_inside_a_formula_wraps_the_whole_formula_once():

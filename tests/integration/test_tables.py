@@ -2,6 +2,7 @@
 evidence (results/) with nothing typed, and the runaway's reading beside its figures."""
 import json
 
+from claimcheck.report.views import tables as views
 from claimcheck.save import load_verdicts
 from claimcheck.verdicts import committed_only
 from claims.chapter import CHAPTER
@@ -26,11 +27,11 @@ def test_every_listed_table_is_built_from_the_committed_evidence():
     titles = [t.title for t in built]
     for word in LISTED:
         assert any(t.startswith(word) for t in titles), f"no table {word!r} in {titles}"
-    body = {t.title: tables.table_md(t) for t in built}
+    body = {t.title: views.table_md(t) for t in built}
     ladder = next(md for t, md in body.items() if t.startswith("The ladder"))
     # the ladder's rows come from results/ladder.json: one row per trained recipe, our column filled
     assert ladder.count("\n| ") >= 10 and "± " in ladder
-    rendered = tables.render(built)
+    rendered = views.render(built)
     assert rendered.startswith("# ") and "not a verdict" in rendered   # the runaway reading is committed
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from claimcheck import evidence as figure_evidence
 from claimcheck.evidence import RecordError, file_of, redecide
+from claimcheck.report.views.errata import render
 from claimcheck.verdicts import summarise_claim, summary_of, summary_text
 from claims import rederive
 from claims.chapter import CHAPTER
@@ -108,7 +109,7 @@ def test_underspecified_end_to_end_rederive_claim_errata_and_counts(tmp_path, ca
     text, _ = chapter_or_none()
     numbers = re.findall(r"\d+(?:[.,]\d+)*", entry["suggested"])
     assert numbers == ["1000"] and (text is None or "1000 steps" in text)
-    assert "The chapter should say:" in errata.render([entry])
+    assert "The chapter should say:" in render([entry])
     assert "underspecified" in SYMBOL
 
 

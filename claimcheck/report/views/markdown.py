@@ -1,17 +1,16 @@
-"""report/claims.md, a rendering of the report model (claims/report/model.py): the counts, the
-accountings, then by section a row per claim and a row per figure it checks (the claim table,
-claims/report/claim_rows.py)."""
+"""report/claims.md, a rendering of the report model (claimcheck/report/model/report.py): the
+counts, the accountings, then by section a row per claim and a row per figure it checks (the claim
+table, claimcheck/report/model/claim_rows.py)."""
 from __future__ import annotations
 
-from claimcheck.verdicts import summary_text
-from claims.report.escape import md, md_code, md_line
-from claims.report.wording import SMOKE, accounting_line, sentences_line
+from claimcheck.report.views.escape import md, md_code, md_line
+from claimcheck.report.views.wording import SMOKE, accounting_line, sentences_line
 
 
 def render_markdown(r) -> str:
-    """`r`: the report model (claims/report/model.py Report)."""
+    """`r`: the report model (claimcheck/report/model/report.py Report)."""
     smoke = [f"**Smoke scale**: {md(SMOKE)}", ""] if r.smoke else []
-    lines = ["# Which of the chapter's claims hold", "", *smoke, f"**{md(summary_text(r.summary))}**.", "",
+    lines = ["# Which of the chapter's claims hold", "", *smoke, f"**{md(r.summary_line)}**.", "",
              md(accounting_line(r.accounting, r.figure_summary)), "", md(sentences_line(r.sentences)), ""]
     for s in r.sections:
         lines += [f"## {md(s.title)}", "", "| claim | the chapter | measured | tolerance | verdict | source |",

@@ -29,7 +29,9 @@ def md_code(text) -> str:
 def md_fence(text: str) -> str:
     """`text` as a fenced code block, its fence longer than any run of backticks in it, so that
     no line of it closes the block early (what follows would be Markdown, HTML and all)."""
-    fence = "`" * max(3, 1 + max(map(len, re.findall(r"`+", text)), default=0))
+    fence = "```"
+    while fence in text:                 # the shortest run of three or more that the text does not hold
+        fence += "`"
     return f"{fence}\n{text}\n{fence}"
 
 

@@ -1,0 +1,3 @@
+"""The report model (report.py: `Report`, `assemble`, `Parts`), the one part of the report that reads
+and computes: the claim table (claim_rows.py), the badges as data (badges.py), the plots and tables
+as data (parts.py).  Imports no view."""

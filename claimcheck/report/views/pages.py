@@ -1,0 +1,23 @@
+"""The report's page templates (templates/: index.html, table.html; a text's own views add theirs,
+as this chapter's view does, claims/report/templates/), autoescaped whatever their name: every
+value a page shows is text of the report model, escaped by the template, never by hand.  The filters the templates use: `css` (a verdict as a CSS class) and an erratum's heads."""
+from __future__ import annotations
+
+from functools import cache
+
+import jinja2
+
+from claimcheck.report.views.errata import figures_head, suggested_head
+
+
+@cache
+def environment(package: str | None = None) -> jinja2.Environment:
+    """The report's templates, autoescaped whatever their name; a name the model does not have is
+    an error (StrictUndefined), never an empty cell.  `package`: a text's package whose own views
+    have templates (its templates/ folder), found before the engine's."""
+    engine = jinja2.PackageLoader("claimcheck.report.views", "templates")
+    loader = jinja2.ChoiceLoader([jinja2.PackageLoader(package, "templates"), engine]) if package else engine
+    env = jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    env.filters.update(css=lambda kind: str(kind).replace(" ", "-"), figures_head=figures_head,
+                       suggested_head=suggested_head)
+    return env

@@ -1,0 +1,150 @@
+"""The report's views (claimcheck/report/views/, and this chapter's view of the chapter): they render
+the report model and compute nothing of their own (no mean, sum, count or ratio: the model holds
+every value a page shows), and every string of the model, planted markup in an erratum, a figure
+row, a record or a table cell, comes out escaped on every page (index.html from its autoescaped
+template, chapter.html, and the Markdown pages)."""
+from __future__ import annotations
+
+import ast
+import dataclasses
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from claimcheck.report import publish
+from claimcheck.report.model.parts import Plot
+from claimcheck.save import load_verdicts
+from claimcheck.verdicts import committed_only
+from claims.chapter import CHAPTER
+from claims.report import chapter as chapter_view
+from claims.report import model
+from claims.report.chapter_page import JS as READING_AIDS
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINE_VIEWS = sorted((ROOT / "claimcheck" / "report" / "views").glob("*.py"))
+TEMPLATES = sorted((ROOT / "claimcheck" / "report" / "views" / "templates").glob("*.html"))
+# this chapter's views: the chapter view's renderings (its cut, marks' data and since-when are the model's)
+CHAPTER_VIEWS = [ROOT / "claims" / "report" / f"{m}.py" for m in ("chapter", "chapter_md", "chapter_inserts",
+                                                                  "chapter_marks", "chapter_page", "site")]
+STATISTICS = {"sum", "len", "round", "mean", "fmean", "median", "stdev", "pstdev", "variance", "Counter", "divmod",
+              "over_seeds", "like_mean", "mean_of", "cell"}      # the last: a figure over seeds as its mean and sd
+MODULES = {"statistics", "math", "numpy"}
+
+
+def _computes(path: Path, division: bool) -> list[str]:
+    """What a view module computes: a statistic's function or module named, a division (not in a
+    module that joins paths)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Name) and node.id in STATISTICS:
+            found.append(f"{path.name}:{node.lineno}: {node.id}")
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names = [node.module] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+            found += [f"{path.name}:{node.lineno}: import {n}" for n in names if n and n.split(".")[0] in MODULES]
+        elif division and isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) \
+                and not isinstance(node.left, ast.Constant | ast.JoinedStr):
+            found.append(f"{path.name}:{node.lineno}: a division")
+    return found
+
+
+def test_no_view_computes_a_statistic():
+    """The engine's views: no statistic, no count, no division; this chapter's views (which write
+    files, joining paths with /): no statistic nor count."""
+    assert ENGINE_VIEWS and all(p.exists() for p in CHAPTER_VIEWS)
+    found = [f for p in ENGINE_VIEWS for f in _computes(p, division=True)]
+    found += [f for p in CHAPTER_VIEWS for f in _computes(p, division=False)]
+    assert found == []
+
+
+def test_no_template_computes_a_statistic():
+    """A template shows the model's values: no filter that counts or sums, no arithmetic."""
+    assert TEMPLATES
+    for t in TEMPLATES:
+        expressions = " ".join(" ".join(m) for m in re.findall(r"\{\{-?(.*?)-?\}\}|\{%-?(.*?)-?%\}", t.read_text(),
+                                                                re.DOTALL))
+        assert not re.search(r"\|\s*(length|count|sum|max|min|round|float|int)\b|[\w)\]]\s*[-+*/%]\s*[\w(]", expressions), t.name
+
+
+def test_the_engine_views_import_the_model_alone():
+    """An engine view imports the model and its sibling views alone: nothing that reads evidence,
+    decides or formats a value (also an import-linter contract, pyproject.toml)."""
+    for p in ENGINE_VIEWS:
+        for node in ast.walk(ast.parse(p.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("claimcheck"):
+                assert node.module.startswith(("claimcheck.report.model", "claimcheck.report.views")), \
+                    (p.name, node.module)
+
+
+# ------------------------------------------------------------------------------- planted markup
+
+PWN = "document.body.dataset.pwned=1"
+SCRIPT = f"<script>{PWN}</script>"
+IMG = f"<img src=x onerror={PWN}>"
+PLANT = f"{SCRIPT}'>{IMG}\">{IMG}"
+
+
+def _planted(out: Path) -> Path:
+    """Every view written from a model whose errata, figure rows, records, tables and plot carry
+    planted markup."""
+    merged = committed_only(CHAPTER, load_verdicts(CHAPTER, ROOT / "results" / "verdicts.json"))
+    for row in merged["figures"]:
+        row.update(reason=PLANT, measured=PLANT)
+    for c in merged["claims"]:
+        for t in c.get("tests", []):
+            t.update(reason=PLANT, records=[{"figure": PLANT, "stated": PLANT, "measured": PLANT, "tolerance": PLANT}])
+    refuted = [c["id"] for c in merged["claims"] if c["verdict"] == "refuted"] + [PLANT]     # the last placed nowhere
+    entries = [{"id": cid, "statement": PLANT, "figures": [{"test": PLANT, "reason": PLANT}], "quote": None,
+                "cause": PLANT, "readings": [PLANT], "suggested": PLANT, "diagnosed": True} for cid in refuted]
+    text, why = CHAPTER.text_or_none()
+    r = model.assemble(merged, out, text, why, entries=entries)
+    tables = [dataclasses.replace(t, title=PLANT, header=[PLANT for _ in t.header], listings=[(PLANT, PLANT)],
+                                  rows=[[PLANT for _ in row] for row in t.rows], grid=PLANT) for t in r.tables]
+    plots = [Plot(out / f"{IMG}.png", "data:image/png;base64,")]
+    publish.write(dataclasses.replace(r, tables=tables, plots=plots), out, views=[chapter_view.write])
+    return out
+
+
+class Tags(HTMLParser):
+    """Every element of a page, with its attributes."""
+
+    def __init__(self):
+        super().__init__()
+        self.tags: list[tuple[str, dict]] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory) -> Path:
+    return _planted(tmp_path_factory.mktemp("planted"))
+
+
+@pytest.mark.parametrize("name", ["index.html", "chapter.html"])
+def test_planted_markup_is_escaped_on_every_page(planted, name):
+    page = planted / name
+    if not page.exists():
+        pytest.skip(f"{name} not built: no chapter text")
+    text = page.read_text(encoding="utf-8")
+    own = [READING_AIDS] if name == "chapter.html" else []
+    assert re.findall(r"<script\b.*?</script>", text, re.DOTALL) == own
+    assert SCRIPT not in text and IMG not in text
+    tags = Tags()
+    tags.feed(text)
+    assert [(t, a) for t, attrs in tags.tags for a in attrs if a.startswith("on")] == []
+    assert [t for t, attrs in tags.tags if t == "img" and attrs.get("src") == "x"] == []
+    assert "&lt;script&gt;" in text and "&lt;img src=x onerror=" in text
+
+
+@pytest.mark.parametrize("name", ["claims.md", "errata.md", "tables.md", "chapter.md"])
+def test_planted_markup_cannot_open_html_in_the_markdown(planted, name):
+    page = planted / name
+    if not page.exists():
+        pytest.skip(f"{name} not built: no chapter text")
+    text = page.read_text(encoding="utf-8")
+    prose = re.sub(r"^(`{3,}).*?^\1$", "", text, flags=re.DOTALL | re.MULTILINE)       # code blocks show it verbatim,
+    prose = re.sub(r"(?<!`)`([^`\n]+)`(?!`)", "", prose)                                   # and code spans
+    assert re.findall(r"(?<!\\)<(?:script|img)", prose) == []          # as an entity, or backslashed
+    assert "&lt;script&gt;" in text or "\\<script\\>" in text
