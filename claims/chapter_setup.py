@@ -382,9 +382,6 @@ SETUP_BY_ID = {s.id: s for s in SETUP}
 # ------------------------------------------------------------------ declared deviations
 
 DEVIATIONS: list[Deviation] = [
-    Deviation("common.width", r"'winograd_", 64, "The Winograd models' width (declared 2026-12-03",
-              "the committed Winograd evidence is 64 wide; 128, the chapter's width, is the primary reading "
-              "and its retraining (10 seeds a recipe) is under way"),
     Deviation("common.context", r"'winograd_", 17, "The Winograd models' tokens and context (declared 2026-12-03",
               "a Winograd sentence is 18 words: the model sees the 17 it predicts from, not 128 tokens of the corpus"),
     Deviation("corpus.vocabulary", r"'winograd_", 36, "The Winograd models' tokens and context (declared 2026-12-03",

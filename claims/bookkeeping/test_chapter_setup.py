@@ -111,11 +111,11 @@ def test_a_changed_recipe_fails_naming_the_chapters_sentence(name, change, entry
 
 
 def test_a_declared_deviation_is_only_the_declared_value(monkeypatch, chapter_text):
-    # the Winograd models are declared 64 wide; 96 is drift, and 128 means the declaration is stale
-    for width, says in ((96, "now another value"), (128, "it no longer deviates")):
-        _with(monkeypatch, "winograd_hardened_two_blocks", d_model=width)
-        undeclared, declared = cs.drift(chapter_text, cs.SETUP_BY_ID["common.width"])
-        assert len(undeclared) == 1 and says in undeclared[0] and "Every model is 128 wide" in undeclared[0]
+    # the Winograd models are declared to see 17 words; 20 is drift, and 128 means the declaration is stale
+    for context, says in ((20, "now another value"), (128, "it no longer deviates")):
+        _with(monkeypatch, "winograd_hardened_two_blocks", context=context)
+        undeclared, declared = cs.drift(chapter_text, cs.SETUP_BY_ID["common.context"])
+        assert len(undeclared) == 1 and says in undeclared[0] and "sees 128 tokens" in undeclared[0]
         assert len(declared) == 5
 
 

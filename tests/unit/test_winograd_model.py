@@ -42,7 +42,7 @@ def test_a_reading_changes_the_generator_only_where_it_says():
     r = RECIPES["winograd_hardened_uniform_split_per_seed"]
     assert winograd_task(r.with_seed(0)).test == task("hardened").test
     assert winograd_task(r.with_seed(2)).test == task("hardened,split=2").test
-    assert RECIPES["winograd_cheatable_one_block_width128"].model.d_model == 128
+    assert RECIPES["winograd_cheatable_one_block_width64"].model.d_model == 64
     for bad in ("cheatable,held=0.1", "cheatable,held_out=1.5", "cheatable,split=x", "nope"):
         with pytest.raises(KeyError, match="unknown Winograd task"):
             task(bad)
