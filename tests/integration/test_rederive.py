@@ -48,7 +48,8 @@ def _test(nodeid, outcome, reason="", rule="trained/1", ts="2026-12-01T00:00:00+
 
 def _first(group: str) -> dict:
     """The first committed, current record of a results group (its runs', or for cost its figures' prefix)."""
-    current = [r for r in COMMITTED if figure_evidence.stale(CHAPTER, r) is None]
+    current = [r for r in COMMITTED if figure_evidence.stale(CHAPTER, r) is None
+               and spec_for(r["key"]).kind in ("trained", "rate", "within", "timed", "converges")]
     if group == "cost":
         return next(r for r in current if r["key"].startswith("cost."))
     return next(r for r in current if any(run["group"] == group for run in r["runs"]))

@@ -301,7 +301,7 @@ def test_a_winograd_reading_is_judged_by_the_figure_rule_and_labelled_when_it_ag
     (tmp_path / "readings.json").write_text(json.dumps(readings))
     merged = {"claims": [{"id": "winograd.category_cheat", "statement": "s", "verdict": "refuted", "tests": []}]}
     [entry] = errata.build(merged, tmp_path)
-    wide = next(r for r in entry["readings"] if r.startswith("the chapter's width"))
+    wide = next(r for r in entry["readings"] if r.startswith("64 wide"))
     assert "cheatable uniform accuracy 99.67 %" in wide and "agrees with the chapter (an alternative reading" in wide
     eighth = next(r for r in entry["readings"] if r.startswith("an eighth held out"))
     assert eighth.endswith("moves no figure onto the chapter's")
