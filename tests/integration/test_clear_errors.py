@@ -172,9 +172,10 @@ def test_a_string_where_a_measurement_should_be_is_an_evidence_error_naming_file
             assert t["key"] in said and "'oops'" in said, said
             named.append(c["id"])
         t["records"][ri]["measured"] = kept
-    # the reads that ended in an AttributeError or a TypeError before
+    # the reads that ended in an AttributeError or a TypeError before (winograd.block2_routing's
+    # erratum reads its records' `weights` since they were measured again under trained/2: the next test)
     assert {"scale.no_effect_at_32", "positions.rope_degrades", "cost.time_quadratic",
-            "winograd.block1_first_noun", "winograd.block2_routing"} <= set(named)
+            "winograd.block1_first_noun"} <= set(named)
 
 
 def test_a_fresh_runs_record_of_the_wrong_shape_names_the_runs_claims_json(committed, tmp_path):
@@ -186,7 +187,7 @@ def test_a_fresh_runs_record_of_the_wrong_shape_names_the_runs_claims_json(commi
     for t in c["tests"]:
         t["source"] = "fresh run"
         for r in t["records"]:
-            r["measured"] = ["a", "list"]
+            r["measured"] = r["weights"] = ["a", "list"]
     with pytest.raises(EvidenceError, match="claims.json") as e:
         errata.build(m, results, tmp_path)
     assert str(tmp_path / "claims.json") in str(e.value) and "winograd.block2_routing" in str(e.value)
