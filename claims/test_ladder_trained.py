@@ -49,8 +49,8 @@ LEVELS = [
 ]
 
 
-@pytest.mark.parametrize("claim,recipe,split,printed", LEVELS)
-def test_run_ends_at_the_chapters_perplexity(claim, recipe, split, printed, trained, seeds, claim_record, request):
+@pytest.mark.parametrize("claim_id,recipe,split,printed", LEVELS)
+def test_run_ends_at_the_chapters_perplexity(claim_id, recipe, split, printed, trained, seeds, claim_record, request):
     _, (r,) = runs(trained, seeds, recipe)
     which = "held-out" if split is val else "train"
     trained_figure(request, claim_record, measurement="perplexity", figure=f"{recipe} {which} perplexity", stated=printed.value,
