@@ -1,5 +1,5 @@
 """The report's views: each renders the report model (claimcheck/report/model/) and computes
-nothing of its own (tests/test_report_views.py): markdown.py (claims.md), html.py (index.html, from
+nothing of its own (tests/acceptance/test_report_views.py): markdown.py (claims.md), html.py (index.html, from
 templates/index.html, autoescaped), errata.py (errata.md), tables.py (tables.md, a table's grid),
 badges.py (the badges' SVGs); what they say and escape alike: wording.py, escape.py; the
 templates' environment: pages.py."""

@@ -22,7 +22,7 @@ from claims.report import chapter as chapter_view
 from claims.report import model
 from claims.report.chapter_page import JS as READING_AIDS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ENGINE_VIEWS = sorted((ROOT / "claimcheck" / "report" / "views").glob("*.py"))
 TEMPLATES = sorted((ROOT / "claimcheck" / "report" / "views" / "templates").glob("*.html"))
 # this chapter's views: the chapter view's renderings (its cut, marks' data and since-when are the model's)
