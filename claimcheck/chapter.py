@@ -79,6 +79,9 @@ class Chapter:
     measurements: Mapping[str, tuple[int, str]] = field(default_factory=dict)   # name -> (version, what)
     trained_measurements: frozenset[str] = frozenset()  # taken from a trained model: a record names its runs
     readings: Mapping[str, Any] = field(default_factory=dict)     # name -> claimcheck.readings.DeclaredReading
+    # claim ID -> the seeds the sequential rule (claimcheck/decide.py SEED_STEPS) has taken it to:
+    # its tests run on at least that many (ClaimFixture.seeds); absent, on the test's own default
+    seed_steps: Mapping[str, int] = field(default_factory=dict)
     runs: RunRecords = field(default_factory=RunRecords)
     instruments: Mapping[str, str] = field(default_factory=dict)  # measurement -> "clock" | "allocator"
     remeasure: Mapping[str, str] = field(default_factory=dict)    # measurement -> the command that measures it

@@ -27,6 +27,14 @@ MARGIN_SE = 2          # an ordering or a sign: the paired mean difference beyon
 # the sequential rule (docs/figure-rule.md): an undecided trained figure or ordering is run on the
 # next number of seeds, and committed as undecided at the last
 SEED_STEPS = (3, 5, 10)                 # starts at MIN_SEEDS (tests/integration/test_record_rules.py)
+
+
+def next_seed_step(n: int) -> int | None:
+    """The sequential rule's next number of seeds after a measurement on `n` (None at the cap:
+    still undecided there, a figure is committed as undecided)."""
+    return next((step for step in SEED_STEPS if step > n), None)
+
+
 # The largest magnitude a measured number may have: every figure of the chapter is far below it,
 # and the spread of numbers below it stays finite (1e308 would give an infinite tolerance).
 MAX_MAGNITUDE = 1e12

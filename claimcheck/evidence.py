@@ -171,6 +171,16 @@ def redecide(chapter: Chapter, rec: dict) -> Decision:
                     primary.measured)
 
 
+def seeds_of(rec: dict) -> int:
+    """How many seeds a trained record rests on: the most runs of any one recipe it names (0 for
+    a record of no trained run).  The sequential rule's steps (claimcheck/decide.py SEED_STEPS)
+    are counted in it."""
+    per_recipe: dict[tuple, set] = {}
+    for run in rec.get("runs") or ():
+        per_recipe.setdefault((run.get("group"), run.get("recipe")), set()).add(run.get("seed"))
+    return max((len(s) for s in per_recipe.values()), default=0)
+
+
 def printed_now(chapter: Chapter, rec: dict) -> list[str]:
     """The figures as the figure table prints them today (a changed figure must be decided again)."""
     return [chapter.figures[f].printed for f in rec["figures"]]

@@ -206,6 +206,8 @@ class ClaimFixture:
     claim.figure(figure=..., stated=..., values=..., rounding=..., measurement=...)
         the trained-figure rule for one printed figure (claimcheck/rule.py trained_figure)
     claim.ordering(label=..., ...)   an ordering or a bound (claimcheck/rule.py ordering)
+    claim.seeds(default)             how many seeds this test's claims are measured on: the step the
+                                     sequential rule has taken them to (Chapter.seed_steps), else `default`
     """
 
     def __init__(self, request):
@@ -236,6 +238,10 @@ class ClaimFixture:
 
     def figure(self, **kwargs) -> None:
         rule.trained_figure(self.request, self.record, **kwargs)
+
+    def seeds(self, default: int) -> int:
+        steps = self.chapter.seed_steps
+        return max([default, *(steps[c] for c in claim_ids_of(self.request.node) if c in steps)])
 
     def ordering(self, **kwargs) -> None:
         rule.ordering(self.request, self.record, **kwargs)

@@ -28,6 +28,7 @@ from claims import (
     record_rules,
     registry,
     run_check,
+    seed_steps,
     sentence_table,
 )
 from data.chapter import CHAPTER_SHA256, ChapterMissing, load_chapter
@@ -62,6 +63,7 @@ CHAPTER = Chapter(
     remeasure=REMEASURE,
     trained_measurements=run_check.TRAINED,
     readings=readings_declared.DECLARED_READINGS,
+    seed_steps=seed_steps.SEED_STEPS_REACHED,
     runs=RunRecords(groups=results.GROUPS, load=results.load, load_file=results.load_file, check=run_check.check),
     where={"figures": "claims/chapter_figures.py", "claims": "claims/registry.py, whose IDs come from "
            "../shared/claims.md", "sentences": "claims/sentence_table.py", "rule inputs": "claims/record_rules.py",

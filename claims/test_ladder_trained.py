@@ -16,9 +16,10 @@ pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("ladder")]
 SEEDS = 3   # each claim's default; with --seeds < 3 the spread-based ones record and skip
 
 
-def runs(trained, seeds, *names):
-    # every ladder claim needs the runs' perplexities only (under --from-results, the records)
-    n = seeds(SEEDS)
+def runs(trained, seeds, claim, *names):
+    # every ladder claim needs the runs' perplexities only (under --from-results, the records);
+    # on the seeds the sequential rule has taken the test's claim to (claims/seed_steps.py)
+    n = seeds(claim.seeds(SEEDS))
     return n, [trained("ladder", name, n, weights=False) for name in names]
 
 
@@ -50,8 +51,8 @@ LEVELS = [
 
 
 @pytest.mark.parametrize("claim_id,recipe,split,printed", LEVELS)
-def test_run_ends_at_the_chapters_perplexity(claim_id, recipe, split, printed, trained, seeds, claim_record, request):
-    _, (r,) = runs(trained, seeds, recipe)
+def test_run_ends_at_the_chapters_perplexity(claim_id, recipe, split, printed, trained, seeds, claim, claim_record, request):
+    _, (r,) = runs(trained, seeds, claim, recipe)
     which = "held-out" if split is val else "train"
     trained_figure(request, claim_record, measurement="perplexity", figure=f"{recipe} {which} perplexity", stated=printed.value,
                    values=split(r), rounding=printed.rounding, recipe=recipe,
@@ -60,8 +61,8 @@ def test_run_ends_at_the_chapters_perplexity(claim_id, recipe, split, printed, t
 
 @pytest.mark.claim("average.worse_than_baseline")
 @pytest.mark.figure("average.four_times")
-def test_average_perplexity_ratio_to_no_context(trained, seeds, claim_record, request):
-    _, (base, avg) = runs(trained, seeds, "baseline", "average")
+def test_average_perplexity_ratio_to_no_context(trained, seeds, claim, claim_record, request):
+    _, (base, avg) = runs(trained, seeds, claim, "baseline", "average")
     ratios = [a / b for a, b in zip(val(avg), val(base))]
     # "about four times": a whole number, +-0.5, widened by 2 sd over seeds
     four = FIGURES["average.four_times"]
@@ -70,8 +71,8 @@ def test_average_perplexity_ratio_to_no_context(trained, seeds, claim_record, re
 
 
 @pytest.mark.claim("average.residual_matches_baseline")
-def test_residual_average_contributes_nothing_over_the_baseline(trained, seeds, claim_record, request):
-    _, (base, res) = runs(trained, seeds, "baseline", "residual_average")
+def test_residual_average_contributes_nothing_over_the_baseline(trained, seeds, claim, claim_record, request):
+    _, (base, res) = runs(trained, seeds, claim, "baseline", "residual_average")
     # the difference of the chapter's two printed levels, at their rounding
     stated = round(FIGURES["ladder.residual_average_val"].value - FIGURES["ladder.baseline"].value, 2)
     trained_figure(request, claim_record, measurement="perplexity", figure="residual average - baseline", stated=stated, values=gain(res, base),
@@ -80,10 +81,10 @@ def test_residual_average_contributes_nothing_over_the_baseline(trained, seeds, 
 
 
 @pytest.mark.claim("depth.two_blocks_overfit")
-def test_two_blocks_fit_train_better_and_held_out_worse(trained, seeds, claim_record, request):
+def test_two_blocks_fit_train_better_and_held_out_worse(trained, seeds, claim, claim_record, request):
     # The ordering the chapter draws from its four figures (each asserted above): better on
     # train, worse on held-out, on every seed.
-    n, (one, two) = runs(trained, seeds, "layernorm", "two_blocks")
+    n, (one, two) = runs(trained, seeds, claim, "layernorm", "two_blocks")
     measured = {"one block train": train_ppl(one), "one block val": val(one),
                 "two blocks train": train_ppl(two), "two blocks val": val(two)}
     ordering(request, claim_record, label="two blocks: train lower, held-out higher",
@@ -127,7 +128,7 @@ GAINS = [
 
 
 @pytest.mark.parametrize("worse,better,stated,rounding", GAINS)
-def test_gain_in_perplexity_points(worse, better, stated, rounding, trained, seeds, claim_record, request):
-    _, (a, b) = runs(trained, seeds, worse, better)
+def test_gain_in_perplexity_points(worse, better, stated, rounding, trained, seeds, claim, claim_record, request):
+    _, (a, b) = runs(trained, seeds, claim, worse, better)
     trained_figure(request, claim_record, measurement="perplexity", figure=f"{better} over {worse}", stated=stated, values=gain(a, b),
                    rounding=rounding, unit=" points", part="perplexity", **{worse: val(a), better: val(b)})

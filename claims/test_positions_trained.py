@@ -1,7 +1,10 @@
 """Position schemes past the trained length: learned, sinusoidal, RoPE and ALiBi, trained on
 64-token windows (otherwise the chapter's setup) and evaluated at 64, 128 and 256 tokens with
 the held-out protocol of fixtures/train.py.  The learned table has 256 rows: rows past 64 exist
-but were never trained.  Orderings must hold on every seed."""
+but were never trained.  Orderings are decided by the one rule (docs/figure-rule.md): the paired
+difference over seeds beyond 2 standard errors; each seed's condition is recorded beside it."""
+from collections.abc import Mapping
+
 import pytest
 
 from claimcheck.formats import over_seeds
@@ -18,17 +21,47 @@ SCHEMES = ("learned", "sinusoidal", "rope", "alibi")
 
 
 @pytest.fixture(scope="module")
-def curves(trained, seeds, device, evidence):
-    """scheme -> [per seed: {eval length: held-out perplexity}]"""
-    n = seeds(SEEDS)
+def measured_curves(trained, device, evidence):
+    """(scheme, n) -> [per seed 0..n-1: {eval length: held-out perplexity}], each run evaluated
+    once per module, only for the schemes a test reads; the plot, at the end, of every run evaluated."""
     ids = load_tokens()
     windows = SMOKE_EVAL_WINDOWS if trained.smoke else None          # all held-out windows; a few at smoke scale
-    out = {}
-    for scheme in SCHEMES:
-        out[scheme] = [{T: evaluate(r.model, ids, T, device, windows)["val_ppl"] for T in POSITIONS_EVAL}
-                       for r in trained("positions", f"positions_{scheme}", n)]
-    _plot(out, evidence)
-    return out
+    memo: dict[str, list] = {}
+
+    def get(scheme: str, n: int) -> list:
+        runs = trained("positions", f"positions_{scheme}", n)          # seeds 0..n-1, noted on this test
+        done = memo.setdefault(scheme, [])
+        done += [{T: evaluate(r.model, ids, T, device, windows)["val_ppl"] for T in POSITIONS_EVAL}
+                 for r in runs[len(done):]]
+        return done[:n]
+    yield get
+    if memo:
+        _plot({s: memo[s] for s in SCHEMES if s in memo}, evidence)
+
+
+class Curves(Mapping):
+    """scheme -> [per seed: {eval length: held-out perplexity}] on the seeds the test's claims
+    are measured on (ClaimFixture.seeds: the sequential rule's step, claims/seed_steps.py); a
+    scheme is trained and evaluated only when a test reads it."""
+
+    def __init__(self, get, n: int):
+        self._get, self._n = get, n
+
+    def __getitem__(self, scheme):
+        if scheme not in SCHEMES:
+            raise KeyError(scheme)
+        return self._get(scheme, self._n)
+
+    def __iter__(self):
+        return iter(SCHEMES)
+
+    def __len__(self):
+        return len(SCHEMES)
+
+
+@pytest.fixture
+def curves(measured_curves, seeds, claim):
+    return Curves(measured_curves, seeds(claim.seeds(SEEDS)))
 
 
 def _plot(curves, evidence):
@@ -53,9 +86,9 @@ def growth(run, T):
 
 # Each ordering as the conditions it states, seed by seed, on the curves as recorded (JSON: the
 # windows are strings): the tests decide by them, and so does `python -m claims.rederive`.
-def by_window(curves) -> dict:
-    """The curves with each window as a string, as results/ keeps them (the values untouched)."""
-    return {s: [{str(T): v for T, v in run.items()} for run in runs] for s, runs in curves.items()}
+def by_window(curves, schemes=SCHEMES) -> dict:
+    """The curves of `schemes` with each window as a string, as results/ keeps them (the values untouched)."""
+    return {s: [{str(T): v for T, v in run.items()} for run in curves[s]] for s in schemes}
 
 
 def cliff_conditions(curves) -> list:
@@ -98,10 +131,13 @@ def falling_conditions(curves, scheme: str) -> list:
         [f"seed {i}: {scheme} at 128 below 64", run["128"], "<", run["64"]])]
 
 
+GRACEFUL = ("rope", "learned", "sinusoidal")      # RoPE degrades by less than the absolute schemes
+
+
 def graceful_conditions(curves) -> list:
     out = []
     for i, run in enumerate(curves["rope"]):
-        ratio = {s: curves[s][i]["256"] / curves[s][i]["64"] for s in ("rope", "learned", "sinusoidal")}
+        ratio = {s: curves[s][i]["256"] / curves[s][i]["64"] for s in GRACEFUL}
         out += [[f"seed {i}: rope worse at 256 than at 64", run["256"], ">", run["64"]],
                 [f"seed {i}: rope 256/64 below learned's", ratio["rope"], "<", ratio["learned"]],
                 [f"seed {i}: rope 256/64 below sinusoidal's", ratio["rope"], "<", ratio["sinusoidal"]]]
@@ -111,7 +147,7 @@ def graceful_conditions(curves) -> list:
 @pytest.mark.claim("positions.learned_cliff")
 def test_learned_positions_win_at_64_and_fall_off_a_cliff(curves, claim_record, request):
     ordering(request, claim_record, label="learned: best at 64, the steepest cliff", stated="best at 64, cliff beyond",
-             measured=curves, conditions=cliff_conditions(by_window(curves)), measurement="perplexity_at_window",
+             measured=dict(curves), conditions=cliff_conditions(by_window(curves)), measurement="perplexity_at_window",
              tolerance="orderings on every seed; cliff = perplexity at 128 more than 1.5x that at 64, the steepest "
                        "of the four", seeds=len(curves["learned"]),
              reason="per seed, perplexity at 64 and the 128/64 ratio: " + "; ".join(
@@ -166,7 +202,7 @@ def test_extrapolation_class_at_the_longer_windows(scheme, T, stated, curves, cl
     ordering(request, claim_record, label=f"{scheme} at {T}", stated=stated,
              measured={"class per seed": classes, "perplexity": [r[T] for r in runs], "at 64": [r[64] for r in runs],
                        "ratio": [r[T] / r[64] for r in runs], "threshold ratio": [NO_CONTEXT / r[64] for r in runs]},
-             conditions=class_conditions(by_window(curves), scheme, T, stated), measurement="perplexity_at_window",
+             conditions=class_conditions(by_window(curves, [scheme]), scheme, T, stated), measurement="perplexity_at_window",
              tolerance=f"the class on every seed; threshold: the no-context baseline, {NO_CONTEXT}",
              seeds=len(runs), window=T, reason=f"{scheme} at {T} tokens: {over_seeds([r[T] for r in runs])} against {over_seeds([r[64] for r in runs])} "
            f"at 64 and {NO_CONTEXT} with no context at all: classes per seed {', '.join(classes)}")
@@ -175,19 +211,19 @@ def test_extrapolation_class_at_the_longer_windows(scheme, T, stated, curves, cl
 @pytest.mark.claim("positions.sinusoid_no_extrapolation")
 def test_sinusoids_get_worse_past_64(curves, claim_record, request):
     ordering(request, claim_record, label="sinusoidal: 64 < 128 < 256", stated="worse past 64",
-             measured=curves["sinusoidal"], conditions=rising_conditions(by_window(curves), "sinusoidal"),
-             measurement="perplexity_at_window", tolerance="ordering on every seed", seeds=len(curves["learned"]),
+             measured=curves["sinusoidal"], conditions=rising_conditions(by_window(curves, ["sinusoidal"]), "sinusoidal"),
+             measurement="perplexity_at_window", tolerance="ordering on every seed", seeds=len(curves["sinusoidal"]),
              reason=f"sinusoidal perplexity at 64, 128, 256: {curves['sinusoidal']}")
 
 
 @pytest.mark.claim("positions.rope_degrades")
 def test_rope_degrades_less_than_the_absolute_schemes(curves, claim_record, request):
     ordering(request, claim_record, label="rope: worse at 256, by less than learned and sinusoidal",
-             stated="degrades, gracefully", measured=curves["rope"], conditions=graceful_conditions(by_window(curves)),
+             stated="degrades, gracefully", measured=curves["rope"], conditions=graceful_conditions(by_window(curves, GRACEFUL)),
              measurement="perplexity_at_window", seeds=len(curves["learned"]),
              tolerance="worse at 256 than 64, but less than learned and sinusoidal, every seed",
              reason="256/64 ratios per seed: " + "; ".join(
-                 f"{s} {', '.join(f'{growth(r, 256):.2f}' for r in curves[s])}" for s in ("rope", "learned", "sinusoidal")))
+                 f"{s} {', '.join(f'{growth(r, 256):.2f}' for r in curves[s])}" for s in GRACEFUL))
 
 
 # "Its perplexity improves as the window grows past the training length, from ... to ..."
@@ -220,8 +256,8 @@ def test_alibi_figures(value, stated, rounding, label, curves, claim_record, req
 @pytest.mark.claim("positions.alibi_improves")
 def test_alibi_improves_as_the_window_grows(curves, claim_record, request):
     ordering(request, claim_record, label="alibi: 64 > 128 > 256", stated={64: CHAPTER["alibi_64"], 256: CHAPTER["alibi_256"]},
-             measured=curves["alibi"], conditions=falling_conditions(by_window(curves), "alibi"),
-             measurement="perplexity_at_window", tolerance="ordering on every seed", seeds=len(curves["learned"]),
+             measured=curves["alibi"], conditions=falling_conditions(by_window(curves, ["alibi"]), "alibi"),
+             measurement="perplexity_at_window", tolerance="ordering on every seed", seeds=len(curves["alibi"]),
              reason=f"alibi perplexity at 64, 128, 256: {curves['alibi']}")
 
 

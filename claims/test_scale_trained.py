@@ -23,8 +23,8 @@ CHAPTER = figures("scale")      # worth_32, worth_256, worth_1024 (claims/regist
 # by 2 sd over seeds; two-sided, whichever model is ahead.  "Very slightly ahead" is an
 # ordering: the undivided model ahead on the mean over seeds (the sign per seed is recorded).
 # The ladder's one-block model (4 heads of 32) with and without the division, 3000 steps.
-def _scale32(trained, seeds):
-    n = seeds(SEEDS)
+def _scale32(trained, seeds, claim):
+    n = seeds(claim.seeds(SEEDS))           # the sequential rule's step (claims/seed_steps.py)
     divided = trained("ladder", "layernorm", n, weights=False)
     undivided = trained("scale", "scale32_undivided", n, weights=False)
     return divided, undivided, gain(undivided, divided)     # how much better the divided model is
@@ -34,8 +34,8 @@ def _scale32(trained, seeds):
 @pytest.mark.xdist_group("ladder")
 @pytest.mark.claim("scale.no_effect_at_32")
 @pytest.mark.figure("scale.worth_32")
-def test_what_the_division_is_worth_at_d_k_32(trained, seeds, claim_record, request):
-    divided, undivided, worth = _scale32(trained, seeds)
+def test_what_the_division_is_worth_at_d_k_32(trained, seeds, claim, claim_record, request):
+    divided, undivided, worth = _scale32(trained, seeds, claim)
     trained_figure(request, claim_record, measurement="perplexity", figure="worth of the division at d_k = 32", stated=CHAPTER["worth_32"],
                    values=worth, rounding=FIGURES["scale.worth_32"].rounding, unit=" points", divided=val(divided),
                    undivided=val(undivided), sign_per_seed=["divided ahead" if w > 0 else "undivided ahead"
@@ -45,8 +45,8 @@ def test_what_the_division_is_worth_at_d_k_32(trained, seeds, claim_record, requ
 @pytest.mark.gpu
 @pytest.mark.xdist_group("ladder")
 @pytest.mark.claim("scale.no_effect_at_32")
-def test_the_undivided_run_is_very_slightly_ahead_at_d_k_32(trained, seeds, claim_record, request):
-    divided, undivided, worth = _scale32(trained, seeds)
+def test_the_undivided_run_is_very_slightly_ahead_at_d_k_32(trained, seeds, claim, claim_record, request):
+    divided, undivided, worth = _scale32(trained, seeds, claim)
     mean, sd = spread(worth)
     ahead = sum(w < 0 for w in worth)
     ordering(request, claim_record, label="undivided ahead at d_k = 32", stated="undivided very slightly ahead",

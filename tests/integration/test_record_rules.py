@@ -245,3 +245,26 @@ def test_a_trained_claim_with_no_runs_cannot_be_saved():
 def test_the_sequential_seeds_rule_starts_at_the_least_seeds_a_figure_is_decided_on():
     from claimcheck.decide import MIN_SEEDS, SEED_STEPS
     assert SEED_STEPS[0] == MIN_SEEDS and list(SEED_STEPS) == sorted(set(SEED_STEPS))
+
+
+def test_every_undecided_trained_record_rests_on_a_step_of_the_sequential_rule():
+    """Undecided on 3 seeds, a figure is measured on 5, then 10: a committed undecided verdict
+    rests on one of those steps, never on 4 or 7 (seeds added, never chosen)."""
+    from claimcheck.decide import SEED_STEPS
+    for rec in COMMITTED:
+        if rec["verdict"] == "undecided" and rec["runs"]:
+            assert figure_evidence.seeds_of(rec) in SEED_STEPS, (rec["key"], figure_evidence.seeds_of(rec))
+
+
+def test_a_claim_the_sequential_rule_took_further_rests_on_its_step():
+    """claims/seed_steps.py is the one place a step is raised; the committed evidence of each
+    listed claim, every figure and ordering of it, rests on at least that many seeds."""
+    from claimcheck.decide import SEED_STEPS
+    from claims.registry import CLAIMS
+    from claims.seed_steps import SEED_STEPS_REACHED
+    for claim_id, step in SEED_STEPS_REACHED.items():
+        assert claim_id in CLAIMS and step in SEED_STEPS[1:], claim_id
+        recs = [r for r in COMMITTED if r["claim"] == claim_id]
+        assert recs, claim_id
+        for rec in recs:
+            assert figure_evidence.seeds_of(rec) >= step, (rec["key"], figure_evidence.seeds_of(rec), step)

@@ -107,4 +107,15 @@ def test_an_undecided_claim_gets_a_needs_more_seeds_note_and_no_suggested_senten
     undecided = {c["id"] for c in merged["claims"] if c["verdict"] == "undecided"}
     notes = {e["id"]: e for e in entries if e.get("needs_seeds")}
     assert undecided and undecided <= set(notes)
-    assert all(not notes[cid]["suggested"] and "needs more seeds" in notes[cid]["cause"] for cid in undecided)
+    assert all(not notes[cid]["suggested"] and ("needs more seeds" in notes[cid]["cause"] or "cap" in notes[cid]["cause"])
+               for cid in undecided)
+
+
+def test_an_undecided_note_says_where_the_sequential_rule_stands():
+    from claims.report.errata import seeds_step_cause
+
+    def cause(n):
+        return seeds_step_cause([{"records": [{"seeds": n}]}])
+    assert "undecided on 3; the sequential rule measures it on 5 next" in cause(3)
+    assert "on 10 next" in cause(5)
+    assert "cap, 10 seeds: committed as undecided" in cause(10)

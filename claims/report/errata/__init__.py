@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from claimcheck.decide import next_seed_step
 from claims.readings_declared import DECLARED_READINGS
 from claims.report.errata import cost, depth, ladder, norm, positions, qkv, scale, winograd
 from claims.report.errata.facts import Erratum, Facts
@@ -45,13 +46,26 @@ def build(merged: dict, results_dir: Path, report_dir: Path | None = None, facts
     return out
 
 
+def seeds_step_cause(tests: list[dict]) -> str:
+    """Where the sequential rule (docs/figure-rule.md: 3, then 5, then 10 seeds) stands for
+    these undecided tests: the seeds they rest on and the next step, or the cap."""
+    n = max((r.get("seeds") or 0 for t in tests for r in t.get("records", [])), default=0)
+    if not n:
+        return "needs more seeds: the measurement cannot decide it yet (docs/figure-rule.md)"
+    step = next_seed_step(n)
+    if step is None:
+        return (f"undecided at the sequential rule's cap, {n} seeds: committed as undecided "
+                "(docs/figure-rule.md)")
+    return f"needs more seeds: undecided on {n}; the sequential rule measures it on {step} next (docs/figure-rule.md)"
+
+
 def _needs_seeds(c: dict) -> dict:
     """An undecided claim's entry: no suggested sentence (no new numbers), a "needs more seeds" note
     with what it cannot tell apart (docs/figure-rule.md, the sequential rule)."""
     tests = [t for t in c.get("tests", []) if t["outcome"] == "undecided"]
     return {"id": c["id"], "statement": c["statement"],
             "figures": [{"test": t["nodeid"].split("::")[-1], "reason": t.get("reason", "")} for t in tests],
-            "quote": None, "cause": "needs more seeds: the measurement cannot decide it yet (docs/figure-rule.md)",
+            "quote": None, "cause": seeds_step_cause(tests),
             "readings": [], "suggested": "", "diagnosed": True, "needs_seeds": True}
 
 
