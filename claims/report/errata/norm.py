@@ -31,14 +31,28 @@ def _best(f: Facts, recipe: str) -> list[dict]:
     return [b for b in f.runs("norm", recipe, "best_held_out") if b]
 
 
+def best_ppl(b: dict) -> float:
+    """A run's best held-out perplexity: on the full held-out split where its curve scored the
+    whole split (fixtures/recipes.py NORM_HELD_OUT_EVERY), else on the curve's 64-window subset."""
+    return b["val_ppl"] if "val_ppl" in b else b["val_ppl_subset"]
+
+
+def split_of(best: list[dict]) -> str:
+    """Which held-out windows those perplexities are on, in words."""
+    if best and all("val_ppl" in b for b in best):
+        return "the full held-out split"
+    return "the curve's 64 fixed held-out windows" if all("val_ppl" not in b for b in best) else \
+        "the full split for some seeds, the curve's 64 fixed windows for others"
+
+
 def _norm_curves(f: Facts) -> str:
     """What the held-out curves show, where runs recorded them."""
     chapter = registry.figures("norm")
     parts = []
     for r in ("prenorm", "prenorm_warmup", "postnorm_warmup"):
         for b in _best(f, r):
-            parts.append(f"{b['val_ppl_subset']:.2f} at step {b['step']} for {r} "
-                         f"({b['val_ppl_subset'] - chapter[r]:+.2f} from the chapter's {chapter[r]})")
+            parts.append(f"{best_ppl(b):.2f} at step {b['step']} for {r} "
+                         f"({best_ppl(b) - chapter[r]:+.2f} from the chapter's {chapter[r]})")
     if not parts:
         return ""
     stopped = _stopped(f)
@@ -47,8 +61,9 @@ def _norm_curves(f: Facts) -> str:
             f"{over_seeds(stopped)} ({len(stopped)} seed{'s' if len(stopped) > 1 else ''}), "
             f"{statistics.mean(stopped) - chapter['prenorm']:+.2f} from the chapter's {chapter['prenorm']}; "
             + standing("best held-out step", f.runs("errata", PRENORM_STOPPED, "date")))
-    return (". The held-out curves put the chapter's figures on the way down: held-out perplexity (on the "
-            "curve's 64 fixed windows) bottoms at " + "; ".join(parts)
+    every = [b for r in ("prenorm", "prenorm_warmup", "postnorm_warmup") for b in _best(f, r)]
+    return (". The held-out curves put the chapter's figures on the way down: held-out perplexity (on "
+            f"{split_of(every)}) bottoms at " + "; ".join(parts)
             + ", and then climbs to the final figures as the runs overfit" + stop)
 
 
@@ -62,12 +77,13 @@ def _norm_readings(f: Facts) -> list[str]:
             out.append(f"best held-out checkpoint of {r}: not yet measured (its runs on record predate the held-out "
                        f"curve; `python -m fixtures norm --only {r} --seeds 3` records it)")
             continue
-        values = [b["val_ppl_subset"] for b in best]
+        values = [best_ppl(b) for b in best]
         verdict = _reading_verdict(values, chapter[r], "the chapter's final figure")
-        out.append(f"best held-out checkpoint of {r} (perplexity on the curve's 64 fixed held-out windows): "
-                   + ", ".join(f"{b['val_ppl_subset']:.2f} at step {b['step']}" for b in best)
+        out.append(f"best held-out checkpoint of {r} (perplexity on {split_of(best)}): "
+                   + ", ".join(f"{best_ppl(b):.2f} at step {b['step']}" for b in best)
                    + f" ({len(best)} seed{'s' if len(best) > 1 else ''}), against the chapter's final "
-                   f"{chapter[r]}: {statistics.mean(values) - chapter[r]:+.2f}; {verdict}" + _subset_bias(f, r))
+                   f"{chapter[r]}: {statistics.mean(values) - chapter[r]:+.2f}; {verdict}"
+                   + (_subset_bias(f, r) if any("val_ppl" not in b for b in best) else ""))
     return out + _stopped_reading(f)
 
 
@@ -156,10 +172,11 @@ def _norm_best_clause(f: Facts) -> str:
         return (f" Stopped at step {PRENORM_STOP_AT}, pre-norm reaches {like_mean(stopped, _printed('norm.prenorm'))} "
                 "on the held-out split.")
     names = {"prenorm": "pre-norm", "prenorm_warmup": "pre-norm with warmup", "postnorm_warmup": "post-norm with warmup"}
-    parts = [f"{names[r]} {b['val_ppl_subset']:.1f} at step {b['step']}" for r in names for b in _best(f, r)]
+    parts = [f"{names[r]} {best_ppl(b):.1f} at step {b['step']}" for r in names for b in _best(f, r)]
     if not parts:
         return ""
-    return (" At their best held-out checkpoint (on a 64-window subset of the held-out split): " + ", ".join(parts)
+    every = [b for r in names for b in _best(f, r)]
+    return (f" At their best held-out checkpoint (on {split_of(every)}): " + ", ".join(parts)
             + ".")
 
 
