@@ -22,6 +22,7 @@ from claimcheck import decide as rules
 from claimcheck.decide import MIN_SEEDS, RuleInputError, spread
 from claimcheck.formats import number
 from claimcheck.hooks import chapter_of
+from claimcheck.readings import DeclaredReading, ReadingError, declared_for, with_reading
 from claimcheck.specs import Spec
 from claimcheck.verdicts import record_key
 
@@ -60,9 +61,14 @@ def instrument_reading(request, device: str, ours: str) -> None:
 
 def settle(request, verdict: str, reason: str) -> None:
     """A decision's outcome: holds passes, refuted is a strict xfail (decide), undecided is
-    skipped as "undecided: ..." (claimcheck/plugin.py counts it as undecided, never as holds)."""
+    skipped as "undecided: ..." (claimcheck/plugin.py counts it as undecided, never as holds),
+    underspecified is a strict xfail whose reason says so (counted as underspecified, never as
+    holds or refuted)."""
     if verdict == "undecided":
         pytest.skip(f"undecided: {reason}")
+    if verdict == "underspecified":
+        request.applymarker(pytest.mark.xfail(strict=True, raises=AssertionError, reason=f"underspecified: {reason}"))
+        raise AssertionError(reason)
     decide(request, verdict == "holds", reason)
 
 
@@ -88,12 +94,17 @@ def need_seeds(n: int) -> None:
 
 
 def trained_figure(request, claim_record, *, figure: str, stated: float, values: Sequence[float],
-                   rounding: float, measurement: str, unit: str = "", note: str = "", **details) -> None:
+                   rounding: float, measurement: str, unit: str = "", note: str = "",
+                   reading: tuple[str, Sequence[float], str] | None = None, **details) -> None:
     """The trained-figure rule for one printed figure: record stated vs measured (mean, sd, per
     seed), the tolerance, the measured values and what was measured (`measurement`, a kind of
     fixtures/measurements.py: "perplexity", "softmax_stats", ...), then decide.  The rule inputs
     (stated, rounding, the null) are the figure table's (spec_of); `stated` and `rounding`, as the
-    test reads them, must agree with it.  `note` is appended to a refutation's reason."""
+    test reads them, must agree with it.  `note` is appended to a refutation's reason.
+    `reading`: (name, values per seed, when they were measured) of a reading the Chapter declares
+    for this figure (claimcheck/readings.py), decided by the same rule inputs: where the primary
+    refutes the figure and the reading, declared before it was measured, reproduces it, the
+    figure is underspecified; otherwise the verdict is the primary's and the reading is shown."""
     spec = spec_of(request, figure)
     if spec.kind != "trained" or spec.stated != stated or spec.rounding != rounding:
         raise AssertionError(f"{figure}: the test states {stated} +- {rounding}, the figure table "
@@ -102,12 +113,32 @@ def trained_figure(request, claim_record, *, figure: str, stated: float, values:
     mean, sd = spread(values)
     null, null_what = spec.null if spec.null else (None, "")
     decision = rules.trained(values, stated, rounding, unit, null=null, null_what=null_what)
+    verdict, why, read = decision.verdict, decision.why, {}
+    if reading is not None:
+        name, read_values, measured_at = reading
+        declared = _declared(request, figure, name)
+        alternative = rules.trained([float(v) for v in read_values], stated, rounding, unit, null=null, null_what=null_what)
+        verdict, said = with_reading(decision.verdict, alternative.verdict, declared, measured_at)
+        why = f"{decision.why}; {said} (the reading: {alternative.why})"
+        read = {"reading": {"name": name, "measured": alternative.measured, "date": measured_at}}
     claim_record(stated=stated, measured={"mean": mean, "sd": sd, "per seed": values}, figure=figure,
                  tolerance=f"{rounding} + 2 sd = {number(decision.tolerance)}", decision=decision.measured,
                  seeds=len(values), rule="trained", measurement=measurement,
-                 **({"null": {"value": null, "what": null_what}} if spec.null else {}), **details)
+                 **({"null": {"value": null, "what": null_what}} if spec.null else {}), **read, **details)
     need_seeds(len(values))
-    settle(request, decision.verdict, f"{figure}: {decision.why}" + (f"; {note}" if note else ""))
+    settle(request, verdict, f"{figure}: {why}" + (f"; {note}" if note else ""))
+
+
+def _declared(request, label: str, name: str) -> DeclaredReading:
+    """The Chapter's declaration of the reading `name` for the record this test makes."""
+    claims = [m.args[0] for m in request.node.iter_markers("claim")]
+    figures = list(dict.fromkeys(f for m in request.node.iter_markers("figure") for f in m.args))
+    chapter = chapter_of(request.config)
+    key = record_key(chapter, {"figures": figures, "figure": label}, claims[0] if claims else "")
+    try:
+        return declared_for(chapter.readings, key, name)
+    except ReadingError as e:
+        raise AssertionError(f"{request.node.nodeid}: {e}") from None
 
 
 def _by_comparison(conditions) -> list[tuple[str, str, list, list]]:

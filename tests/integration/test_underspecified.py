@@ -24,6 +24,7 @@ from data.chapter import chapter_or_none
 from data.paths import PROJECT_ROOT
 
 FILE = file_of(CHAPTER)                 # results/figures.json
+pytest_plugins = ["pytester"]
 
 pytestmark = pytest.mark.fast
 READING = DECLARED_READINGS["best held-out step"]
@@ -130,3 +131,38 @@ def test_each_declaration_time_is_the_commit_that_entered_it_in_docs_choices():
         if p.returncode or not first:
             pytest.skip(f"git log cannot read docs/choices.md's history here: {p.stderr.strip()[:200]}")
         assert first[0] == r.declared, f"{r.name}: declared {r.declared}, entered {first[0]}"
+
+
+LIVE = '''
+import pytest
+from claimcheck.rule import trained_figure
+
+@pytest.mark.fast
+@pytest.mark.claim("norm.prenorm_needs_no_warmup")
+@pytest.mark.figure("norm.prenorm")
+@pytest.mark.parametrize("when", ["{after}", "{before}"])
+def test_prenorm(when, claim_record, request):
+    trained_figure(request, claim_record, measurement="perplexity", figure="prenorm held-out perplexity",
+                   stated=37.82, rounding=0.005, values=[53.1, 53.4, 53.2],
+                   reading=("best held-out step", [37.80, 37.83, 37.84], when))
+'''
+
+
+def test_a_live_test_with_a_declared_reading_is_underspecified_and_one_measured_before_is_refuted(pytester, monkeypatch):
+    """The test path of the fourth outcome (claimcheck/rule.py trained_figure's `reading`): the
+    claim report counts the reading measured after its declaration as underspecified, the one
+    measured before as refuted, and records the reading beside the primary measurement."""
+    import os
+    monkeypatch.setenv("PYTHONPATH", str(PROJECT_ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    pytester.makeini("[pytest]\nmarkers =\n  fast\n  slow\n  gpu\n  claim(id)\n  figure(id)\n")
+    (pytester.path / "claims").mkdir()
+    (pytester.path / "claims" / "test_live.py").write_text(LIVE.replace("{after}", AFTER).replace("{before}", BEFORE))
+    pytester.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider",
+                                  "-m", "fast", "claims/test_live.py")
+    report = json.loads((pytester.path / "report" / "claims.json").read_text())
+    (claim,) = [c for c in report["claims"] if c["id"] == "norm.prenorm_needs_no_warmup"]
+    outcome = {t["nodeid"].split("[")[1].rstrip("]"): t for t in claim["tests"]}
+    assert outcome[AFTER]["outcome"] == "underspecified", outcome[AFTER]
+    assert outcome[BEFORE]["outcome"] == "refuted" and "counts for nothing" in outcome[BEFORE]["reason"]
+    assert outcome[AFTER]["records"][0]["reading"] == {"name": "best held-out step", "date": AFTER,
+                                                       "measured": {"values": [37.80, 37.83, 37.84]}}
