@@ -23,6 +23,24 @@ def runs(trained, seeds, *names):
     return n, {name: trained("norm", name, n, weights=False) for name in names}
 
 
+# The declared reading "best held-out step" (claims/readings_declared.py, docs/choices.md): each
+# seed's lowest point of its own held-out curve, scored on the whole held-out split
+# (fixtures/recipes.py NORM_HELD_OUT_EVERY).  Runs whose curve scored only a subset give none.
+BEST_STEP = "best held-out step"
+
+
+def best(rs: list) -> list[float] | None:
+    """Each seed's perplexity at its best held-out step on the full split, or None where a run has none."""
+    b = [r.metrics.get("best_held_out") or {} for r in rs]
+    return [x["val_ppl"] for x in b] if b and all("val_ppl" in x for x in b) else None
+
+
+def best_step_reading(values, *runs) -> tuple | None:
+    """The reading for trained_figure, measured when the newest of its runs was trained."""
+    dates = [r.trained_at for rs in runs for r in rs]
+    return None if values is None or not all(dates) else (BEST_STEP, values, max(dates))
+
+
 def levels(rs: dict) -> str:
     """Where each run ended, held-out and train, from the runs themselves (a refutation's context)."""
     return "; ".join(f"{name} held-out {over_seeds(val(r))}, train {over_seeds(train_ppl(r))}" for name, r in rs.items())
@@ -47,8 +65,11 @@ def test_postnorm_without_warmup_against_prenorm(figure, stated, rounding, train
     _n, rs = runs(trained, seeds, "postnorm", "prenorm")
     post, pre = val(rs["postnorm"]), val(rs["prenorm"])
     per_seed = post if figure == "postnorm" else [a / b for a, b in zip(post, pre)]
+    at_best = best(rs["postnorm"]), best(rs["prenorm"])
+    reading = None if figure == "postnorm" or None in at_best else best_step_reading(
+        [a / b for a, b in zip(*at_best)], rs["postnorm"], rs["prenorm"])
     trained_figure(request, claim_record, measurement="perplexity", figure=figure, stated=stated, values=per_seed, rounding=rounding,
-                   note=levels(rs), postnorm=post, prenorm=pre, table=CHAPTER)
+                   note=levels(rs), postnorm=post, prenorm=pre, reading=reading)
 
 
 # The rescue itself, without the chapter's figures: with warmup, post-norm ends where pre-norm
@@ -93,7 +114,7 @@ def test_run_ends_at_the_chapters_perplexity(run, trained, seeds, claim_record, 
     _n, rs = runs(trained, seeds, run)
     printed = FIGURES[f"norm.{run}"]
     trained_figure(request, claim_record, measurement="perplexity", figure=f"{run} held-out perplexity", stated=printed.value,
-                   values=val(rs[run]), rounding=printed.rounding,
+                   values=val(rs[run]), rounding=printed.rounding, reading=best_step_reading(best(rs[run]), rs[run]),
                    note=f"train perplexity {over_seeds(train_ppl(rs[run]))}")
 
 

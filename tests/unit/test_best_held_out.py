@@ -18,3 +18,15 @@ def test_the_words_name_the_split():
     assert split_of([FULL, FULL]) == "the full held-out split"
     assert split_of([SUBSET]) == "the curve's 64 fixed held-out windows"
     assert "some seeds" in split_of([FULL, SUBSET])
+
+
+def test_the_norm_tests_read_the_best_step_only_where_every_run_scored_the_full_split():
+    from claims.test_norm_trained import BEST_STEP, best, best_step_reading
+    from fixtures.train import TrainResult
+    full = [TrainResult(None, metrics={"best_held_out": dict(FULL)}, trained_at=f"2026-12-0{d}T10:00:00+00:00")
+            for d in (4, 5, 6)]
+    old = [TrainResult(None, metrics={"best_held_out": dict(SUBSET)}, trained_at="2026-12-01T10:00:00+00:00")]
+    assert best(full) == [37.7] * 3 and best(old) is None and best(full + old) is None
+    # measured when the newest run was trained; none where a run's date is unknown
+    assert best_step_reading(best(full), full) == (BEST_STEP, [37.7] * 3, "2026-12-06T10:00:00+00:00")
+    assert best_step_reading(best(full), full + [TrainResult(None)]) is None
