@@ -63,6 +63,20 @@ class Head(nn.Module):
         return mix(w, v)                                            # (B, T, d_head)
 
 
+class RawAttention(nn.Module):
+    """The chapter's first try, before queries, keys and values: score position i for position t
+    as x_t . x_i (undivided unless `divide`), mask, normalise, and mix the x_i themselves.  No
+    parameters: what W_q, W_k and W_v then fix."""
+
+    def __init__(self, divide: bool = False):
+        super().__init__()
+        self.divide = divide
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:            # x: (B, T, d_model)
+        s = mask(score(x, x, self.divide), causal_mask(x.shape[1], x.device))
+        return mix(normalise(s), x)
+
+
 class MultiHeadAttention(nn.Module):
     """h heads of width d/h: the width is partitioned, not added to.
 

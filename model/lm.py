@@ -15,14 +15,16 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from model.attention import MultiHeadAttention, capture
+from model.attention import MultiHeadAttention, RawAttention, capture
 from model.average import CausalAverage
 from model.block import Block
 from model.positions import ALiBi, LearnedPositions, RoPE, SinusoidalPositions
 
 # "unmasked": attention without the causal mask, every position seeing the whole window -- only
 # to show what the mask is for (the leak: the next token is in the input; fixtures/recipes.py LEAK)
-MIXERS = ("none", "average", "attention", "unmasked")
+# "raw": the chapter's first try, scores x_t . x_i and the tokens themselves mixed, no learned map
+# (fixtures/recipes.py QKV: what learned queries, keys and values buy)
+MIXERS = ("none", "average", "attention", "unmasked", "raw")
 POSITIONS = ("none", "learned", "sinusoidal", "rope", "alibi")
 
 
@@ -86,6 +88,8 @@ class LanguageModel(nn.Module):
         c = self.config
         if c.mixer == "average":
             return CausalAverage()
+        if c.mixer == "raw":
+            return RawAttention(divide=c.divide)
         pos = {"rope": lambda: RoPE(c.d_head or c.d_model // c.n_heads), "alibi": lambda: ALiBi(c.n_heads)}
         return MultiHeadAttention(c.d_model, c.n_heads, divide=c.divide, out_proj=c.out_proj,
                                   qkv_bias=c.qkv_bias, dropout=c.dropout, d_head=c.d_head,
