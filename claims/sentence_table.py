@@ -81,7 +81,7 @@ SENTENCES: list[S] = [
       why="a fixed matrix is the same for every input, by definition"),
     S("The weight linking position $t$ to position $i$ must depend", reason="context"),
     S("The cheapest function of two vectors returning a number", reason="context", why="the dot product (Chapter 1)"),
-    S(r"Score position $i$ for position $t$ as", reason="context", why="introduces the two failures that follow"),
+    S(r"Score position $i$ for position $t$ as", claims=("qkv.raw_dot_product_works_badly",)),
     S("A vector's dot product with itself is its squared norm", claims=("qkv.self_attention_dominates",)),
     S("And the relation would be symmetric", claims=("qkv.raw_scores_symmetric",)),
     S("So give each token two roles", reason="context", why="defines the query and the key"),
