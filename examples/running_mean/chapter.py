@@ -6,6 +6,7 @@ import hashlib
 from pathlib import Path
 
 from claimcheck.chapter import Chapter
+from claimcheck.report.model.chapter.contents import anchor_list
 from claimcheck.sentences import REASONS
 from examples.running_mean import tables
 
@@ -36,6 +37,7 @@ CHAPTER = Chapter(
     declared=tables.DECLARED,
     sentences=tables.SENTENCES,
     sentence_reasons=REASONS,
+    quotes=(anchor_list(tables.HEADINGS),),          # the chapter view's headings, found like every quote
     rule_inputs=tables.rule_inputs,
     measurements=tables.MEASUREMENTS,
     where={"figures": "examples/running_mean/tables.py FIGURES", "claims": "examples/running_mean/tables.py CLAIMS"},
