@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 EXAMPLE = ROOT / "examples" / "running_mean"
-FIGURES = {"mean.batch_4", "mean.running_4", "mean.hundred", "mean.squares", "noise.uniform_10000"}
+EXAMPLE_FIGURES = {"mean.batch_4", "mean.running_4", "mean.hundred", "mean.squares", "noise.uniform_10000"}
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
@@ -67,12 +67,12 @@ def test_from_its_committed_results_alone_the_committed_figure_holds_in_place(tm
     said = _render(tmp_path)
     assert "(committed verdicts only)" in said
     marks = _marks(tmp_path)
-    assert set(marks) == FIGURES                                   # every figure marked once, where it is printed
+    assert set(marks) == EXAMPLE_FIGURES                   # every figure marked once, where it is printed
     noise = marks["noise.uniform_10000"]
     assert (noise["data-verdict"], noise["sym"], noise["text"]) == ("holds", "✓", "0.50")
     assert "the evidence committed in" in noise["tip"] or "commit unknown" in noise["tip"]
     # the fast figures are never committed: without a run of its tests they are not run
-    assert {marks[f]["data-verdict"] for f in FIGURES - {"noise.uniform_10000"}} == {"not run"}
+    assert {marks[f]["data-verdict"] for f in EXAMPLE_FIGURES - {"noise.uniform_10000"}} == {"not run"}
 
 
 @pytest.fixture(scope="module")
