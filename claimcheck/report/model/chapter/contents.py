@@ -21,10 +21,12 @@ import bisect
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from claimcheck.anchors import Anchor, AnchorList, index_of
 
 ANCHOR_KEY = re.compile(r"[a-z][a-z0-9_]*")
+NONE: Mapping[str, str] = MappingProxyType({})      # no claim sections' titles: each heading's own
 
 
 def section_anchor(key: str) -> str:
@@ -52,7 +54,7 @@ class Section:
 Heading = tuple[str, str, str]      # (anchor key, title: a claim section's key or the text's own, a phrase)
 
 
-def sections(chapter: str, block_starts: list[int], declared: Sequence[Heading], titles: Mapping[str, str] = {},
+def sections(chapter: str, block_starts: list[int], declared: Sequence[Heading], titles: Mapping[str, str] = NONE,
              within: bool = False) -> list[Section]:
     """The declared sections found in the text, in order; each anchored at its paragraph
     (`titles`: the claim sections' titles, the Chapter's `sections`)."""
@@ -93,7 +95,7 @@ class Contents:
 
 
 def contents(chapter: str, block_starts: list[int], marks: list[tuple[int, str]], declared: Sequence[Heading],
-             within: Sequence[Heading] = (), titles: Mapping[str, str] = {}) -> Contents:
+             within: Sequence[Heading] = (), titles: Mapping[str, str] = NONE) -> Contents:
     """The sections found in the text, those within them, and each section's marks per kind."""
     secs = sections(chapter, block_starts, declared, titles)
     subs = sections(chapter, block_starts, within, titles, within=True)
