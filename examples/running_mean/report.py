@@ -4,9 +4,11 @@ there is one (its claims.json, from `pytest -c examples/running_mean/pytest.ini 
 --report-dir DIR`), written as merged.json, claims.md, index.html, the badges and the chapter view
 (chapter.html, chapter.md: the text with every asserted figure marked by its verdict).
 
-The text's own parts of the report (`PARTS`) are few: no errata, no tables or plots of its own;
-since when each verdict stands and what each mark shows are the engine's, from this text's root;
-its cut is the engine's, with its headings (tables.py HEADINGS).
+The text's own parts of the report (`PARTS`) are few: its errata (one per refuted claim, its quote
+and cause from tables.py ERRATA, the suggested sentence that quote with our measurement in place
+of the printed figure), no tables or plots of its own; since when each verdict stands and what each
+mark shows are the engine's, from this text's root; its cut is the engine's, with its headings
+(tables.py HEADINGS).
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from claimcheck.formats import like
 from claimcheck.report import publish
 from claimcheck.report.model import details, since
 from claimcheck.report.model.chapter.cut import View, cut
@@ -26,10 +29,36 @@ from examples.running_mean.chapter import CHAPTER
 RESULTS = CHAPTER.root / "results"
 VIEW = View(headings=tables.HEADINGS)
 
-PARTS = Parts(facts=lambda *a, **k: None, errata=lambda *a, **k: [], tables=lambda *a, **k: [],
+
+
+def _measured(row: dict) -> float | None:
+    m = row.get("measured")
+    return m.get("mean") if isinstance(m, dict) else m
+
+
+def errata(merged: dict, *args, **kwargs) -> list[dict]:
+    """One entry per refuted claim (the fields the engine's views show: claimcheck/report/views/errata.py)."""
+    out = []
+    for c in merged.get("claims", []):
+        if c["verdict"] != "refuted":
+            continue
+        quote, cause = tables.ERRATA.get(c["id"], (None, ""))
+        suggested = quote or ""
+        for f in merged.get("figures", []):
+            if f["claim"] == c["id"] and f["verdict"] == "refuted" and quote:
+                suggested = suggested.replace(f["printed"], like(_measured(f), f["printed"]))
+        refuted = [t for t in c.get("tests", []) if t["outcome"] == "refuted"]
+        out.append({"id": c["id"], "statement": c["statement"], "quote": quote,
+                    "figures": [{"test": t["nodeid"].split("::")[-1], "reason": t.get("reason", "")} for t in refuted],
+                    "cause": cause or "not yet found", "readings": [], "suggested": suggested if quote else "",
+                    "diagnosed": bool(quote)})
+    return out
+
+
+PARTS = Parts(facts=lambda *a, **k: None, errata=errata, tables=lambda *a, **k: [],
               since=lambda figures, meta: details.with_details(since.since_rows(figures, meta, CHAPTER.root)),
               cut=lambda *a: cut(CHAPTER, VIEW, *a), title="the running-mean example's report",
-              errata_home="examples/running_mean/ (no errata)", project="the running-mean example")
+              errata_home="examples/running_mean/tables.py ERRATA", project="the running-mean example")
 
 
 def render(out: Path, results_dir: Path = RESULTS):

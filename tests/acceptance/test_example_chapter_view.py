@@ -2,7 +2,7 @@
 (claimcheck/report/views/chapter/), handed the example's Chapter and its few report parts, renders
 its chapter.html and chapter.md as CI does (.ci/run): from its committed results alone, and merged
 with a run of its tests.  A figure that holds and the figure refuted on purpose (mean.squares) each
-show their verdict where the text prints them."""
+show their verdict where the text prints them, and the refuted sentence its suggested one."""
 import os
 import re
 import subprocess
@@ -99,9 +99,15 @@ def test_after_a_run_the_refuted_figure_and_the_holding_ones_show_their_verdicts
     assert re.search(r"data-section='sec-mean' data-holds='3' data-refuted='1'", page)
     assert re.search(r"data-section='sec-noise' data-holds='1'", page)
     assert "<title>The chapter, checked in place: the running-mean example</title>" in page
+    # its erratum (tables.py ERRATA): the refuted sentence underlined, our measurement in the suggested one
+    sentence = "The mean of the squares 1, 4, 9 and 16 is "
+    assert re.search(r"<span class='refuted-sentence' data-claims='mean\.squares'[^>]*>" + re.escape(sentence), page)
+    assert re.search(r"<aside class='suggested' id='suggested-mean\.squares'[^>]*>.*Suggested: "
+                     + re.escape(sentence + "7.5."), page)
 
 
 def test_the_markdown_view_marks_the_same_figures(run):
     md = (run / "chapter.md").read_text(encoding="utf-8")
     assert "is **7.0**✗[^mean-squares]" in md and "ends at **0.50**✓[^noise-uniform_10000]" in md
     assert re.search(r"^\[\^mean-squares\]: ✗ \*\*refuted\*\*", md, re.MULTILINE)
+    assert "> **Suggested:** The mean of the squares 1, 4, 9 and 16 is 7.5." in md
