@@ -10,7 +10,8 @@ from pathlib import Path
 from claimcheck.save import load_verdicts
 from claimcheck.verdicts import committed_only
 from claims.chapter import CHAPTER
-from claims.report import chapter, errata
+from claims.report import errata
+from claims.report.cli import chapter_view
 from data.chapter import load_chapter
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,7 +25,7 @@ if __name__ == "__main__":
             t0 = time.perf_counter()
             entries = errata.build(merged, ROOT / "results", Path(out))
             t1 = time.perf_counter()
-            chapter.build(Path(out), text, "", merged, entries)
+            chapter_view(Path(out), text, "", merged, entries)
             t2 = time.perf_counter()
             best_errata, best_view = min(best_errata, t1 - t0), min(best_view, t2 - t1)
         size = sum((Path(out) / n).stat().st_size for n in ("chapter.html", "chapter.md"))

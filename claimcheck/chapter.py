@@ -85,13 +85,8 @@ class Chapter:
     runs: RunRecords = field(default_factory=RunRecords)
     instruments: Mapping[str, str] = field(default_factory=dict)  # measurement -> "clock" | "allocator"
     remeasure: Mapping[str, str] = field(default_factory=dict)    # measurement -> the command that measures it
-    # The report's parts that are a text's own, for the report once it is the engine's (issue 45,
-    # item 4): where the text introduces our tables and plots, its errata, tables and plots.  This
-    # project's report (claims/report/) still reads its own.
-    places: Sequence[Any] = ()
-    errata: Any = None
-    tables: Any = None
-    plots: Any = None
+    # The report's parts that are a text's own (its errata, tables, since-when, and its chapter view's
+    # places and headings) are not here: they come in the report's Parts (claimcheck/report/model/report.py).
     where: Mapping[str, str] = field(default_factory=dict)   # "figures", "claims", ...: the file that holds each table
     tests: str = "claims"                              # the folder of the claim tests, from the root
 

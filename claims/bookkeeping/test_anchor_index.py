@@ -14,11 +14,12 @@ import pytest
 from claimcheck import accounting, sentences
 from claimcheck.anchors import Anchor, AnchorError, AnchorIndex, AnchorList, index_of
 from claimcheck.figures import Figure, located, printed_of
+from claimcheck.report.model.chapter import contents, places
+from claimcheck.report.model.chapter.text import blocks, quotes
 from claims import chapter_setup
 from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES, READ
-from claims.report import chapter_inserts, chapter_text, chapter_toc
-from claims.report.chapter_cut import anchor_lists
+from claims.report.chapter_cut import HEADINGS, PLACES, WITHIN, anchor_lists
 from claims.report.errata import ERRATA
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -53,19 +54,19 @@ def _alone(text: str, name: str, alter) -> tuple[Anchor, str]:
 def _lookup(name: str, anchor: Anchor):
     """The list's own lookup, the one its users call (each through the index)."""
     def headings(text):
-        starts = [b.start for b in chapter_text.blocks(text)]
-        chapter_toc.sections(text, starts)
-        chapter_toc.sections(text, starts, chapter_toc.WITHIN, within=True)
+        starts = [b.start for b in blocks(text)]
+        contents.sections(text, starts, HEADINGS, CHAPTER.sections)
+        contents.sections(text, starts, WITHIN, CHAPTER.sections, within=True)
     return {
         "figures": lambda text: located(text, FIGURES[anchor.id]),
         "reads": lambda text: located(text, READ[anchor.id]),
         "declared": lambda text: accounting.numbers(text, CHAPTER),
         "sentences": lambda text: sentences.accounted(text, CHAPTER.sentences),
         "setup": lambda text: chapter_setup.sentence(text, chapter_setup.SETUP_BY_ID[anchor.id]),
-        "places": lambda text: chapter_inserts.placed(text, chapter_text.blocks(text)),
-        "formulas": lambda text: index_of(text).check(chapter_inserts.anchor_lists()),
+        "places": lambda text: places.placed(text, blocks(text), PLACES),
+        "formulas": lambda text: index_of(text).check([LISTS["places"], LISTS["formulas"]]),
         "headings": headings,
-        "errata": lambda text: chapter_text.quotes(text, [{"id": anchor.id, "quote": anchor.quote}]),
+        "errata": lambda text: quotes(text, [{"id": anchor.id, "quote": anchor.quote}]),
     }[name]
 
 

@@ -5,15 +5,15 @@ templates, publish.py); what is this chapter's own is here:
 - cli.py: the command: reads the run, draws the plots, saves what --save-results asks for, builds
   the model and writes every view (claimcheck/report/publish.py, with the chapter view);
 - model.py: this chapter's parts of the report model (PARTS: its evidence reader evidence.py, its
-  errata errata/, its tables tables.py with table_builders.py and table_data.py, since when each
-  verdict stands chapter_since.py, the chapter cut chapter_cut.py), handed to the engine's model
-  with CHAPTER; readme.py: the README's report and the generated blocks of README.md and
-  docs/claims.md;
-- the chapter view: chapter.py (chapter.html) and chapter_md.py (chapter.md), with its parts
-  (chapter_text.py, chapter_math.py, chapter_sentences.py, chapter_marks.py, chapter_inserts.py,
-  chapter_toc.py, chapter_page.py);
-- plots.py (drawn by the command from results/), site.py and publish.py (the published site),
-  links.py (the links of README.md and docs/).
+  errata errata/, its tables tables.py with table_builders.py and table_data.py, and its chapter
+  cut chapter_cut.py: the engine's cut with this chapter's own lists, the places of our tables and
+  plots, the formulas and the headings), handed to the engine's model with CHAPTER; readme.py: the
+  README's report and the generated blocks of README.md and docs/claims.md;
+- the chapter view is the engine's (claimcheck/report/views/chapter/, its cut and since-when in
+  claimcheck/report/model/), handed the model;
+- plots.py (drawn by the command from results/), site.py and publish.py (the published site, and
+  the page it shows where the chapter view was not built), links.py (the links of README.md and
+  docs/).
 
 The merge policy is claimcheck/verdicts.py's (merge, committed_only) and claimcheck/save.py's (what a
 --save-results keeps).  Imports no torch.

@@ -1,37 +1,74 @@
-"""The chapter cut once per render, for both views of it (chapter.html, chapter.md): its blocks,
-its formulas, the marks of its figures and the refuted sentences the errata quote (each widened
-to the whole of a formula it cuts: claims/report/chapter_math.py widen), the errata whose quote
-is not in the text, the places of our tables and plots (claims/report/chapter_inserts.py), the
-sentences that assert claims (claims/report/chapter_sentences.py), and its sections with their
-marks per verdict (claims/report/chapter_toc.py).  Every quote is found by the text's one anchor
-index (claimcheck/anchors.py; `anchor_lists` names all of this chapter's).  Pure: no HTML, no torch.
+"""This chapter's own lists for its chapter view (the view is the engine's:
+claimcheck/report/views/chapter/, the cut claimcheck/report/model/chapter/cut.py), and its cut:
+where our tables and plots go (PLACES), the paragraphs that introduce a formula rather than a table
+(FORMULAS), its sections (HEADINGS, WITHIN: the chapter prints no headings), and the errata's
+quotes (by claim ID, claims/report/errata/).  Every quote stands once in the chapter, found by its
+one anchor index (claimcheck/anchors.py; `anchor_lists` names all of this chapter's lists, checked
+by claims/bookkeeping/test_anchor_index.py).  Pure: no HTML, no torch.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from claimcheck.anchors import Anchor, AnchorList
+from claimcheck.report.model.chapter import contents, places
+from claimcheck.report.model.chapter.cut import Cut, View
+from claimcheck.report.model.chapter.cut import cut as cut_text
+from claimcheck.report.model.chapter.places import Place
 from claims.chapter import CHAPTER
-from claims.report import chapter_inserts, chapter_math, chapter_sentences, chapter_toc
-from claims.report.chapter_inserts import Place, placed
-from claims.report.chapter_marks import kind_of
-from claims.report.chapter_sentences import Asserting
-from claims.report.chapter_text import Block, Mark, Quote, blocks, marks, quotes
-from claims.report.chapter_toc import Contents
 from claims.report.errata import ERRATA
 
+# Where each insert goes, by a verbatim phrase of its paragraph (tests/integration/test_chapter_inserts.py finds
+# each once in the text).  The tables: every paragraph that ends by introducing a table ("...:")
+# and is followed by prose, not by the table; the plots: the paragraph that discusses what they show.
+PLACES = [
+    Place("One row of 64 scores, with and without the division:", "table", "effective_tokens"),
+    Place("Over two thousand random rows:", "table", "softmax_jacobian"),
+    Place("Delete the division and train, at four head widths:", "table", "sqrt_dk_ablation"),
+    Place("Delete the division and train, at four head widths:", "plot", "scale"),
+    Place("The mechanism is visible in the scores themselves:", "table", "runaway"),
+    Place("The full ladder, each row adding one piece to the row above it:", "table", "ladder"),
+    Place("The full ladder, each row adding one piece to the row above it:", "plot", "ladder"),
+    Place("Now where the parameters actually sit", "table", "mlp_share"),   # ladder.mlp_two_thirds's records
+    Place("post-norm with warmup matches pre-norm exactly", "plot", "norm"),
+    Place("Four ways to inject position,", "table", "positions"),
+    Place("Four ways to inject position,", "plot", "positions"),
+    Place("The x4 columns are the ratio to the row above", "plot", "cost_scaling_cpu"),
+    Place("Block 1 is identical in both sentences", "plot", "winograd_attention"),
+    Place("the same row across all eight adjectives shows the rule the model found:", "table", "winograd_routing"),
+]
+# The other paragraphs that end with a colon and are followed by prose introduce a formula the text
+# does not print, not a table (not inserted: there is nothing of ours to show for them).
+FORMULAS = ["returns one vector is the average:", "The formula is now bookkeeping:",
+            "variances of independent things add:"]
 
-@dataclass(frozen=True)
-class Cut:
-    text: str
-    blocks: list[Block]
-    math: list[tuple[int, int]]          # the formulas of its prose
-    marks: list[Mark]                    # one per figure row, in order
-    quotes: list[Quote]
-    unplaced: list[dict]                 # the errata entries whose quote the text does not hold
-    places: dict[int, list[Place]]       # our inserts, by the start of the paragraph they follow
-    asserting: list[Asserting]           # the sentences that assert claims, in order
-    contents: Contents                   # its sections, each with its marks per verdict (chapter_toc.py)
+# The chapter's sections (it prints no headings), each by a short verbatim phrase of its first
+# paragraph (no figure in it, found once in the text; tests/acceptance/test_chapter_view.py checks
+# both) and a title: a claim section's key (its title is claims/registry.py SECTIONS's) or ours.
+# (anchor id, title, a phrase of the section's first paragraph)
+HEADINGS = [
+    ("recurrence", "recurrence", "the summary was a recurrent state"),
+    ("average", "average", "The most obvious function of a variable number of vectors"),
+    ("mask", "mask", "Averaging over a growing prefix looks like a loop."),
+    ("qkv", "qkv", "The rest of this chapter is one question"),
+    ("scale", "scale", "Almost every explanation of"),
+    ("ladder", "ladder", "One head is one softmax row per position"),
+    ("norm", "norm", "Look at where the normalisation sits"),
+    ("positions", "positions", "Delete the position embeddings and the model still trains"),
+    ("dropout", "dropout", "Dropout is inherited the same way"),
+    ("cost", "cost", "Two tensors in the layer have shape"),
+    ("decoder", "Encoder-decoder and decoder-only", "describes an encoder-decoder"),
+    ("params", "params", "With the block defined, model size is arithmetic."),
+    ("winograd", "winograd", "Perplexity is a number about a corpus."),
+    ("implementation", "Checked against PyTorch", "Finally, the implementation."),
+    ("next", "What you have, and what you do not", "You have the architecture every model"),
+]
+# claim sections that begin inside one of the above (the corpus, in the average's; depth, in the
+# closing one): listed under it, with an anchor and a marker of their own
+WITHIN = [
+    ("corpus", "corpus", "The corpus below is"),
+    ("depth", "depth", "stacking will not fix it by itself"),
+]
+
+VIEW = View(places=PLACES, headings=HEADINGS, within=WITHIN)
 
 
 def anchor_lists() -> tuple[AnchorList, ...]:
@@ -39,16 +76,13 @@ def anchor_lists() -> tuple[AnchorList, ...]:
     Chapter's (figures, reads, declared numbers and words, sentences, setup numbers), the view's
     (places, formulas, headings) and the errata's quotes (by claim ID)."""
     errata = AnchorList("errata", tuple(Anchor(e.quote, "errata", cid) for cid, e in ERRATA.items()))
-    return (*CHAPTER.anchor_lists(), *chapter_inserts.anchor_lists(), *chapter_toc.anchor_lists(), errata)
+    formulas = AnchorList("formulas", tuple(Anchor(f, "formulas", f"#{i}") for i, f in enumerate(FORMULAS)))
+    return (*CHAPTER.anchor_lists(), places.anchor_list(PLACES), formulas, contents.anchor_list(HEADINGS, WITHIN),
+            errata)
 
 
 def cut(text: str, figures: list[dict], entries: list[dict], accounted, claims: dict[str, dict]) -> Cut:
-    """`figures`: the figure rows; `entries`: the errata; `accounted`: the sentence walk
-    (claimcheck/sentences.py accounted; [] where it could not be made); `claims`: the claims by ID."""
-    bs = blocks(text)
-    math = chapter_math.spans(text, bs)
-    ms = chapter_math.widen(marks(text, figures), math)        # a formula is an atom: a mark holds it whole
-    qs, unplaced = quotes(text, entries)
-    sentences = chapter_sentences.asserting(accounted, claims, [(m.start, m.end) for m in ms] + math)
-    contents = chapter_toc.contents(text, [b.start for b in bs], [(m.start, kind_of(m.row)) for m in ms])
-    return Cut(text, bs, math, ms, chapter_math.widen(qs, math), unplaced, placed(text, bs), sentences, contents)
+    """The chapter cut for its view (the engine's, handed CHAPTER and VIEW): `figures`: the figure
+    rows; `entries`: the errata; `accounted`: the sentence walk (claimcheck/sentences.py accounted;
+    [] where it could not be made); `claims`: the claims by ID."""
+    return cut_text(CHAPTER, VIEW, text, figures, entries, accounted, claims)

@@ -11,7 +11,8 @@ that reached a verdict wins, and keeps its source (tier, device, date).  Without
 committed verdicts are rendered alone, and the report says so.  The command reads the run,
 draws the plots, saves what --save-results asks for, then builds the report model once
 (claims/report/model.py, the engine's claimcheck/report/model/) and writes every view of it
-(claimcheck/report/publish.py, with this chapter's view, claims/report/chapter.py).
+(claimcheck/report/publish.py: the engine's views, the chapter view among them, and this
+chapter's own, the site's placeholder for a chapter view not built, claims/report/site.py).
 
 Imports no torch: rendering needs only the JSON, the registry and matplotlib.
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
+from pathlib import Path
 
 from claimcheck.files import SaveError
 from claimcheck.report import publish
@@ -28,14 +30,14 @@ from claimcheck.save import save_run
 from claimcheck.verdicts import is_smoke, summary_text
 from claims import rederive
 from claims.chapter import CHAPTER
-from claims.report import chapter as chapter_view
-from claims.report import model
+from claims.report import model, site
 from claims.report.readme import BADGES, README_BLOCKS, generated, readme_block, rewrite_readme, weakened
 from data.paths import PROJECT_ROOT, CheckoutError, committed_folder, require_checkout
 from fixtures.results import EvidenceError, read_json, reading
 
 ROOT = PROJECT_ROOT
 RESULTS = ROOT / "results" / "verdicts.json"
+VIEWS = (site.placeholder_view,)          # this chapter's own views, written with the engine's
 
 
 def main(argv=None) -> int:
@@ -139,7 +141,7 @@ def _main(argv=None) -> int:
             raise EvidenceError("the committed evidence is refused by python -m claims.rederive (run it for "
                                 "the whole account):\n  " + "\n  ".join(refused[:20]))
         report = model.build(out, fresh, *chapter, results_dir=RESULTS.parent, with_readme=a.readme or a.check_readme)
-    publish.write(report, out, views=[chapter_view.write])
+    publish.write(report, out, views=VIEWS)
     code = _readme(a, report, out)
     if code:
         return code
@@ -195,6 +197,15 @@ def _readme(a, report, out) -> int | None:
                   "`python -m claims.report --readme` after a full fast run and commit it", file=sys.stderr)
             return 1
     return None
+
+
+def chapter_view(out: Path, chapter: str | None, why_absent: str, merged: dict, entries: list[dict]) -> list[Path]:
+    """The chapter view alone, from merged verdicts and their errata (benchmarks/chapter_view.py):
+    the report model, then its two renderings of the chapter (the engine's), no badges."""
+    r = model.assemble(merged, out, chapter, why_absent, entries=entries)
+    for view in (publish.write_chapter, *VIEWS):
+        view(r, out, {})
+    return [out / "chapter.html", out / "chapter.md"] if r.chapter is not None else []
 
 
 if __name__ == "__main__":

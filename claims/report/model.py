@@ -1,26 +1,29 @@
 """This chapter's report model: the engine's (claimcheck/report/model/report.py), handed CHAPTER
 and this chapter's own parts of its report (`PARTS`): its one reader of the evidence
 (evidence.py Facts), its errata (errata/), its regenerated tables (tables.py data), since when
-each verdict stands (chapter_since.py) and what each figure's mark shows (figure_details.py),
-and the chapter cut for its view (chapter_cut.py).  Each part is looked up when called, so that
-a test may count the calls.  Imports no torch."""
+each verdict stands and what each figure's mark shows (the engine's since.py and details.py, from
+this checkout), and the chapter cut for its view (chapter_cut.py: the engine's cut with this
+chapter's places and headings).  Each part is looked up when called, so that a test may count the
+calls.  Imports no torch."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from claimcheck import save, verdicts
+from claimcheck.report.model import details, since
 from claimcheck.report.model.report import Parts, Report, merged_verdicts
 from claimcheck.report.model.report import assemble as assemble_report
 from claims.chapter import CHAPTER
-from claims.report import chapter_cut, chapter_since, errata, evidence, figure_details, readme, tables
+from claims.report import chapter_cut, errata, evidence, readme, tables
 from data.paths import PROJECT_ROOT
 
 RESULTS_DIR = PROJECT_ROOT / "results"
 
 PARTS = Parts(facts=lambda *a, **k: evidence.Facts(*a, **k), errata=lambda *a, **k: errata.build(*a, **k),
-              tables=lambda *a, **k: tables.data(*a, **k), since=lambda *a: figure_details.with_details(chapter_since.since_rows(*a)),
+              tables=lambda *a, **k: tables.data(*a, **k),
+              since=lambda *a: details.with_details(since.since_rows(*a, root=CHAPTER.root)),
               cut=lambda *a: chapter_cut.cut(*a), title="attention-claims report",
-              errata_home="claims/report/errata/")
+              errata_home="claims/report/errata/", project="attention-claims")
 
 
 def build(out: Path, fresh: dict | None, text: str | None, why_absent: str = "", results_dir: Path = RESULTS_DIR,

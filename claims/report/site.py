@@ -1,24 +1,26 @@
 """The published site (GitHub Pages, the `site` and `deploy` jobs of .github/workflows/claims.yml):
 the report rendered from the committed evidence with no training and no torch, assembled into a
 folder a visitor opens (build), every link in it checked (broken_links); the
-command is claims/report/publish.py.  Also the one place that names the chapter view's section
-anchors (section_anchor), which chapter.html carries.  The site's address is whatever Pages gives
+command is claims/report/publish.py.  The chapter view's section anchors, which chapter.html
+carries and the README's badges link to, are the engine's (claimcheck/report/model/chapter/contents.py
+section_anchor).  The site's address is whatever Pages gives
 the repository it is deployed from; nothing in the repository names it (the README's badges link
 relatively, to docs/claims.md: claims/report/readme.py, claims/report/links.py).
 
 Without the chapter text (its secret unset) the report builds no chapter view; it renders
-chapter-not-built.html instead (`placeholder`, from the report model's claim table), which the
+chapter-not-built.html instead (`placeholder_view`, from the report model's claim table), which the
 site publishes as its chapter.html: it says why, and still holds every section's anchor, so that
 no link into a section lands nowhere.
 """
 from __future__ import annotations
 
 import html
-import re
 import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+
+from claimcheck.report.model.chapter.contents import section_anchor
 
 CHAPTER_VIEW = "chapter.html"
 # External links a page of the site may carry (a prefix each); anything else is reported.
@@ -27,18 +29,6 @@ EXTERNAL: tuple[str, ...] = ()
 PUBLISHED = {".html", ".md", ".png", ".svg", ".json", ".txt"}
 PLACEHOLDER = "chapter-not-built.html"
 UNPUBLISHED = {"manifest.json", "claims.json", PLACEHOLDER}
-
-
-ANCHOR_KEY = re.compile(r"[a-z][a-z0-9_]*")
-
-
-def section_anchor(key: str) -> str:
-    """The id of a section in chapter.html: "sec-<key>".  Every claims section (a key of
-    claims/registry.py SECTIONS) has one there; the view's other sections (its table of contents,
-    claims/report/chapter_toc.py) use the same scheme."""
-    if not ANCHOR_KEY.fullmatch(key):
-        raise ValueError(f"{key!r}: a section's key is lower-case letters, digits and _ (as claims/registry.py's)")
-    return f"sec-{key}"
 
 
 # ---------------------------------------------------------------------------------- the site
@@ -64,6 +54,16 @@ def placeholder(sections, why: str) -> str:
 {chr(10).join(parts)}
 </body></html>
 """
+
+
+def placeholder_view(r, out: Path, svgs: dict[str, str]) -> list[Path]:
+    """A view of the report (claimcheck/report/publish.py write's `views`): chapter-not-built.html
+    where the report model has no chapter (its why, `r.chapter_missing`), else none."""
+    (out / PLACEHOLDER).unlink(missing_ok=True)
+    if r.chapter is not None:
+        return []
+    (out / PLACEHOLDER).write_text(placeholder(r.sections, r.chapter_missing), encoding="utf-8")
+    return [out / PLACEHOLDER]
 
 
 def build(report_dir: Path, site_dir: Path) -> list[Path]:

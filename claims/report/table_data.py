@@ -2,7 +2,7 @@
 rows, the chapter's figure each cell restates, and the evidence it is built from): what builds a
 table from the figure rows (`_figure_table`).  The report model holds them; the engine's views
 render them (claimcheck/report/views/tables.py: report/tables.md, index.html's template, and the
-chapter view, which shows each table in place: claims/report/chapter_inserts.py).
+chapter view, which shows each table in place: claimcheck/report/views/chapter/inserts.py).
 
 Built from the merged report (the figure rows every test recorded) and the committed run records
 (results/<group>.json); the chapter's own columns come from the chapter's text

@@ -5,7 +5,9 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from claimcheck.anchors import Anchor, AnchorList
 from claimcheck.chapter import Chapter
+from claimcheck.report.model.chapter.contents import anchor_list
 from claimcheck.sentences import REASONS
 from examples.running_mean import tables
 
@@ -36,6 +38,9 @@ CHAPTER = Chapter(
     declared=tables.DECLARED,
     sentences=tables.SENTENCES,
     sentence_reasons=REASONS,
+    # the chapter view's headings and the errata's quotes, found like every quote of the text
+    quotes=(anchor_list(tables.HEADINGS),
+            AnchorList("errata", tuple(Anchor(q, "errata", cid) for cid, (q, _) in tables.ERRATA.items()))),
     rule_inputs=tables.rule_inputs,
     measurements=tables.MEASUREMENTS,
     where={"figures": "examples/running_mean/tables.py FIGURES", "claims": "examples/running_mean/tables.py CLAIMS"},

@@ -1,5 +1,6 @@
 """The running-mean text's tables: its figures, claims and sections, its declared numbers and
-words, and its sentences.  Every figure is anchored in text.txt; nothing else types one."""
+words, its sentences, its headings for the chapter view and its errata's quotes and causes.  Every figure is anchored in text.txt;
+nothing else types one."""
 from __future__ import annotations
 
 from claimcheck.chapter import Claim
@@ -9,6 +10,14 @@ from claimcheck.sentences import Sentence
 from claimcheck.specs import Spec
 
 SECTIONS = {"mean": "The running mean", "noise": "Noise averages out"}
+# The chapter view's sections (the text prints no headings): (anchor key, a claim section's key, a
+# verbatim phrase of the section's first paragraph, once in the text); its contents list them
+HEADINGS = [("mean", "mean", "A running mean keeps two things"), ("noise", "noise", "Noise averages out.")]
+# Each refuted claim's erratum: the sentence of the text it corrects (verbatim, once) and its cause;
+# the suggested sentence is that quote with our measurement in place of the printed figure (report.py)
+ERRATA = {"mean.squares": ("The mean of the squares 1, 4, 9 and 16 is 7.0.",
+                           ("the text's arithmetic: the running mean and the batch mean of the squares agree with "
+                            "each other, not with the printed figure"))}
 
 FIGURES: dict[str, Figure] = {f.id: f for f in [
     Figure("mean.batch_4", "mean.running_equals_batch", "2.5", "the mean of 1, 2, 3 and 4 is 2.5"),

@@ -1,5 +1,5 @@
 """The chapter view in Chromium, as a reader sees its math and what it adds in place
-(claims/report/chapter_math.py, chapter_inserts.py): no `$` delimiter left in the prose, every
+(claimcheck/report/views/chapter/mathml.py, inserts.py): no `$` delimiter left in the prose, every
 formula a <math> with a box; every table the chapter introduces and does not print shown right
 after its paragraph, labelled as ours with its seeds, date and device; every plot an inline
 data: image beside its paragraph; each table cell restating a printed figure a secondary mark
@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from chromium import BROWSER, WHY_NONE, probe, screenshot
 
+from claimcheck.report.model.chapter import formulas
+from claimcheck.report.model.chapter.text import blocks as chapter_text_blocks
 from claims.chapter_figures import FIGURES
-from claims.report import chapter_math
-from claims.report.chapter_inserts import PLACES
-from claims.report.chapter_text import blocks as chapter_text_blocks
+from claims.report.chapter_cut import PLACES
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 OUT = ROOT / "report" / "chapter-math"          # a report directory of its own: its screenshots stay there
@@ -74,9 +74,9 @@ def seen(built):
 
 
 def test_every_formula_is_typeset_and_no_dollar_is_left_in_the_prose(seen, chapter_text):
-    formulas = chapter_math.spans(chapter_text, chapter_text_blocks(chapter_text))
+    found = formulas.spans(chapter_text, chapter_text_blocks(chapter_text))
     m = seen["math"]
-    assert m["count"] >= len(formulas) >= 50          # the chapter's, and those of the suggested sentences
+    assert m["count"] >= len(found) >= 50          # the chapter's, and those of the suggested sentences
     assert m["dollars"] == chapter_text.count("\\$") == 0
     assert m["empty"] == 0                            # each drawn: a box of its own
 

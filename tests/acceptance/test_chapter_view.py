@@ -1,4 +1,4 @@
-"""The chapter view (claims/report/chapter.py): report/chapter.html and chapter.md, the chapter
+"""The chapter view (the engine's claimcheck/report/views/chapter/): report/chapter.html and chapter.md, the chapter
 with every asserted figure marked where it is printed.  Checked on the files, and as a reader
 sees it in headless Chromium (where `.ci/run` installs it; elsewhere that test skips)."""
 import collections
@@ -204,9 +204,9 @@ def test_every_asserting_sentence_carries_a_mark_with_its_claims_in_chromium(bui
     carries: not encoded), and links each claim to its row in index.html."""
     from urllib.parse import unquote
 
+    from claimcheck.report.model.chapter.sentences import RANK, claim_kind
     from claimcheck.sentences import accounted
     from claims.chapter import CHAPTER
-    from claims.report.chapter_sentences import RANK, claim_kind
     body = probe(built / "chapter.html", SENTENCES, built / "chrome-profile")
     marks = json.loads(unquote(body["sentences"]))
     claims = {c["id"]: c for c in json.loads((built / "merged.json").read_text())["claims"]}
@@ -218,10 +218,10 @@ def test_every_asserting_sentence_carries_a_mark_with_its_claims_in_chromium(bui
         assert held and set(a.claims) <= set(held[0]["claims"]), a.unit.context(chapter_text)
     for m in marks:
         assert m["shown"] and m["bar"] > 0, m
-        assert m["verdict"] == min((claim_kind(claims.get(c)) for c in m["claims"]), key=RANK.index), m
+        assert m["verdict"] == min((claim_kind(CHAPTER, claims.get(c)) for c in m["claims"]), key=RANK.index), m
         assert len(m["links"]) == len(m["claims"]), m
         for cid, (href, title) in zip(m["claims"], m["links"]):
-            assert title.startswith(f"claim {cid}: {claim_kind(claims.get(cid))}"), (cid, title)
+            assert title.startswith(f"claim {cid}: {claim_kind(CHAPTER, claims.get(cid))}"), (cid, title)
             if cid in claims:
                 assert href == f"index.html#claim-{cid}" and f"claim-{cid}" in index.ids, (cid, href)
             else:
@@ -256,7 +256,7 @@ def test_the_chapter_view_nests_its_marks(built):
 
 
 def test_the_chapter_is_cut_into_its_paragraphs_code_and_printed_tables(chapter_text):
-    from claims.report.chapter_text import blocks
+    from claimcheck.report.model.chapter.text import blocks
     kinds = {chapter_text[b.start:b.end].split("\n")[0][:30]: b.kind for b in blocks(chapter_text)}
     assert kinds["Attention and the Transformer "] == "title"
     assert kinds["From 1997 to about 2017 the su"] == "p"                 # prose with $\mathbf{x}_t$ in it
@@ -349,20 +349,20 @@ def aids(built):
 
 
 def test_the_contents_list_every_section_with_its_marks_per_verdict(built, aids, chapter_text):
-    """Every section of the chapter (it prints no headings: claims/report/chapter_toc.py declares
+    """Every section of the chapter (it prints no headings: claims/report/chapter_cut.py declares
     them, each by a phrase of its first paragraph) is listed, links to its place in the text, and
     gives the marks per verdict between its place and the next section's; together, every mark."""
     from claims import registry
-    from claims.report.chapter_toc import SECTIONS, WITHIN
-    for key, _, phrase in SECTIONS + WITHIN:
+    from claims.report.chapter_cut import HEADINGS, WITHIN
+    for key, _, phrase in HEADINGS + WITHIN:
         assert chapter_text.count(phrase) == 1, key
         assert not re.search(r"\d", phrase), key                     # no chapter figure in a phrase
     # every claim section has its anchor, listed in the contents (a README badge links to it)
     page = parse(built / "chapter.html")
     claim_anchors = {f"sec-{key}" for key in registry.SECTIONS}
     assert claim_anchors <= page.ids and claim_anchors <= {h[1:] for h in page.hrefs if h.startswith("#")}
-    assert aids["toc-sections"] == [f"sec-{key}" for key, _, _ in SECTIONS]
-    assert aids["toc-visible"] == aids["toc-anchors"] == len(SECTIONS)
+    assert aids["toc-sections"] == [f"sec-{key}" for key, _, _ in HEADINGS]
+    assert aids["toc-visible"] == aids["toc-anchors"] == len(HEADINGS)
     assert aids["toc-listed"] == aids["toc-between"]
     total = collections.Counter()
     for c in aids["toc-listed"]:
@@ -434,7 +434,7 @@ def test_a_permalink_opens_its_figures_tooltip_on_load_and_on_hashchange(built):
 
 def _first_commit(timestamp: str) -> str | None:
     """The oldest commit that changed how often results/verdicts.json holds this timestamp (git's
-    pickaxe: a check of claims/report/chapter_since.py's reading of one `git log -p`)."""
+    pickaxe: a check of claimcheck/report/model/since.py's reading of one `git log -p`)."""
     r = subprocess.run(["git", "-C", str(ROOT), "log", "--format=%h", f'-S"timestamp": "{timestamp}"', "--",
                         "results/verdicts.json"], capture_output=True, text=True, check=False)
     return r.stdout.split()[-1] if r.returncode == 0 and r.stdout.split() else None
@@ -499,7 +499,7 @@ def _git(cwd: Path, *args: str) -> str:
 def test_since_when_without_git_before_a_commit_and_in_a_shallow_clone(tmp_path):
     """The commit of committed evidence: the one that added its timestamp; "commit unknown" with no
     history; "not committed yet" for a timestamp saved since; "in or before" in a shallow clone."""
-    from claims.report.chapter_since import since_rows
+    from claimcheck.report.model.since import since_rows
     old, new = "2026-01-02T03:04:05+00:00", "2026-02-03T04:05:06+00:00"
     report = {"meta": {}, "figures": [{"id": "a", "timestamp": old, "source": "committed"},
                                       {"id": "b", "timestamp": new, "source": "committed"},

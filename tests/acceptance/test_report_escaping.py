@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 from chromium import BROWSER, WHY_NONE, probe
 
+from claimcheck.report.views.chapter.chrome import JS as READING_AIDS
 from claimcheck.verdicts import build_report
 from claims import registry
 from claims.chapter import CHAPTER
-from claims.report.chapter_page import JS as READING_AIDS
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 pytestmark = pytest.mark.xdist_group("chromium")      # one browser at a time (tests/acceptance/test_chapter_view.py)
@@ -33,7 +33,7 @@ PLOTS = [f"{IMG}.png", f"'>{IMG}.png"]                       # file names hold n
 BADGE = f"'>{IMG}.svg"
 PAGES = ("index.html", "chapter.html")
 # the one script a page may hold: the chapter view's own (its keys and permalinks), as written in
-# claims/report/chapter_page.py; nothing from a file is in it
+# claimcheck/report/views/chapter/chrome.py; nothing from a file is in it
 OWN_SCRIPTS = {"chapter.html": [READING_AIDS]}
 MARKDOWN = ("claims.md", "chapter.md", "errata.md", "tables.md")
 

@@ -1,4 +1,4 @@
-"""The report's views (claimcheck/report/views/, and this chapter's view of the chapter): they render
+"""The report's views (claimcheck/report/views/, the chapter view's among them, and this chapter's own): they render
 the report model and compute nothing of their own (no mean, sum, count or ratio: the model holds
 every value a page shows), and every string of the model, planted markup in an erratum, a figure
 row, a record or a table cell, comes out escaped on every page (index.html from its autoescaped
@@ -15,19 +15,19 @@ import pytest
 
 from claimcheck.report import publish
 from claimcheck.report.model.parts import Plot
+from claimcheck.report.views.chapter.chrome import JS as READING_AIDS
 from claimcheck.save import load_verdicts
 from claimcheck.verdicts import committed_only
 from claims.chapter import CHAPTER
-from claims.report import chapter as chapter_view
 from claims.report import model
-from claims.report.chapter_page import JS as READING_AIDS
+from claims.report.cli import VIEWS
 
 ROOT = Path(__file__).resolve().parents[2]
-ENGINE_VIEWS = sorted((ROOT / "claimcheck" / "report" / "views").glob("*.py"))
+ENGINE_VIEWS = sorted((ROOT / "claimcheck" / "report" / "views").rglob("*.py"))      # the chapter view's too
 TEMPLATES = sorted((ROOT / "claimcheck" / "report" / "views" / "templates").glob("*.html"))
-# this chapter's views: the chapter view's renderings (its cut, marks' data and since-when are the model's)
-CHAPTER_VIEWS = [ROOT / "claims" / "report" / f"{m}.py" for m in ("chapter", "chapter_md", "chapter_inserts",
-                                                                  "chapter_marks", "chapter_page", "site")]
+# this chapter's own views: the site's placeholder for a chapter view not built (the chapter view is the
+# engine's; its cut, marks' data and since-when are the model's)
+CHAPTER_VIEWS = [ROOT / "claims" / "report" / "site.py"]
 STATISTICS = {"sum", "len", "round", "mean", "fmean", "median", "stdev", "pstdev", "variance", "Counter", "divmod",
               "over_seeds", "like_mean", "mean_of", "cell"}      # the last: a figure over seeds as its mean and sd
 MODULES = {"statistics", "math", "numpy"}
@@ -102,7 +102,7 @@ def _planted(out: Path) -> Path:
     tables = [dataclasses.replace(t, title=PLANT, header=[PLANT for _ in t.header], listings=[(PLANT, PLANT)],
                                   rows=[[PLANT for _ in row] for row in t.rows], grid=PLANT) for t in r.tables]
     plots = [Plot(out / f"{IMG}.png", "data:image/png;base64,")]
-    publish.write(dataclasses.replace(r, tables=tables, plots=plots), out, views=[chapter_view.write])
+    publish.write(dataclasses.replace(r, tables=tables, plots=plots), out, views=VIEWS)
     return out
 
 

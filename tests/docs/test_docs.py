@@ -74,8 +74,9 @@ def test_every_option_named_exists_in_its_commands_help(page):
 
 # What docs/layout.md must name, by file name: every module and script of these folders, but the
 # claim test files (claims/test_*.py: "one test file per chapter section"; the example's) and package files.
-LAYOUT_FOLDERS = ("claimcheck", "data", "model", "fixtures", "claims", "claims/report", "claims/report/errata", "benchmarks",
-                  "examples/running_mean")
+LAYOUT_FOLDERS = ("claimcheck", "claimcheck/report", "claimcheck/report/model", "claimcheck/report/model/chapter",
+                  "claimcheck/report/views", "claimcheck/report/views/chapter", "data", "model", "fixtures", "claims",
+                  "claims/report", "claims/report/errata", "benchmarks", "examples/running_mean")
 
 
 def test_the_layout_names_every_module():

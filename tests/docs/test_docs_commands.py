@@ -132,6 +132,9 @@ RUN: list[Run] = [
     Run(r"pytest --figure qkv\.listing_lines", "docs/running.md: the tests of one printed figure, fast",
         output=r"1 xfailed"),
     Run(r"pytest -m slow --collect-only -q", "docs/running.md: the slow tier is what it lists (the files named there)"),
+    Run(r"python -m examples\.running_mean\.report --report-dir=report/example",
+        "docs/layout.md, docs/figures.md: the example's report through the engine's views, its chapter view among "
+        "them, from its committed verdicts", output=r"\d+ hold"),
 ]
 
 # each reason says why the command is not run here: what it takes, or that it is a template

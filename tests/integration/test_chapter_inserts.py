@@ -1,5 +1,6 @@
-"""The chapter view's math and inserts, without a browser (claims/report/chapter_math.py and
-chapter_inserts.py): formulas typeset safely and never cut by a mark, every table the chapter
+"""The chapter view's math and inserts, without a browser (the engine's
+claimcheck/report/views/chapter/mathml.py and inserts.py, this chapter's places in
+claims/report/chapter_cut.py): formulas typeset safely and never cut by a mark, every table the chapter
 introduces and does not print placed after its paragraph with our data, and chapter.md carrying
 the tables as Markdown tables, the plots as relative image links and the math as TeX.  The same
 page in Chromium: tests/acceptance/test_chapter_view.py."""
@@ -9,30 +10,33 @@ from pathlib import Path
 
 import pytest
 
+from claimcheck.report.model.chapter import formulas, places
+from claimcheck.report.model.chapter.text import Block, Mark, Quote, blocks
+from claimcheck.report.model.details import details
+from claimcheck.report.views.chapter import inserts, marks, mathml
 from claimcheck.save import load_verdicts
 from claimcheck.verdicts import committed_only
 from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES
-from claims.report import chapter, chapter_inserts, chapter_marks, chapter_math, tables
-from claims.report.chapter_inserts import FORMULAS, PLACES
-from claims.report.chapter_text import Block, Mark, Quote, blocks
-from claims.report.figure_details import details
+from claims.report import tables
+from claims.report.chapter_cut import FORMULAS, PLACES
+from claims.report.cli import chapter_view
 from fixtures.results import RESULTS_DIR
 
 ROW = {"id": "x.tiny", "claim": "x.claim", "printed": "1.8", "label": "holds", "verdict": "holds",
        "measured": 1.79e-7, "tolerance": 0.1, "seeds": 1, "source": "fresh run", "measured_on": "cpu",
        "timestamp": "2026-01-01T00:00:00+00:00", "reason": ""}
-ROW["details"] = details(ROW)                      # what the model computes of a row (claims/report/figure_details.py)
+ROW["details"] = details(ROW)                      # what the model computes of a row (claimcheck/report/model/details.py)
 
 
 def test_a_mark_inside_a_formula_wraps_the_whole_formula_once():
     text = "An error of $1.8 \\times 10^{-7}$ on outputs."
     at = text.index("1.8")
     b = Block(0, len(text), "p")
-    math = chapter_math.spans(text, [b])
-    [m] = chapter_math.widen([Mark(at, at + 3, ROW)], math)
+    math = formulas.spans(text, [b])
+    [m] = formulas.widen([Mark(at, at + 3, ROW)], math)
     assert (m.start, m.end) == math[0]                          # widened to the whole formula
-    html = chapter_marks.render_span(text, 0, len(text), [m], [], chapter_math.render)
+    html = marks.render_span(text, 0, len(text), [m], [], mathml.render)
     assert html.count("<math") == 1 and html.count("class='fig ") == 1 and "$" not in html
     mark = html[html.index("<a class='fig"):html.index("</a>")]
     assert "<math" in mark and "<mn>1.8</mn>" in mark           # the mark holds the formula, whole
@@ -41,28 +45,28 @@ def test_a_mark_inside_a_formula_wraps_the_whole_formula_once():
 def test_a_quote_that_ends_inside_a_formula_is_widened_too():
     text = "It is $a + b$ here."
     q = Quote(0, text.index("+"), ("c.x",))
-    [w] = chapter_math.widen([q], chapter_math.spans(text, [Block(0, len(text), "p")]))
+    [w] = formulas.widen([q], formulas.spans(text, [Block(0, len(text), "p")]))
     assert w.end == text.index("$ here") + 1
 
 
 def test_math_is_mathml_and_a_string_from_a_file_cannot_open_html():
-    out = chapter_math.render("a $\\text{<script>x</script>} & y$ b $x \\href{javascript:alert(1)}{y}$")
+    out = mathml.render("a $\\text{<script>x</script>} & y$ b $x \\href{javascript:alert(1)}{y}$")
     assert "<script" not in out and "&lt;script&gt;" in out and "javascript" not in out.split("alttext")[0]
     assert out.count("<math") == 2 and "href=" not in out
-    assert chapter_math.render("costs $5 and $10, or \\$3") == "costs $5 and $10, or $3"   # prices stay text
-    assert "display=\"block\"" in chapter_math.render("$$x^2$$")
+    assert mathml.render("costs $5 and $10, or \\$3") == "costs $5 and $10, or $3"   # prices stay text
+    assert "display=\"block\"" in mathml.render("$$x^2$$")
 
 
 def test_code_blocks_are_never_math(chapter_text):
     bs = blocks(chapter_text)
-    spans = chapter_math.spans(chapter_text, bs)
+    spans = formulas.spans(chapter_text, bs)
     assert len(spans) >= 50
     assert not [s for s in spans for b in bs if b.kind == "pre" and b.start <= s[0] < b.end]
 
 
 def test_every_place_is_in_one_prose_paragraph(chapter_text):
     bs = blocks(chapter_text)
-    assert chapter_inserts.unplaced(chapter_text, bs) == []
+    assert places.unplaced(chapter_text, bs, PLACES) == []
     for p in PLACES:
         assert chapter_text.count(p.phrase) == 1, p.phrase
 
@@ -105,7 +109,7 @@ def test_a_trained_table_says_whose_seeds_dates_and_device_it_shows(data):
 def rendered(tmp_path_factory, chapter_text):
     out = tmp_path_factory.mktemp("chapter-md")
     merged = committed_only(CHAPTER, load_verdicts(CHAPTER, RESULTS_DIR / "verdicts.json"))
-    chapter.build(out, chapter_text, "", merged, [])
+    chapter_view(out, chapter_text, "", merged, [])
     return out
 
 
@@ -125,7 +129,7 @@ def test_the_markdown_view_has_our_tables_in_place_and_plots_as_relative_links(r
             assert (rendered / link.group(1)).resolve().exists(), link.group(1)
     assert "data:image" not in md
     # the math stays TeX for a forge, each formula whole
-    for a, b in chapter_math.spans(chapter_text, blocks(chapter_text)):
+    for a, b in formulas.spans(chapter_text, blocks(chapter_text)):
         assert chapter_text[a:b] in md, chapter_text[a:b]
 
 
@@ -141,6 +145,6 @@ def test_the_html_view_has_each_insert_right_after_its_paragraph(rendered):
 
 
 def test_without_inserts_nothing_is_added():
-    assert chapter_inserts.html_after([], chapter_inserts.Inserts({}, {}), lambda f, t: t) == []
-    assert chapter_inserts.md_after(PLACES[:1], chapter_inserts.Inserts({}, {}), Path("."), lambda f, t: t)[0] \
+    assert inserts.html_after([], inserts.Inserts({}, {}), lambda f, t: t) == []
+    assert inserts.md_after(PLACES[:1], inserts.Inserts({}, {}), Path("."), lambda f, t: t)[0] \
         .startswith("**Ours**: the chapter introduces a table")

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from claimcheck.report.model.chapter.sentences import Asserting, asserting, claim_kind
 from claimcheck.report.model.parts import Table
 from claims import registry
 from claims.chapter import CHAPTER
-from claims.report.chapter_sentences import Asserting, asserting, claim_kind
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 REPORT = ROOT / "claims" / "report"
@@ -68,7 +68,8 @@ def test_a_render_computes_each_part_of_the_report_once(tmp_path, monkeypatch, f
     import anybadge
 
     from claimcheck import accounting, save, sentences, verdicts
-    from claims.report import chapter_text, cli, errata, evidence, model, tables
+    from claimcheck.report.model.chapter import text as chapter_text
+    from claims.report import cli, errata, evidence, model, tables
     from data.chapter import chapter_or_none
     if fresh:
         (tmp_path / "claims.json").write_text(json.dumps(_fresh_run()))
@@ -92,7 +93,7 @@ def test_a_render_computes_each_part_of_the_report_once(tmp_path, monkeypatch, f
     chapter = 1 if text is not None else 0
     assert counts == {"save.load_verdicts": 1, "verdicts.figure_rows": 1,
                       "verdicts.merge" if fresh else "verdicts.committed_only": 1, "accounting.accounting": chapter,
-                      "sentences.accounted": chapter, "chapter_text.blocks": chapter, "errata.build": 1,
+                      "sentences.accounted": chapter, "text.blocks": chapter, "errata.build": 1,
                       "tables.data": 1, "Facts": 1, "badge": 1 + sections}, counts
     # each results/<group>.json the model reads is parsed once (by the one Facts, for the errata and
     # the tables alike)
@@ -185,8 +186,8 @@ def test_a_sentence_mark_holds_every_figure_and_formula_it_cuts_and_shows_its_wo
             _Accounted(21, 30, kind="context"), _Accounted(31, 40, ["a.not_run", "unregistered.claim"]),
             _Accounted(41, 50, ["a.holds"], block=True)]
     # a figure's mark from 8 to 12 crosses the first two sentences: they become one mark
-    marks = asserting(walk, claims, [(8, 12), (33, 35)])
+    marks = asserting(CHAPTER, walk, claims, [(8, 12), (33, 35)])
     assert marks == [Asserting(0, 20, (("a.holds", "holds"), ("a.refuted", "refuted"))),
                      Asserting(31, 40, (("a.not_run", "not run"), ("unregistered.claim", "not encoded")))]
     assert [m.kind for m in marks] == ["refuted", "not encoded"]
-    assert claim_kind(None) == "not encoded"
+    assert claim_kind(CHAPTER, None) == "not encoded"

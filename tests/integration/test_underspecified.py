@@ -13,13 +13,13 @@ import pytest
 
 from claimcheck import evidence as figure_evidence
 from claimcheck.evidence import RecordError, file_of, redecide
+from claimcheck.report.views.chapter.legend import SYMBOL
 from claimcheck.report.views.errata import render
 from claimcheck.verdicts import summarise_claim, summary_of, summary_text
 from claims import rederive
 from claims.chapter import CHAPTER
 from claims.readings_declared import DECLARED_READINGS
 from claims.report import errata
-from claims.report.chapter_marks import SYMBOL
 from data.chapter import chapter_or_none
 from data.paths import PROJECT_ROOT
 

@@ -11,8 +11,12 @@ accounting of the text's numbers and of its sentences, the errata, the regenerat
 plots (each read and encoded once), the badges, the text cut for its view, and (when asked) the
 report the README's blocks show.
 
-What is a text's own (its evidence reader, errata, tables, since-when and cut) comes in `Parts`,
-built by the text's package (this project's claims/report/model.py); the engine calls each once.
+What is a text's own (its evidence reader, errata, tables, since-when and cut, its project's name)
+comes in `Parts`, built by the text's package (this project's claims/report/model.py, the
+example's examples/running_mean/report.py); the engine calls each once.  The engine gives the
+parts of the chapter view that are no text's own: the cut (claimcheck/report/model/chapter/cut.py,
+called by a text's `cut` with its own lists of places and headings), since when each verdict
+stands (since.py) and what each figure's mark shows (details.py).
 Imports no torch.
 """
 from __future__ import annotations
@@ -33,8 +37,12 @@ class Parts:
     """A text's own parts of its report, each called once per render: `facts(merged, results_dir,
     out)` its one reader of the evidence; `errata(merged, results_dir, out, facts=)` its errata
     entries; `tables(merged, results_dir, text, missing, facts=)` its tables as data (`Table`);
-    `since(figures, meta)` the figure rows with since when each verdict stands; `cut(text,
-    figures, errata, sentences, claims by ID)` the text cut for its view; `title` the pages' title; `errata_home` where the errata's prose is written."""
+    `since(figures, meta)` the figure rows with since when each verdict stands and what each
+    mark shows (the engine's since.py since_rows and details.py with_details, handed the text's
+    root); `cut(text, figures, errata, sentences, claims by ID)` the text cut for its view (the
+    engine's chapter/cut.py cut, handed the Chapter and the text's own places and headings);
+    `title` the pages' title; `errata_home` where the errata's prose is written; `project` the
+    project's name, in the chapter view's title ("The chapter, checked in place: <project>")."""
     facts: Callable[..., Any]
     errata: Callable[..., list[dict]]
     tables: Callable[..., list[Table]]
@@ -42,6 +50,7 @@ class Parts:
     cut: Callable[..., Any] = lambda *args: None
     title: str = "claim report"
     errata_home: str = "the text's errata"
+    project: str = "claimcheck"
 
 
 @dataclass(frozen=True)
@@ -61,6 +70,7 @@ class Report:
     readme: dict | None = None    # the report the README's blocks show, where asked for
     title: str = "claim report"   # the pages' title (the text's Parts)
     errata_home: str = ""         # where the errata's prose is written (the text's Parts)
+    project: str = "claimcheck"   # the project's name, in the chapter view's title (the text's Parts)
 
     @property
     def smoke(self) -> bool:
@@ -138,7 +148,8 @@ def assemble(chapter, parts: Parts, merged: dict, out: Path, text: str | None, w
         cut = parts.cut(text, figures, entries, found, {c["id"]: c for c in merged["claims"]})
     return Report(merged, fresh, figures, sections, numbers, said, entries, built,
                   [Plot.read(p) for p in plot_files(out, results_dir)],
-                  [] if verdicts.is_smoke(merged) else badge_data(sections), cut, missing, readme, parts.title, parts.errata_home)
+                  [] if verdicts.is_smoke(merged) else badge_data(sections), cut, missing, readme, parts.title, parts.errata_home,
+                  parts.project)
 
 
 def plot_files(out: Path, results_dir: Path) -> list[Path]:

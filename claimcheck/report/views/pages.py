@@ -1,5 +1,5 @@
-"""The report's page templates (templates/: index.html, table.html; a text's own views add theirs,
-as this chapter's view does, claims/report/templates/), autoescaped whatever their name: every
+"""The report's page templates (templates/: index.html, table.html, the chapter view's chapter.html
+and chapter_parts.html; a text's own views may add theirs, in its package's templates/), autoescaped whatever their name: every
 value a page shows is text of the report model, escaped by the template, never by hand.  The filters the templates use: `css` (a verdict as a CSS class) and an erratum's heads."""
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The chapter view's reading aids beside its marks (claims/report/chapter.py): the style of the
-contents and the section markers (claims/report/chapter_toc.py), the keys to the refuted
-figures and their hint, the permalinks, and the print stylesheet.
+"""The chapter view's page chrome, its reading aids beside its marks (html.py): the style of the
+contents and the section markers (contents.py), the keys to the refuted figures and their hint,
+the permalinks, and the print stylesheet.
 
 - Keys: n or j focuses the next refuted figure in the text, p or k the previous one (wrapping
   around); focus opens its tooltip (the marks' :focus rule).  A small fixed hint names the keys

@@ -1,8 +1,8 @@
 """What the chapter view shows of each figure on hover or focus (its tooltip in chapter.html, its note
 in chapter.md), computed by the report model once per render: the chapter's figure, ours (over the
 seeds, as the chapter writes it: a percentage as a percentage), the tolerance, the seeds, the
-source and since when.  Part of this chapter's report model (claims/report/model.py PARTS); the
-views read it from each figure row ("details")."""
+source and since when.  Part of the report model, called by a text's `Parts.since` (this
+project's claims/report/model.py PARTS); the views read it from each figure row ("details")."""
 from __future__ import annotations
 
 from claimcheck.formats import cell, over_seeds
@@ -21,7 +21,7 @@ def details(row: dict) -> list[tuple[str, str]]:
            ("the chapter", row["printed"]), ("ours", ours),
            ("tolerance", cell(row.get("tolerance")) or "-"), ("seeds", str(row.get("seeds") or "-")),
            ("source", src or "-")]
-    if row.get("since"):                     # the evidence's date and commit (claims/report/chapter_since.py)
+    if row.get("since"):                     # the evidence's date and commit (since.py)
         out.append(("since", row["since"]))
     if row.get("reason") and row["verdict"] != "holds":
         out.append(("why", row["reason"]))

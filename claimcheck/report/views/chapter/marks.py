@@ -1,39 +1,24 @@
 """The chapter view's marks in HTML, from the autoescaped macros of templates/chapter_parts.html
-(the page: claims/report/chapter.py), placed in the text here: a figure's mark where the
-chapter prints it (its verdict by colour and symbol, our measurement on hover or focus, a link to
-its row in index.html), a figure's secondary mark in one of our tables, a refuted sentence the
-errata quote, and the mark of each sentence that asserts claims: a bar before it coloured by the
-worst verdict of its claims (claims/report/chapter_sentences.py RANK), a title naming each claim
-and its verdict, and after it each claim's symbol linking to the claim's row in index.html.
+(the page: html.py), placed in the text here: a figure's mark where the text prints it (its verdict
+by colour and symbol, our measurement on hover or focus, a link to its row in index.html), a
+figure's secondary mark in one of our tables, a refuted sentence the errata quote, and the mark of
+each sentence that asserts claims: a bar before it coloured by the worst verdict of its claims
+(claimcheck/report/model/chapter/sentences.py RANK), a title naming each claim and its verdict,
+and after it each claim's symbol linking to the claim's row in index.html.
 
 Marks nest: a figure's mark lies inside one sentence (a sentence is widened to hold it whole), a
-refuted sentence is cut at a sentence mark's edges, and a formula is never cut (chapter_math.py)."""
+refuted sentence is cut at a sentence mark's edges, and a formula is never cut
+(claimcheck/report/model/chapter/formulas.py)."""
 from __future__ import annotations
 
 import html
 
 from markupsafe import Markup
 
+from claimcheck.report.model.chapter.sentences import Asserting
+from claimcheck.report.model.chapter.text import Mark, Quote, kind_of
+from claimcheck.report.views.chapter.legend import COLOURS, SYMBOL
 from claimcheck.report.views.pages import environment
-from claims.report.chapter_sentences import Asserting
-from claims.report.chapter_text import Mark, Quote
-
-# a verdict's symbol, so that a mark reads without colour
-SYMBOL = {"holds": "✓", "refuted": "✗", "underspecified": "◐", "undecided": "?", "fails": "‼", "stale": "↻",
-          "not run": "○", "device-specific": "◇", "not encoded": "∅"}
-LEGEND = {"holds": "holds", "refuted": "refuted (the chapter's figure is contradicted by our measurement)",
-          "underspecified": ("underspecified (the chapter leaves a choice open: its primary reading refutes the "
-                             "figure, a reading declared before measuring reproduces it; the chapter should say which)"),
-          "undecided": ("undecided (needs more seeds: our measurement cannot tell the chapter's figure from the "
-                        "null it contrasts it with, or an ordering lies within 2 standard errors)"),
-          "fails": "fails (a broken test)", "stale": "stale (decided under an older rule)",
-          "not run": "not run here", "device-specific": "not run: device-specific (a figure of the chapter's "
-                                                         "CUDA laptop card; ours is a reading beside it)"}
-# each kind's colour: a figure's mark (its background, its border), a sentence's bar
-COLOURS = {"holds": ("#dff3e1", "#2e7d32"), "refuted": ("#fde2c8", "#c62828"), "fails": ("#f8c9c9", "#8e0000"),
-           "underspecified": ("#fff3c4", "#b26a00"), "undecided": ("#f1f1d8", "#827717"),
-           "stale": ("#ece3f5", "#6a1b9a"), "not-run": ("#eee", "#999"), "device-specific": ("#e3eef9", "#1565c0"),
-           "not-encoded": ("#f4f4f4", "#bbb")}
 
 CSS = """a.fig,a.figref{text-decoration:none;color:inherit;border-bottom:2px solid;padding:0 1px;border-radius:2px}
 a.fig .sym,a.figref .sym{font-size:.75em;vertical-align:super;margin-left:1px;font-family:sans-serif}
@@ -50,28 +35,23 @@ sup.claims{font:10px sans-serif;margin-left:1px}sup.claims a,sup.claims span{tex
               for k, (bg, fg) in COLOURS.items())
 
 
-def kind_of(row: dict) -> str:
-    """A figure mark's kind: its verdict, or "device-specific" for a reading of a CUDA figure."""
-    return "device-specific" if row["label"] == "not run: device-specific" else row["verdict"]
-
-
 def anchor(fid: str) -> str:
     return f"fig-{fid}"
 
 
 def _macros():
     """The marks' macros (templates/chapter_parts.html, autoescaped)."""
-    return environment("claims.report").get_template("chapter_parts.html").module
+    return environment().get_template("chapter_parts.html").module
 
 
 def mark_html(m: Mark, text: str, render=html.escape) -> str:
-    """A figure's one mark, where the chapter prints it; its id is its permalink (chapter_page.py)."""
+    """A figure's one mark, where the text prints it; its id is its permalink (chrome.py)."""
     row, kind, said = m.row, kind_of(m.row), m.row["details"]
     return str(_macros().mark(row, kind, SYMBOL[kind], said, dict(said)["ours"], Markup(render(text))))
 
 
 def ref_html(row: dict, text: str) -> str:
-    """A secondary mark, in one of our tables (claims/report/chapter_inserts.py): a cell restating
+    """A secondary mark, in one of our tables (inserts.py): a cell restating
     a figure the chapter prints, with its verdict, linking to the figure's one mark in the text."""
     kind = kind_of(row)
     return str(_macros().ref(row, kind, SYMBOL[kind], text))
@@ -80,7 +60,7 @@ def ref_html(row: dict, text: str) -> str:
 def render_span(chapter: str, start: int, end: int, ms: list[Mark], qs: list[Quote], text=html.escape) -> str:
     """Text of [start, end) with its figures' marks and its refuted sentences (a quote is cut at
     the edges; marks lie whole inside), each piece written by `text`: escaped, or, in prose, with
-    its math typeset (chapter_math.render)."""
+    its math typeset (mathml.render)."""
     events = []
     for q in qs:
         if q.start < end and q.end > start:

@@ -1,5 +1,6 @@
 """Since when each figure's verdict has stood, for the chapter view's tooltips: the date and the
-commit of the evidence that decided it.
+commit of the evidence that decided it.  Part of the report model, called by a text's
+`Parts.since` with the text's root (the Chapter's `root`: its results/ under it).
 
 The date is the deciding test's timestamp (claimcheck/verdicts.py figure_rows: the committed test's
 in results/verdicts.json, or this run's, from report/claims.json).  The commit:
@@ -9,15 +10,13 @@ in results/verdicts.json, or this run's, from report/claims.json).  The commit:
   results/verdicts.json, read from one `git log -p` of that file at render time (no git, or no
   history of the file: "commit unknown"; found in no commit: saved here, not committed yet; found
   only in the oldest commit of a shallow clone: "in or before" it).
-Imports no torch; one git call per render.
+Imports no torch; one git call per render (from the text's root: `git -C root`).
 """
 from __future__ import annotations
 
 import re
 import subprocess
 from pathlib import Path
-
-from data.paths import PROJECT_ROOT
 
 VERDICTS = "results/verdicts.json"
 ADDED = re.compile(r'^\+\s*"timestamp": "([^"]+)"')
@@ -32,7 +31,7 @@ def _git(root: Path, *args: str) -> str | None:
     return out.stdout if out.returncode == 0 else None
 
 
-def first_commits(root: Path = PROJECT_ROOT) -> dict | None:
+def first_commits(root: Path) -> dict | None:
     """{timestamp: (short commit, parentless)}: the oldest commit whose diff of results/verdicts.json
     adds that timestamp; None where git or the file's history is missing."""
     log = _git(root, "log", "--reverse", "--format=#commit %h %p", "-p", "-U0", "--no-color", "--", VERDICTS)
@@ -71,8 +70,9 @@ def since_text(row: dict, meta: dict, commits: dict | None, shallow: bool) -> st
     return f"{date}, the evidence committed in {commit}"
 
 
-def since_rows(rows: list[dict], meta: dict, root: Path = PROJECT_ROOT) -> list[dict]:
-    """Each figure row with its "since" (copies: the rows are not changed); `meta`: the run's."""
+def since_rows(rows: list[dict], meta: dict, root: Path) -> list[dict]:
+    """Each figure row with its "since" (copies: the rows are not changed); `meta`: the run's;
+    `root`: the text's root (the Chapter's), its results/verdicts.json under it."""
     commits = first_commits(root)
     committed = [r for r in rows if r.get("source") == "committed" and r.get("timestamp")]
     shallow = bool(commits) and any(commits.get(r["timestamp"], ("", False))[1] for r in committed) \

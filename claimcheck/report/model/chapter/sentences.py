@@ -1,20 +1,19 @@
-"""The chapter's sentences as the report shows them (the walk and the table: claimcheck/sentences.py):
-their counts, asserting and declared by reason, and the span of each sentence that asserts claims,
-with each claim's verdict, for the chapter view's sentence marks.  Pure: no HTML, no torch.
+"""A text's sentences as the chapter view shows them (the walk and the table: claimcheck/sentences.py):
+the span of each sentence that asserts claims, with each claim's verdict, for the view's sentence
+marks.  Pure: no HTML, no torch.
 
 A sentence mark must nest with everything else the view puts in the prose: a figure's mark or a
 formula is never cut, so a sentence that begins or ends inside one is widened to hold it whole
 (and two asserting sentences that then overlap become one mark, with the claims of both).  A
-quoted refuted sentence is cut at the mark's edges instead (claims/report/chapter.py renders each
-piece).  Blocks (listings, printed tables, the title) carry no sentence mark: their figures are
-marked cell by cell.
+quoted refuted sentence is cut at the mark's edges instead (claimcheck/report/views/chapter/marks.py
+renders each piece).  Blocks (listings, printed tables, the title) carry no sentence mark: their
+figures are marked cell by cell.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from claimcheck.verdicts import DECIDED, device_reading
-from claims.chapter import CHAPTER
 
 # The kinds a claim's mark can show, worst first: a sentence shows the worst of its claims.  A claim
 # no test carries (or not in the report at all) is "not encoded"; "device-specific" is a reading of
@@ -23,11 +22,11 @@ RANK = ("fails", "refuted", "underspecified", "undecided", "not encoded", "not r
         "holds")
 
 
-def claim_kind(claim: dict | None) -> str:
-    """A claim's verdict as its sentence's mark shows it (a key of RANK)."""
+def claim_kind(chapter, claim: dict | None) -> str:
+    """A claim's verdict as its sentence's mark shows it (a key of RANK); `chapter`: the Chapter."""
     if claim is None:
         return "not encoded"
-    if claim["verdict"] == "not run" and any(t.get("outcome") in DECIDED and device_reading(CHAPTER, t)
+    if claim["verdict"] == "not run" and any(t.get("outcome") in DECIDED and device_reading(chapter, t)
                                              for t in claim.get("tests", [])):
         return "device-specific"
     return claim["verdict"] if claim["verdict"] in RANK else "not run"
@@ -57,9 +56,10 @@ def _widened(start: int, end: int, atoms: list[tuple[int, int]]) -> tuple[int, i
     return start, end
 
 
-def asserting(accounted, claims: dict[str, dict], atoms: list[tuple[int, int]]) -> list[Asserting]:
+def asserting(chapter, accounted, claims: dict[str, dict], atoms: list[tuple[int, int]]) -> list[Asserting]:
     """The asserting sentences of `accounted` (claimcheck/sentences.py accounted), in order, each with
-    its claims' kinds (`claims`: the merged report's claims by ID), none cutting an atom."""
+    its claims' kinds (`chapter`: the Chapter; `claims`: the merged report's claims by ID), none
+    cutting an atom."""
     spans: list[list] = []
     for a in accounted:
         if a.kind != "asserts" or a.unit.block:
@@ -70,7 +70,5 @@ def asserting(accounted, claims: dict[str, dict], atoms: list[tuple[int, int]]) 
             spans[-1][2] += a.claims
         else:
             spans.append([start, end, list(a.claims)])
-    return [Asserting(s, e, tuple((cid, claim_kind(claims.get(cid))) for cid in dict.fromkeys(cs)))
+    return [Asserting(s, e, tuple((cid, claim_kind(chapter, claims.get(cid))) for cid in dict.fromkeys(cs)))
             for s, e, cs in spans]
-
-

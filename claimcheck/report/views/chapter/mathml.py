@@ -1,27 +1,18 @@
-"""The chapter's math, typeset: each `$...$` (and `$$...$$`) of its prose as MathML in
-report/chapter.html (converted by latex2mathml, drawn natively by the browser).  chapter.md keeps
-the TeX for a forge that renders it; code blocks and printed tables are never read as math.
-
-A formula is an atom: a figure's mark or a quoted sentence that begins or ends inside one is
-widened to the whole formula (`widen`), so that a mark wraps the whole <math> and no formula is
-ever cut in two.  The delimiters follow Pandoc's rule: an opening `$` has a non-space after it, a
-closing one a non-space before it and no digit after it ("$5 and $10" stays text), and `\\$` is a
-literal dollar.  latex2mathml does not escape what it copies (a `\\text{<b>}`, an `&`), so its
-tree is written out here with every text and attribute escaped and only MathML elements kept.
-Imports no torch.
+"""A text's math, typeset: each `$...$` (and `$$...$$`) of its prose as MathML in report/chapter.html
+(converted by latex2mathml, drawn natively by the browser).  chapter.md keeps the TeX for a forge
+that renders it; where the formulas are, and that a mark never cuts one, is the model's
+(claimcheck/report/model/chapter/formulas.py).  latex2mathml does not escape what it copies (a
+`\\text{<b>}`, an `&`), so its tree is written out here with every text and attribute escaped and
+only MathML elements kept.  Imports no torch.
 """
 from __future__ import annotations
 
-import dataclasses
 import html
 import re
-from typing import TypeVar
 
 from latex2mathml.converter import convert_to_element
 
-MATH = re.compile(r"(?<!\\)\$\$(?P<display>.+?)(?<!\\)\$\$"
-                  r"|(?<![\\$])\$(?P<inline>[^\s$](?:[^$]*?[^\s\\$])?)\$(?![\d$])", re.DOTALL)
-ESCAPED_DOLLAR = re.compile(r"\\\$")
+from claimcheck.report.model.chapter.formulas import ESCAPED_DOLLAR, formulas
 
 # The MathML elements a formula may hold (anything else latex2mathml emits becomes an <mrow>)
 ELEMENTS = frozenset(re.split(r"\s+", """math mrow mi mn mo ms mtext mspace msub msup msubsup mfrac msqrt mroot mstyle merror
@@ -32,34 +23,6 @@ ATTRIBUTES = frozenset(re.split(r"\s+", """display mathvariant stretchy fence se
 columnspacing rowspacing columnlines rowlines frame framespacing width height depth linethickness accent
 accentunder movablelimits displaystyle scriptlevel minsize maxsize symmetric largeop form notation open
 close separators align equalrows equalcolumns encoding"""))
-
-
-def formulas(text: str) -> list[re.Match]:
-    """The formulas of a piece of prose, in order."""
-    return list(MATH.finditer(text))
-
-
-def spans(chapter: str, blocks) -> list[tuple[int, int]]:
-    """Where the formulas are in the chapter: in its prose blocks (titles and paragraphs), never
-    in a code block or a printed table."""
-    return [(b.start + m.start(), b.start + m.end()) for b in blocks if b.kind != "pre"
-            for m in formulas(chapter[b.start:b.end])]
-
-
-T = TypeVar("T")
-
-
-def widen(items: list[T], math: list[tuple[int, int]]) -> list[T]:
-    """Marks or quotes (anything with .start and .end), each widened to the whole of every
-    formula it cuts: a figure printed inside `$1.8 \\times 10^{-7}$` marks the whole formula."""
-    out = []
-    for it in items:
-        start, end = it.start, it.end
-        for a, b in math:
-            if a < start < b or (a < end < b) or (start <= a and b <= end) or (a <= start and end <= b):
-                start, end = min(start, a), max(end, b)
-        out.append(it if (start, end) == (it.start, it.end) else dataclasses.replace(it, start=start, end=end))
-    return out
 
 
 def _write(el, out: list[str]) -> None:

@@ -1,16 +1,16 @@
-"""The chapter's text, cut for the chapter view (claims/report/chapter.py, chapter_md.py): its
+"""A text, cut for the chapter view (claimcheck/report/views/chapter/: html.py, markdown.py): its
 blocks (title, paragraphs, code and printed tables), the marks of its printed figures (each found
-by its anchor, claims/chapter_figures.py) and the refuted sentences the errata quote.  Pure: no
+by its anchor, the Chapter's figure table) and the refuted sentences the errata quote.  Pure: no
 torch, no HTML.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from claimcheck.anchors import Anchor, index_of
-from claimcheck.figures import span
+from claimcheck.figures import Figure, span
 from claimcheck.sentences import is_prose
-from claims.chapter_figures import FIGURES
 
 
 @dataclass(frozen=True)
@@ -50,11 +50,17 @@ class Quote:
     claims: tuple[str, ...]      # the refuted claims whose erratum quotes this sentence
 
 
-def marks(chapter: str, figures: list[dict]) -> list[Mark]:
-    """A mark for each figure row (claimcheck/verdicts.py figure_rows), where its anchor is printed."""
+def kind_of(row: dict) -> str:
+    """A figure mark's kind: its verdict, or "device-specific" for a reading of a CUDA figure."""
+    return "device-specific" if row["label"] == "not run: device-specific" else row["verdict"]
+
+
+def marks(chapter: str, figures: list[dict], table: Mapping[str, Figure]) -> list[Mark]:
+    """A mark for each figure row (claimcheck/verdicts.py figure_rows), where its anchor is printed
+    (`table`: the Chapter's figure table, figure ID -> Figure)."""
     rows = {r["id"]: r for r in figures}
     out = []
-    for fid, f in FIGURES.items():
+    for fid, f in table.items():
         if fid in rows:
             a, b = span(chapter, f)
             out.append(Mark(a, b, rows[fid]))

@@ -1,20 +1,20 @@
 """The chapter view's Markdown: report/chapter.md, a rendering of the report model
-(claimcheck/report/model/report.py), the chapter with each asserted figure marked in bold with its verdict's
-symbol and a footnote with our measurement, so that it renders on a forge (the HTML view:
-claims/report/chapter.py).  The sentences that assert claims are counted in its header, not
-marked in its prose: a forge's Markdown has no span to put a verdict on, and a note after every
-asserting sentence would bury the text (chapter.html marks each one).  Imports no torch.
+(claimcheck/report/model/report.py), the text with each asserted figure marked in bold with its
+verdict's symbol and a footnote with our measurement, so that it renders on a forge (the HTML view:
+html.py).  The sentences that assert claims are counted in its header, not marked in its prose: a
+forge's Markdown has no span to put a verdict on, and a note after every asserting sentence would
+bury the text (chapter.html marks each one).  Imports no torch.
 """
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+from claimcheck.report.model.chapter.text import kind_of
+from claimcheck.report.views.chapter import inserts
+from claimcheck.report.views.chapter.legend import LEGEND, SYMBOL
 from claimcheck.report.views.escape import md, md_code, md_fence, md_line, md_prose_with_math
 from claimcheck.report.views.wording import SMOKE, accounting_line, figures_line, sentences_line, suggestion
-from claimcheck.verdicts import summary_text
-from claims.report import chapter_inserts
-from claims.report.chapter_marks import LEGEND, SYMBOL, kind_of
 
 
 def _note_id(fid: str) -> str:
@@ -32,7 +32,7 @@ def _header(r) -> list[str]:
     fs = r.figure_summary
     return ["# The chapter, checked in place", "",
              *([f"**Smoke scale**: {md(SMOKE)}", ""] if r.smoke else []),
-             md(f"Claims: {summary_text(r.summary)}. {figures_line(fs)}"),
+             md(f"Claims: {r.summary_line}. {figures_line(fs)}"),
              "", md(accounting_line(r.accounting, fs)), "", md(sentences_line(r.sentences)), "",
              "Each marked figure carries its verdict's symbol and a footnote with our measurement: "
              + ", ".join(f"{SYMBOL[k]} {v}" for k, v in LEGEND.items()) + ". A refuted sentence is followed by "
@@ -70,7 +70,7 @@ def render_markdown(r, report_dir: Path) -> str:
     cut, rows = r.chapter, {f["id"]: f for f in r.figures}
     ref = lambda fid, text: (f"**{md_line(text)}** {SYMBOL[kind_of(rows[fid])]}[^{_note_id(fid)}]" if fid in rows
                              else md_line(text))
-    inserts = chapter_inserts.Inserts({t.key: t for t in r.tables}, r.plots_by_stem)
+    placed = inserts.Inserts({t.key: t for t in r.tables}, r.plots_by_stem)
     by_id = {e["id"]: e for e in r.errata}
     lines, notes, shown = _header(r), [], {}
     for b in cut.blocks:
@@ -86,8 +86,8 @@ def render_markdown(r, report_dir: Path) -> str:
         for q in cut.quotes:
             if b.start <= q.start < b.end:
                 lines += _refuted(cut.text, q, by_id, shown)
-        # our tables and plots, in place (claims/report/chapter_inserts.py)
-        lines += chapter_inserts.md_after(cut.places.get(b.start, []), inserts, report_dir, ref)
+        # our tables and plots, in place (inserts.py)
+        lines += inserts.md_after(cut.places.get(b.start, []), placed, report_dir, ref)
     if cut.unplaced:
         lines += ["---", "", "Refuted claims whose erratum quotes no sentence of the text:", ""]
         lines += [f"- {md_code(e['id'])}: {md_prose_with_math(e.get('suggested') or e['statement'])}"
