@@ -48,7 +48,7 @@ def test_postnorm_without_warmup_against_prenorm(figure, stated, rounding, train
     post, pre = val(rs["postnorm"]), val(rs["prenorm"])
     per_seed = post if figure == "postnorm" else [a / b for a, b in zip(post, pre)]
     trained_figure(request, claim_record, measurement="perplexity", figure=figure, stated=stated, values=per_seed, rounding=rounding,
-                   note=levels(rs), postnorm=post, prenorm=pre, table=CHAPTER)
+                   note=levels(rs), postnorm=post, prenorm=pre)
 
 
 # The rescue itself, without the chapter's figures: with warmup, post-norm ends where pre-norm
@@ -115,4 +115,4 @@ def test_difference_between_runs_is_the_chapters(a, b, trained, seeds, claim_rec
     stated = round(CHAPTER[a] - CHAPTER[b], 2)
     trained_figure(request, claim_record, measurement="perplexity", figure=f"{a} - {b}", stated=stated,
                    values=[x - y for x, y in zip(val(rs[a]), val(rs[b]))], rounding=0.005, unit=" points",
-                   note=levels(rs), **{a: CHAPTER[a], b: CHAPTER[b]})
+                   note=levels(rs))
