@@ -81,9 +81,9 @@ class TestOutcome:
     figure, the tolerance, the label; a measured value its figure record holds is referred to
     by key (claimcheck/verdict_file.py), never copied."""
     __test__ = False                   # not a pytest test class
-    key: str
     nodeid: str
     outcome: str
+    key: Union[str, None] = None       # noqa: UP007 -- None in a run's report for a test that recorded nothing
     reason: str = ""
     records: list[dict] = ()
     figures: list[str] = ()

@@ -215,8 +215,8 @@ def expanded(chapter: Chapter, data, path: Path, figures: list[dict] | None = No
         for j, t in enumerate(c["tests"]):
             at = f"{path}: claim {c['id']}: test {j}" + (f" ({t.get('key')})" if isinstance(t, dict) else "")
             typed.check(typed.TestOutcome, t, at)
-            if not t["key"]:
-                raise typed.RecordFieldError(at, "key", "is empty: a test is kept under what it measured")
+            if not t["key"]:            # committed: kept under what it measured (a run's report may hold none)
+                raise typed.RecordFieldError(at, "key", f"is {t['key']!r}: a test is kept under what it measured")
             unknown = [f for f in t.get("figures", []) if f not in chapter.figures]
             if unknown:
                 raise typed.RecordFieldError(at, "figures", f"holds {', '.join(map(repr, unknown))}, not a figure "
