@@ -8,8 +8,11 @@ table gives (the stated figure, its null) as {"$table": "stated"}; nothing is co
 figure table or from another claim.  Read, a file is expanded to the form every reader has always
 had: each reference resolved, each claim summarised from its tests (claimcheck/verdicts.py
 summarise_claim: its statement, section and reasons are the Chapter's and its tests', never a
-stored copy).  A reference is written only where resolving it gives back exactly the value it
-replaces (`dumps` checks each record), so no reader sees a difference.
+stored copy).  A measurement several tests record (a list or an object of numbers: a curve each
+test of a section records) is stored at its first place in the file and referred to from the
+others, {"$claim": claim, "$test": key, "$at": [its path in that test's records]}.  A reference is
+written only where resolving it gives back exactly the value it replaces (`dumps` checks each
+record, and the whole file), so no reader sees a difference.
 
 A file of the first format (no "schema": each claim carrying copies of its records) is read too,
 as its claims' tests; `python -m claims.convert` (claimcheck/convert.py) rewrites it.
@@ -33,6 +36,7 @@ if TYPE_CHECKING:
 NAME = "verdicts.json"
 SCHEMA = 2               # 1 (no "schema"): claims carried copies of their records; 2: each value once
 FIGURE, AT, TABLE = "$figure", "$at", "$table"
+TEST, CLAIM = "$test", "$claim"         # a value an earlier test of the file holds: {"$claim", "$test", "$at"}
 TABLE_INPUTS = ("stated", "null")       # a test record's fields the figure table gives
 
 
@@ -90,8 +94,23 @@ def shown_ref(ref: dict) -> str:
     return _json(ref)[:120]
 
 
-def _expand(x, figures: dict, table, where: str, dangling: bool = False):
+def _shared(earlier: dict, ref: dict, where: str):
+    """The value a reference to an earlier test's record names, or RecordFieldError naming it."""
+    test = earlier.get((ref.get(CLAIM), ref.get(TEST)))
+    value = test.get("records") if test is not None and isinstance(ref.get(AT), list) else None
+    for step in ref.get(AT) or [None]:
+        ok = (isinstance(value, list) and isinstance(step, int) and 0 <= step < len(value)) or \
+             (isinstance(value, dict) and step in value)
+        if not ok:
+            raise typed.RecordFieldError(where, TEST, f"{shown_ref(ref)} names no value of an earlier test of the file")
+        value = value[step]
+    return copy.deepcopy(value)
+
+
+def _expand(x, figures: dict, table, where: str, dangling: bool = False, earlier: dict | None = None):
     if isinstance(x, dict):
+        if TEST in x:
+            return _shared(earlier or {}, x, where)
         if FIGURE in x:
             try:
                 return _at(figures, x, where)
@@ -105,9 +124,9 @@ def _expand(x, figures: dict, table, where: str, dangling: bool = False):
             except KeyError:
                 raise typed.RecordFieldError(where, TABLE, f"{shown_ref(x)}: the figure table gives no "
                                              f"{x[TABLE]!r} for this record") from None
-        return {k: _expand(v, figures, table, where, dangling) for k, v in x.items()}
+        return {k: _expand(v, figures, table, where, dangling, earlier) for k, v in x.items()}
     if isinstance(x, list):
-        return [_expand(v, figures, table, where, dangling) for v in x]
+        return [_expand(v, figures, table, where, dangling, earlier) for v in x]
     return x
 
 
@@ -170,13 +189,13 @@ def compact_test(chapter: Chapter, claim: str, test: dict, figures: dict) -> dic
 
 
 def expand_record(chapter: Chapter, claim: str, rec: dict, figures: dict, where: str,
-                  dangling: bool = False) -> dict:
+                  dangling: bool = False, earlier: dict | None = None) -> dict:
     """One test record with its references resolved: values from its figure record, rule inputs
     from the figure table (`dangling`: a reference to a figure record not there is left as it is)."""
     if not isinstance(rec, dict):
         return rec
     return _expand(rec, figures, lambda field: _table_input(chapter, record_key(chapter, rec, claim), field), where,
-                   dangling)
+                   dangling, earlier)
 
 
 def load(chapter: Chapter, path: Path, figures: list[dict] | None = None, dangling: bool = False) -> dict:
@@ -201,7 +220,7 @@ def expanded(chapter: Chapter, data, path: Path, figures: list[dict] | None = No
         raise EvidenceError(f"{path}: not committed verdicts of schema 1 or {SCHEMA} "
                             f"(an object of 'schema' and 'claims'; keys {sorted(data)})")
     by_key = None
-    claims = []
+    claims, earlier = [], {}
     for i, c in enumerate(data["claims"]):
         where = f"{path}: claim {i}" + (f" ({c.get('id')})" if isinstance(c, dict) else "")
         if not isinstance(c, dict) or not isinstance(c.get("id"), str) or not isinstance(c.get("tests"), list):
@@ -223,8 +242,10 @@ def expanded(chapter: Chapter, data, path: Path, figures: list[dict] | None = No
                                              f"ID of {chapter.named('figures')}")
             if _json(t).find(f'"{FIGURE}"') >= 0 and by_key is None:
                 by_key = _figures(chapter, path, figures)
-            tests.append(dict(t, records=[expand_record(chapter, c["id"], r, by_key or {}, f"{at}: record {k}", dangling)
+            tests.append(dict(t, records=[expand_record(chapter, c["id"], r, by_key or {}, f"{at}: record {k}", dangling,
+                                                        earlier)
                                           for k, r in enumerate(t.get("records") or [])]))
+            earlier[(c["id"], t["key"])] = tests[-1]
         claims.append(summarise_claim(chapter, c["id"], tests, True))
     return {"claims": claims}
 
@@ -243,4 +264,38 @@ def dumps(chapter: Chapter, data: dict, figures: list[dict]) -> str:
     claims = [{"id": c["id"], "verdict": c["verdict"],
                "tests": [compact_test(chapter, c["id"], t, by_key) for t in c.get("tests", [])]}
               for c in data["claims"]]
-    return json.dumps({"schema": SCHEMA, "claims": claims}, indent=1, default=str) + "\n"
+    shared = _share(claims)
+    # kept only where reading it gives back every test exactly (else each test stands alone)
+    try:
+        back = expanded(chapter, json.loads(json.dumps({"schema": SCHEMA, "claims": shared}, default=str)),
+                        Path(NAME), figures)
+        same = _json([c["tests"] for c in back["claims"]]) == _json([c.get("tests", []) for c in data["claims"]])
+    except EvidenceError:
+        same = False
+    return json.dumps({"schema": SCHEMA, "claims": shared if same else claims}, indent=1, default=str) + "\n"
+
+
+def _group(x) -> bool:
+    """A measurement worth sharing between tests: a list or an object of two numbers or more."""
+    values = list(x.values()) if isinstance(x, dict) else x if isinstance(x, list) else []
+    return len(values) >= 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values) \
+        and not (isinstance(x, dict) and (FIGURE in x or TEST in x or TABLE in x))
+
+
+def _share(claims: list[dict]) -> list[dict]:
+    """The claims with each measurement that several tests record (a curve each test of a section
+    records, say) stored at its first place and referred to from the others by claim, test and path."""
+    first: dict[str, dict] = {}
+
+    def walk(x, claim, key, path):
+        if _group(x):
+            ref = first.setdefault(_json(x), {CLAIM: claim, TEST: key, AT: list(path)})
+            if (ref[CLAIM], ref[TEST], ref[AT]) != (claim, key, list(path)):
+                return ref
+        if isinstance(x, dict) and not (FIGURE in x or TEST in x or TABLE in x):
+            return {k: walk(v, claim, key, (*path, k)) for k, v in x.items()}
+        if isinstance(x, list):
+            return [walk(v, claim, key, (*path, i)) for i, v in enumerate(x)]
+        return x
+    return [dict(c, tests=[dict(t, records=walk(t.get("records") or [], c["id"], t["key"], ()))
+                           if "records" in t else t for t in c["tests"]]) for c in claims]
