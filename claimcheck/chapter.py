@@ -47,11 +47,13 @@ class Claim:
 class RunRecords:
     """A text's run records (results/<group>.json: the trained runs its figure records name), as
     the engine reads them: the groups there are, one group's records from a folder, one file
-    checked, and one figure record checked against the runs it names (a list of problems)."""
+    checked, one figure record checked against the runs it names (a list of problems), and a
+    group's records as its file's text (claimcheck/convert.py rewrites a file through it)."""
     groups: tuple[str, ...] = ()
     load: Callable[[str, Path], list[dict]] = lambda group, directory: []
     load_file: Callable[[Path, str], list[dict]] = lambda path, group: []
     check: Callable[[dict, Path, dict], list[str]] = lambda record, results, cache: []
+    dump: Callable[[str, list[dict]], str] | None = None     # a group's file text (each value once)
 
 
 @dataclass(frozen=True, eq=False)

@@ -32,11 +32,13 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from claimcheck import versions
 from claimcheck.decide import Decision, RuleInputError
 from claimcheck.readings import ReadingError, declared_for, with_reading
+from claimcheck.records import FigureRecord, RecordFieldError, check
 from claimcheck.specs import decide
 from claimcheck.store import EvidenceError, read_json
-from claimcheck.verdicts import record_key
+from claimcheck.verdicts import FIGURE_VERDICTS, most_severe, record_key
 from claimcheck.versions import RULES, VersionError, rule_id, version_of
 
 if TYPE_CHECKING:
@@ -44,9 +46,6 @@ if TYPE_CHECKING:
 
 NAME = "figures.json"                                   # in a text's results/
 SCHEMA = 2              # 1: records carried their rule inputs ("decision"); 2: measured values only
-FIGURE_VERDICTS = ("holds", "refuted", "underspecified", "undecided")
-REQUIRED = ("key", "figures", "printed", "claim", "rule", "measured", "measurement", "runs", "verdict",
-            "device", "date", "code")
 
 
 def file_of(chapter: Chapter) -> Path:
@@ -58,31 +57,22 @@ class FigureEvidenceError(ValueError):
     """results/figures.json (or a record in it) is not what it should be; names the file, the record and the field."""
 
 
-def problems(chapter: Chapter, rec) -> list[str]:
-    """What is wrong with one record's shape, field by field ([] if nothing)."""
-    if not isinstance(rec, dict):
-        return [f"a record is {type(rec).__name__}, not an object"]
-    if "decision" in rec:
+def problems(chapter: Chapter, rec, where: str = "a figure record") -> list[str]:
+    """What is wrong with one record's shape ([] if nothing): the first field the one validator
+    (claimcheck/records.py FigureRecord) refuses, a rule input where a measurement belongs, or a
+    figure the figure table does not know."""
+    if isinstance(rec, dict) and "decision" in rec:
         return ["field 'decision' holds rule inputs; a record holds measured values only ('measured')"]
-    out = [f"field {f!r} is missing" for f in REQUIRED if f not in rec]
-    if out:
-        return out
-    if not isinstance(rec["key"], str) or not rec["key"]:
-        out.append("field 'key' is not a non-empty string")
-    unknown = [f for f in rec["figures"] if f not in chapter.figures] if isinstance(rec["figures"], list) else ["?"]
+    try:
+        typed = check(FigureRecord, rec, where)
+    except RecordFieldError as e:
+        return [str(e).removeprefix(f"{where}: ")]
+    if not typed.key:
+        return ["field 'key' is not a non-empty string"]
+    unknown = [f for f in typed.figures if f not in chapter.figures]
     if unknown:
-        out.append(f"field 'figures' names figures the figure table does not know: {unknown}")
-    if rec["verdict"] not in FIGURE_VERDICTS:
-        out.append(f"field 'verdict' is {rec['verdict']!r}, not one of {', '.join(FIGURE_VERDICTS)}")
-    if not isinstance(rec["runs"], list):
-        out.append("field 'runs' is not a list")
-    if "reading" in rec:
-        r = rec["reading"]
-        if not isinstance(r, dict) or sorted(r) != ["date", "measured", "name", "runs"]:
-            out.append("field 'reading' is not an object of name, measured, date and runs")
-        elif not isinstance(r["runs"], list):
-            out.append("field 'reading.runs' is not a list")
-    return out
+        return [f"field 'figures' names figures the figure table does not know: {unknown}"]
+    return []
 
 
 def load(chapter: Chapter, path: Path | None = None) -> list[dict]:
@@ -99,7 +89,7 @@ def load(chapter: Chapter, path: Path | None = None) -> list[dict]:
     seen = set()
     for i, rec in enumerate(data["records"]):
         where = f"{path}: record {i}" + (f" ({rec.get('key')})" if isinstance(rec, dict) else "")
-        bad = problems(chapter, rec)
+        bad = problems(chapter, rec, where)
         if bad:
             raise FigureEvidenceError(f"{where}: " + "; ".join(bad))
         if rec["key"] in seen:
@@ -139,11 +129,8 @@ def stale(chapter: Chapter, rec: dict) -> str | None:
         mname, mversion = version_of(rec["measurement"], chapter.measurements, "measurement")
     except VersionError as e:
         raise RecordError("measurement", str(e)) from None
-    if name != spec.rule or version < RULES[name][0]:
-        return f"decided under {rec['rule']}; the figure table decides it now under {rule_id(spec.rule)}"
-    if mversion < chapter.measurements[mname][0]:
-        return f"measured under {rec['measurement']}"
-    return None
+    del spec, name, version, mname, mversion       # checked above; what is stale is the one answer's
+    return versions.stale(chapter, rec, rec["key"])
 
 
 def redecide(chapter: Chapter, rec: dict) -> Decision:
@@ -232,6 +219,6 @@ def from_test(chapter: Chapter, test: dict, meta: dict) -> list[dict]:
 
 
 def outcome_of(verdicts: list[str]) -> str:
-    """A test's outcome from its records' verdicts: the most severe of refuted, underspecified,
-    undecided, holds."""
-    return next((v for v in ("refuted", "underspecified", "undecided") if v in verdicts), "holds")
+    """A test's outcome from its records' verdicts: the most severe (claimcheck/verdicts.py LADDER),
+    holds for none."""
+    return most_severe(verdicts)

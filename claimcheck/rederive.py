@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from claimcheck import verdict_file
 from claimcheck.evidence import (
     NAME,
     FigureEvidenceError,
@@ -41,8 +42,8 @@ from claimcheck.evidence import (
     stale,
 )
 from claimcheck.files import SaveError
-from claimcheck.store import EvidenceError, read_json, reading
-from claimcheck.verdicts import COMMITTED_TIERS, device_reading, record_key
+from claimcheck.store import EvidenceError, check_file, reading
+from claimcheck.verdicts import COMMITTED_TIERS, FIGURE_VERDICTS, only_readings, record_key
 
 if TYPE_CHECKING:
     from claimcheck.chapter import Chapter
@@ -73,7 +74,7 @@ def compare(chapter: Chapter, records: list[dict], path: Path) -> dict:
             out["differ"].append((key, rec["verdict"], now.verdict, now.why))
         else:
             out["agree"].append(key)
-        if device_reading(chapter, rec):
+        if only_readings(chapter, rec):
             out["readings"].append(key)
     return out
 
@@ -87,11 +88,12 @@ def against_verdicts(chapter: Chapter, records: list[dict], verdicts: dict) -> l
     carried, out = set(), []
     for c in verdicts.get("claims", []):
         for t in c.get("tests", []):
-            if t.get("outcome") not in ("holds", "refuted", "underspecified", "undecided") or t.get("tier") not in COMMITTED_TIERS:
+            if t.get("outcome") not in FIGURE_VERDICTS or t.get("tier") not in COMMITTED_TIERS:
                 continue
             keys = [record_key(chapter, rec, c["id"]) for rec in t.get("records") or []]
             carried.update(keys)
             missing = [k for k in keys if k not in by_key]
+            missing += [f"{k} (a value it refers to)" for k in verdict_file.dangling(t.get("records"))]
             if missing or not keys:
                 out.append(f"{c['id']} {t.get('key')}: {t['outcome']} in verdicts.json, but no figure record "
                            f"{', '.join(missing) or 'at all'}")
@@ -111,7 +113,7 @@ def against_committed(chapter: Chapter, fresh: dict, records: list[dict]) -> dic
     out = {"agree": [], "differ": [], "new": []}
     for c in fresh.get("claims", []):
         for t in c.get("tests", []):
-            if t.get("outcome") not in ("holds", "refuted", "underspecified", "undecided"):
+            if t.get("outcome") not in FIGURE_VERDICTS:
                 continue
             for rec in from_test(chapter, dict(t, claims=[c["id"]]), fresh.get("meta") or {}):
                 was = committed.get(rec["key"])
@@ -146,9 +148,9 @@ def _read(chapter: Chapter, a, verdicts_path: Path) -> tuple[list[dict], dict | 
     records = load(chapter, Path(a.evidence))          # read_json: a FIFO, a device, a huge file refused unread
     # a --verdicts given is read or refused; the default one, beside --evidence, may be absent
     given = a.verdicts is not None or verdicts_path.exists() or verdicts_path.is_symlink()
-    verdicts = read_json(verdicts_path, "committed verdicts") if given else None
-    if verdicts is not None and not (isinstance(verdicts, dict) and isinstance(verdicts.get("claims"), list)):
-        raise EvidenceError(f"{verdicts_path}: not committed verdicts (an object with a list 'claims')")
+    if given:
+        check_file(verdicts_path, "committed verdicts")   # a --verdicts that is not there is an error, not a skip
+    verdicts = verdict_file.load(chapter, verdicts_path, records, dangling=True) if given else None
     return records, verdicts
 
 

@@ -24,7 +24,7 @@ from claimcheck.formats import number
 from claimcheck.hooks import chapter_of
 from claimcheck.readings import DeclaredReading, ReadingError, declared_for, with_reading
 from claimcheck.specs import Spec
-from claimcheck.verdicts import record_key
+from claimcheck.verdicts import device_reading, record_key
 
 
 def decide(request, holds: bool, reason: str) -> None:
@@ -40,10 +40,11 @@ def device_specific(request, device: str, ours: str) -> None:
     """Skip, as `not run: device-specific`, a test whose every figure is one the chapter measured
     on its CUDA laptop card (the figure table's device="cuda") when we measured on another
     device: our measurement, recorded before this, is a reading beside the chapter's figure,
-    never a verdict on it (claimcheck/verdicts.py device_reading does the same for committed ones)."""
-    table = chapter_of(request.config).figures
-    figures = [table[f] for m in request.node.iter_markers("figure") for f in m.args]
-    if figures and all(f.device == "cuda" for f in figures) and not str(device).startswith("cuda"):
+    never a verdict on it (claimcheck/verdicts.py device_reading, the one answer)."""
+    chapter = chapter_of(request.config)
+    ids = [f for m in request.node.iter_markers("figure") for f in m.args]
+    figures = [chapter.figures[f] for f in ids]
+    if ids and all(device_reading(chapter, f, {"device": device}) for f in ids):
         pytest.skip(f"not run: device-specific: {ours} on {device}, a reading beside the chapter's "
                     f"{', '.join(f.printed for f in figures)}, which is its 8 GB laptop card's (CUDA)")
 

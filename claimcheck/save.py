@@ -9,17 +9,18 @@ saves at once keep both runs' verdicts and a kill leaves results/ as before or a
 """
 from __future__ import annotations
 
-import json
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from claimcheck import evidence as figure_evidence
+from claimcheck import verdict_file
 from claimcheck.files import Transaction, recover
-from claimcheck.store import EvidenceError, check_staged, read_json, save_lock
+from claimcheck.store import EvidenceError, check_staged, save_lock
 from claimcheck.verdicts import (
     COMMITTED_TIERS,
     DECIDED,
+    FIGURE_VERDICTS,
     base_nodeid,
     evidence_key,
     ident,
@@ -33,26 +34,10 @@ if TYPE_CHECKING:
     from claimcheck.chapter import Chapter
 
 
-def load_verdicts(chapter: Chapter, path: Path) -> dict:
-    """results/verdicts.json, checked: EvidenceError names the file and the bad entry."""
-    if not path.exists():
-        return {"claims": []}
-    data = read_json(path, "committed verdicts")
-    if not isinstance(data, dict) or not isinstance(data.get("claims"), list):
-        raise EvidenceError(f"{path}: expected an object with a 'claims' list")
-    for i, c in enumerate(data["claims"]):
-        if not isinstance(c, dict) or not isinstance(c.get("id"), str) or not isinstance(c.get("tests"), list):
-            raise EvidenceError(f"{path}: claim {i} has no id or no tests list")
-        for t in c["tests"]:
-            if not isinstance(t, dict) or not isinstance(t.get("key"), str) or not t["key"] or "outcome" not in t:
-                raise EvidenceError(f"{path}: claim {c['id']}: a test without a key (what it measured) or an "
-                                    "outcome")
-            figures = t.get("figures", [])
-            unknown = [f for f in figures if f not in chapter.figures] if isinstance(figures, list) else [figures]
-            if unknown:
-                raise EvidenceError(f"{path}: claim {c['id']}: test {t['key']}: field 'figures' holds "
-                                    f"{', '.join(map(repr, unknown))}, not a figure ID of {chapter.named('figures')}")
-    return data
+def load_verdicts(chapter: Chapter, path: Path, figures: list[dict] | None = None) -> dict:
+    """results/verdicts.json, checked and expanded by its one codec (claimcheck/verdict_file.py):
+    EvidenceError names the file, the claim and test, and the field."""
+    return verdict_file.load(chapter, Path(path), figures)
 
 
 def stronger_evidence(merged: dict, committed: dict[str, dict], replace_weaker: bool = False):
@@ -103,10 +88,11 @@ def _as_committed(chapter: Chapter, c: dict, prev: dict | None) -> dict:
     return summarise_claim(chapter, c["id"], tests, True)
 
 
-def _stage_figures(chapter: Chapter, tx: Transaction, results_dir: Path, saved, fresh: dict) -> list[str]:
+def _stage_figures(chapter: Chapter, tx: Transaction, results_dir: Path, saved, fresh: dict) -> tuple[list[str], list]:
     """results/figures.json with the figure records of every test this run decided and saves
     (claimcheck/evidence.py from_test), each replacing the committed record of its key; the
-    other records stay as they are.  In the same transaction as verdicts.json."""
+    other records stay as they are.  In the same transaction as verdicts.json.  Lines to print,
+    and the records as they will stand (verdicts.json refers to them by key)."""
     path = results_dir / figure_evidence.NAME
     try:
         records = {r["key"]: r for r in figure_evidence.load(chapter, path)} if path.exists() else {}
@@ -119,7 +105,7 @@ def _stage_figures(chapter: Chapter, tx: Transaction, results_dir: Path, saved, 
         for t in c["tests"]:
             # every verdict a figure record can hold keeps its records ("fails" is a bug, never evidence):
             # an undecided figure at the seeds' cap is committed as undecided (docs/figure-rule.md)
-            if t["outcome"] not in figure_evidence.FIGURE_VERDICTS or t.get("tier") not in COMMITTED_TIERS:
+            if t["outcome"] not in FIGURE_VERDICTS or t.get("tier") not in COMMITTED_TIERS:
                 continue
             kept.update(record_key(chapter, rec, c["id"]) for rec in t.get("records") or [])
             mine = ran.get((c["id"], base_nodeid(t["nodeid"])))
@@ -131,9 +117,9 @@ def _stage_figures(chapter: Chapter, tx: Transaction, results_dir: Path, saved, 
                     records[r["key"]] = r
     records = {k: r for k, r in records.items() if k in kept}   # a replaced test's old records go with it
     if records == before:
-        return [f"{path.name}: unchanged"]
+        return [f"{path.name}: unchanged"], list(records.values())
     tx.stage(path.name, figure_evidence.dumps(list(records.values())))
-    return [f"{path.name}: saved"]
+    return [f"{path.name}: saved"], list(records.values())
 
 
 PROVENANCE = ("date", "code", "device", "torch")     # where, when and at which commit a figure was measured
@@ -196,10 +182,13 @@ def save_run(chapter: Chapter, fresh: dict, evidence, results_dir: Path, replace
                 kept[c["id"]] = _as_committed(chapter, c, kept.get(c["id"]))
         tx = Transaction(results_dir)
         try:
-            figures = _stage_figures(chapter, tx, Path(results_dir), kept.values(), fresh)
+            figures, records = _stage_figures(chapter, tx, Path(results_dir), kept.values(), fresh)
             new = {"claims": [_without_decisions(c) for c in sorted(kept.values(), key=lambda c: c["id"])]}
-            if new != committed:
-                tx.stage(path.name, json.dumps(new, indent=1, default=str))
+            text = verdict_file.dumps(chapter, new, records)
+            # written whenever a figure record changes too, not only its claims: its references are to
+            # the figure records saved with it, so a record replaced rewrites every test that referred to it
+            if new != committed or figures != [f"{figure_evidence.NAME}: unchanged"]:
+                tx.stage(path.name, text)
                 lines.append("verdicts.json: saved")
             else:
                 lines.append("verdicts.json: unchanged")
@@ -208,7 +197,7 @@ def save_run(chapter: Chapter, fresh: dict, evidence, results_dir: Path, replace
             # every file staged, read back as the report and the re-derivation read it: a file they
             # would refuse stops the save before anything is committed
             runs = {f"{g}.json": (lambda p, g=g: chapter.runs.load_file(p, g)) for g in chapter.runs.groups}
-            check_staged(tx, {**runs, path.name: lambda p: load_verdicts(chapter, p),
+            check_staged(tx, {**runs, path.name: lambda p: load_verdicts(chapter, p, records),
                               figure_evidence.NAME: lambda p: figure_evidence.load(chapter, p)})
             tx.commit()
         except BaseException:

@@ -11,7 +11,7 @@ import math
 import re
 from typing import TYPE_CHECKING
 
-from claimcheck.versions import stale_measurements, stale_rules
+from claimcheck.versions import stale, stale_measurements, stale_rules
 
 if TYPE_CHECKING:
     from claimcheck.chapter import Chapter
@@ -24,15 +24,24 @@ if TYPE_CHECKING:
 # (docs/choices.md).  Neither is a holds; a refuted figure outweighs both.
 CLAIM_VERDICTS = ("holds", "refuted", "underspecified", "undecided", "fails", "stale", "not run", "not encoded")
 DECIDED = ("holds", "refuted", "underspecified", "undecided", "fails")
-SEVERITY = {"fails": 5, "refuted": 4, "underspecified": 3, "undecided": 2, "holds": 1, "not run": 0}
+# The verdict ladder, most severe first: a test's outcome is the most severe of its records', a
+# claim's or a figure's the most severe of its decided tests' (a broken test outweighs all, a
+# refuted figure outweighs one that cannot be told from its null).  The one ordering of verdicts.
+LADDER = ("fails", "refuted", "underspecified", "undecided", "holds", "not run")
+SEVERITY = {v: len(LADDER) - 1 - i for i, v in enumerate(LADDER)}
+FIGURE_VERDICTS = LADDER[1:5]        # what a figure record can hold: decided, and never "fails" (a bug)
+
+
+def most_severe(verdicts, default: str = "holds") -> str:
+    """The highest rung of the ladder any of `verdicts` reaches (`default` for none)."""
+    return max(verdicts, key=SEVERITY.__getitem__, default=default)
 SMOKE_SOURCE = "smoke run"    # a --smoke run's source: its verdicts are labelled and never saved
 UNKNOWN = "unknown claim ID(s) in @pytest.mark.claim (not in {where}):\n"
 
 
 def is_stale(chapter: Chapter, t: dict) -> bool:
-    """Decided under an older version of its rule, or measured under an older version of its
-    measurement (the Chapter's `measurements`)."""
-    return bool(stale_rules(t) or stale_measurements(t, chapter.measurements))
+    """Whether a test is stale: one of its records is (claimcheck/versions.py stale)."""
+    return any(stale(chapter, rec) for rec in t.get("records") or [] if isinstance(rec, dict))
 
 
 def plain(x):
@@ -105,15 +114,23 @@ def read_off_instrument(chapter: Chapter, t: dict) -> bool:
                               or str(r.get("rule") or "").startswith("timing/") for r in recs)
 
 
-def device_reading(chapter: Chapter, t: dict) -> bool:
-    """Measured elsewhere than on the chapter's kind of device (CUDA), a reading shown beside the
-    chapter's figure, never a verdict on it: a test whose every figure is one the chapter measured
-    on its CUDA laptop card (device="cuda"), or one read off a clock or
-    an allocator whatever it is about (docs/cost.md: one rule, no exception)."""
+def device_reading(chapter: Chapter, figure: str | None, t: dict) -> bool:
+    """Whether a test's (or a figure record's) measurement of `figure` (a figure ID; None for a
+    record of no printed figure) is a reading shown beside the chapter's figure, never a verdict
+    on it: measured elsewhere than on the chapter's kind of device (CUDA), of a figure the chapter
+    measured on its CUDA laptop card (device="cuda"), or read off a clock or an allocator whatever
+    it is about (docs/cost.md: one rule, no exception).  The one answer: the tests' skips
+    (claimcheck/rule.py), the claims', the figures' rows and the re-derivation ask it."""
     if on_cuda(t):
         return False
-    figs = [chapter.figures.get(f) for f in t.get("figures") or []]
-    return (bool(figs) and all(f is not None and f.device == "cuda" for f in figs)) or read_off_instrument(chapter, t)
+    f = chapter.figures.get(figure) if figure is not None else None
+    return (f is not None and f.device == "cuda") or read_off_instrument(chapter, t)
+
+
+def only_readings(chapter: Chapter, t: dict) -> bool:
+    """Whether every figure a test (or a figure record) measures is a device reading (device_reading)."""
+    figures = list(t.get("figures") or []) or [None]
+    return all(device_reading(chapter, f, t) for f in figures)
 
 
 def measured_on(t: dict) -> str:
@@ -125,7 +142,7 @@ def measured_on(t: dict) -> str:
 
 def counts(chapter: Chapter, t: dict) -> bool:
     """Whether a test's outcome decides: decided, under the current rule, where its figures can be decided."""
-    return t["outcome"] in DECIDED and not is_stale(chapter, t) and not device_reading(chapter, t)
+    return t["outcome"] in DECIDED and not is_stale(chapter, t) and not only_readings(chapter, t)
 
 
 DEVICE_SPECIFIC = ("not run: device-specific: measured on {device}; the chapter's figure is its 8 GB laptop "
@@ -139,10 +156,10 @@ def summarise_claim(chapter: Chapter, cid: str, tests: list[dict], encoded: bool
     exists) or `not encoded`."""
     c = chapter.claims[cid]
     stale = [t for t in tests if t["outcome"] in DECIDED and is_stale(chapter, t)]
-    readings = [t for t in tests if t["outcome"] in DECIDED and not is_stale(chapter, t) and device_reading(chapter, t)]
+    readings = [t for t in tests if t["outcome"] in DECIDED and not is_stale(chapter, t) and only_readings(chapter, t)]
     decided = [t for t in tests if counts(chapter, t)]
     if decided:
-        verdict = max((t["outcome"] for t in decided), key=SEVERITY.__getitem__)
+        verdict = most_severe(t["outcome"] for t in decided)
     elif stale:
         verdict = "stale"
     else:
@@ -181,7 +198,7 @@ def outcome_label(chapter: Chapter, t: dict) -> str:
             return f"stale: {outcome} under {', '.join(stale_rules(t))}, decide it again under the current rule"
         return (f"stale: {outcome}, measured with {', '.join(stale_measurements(t, chapter.measurements))}, measure it again "
                 "(the command its text names for it)")
-    if outcome in DECIDED and device_reading(chapter, t):
+    if outcome in DECIDED and only_readings(chapter, t):
         return DEVICE_SPECIFIC.format(device=measured_on(t))
     return outcome
 
@@ -211,13 +228,13 @@ def figure_rows(chapter: Chapter, claims: list[dict]) -> list[dict]:
     rows = []
     for fid, f in chapter.figures.items():
         tests = by_figure.get(fid, [])
-        readings = [t for t in tests if f.device == "cuda" and not on_cuda(t) and (
+        readings = [t for t in tests if device_reading(chapter, fid, t) and (
             (t["outcome"] in DECIDED and not is_stale(chapter, t))
             or (t["outcome"] == "not run" and str(t.get("reason", "")).startswith("not run: device-specific")))]
         decided = [t for t in tests if t["outcome"] in DECIDED and not is_stale(chapter, t) and t not in readings]
         stale = [t for t in tests if t["outcome"] in DECIDED and is_stale(chapter, t)]
         if decided:
-            verdict = max((t["outcome"] for t in decided), key=SEVERITY.__getitem__)
+            verdict = most_severe(t["outcome"] for t in decided)
             label = verdict
         elif readings:
             verdict, label = "not run", "not run: device-specific"
@@ -328,7 +345,7 @@ def verdict_label(chapter: Chapter, c: dict) -> str:
         notes.append(f"{n_stale} figure(s) decided under an older rule")
     elif n_stale:
         notes.append(f"{n_stale} stale")
-    n_readings = sum(t["outcome"] in DECIDED and not is_stale(chapter, t) and device_reading(chapter, t) for t in tests)
+    n_readings = sum(t["outcome"] in DECIDED and not is_stale(chapter, t) and only_readings(chapter, t) for t in tests)
     if n_readings:
         notes.append(f"{n_readings} device-specific reading(s)")
     if c["verdict"] in DECIDED and any(t["outcome"] not in DECIDED for t in tests):

@@ -14,6 +14,10 @@ claimcheck/decide.py (as pure functions; claimcheck/rule.py applies them in a te
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from claimcheck.chapter import Chapter
 
 # name -> (current version, what it is, and what changed at each version)
 RULES: dict[str, tuple[int, str]] = {
@@ -98,3 +102,22 @@ def stale_measurements(test: dict, measurements: Mapping[str, tuple[int, str]]) 
                    if isinstance(rec, dict) and isinstance(rec.get("measurement"), str)
                    and not is_current(measurements, rec["measurement"])})
 
+
+
+def stale(chapter: Chapter, rec: dict, key: str | None = None) -> str | None:
+    """Why a record (a figure record, or one record of a test) is stale, or None: the one answer,
+    which the claims', the figures' rows and the re-derivation ask.  Decided under a version of its
+    rule that is not the current one (given the key it is kept under: or under another rule than
+    the figure table decides that key by now), or measured under a version of its measurement that
+    is not the Chapter's current one.  A record naming no rule or no measurement is from before
+    they were versioned, and current."""
+    rid, mid = rec.get("rule"), rec.get("measurement")
+    if key is not None:
+        rule = chapter.rule_inputs(key).rule
+        if not isinstance(rid, str) or rid.partition("/")[0] != rule or not is_current(RULES, rid):
+            return f"decided under {rid}; the figure table decides it now under {rule_id(rule)}"
+    elif isinstance(rid, str) and not is_current(RULES, rid):
+        return f"decided under {rid}"
+    if isinstance(mid, str) and not is_current(chapter.measurements, mid):
+        return f"measured under {mid}"
+    return None

@@ -136,4 +136,4 @@ def test_difference_between_runs_is_the_chapters(a, b, trained, seeds, claim_rec
     stated = round(CHAPTER[a] - CHAPTER[b], 2)
     trained_figure(request, claim_record, measurement="perplexity", figure=f"{a} - {b}", stated=stated,
                    values=[x - y for x, y in zip(val(rs[a]), val(rs[b]))], rounding=0.005, unit=" points",
-                   note=levels(rs), **{a: CHAPTER[a], b: CHAPTER[b]})
+                   note=levels(rs))

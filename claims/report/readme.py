@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from claimcheck.files import atomic_write
-from claimcheck.verdicts import DECIDED, device_reading, merge, summary_text, verdict_label
+from claimcheck.verdicts import DECIDED, merge, only_readings, summary_text, verdict_label
 from claims import registry
 from claims.chapter import CHAPTER
 from data.paths import PROJECT_ROOT
@@ -37,8 +37,8 @@ def weakened(report: dict, root: Path) -> list[str]:
             shown[cells[0].strip("`")] = cells[2].split(" (")[0]
     return [c["id"] for c in report["claims"]
             if shown.get(c["id"]) in DECIDED and c["verdict"] in ("not run", "not encoded")
-            and not any(t["outcome"] in DECIDED and device_reading(CHAPTER, t) for t in c.get("tests", []))]
-    # a claim now read, not decided, off the chapter's device (claimcheck/verdicts.py device_reading) is
+            and not any(t["outcome"] in DECIDED and only_readings(CHAPTER, t) for t in c.get("tests", []))]
+    # a claim now read, not decided, off the chapter's device (claimcheck/verdicts.py only_readings) is
     # the rule's verdict, not a weaker run
 
 

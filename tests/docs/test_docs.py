@@ -18,6 +18,7 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "benc
 COMMANDS = {
     "python -m claims.report": [sys.executable, "-m", "claims.report", "--help"],
     "python -m claims.rederive": [sys.executable, "-m", "claims.rederive", "--help"],
+    "python -m claims.convert": [sys.executable, "-m", "claims.convert", "--help"],
     "python -m fixtures.fingerprint": [sys.executable, "-m", "fixtures.fingerprint", "--help"],
     "python -m fixtures": [sys.executable, "-m", "fixtures", "--help"],
     "benchmarks/gpu_tier": [sys.executable, "benchmarks/gpu_tier.py", "--help"],

@@ -117,6 +117,8 @@ RUN: list[Run] = [
         "and says so", output=r"rendering the committed verdicts alone"),
     Run(r"python -m claims\.rederive", "docs/evidence.md, docs/running.md: every committed figure decided again, "
         "no torch", output=r"0 differ; 0 need weights"),
+    Run(r"python -m claims\.convert", "docs/evidence.md: the committed evidence is in today's format, so it "
+        "writes nothing", output=r"already in today's format"),
     Run(r"python -m fixtures(?: --list)?", "docs/running.md: the recipes, training nothing"),
     Run(r"python -m fixtures norm --jobs 2 --dry-run", "docs/running.md: the plan, training nothing"),
     Run(r"python -m fixtures\.fingerprint", 'docs/running.md: compare: "fingerprint unchanged" or what moved'),

@@ -11,6 +11,7 @@ import pytest
 
 from claimcheck import evidence as figure_evidence
 from claimcheck import rederive as engine_rederive
+from claimcheck import verdict_file
 from claimcheck import versions as rule_versions
 from claimcheck.verdicts import outcome_label, summarise_claim, summary_of, summary_text, verdict_label
 from claims.chapter import CHAPTER
@@ -129,7 +130,7 @@ def test_a_record_of_an_unknown_figure_or_verdict_is_named(tmp_path):
 
 def test_the_committed_figure_records_agree_with_the_committed_verdicts():
     """results/figures.json and results/verdicts.json say the same of every committed test."""
-    verdicts = json.loads((ROOT / "results" / "verdicts.json").read_text())
+    verdicts = verdict_file.load(CHAPTER, ROOT / "results" / "verdicts.json")
     assert engine_rederive.against_verdicts(CHAPTER, COMMITTED, verdicts) == []
 
 

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from claimcheck.evidence import file_of, load
-from claimcheck.verdicts import counts, device_reading, read_off_instrument
+from claimcheck.verdicts import counts, only_readings, read_off_instrument
 from claims.chapter import CHAPTER
 from claims.chapter_figures import COST_INSTRUMENT, FIGURES, INSTRUMENT_DEVICE
 from claims.record_rules import spec_for
@@ -34,7 +34,7 @@ def test_no_committed_figure_record_is_decided_by_a_cpu_clock_or_allocator():
     records = load(CHAPTER, FILE)
     off_cuda = [r for r in records if read_off_instrument(CHAPTER, r) and not str(r["device"]).startswith("cuda")]
     assert off_cuda, "the committed evidence has CPU timing and peak-memory records, shown as readings"
-    assert [r["key"] for r in off_cuda if not device_reading(CHAPTER, r)] == []
+    assert [r["key"] for r in off_cuda if not only_readings(CHAPTER, r)] == []
     theory = [r for r in records if "cost.converges_on_4" in r["figures"]]
     assert sorted(r["measurement"] for r in theory) == ["op_counts/1", "op_counts/1"]
     assert not any(read_off_instrument(CHAPTER, r) for r in theory)
@@ -50,10 +50,10 @@ def test_no_committed_verdict_counts_a_cpu_clock_or_allocator():
 def test_a_planted_cpu_timing_of_the_theory_figure_is_a_reading_not_a_verdict():
     # the exemption removed: "theory" on the CPU clock is a reading like any other clock figure
     timed = {"figures": ["cost.converges_on_4"], "measurement": "timing/1", "rule": "timing/2", "device": "cpu"}
-    assert device_reading(CHAPTER, timed)
-    assert device_reading(CHAPTER, dict(timed, measurement="peak_memory/1", rule="stated/2"))
-    assert not device_reading(CHAPTER, dict(timed, device="cuda"))
-    assert not device_reading(CHAPTER, dict(timed, measurement="op_counts/1", rule="counts/1"))
+    assert only_readings(CHAPTER, timed)
+    assert only_readings(CHAPTER, dict(timed, measurement="peak_memory/1", rule="stated/2"))
+    assert not only_readings(CHAPTER, dict(timed, device="cuda"))
+    assert not only_readings(CHAPTER, dict(timed, measurement="op_counts/1", rule="counts/1"))
     test = {"outcome": "holds", "figures": [], "device": "cpu",
             "records": [{"rule": "timing/2", "measurement": "timing/1", "device": "cpu"}]}
-    assert device_reading(CHAPTER, test) and not counts(CHAPTER, test)
+    assert only_readings(CHAPTER, test) and not counts(CHAPTER, test)

@@ -1,7 +1,7 @@
 """A figure the chapter measured on its CUDA laptop card (claims/chapter_figures.py device="cuda")
 is decided only on CUDA; measured elsewhere it is a reading beside the chapter's, `not run:
 device-specific`, never held or refuted: at test time (claimcheck/rule.py device_specific) and for
-committed verdicts (claimcheck/verdicts.py device_reading)."""
+committed verdicts (claimcheck/verdicts.py device_reading, only_readings)."""
 from types import SimpleNamespace
 
 import pytest

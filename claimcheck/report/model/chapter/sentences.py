@@ -13,20 +13,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from claimcheck.verdicts import DECIDED, device_reading
+from claimcheck.verdicts import DECIDED, LADDER, only_readings
 
 # The kinds a claim's mark can show, worst first: a sentence shows the worst of its claims.  A claim
 # no test carries (or not in the report at all) is "not encoded"; "device-specific" is a reading of
 # a figure measured on the chapter's CUDA card, not a verdict.
-RANK = ("fails", "refuted", "underspecified", "undecided", "not encoded", "not run", "stale", "device-specific",
-        "holds")
+RANK = (*LADDER[:4], "not encoded", "not run", "stale", "device-specific", "holds")   # the verdict ladder's
 
 
 def claim_kind(chapter, claim: dict | None) -> str:
     """A claim's verdict as its sentence's mark shows it (a key of RANK); `chapter`: the Chapter."""
     if claim is None:
         return "not encoded"
-    if claim["verdict"] == "not run" and any(t.get("outcome") in DECIDED and device_reading(chapter, t)
+    if claim["verdict"] == "not run" and any(t.get("outcome") in DECIDED and only_readings(chapter, t)
                                              for t in claim.get("tests", [])):
         return "device-specific"
     return claim["verdict"] if claim["verdict"] in RANK else "not run"

@@ -1,0 +1,301 @@
+"""results/verdicts.json: the one codec that reads and writes it (docs/evidence.md).
+
+In the file (schema 2) a claim is its ID, its verdict and its tests (claimcheck/records.py
+ClaimVerdict, TestOutcome), and a measured value is stored once: a value of a test's record that
+a figure record holds (results/figures.json; the test's own, of the same key, first) is written
+as a reference to it, {"$figure": key, "$at": [the path in the figure record]}, and a rule input the figure
+table gives (the stated figure, its null) as {"$table": "stated"}; nothing is copied from the
+figure table or from another claim.  Read, a file is expanded to the form every reader has always
+had: each reference resolved, each claim summarised from its tests (claimcheck/verdicts.py
+summarise_claim: its statement, section and reasons are the Chapter's and its tests', never a
+stored copy).  A measurement several tests record (a list or an object of numbers: a curve each
+test of a section records) is stored at its first place in the file and referred to from the
+others, {"$claim": claim, "$test": key, "$at": [its path in that test's records]}.  A reference is
+written only where resolving it gives back exactly the value it replaces (`dumps` checks each
+record, and the whole file), so no reader sees a difference.
+
+A file of the first format (no "schema": each claim carrying copies of its records) is read too,
+as its claims' tests; `python -m claims.convert` (claimcheck/convert.py) rewrites it.
+"""
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from claimcheck import evidence
+from claimcheck import records as typed
+from claimcheck.decide import RuleInputError
+from claimcheck.store import EvidenceError, read_json
+from claimcheck.verdicts import record_key, summarise_claim
+
+if TYPE_CHECKING:
+    from claimcheck.chapter import Chapter
+
+NAME = "verdicts.json"
+SCHEMA = 2               # 1 (no "schema"): claims carried copies of their records; 2: each value once
+FIGURE, AT, TABLE = "$figure", "$at", "$table"
+TEST, CLAIM = "$test", "$claim"         # a value an earlier test of the file holds: {"$claim", "$test", "$at"}
+TABLE_INPUTS = ("stated", "null")       # a test record's fields the figure table gives
+
+
+def _json(x) -> str:
+    return json.dumps(x, sort_keys=True)
+
+
+def _numbers(x) -> bool:
+    """A measured value worth a reference: a list of numbers, or a number that is not whole."""
+    if isinstance(x, float):
+        return not x.is_integer()
+    return isinstance(x, list) and bool(x) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in x)
+
+
+def _values(x, path=()):
+    """(path, value) of every measured value of a figure record's `measured`, outermost first."""
+    if _numbers(x):
+        yield path, x
+    elif isinstance(x, dict):
+        for k, v in x.items():
+            yield from _values(v, (*path, k))
+
+
+def _table_input(chapter: Chapter, key: str, field: str):
+    """The figure table's value of a test record's `field` under `key` (stated, null); KeyError if none."""
+    try:
+        spec = chapter.rule_inputs(key)
+    except (RuleInputError, KeyError):
+        raise KeyError(field) from None
+    if field == "stated" and spec.stated is not None:
+        return spec.stated
+    if field == "null" and spec.null:
+        return {"value": spec.null[0], "what": spec.null[1]}
+    raise KeyError(field)
+
+
+class Dangling(typed.RecordFieldError):
+    """A reference to a figure record, or to a value of one, that is not there."""
+
+
+def _at(figures: dict, ref: dict, where: str):
+    """The value a reference names, or Dangling naming it."""
+    rec = figures.get(ref.get(FIGURE)) if isinstance(ref.get(FIGURE), str) else None
+    if rec is None or not isinstance(ref.get(AT), list):
+        raise Dangling(where, FIGURE, f"{shown_ref(ref)} names no figure record of results/figures.json")
+    value = rec.get("measured")
+    for step in ref[AT]:
+        if not isinstance(value, dict) or step not in value:
+            raise Dangling(where, AT, f"{shown_ref(ref)}: figure record {ref[FIGURE]!r} holds no value at {ref[AT]}")
+        value = value[step]
+    return copy.deepcopy(value)
+
+
+def shown_ref(ref: dict) -> str:
+    return _json(ref)[:120]
+
+
+def _shared(earlier: dict, ref: dict, where: str):
+    """The value a reference to an earlier test's record names, or RecordFieldError naming it."""
+    test = earlier.get((ref.get(CLAIM), ref.get(TEST)))
+    value = test.get("records") if test is not None and isinstance(ref.get(AT), list) else None
+    for step in ref.get(AT) or [None]:
+        ok = (isinstance(value, list) and isinstance(step, int) and 0 <= step < len(value)) or \
+             (isinstance(value, dict) and step in value)
+        if not ok:
+            raise typed.RecordFieldError(where, TEST, f"{shown_ref(ref)} names no value of an earlier test of the file")
+        value = value[step]
+    return copy.deepcopy(value)
+
+
+def _expand(x, figures: dict, table, where: str, dangling: bool = False, earlier: dict | None = None):
+    if isinstance(x, dict):
+        if TEST in x:
+            return _shared(earlier or {}, x, where)
+        if FIGURE in x:
+            try:
+                return _at(figures, x, where)
+            except Dangling:
+                if dangling:        # left as it is: the re-derivation names the figure record missing
+                    return x
+                raise
+        if TABLE in x:
+            try:
+                return table(x[TABLE])
+            except KeyError:
+                raise typed.RecordFieldError(where, TABLE, f"{shown_ref(x)}: the figure table gives no "
+                                             f"{x[TABLE]!r} for this record") from None
+        return {k: _expand(v, figures, table, where, dangling, earlier) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_expand(v, figures, table, where, dangling, earlier) for v in x]
+    return x
+
+
+def _compact(x, index: dict):
+    if _numbers(x) and _json(x) in index:
+        return index[_json(x)]
+    if isinstance(x, dict):
+        return {k: _compact(v, index) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_compact(v, index) for v in x]
+    return x
+
+
+def dangling(x) -> list[str]:
+    """The references left unresolved in a test's records (read with `dangling`), as their keys."""
+    if isinstance(x, dict):
+        if FIGURE in x:
+            return [str(x.get(FIGURE))]
+        return [k for v in x.values() for k in dangling(v)]
+    if isinstance(x, list):
+        return [k for v in x for k in dangling(v)]
+    return []
+
+
+def _test_keys(chapter: Chapter, claim: str, test: dict) -> list[str]:
+    return [record_key(chapter, r, claim) for r in test.get("records") or [] if isinstance(r, dict)]
+
+
+def compact_test(chapter: Chapter, claim: str, test: dict, figures: dict) -> dict:
+    """A test as the file stores it: each value a figure record holds (its own first), and each
+    rule input the figure table gives, as a reference.  A record whose references would not give
+    it back exactly is stored as it is.  A reference to another test's figure record cannot drift:
+    every save that rewrites figures.json rewrites this file from what it read before (save.py)."""
+    # its own figure records first, then its claim's, then any: the one place each value is stored
+    own = _test_keys(chapter, claim, test)
+    index = {}
+    for key in sorted(figures, key=lambda k: (k not in own, figures[k].get("claim") != claim, k)):
+        for path, value in _values(figures[key].get("measured")):
+            index.setdefault(_json(value), {FIGURE: key, AT: list(path)})
+    out = []
+    for rec in test.get("records") or []:
+        if not isinstance(rec, dict):
+            out.append(rec)
+            continue
+        key = record_key(chapter, rec, claim)
+        small = {}
+        for field, value in rec.items():
+            try:
+                given = field in TABLE_INPUTS and _table_input(chapter, key, field)
+            except KeyError:
+                given = None
+            small[field] = {TABLE: field} if given is not None and _json(given) == _json(value) \
+                else _compact(value, index)
+        try:
+            same = _json(expand_record(chapter, claim, small, figures, "")) == _json(rec)
+        except EvidenceError:
+            same = False
+        out.append(small if same else rec)
+    return dict(test, records=out) if "records" in test else dict(test)
+
+
+def expand_record(chapter: Chapter, claim: str, rec: dict, figures: dict, where: str,
+                  dangling: bool = False, earlier: dict | None = None) -> dict:
+    """One test record with its references resolved: values from its figure record, rule inputs
+    from the figure table (`dangling`: a reference to a figure record not there is left as it is)."""
+    if not isinstance(rec, dict):
+        return rec
+    return _expand(rec, figures, lambda field: _table_input(chapter, record_key(chapter, rec, claim), field), where,
+                   dangling, earlier)
+
+
+def load(chapter: Chapter, path: Path, figures: list[dict] | None = None, dangling: bool = False) -> dict:
+    """{"claims": [claim, ...]}: the file's claims, every record checked (claimcheck/records.py)
+    and expanded (each reference resolved against `figures`, by default results/figures.json
+    beside it; each claim summarised from its tests).  EvidenceError (RecordFieldError) names the
+    file, the claim and test, and the field.  `dangling`: a reference to a figure record that is
+    not there is left unresolved, for the re-derivation to name the record missing (exit 1), as it
+    names a test whose figure record was dropped."""
+    path = Path(path)
+    if not path.exists():
+        return {"claims": []}
+    return expanded(chapter, read_json(path, "committed verdicts"), path, figures, dangling)
+
+
+def expanded(chapter: Chapter, data, path: Path, figures: list[dict] | None = None, dangling: bool = False) -> dict:
+    """`load` of the file's parsed JSON `data` (`path` names it in errors, and finds figures.json)."""
+    if not isinstance(data, dict) or not isinstance(data.get("claims"), list):
+        raise EvidenceError(f"{path}: expected an object with a 'claims' list")
+    schema = data.get("schema", 1)
+    if schema not in (1, SCHEMA) or sorted(data) != sorted(["claims"] + (["schema"] if "schema" in data else [])):
+        raise EvidenceError(f"{path}: not committed verdicts of schema 1 or {SCHEMA} "
+                            f"(an object of 'schema' and 'claims'; keys {sorted(data)})")
+    by_key = None
+    claims, earlier = [], {}
+    for i, c in enumerate(data["claims"]):
+        where = f"{path}: claim {i}" + (f" ({c.get('id')})" if isinstance(c, dict) else "")
+        if not isinstance(c, dict) or not isinstance(c.get("id"), str) or not isinstance(c.get("tests"), list):
+            raise EvidenceError(f"{where}: has no id or no tests list")
+        # schema 2 holds a claim's ID, verdict and tests only; schema 1's copies are not read
+        typed.check(typed.ClaimVerdict, dict(c, tests=[]) if schema == SCHEMA
+                    else {"id": c["id"], "verdict": str(c.get("verdict", "")), "tests": []}, where)
+        if c["id"] not in chapter.claims:
+            raise typed.RecordFieldError(where, "id", f"{c['id']!r} is not a claim of {chapter.named('claims')}")
+        tests = []
+        for j, t in enumerate(c["tests"]):
+            at = f"{path}: claim {c['id']}: test {j}" + (f" ({t.get('key')})" if isinstance(t, dict) else "")
+            typed.check(typed.TestOutcome, t, at)
+            if not t["key"]:            # committed: kept under what it measured (a run's report may hold none)
+                raise typed.RecordFieldError(at, "key", f"is {t['key']!r}: a test is kept under what it measured")
+            unknown = [f for f in t.get("figures", []) if f not in chapter.figures]
+            if unknown:
+                raise typed.RecordFieldError(at, "figures", f"holds {', '.join(map(repr, unknown))}, not a figure "
+                                             f"ID of {chapter.named('figures')}")
+            if _json(t).find(f'"{FIGURE}"') >= 0 and by_key is None:
+                by_key = _figures(chapter, path, figures)
+            tests.append(dict(t, records=[expand_record(chapter, c["id"], r, by_key or {}, f"{at}: record {k}", dangling,
+                                                        earlier)
+                                          for k, r in enumerate(t.get("records") or [])]))
+            earlier[(c["id"], t["key"])] = tests[-1]
+        claims.append(summarise_claim(chapter, c["id"], tests, True))
+    return {"claims": claims}
+
+
+def _figures(chapter: Chapter, path: Path, figures: list[dict] | None) -> dict:
+    if figures is None:
+        figures = evidence.load(chapter, path.with_name(evidence.NAME))
+    return {r["key"]: r for r in figures}
+
+
+def dumps(chapter: Chapter, data: dict, figures: list[dict]) -> str:
+    """The file's text for `data` ({"claims": [...]}, as `load` gives it): each claim its ID,
+    verdict and tests, each value its figure record holds as a reference to it (`figures`: the
+    figure records it is saved with)."""
+    by_key = {r["key"]: r for r in figures}
+    claims = [{"id": c["id"], "verdict": c["verdict"],
+               "tests": [compact_test(chapter, c["id"], t, by_key) for t in c.get("tests", [])]}
+              for c in data["claims"]]
+    shared = _share(claims)
+    # kept only where reading it gives back every test exactly (else each test stands alone)
+    try:
+        back = expanded(chapter, json.loads(json.dumps({"schema": SCHEMA, "claims": shared}, default=str)),
+                        Path(NAME), figures)
+        same = _json([c["tests"] for c in back["claims"]]) == _json([c.get("tests", []) for c in data["claims"]])
+    except EvidenceError:
+        same = False
+    return json.dumps({"schema": SCHEMA, "claims": shared if same else claims}, indent=1, default=str) + "\n"
+
+
+def _group(x) -> bool:
+    """A measurement worth sharing between tests: a list or an object of two numbers or more."""
+    values = list(x.values()) if isinstance(x, dict) else x if isinstance(x, list) else []
+    return len(values) >= 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values) \
+        and not (isinstance(x, dict) and (FIGURE in x or TEST in x or TABLE in x))
+
+
+def _share(claims: list[dict]) -> list[dict]:
+    """The claims with each measurement that several tests record (a curve each test of a section
+    records, say) stored at its first place and referred to from the others by claim, test and path."""
+    first: dict[str, dict] = {}
+
+    def walk(x, claim, key, path):
+        if _group(x):
+            ref = first.setdefault(_json(x), {CLAIM: claim, TEST: key, AT: list(path)})
+            if (ref[CLAIM], ref[TEST], ref[AT]) != (claim, key, list(path)):
+                return ref
+        if isinstance(x, dict) and not (FIGURE in x or TEST in x or TABLE in x):
+            return {k: walk(v, claim, key, (*path, k)) for k, v in x.items()}
+        if isinstance(x, list):
+            return [walk(v, claim, key, (*path, i)) for i, v in enumerate(x)]
+        return x
+    return [dict(c, tests=[dict(t, records=walk(t.get("records") or [], c["id"], t["key"], ()))
+                           if "records" in t else t for t in c["tests"]]) for c in claims]

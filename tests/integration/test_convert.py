@@ -1,0 +1,143 @@
+"""Typed evidence, each measured value stored once (docs/evidence.md): the conversion of evidence
+of the first format (claims/convert.py, claimcheck/convert.py), run again on what a merge brings,
+and the one validator naming the file, the record and the field (claimcheck/records.py)."""
+import json
+from pathlib import Path
+
+import pytest
+
+from claimcheck import convert, verdict_file
+from claimcheck import evidence as figure_evidence
+from claimcheck import rederive as engine_rederive
+from claimcheck.store import EvidenceError
+from claims.chapter import CHAPTER
+from fixtures import results
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+CLAIM = "norm.postnorm_diverges"
+SEED_0 = "307.59488542595"          # post-norm's seed-0 held-out perplexity, results/norm.json
+
+
+def _floats(x, out):
+    if isinstance(x, float):
+        out.append(repr(x))
+    elif isinstance(x, dict):
+        for v in x.values():
+            _floats(v, out)
+    elif isinstance(x, list):
+        for v in x:
+            _floats(v, out)
+    return out
+
+
+def _old_format(tmp: Path) -> Path:
+    """A results folder of the first format: one claim's verdicts, each claim carrying copies of
+    its records and a test record a copy of the chapter's table, its figure records, and the
+    norm runs they name with their metrics repeated beside `metrics`."""
+    out = tmp / "results"
+    out.mkdir()
+    committed = verdict_file.load(CHAPTER, ROOT / "results" / "verdicts.json")
+    claim = next(c for c in committed["claims"] if c["id"] == CLAIM)
+    table = {"prenorm": 37.82, "postnorm": 308.05}
+    tests = [dict(t, records=[dict(r, table=table) for r in t["records"]]) for t in claim["tests"]]
+    old = dict(claim, tests=tests, records=[dict(r, table=table) for r in claim["records"]])
+    (out / "verdicts.json").write_text(json.dumps({"claims": [old]}, indent=1))
+    keys = {t["key"] for t in claim["tests"]}
+    records = [r for r in figure_evidence.load(CHAPTER) if r["key"] in keys]
+    (out / "figures.json").write_text(figure_evidence.dumps(records))
+    named = {(run["recipe"], run["seed"], run["key"]) for r in records for run in r["runs"]}
+    runs = [r for r in results.load("norm") if (r["recipe"], r["seed"], r["key"]) in named]
+    assert all("val_ppl" in r for r in runs)           # as readers have always read them
+    (out / "norm.json").write_text(json.dumps({"group": "norm", "runs": runs}, indent=1))
+    return out
+
+
+def test_old_format_evidence_is_converted_once_and_every_value_then_stands_once(tmp_path, capsys):
+    folder = _old_format(tmp_path)
+    before = verdict_file.load(CHAPTER, folder / "verdicts.json")
+    seed_0 = [n for n in ("verdicts.json", "figures.json", "norm.json")
+              for _ in range(_floats(json.loads((folder / n).read_text()), []).count(SEED_0))]
+    assert seed_0.count("verdicts.json") >= 4 and seed_0.count("norm.json") >= 2
+    assert convert.main(CHAPTER, ["--results", str(folder)]) == 0
+    assert "converted" in capsys.readouterr().out
+
+    stored = json.loads((folder / "verdicts.json").read_text())
+    assert stored["schema"] == verdict_file.SCHEMA
+    assert [sorted(c) for c in stored["claims"]] == [["id", "tests", "verdict"]]
+    assert '"table"' not in (folder / "verdicts.json").read_text()
+    # the measurement stands once in figures.json, and once per run (in its metrics) in norm.json
+    assert _floats(stored, []).count(SEED_0) == 0
+    assert _floats(json.loads((folder / "figures.json").read_text()), []).count(SEED_0) == 1
+    runs = json.loads((folder / "norm.json").read_text())["runs"]
+    assert not any("val_ppl" in r for r in runs)
+
+    # read back, everything but the chapter table's copy is what it was; no verdict moved
+    after = verdict_file.load(CHAPTER, folder / "verdicts.json")
+    assert convert.verdict_counts(after) == convert.verdict_counts(before)
+    strip = convert._without_copies(CHAPTER, before)
+    assert json.dumps(after, sort_keys=True) == json.dumps(strip, sort_keys=True)
+    assert [r["val_ppl"] for r in results.load("norm", folder)] == [r["val_ppl"] for r in
+                                                                   results.load_file(ROOT / "results" / "norm.json",
+                                                                                     "norm")
+                                                                   if any(r["key"] == x["key"] for x in runs)]
+    assert engine_rederive.main(CHAPTER, ["--evidence", str(folder / "figures.json")]) == 0
+
+    # idempotent: run again (after a merge brings nothing new), it writes nothing
+    texts = {p.name: p.read_text() for p in folder.iterdir() if not p.name.startswith(".")}
+    assert convert.main(CHAPTER, ["--results", str(folder)]) == 0
+    assert "already in today's format" in capsys.readouterr().out
+    assert {p.name: p.read_text() for p in folder.iterdir() if not p.name.startswith(".")} == texts
+    assert convert.main(CHAPTER, ["--results", str(folder), "--check"]) == 0
+
+
+def test_a_conversion_that_would_move_a_verdict_writes_nothing(tmp_path, capsys):
+    folder = _old_format(tmp_path)
+    data = json.loads((folder / "verdicts.json").read_text())
+    data["claims"][0]["verdict"] = "holds"                  # its tests say refuted
+    (folder / "verdicts.json").write_text(json.dumps(data))
+    texts = {p.name: p.read_text() for p in folder.iterdir() if not p.name.startswith(".")}
+    assert convert.main(CHAPTER, ["--results", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert f"claim {CLAIM}: stored 'holds', its tests give 'refuted'" in err and "Traceback" not in err
+    assert {p.name: p.read_text() for p in folder.iterdir() if not p.name.startswith(".")} == texts
+
+
+@pytest.mark.parametrize("edit,field", [
+    (lambda t: t.update(seconds="soon"), "'seconds'"),
+    (lambda t: t.update(outcome=None), "'outcome'"),
+    (lambda t: t["records"][0].update(measured={"$figure": "no.such.figure", "$at": ["values"]}), "'$figure'"),
+    (lambda t: t["records"][0].update(measured={"$claim": CLAIM, "$test": "no such test", "$at": [0]}), "'$test'"),
+])
+def test_the_one_validator_names_the_file_the_test_and_the_field(tmp_path, edit, field):
+    folder = _old_format(tmp_path)
+    assert convert.main(CHAPTER, ["--results", str(folder)]) == 0
+    data = json.loads((folder / "verdicts.json").read_text())
+    edit(data["claims"][0]["tests"][0])
+    (folder / "verdicts.json").write_text(json.dumps(data))
+    with pytest.raises(EvidenceError) as e:
+        verdict_file.load(CHAPTER, folder / "verdicts.json")
+    assert str(folder / "verdicts.json") in str(e.value) and f"claim {CLAIM}: test 0" in str(e.value)
+    assert f"field {field}" in str(e.value)
+    assert engine_rederive.main(CHAPTER, ["--evidence", str(folder / "figures.json")]) == (1 if "$figure" in field else 2)
+
+
+def test_the_committed_evidence_is_converted_and_stores_each_figure_measurement_once():
+    """results/ as committed: nothing left to convert, and no figure record's measured values
+    copied into verdicts.json (a test refers to its figure record by key)."""
+    changes = convert.convert(CHAPTER, ROOT / "results")
+    assert changes == {}, f"run python -m claims.convert: {sorted(changes)}"
+    figures = set(_floats([r["measured"] for r in figure_evidence.load(CHAPTER)], []))
+    stored = json.loads((ROOT / "results" / "verdicts.json").read_text())
+    copied = [v for v in _floats(stored, []) if v in figures and not float(v).is_integer()]
+    assert len(copied) <= 54, len(copied)        # values of a list only part of which a figure record holds
+    # a measurement several tests record is stored once in the file too (a curve, a table of numbers)
+    groups = [json.dumps(g) for g in _groups(stored)]
+    assert len(groups) == len(set(groups)), [g for g in set(groups) if groups.count(g) > 1][:3]
+
+
+def _groups(x):
+    """Every list or object of two numbers or more in x, outside the references."""
+    values = list(x.values()) if isinstance(x, dict) else x if isinstance(x, list) else []
+    if len(values) >= 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        return [x]
+    return [g for v in values for g in _groups(v)]
