@@ -206,6 +206,12 @@ def from_test(chapter: Chapter, test: dict, meta: dict) -> list[dict]:
                     "device": rec.get("device") or test.get("device") or meta.get("device"),
                     "date": test.get("timestamp") or meta.get("timestamp"), "code": meta.get("commit"),
                     "torch": test.get("torch") or meta.get("torch")})
+        if rec.get("reading"):          # a declared reading, decided with the primary (claimcheck/rule.py)
+            out[-1]["reading"] = {**rec["reading"], "runs": out[-1]["runs"]}
+            try:
+                out[-1]["verdict"] = redecide(chapter, out[-1]).verdict
+            except RecordError as e:
+                raise FigureEvidenceError(f"{test.get('nodeid')}: record {key}: {e}; nothing saved") from None
     if test.get("outcome") in FIGURE_VERDICTS:
         verdicts = [r["verdict"] for r in out]
         if not out:

@@ -166,3 +166,9 @@ def test_a_live_test_with_a_declared_reading_is_underspecified_and_one_measured_
     assert outcome[BEFORE]["outcome"] == "refuted" and "counts for nothing" in outcome[BEFORE]["reason"]
     assert outcome[AFTER]["records"][0]["reading"] == {"name": "best held-out step", "date": AFTER,
                                                        "measured": {"values": [37.80, 37.83, 37.84]}}
+    # saved as a figure record that keeps the reading and its runs, decided again the same way
+    test = {**outcome[AFTER], "claims": [claim["id"]],
+            "runs": [{"group": "norm", "recipe": "prenorm", "seed": s, "key": f"k{s}"} for s in range(3)]}
+    (rec,) = figure_evidence.from_test(CHAPTER, test, {"timestamp": AFTER})
+    assert rec["verdict"] == "underspecified" and rec["reading"]["runs"] == test["runs"]
+    assert redecide(CHAPTER, rec).verdict == "underspecified"
