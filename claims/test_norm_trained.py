@@ -9,7 +9,7 @@ from claimcheck.formats import over_seeds
 from claimcheck.rule import ordering, trained_figure
 from claims.chapter_figures import FIGURES
 from claims.registry import figures
-from claims.trained import train_ppl, val
+from claims.trained import best, best_step_reading, train_ppl, val
 
 pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("norm")]
 SEEDS = 3
@@ -21,24 +21,6 @@ def runs(trained, seeds, *names):
     these claims need the runs' perplexities only (under --from-results, the records)."""
     n = seeds(SEEDS)
     return n, {name: trained("norm", name, n, weights=False) for name in names}
-
-
-# The declared reading "best held-out step" (claims/readings_declared.py, docs/choices.md): each
-# seed's lowest point of its own held-out curve, scored on the whole held-out split
-# (fixtures/recipes.py NORM_HELD_OUT_EVERY).  Runs whose curve scored only a subset give none.
-BEST_STEP = "best held-out step"
-
-
-def best(rs: list) -> list[float] | None:
-    """Each seed's perplexity at its best held-out step on the full split, or None where a run has none."""
-    b = [r.metrics.get("best_held_out") or {} for r in rs]
-    return [x["val_ppl"] for x in b] if b and all("val_ppl" in x for x in b) else None
-
-
-def best_step_reading(values, *runs) -> tuple | None:
-    """The reading for trained_figure, measured when the newest of its runs was trained."""
-    dates = [r.trained_at for rs in runs for r in rs]
-    return None if values is None or not all(dates) else (BEST_STEP, values, max(dates))
 
 
 def levels(rs: dict) -> str:

@@ -13,7 +13,7 @@ from pathlib import Path
 from claimcheck.formats import over_seeds
 from claims.chapter_figures import FIGURES, LADDER_ROW_FIGURE
 from claims.registry import figures
-from claims.report.errata.norm import best_ppl
+from claims.report.errata.held_out import best_ppl
 from claims.report.errata.scale import RUNAWAY_WIDE
 from claims.report.evidence import Facts
 from claims.report.table_data import (

@@ -101,7 +101,8 @@ def test_each_placed_table_is_built_and_its_marked_cells_restate_their_figures(d
 
 def test_a_trained_table_says_whose_seeds_dates_and_device_it_shows(data):
     p = data["ladder"].provenance()
-    assert p["seeds"] == "0, 1, 2" and p["device"] == "cpu" and re.match(r"\d{4}-\d\d-\d\d", p["date"])
+    # the seeds of its runs: a row the sequential rule took further rests on more of them
+    assert re.fullmatch(r"0, 1, 2(, \d+)*", p["seeds"]) and p["device"] == "cpu" and re.match(r"\d{4}-\d\d-\d\d", p["date"])
     assert p["from"] == "results/ladder.json"
 
 

@@ -3,7 +3,7 @@ scored the whole split (the twelve-block runs since NORM_HELD_OUT_EVERY), else o
 64-window subset, and the words say which."""
 import pytest
 
-from claims.report.errata.norm import best_ppl, split_of
+from claims.report.errata.held_out import best_ppl, split_of
 
 pytestmark = pytest.mark.fast
 
@@ -21,7 +21,7 @@ def test_the_words_name_the_split():
 
 
 def test_the_norm_tests_read_the_best_step_only_where_every_run_scored_the_full_split():
-    from claims.test_norm_trained import BEST_STEP, best, best_step_reading
+    from claims.trained import BEST_STEP, best, best_step_reading
     from fixtures.train import TrainResult
     full = [TrainResult(None, metrics={"best_held_out": dict(FULL)}, trained_at=f"2026-12-0{d}T10:00:00+00:00")
             for d in (4, 5, 6)]

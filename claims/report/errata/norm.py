@@ -9,6 +9,7 @@ from claims import registry
 from claims.chapter_figures import FIGURES
 from claims.readings_declared import standing
 from claims.report.errata.facts import Erratum, Facts, per_seed
+from claims.report.errata.held_out import best_ppl, split_of, subset_bias
 from fixtures.setup import GRAD_READINGS, PRENORM_STOP_AT, PRENORM_STOPPED
 
 
@@ -29,20 +30,6 @@ def _norm_levels(f: Facts) -> str:
 
 def _best(f: Facts, recipe: str) -> list[dict]:
     return [b for b in f.runs("norm", recipe, "best_held_out") if b]
-
-
-def best_ppl(b: dict) -> float:
-    """A run's best held-out perplexity: on the full held-out split where its curve scored the
-    whole split (fixtures/recipes.py NORM_HELD_OUT_EVERY), else on the curve's 64-window subset."""
-    return b["val_ppl"] if "val_ppl" in b else b["val_ppl_subset"]
-
-
-def split_of(best: list[dict]) -> str:
-    """Which held-out windows those perplexities are on, in words."""
-    if best and all("val_ppl" in b for b in best):
-        return "the full held-out split"
-    return "the curve's 64 fixed held-out windows" if all("val_ppl" not in b for b in best) else \
-        "the full split for some seeds, the curve's 64 fixed windows for others"
 
 
 def _norm_curves(f: Facts) -> str:
@@ -83,7 +70,7 @@ def _norm_readings(f: Facts) -> list[str]:
                    + ", ".join(f"{best_ppl(b):.2f} at step {b['step']}" for b in best)
                    + f" ({len(best)} seed{'s' if len(best) > 1 else ''}), against the chapter's final "
                    f"{chapter[r]}: {statistics.mean(values) - chapter[r]:+.2f}; {verdict}"
-                   + (_subset_bias(f, r) if any("val_ppl" not in b for b in best) else ""))
+                   + (subset_bias(f, r) if any("val_ppl" not in b for b in best) else ""))
     return out + _stopped_reading(f)
 
 
@@ -102,18 +89,6 @@ def _reading_verdict(values: list[float], stated: float, what: str) -> str:
 def _stopped(f: Facts) -> list[float]:
     """The held-out perplexity of each seed of pre-norm stopped at its best step (the errata group)."""
     return [v for v in f.runs("errata", PRENORM_STOPPED) if isinstance(v, (int, float))]
-
-
-def _subset_bias(f: Facts, recipe: str) -> str:
-    """How far the curve's 64-window subset reads from the full held-out split, on the same (final)
-    weights: the bias of the best-checkpoint reading above."""
-    pairs = [(c[-1][1], full) for c, full in zip(f.runs("norm", recipe, "held_out_curve"), f.runs("norm", recipe))
-             if c and isinstance(full, (int, float))]
-    if not pairs:
-        return ""
-    sub, full = statistics.mean(p[0] for p in pairs), statistics.mean(p[1] for p in pairs)
-    return (f" (caution: on the final weights the subset reads {sub:.2f} against the full split's {full:.2f}, "
-            f"{100 * (sub / full - 1):+.1f} %)")
 
 
 def _stopped_reading(f: Facts) -> list[str]:
