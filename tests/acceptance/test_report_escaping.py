@@ -11,11 +11,11 @@ import re
 import shutil
 import subprocess
 import sys
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from chromium import BROWSER, WHY_NONE, probe
+from html_tags import Tags
 
 from claimcheck.report.views.chapter.chrome import JS as READING_AIDS
 from claimcheck.verdicts import build_report
@@ -91,17 +91,6 @@ def _page(built: Path, name: str) -> Path:
     if not page.exists():           # no chapter text: index.html says why, and is checked alone
         pytest.skip(f"{name} not built: " + (built / "chapter-not-built.txt").read_text().strip())
     return page
-
-
-class Tags(HTMLParser):
-    """Every element and attribute of a page."""
-
-    def __init__(self):
-        super().__init__()
-        self.tags: list[tuple[str, dict]] = []
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append((tag, dict(attrs)))
 
 
 @pytest.mark.parametrize("name", PAGES)

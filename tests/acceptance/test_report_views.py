@@ -8,10 +8,10 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from html_tags import Tags
 
 from claimcheck.report import publish
 from claimcheck.report.model.parts import Plot
@@ -104,17 +104,6 @@ def _planted(out: Path) -> Path:
     plots = [Plot(out / f"{IMG}.png", "data:image/png;base64,")]
     publish.write(dataclasses.replace(r, tables=tables, plots=plots), out, views=VIEWS)
     return out
-
-
-class Tags(HTMLParser):
-    """Every element of a page, with its attributes."""
-
-    def __init__(self):
-        super().__init__()
-        self.tags: list[tuple[str, dict]] = []
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append((tag, dict(attrs)))
 
 
 @pytest.fixture(scope="module")
