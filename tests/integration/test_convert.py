@@ -145,3 +145,24 @@ def _groups(x):
     if len(values) >= 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
         return [x]
     return [g for v in values for g in _groups(v)]
+
+
+def _fields_reversed(x):
+    if isinstance(x, dict):
+        return {k: _fields_reversed(x[k]) for k in reversed(list(x))}
+    if isinstance(x, list):
+        return [_fields_reversed(v) for v in x]
+    return x
+
+
+def test_the_save_and_the_converter_write_the_same_file_whatever_the_order_of_a_records_fields():
+    """A save holds its fresh figure records' fields in the order the test wrote them, the converter
+    in the order it read them: a test's value two fields of its figure record hold equally is
+    referred to by the same path either way (python -m claims.convert after a save writes nothing)."""
+    figures = figure_evidence.load(CHAPTER)
+    committed = verdict_file.load(CHAPTER, ROOT / "results" / "verdicts.json", figures)
+
+    def stored(records):   # the file as read: its references, whatever the order of a record's fields
+        return json.dumps(json.loads(verdict_file.dumps(CHAPTER, committed, records)), sort_keys=True)
+    assert '"$figure"' in stored(figures)
+    assert stored(_fields_reversed(figures)) == stored(figures)
