@@ -2,8 +2,9 @@
 machinery is the engine's, by role (claimcheck/report/: model/, views/ with their autoescaped
 templates, publish.py); what is this chapter's own is here:
 
-- cli.py: the command: reads the run, draws the plots, saves what --save-results asks for, builds
-  the model and writes every view (claimcheck/report/publish.py, with the chapter view);
+- cli.py: the command: reads the run, draws the plots (their data read first, plot_data.py), saves
+  what --save-results asks for, builds the model and writes every view (claimcheck/report/publish.py,
+  with the chapter view);
 - model.py: this chapter's parts of the report model (PARTS: its evidence reader evidence.py, its
   errata errata/, its tables tables.py with table_builders.py and table_data.py, and its chapter
   cut chapter_cut.py: the engine's cut with this chapter's own lists, the places of our tables and
@@ -11,7 +12,8 @@ templates, publish.py); what is this chapter's own is here:
   README's report and the generated blocks of README.md and docs/claims.md;
 - the chapter view is the engine's (claimcheck/report/views/chapter/, its cut and since-when in
   claimcheck/report/model/), handed the model;
-- plots.py (drawn by the command from results/), site.py and publish.py (the published site, and
+- plot_data.py, the plots' data (every number, mark and label they show, read through evidence.py's
+  reader of the runs), and plots.py, the view that draws it and computes nothing; site.py and publish.py (the published site, and
   the page it shows where the chapter view was not built), links.py (the links of README.md and
   docs/).
 

@@ -9,8 +9,10 @@ A fresh run only knows the claims whose tests it ran; trained claims are expensi
 verdicts are committed (results/verdicts.json) and merged: for each claim the newest evidence
 that reached a verdict wins, and keeps its source (tier, device, date).  Without a fresh run the
 committed verdicts are rendered alone, and the report says so.  The command reads the run,
-draws the plots, saves what --save-results asks for, then builds the report model once
-(claims/report/model.py, the engine's claimcheck/report/model/) and writes every view of it
+draws the plots (their data, claims/report/plot_data.py, read from results/ before a save changes
+it; drawn by claims/report/plots.py, a view of it), saves what --save-results asks for, then
+builds the report model once (claims/report/model.py, the engine's claimcheck/report/model/) and
+writes every view of it
 (claimcheck/report/publish.py: the engine's views, the chapter view among them, and this
 chapter's own, the site's placeholder for a chapter view not built, claims/report/site.py).
 
@@ -99,8 +101,10 @@ def _chapter() -> tuple[str | None, str] | str:
 
 def _fresh_run(out) -> tuple[dict | None, object, set]:
     """This run's report (or None), its evidence, and what the run itself wrote; then the plots of
-    the committed training results, drawn into `out` so that --save-results keeps them."""
-    from claims.report.plots import ladder_plot, norm_plot, scale_plot
+    the committed training results, drawn into `out` so that --save-results keeps them: their data
+    read before a save changes results/ (plot_data.py), and drawn from it (plots.py)."""
+    from claims.report import plot_data, plots
+    from claims.report.evidence import Runs
     from fixtures.evidence import Evidence
     out.mkdir(parents=True, exist_ok=True)
     evidence = Evidence(out)
@@ -110,10 +114,8 @@ def _fresh_run(out) -> tuple[dict | None, object, set]:
         print(f"no fresh run in {out} (no claims.json): rendering the committed verdicts alone; "
               "run `pytest -m fast` for a fresh one", file=sys.stderr)
     run_evidence = set(evidence.manifest())             # what the run itself wrote, before the plots
-    for plot in (ladder_plot, scale_plot, norm_plot):
-        path = plot(out)
-        if path is not None:
-            evidence.add(path.name)
+    for path in plots.draw(plot_data.plot_data(Runs(RESULTS.parent)), out):
+        evidence.add(path.name)
     return fresh, evidence, run_evidence
 
 

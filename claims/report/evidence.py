@@ -24,6 +24,21 @@ OBJECT, NUMBER, LIST = (dict,), (int, float), (list,)       # the shapes a reade
 _SHAPE_NAMES = {OBJECT: "an object", NUMBER: "a number", LIST: "a list"}
 
 
+class Runs:
+    """results/<group>.json's runs by recipe (each seed's newest), each file read once: the runs
+    Facts reads for the errata and the tables, and those the plots show (plot_data.py), which the
+    command reads before a save changes results/ (the plots it draws are saved with the run)."""
+
+    def __init__(self, results_dir: Path):
+        self.results_dir = results_dir
+        self._groups: dict[str, dict] = {}
+
+    def group(self, group: str) -> dict[str, list[dict]]:
+        if group not in self._groups:
+            self._groups[group] = results.by_recipe(group, self.results_dir)
+        return self._groups[group]
+
+
 class Facts:
     """The measurements an erratum may cite: a chapter figure's by its figure ID (the merged
     report's figure rows, claimcheck/verdicts.py figure_rows), a test's by its exact name, and the
@@ -34,7 +49,7 @@ class Facts:
         self.report_dir = report_dir
         self.claims = {c["id"]: c for c in self._checked_claims(merged.get("claims", []))}
         self.figures = {r["id"]: r for r in merged.get("figures") or verdicts.figure_rows(CHAPTER, list(self.claims.values()))}
-        self._groups: dict[str, dict] = {}
+        self._runs = Runs(results_dir)
         self.readings: dict = {}
         for d in (results_dir, report_dir):                   # the fresh run's readings win
             if d is not None and (Path(d) / "readings.json").exists():
@@ -83,9 +98,7 @@ class Facts:
     def group(self, group: str) -> dict[str, list[dict]]:
         """results/<group>.json's runs by recipe (each seed's newest), its file read once per Facts:
         the errata and the tables read the same runs (claims/report/table_builders.py)."""
-        if group not in self._groups:
-            self._groups[group] = results.by_recipe(group, self.results_dir)
-        return self._groups[group]
+        return self._runs.group(group)
 
     def runs(self, group: str, recipe: str, key: str = "val_ppl") -> list:
         """One figure of each seed's newest run of a recipe (a record's field, else its metric)."""

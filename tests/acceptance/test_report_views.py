@@ -26,8 +26,9 @@ ROOT = Path(__file__).resolve().parents[2]
 ENGINE_VIEWS = sorted((ROOT / "claimcheck" / "report" / "views").rglob("*.py"))      # the chapter view's too
 TEMPLATES = sorted((ROOT / "claimcheck" / "report" / "views" / "templates").glob("*.html"))
 # this chapter's own views: the site's placeholder for a chapter view not built (the chapter view is the
-# engine's; its cut, marks' data and since-when are the model's)
-CHAPTER_VIEWS = [ROOT / "claims" / "report" / "site.py"]
+# engine's; its cut, marks' data and since-when are the model's) and the plots, drawn from their data
+# (claims/report/plot_data.py)
+CHAPTER_VIEWS = [ROOT / "claims" / "report" / "site.py", ROOT / "claims" / "report" / "plots.py"]
 STATISTICS = {"sum", "len", "round", "mean", "fmean", "median", "stdev", "pstdev", "variance", "Counter", "divmod",
               "over_seeds", "like_mean", "mean_of", "cell"}      # the last: a figure over seeds as its mean and sd
 MODULES = {"statistics", "math", "numpy"}
