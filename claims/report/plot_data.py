@@ -148,12 +148,17 @@ def scale(scale_runs: dict[str, list[dict]], ladder_runs: dict[str, list[dict]])
     series = []
     for divide in (True, False):
         label = "divided by sqrt(d_k)" if divide else "undivided"
-        lines = tuple(ScaleLine(tuple(_seeds(d_k, rows[(d_k, divide)]) for d_k in setup if rows[(d_k, divide)]),
-                                label if setup != (32,) else None)
-                      for setup in ((32,), WIDE_HEADS))
+        # two setups, a line within each; the legend names the series once, on the wider heads' line
+        lines = (_scale_line(rows, divide, (32,), None), _scale_line(rows, divide, WIDE_HEADS, label))
         series.append(ScaleSeries(divide, lines))
     ticks = (32, *WIDE_HEADS)
     return Scale(tuple(series), ticks, tuple(str(d) for d in ticks))
+
+
+def _scale_line(rows: dict[tuple[int, bool], list[dict]], divide: bool, setup: tuple[int, ...],
+                label: str | None) -> ScaleLine:
+    """The widths of one setup that have runs (a line with none is drawn empty, as the legend's entry)."""
+    return ScaleLine(tuple(_seeds(d_k, rows[(d_k, divide)]) for d_k in setup if rows[(d_k, divide)]), label)
 
 
 def _norm_seed(run: dict, label: str | None) -> NormSeed:
