@@ -1,10 +1,12 @@
-"""The training loop's held-out curve: recorded, and unable to change what training computes."""
+"""The training loop's held-out curve and attention probe: recorded, and unable to change what
+training computes."""
 from dataclasses import replace
 
 import torch
 
 from fixtures.recipes import NORM, RECIPES, Recipe, TrainConfig
-from fixtures.train import evaluate_recipe, train
+from fixtures.softmax_stats import softmax_stats
+from fixtures.train import evaluate_recipe, held_out_windows, train
 from model import ModelConfig
 
 TINY = Recipe("tiny", ModelConfig(d_model=32, context=32, n_heads=2), TrainConfig(steps=40, batch_size=8, lr=3e-3))
@@ -41,3 +43,22 @@ def test_the_curve_setting_keys_only_the_runs_that_carry_it():
     # a recipe without it keeps the key every cached run and record was made under
     assert replace(TINY, held_out_every=0).key(1) == TINY.key(1) != replace(TINY, held_out_every=10).key(1)
     assert all(r.held_out_every == 50 for r in NORM) and RECIPES["prenorm"].to_dict()["held_out_every"] == 50
+
+
+def test_the_attention_probe_records_the_softmax_along_the_run_and_changes_nothing_trained():
+    probed = replace(TINY, attention_probe=True)
+    plain, logged = train(TINY), train(probed)
+    a, b = plain.model.state_dict(), logged.model.state_dict()
+    assert all(torch.equal(a[k], b[k]) for k in a) and plain.curve == logged.curve
+    assert plain.metrics["held_out_curve"] == logged.metrics["held_out_curve"] and "attention_curve" not in plain.metrics
+    curve = logged.metrics["attention_curve"]
+    assert [s for s, _ in curve] == [s for s, _ in logged.metrics["held_out_curve"]]
+    x = held_out_windows(TINY.model.vocab_size, TINY.model.context)
+    end = softmax_stats(logged.model, x)[0]                  # the last point is the end of training, measured as after it
+    assert curve[-1][1] == {k: end[k] for k in ("score_sd", "entropy", "frozen")}
+    assert 0 <= min(s["frozen"] for _, s in curve) and max(s["frozen"] for _, s in curve) <= 1
+
+
+def test_the_attention_probe_keys_only_the_runs_that_carry_it():
+    assert replace(TINY, attention_probe=False).key(1) == TINY.key(1) != replace(TINY, attention_probe=True).key(1)
+    assert [r.name for r in RECIPES.values() if r.attention_probe] == ["scale1024_undivided"]
