@@ -123,6 +123,8 @@ DECLARED: dict[str, Spec] = {
     "qkv.raw_dot_product_works_badly: raw dot products: between the average and a learned head": _ordering(
         ("the raw head's held-out perplexity below the average's", "<", None),
         ("the raw head's held-out perplexity above the learned head's", ">", None)),
+    "scale.collapse_stable: undivided at 1024: the share of frozen rows after the collapse": _ordering(
+        ("the lowest share of frozen rows after the collapse above 0.9", ">", 0.9)),
     "mask.leak_without_mask: without the mask: held-out perplexity": _ordering(
         ("the unmasked model's held-out perplexity below the masked one's", "<", None),
         ("the unmasked model's held-out perplexity below 2", "<", 2.0)),

@@ -130,3 +130,47 @@ def test_the_undivided_head_runs_away(variant, when, stat, stated, rounding, lab
     trained_figure(request, claim_record, figure=label,
                    measurement="softmax_stats_at_init" if when == "init" else "softmax_stats", stated=stated,
                    values=[s[stat] for s in runs[when]], rounding=rounding, d_k=1024)
+
+
+# "Once a head is a hard selector its gradient is nearly zero and nothing pulls it back, so the
+# collapse is stable": the undivided 1024-wide run's first attention layer, measured at the
+# held-out curve's 20 points (fixtures/train.py attention_probe; read as docs/choices.md declares).
+COLLAPSED = 0.9         # more than this share of rows with > 0.99 on one token: collapsed
+
+
+def after_collapse(curve: list) -> tuple[int | None, float]:
+    """(the step of the first point where the share of frozen rows exceeds COLLAPSED, or None; the
+    lowest share at any later point, or the highest share of the run where it never collapses, or
+    the share at the collapse where it came only at the last point)."""
+    shares = [(step, stats["frozen"]) for step, stats in curve]
+    first = next((i for i, (_, share) in enumerate(shares) if share > COLLAPSED), None)
+    if first is None:
+        return None, max(share for _, share in shares)
+    later = [share for _, share in shares[first + 1:]] or [shares[first][1]]
+    return shares[first][0], min(later)
+
+
+@pytest.mark.gpu
+@pytest.mark.xdist_group("scale")
+@pytest.mark.claim("scale.collapse_stable")
+def test_the_collapse_is_stable(trained, seeds, claim_record, request):
+    runs = trained("scale", "scale1024_undivided", seeds(SEEDS), weights=False)
+    found = [after_collapse(r.metrics["attention_curve"]) for r in runs]
+    lows = [low for _, low in found]
+    collapsed_at = [step for step, _ in found]
+    ordering(request, claim_record, label="undivided at 1024: the share of frozen rows after the collapse",
+             stated="the collapse is stable", measured={"lowest_share_after_collapse": lows, "collapsed_at_step": collapsed_at,
+                                                         "steps_between_points": _probe_gap(runs[0])},
+             measurement="attention_curve", seeds=len(runs),
+             conditions=[[f"seed {i}: the lowest share of frozen rows after the collapse above {COLLAPSED}", low, ">",
+                          COLLAPSED] for i, low in enumerate(lows)],
+             tolerance="paired over seeds beyond 2 standard errors",
+             reason="; ".join(f"seed {i}: " + (f"never collapsed (its highest share of frozen rows {low:.3g})"
+                                                if step is None else
+                                                f"collapsed at step {step}, the lowest share after it {low:.3g}")
+                              for i, (step, low) in enumerate(found)))
+
+
+def _probe_gap(run) -> int:
+    steps = [step for step, _ in run.metrics["attention_curve"]]
+    return steps[1] - steps[0]

@@ -47,6 +47,7 @@ import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, redirect_stdout
+from dataclasses import replace
 from functools import cache
 from types import SimpleNamespace
 
@@ -156,6 +157,12 @@ def _softmax_inputs(family: str) -> torch.Tensor:
 def _softmax_stats() -> dict:
     return {fam: attention_stats.softmax_stats(_model(fam), _softmax_inputs(fam))
             for fam in ("wide_head_undivided", "prenorm_two_blocks", "average")}
+
+
+def _attention_curve() -> dict:
+    # the probe a run that asks for it takes at each held-out point, on the held-out windows it reads
+    recipe = replace(_recipe("wide_head_undivided"), attention_probe=True)
+    return {"wide_head_undivided": training.attention_probe(recipe, "cpu")(_model("wide_head_undivided"))}
 
 
 def _softmax_stats_at_init() -> dict:
@@ -404,6 +411,7 @@ MEASURES: dict[str, Callable[[], dict]] = {
     "perplexity": _perplexity, "perplexity_at_window": _perplexity_at_window,
     "held_out_curve": _held_out_curve, "position_rows": _position_rows,
     "softmax_stats": _softmax_stats, "softmax_stats_at_init": _softmax_stats_at_init,
+    "attention_curve": _attention_curve,
     "grad_profile": _grad_profile, "grad_profile_readings": _grad_profile_readings,
     "winograd_accuracy": _winograd_accuracy, "winograd_answers": _winograd_answers,
     "winograd_attention": _winograd_attention, "winograd_ablation": _winograd_ablation,
@@ -418,6 +426,7 @@ MEASURED_BY = {
     "position_rows": (position_rows, "untrained_rows"),
     "softmax_stats": (attention_stats, "softmax_stats"),
     "softmax_stats_at_init": (attention_stats, "softmax_stats_at_init"),
+    "attention_curve": (training, "softmax_stats"),
     "grad_profile": (grad_profile, "block_grad_norms"),
     "grad_profile_readings": (grad_profile, "block_grad_norms"),
     "winograd_accuracy": (winograd, "score"), "winograd_answers": (winograd, "answers"),
