@@ -10,4 +10,7 @@ SEED_STEPS_REACHED: dict[str, int] = {
     # 2026-12-02: "the run without it is very slightly ahead", 0.51 +- 0.48 over 3 seeds (1.8 SE);
     # seeds 3 and 4 of `layernorm` and `scale32_undivided` trained 2026-12-03
     "scale.no_effect_at_32": 5,
+    # 2026-12-03: "more capacity, better on what it has seen, worse on what it has not": the held-out
+    # side at 1.8 SE over 3 seeds; seeds 3 and 4 of `two_blocks` (and of `layernorm`) trained 2026-12-03
+    "depth.two_blocks_overfit": 5,
 }
