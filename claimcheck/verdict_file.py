@@ -286,37 +286,18 @@ def _group(x) -> bool:
 
 def _share(claims: list[dict]) -> list[dict]:
     """The claims with each measurement that several tests record (a curve each test of a section
-    records, say) stored at one place and referred to from the others by claim, test and path.
-    The place is the first in a canonical order (claim, test, path), not in the order the claims,
-    tests or a record's fields happen to be in, so the save and the converter write the same file."""
-    places: dict[str, tuple] = {}
+    records, say) stored at its first place and referred to from the others by claim, test and path."""
+    first: dict[str, dict] = {}
 
-    order = {(c["id"], t["key"]): (i, j) for i, c in enumerate(claims) for j, t in enumerate(c["tests"])}
-
-    def canonical(place):
-        claim, key, path = place
-        return order[claim, key], [(isinstance(step, str), str(step) if isinstance(step, str) else step)
-                                   for step in path]
-
-    def visit(x, claim, key, path, rewrite):
+    def walk(x, claim, key, path):
         if _group(x):
-            place = (claim, key, tuple(path))
-            if not rewrite:
-                kept = places.setdefault(_json(x), place)
-                if canonical(place) < canonical(kept):
-                    places[_json(x)] = place
-            elif places[_json(x)] != place:
-                first = places[_json(x)]
-                return {CLAIM: first[0], TEST: first[1], AT: list(first[2])}
+            ref = first.setdefault(_json(x), {CLAIM: claim, TEST: key, AT: list(path)})
+            if (ref[CLAIM], ref[TEST], ref[AT]) != (claim, key, list(path)):
+                return ref
         if isinstance(x, dict) and not (FIGURE in x or TEST in x or TABLE in x):
-            return {k: visit(v, claim, key, (*path, k), rewrite) for k, v in x.items()}
+            return {k: walk(v, claim, key, (*path, k)) for k, v in x.items()}
         if isinstance(x, list):
-            return [visit(v, claim, key, (*path, i), rewrite) for i, v in enumerate(x)]
+            return [walk(v, claim, key, (*path, i)) for i, v in enumerate(x)]
         return x
-
-    for c in claims:
-        for t in c["tests"]:
-            if "records" in t:
-                visit(t.get("records") or [], c["id"], t["key"], (), False)
-    return [dict(c, tests=[dict(t, records=visit(t.get("records") or [], c["id"], t["key"], (), True))
+    return [dict(c, tests=[dict(t, records=walk(t.get("records") or [], c["id"], t["key"], ()))
                            if "records" in t else t for t in c["tests"]]) for c in claims]
