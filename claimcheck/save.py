@@ -55,6 +55,29 @@ def stronger_evidence(merged: dict, committed: dict[str, dict], replace_weaker: 
             yield c, None
 
 
+READING = "not run: device-specific"      # claimcheck/rule.py: a measurement shown beside the chapter's
+
+
+def _readings_decided(chapter: Chapter, fresh: dict) -> dict:
+    """The run with each committed-tier reading it measured (a test skipped as `not run:
+    device-specific` that recorded its decision) taken as the rule's decision on that measurement,
+    as every committed reading is stored: `device_reading` shows it as a reading wherever it is
+    read, never as a verdict.  So a reading measured again under today's rule replaces a committed
+    test of the same key decided under an older one (a stale test gives way to its remeasurement,
+    whatever it now decides), instead of the stale test standing because the new one "did not run"."""
+    claims = []
+    for c in fresh.get("claims", []):
+        tests = []
+        for t in c.get("tests", []):
+            if (t.get("outcome") == "not run" and str(t.get("reason", "")).startswith(READING)
+                    and t.get("tier") in COMMITTED_TIERS and any("decision" in r for r in t.get("records") or [])):
+                records = figure_evidence.from_test(chapter, dict(t, claims=[c["id"]]), fresh.get("meta") or {})
+                t = dict(t, outcome=figure_evidence.outcome_of([r["verdict"] for r in records]))
+            tests.append(t)
+        claims.append(dict(c, tests=tests))
+    return dict(fresh, claims=claims)
+
+
 def _as_committed(chapter: Chapter, c: dict, prev: dict | None) -> dict:
     """The claim to store: its decided trained and slow tests (the fast ones are run again in
     seconds, never committed), keyed by what they measured; each test the run did not decide anew
@@ -171,6 +194,7 @@ def save_run(chapter: Chapter, fresh: dict, evidence, results_dir: Path, replace
     evidence writer stages its files in the same transaction) into `results_dir`; lines to print."""
     path = Path(results_dir) / "verdicts.json"
     lines = []
+    fresh = _readings_decided(chapter, fresh)
     with save_lock(results_dir), ExitStack() as held:
         lines += recover(results_dir)
         committed = load_verdicts(chapter, path)

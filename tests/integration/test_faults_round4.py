@@ -14,6 +14,7 @@ import pytest
 from claimcheck import evidence as figure_evidence
 from claimcheck.figures import of_claim
 from claimcheck.save import save_run
+from claimcheck.verdicts import only_readings
 from claimcheck.versions import rule_id
 from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES
@@ -319,3 +320,40 @@ def test_a_save_keeps_the_records_of_an_undecided_figure(tmp_path):
     saved = {r["key"]: r for r in figure_evidence.load(CHAPTER, tmp_path / "results" / "figures.json")}
     assert saved["winograd.map_tired_1_0"]["verdict"] == "undecided"
     assert saved["winograd.map_tired_1_0"]["measured"]["values"] == values
+
+
+def test_a_stale_test_gives_way_to_its_remeasurement_even_as_a_reading(tmp_path):
+    """The time slope of cost.time_quadratic was decided under timing/1 on the CPU; measured again
+    under today's rule it is a reading (a clock decides only on CUDA: the test is skipped as `not
+    run: device-specific`).  The save stores the reading with its rule's decision, as every
+    committed reading is stored, and the stale test goes: it used to stand because the new
+    measurement "did not run"."""
+    results_dir = tmp_path / "results"
+    shutil.copytree(ROOT / "results", results_dir)
+    key = "cost.time_quadratic: time slope"
+    before = {r["key"]: r for r in figure_evidence.load(CHAPTER, results_dir / "figures.json")}
+    assert figure_evidence.stale(CHAPTER, before[key]) is not None      # the premise: committed stale
+    before_readings = sum(only_readings(CHAPTER, r) for r in before.values() if figure_evidence.stale(CHAPTER, r) is None)
+    stamp = "2026-12-24T10:00:00+00:00"
+    test = {"nodeid": "claims/test_cost.py::test_time_grows_as_n_squared[cpu]", "outcome": "not run",
+            "reason": "not run: device-specific: time slope 2.010 on cpu, read off its clock or allocator; "
+                      "decided only on the chapter's kind of device (CUDA)",
+            "tier": "slow", "device": "cpu", "seconds": 700.0, "timestamp": stamp, "source": "fresh run",
+            "torch": "9.9", "records": [{"stated": {"slope": 1.91}, "measured": {"value": 2.01}, "tolerance": "t",
+                                         "figure": "time slope", "rule": rule_id("timing"), "device": "cpu",
+                                         "measurement": f"timing/{CHAPTER.measurements['timing'][0]}",
+                                         "decision": {"value": 2.01, "interval": [1.98, 2.04]}}]}
+    fresh = {"meta": {"source": "fresh run", "timestamp": stamp, "commit": "c", "torch": "9.9"},
+             "claims": [{"id": "cost.time_quadratic", "verdict": "not run", "tests": [test]}]}
+    save_run(CHAPTER, fresh, _run_dir(tmp_path, "run", fresh), results_dir)
+    after = {r["key"]: r for r in figure_evidence.load(CHAPTER, results_dir / "figures.json")}
+    assert figure_evidence.stale(CHAPTER, after[key]) is None and after[key]["date"] == stamp
+    assert after[key]["measured"] == {"value": 2.01, "interval": [1.98, 2.04]}
+    r = subprocess.run([sys.executable, "-m", "claims.rederive", "--evidence", str(results_dir / "figures.json"),
+                        "--verdicts", str(results_dir / "verdicts.json")], cwd=ROOT, capture_output=True, text=True,
+                       check=False, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert r.returncode == 0 and "stale (decided or measured under an older version" not in r.stdout, r.stdout
+    assert f"(not verdicts on them): {before_readings + 1}" in r.stdout, r.stdout
+    saved = json.loads((results_dir / "verdicts.json").read_text())
+    (claim,) = [c for c in saved["claims"] if c["id"] == "cost.time_quadratic"]
+    assert claim["verdict"] == "holds"        # decided by its counts; the clock's slope a reading beside
