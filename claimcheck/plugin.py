@@ -289,8 +289,11 @@ def _short(report) -> str:
 
 
 def _skipped(reason: str) -> tuple[str, str]:
-    """A skip: undecided where claimcheck/rule.py settle skipped it so, else not run."""
-    m = re.match(r"(?:Skipped: )?(undecided: .*)", reason, re.DOTALL)
+    """A skip: undecided where claimcheck/rule.py settle skipped it so, else not run; the reason
+    without pytest's "Skipped: ", so that a reason is read the same way whatever recorded it (a
+    device reading is one whose reason starts "not run: device-specific")."""
+    reason = reason.removeprefix("Skipped: ")
+    m = re.match(r"(undecided: .*)", reason, re.DOTALL)
     return ("undecided", m.group(1)) if m else ("not run", reason)
 
 

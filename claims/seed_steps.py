@@ -13,4 +13,8 @@ SEED_STEPS_REACHED: dict[str, int] = {
     # 2026-12-03: "more capacity, better on what it has seen, worse on what it has not": the held-out
     # side at 1.8 SE over 3 seeds; seeds 3 and 4 of `two_blocks` (and of `layernorm`) trained 2026-12-03
     "depth.two_blocks_overfit": 5,
+    # 2026-12-02: "RoPE degrades more gracefully": at 128 tokens 0.67 SE over 3 seeds; seeds 3 and 4
+    # of rope, learned and sinusoidal trained 2026-12-03, and seeds 0 to 2 again (their weights,
+    # which the curves at 128 and 256 are measured from, were not cached)
+    "positions.rope_degrades": 5,
 }

@@ -562,25 +562,39 @@ def test_fused_kernel_gives_the_same_result(requested, device, claim_record, cos
              measurement="fused_kernel", tolerance="sqrt(n) * 64 eps32 * max|out|", device=dev)
 
 
+# "Without ever storing the matrix" is decided by capacity, anywhere: the fused kernel runs at
+# 16,384 tokens under the 8 GiB cap the explicit path fails under (cost.oom_16k).  How its peak
+# memory grows with n is read off an allocator (the CPU profiler's accounting), so it is decided
+# on CUDA only and is a reading beside it elsewhere (docs/cost.md: one rule, no exception).
 @pytest.mark.claim("cost.fused_kernel_avoids_matrix")
 @pytest.mark.xdist_group("cost-memory")
 @pytest.mark.parametrize("requested", DEVICES)
-def test_fused_kernel_runs_at_the_longest_length_with_linear_memory(requested, device, claim_record, cost_scale,
-                                                                  request):
+def test_fused_kernel_runs_at_the_longest_length(requested, device, claim_record, cost_scale, request):
+    dev = _device(requested, device)
+    n = cost_scale.fused_n                              # 16384 (smoke: 2048)
+    capped = cost.run_capped(n, "fused", dev, cap_bytes=CAP_BYTES)
+    ordering(request, claim_record, label="the fused kernel runs at the longest length",
+             stated=f"runs at {CHAPTER_SCALE.fused_n} without the n x n matrix",
+             measured={f"{n} under 8 GiB": capped.get("ok"), "error": capped.get("error"),
+                       "backend": cost.sdpa_backend(cost.layer(dev), cost.tokens(256, dev))},
+             conditions=[[f"{n} tokens run under the 8 GiB cap", bool(capped.get("ok")), "==", True]],
+             measurement="fused_kernel", device=dev, tolerance="runs under the cap")
+
+
+@pytest.mark.claim("cost.fused_kernel_avoids_matrix")
+@pytest.mark.xdist_group("cost-memory")
+@pytest.mark.parametrize("requested", DEVICES)
+def test_fused_kernel_peak_memory_is_linear_in_n(requested, device, claim_record, cost_scale, request):
     dev = _device(requested, device)
     att = cost.layer(dev)
     ns = list(cost_scale.fused_ns)
     peaks = [cost.peak_bytes(cost.fused, att, cost.tokens(n, dev)) / 2**20 for n in ns]
     slope = cost.loglog_slope(ns, peaks)
-    n = cost_scale.fused_n                              # 16384 (smoke: 2048)
-    capped = cost.run_capped(n, "fused", dev, cap_bytes=CAP_BYTES)
-    ordering(request, claim_record, label="the fused kernel runs at the longest length, memory linear in n",
-             stated=f"runs at {CHAPTER_SCALE.fused_n} without the n x n matrix",
-             measured={f"{n} under 8 GiB": capped.get("ok"), "peak MB": dict(zip(ns, peaks)), "slope": slope,
-                       "backend": cost.sdpa_backend(att, cost.tokens(256, dev)),
-                       "error": capped.get("error")},
-             conditions=[[f"{n} tokens run under the 8 GiB cap", bool(capped.get("ok")), "==", True],
-                         ["peak memory's log-log slope at most 1 + 0.15", slope, "<=", 1.15]],
-             measurement="fused_kernel", device=dev,
-             tolerance="runs; memory slope at most 1 + 0.15 (byte counts are exact; fixed weights "
-                       "make it sublinear at small n)")
+    decision = rules.bounds([["peak memory's log-log slope at most 1 + 0.15", slope, "<=", 1.15]])
+    claim_record(stated="memory linear in n", measured={"peak MB": dict(zip(ns, peaks)), "slope": slope},
+                 tolerance="slope at most 1 + 0.15 (fixed weights make it sublinear at small n)",
+                 figure="the fused kernel's peak memory linear in n", decision=decision.measured, rule="stated",
+                 measurement="peak_memory", device=dev)
+    instrument_reading(request, dev, f"the fused kernel's peak-memory slope {slope:.3f}")
+    decide(request, decision.holds, f"the fused kernel's peak memory grows with slope {slope:.3f} over "
+                                    f"{ns[0]}..{ns[-1]}, above 1 + 0.15")
