@@ -22,7 +22,7 @@ from fixtures.schedule import Job, plan
 from fixtures.train import train
 
 # the trained (gpu) tier; the Winograd models are the slow tier's, minutes in all
-GROUPS = {g: rs for g, rs in CHAPTER_GROUPS.items() if g != "winograd"}
+TIMED_GROUPS = {g: rs for g, rs in CHAPTER_GROUPS.items() if g != "winograd"}
 
 
 def measured_hours(group: str, names: set[str], seeds: int) -> tuple[float, int]:
@@ -40,7 +40,7 @@ def main():
     p.add_argument("--jobs", type=int, default=2, help="workers of the projected schedule")
     a = p.parse_args()
     rows, total, jobs = [], 0.0, []
-    for group, recipes in GROUPS.items():
+    for group, recipes in TIMED_GROUPS.items():
         for r in recipes:
             short = replace(r, train=replace(r.train, steps=a.steps))
             train(replace(short, train=replace(short.train, steps=2)))       # warm-up
@@ -55,7 +55,7 @@ def main():
             jobs += [Job(group, r.with_seed(s), cost / a.seeds) for s in range(a.seeds)]
     t0 = time.perf_counter()
     cached = 0
-    for group, recipes in GROUPS.items():           # through the one entry point, training nothing
+    for group, recipes in TIMED_GROUPS.items():     # through the one entry point, training nothing
         for r in recipes:
             for s in range(a.seeds):
                 try:
@@ -68,13 +68,13 @@ def main():
         print(f"{g:8s} {name:20s} {per_step:8.3f} {cost / 3600:7.2f} {cost / total:6.1%}")
     print(f"threads {torch.get_num_threads()}; seeds {a.seeds}; warm-cache load of {cached} cached "
           f"models: {warm:.1f} s")
-    for group, recipes in GROUPS.items():
+    for group, recipes in TIMED_GROUPS.items():
         projected = sum(cost for g, _, _, cost in rows if g == group) / 3600
         hours, n = measured_hours(group, {r.name for r in recipes}, a.seeds)
         print(f"{group:10s} projected {projected:6.2f} h; on record in results/{group}.json: {hours:6.2f} h "
               f"over {n} runs (threads as they ran)")
     _, makespan = plan(jobs, a.jobs)
-    recorded = [Job(g, r.with_seed(rec["seed"]), rec["wall_seconds"]) for g, recipes in GROUPS.items()
+    recorded = [Job(g, r.with_seed(rec["seed"]), rec["wall_seconds"]) for g, recipes in TIMED_GROUPS.items()
                 for r in recipes for rec in results.by_recipe(g).get(r.name, [])
                 if rec["seed"] < a.seeds and rec.get("wall_seconds")]
     print(f"scheduled, {a.jobs} runs at a time, one thread each, longest first (python -m fixtures all "

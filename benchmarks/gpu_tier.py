@@ -58,7 +58,7 @@ class Group:
 def groups() -> list[Group]:
     """In order of value: first the trained figures the committed CPU verdicts refute and that
     the CPU took longest on (twelve blocks, the wide heads), then the rest."""
-    from fixtures.recipes import GROUPS
+    from fixtures.recipes import RECIPES_BY_GROUP
     seeds = {"winograd": 10}
     out = [
         Group("norm", "pre/post-norm: 3 claims refuted on the CPU; twelve blocks (the CPU's longest runs)",
@@ -74,7 +74,7 @@ def groups() -> list[Group]:
               ["claims/test_cost.py"], minutes=COST_MINUTES),
     ]
     for g in out:
-        g.recipes = [(g.name, r.name, seeds.get(g.name, 3)) for r in GROUPS.get(g.name, [])]
+        g.recipes = [(g.name, r.name, seeds.get(g.name, 3)) for r in RECIPES_BY_GROUP.get(g.name, [])]
     # d_k = 32's divided model is the ladder's one-block row: the scale group trains it when the
     # ladder is left out (counted in both when both are taken: the estimate errs long)
     next(g for g in out if g.name == "scale").recipes.append(("ladder", "layernorm", 3))

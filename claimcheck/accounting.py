@@ -1,6 +1,6 @@
 """Every number a text prints, accounted for: the anchor of an asserted figure (the Chapter's
 figures), a number a test reads without asserting it (its reads, with why), or declared with its
-reason (claimcheck/declared.py REASONS), by an anchor or by a pattern.
+reason (claimcheck/declared.py NUMBER_REASONS), by an anchor or by a pattern.
 
 A number is a run of digits as the text prints it ("1,234,567", "0.0123", "5.96e-08", the "3" of
 "$3 \\times 10^{-3}$", "128K", the "4" of "$4d^2$"; not the digits of a name, "float32").  Numbers
@@ -39,7 +39,7 @@ class Number:
     start: int
     end: int
     text: str
-    kind: str          # "figure", "read", or a reason (claimcheck/declared.py REASONS); "" when unaccounted
+    kind: str          # "figure", "read", or a reason (claimcheck/declared.py NUMBER_REASONS); "" when unaccounted
     by: str            # the figure ID, or why
     word: bool = False  # written as a word (WORD), counted apart from digits
 

@@ -6,14 +6,14 @@ from dataclasses import dataclass
 
 # No reason "derived": a number derived from other printed numbers reports a result, so it is a
 # figure (claims/chapter_figures.py) whose test does the arithmetic.
-REASONS = ("setup", "context", "cross-reference", "year", "code", "notation", "repeat",
-           "example", "device-specific context", "not a number")
+NUMBER_REASONS = ("setup", "context", "cross-reference", "year", "code", "notation", "repeat",
+                  "example", "device-specific context", "not a number")
 
 
 @dataclass(frozen=True)
 class Declared:
     anchor: str       # verbatim, unique in the chapter; every number inside it gets the reason
-    reason: str       # one of REASONS
+    reason: str       # one of NUMBER_REASONS
     why: str
     repeats: str = ""  # "repeat" only: the figure ID it restates (claims/bookkeeping/test_accounting.py checks the value)
     printed: str = ""  # "repeat" only: the restated number as a plain number ("1.8e-7"), if not as printed

@@ -39,7 +39,7 @@ from claimcheck.records import FigureRecord, RecordFieldError, check
 from claimcheck.specs import decide
 from claimcheck.store import EvidenceError, read_json
 from claimcheck.verdicts import FIGURE_VERDICTS, most_severe, record_key
-from claimcheck.versions import RULES, VersionError, rule_id, version_of
+from claimcheck.versions import RULE_VERSIONS, VersionError, rule_id, version_of
 
 if TYPE_CHECKING:
     from claimcheck.chapter import Chapter
@@ -122,7 +122,7 @@ def stale(chapter: Chapter, rec: dict) -> str | None:
     except RuleInputError as e:
         raise RecordError("key", str(e).split(": ", 1)[1]) from None
     try:
-        name, version = version_of(rec["rule"], RULES, "rule")
+        name, version = version_of(rec["rule"], RULE_VERSIONS, "rule")
     except VersionError as e:
         raise RecordError("rule", str(e)) from None
     try:

@@ -26,11 +26,11 @@ class Sentence:
     """One entry of a text's sentence table (a text may bring its own type with these fields)."""
     anchor: str                   # verbatim, unique in the text, inside one unit
     claims: tuple[str, ...] = ()  # the claim IDs it asserts
-    reason: str = ""              # or why it asserts nothing: a reason of REASONS
+    reason: str = ""              # or why it asserts nothing: a reason of SENTENCE_REASONS
     why: str = ""                 # the reason's detail, where one helps
 
 
-REASONS = {
+SENTENCE_REASONS = {
     "setup": "states what was trained or measured, and how; the figures it fixes are declared in claims/accounting.py",
     "context": "explains, motivates or introduces what a neighbouring sentence asserts",
     "history": "who did what when, outside this chapter's measurements",
@@ -100,7 +100,7 @@ class Accounted:
 
     @property
     def kind(self) -> str:
-        """"asserts", a reason of REASONS, "unaccounted", or "ambiguous" (two entries)."""
+        """"asserts", a reason of SENTENCE_REASONS, "unaccounted", or "ambiguous" (two entries)."""
         if len(self.entries) != 1:
             return "unaccounted" if not self.entries else "ambiguous"
         return "asserts" if self.entries[0].claims else self.entries[0].reason
@@ -121,7 +121,7 @@ def accounted(chapter: str, table) -> list[Accounted]:
     return [Accounted(u, tuple(found.get(i, ()))) for i, u in enumerate(us)]
 
 
-def problems(chapter: str, table, known_claims, reasons=REASONS) -> list[str]:
+def problems(chapter: str, table, known_claims, reasons=SENTENCE_REASONS) -> list[str]:
     """What is wrong with the sentence table, one line each: a unit with no entry or two, an
     unknown claim ID, an unknown reason."""
     out = []

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from claimcheck.chapter import Chapter
 
 # name -> (current version, what it is, and what changed at each version)
-RULES: dict[str, tuple[int, str]] = {
+RULE_VERSIONS: dict[str, tuple[int, str]] = {
     # 1: also orderings seed by seed and exact shares; 2: a bound beside a single measurement only
     #    (orderings are "ordering", universal sentences levels)
     "stated": (2, "the tolerance the test states beside a single measurement: exact, a bound"),
@@ -44,9 +44,9 @@ DEFAULT = "stated"
 
 def rule_id(name: str = DEFAULT) -> str:
     """'trained/1': the rule's name and its current version."""
-    if name not in RULES:
-        raise KeyError(f"unknown rule {name!r}; known: {', '.join(RULES)}")
-    return f"{name}/{RULES[name][0]}"
+    if name not in RULE_VERSIONS:
+        raise KeyError(f"unknown rule {name!r}; known: {', '.join(RULE_VERSIONS)}")
+    return f"{name}/{RULE_VERSIONS[name][0]}"
 
 
 class VersionError(ValueError):
@@ -74,7 +74,7 @@ def stale_rules(test: dict) -> list[str]:
         if not isinstance(rid, str):
             continue
         name, _, version = rid.partition("/")
-        current = RULES.get(name, (None,))[0]
+        current = RULE_VERSIONS.get(name, (None,))[0]
         if current is None or version != str(current):
             out.append(rid)
     return sorted(set(out))
@@ -114,9 +114,9 @@ def stale(chapter: Chapter, rec: dict, key: str | None = None) -> str | None:
     rid, mid = rec.get("rule"), rec.get("measurement")
     if key is not None:
         rule = chapter.rule_inputs(key).rule
-        if not isinstance(rid, str) or rid.partition("/")[0] != rule or not is_current(RULES, rid):
+        if not isinstance(rid, str) or rid.partition("/")[0] != rule or not is_current(RULE_VERSIONS, rid):
             return f"decided under {rid}; the figure table decides it now under {rule_id(rule)}"
-    elif isinstance(rid, str) and not is_current(RULES, rid):
+    elif isinstance(rid, str) and not is_current(RULE_VERSIONS, rid):
         return f"decided under {rid}"
     if isinstance(mid, str) and not is_current(chapter.measurements, mid):
         return f"measured under {mid}"

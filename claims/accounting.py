@@ -1,6 +1,6 @@
 """Every number the chapter prints, accounted for: the anchor of an asserted figure
 (claims/chapter_figures.py FIGURES), a number a test reads without asserting it (READ, with
-why), or declared here with its reason (claimcheck/declared.py REASONS): setup, context, a
+why), or declared here with its reason (claimcheck/declared.py NUMBER_REASONS): setup, context, a
 cross-reference, a year, code, notation, a repeat of an asserted figure (checked), an example,
 device-specific context, or not a number.
 

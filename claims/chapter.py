@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from claimcheck.anchors import listed
 from claimcheck.chapter import Chapter, RunRecords
-from claimcheck.sentences import REASONS as SENTENCE_REASONS
+from claimcheck.sentences import SENTENCE_REASONS
 from claims import (
     accounting,
     chapter_figures,
@@ -64,7 +64,7 @@ CHAPTER = Chapter(
     trained_measurements=run_check.TRAINED,
     readings=readings_declared.DECLARED_READINGS,
     seed_steps=seed_steps.SEED_STEPS_REACHED,
-    runs=RunRecords(groups=results.GROUPS, load=results.load, load_file=results.load_file, check=run_check.check,
+    runs=RunRecords(groups=results.RUN_GROUPS, load=results.load, load_file=results.load_file, check=run_check.check,
                     dump=results.dumps),
     where={"figures": "claims/chapter_figures.py", "claims": "claims/registry.py, whose IDs come from "
            "../shared/claims.md", "sentences": "claims/sentence_table.py", "rule inputs": "claims/record_rules.py",

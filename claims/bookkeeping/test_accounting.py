@@ -3,7 +3,7 @@ asserted figure, a number a test reads, or declared with its reason."""
 import pytest
 
 from claimcheck import accounting
-from claimcheck.declared import REASONS, Declared
+from claimcheck.declared import NUMBER_REASONS, Declared
 from claims.accounting import DECLARED
 from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES, Figure
@@ -18,7 +18,7 @@ def test_every_number_in_the_chapter_is_a_figure_or_has_a_reason(chapter_text):
 def test_every_declaration_is_in_the_chapter_once_with_a_known_reason(chapter_text):
     for d in DECLARED + DECLARED_WORDS:
         assert chapter_text.count(d.anchor) == 1, d.anchor
-        assert d.reason in REASONS and d.why, d
+        assert d.reason in NUMBER_REASONS and d.why, d
 
 
 def test_a_new_number_in_the_text_is_named_with_its_context(chapter_text):
@@ -63,7 +63,7 @@ def test_a_repeat_of_another_value_is_caught():
 
 def test_no_number_is_declared_derived():
     # a number derived from other printed numbers reports a result: a figure with a test
-    assert "derived" not in REASONS and not [d for d in DECLARED + DECLARED_WORDS if d.reason == "derived"]
+    assert "derived" not in NUMBER_REASONS and not [d for d in DECLARED + DECLARED_WORDS if d.reason == "derived"]
 
 
 def test_a_broken_declaration_is_named(chapter_text):

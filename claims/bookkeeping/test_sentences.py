@@ -53,7 +53,7 @@ def test_listings_and_tables_are_kept_whole():
 def test_the_counts_add_up(chapter_text):
     c = sentences.counts(chapter_text, SENTENCES)
     assert sum(c["by kind"].values()) == c["units"] == c["sentences"] + c["blocks"]
-    assert set(c["by kind"]) <= {"asserts", *sentences.REASONS}
+    assert set(c["by kind"]) <= {"asserts", *sentences.SENTENCE_REASONS}
 
 
 def test_a_sentence_printing_a_figure_asserts_its_claim(chapter_text):

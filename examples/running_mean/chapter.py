@@ -8,7 +8,7 @@ from pathlib import Path
 from claimcheck.anchors import Anchor, AnchorList
 from claimcheck.chapter import Chapter
 from claimcheck.report.model.chapter.contents import anchor_list
-from claimcheck.sentences import REASONS
+from claimcheck.sentences import SENTENCE_REASONS
 from examples.running_mean import tables
 
 HERE = Path(__file__).resolve().parent
@@ -37,7 +37,7 @@ CHAPTER = Chapter(
     sections=tables.SECTIONS,
     declared=tables.DECLARED,
     sentences=tables.SENTENCES,
-    sentence_reasons=REASONS,
+    sentence_reasons=SENTENCE_REASONS,
     # the chapter view's headings and the errata's quotes, found like every quote of the text
     quotes=(anchor_list(tables.HEADINGS),
             AnchorList("errata", tuple(Anchor(q, "errata", cid) for cid, (q, _) in tables.ERRATA.items()))),

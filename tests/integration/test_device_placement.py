@@ -10,13 +10,13 @@ other error there is a misplaced tensor.
 import pytest
 import torch
 
-from fixtures.recipes import GROUPS
+from fixtures.recipes import RECIPES_BY_GROUP
 from fixtures.train import evaluate_recipe, train
 from model import LanguageModel, positions
 
 READ_BACK = "cannot be called on meta tensors"
 # one recipe per architecture family is enough, but all of them are cheap on the meta device
-RECIPES = [r for rs in GROUPS.values() for r in rs]
+RECIPES = [r for rs in RECIPES_BY_GROUP.values() for r in rs]
 
 
 @pytest.mark.parametrize("recipe", RECIPES, ids=[r.name for r in RECIPES])

@@ -574,7 +574,7 @@ def _command_problems(command: str) -> list[str]:
     import shlex
 
     from claims.registry import CLAIMS
-    from fixtures.recipes import GROUPS
+    from fixtures.recipes import RECIPES_BY_GROUP
     out = []
     for part in command.split(" && "):
         args = shlex.split(part)
@@ -597,7 +597,7 @@ def _command_problems(command: str) -> list[str]:
             out += [f"{part}: -k {w}: no test there is named so" for w in sorted(words)
                     if not any(w in n for n in names)]
         elif args[:3] == ["python", "-m", "fixtures"]:
-            group = GROUPS.get(args[3], [])
+            group = RECIPES_BY_GROUP.get(args[3], [])
             out += [f"{part}: no group {args[3]}"] if not group else []
             out += [f"{part}: no recipe {r} in {args[3]}" for r in opts.get("--only", "").split(",")
                     if r and r not in {g.name for g in group}]

@@ -152,7 +152,7 @@ def test_the_committed_verdicts_all_name_their_rule():
     committed = json.loads((ROOT / "results" / "verdicts.json").read_text())
     rule_names = {rec.get("rule") for c in committed["claims"] for t in c["tests"] for rec in t["records"]}
     assert None not in rule_names
-    assert {r.partition("/")[0] for r in rule_names} <= set(rule_versions.RULES)
+    assert {r.partition("/")[0] for r in rule_names} <= set(rule_versions.RULE_VERSIONS)
 
 
 # ------------------------------------------------------------------ stale verdicts
@@ -172,7 +172,7 @@ def test_a_verdict_decided_under_an_older_rule_is_stale_never_a_plain_holds():
 
 def test_a_fresh_verdict_under_the_current_rule_replaces_the_stale_one():
     current = rule_versions.rule_id("timing")
-    assert current == f"timing/{rule_versions.RULES['timing'][0]}" and current != "timing/1"
+    assert current == f"timing/{rule_versions.RULE_VERSIONS['timing'][0]}" and current != "timing/1"
     # on CUDA: a clock decides there only (docs/cost.md); on the CPU both would be readings
     c = summarise_claim(CHAPTER, "cost.time_quadratic", [dict(_test(TIMING, "refuted", "refuted: 2.05", rule=current), device="cuda"),
                                                 dict(_test(TIMING.replace("[cpu]", "[x]"), "holds", rule="timing/1"),

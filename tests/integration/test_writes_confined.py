@@ -189,8 +189,8 @@ def test_2_a_group_name_read_from_a_file_never_becomes_a_path():
 
 
 def test_2_the_torch_free_group_list_is_the_recipes_groups():
-    from fixtures.recipes import GROUPS
-    assert tuple(sorted(GROUPS)) == results.GROUPS
+    from fixtures.recipes import RECIPES_BY_GROUP
+    assert tuple(sorted(RECIPES_BY_GROUP)) == results.RUN_GROUPS
 
 
 # ------------------------------------------------------------ 3. a failed rename tears nothing
@@ -371,7 +371,7 @@ def test_9_a_manifest_without_kind_or_truncated_is_named(tmp_path):
 # ------------------------------------------------------------ 6. tampered or superseded records
 
 def test_6_every_committed_record_is_tied_to_its_run_by_its_key():
-    assert sum(len(results.load(group)) for group in results.GROUPS) > 0    # load checks every key
+    assert sum(len(results.load(group)) for group in results.RUN_GROUPS) > 0    # load checks every key
 
 
 def test_6_the_torch_free_key_is_the_recipes_cache_key():

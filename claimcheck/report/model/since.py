@@ -18,7 +18,7 @@ import re
 import subprocess
 from pathlib import Path
 
-VERDICTS = "results/verdicts.json"
+VERDICTS_PATH = "results/verdicts.json"
 ADDED = re.compile(r'^\+\s*"timestamp": "([^"]+)"')
 
 
@@ -34,7 +34,7 @@ def _git(root: Path, *args: str) -> str | None:
 def first_commits(root: Path) -> dict | None:
     """{timestamp: (short commit, parentless)}: the oldest commit whose diff of results/verdicts.json
     adds that timestamp; None where git or the file's history is missing."""
-    log = _git(root, "log", "--reverse", "--format=#commit %h %p", "-p", "-U0", "--no-color", "--", VERDICTS)
+    log = _git(root, "log", "--reverse", "--format=#commit %h %p", "-p", "-U0", "--no-color", "--", VERDICTS_PATH)
     if not log:
         return None
     found, commit = {}, None
@@ -61,7 +61,7 @@ def since_text(row: dict, meta: dict, commits: dict | None, shallow: bool) -> st
         at = str(meta.get("commit") or "")[:7]
         return f"{date}, this run ({'at commit ' + at if at else 'commit unknown'}), not saved"
     if commits is None:
-        return f"{date}, commit unknown (no git history of {VERDICTS} here)"
+        return f"{date}, commit unknown (no git history of {VERDICTS_PATH} here)"
     if stamp not in commits:
         return f"{date}, saved here, not committed yet"
     commit, parentless = commits[stamp]
