@@ -43,24 +43,24 @@ class Number:
     by: str            # the figure ID, or why
     word: bool = False  # written as a word (WORD), counted apart from digits
 
-    def context(self, chapter: str, width: int = 40) -> str:
-        line = chapter.count("\n", 0, self.start) + 1
-        before = chapter[max(0, self.start - width):self.start].replace("\n", " ")
-        after = chapter[self.end:self.end + width].replace("\n", " ")
+    def context(self, text: str, width: int = 40) -> str:
+        line = text.count("\n", 0, self.start) + 1
+        before = text[max(0, self.start - width):self.start].replace("\n", " ")
+        after = text[self.end:self.end + width].replace("\n", " ")
         return f"line {line}: ...{before}[{self.text}]{after}..."
 
 
-def walk(chapter: str) -> list[tuple[int, int, str, bool]]:
+def walk(text: str) -> list[tuple[int, int, str, bool]]:
     """Every number of the chapter, in digits or in words: (start, end, text, word)."""
-    found = [(m.start(), m.end(), m.group(), False) for m in WALK.finditer(chapter)]
-    found += [(m.start(), m.end(), m.group(), True) for m in WORD.finditer(chapter)]
+    found = [(m.start(), m.end(), m.group(), False) for m in WALK.finditer(text)]
+    found += [(m.start(), m.end(), m.group(), True) for m in WORD.finditer(text)]
     return sorted(found)
 
 
-def numbers(chapter: str, book: Chapter) -> list[Number]:
+def numbers(text: str, chapter: Chapter) -> list[Number]:
     """Every number in the chapter, digits and words, each with what accounts for it (kind "" if
     nothing does).  A figure or a declaration accounts for every number inside its span."""
-    nums = walk(chapter)
+    nums = walk(text)
     owner: dict[int, tuple[str, str]] = {}
 
     def claim(start: int, end: int, kind: str, by: str) -> None:
@@ -68,29 +68,29 @@ def numbers(chapter: str, book: Chapter) -> list[Number]:
             if s >= start and e <= end:
                 owner.setdefault(s, (kind, by))
 
-    for f in book.figures.values():
-        claim(*span(chapter, f), "figure", f.id)
-    for f in book.reads.values():
-        claim(*span(chapter, f), "read", f"{f.id}: {f.why}")
-    index = index_of(chapter)
-    for i, d in enumerate(book.declared):
+    for f in chapter.figures.values():
+        claim(*span(text, f), "figure", f.id)
+    for f in chapter.reads.values():
+        claim(*span(text, f), "read", f"{f.id}: {f.why}")
+    index = index_of(text)
+    for i, d in enumerate(chapter.declared):
         claim(*index.span(declared_anchor(i, d)), d.reason, d.why)
-    for pattern, reason, why in book.declared_patterns:
-        for m in re.finditer(pattern, chapter):
+    for pattern, reason, why in chapter.declared_patterns:
+        for m in re.finditer(pattern, text):
             claim(m.start(), m.end(), reason, why)
-    return [Number(s, e, text, *owner.get(s, ("", "")), word=word) for s, e, text, word in nums]
+    return [Number(s, e, printed, *owner.get(s, ("", "")), word=word) for s, e, printed, word in nums]
 
 
 def _by_kind(nums: list[Number]) -> dict[str, int]:
     return dict(Counter(n.kind or "unaccounted" for n in nums))
 
 
-def accounting(chapter: str, book: Chapter) -> dict:
+def accounting(text: str, chapter: Chapter) -> dict:
     """The counts the report states: numbers in digits and in words, asserted figures, the rest
     by reason (digits under "by kind", words under "words by kind")."""
-    nums = numbers(chapter, book)
+    nums = numbers(text, chapter)
     digits, words = [n for n in nums if not n.word], [n for n in nums if n.word]
-    return {"numbers": len(digits), "figures": len(book.figures), "by kind": _by_kind(digits),
+    return {"numbers": len(digits), "figures": len(chapter.figures), "by kind": _by_kind(digits),
             "words": len(words), "words by kind": _by_kind(words)}
 
 
@@ -99,7 +99,7 @@ def declared_anchor(i: int, d) -> Anchor:
     return Anchor(d.anchor, "declared", f"#{i} ({d.reason})")
 
 
-def stale_declarations(text: str, book: Chapter) -> list[str]:
+def stale_declarations(text: str, chapter: Chapter) -> list[str]:
     """`  declared #i (reason): anchor '...' not found` for every declaration an altered text
     breaks (the anchor index's stale report of that list)."""
-    return index_of(text).stale_report([lst for lst in book.anchor_lists() if lst.name == "declared"])
+    return index_of(text).stale_report([lst for lst in chapter.anchor_lists() if lst.name == "declared"])

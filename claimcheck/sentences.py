@@ -53,8 +53,8 @@ class Unit:
     text: str
     block: bool          # a listing, table, output or the title, kept whole
 
-    def context(self, chapter: str, width: int = 90) -> str:
-        line = chapter.count("\n", 0, self.start) + 1
+    def context(self, text: str, width: int = 90) -> str:
+        line = text.count("\n", 0, self.start) + 1
         shown = self.text if len(self.text) <= width else self.text[:width] + "..."
         return f"line {line}: {shown!r}"
 
@@ -70,15 +70,15 @@ def is_prose(paragraph: str) -> bool:
             and not _SLOT.search(paragraph))
 
 
-def units(chapter: str) -> list[Unit]:
+def units(text: str) -> list[Unit]:
     """The chapter's sentences and blocks, in order."""
     out = []
-    for m in re.finditer(r"[^\n](?:.|\n(?!\s*\n))*", chapter):
+    for m in re.finditer(r"[^\n](?:.|\n(?!\s*\n))*", text):
         para, at = m.group().rstrip(), m.start()
         if not is_prose(para):
-            if out and out[-1].block and not chapter[out[-1].end:at].strip():   # one listing, blank lines inside
+            if out and out[-1].block and not text[out[-1].end:at].strip():   # one listing, blank lines inside
                 at = out.pop().start
-            out.append(Unit(at, m.start() + len(para), chapter[at:m.start() + len(para)], True))
+            out.append(Unit(at, m.start() + len(para), text[at:m.start() + len(para)], True))
             continue
         start = 0
         for end in _END.finditer(para):
@@ -106,12 +106,12 @@ class Accounted:
         return "asserts" if self.entries[0].claims else self.entries[0].reason
 
 
-def accounted(chapter: str, table) -> list[Accounted]:
+def accounted(text: str, table) -> list[Accounted]:
     """Every unit of the chapter with the entries of the table whose anchor it holds."""
-    us = units(chapter)
+    us = units(text)
     starts = [u.start for u in us]
     found: dict[int, list[Sentence]] = {}
-    index = index_of(chapter)
+    index = index_of(text)
     for n, s in enumerate(table):
         at = index.locate(Anchor(s.anchor, "sentences", f"#{n}"))
         i = max(k for k, st in enumerate(starts) if st <= at)
@@ -121,15 +121,15 @@ def accounted(chapter: str, table) -> list[Accounted]:
     return [Accounted(u, tuple(found.get(i, ()))) for i, u in enumerate(us)]
 
 
-def problems(chapter: str, table, known_claims, reasons=SENTENCE_REASONS) -> list[str]:
+def problems(text: str, table, known_claims, reasons=SENTENCE_REASONS) -> list[str]:
     """What is wrong with the sentence table, one line each: a unit with no entry or two, an
     unknown claim ID, an unknown reason."""
     out = []
-    for a in accounted(chapter, table):
+    for a in accounted(text, table):
         if a.kind == "unaccounted":
-            out.append(f"not accounted for: {a.unit.context(chapter)}")
+            out.append(f"not accounted for: {a.unit.context(text)}")
         elif a.kind == "ambiguous":
-            out.append(f"accounted for twice: {a.unit.context(chapter)}")
+            out.append(f"accounted for twice: {a.unit.context(text)}")
         for e in a.entries:
             unknown = [c for c in e.claims if c not in known_claims]
             if unknown:
@@ -152,9 +152,9 @@ def counts_of(accounted_units: list[Accounted]) -> dict:
             "by kind": by_kind(accounted_units), "sentences by kind": by_kind(said), "blocks by kind": by_kind(blocks)}
 
 
-def counts(chapter: str, table) -> dict:
+def counts(text: str, table) -> dict:
     """counts_of the chapter's walk."""
-    return counts_of(accounted(chapter, table))
+    return counts_of(accounted(text, table))
 
 
 def stale_sentences(text: str, table) -> list[str]:

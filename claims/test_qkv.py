@@ -110,16 +110,16 @@ def test_the_chapters_head_matches_torch_at_the_chapters_precision(reference, cl
     # magnitude 0.159), in units of eps32, to its order of magnitude: the chapter's is
     # 1.8e-7 / 0.159 = 9.5 eps32, "at float32 precision"; ours must round to the same power of ten.
     CHAPTER_DIFF = FIGURES[DIFF_FIGURE[reference]].value
-    chapter = CHAPTER_DIFF / CHAPTER_MAGNITUDE / EPS32
+    theirs = CHAPTER_DIFF / CHAPTER_MAGNITUDE / EPS32
     ours = diffs[reference] / magnitude / EPS32
-    claim_record(stated={"max |diff|": CHAPTER_DIFF, "mean |out|": CHAPTER_MAGNITUDE, "relative, in eps32": chapter},
+    claim_record(stated={"max |diff|": CHAPTER_DIFF, "mean |out|": CHAPTER_MAGNITUDE, "relative, in eps32": theirs},
                  measured={"max |diff|": diffs[reference], "mean |out|": magnitude, "relative, in eps32": ours},
                  tolerance="the same power of ten of eps32 (round(log10)); the output magnitude is recorded "
                            "(it depends on the inputs the chapter leaves open)", figure=f"vs {reference}")
-    same_order = ours > 0 and round(np.log10(ours)) == round(np.log10(chapter))
+    same_order = ours > 0 and round(np.log10(ours)) == round(np.log10(theirs))
     decide(request, same_order and diffs[reference] <= _tolerance(y, 128),
            f"max |diff| against {reference} is {diffs[reference]:.3g} on outputs of mean magnitude "
-           f"{magnitude:.3f}: {ours:.1f} eps32 relative, against the chapter's {chapter:.1f}")
+           f"{magnitude:.3f}: {ours:.1f} eps32 relative, against the chapter's {theirs:.1f}")
 
 
 @pytest.mark.claim("qkv.head_matches_torch")

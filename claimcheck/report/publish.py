@@ -43,7 +43,7 @@ def write_chapter(r, out: Path, svgs: dict[str, str]) -> list[Path]:
     its own for that case, as this project's site does: claims/report/site.py)."""
     for name in ("chapter-not-built.txt", "chapter.html", "chapter.md"):
         (out / name).unlink(missing_ok=True)
-    if r.chapter is None:
+    if r.cut is None:
         (out / "chapter-not-built.txt").write_text(f"The chapter view was not built: {r.chapter_missing}\n")
         return []
     (out / "chapter.html").write_text(chapter_html.render_html(r, svgs), encoding="utf-8")

@@ -89,7 +89,7 @@ def _refused(a, out) -> str | None:
     return None
 
 
-def _chapter() -> tuple[str | None, str] | str:
+def _read_text() -> tuple[str | None, str] | str:
     """The chapter's text (or None) and why it is absent; read once: an unreadable chapter stops
     the run before anything is written (the message is returned)."""
     from data.chapter import ChapterError
@@ -123,9 +123,9 @@ def _main(argv=None) -> int:
     a = _parser().parse_args(argv)
     out = ROOT / a.report_dir                          # ROOT / an absolute path is that path
     why = _refused(a, out)
-    chapter = _chapter() if not why else None
-    if why or isinstance(chapter, str):
-        print(why or chapter, file=sys.stderr)
+    read = _read_text() if not why else None
+    if why or isinstance(read, str):
+        print(why or read, file=sys.stderr)
         return 2
     fresh, evidence, run_evidence = _fresh_run(out)
     # a smoke run's verdicts mean nothing about the chapter: rendered alone and labelled, never
@@ -142,7 +142,7 @@ def _main(argv=None) -> int:
         if refused:
             raise EvidenceError("the committed evidence is refused by python -m claims.rederive (run it for "
                                 "the whole account):\n  " + "\n  ".join(refused[:20]))
-        report = model.build(out, fresh, *chapter, results_dir=RESULTS.parent, with_readme=a.readme or a.check_readme)
+        report = model.build(out, fresh, *read, results_dir=RESULTS.parent, with_readme=a.readme or a.check_readme)
     publish.write(report, out, views=VIEWS)
     code = _readme(a, report, out)
     if code:
@@ -201,13 +201,13 @@ def _readme(a, report, out) -> int | None:
     return None
 
 
-def chapter_view(out: Path, chapter: str | None, why_absent: str, merged: dict, entries: list[dict]) -> list[Path]:
+def chapter_view(out: Path, text: str | None, why_absent: str, merged: dict, entries: list[dict]) -> list[Path]:
     """The chapter view alone, from merged verdicts and their errata (benchmarks/chapter_view.py):
     the report model, then its two renderings of the chapter (the engine's), no badges."""
-    r = model.assemble(merged, out, chapter, why_absent, entries=entries)
+    r = model.assemble(merged, out, text, why_absent, entries=entries)
     for view in (publish.write_chapter, *VIEWS):
         view(r, out, {})
-    return [out / "chapter.html", out / "chapter.md"] if r.chapter is not None else []
+    return [out / "chapter.html", out / "chapter.md"] if r.cut is not None else []
 
 
 if __name__ == "__main__":

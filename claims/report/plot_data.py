@@ -93,7 +93,7 @@ class NormSeed:
 class NormRun:
     name: str
     seeds: tuple[NormSeed, ...]
-    chapter: tuple[float, float] | None    # the chapter's loss, at its first seed's last step
+    stated: tuple[float, float] | None     # the chapter's loss, at its first seed's last step
 
 
 @dataclass(frozen=True)
@@ -179,6 +179,6 @@ def norm(runs: dict[str, list[dict]]) -> Norm | None:
         vals = ", ".join(f"{r['val_ppl']:.1f}" for r in seeds)
         label = f"{name}: val {vals} (chapter {CHAPTER_NORM[name]})" if seeds else None
         drawn = tuple(_norm_seed(r, label if i == 0 else None) for i, r in enumerate(seeds))
-        chapter = (drawn[0].end_step, math.log(CHAPTER_NORM[name])) if drawn else None
-        shown.append(NormRun(name, drawn, chapter))
+        stated = (drawn[0].end_step, math.log(CHAPTER_NORM[name])) if drawn else None
+        shown.append(NormRun(name, drawn, stated))
     return Norm(tuple(shown))

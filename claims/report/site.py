@@ -58,9 +58,9 @@ def placeholder(sections, why: str) -> str:
 
 def placeholder_view(r, out: Path, svgs: dict[str, str]) -> list[Path]:
     """A view of the report (claimcheck/report/publish.py write's `views`): chapter-not-built.html
-    where the report model has no chapter (its why, `r.chapter_missing`), else none."""
+    where the report model has no cut (`r.cut`; its why, `r.chapter_missing`), else none."""
     (out / PLACEHOLDER).unlink(missing_ok=True)
-    if r.chapter is not None:
+    if r.cut is not None:
         return []
     (out / PLACEHOLDER).write_text(placeholder(r.sections, r.chapter_missing), encoding="utf-8")
     return [out / PLACEHOLDER]

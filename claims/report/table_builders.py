@@ -142,10 +142,10 @@ def _positions_table(merged: dict) -> Table:
                  _claim_evidence(merged, "positions.learned_cliff"))
 
 
-def _cost_table(results_dir: Path, chapter: str, missing: str) -> Table:
+def _cost_table(results_dir: Path, text: str, missing: str) -> Table:
     cost_path = results_dir / "cost_cpu.json"
     ours = {r["n"]: r for r in json.loads(cost_path.read_text())["rows"]} if cost_path.exists() else {}
-    theirs = chapter_cost_table(chapter) or {n: dict.fromkeys(("ms x4", "attn MB", "peak MB", "MB x4"), missing)
+    theirs = chapter_cost_table(text) or {n: dict.fromkeys(("ms x4", "attn MB", "peak MB", "MB x4"), missing)
                                              for n in ours}
     ratio = lambda n, k: f"{ours[n][k] / ours[n // 2][k]:.2f}" if n in ours and n // 2 in ours else ""
     rows = [[n, t["ms x4"], ratio(n, "ms"), t["attn MB"], ours.get(n, {}).get("score_mb", ""), t["peak MB"],
@@ -157,7 +157,7 @@ def _cost_table(results_dir: Path, chapter: str, missing: str) -> Table:
                  [{"device": "cpu", "file": "results/cost_cpu.json"}] if ours else [])
 
 
-def _winograd_tables(merged: dict, facts: Facts, chapter: str, missing: str) -> list[Table]:
+def _winograd_tables(merged: dict, facts: Facts, text: str, missing: str) -> list[Table]:
     wino = facts.group("winograd")
     stated = {k: v for k, v in figures("winograd").items()
               if k.startswith(("cheatable_", "hardened_")) and not k.endswith("wrong_noun")}
@@ -175,7 +175,7 @@ def _winograd_tables(merged: dict, facts: Facts, chapter: str, missing: str) -> 
             Table("maps", "The two attention maps (block rows at the referent position, averaged over heads)",
                   FIG_HEADER, [r for r in cells if r[1] not in (0, 0.0)],
                   evidence=_claim_evidence(merged, "winograd.block1_first_noun", "winograd.block2_routing"),
-                  listings=[("The chapter", missing or chapter_maps(chapter)),
+                  listings=[("The chapter", missing or chapter_maps(text)),
                             ("Ours (seed 0)", maps.read_text().rstrip() if maps.exists() else "not run")],
                   grid="Every printed cell as a figure over all seeds")]
 

@@ -25,17 +25,17 @@ from claims.report.table_builders import (
 from claims.report.table_data import Table, _figure_table
 
 
-def data(merged: dict, results_dir: Path, chapter: str | None = None, missing: str = "",
+def data(merged: dict, results_dir: Path, text: str | None = None, missing: str = "",
          facts: Facts | None = None) -> list[Table]:
-    """Every table the chapter prints or describes, as data.  `chapter`: its text (read here when
+    """Every table the chapter prints or describes, as data.  `text`: its text (read here when
     None); `missing`: why there is none, which the chapter's own columns then say; `facts`: the
     render's one reader of the evidence (claims/report/evidence.py), else one made here."""
     facts = facts or Facts(merged, results_dir)
-    if chapter is None and not missing:
-        chapter, missing = CHAPTER.text_or_none()
-    if chapter is None or missing:           # the chapter's own columns say why they are empty; ours stay
+    if text is None and not missing:
+        text, missing = CHAPTER.text_or_none()
+    if text is None or missing:           # the chapter's own columns say why they are empty; ours stay
         why = missing.splitlines()[1].strip() if len(missing.splitlines()) > 1 else missing.strip()
-        missing, chapter = "chapter text not found (" + why + ")", ""
+        missing, text = "chapter text not found (" + why + ")", ""
     return [*_scale_tables(merged, facts), _ladder_table(facts),
             _figure_table("mlp_share", ("Where the parameters sit: the MLP's share of one block's parameters "
                                         "(biases and norms included, by width) and of a whole model's"), merged,
@@ -44,5 +44,5 @@ def data(merged: dict, results_dir: Path, chapter: str | None = None, missing: s
                           "params.block_formula", "params.published_size", key_field="row"),
             _norm_table(facts),
             _figure_table("grad_profile", "The gradient profile at initialisation", merged, "norm.grad_profile"),
-            _positions_table(merged), _cost_table(results_dir, chapter, missing),
-            *_winograd_tables(merged, facts, chapter, missing)]
+            _positions_table(merged), _cost_table(results_dir, text, missing),
+            *_winograd_tables(merged, facts, text, missing)]

@@ -40,7 +40,7 @@ finally:
 """
 
 
-def _chapter() -> Path | None:
+def _text_path() -> Path | None:
     from data.chapter import ChapterError, chapter_path
     try:
         return chapter_path()
@@ -48,7 +48,7 @@ def _chapter() -> Path | None:
         return None
 
 
-def build_site(tmp: Path, chapter: Path | None) -> tuple[Path, dict, subprocess.CompletedProcess]:
+def build_site(tmp: Path, text_path: Path | None) -> tuple[Path, dict, subprocess.CompletedProcess]:
     """A copy of the working tree (uncommitted work included), its site built by
     `python -m claims.report.publish` where `import torch` raises; the site, what the build
     imported, and the process."""
@@ -61,8 +61,8 @@ def build_site(tmp: Path, chapter: Path | None) -> tuple[Path, dict, subprocess.
     env = {k: v for k, v in os.environ.items() if not k.startswith("ATTENTION_CLAIMS_")}
     env.update(PYTHONPATH=os.pathsep.join([str(stub.parent), str(checkout)]), ATTENTION_CLAIMS_CACHE=str(tmp / "cache"),
                PYTHONDONTWRITEBYTECODE="1")
-    if chapter is not None:
-        env["ATTENTION_CLAIMS_CHAPTER"] = str(chapter)
+    if text_path is not None:
+        env["ATTENTION_CLAIMS_CHAPTER"] = str(text_path)
     record, out = tmp / "imported.json", tmp / "site"
     r = subprocess.run([sys.executable, str(tmp / "driver.py"), str(record), "site-report", str(out)], cwd=checkout,
                        env=env, capture_output=True, text=True, timeout=240, check=False)
@@ -91,10 +91,10 @@ def test_without_the_chapter_the_site_builds_without_torch_and_every_link_resolv
 
 
 def test_with_the_chapter_the_site_builds_without_torch_and_every_link_resolves(tmp_path):
-    chapter = _chapter()
-    if chapter is None:
+    text_path = _text_path()
+    if text_path is None:
         pytest.skip("no chapter text here (../shared/chapter.txt or $ATTENTION_CLAIMS_CHAPTER): the view is not built")
-    out, imported, r = build_site(tmp_path, chapter)
+    out, imported, r = build_site(tmp_path, text_path)
     assert r.returncode == 0, r.stdout + r.stderr            # publish checks every link and badge target
     assert not [m for m in imported["modules"] if m == "torch" or m.startswith("torch.")]
     page = (out / "chapter.html").read_text()

@@ -127,11 +127,11 @@ def environment(copy: Path, cache: Path) -> dict[str, str]:
     from data import corpus
     from data.chapter import ChapterMissing, chapter_path
     try:
-        chapter = chapter_path(explain=CHAPTER.explainers())
+        text_path = chapter_path(explain=CHAPTER.explainers())
     except ChapterMissing as e:
         pytest.skip(f"the example anchors a figure in the chapter: {e}")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "ATTENTION_CLAIMS_"))}
-    env.update(ATTENTION_CLAIMS_ROOT=str(copy), ATTENTION_CLAIMS_CHAPTER=str(chapter),
+    env.update(ATTENTION_CLAIMS_ROOT=str(copy), ATTENTION_CLAIMS_CHAPTER=str(text_path),
                ATTENTION_CLAIMS_CACHE=str(cache), ATTENTION_CLAIMS_NO_DOWNLOAD="1",
                PYTHONPATH=os.pathsep.join([str(copy), *filter(None, [os.environ.get("PYTHONPATH")])]))
     found = next((p for p in corpus.candidate_paths() if p.is_file()), None)

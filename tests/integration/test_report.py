@@ -208,10 +208,10 @@ def test_a_figure_crash_is_a_failure_not_a_refutation(pytester, monkeypatch):
 
 def test_every_erratum_quotes_the_chapter_verbatim_and_fills_its_figures_from_measurements(tmp_path, chapter_text):
     from claims.report import errata
-    chapter = chapter_text
+    text = chapter_text
     for cid, e in errata.ERRATA.items():
         assert cid in registry.CLAIMS
-        assert e.quote in chapter, f"{cid}: the quote is not the chapter's text"
+        assert e.quote in text, f"{cid}: the quote is not the chapter's text"
     # with no measurement at all an entry says so rather than inventing a figure
     empty = {"claims": [{"id": cid, "statement": "s", "verdict": "refuted", "tests": []} for cid in errata.ERRATA]}
     for entry in errata.build(empty, tmp_path):

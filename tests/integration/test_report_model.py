@@ -90,10 +90,10 @@ def test_a_render_computes_each_part_of_the_report_once(tmp_path, monkeypatch, f
     assert cli.main([f"--report-dir={tmp_path}"]) == 0
     text, _ = chapter_or_none()
     sections = len(dict.fromkeys(c.section for c in registry.CLAIMS.values()))
-    chapter = 1 if text is not None else 0
+    with_text = 1 if text is not None else 0
     assert counts == {"save.load_verdicts": 1, "verdicts.figure_rows": 1,
-                      "verdicts.merge" if fresh else "verdicts.committed_only": 1, "accounting.accounting": chapter,
-                      "sentences.accounted": chapter, "text.blocks": chapter, "errata.build": 1,
+                      "verdicts.merge" if fresh else "verdicts.committed_only": 1, "accounting.accounting": with_text,
+                      "sentences.accounted": with_text, "text.blocks": with_text, "errata.build": 1,
                       "tables.data": 1, "Facts": 1, "badge": 1 + sections}, counts
     # each results/<group>.json the model reads is parsed once (by the one Facts, for the errata and
     # the tables alike)

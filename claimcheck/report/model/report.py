@@ -65,7 +65,7 @@ class Report:
     tables: list[Table]           # the text's tables, regenerated
     plots: list[Plot]             # this run's plots, then results/'s for the names it lacks; each encoded once
     badges: list[Badge]           # none for a smoke run
-    chapter: Any                  # the text cut for its view; None without the text
+    cut: Any                      # the text cut for its view; None without the text
     chapter_missing: str          # why there is no chapter view ("" when there is one)
     readme: dict | None = None    # the report the README's blocks show, where asked for
     title: str = "claim report"   # the pages' title (the text's Parts)

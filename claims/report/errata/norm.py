@@ -34,19 +34,19 @@ def _best(f: Facts, recipe: str) -> list[dict]:
 
 def _norm_curves(f: Facts) -> str:
     """What the held-out curves show, where runs recorded them."""
-    chapter = registry.figures("norm")
+    stated = registry.figures("norm")
     parts = []
     for r in ("prenorm", "prenorm_warmup", "postnorm_warmup"):
         for b in _best(f, r):
             parts.append(f"{best_ppl(b):.2f} at step {b['step']} for {r} "
-                         f"({best_ppl(b) - chapter[r]:+.2f} from the chapter's {chapter[r]})")
+                         f"({best_ppl(b) - stated[r]:+.2f} from the chapter's {stated[r]})")
     if not parts:
         return ""
     stopped = _stopped(f)
     stop = ("" if not stopped else
             f". Pre-norm stopped at step {PRENORM_STOP_AT} and evaluated on the full held-out split reaches "
             f"{over_seeds(stopped)} ({len(stopped)} seed{'s' if len(stopped) > 1 else ''}), "
-            f"{statistics.mean(stopped) - chapter['prenorm']:+.2f} from the chapter's {chapter['prenorm']}; "
+            f"{statistics.mean(stopped) - stated['prenorm']:+.2f} from the chapter's {stated['prenorm']}; "
             + standing("best held-out step", f.runs("errata", PRENORM_STOPPED, "date")))
     every = [b for r in ("prenorm", "prenorm_warmup", "postnorm_warmup") for b in _best(f, r)]
     return (". The held-out curves put the chapter's figures on the way down: held-out perplexity (on "
@@ -56,7 +56,7 @@ def _norm_curves(f: Facts) -> str:
 
 def _norm_readings(f: Facts) -> list[str]:
     """Each run's best held-out checkpoint beside the chapter's figure: was it an early-stopped one?"""
-    chapter = registry.figures("norm")
+    stated = registry.figures("norm")
     out = []
     for r in ("prenorm", "prenorm_warmup", "postnorm_warmup", "postnorm"):
         best = [b for b in f.runs("norm", r, "best_held_out") if b]
@@ -65,11 +65,11 @@ def _norm_readings(f: Facts) -> list[str]:
                        f"curve; `python -m fixtures norm --only {r} --seeds 3` records it)")
             continue
         values = [best_ppl(b) for b in best]
-        verdict = _reading_verdict(values, chapter[r], "the chapter's final figure")
+        verdict = _reading_verdict(values, stated[r], "the chapter's final figure")
         out.append(f"best held-out checkpoint of {r} (perplexity on {split_of(best)}): "
                    + ", ".join(f"{best_ppl(b):.2f} at step {b['step']}" for b in best)
                    + f" ({len(best)} seed{'s' if len(best) > 1 else ''}), against the chapter's final "
-                   f"{chapter[r]}: {statistics.mean(values) - chapter[r]:+.2f}; {verdict}"
+                   f"{stated[r]}: {statistics.mean(values) - stated[r]:+.2f}; {verdict}"
                    + (subset_bias(f, r) if any("val_ppl" not in b for b in best) else ""))
     return out + _stopped_reading(f)
 

@@ -54,12 +54,12 @@ class Section:
 Heading = tuple[str, str, str]      # (anchor key, title: a claim section's key or the text's own, a phrase)
 
 
-def sections(chapter: str, block_starts: list[int], declared: Sequence[Heading], titles: Mapping[str, str] = NONE,
+def sections(text: str, block_starts: list[int], declared: Sequence[Heading], titles: Mapping[str, str] = NONE,
              within: bool = False) -> list[Section]:
     """The declared sections found in the text, in order; each anchored at its paragraph
     (`titles`: the claim sections' titles, the Chapter's `sections`)."""
     out: list[Section] = []
-    index = index_of(chapter)
+    index = index_of(text)
     for key, title, phrase in declared:
         at = index.locate(Anchor(phrase, "headings", key))
         if out and at <= out[-1].block:
@@ -94,9 +94,9 @@ class Contents:
     counts: list[dict[str, int]]        # per section, its marks per kind; together every mark once
 
 
-def contents(chapter: str, block_starts: list[int], marks: list[tuple[int, str]], declared: Sequence[Heading],
+def contents(text: str, block_starts: list[int], marks: list[tuple[int, str]], declared: Sequence[Heading],
              within: Sequence[Heading] = (), titles: Mapping[str, str] = NONE) -> Contents:
     """The sections found in the text, those within them, and each section's marks per kind."""
-    secs = sections(chapter, block_starts, declared, titles)
-    subs = sections(chapter, block_starts, within, titles, within=True)
+    secs = sections(text, block_starts, declared, titles)
+    subs = sections(text, block_starts, within, titles, within=True)
     return Contents(secs, subs, counts(secs, marks))

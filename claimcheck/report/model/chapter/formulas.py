@@ -24,11 +24,11 @@ def formulas(text: str) -> list[re.Match]:
     return list(MATH.finditer(text))
 
 
-def spans(chapter: str, blocks) -> list[tuple[int, int]]:
+def spans(text: str, blocks) -> list[tuple[int, int]]:
     """Where the formulas are in the chapter: in its prose blocks (titles and paragraphs), never
     in a code block or a printed table."""
     return [(b.start + m.start(), b.start + m.end()) for b in blocks if b.kind != "pre"
-            for m in formulas(chapter[b.start:b.end])]
+            for m in formulas(text[b.start:b.end])]
 
 
 T = TypeVar("T")

@@ -18,12 +18,12 @@ class Place:
     key: str            # the table's key (Table.key; "" where we have none) or the plot's stem
 
 
-def placed(chapter: str, blocks, places: Sequence[Place]) -> dict[int, list[Place]]:
+def placed(text: str, blocks, places: Sequence[Place]) -> dict[int, list[Place]]:
     """The inserts after each paragraph (by the paragraph's start); a phrase not in a prose
     paragraph places nothing (`unplaced` names it); one the text does not hold once is the anchor
     index's one error (claimcheck/anchors.py)."""
     out: dict[int, list[Place]] = {}
-    index = index_of(chapter)
+    index = index_of(text)
     for p in places:
         at = index.locate(Anchor(p.phrase, "places", p.key))
         b = next((b for b in blocks if b.start <= at < b.end and b.kind == "p"), None)
@@ -37,6 +37,6 @@ def anchor_list(places: Sequence[Place]) -> AnchorList:
     return AnchorList("places", tuple(Anchor(p.phrase, "places", p.key) for p in places))
 
 
-def unplaced(chapter: str, blocks, places: Sequence[Place]) -> list[str]:
-    where = {p.phrase for ps in placed(chapter, blocks, places).values() for p in ps}
+def unplaced(text: str, blocks, places: Sequence[Place]) -> list[str]:
+    where = {p.phrase for ps in placed(text, blocks, places).values() for p in ps}
     return [p.phrase for p in places if p.phrase not in where]

@@ -20,18 +20,18 @@ class Block:
     kind: str          # "title", "p" (prose) or "pre" (code, output, a printed table)
 
 
-def blocks(chapter: str) -> list[Block]:
+def blocks(text: str) -> list[Block]:
     """The chapter's paragraphs, code blocks and printed tables, in order (blank-line separated)."""
     out, at = [], 0
-    for i, text in enumerate(chapter.split("\n\n")):
-        start, end = at, at + len(text)
+    for i, para in enumerate(text.split("\n\n")):
+        start, end = at, at + len(para)
         at = end + 2
-        if not text.strip():
+        if not para.strip():
             continue
-        single = "\n" not in text.strip("\n")
+        single = "\n" not in para.strip("\n")
         # prose as the sentence walk reads it (claimcheck/sentences.py is_prose): not code, output or
         # the template ("   # a comment", "2.98e-08", "the {x} did not cross ...")
-        prose = single and is_prose(text.strip("\n"))
+        prose = single and is_prose(para.strip("\n"))
         out.append(Block(start, end, "title" if i == 0 else "p" if prose else "pre"))
     return out
 
@@ -55,24 +55,24 @@ def kind_of(row: dict) -> str:
     return "device-specific" if row["label"] == "not run: device-specific" else row["verdict"]
 
 
-def marks(chapter: str, figures: list[dict], table: Mapping[str, Figure]) -> list[Mark]:
+def marks(text: str, figures: list[dict], table: Mapping[str, Figure]) -> list[Mark]:
     """A mark for each figure row (claimcheck/verdicts.py figure_rows), where its anchor is printed
     (`table`: the Chapter's figure table, figure ID -> Figure)."""
     rows = {r["id"]: r for r in figures}
     out = []
     for fid, f in table.items():
         if fid in rows:
-            a, b = span(chapter, f)
+            a, b = span(text, f)
             out.append(Mark(a, b, rows[fid]))
     return sorted(out, key=lambda m: m.start)
 
 
-def quotes(chapter: str, entries: list[dict]) -> tuple[list[Quote], list[dict]]:
+def quotes(text: str, entries: list[dict]) -> tuple[list[Quote], list[dict]]:
     """The refuted sentences the errata quote, where the chapter prints them (overlapping quotes
     merged into one), and the entries that quote no sentence (listed in the header).  A quote
     the text does not hold once is the anchor index's one error (claimcheck/anchors.py)."""
     found, unplaced = [], []
-    index = index_of(chapter)
+    index = index_of(text)
     for e in entries:
         if not e.get("quote"):
             unplaced.append(e)

@@ -62,7 +62,7 @@ def _suggested_html(claims: tuple[str, ...], entries: dict[str, dict], shown: di
 def _body(r, starts: dict[int, str]) -> list[str]:
     """The chapter's blocks in order, each with its marks, then what follows it: the suggested
     sentences of the refuted ones it holds, our tables and plots (`starts`: the sections' markers)."""
-    cut, rows = r.chapter, {f["id"]: f for f in r.figures}
+    cut, rows = r.cut, {f["id"]: f for f in r.figures}
     ref = lambda fid, text: marks.ref_html(rows[fid], text) if fid in rows else html.escape(text)
     placed = inserts.Inserts({t.key: t for t in r.tables}, r.plots_by_stem)
     in_report, by_id = {c["id"] for c in r.claims}, {e["id"]: e for e in r.errata}
@@ -81,10 +81,10 @@ def _body(r, starts: dict[int, str]) -> list[str]:
 
 
 def render_html(r, svgs: dict[str, str]) -> str:
-    """`r`: the report model (claimcheck/report/model/report.py Report), with the chapter; `svgs`:
+    """`r`: the report model (claimcheck/report/model/report.py Report), with its cut (`r.cut`); `svgs`:
     its badges'.  The page from templates/chapter.html, autoescaped; the chapter's blocks with
     their marks (`_body`) and the contents come in as HTML."""
-    toc, starts = contents.render(r.chapter.contents, SYMBOL)
+    toc, starts = contents.render(r.cut.contents, SYMBOL)
     fs = r.figure_summary                                                  # a smoke run's, from its file
     badges = [{"label": b.label, "uri": data_uri(svgs[b.name].encode(), "image/svg+xml")}
               for b in r.badges if b.name in svgs]

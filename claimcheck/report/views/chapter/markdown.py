@@ -66,8 +66,8 @@ def _refuted(text: str, q, entries: dict[str, dict], shown: dict[str, str]) -> l
 
 
 def render_markdown(r, report_dir: Path) -> str:
-    """`r`: the report model (claimcheck/report/model/report.py Report), with the chapter; its math stays TeX."""
-    cut, rows = r.chapter, {f["id"]: f for f in r.figures}
+    """`r`: the report model (claimcheck/report/model/report.py Report), with its cut (`r.cut`); its math stays TeX."""
+    cut, rows = r.cut, {f["id"]: f for f in r.figures}
     ref = lambda fid, text: (f"**{md_line(text)}** {SYMBOL[kind_of(rows[fid])]}[^{_note_id(fid)}]" if fid in rows
                              else md_line(text))
     placed = inserts.Inserts({t.key: t for t in r.tables}, r.plots_by_stem)

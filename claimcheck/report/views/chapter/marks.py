@@ -57,9 +57,9 @@ def ref_html(row: dict, text: str) -> str:
     return str(_macros().ref(row, kind, SYMBOL[kind], text))
 
 
-def render_span(chapter: str, start: int, end: int, ms: list[Mark], qs: list[Quote], text=html.escape) -> str:
+def render_span(text: str, start: int, end: int, ms: list[Mark], qs: list[Quote], render=html.escape) -> str:
     """Text of [start, end) with its figures' marks and its refuted sentences (a quote is cut at
-    the edges; marks lie whole inside), each piece written by `text`: escaped, or, in prose, with
+    the edges; marks lie whole inside), each piece written by `render`: escaped, or, in prose, with
     its math typeset (mathml.render)."""
     events = []
     for q in qs:
@@ -71,16 +71,16 @@ def render_span(chapter: str, start: int, end: int, ms: list[Mark], qs: list[Quo
     for pos, _, what, obj in sorted(events, key=lambda e: (e[0], e[1])):
         if what == "mark" and pos < at:
             continue                          # inside an earlier mark (never, anchors do not overlap)
-        out.append(text(chapter[at:pos]))
+        out.append(render(text[at:pos]))
         at = pos
         if what == "open":
             out.append(str(_macros().refuted(obj.claims)))
         elif what == "close":
             out.append("</span>")
         else:
-            out.append(mark_html(obj, chapter[obj.start:obj.end], text))
+            out.append(mark_html(obj, text[obj.start:obj.end], render))
             at = obj.end
-    out.append(text(chapter[at:end]))
+    out.append(render(text[at:end]))
     return "".join(out)
 
 
@@ -89,16 +89,16 @@ def sentence_html(s: Asserting, inner: str, in_report: set[str]) -> str:
     return str(_macros().sentence(s, Markup(inner), SYMBOL, in_report))
 
 
-def prose_html(chapter: str, start: int, end: int, ms: list[Mark], qs: list[Quote], sentences: list[Asserting],
-               in_report: set[str], text=html.escape) -> str:
+def prose_html(text: str, start: int, end: int, ms: list[Mark], qs: list[Quote], sentences: list[Asserting],
+               in_report: set[str], render=html.escape) -> str:
     """A paragraph [start, end): its asserting sentences marked, each with the marks inside it."""
     out, at = [], start
     for s in sentences:
         a, b = max(s.start, start), min(s.end, end)
         if a >= b:
             continue
-        out.append(render_span(chapter, at, a, ms, qs, text))
-        out.append(sentence_html(s, render_span(chapter, a, b, ms, qs, text), in_report))
+        out.append(render_span(text, at, a, ms, qs, render))
+        out.append(sentence_html(s, render_span(text, a, b, ms, qs, render), in_report))
         at = b
-    out.append(render_span(chapter, at, end, ms, qs, text))
+    out.append(render_span(text, at, end, ms, qs, render))
     return "".join(out)
