@@ -84,7 +84,7 @@ class Chapter:
     # claim ID -> the seeds the sequential rule (claimcheck/decide.py SEED_STEPS) has taken it to:
     # its tests run on at least that many (ClaimFixture.seeds); absent, on the test's own default
     seed_steps: Mapping[str, int] = field(default_factory=dict)
-    runs: RunRecords = field(default_factory=RunRecords)
+    run_records: RunRecords = field(default_factory=RunRecords)
     instruments: Mapping[str, str] = field(default_factory=dict)  # measurement -> "clock" | "allocator"
     remeasure: Mapping[str, str] = field(default_factory=dict)    # measurement -> the command that measures it
     # The report's parts that are a text's own (its errata, tables, since-when, and its chapter view's

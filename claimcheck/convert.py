@@ -88,11 +88,11 @@ def convert(chapter: Chapter, results_dir: Path) -> dict[str, str]:
             raise ConversionError(f"{verdicts_path}: converted, claims {', '.join(changed)} would read differently")
         if verdicts_path.read_text() != text:
             out[verdicts_path.name] = text
-    for group in chapter.runs.groups:
+    for group in chapter.run_records.groups:
         path = results_dir / f"{group}.json"
-        if path.exists() and chapter.runs.dump is not None:
-            runs = chapter.runs.load_file(path, group)
-            text = chapter.runs.dump(group, runs)
+        if path.exists() and chapter.run_records.dump is not None:
+            runs = chapter.run_records.load_file(path, group)
+            text = chapter.run_records.dump(group, runs)
             if path.read_text() != text:
                 out[path.name] = text
     return out

@@ -177,7 +177,7 @@ def refusals(chapter: Chapter, results_dir: Path) -> list[str]:
             for key, was, now in result["changed"]]
     out += [f"{verdicts_path}: {line}" for line in (against_verdicts(chapter, records, verdicts) if verdicts is not None else [])]
     cache: dict = {}
-    out += [line for rec in records for line in chapter.runs.check(rec, evidence.parent, cache)]
+    out += [line for rec in records for line in chapter.run_records.check(rec, evidence.parent, cache)]
     return out
 
 
@@ -202,7 +202,7 @@ def main(chapter: Chapter, argv=None, prog: str = "python -m claims.rederive") -
         return 1
     result = compare(chapter, records, Path(a.evidence))
     cache: dict = {}
-    result["runs"] = [line for rec in records for line in chapter.runs.check(rec, Path(a.evidence).parent, cache)]
+    result["runs"] = [line for rec in records for line in chapter.run_records.check(rec, Path(a.evidence).parent, cache)]
     if result["errors"]:
         print(f"{len(result['errors'])} record(s) cannot be decided (no rule code or figure table entry decides "
               "them as they stand):", file=sys.stderr)

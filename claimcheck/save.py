@@ -164,8 +164,8 @@ def _provenance(chapter: Chapter, rec: dict, committed: dict | None, results_dir
     found = []
     for run in rec.get("runs") or []:
         group = run.get("group") if isinstance(run, dict) else None
-        if group in chapter.runs.groups:
-            found += [r for r in chapter.runs.load(group, results_dir) if (r["recipe"], r["seed"], r.get("key")) ==
+        if group in chapter.run_records.groups:
+            found += [r for r in chapter.run_records.load(group, results_dir) if (r["recipe"], r["seed"], r.get("key")) ==
                       (run.get("recipe"), run.get("seed"), run.get("key"))]
     if not found:
         return {}                   # runs not in results/: nothing to take from, the run's own stands
@@ -220,7 +220,7 @@ def save_run(chapter: Chapter, fresh: dict, evidence, results_dir: Path, replace
             lines += evidence.save(tx, held)
             # every file staged, read back as the report and the re-derivation read it: a file they
             # would refuse stops the save before anything is committed
-            runs = {f"{g}.json": (lambda p, g=g: chapter.runs.load_file(p, g)) for g in chapter.runs.groups}
+            runs = {f"{g}.json": (lambda p, g=g: chapter.run_records.load_file(p, g)) for g in chapter.run_records.groups}
             check_staged(tx, {**runs, path.name: lambda p: load_verdicts(chapter, p, records),
                               figure_evidence.NAME: lambda p: figure_evidence.load(chapter, p)})
             tx.commit()

@@ -64,8 +64,8 @@ CHAPTER = Chapter(
     trained_measurements=run_check.TRAINED,
     readings=readings_declared.DECLARED_READINGS,
     seed_steps=seed_steps.SEED_STEPS_REACHED,
-    runs=RunRecords(groups=results.RUN_GROUPS, load=results.load, load_file=results.load_file, check=run_check.check,
-                    dump=results.dumps),
+    run_records=RunRecords(groups=results.RUN_GROUPS, load=results.load, load_file=results.load_file,
+                           check=run_check.check, dump=results.dumps),
     where={"figures": "claims/chapter_figures.py", "claims": "claims/registry.py, whose IDs come from "
            "../shared/claims.md", "sentences": "claims/sentence_table.py", "rule inputs": "claims/record_rules.py",
            "declared": "claims/accounting.py, claims/number_words.py", "measurements": "fixtures/measurements.py"},

@@ -100,7 +100,7 @@ class Facts:
         the errata and the tables read the same runs (claims/report/table_builders.py)."""
         return self._runs.group(group)
 
-    def runs(self, group: str, recipe: str, key: str = "val_ppl") -> list:
+    def per_run(self, group: str, recipe: str, key: str = "val_ppl") -> list:
         """One figure of each seed's newest run of a recipe (a record's field, else its metric)."""
         return [r[key] if key in r else r["metrics"].get(key) for r in self.group(group).get(recipe, [])]
 

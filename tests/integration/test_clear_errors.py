@@ -151,10 +151,10 @@ def test_a_string_where_a_measurement_should_be_is_an_evidence_error_naming_file
     every erratum is built): the errata either do not read it, or stop with an EvidenceError naming
     results/verdicts.json, the claim, the test and the field; never an AttributeError."""
     from claims.report import errata
-    from fixtures import results as runs
+    from fixtures import results as run_results
     results, merged = committed
-    groups, by_recipe = {}, runs.by_recipe                # each group's runs read once for the whole sweep
-    monkeypatch.setattr(runs, "by_recipe", lambda group, d=None: groups.get(group) or groups.setdefault(
+    groups, by_recipe = {}, run_results.by_recipe         # each group's runs read once for the whole sweep
+    monkeypatch.setattr(run_results, "by_recipe", lambda group, d=None: groups.get(group) or groups.setdefault(
         group, by_recipe(group, d)))
     m = copy.deepcopy(merged)
     m.pop("figures", None)

@@ -25,7 +25,7 @@ def test_evidence_goes_to_the_report_dir_and_reaches_results_only_on_save(tmp_pa
     report, committed = tmp_path / "report", tmp_path / "results"
     results.merge("norm", [_record("prenorm", 0, 52.0), _record("prenorm", 1, 51.0)], committed)
     ev = Evidence(report, committed)
-    ev.runs("norm", [_record("prenorm", 2, 53.0)])
+    ev.write_run_records("norm", [_record("prenorm", 2, 53.0)])
     ev.json("winograd_accuracy.json", {"hardened/uniform": {"accuracy": [0.4]}})
     ev.text("cost_table_cpu.md", "| n |\n")
     assert sorted(ev.manifest()) == ["cost_table_cpu.md", "norm.json", "winograd_accuracy.json"]

@@ -121,7 +121,7 @@ def test_1_a_forged_journal_in_a_pytest_report_dir_is_refused_there_too(tmp_path
     atomic_write(run / JOURNAL, json.dumps({"files": [[".x.1.0123abcd.tmp", "../outside/v1.txt"]]}))
     before = _state(box / "outside")
     with pytest.raises(SaveError, match="not a file of this directory"):
-        Evidence(run, results_dir=box / "results").runs("norm", [_record("prenorm", 1, 51.0)])
+        Evidence(run, results_dir=box / "results").write_run_records("norm", [_record("prenorm", 1, 51.0)])
     assert _state(box / "outside") == before
 
 
@@ -197,7 +197,7 @@ def test_2_the_torch_free_group_list_is_the_recipes_groups():
 
 def _run_saving(box: Path) -> Evidence:
     ev = Evidence(box / "run", results_dir=box / "results")
-    ev.runs("norm", [_record("prenorm", 1, 52.0)])
+    ev.write_run_records("norm", [_record("prenorm", 1, 52.0)])
     ev.json("readings.json", {"a new reading": {"cpu": {"value": 1}}}, merge=True)
     ev.text("norm.png", "new plot")
     return ev
@@ -283,7 +283,7 @@ def test_4_evidence_of_the_wrong_shape_or_group_is_refused_and_replaces_nothing(
 def test_5_a_smoke_run_then_a_fast_run_then_a_save_leaves_results_byte_identical(tmp_path):
     box = _box(tmp_path)
     smoke = Evidence(box / "run", results_dir=box / "results", scale="smoke")
-    smoke.runs("norm", [_record("prenorm", s, 351.0, "smoke") for s in range(3)])
+    smoke.write_run_records("norm", [_record("prenorm", s, 351.0, "smoke") for s in range(3)])
     smoke.json("readings.json", {"a smoke reading": {"cpu": {"value": 1}}}, merge=True)
     smoke.text("norm.png", "smoke plot")
     before = _state(box / "results")
@@ -297,7 +297,7 @@ def test_5_a_smoke_run_then_a_fast_run_then_a_save_leaves_results_byte_identical
 def test_5_smoke_records_in_a_chapter_scale_file_are_left_out(tmp_path):
     box = _box(tmp_path)
     ev = Evidence(box / "run", results_dir=box / "results")
-    ev.runs("norm", [_record("prenorm", 1, 351.0, "smoke"), _record("prenorm", 2, 51.0)])
+    ev.write_run_records("norm", [_record("prenorm", 1, 351.0, "smoke"), _record("prenorm", 2, 51.0)])
     lines = ev.save()
     assert lines == ["norm.json: 1 run(s) merged, 1 --smoke run(s) not saved"]
     saved = results.load("norm", box / "results")
@@ -398,7 +398,7 @@ def _readers(d: Path):
     from fixtures import engine
     return [lambda: results.load("norm", d), lambda: results.by_recipe("norm", d),
             lambda: engine.recorded("norm", ["prenorm"], 1, directory=d),
-            lambda: Facts({"claims": []}, d, d).runs("norm", "prenorm")]
+            lambda: Facts({"claims": []}, d, d).per_run("norm", "prenorm")]
 
 
 @pytest.mark.parametrize("edit", ["steps", "key", "no key", "name"])

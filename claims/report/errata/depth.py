@@ -7,13 +7,13 @@ from claims.report.errata.facts import Erratum, in_sentence
 ERRATA: dict[str, Erratum] = {
     "depth.two_blocks_overfit": Erratum(
         quote="Two blocks on this corpus reach a training perplexity of 14.49",
-        cause=lambda f: (f"two blocks reach {over_seeds(f.runs('ladder', 'two_blocks', 'train_ppl'))} on training text here; "
+        cause=lambda f: (f"two blocks reach {over_seeds(f.per_run('ladder', 'two_blocks', 'train_ppl'))} on training text here; "
                          "the ordering the sentence draws (better on train, worse on held-out) and the other three "
                          "figures hold"),
         suggested=lambda f: (f"\"Two blocks on this corpus reach a training perplexity of "
-                             f"{in_sentence(f, 'depth.two_blocks_train', f.runs('ladder', 'two_blocks', 'train_ppl'))} "
-                             f"and a validation perplexity of {in_sentence(f, 'ladder.two_blocks', f.runs('ladder', 'two_blocks'))}, "
+                             f"{in_sentence(f, 'depth.two_blocks_train', f.per_run('ladder', 'two_blocks', 'train_ppl'))} "
+                             f"and a validation perplexity of {in_sentence(f, 'ladder.two_blocks', f.per_run('ladder', 'two_blocks'))}, "
                              "against one block's "
-                             f"{in_sentence(f, 'depth.one_block_train', f.runs('ladder', 'layernorm', 'train_ppl'))} and "
-                             f"{in_sentence(f, 'ladder.layernorm_val', f.runs('ladder', 'layernorm'))}.\"")),
+                             f"{in_sentence(f, 'depth.one_block_train', f.per_run('ladder', 'layernorm', 'train_ppl'))} and "
+                             f"{in_sentence(f, 'ladder.layernorm_val', f.per_run('ladder', 'layernorm'))}.\"")),
 }

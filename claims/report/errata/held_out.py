@@ -21,7 +21,7 @@ def split_of(best: list[dict]) -> str:
 def subset_bias(f, recipe: str) -> str:
     """How far the curve's 64-window subset reads from the full held-out split, on the same (final)
     weights: the bias of the best-checkpoint reading above."""
-    pairs = [(c[-1][1], full) for c, full in zip(f.runs("norm", recipe, "held_out_curve"), f.runs("norm", recipe))
+    pairs = [(c[-1][1], full) for c, full in zip(f.per_run("norm", recipe, "held_out_curve"), f.per_run("norm", recipe))
              if c and isinstance(full, (int, float))]
     if not pairs:
         return ""

@@ -14,22 +14,22 @@ from fixtures.setup import GRAD_READINGS, PRENORM_STOP_AT, PRENORM_STOPPED
 
 
 def _norm_levels(f: Facts) -> str:
-    pre, prew = f.runs("norm", "prenorm"), f.runs("norm", "prenorm_warmup")
-    pw, post = f.runs("norm", "postnorm_warmup"), f.runs("norm", "postnorm")
+    pre, prew = f.per_run("norm", "prenorm"), f.per_run("norm", "prenorm_warmup")
+    pw, post = f.per_run("norm", "postnorm_warmup"), f.per_run("norm", "postnorm")
     c = registry.figures("norm")
     return (f"every twelve-block run that trains overfits as the chapter states the setup (1000 steps of batch 64 "
             f"over 0.9 M training tokens, no dropout): pre-norm ends at {over_seeds(pre)} held-out against "
-            f"{over_seeds(f.runs('norm', 'prenorm', 'train_ppl'))} on training text; with warmup {over_seeds(prew)} against "
-            f"{over_seeds(f.runs('norm', 'prenorm_warmup', 'train_ppl'))}; post-norm with warmup {over_seeds(pw)} against "
-            f"{over_seeds(f.runs('norm', 'postnorm_warmup', 'train_ppl'))}. Post-norm without warmup stays on the "
+            f"{over_seeds(f.per_run('norm', 'prenorm', 'train_ppl'))} on training text; with warmup {over_seeds(prew)} against "
+            f"{over_seeds(f.per_run('norm', 'prenorm_warmup', 'train_ppl'))}; post-norm with warmup {over_seeds(pw)} against "
+            f"{over_seeds(f.per_run('norm', 'postnorm_warmup', 'train_ppl'))}. Post-norm without warmup stays on the "
             f"unigram plateau, {over_seeds(post)}, which the chapter's {c['postnorm']} matches. The chapter's {c['prenorm']}, "
             f"{c['prenorm_warmup']} and {c['postnorm_warmup']} are where one block ends in its own ladder "
-            f"({registry.FIGURE_VALUES['ladder.layernorm_val']}; ours {over_seeds(f.runs('ladder', 'layernorm'))})"
+            f"({registry.FIGURE_VALUES['ladder.layernorm_val']}; ours {over_seeds(f.per_run('ladder', 'layernorm'))})"
             + _norm_curves(f))
 
 
 def _best(f: Facts, recipe: str) -> list[dict]:
-    return [b for b in f.runs("norm", recipe, "best_held_out") if b]
+    return [b for b in f.per_run("norm", recipe, "best_held_out") if b]
 
 
 def _norm_curves(f: Facts) -> str:
@@ -47,7 +47,7 @@ def _norm_curves(f: Facts) -> str:
             f". Pre-norm stopped at step {PRENORM_STOP_AT} and evaluated on the full held-out split reaches "
             f"{over_seeds(stopped)} ({len(stopped)} seed{'s' if len(stopped) > 1 else ''}), "
             f"{statistics.mean(stopped) - stated['prenorm']:+.2f} from the chapter's {stated['prenorm']}; "
-            + standing("best held-out step", f.runs("errata", PRENORM_STOPPED, "date")))
+            + standing("best held-out step", f.per_run("errata", PRENORM_STOPPED, "date")))
     every = [b for r in ("prenorm", "prenorm_warmup", "postnorm_warmup") for b in _best(f, r)]
     return (". The held-out curves put the chapter's figures on the way down: held-out perplexity (on "
             f"{split_of(every)}) bottoms at " + "; ".join(parts)
@@ -59,7 +59,7 @@ def _norm_readings(f: Facts) -> list[str]:
     stated = registry.figures("norm")
     out = []
     for r in ("prenorm", "prenorm_warmup", "postnorm_warmup", "postnorm"):
-        best = [b for b in f.runs("norm", r, "best_held_out") if b]
+        best = [b for b in f.per_run("norm", r, "best_held_out") if b]
         if not best:
             out.append(f"best held-out checkpoint of {r}: not yet measured (its runs on record predate the held-out "
                        f"curve; `python -m fixtures norm --only {r} --seeds 3` records it)")
@@ -88,7 +88,7 @@ def _reading_verdict(values: list[float], stated: float, what: str) -> str:
 
 def _stopped(f: Facts) -> list[float]:
     """The held-out perplexity of each seed of pre-norm stopped at its best step (the errata group)."""
-    return [v for v in f.runs("errata", PRENORM_STOPPED) if isinstance(v, (int, float))]
+    return [v for v in f.per_run("errata", PRENORM_STOPPED) if isinstance(v, (int, float))]
 
 
 def _stopped_reading(f: Facts) -> list[str]:
@@ -103,7 +103,7 @@ def _stopped_reading(f: Facts) -> list[str]:
     # at every step both probe, exactly or up to float rounding (on this CPU two processes differ in
     # the last bits from the first steps, and twelve blocks amplify that as training goes on)
     same = sorted((a[0], abs(a[1] - b[1]) / b[1]) for c_stop, c_full in zip(
-        f.runs("errata", name, "held_out_curve"), f.runs("norm", "prenorm", "held_out_curve"))
+        f.per_run("errata", name, "held_out_curve"), f.per_run("norm", "prenorm", "held_out_curve"))
         if c_stop and c_full for a in c_stop for b in c_full if a[0] == b[0])
     check = ""
     if same:
@@ -116,7 +116,7 @@ def _stopped_reading(f: Facts) -> list[str]:
                  f"; its held-out curve is {100 * rel_first:.2g} % from the 1000-step run's at step {first} "
                  "already, so it is not the same run")
     verdict = (_reading_verdict(values, stated, "the chapter's figure") + "; "
-               + standing("best held-out step", f.runs("errata", PRENORM_STOPPED, "date")))
+               + standing("best held-out step", f.per_run("errata", PRENORM_STOPPED, "date")))
     best = [b["step"] for b in _best(f, "prenorm")]
     return [(f"pre-norm stopped at step {stop} (where seed 0's held-out curve bottoms: step "
             f"{', '.join(map(str, best)) or 'not recorded'}), on the full held-out split: {over_seeds(values)} "
@@ -129,12 +129,12 @@ def _printed(fid: str) -> str:
 
 
 def _norm_sentence(f: Facts) -> str:
-    pre, post = f.runs("norm", "prenorm"), f.runs("norm", "postnorm")
+    pre, post = f.per_run("norm", "prenorm"), f.per_run("norm", "postnorm")
     ratio = [b / a for a, b in zip(pre, post)]
     return (f"\"Twelve blocks, 1000 steps and no dropout overfit this corpus: pre-norm ends at "
             f"{like_mean(pre, _printed('norm.prenorm'))} without warmup and "
-            f"{like_mean(f.runs('norm', 'prenorm_warmup'), _printed('norm.prenorm_warmup'))} with it, post-norm with "
-            f"warmup at {like_mean(f.runs('norm', 'postnorm_warmup'), _printed('norm.postnorm_warmup'))}, and post-norm "
+            f"{like_mean(f.per_run('norm', 'prenorm_warmup'), _printed('norm.prenorm_warmup'))} with it, post-norm with "
+            f"warmup at {like_mean(f.per_run('norm', 'postnorm_warmup'), _printed('norm.postnorm_warmup'))}, and post-norm "
             f"without warmup never leaves the unigram plateau, {like_mean(post, _printed('norm.postnorm'))}, about "
             f"{like_mean(ratio, _printed('norm.eight_times'))} times worse than pre-norm." + _norm_best_clause(f) + "\"")
 

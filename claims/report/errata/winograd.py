@@ -49,7 +49,7 @@ def _acc(f: Facts, name: str, key: str = "accuracy") -> str:
     """A measured rate written as the chapter prints the figure it stands for (its % and decimals)."""
     fid = f"winograd.{name}" + ("_wrong_noun" if key == "wrong_noun" else "")
     printed = FIGURES[fid].printed if fid in FIGURES and FIGURES[fid].printed.endswith("%") else "0.0 %"
-    return like_mean(f.runs("winograd", f"winograd_{name}", key), printed)
+    return like_mean(f.per_run("winograd", f"winograd_{name}", key), printed)
 
 
 def _weight(f: Facts, fid: str) -> float | None:
