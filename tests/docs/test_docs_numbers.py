@@ -165,7 +165,8 @@ def _figure_records() -> dict:
     records = figure_evidence.load(CHAPTER, ROOT / "results" / "figures.json")
     return {"n": len(records), "holds": sum(r.get("verdict") == "holds" for r in records),
             "refuted": sum(r.get("verdict") == "refuted" for r in records),
-            "undecided": sum(r.get("verdict") == "undecided" for r in records)}
+            "undecided": sum(r.get("verdict") == "undecided" for r in records),
+            "underspecified": sum(r.get("verdict") == "underspecified" for r in records)}
 
 
 @dataclass(frozen=True)
@@ -290,9 +291,10 @@ FACTS: list[Fact] = [
     Fact(r"field, exit (?P<n>\d+)\.", lambda m: {"n": _source_number("claimcheck/rederive.py", r"print\(e, file=sys.stderr\)\s+return (\d+)")},
          "claimcheck/rederive.py: a record that cannot be decided exits 2", ("docs/evidence.md",)),
     # the committed evidence (docs/evidence.md)
-    Fact(r"`results/figures.json` holds (?P<n>\d+) records: (?P<h>\d+) hold, (?P<r>\d+) are refuted and (?P<u>\d+) are undecided",
+    Fact(r"`results/figures.json` holds (?P<n>\d+) records: (?P<h>\d+) hold, (?P<r>\d+) are refuted, (?P<u>\d+)\s+are\s+"
+         r"undecided\s+and\s+(?P<s>\d+)\s+(?:is|are)\s+underspecified",
          lambda m: {"n": _figure_records()["n"], "h": _figure_records()["holds"], "r": _figure_records()["refuted"],
-                    "u": _figure_records()["undecided"]},
+                    "u": _figure_records()["undecided"], "s": _figure_records()["underspecified"]},
          "results/figures.json: its records and their verdicts"),
     # the figure table (docs/figures.md)
     Fact(r"`(?P<p>[^`]+)` is\s+(?P<v>\d+(?:\.\d+)?) ± (?P<r>\d+(?:\.\d+)?)", lambda m: _printed(m.group("p")),
