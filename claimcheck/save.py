@@ -58,24 +58,35 @@ def stronger_evidence(merged: dict, committed: dict[str, dict], replace_weaker: 
 READING = "not run: device-specific"      # claimcheck/rule.py: a measurement shown beside the chapter's
 
 
-def _readings_decided(chapter: Chapter, fresh: dict) -> dict:
+def _readings_decided(chapter: Chapter, fresh: dict) -> tuple[dict, dict]:
     """The run with each committed-tier reading it measured (a test skipped as `not run:
     device-specific` that recorded its decision) taken as the rule's decision on that measurement,
     as every committed reading is stored: `device_reading` shows it as a reading wherever it is
     read, never as a verdict.  So a reading measured again under today's rule replaces a committed
     test of the same key decided under an older one (a stale test gives way to its remeasurement,
-    whatever it now decides), instead of the stale test standing because the new one "did not run"."""
-    claims = []
+    whatever it now decides), instead of the stale test standing because the new one "did not run".
+    Also the figure records so decided, by (claim, test), so that the save decides each once."""
+    claims, decided = [], {}
     for c in fresh.get("claims", []):
         tests = []
         for t in c.get("tests", []):
             if (t.get("outcome") == "not run" and str(t.get("reason", "")).startswith(READING)
                     and t.get("tier") in COMMITTED_TIERS and any("decision" in r for r in t.get("records") or [])):
-                records = figure_evidence.from_test(chapter, dict(t, claims=[c["id"]]), fresh.get("meta") or {})
+                records = _figure_records(chapter, dict(t, claims=[c["id"]]), fresh.get("meta") or {})
+                decided[c["id"], base_nodeid(t["nodeid"])] = records
                 t = dict(t, outcome=figure_evidence.outcome_of([r["verdict"] for r in records]))
             tests.append(t)
         claims.append(dict(c, tests=tests))
-    return dict(fresh, claims=claims)
+    return dict(fresh, claims=claims), decided
+
+
+def _figure_records(chapter: Chapter, test: dict, meta: dict) -> list[dict]:
+    """A fresh test's figure records (claimcheck/evidence.py from_test); a record it cannot decide
+    (a malformed measurement) stops the save with the error that names it."""
+    try:
+        return figure_evidence.from_test(chapter, test, meta)
+    except figure_evidence.FigureEvidenceError as e:
+        raise EvidenceError(str(e)) from None
 
 
 def _as_committed(chapter: Chapter, c: dict, prev: dict | None) -> dict:
@@ -111,10 +122,12 @@ def _as_committed(chapter: Chapter, c: dict, prev: dict | None) -> dict:
     return summarise_claim(chapter, c["id"], tests, True)
 
 
-def _stage_figures(chapter: Chapter, tx: Transaction, results_dir: Path, saved, fresh: dict) -> tuple[list[str], list]:
+def _stage_figures(chapter: Chapter, tx: Transaction, results_dir: Path, saved, fresh: dict,
+                   decided: dict) -> tuple[list[str], list]:
     """results/figures.json with the figure records of every test this run decided and saves
     (claimcheck/evidence.py from_test), each replacing the committed record of its key; the
-    other records stay as they are.  In the same transaction as verdicts.json.  Lines to print,
+    other records stay as they are (`decided`: the records of the readings, decided once already).
+    In the same transaction as verdicts.json.  Lines to print,
     and the records as they will stand (verdicts.json refers to them by key)."""
     path = results_dir / figure_evidence.NAME
     try:
@@ -134,7 +147,8 @@ def _stage_figures(chapter: Chapter, tx: Transaction, results_dir: Path, saved, 
             mine = ran.get((c["id"], base_nodeid(t["nodeid"])))
             if mine is not None and mine.get("timestamp") == t.get("timestamp"):     # decided by this run
                 meta = fresh.get("meta") or {}
-                for r in figure_evidence.from_test(chapter, dict(mine, claims=[c["id"]]), meta):
+                found = decided.get((c["id"], base_nodeid(t["nodeid"])))
+                for r in found if found is not None else _figure_records(chapter, dict(mine, claims=[c["id"]]), meta):
                     if _measured_nothing(mine, meta):
                         r.update(_provenance(chapter, r, before.get(r["key"]), results_dir))
                     records[r["key"]] = r
@@ -194,7 +208,7 @@ def save_run(chapter: Chapter, fresh: dict, evidence, results_dir: Path, replace
     evidence writer stages its files in the same transaction) into `results_dir`; lines to print."""
     path = Path(results_dir) / "verdicts.json"
     lines = []
-    fresh = _readings_decided(chapter, fresh)
+    fresh, decided = _readings_decided(chapter, fresh)
     with save_lock(results_dir), ExitStack() as held:
         lines += recover(results_dir)
         committed = load_verdicts(chapter, path)
@@ -206,7 +220,7 @@ def save_run(chapter: Chapter, fresh: dict, evidence, results_dir: Path, replace
                 kept[c["id"]] = _as_committed(chapter, c, kept.get(c["id"]))
         tx = Transaction(results_dir)
         try:
-            figures, records = _stage_figures(chapter, tx, Path(results_dir), kept.values(), fresh)
+            figures, records = _stage_figures(chapter, tx, Path(results_dir), kept.values(), fresh, decided)
             new = {"claims": [_without_decisions(c) for c in sorted(kept.values(), key=lambda c: c["id"])]}
             text = verdict_file.dumps(chapter, new, records)
             # written whenever a figure record changes too, not only its claims: its references are to

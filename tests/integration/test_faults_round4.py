@@ -331,20 +331,17 @@ def test_a_stale_test_gives_way_to_its_remeasurement_even_as_a_reading(tmp_path)
     results_dir = tmp_path / "results"
     shutil.copytree(ROOT / "results", results_dir)
     key = "cost.time_quadratic: time slope"
+    # the premise, as it stood before its remeasurement of 2026-12-03: the committed slope decided
+    # under timing/1
+    planted = json.loads((results_dir / "figures.json").read_text())
+    (slope,) = [r for r in planted["records"] if r["key"] == key]
+    slope["rule"] = "timing/1"
+    (results_dir / "figures.json").write_text(json.dumps(planted, indent=1, sort_keys=True) + "\n")
     before = {r["key"]: r for r in figure_evidence.load(CHAPTER, results_dir / "figures.json")}
-    assert figure_evidence.stale(CHAPTER, before[key]) is not None      # the premise: committed stale
+    assert figure_evidence.stale(CHAPTER, before[key]) is not None
     before_readings = sum(only_readings(CHAPTER, r) for r in before.values() if figure_evidence.stale(CHAPTER, r) is None)
     stamp = "2026-12-24T10:00:00+00:00"
-    test = {"nodeid": "claims/test_cost.py::test_time_grows_as_n_squared[cpu]", "outcome": "not run",
-            "reason": "not run: device-specific: time slope 2.010 on cpu, read off its clock or allocator; "
-                      "decided only on the chapter's kind of device (CUDA)",
-            "tier": "slow", "device": "cpu", "seconds": 700.0, "timestamp": stamp, "source": "fresh run",
-            "torch": "9.9", "records": [{"stated": {"slope": 1.91}, "measured": {"value": 2.01}, "tolerance": "t",
-                                         "figure": "time slope", "rule": rule_id("timing"), "device": "cpu",
-                                         "measurement": f"timing/{CHAPTER.measurements['timing'][0]}",
-                                         "decision": {"value": 2.01, "interval": [1.98, 2.04]}}]}
-    fresh = {"meta": {"source": "fresh run", "timestamp": stamp, "commit": "c", "torch": "9.9"},
-             "claims": [{"id": "cost.time_quadratic", "verdict": "not run", "tests": [test]}]}
+    fresh = _slope_reading(stamp, rule_id("timing"))
     save_run(CHAPTER, fresh, _run_dir(tmp_path, "run", fresh), results_dir)
     after = {r["key"]: r for r in figure_evidence.load(CHAPTER, results_dir / "figures.json")}
     assert figure_evidence.stale(CHAPTER, after[key]) is None and after[key]["date"] == stamp
@@ -357,3 +354,32 @@ def test_a_stale_test_gives_way_to_its_remeasurement_even_as_a_reading(tmp_path)
     saved = json.loads((results_dir / "verdicts.json").read_text())
     (claim,) = [c for c in saved["claims"] if c["id"] == "cost.time_quadratic"]
     assert claim["verdict"] == "holds"        # decided by its counts; the clock's slope a reading beside
+
+
+def _slope_reading(stamp: str, rule: str) -> dict:
+    """A run that timed cost.time_quadratic's slope on the CPU: a reading, skipped as `not run:
+    device-specific` with its decision recorded under `rule`."""
+    test = {"nodeid": "claims/test_cost.py::test_time_grows_as_n_squared[cpu]", "outcome": "not run",
+            "reason": "not run: device-specific: time slope 2.010 on cpu, read off its clock or allocator; "
+                      "decided only on the chapter's kind of device (CUDA)",
+            "tier": "slow", "device": "cpu", "seconds": 700.0, "timestamp": stamp, "source": "fresh run",
+            "torch": "9.9", "records": [{"stated": {"slope": 1.91}, "measured": {"value": 2.01}, "tolerance": "t",
+                                         "figure": "time slope", "rule": rule, "device": "cpu",
+                                         "measurement": f"timing/{CHAPTER.measurements['timing'][0]}",
+                                         "decision": {"value": 2.01, "interval": [1.98, 2.04]}}]}
+    return {"meta": {"source": "fresh run", "timestamp": stamp, "commit": "c", "torch": "9.9"},
+            "claims": [{"id": "cost.time_quadratic", "verdict": "not run", "tests": [test]}]}
+
+
+def test_a_reading_decided_under_another_rule_stops_the_save_naming_it(tmp_path):
+    """A reading the save cannot decide (recorded under a rule the figure table no longer decides
+    it by) stops the save with an EvidenceError naming the test and the record, the error a save
+    reports and exits 2 on (never a traceback), and results/ is as it was."""
+    results_dir = tmp_path / "results"
+    shutil.copytree(ROOT / "results", results_dir)
+    before = {p.name: p.read_bytes() for p in results_dir.iterdir() if p.is_file()}
+    fresh = _slope_reading("2026-12-24T10:00:00+00:00", "timing/1")
+    with pytest.raises(results.EvidenceError, match=r"test_time_grows_as_n_squared\[cpu\]: record "
+                                                    r"cost\.time_quadratic: time slope: decided under timing/1"):
+        save_run(CHAPTER, fresh, _run_dir(tmp_path, "run", fresh), results_dir)
+    assert {p.name: p.read_bytes() for p in results_dir.iterdir() if p.is_file()} == before
