@@ -374,6 +374,27 @@ def test_6_every_committed_record_is_tied_to_its_run_by_its_key():
     assert sum(len(results.load(group)) for group in results.RUN_GROUPS) > 0    # load checks every key
 
 
+def test_6_every_committed_run_is_stored_once():
+    """No two records of a group are one training run (recipe, seed and the date it was trained):
+    a run recorded again under a newer key (its config gained a field) replaces the old record."""
+    for group in results.RUN_GROUPS:
+        runs = [(r["recipe"], r["seed"], r["date"]) for r in results.load(group)]
+        assert len(runs) == len(set(runs)), f"{group}.json: {len(runs) - len(set(runs))} runs stored twice"
+
+
+def test_6_a_run_recorded_again_under_a_new_key_replaces_its_old_record(tmp_path):
+    d, data, i = _committed_norm(tmp_path)
+    (d / "norm.json").write_text(json.dumps(data))
+    old = data["runs"][i]
+    again = dict(old, config=dict(old["config"], held_out_every=old["config"].get("held_out_every", 0) + 7))
+    again["key"] = results.record_key(again)
+    assert again["key"] != old["key"]
+    results.merge("norm", [again], d)
+    same = [r for r in results.load("norm", d) if (r["recipe"], r["seed"], r["date"]) == (old["recipe"], old["seed"], old["date"])]
+    assert [r["key"] for r in same] == [again["key"]]
+    assert len(results.load("norm", d)) == len(data["runs"])
+
+
 def test_6_the_torch_free_key_is_the_recipes_cache_key():
     from fixtures.recipes import RECIPES
     from fixtures.train import TRAINING_VERSION
