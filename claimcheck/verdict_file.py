@@ -10,7 +10,10 @@ had: each reference resolved, each claim summarised from its tests (claimcheck/v
 summarise_claim: its statement, section and reasons are the Chapter's and its tests', never a
 stored copy).  A measurement several tests record (a list or an object of numbers: a curve each
 test of a section records) is stored at its first place in the file and referred to from the
-others, {"$claim": claim, "$test": key, "$at": [its path in that test's records]}.  A reference is
+others, {"$claim": claim, "$test": key, "$at": [its path in that test's records]}.  The mean and
+standard deviation a test shows beside its values per seed are derived, not stored:
+{"$spread": "mean"} and {"$spread": "sd"}, computed again from their sibling "per seed" as the
+rule computes them (claimcheck/decide.py spread).  A reference is
 written only where resolving it gives back exactly the value it replaces (`dumps` checks each
 record, and the whole file), so no reader sees a difference.
 
@@ -21,12 +24,13 @@ from __future__ import annotations
 
 import copy
 import json
+import statistics
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from claimcheck import evidence
 from claimcheck import records as typed
-from claimcheck.decide import RuleInputError
+from claimcheck.decide import RuleInputError, spread
 from claimcheck.store import EvidenceError, read_json
 from claimcheck.verdicts import record_key, summarise_claim
 
@@ -38,6 +42,7 @@ SCHEMA = 2               # 1 (no "schema"): claims carried copies of their recor
 FIGURE, AT, TABLE = "$figure", "$at", "$table"
 TEST, CLAIM = "$test", "$claim"         # a value an earlier test of the file holds: {"$claim", "$test", "$at"}
 TABLE_INPUTS = ("stated", "null")       # a test record's fields the figure table gives
+SPREAD, PER_SEED = "$spread", "per seed"    # {"$spread": "mean" | "sd"}: of the sibling values per seed
 
 
 def _json(x) -> str:
@@ -126,10 +131,47 @@ def _expand(x, figures: dict, table, where: str, dangling: bool = False, earlier
             except KeyError:
                 raise typed.RecordFieldError(where, TABLE, f"{shown_ref(x)}: the figure table gives no "
                                              f"{x[TABLE]!r} for this record") from None
-        return {k: _expand(v, figures, table, where, dangling, earlier) for k, v in x.items()}
+        out = {k: _expand(v, figures, table, where, dangling, earlier) for k, v in x.items()}
+        if not any(isinstance(v, dict) and SPREAD in v for v in out.values()):
+            return out
+        if dangling and isinstance(out.get(PER_SEED), dict) and FIGURE in out[PER_SEED]:
+            return out          # its values a dangling reference: left, as the reference is
+        return _with_spread(out, where)
     if isinstance(x, list):
         return [_expand(v, figures, table, where, dangling, earlier) for v in x]
     return x
+
+
+def _with_spread(x: dict, where: str) -> dict:
+    """A measured object with its derived mean and sd computed from its values per seed."""
+    try:
+        mean, sd = spread([float(v) for v in x[PER_SEED]])
+    except (KeyError, TypeError, ValueError, statistics.StatisticsError):
+        raise typed.RecordFieldError(where, SPREAD, f"a derived statistic beside no numbers {PER_SEED!r}") from None
+    stats = {"mean": mean, "sd": sd}
+    out = {}
+    for k, v in x.items():
+        if isinstance(v, dict) and SPREAD in v:
+            if v != {SPREAD: k} or k not in stats:
+                raise typed.RecordFieldError(where, k, f"{shown_ref(v)}: only 'mean' and 'sd' are derived, each under its name")
+            v = stats[k]
+        out[k] = v
+    return out
+
+
+def _derive_spread(small: dict, rec):
+    """`small` (a record's stored form) with each mean and sd that its values per seed give back
+    exactly written as {"$spread": ...}: stored once, as those values."""
+    if not isinstance(rec, dict):
+        return small
+    out = {k: _derive_spread(v, rec.get(k)) if isinstance(v, dict) else v for k, v in small.items()}
+    values = rec.get(PER_SEED)
+    if isinstance(values, list) and values and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        mean, sd = spread([float(v) for v in values])
+        for k, stat in (("mean", mean), ("sd", sd)):
+            if isinstance(rec.get(k), float) and rec[k] == stat:
+                out[k] = {SPREAD: k}
+    return out
 
 
 def _compact(x, index: dict):
@@ -181,6 +223,7 @@ def compact_test(chapter: Chapter, claim: str, test: dict, figures: dict) -> dic
             except KeyError:
                 given = None
             small[field] = {TABLE: field} if given is not None and _json(given) == _json(value) \
+                else _derive_spread(_compact(value, index), value) if isinstance(value, dict) \
                 else _compact(value, index)
         try:
             same = _json(expand_record(chapter, claim, small, figures, "")) == _json(rec)

@@ -107,6 +107,8 @@ def test_a_conversion_that_would_move_a_verdict_writes_nothing(tmp_path, capsys)
     (lambda t: t.update(outcome=None), "'outcome'"),
     (lambda t: t["records"][0].update(measured={"$figure": "no.such.figure", "$at": ["values"]}), "'$figure'"),
     (lambda t: t["records"][0].update(measured={"$claim": CLAIM, "$test": "no such test", "$at": [0]}), "'$test'"),
+    (lambda t: t["records"][0].update(measured={"mean": {"$spread": "mean"}, "values": [1.5, 2.5]}), "'$spread'"),
+    (lambda t: t["records"][0].update(measured={"mean": {"$spread": "sd"}, "per seed": [1.5, 2.5]}), "'mean'"),
 ])
 def test_the_one_validator_names_the_file_the_test_and_the_field(tmp_path, edit, field):
     folder = _old_format(tmp_path)
@@ -166,3 +168,24 @@ def test_the_save_and_the_converter_write_the_same_file_whatever_the_order_of_a_
         return json.dumps(json.loads(verdict_file.dumps(CHAPTER, committed, records)), sort_keys=True)
     assert '"$figure"' in stored(figures)
     assert stored(_fields_reversed(figures)) == stored(figures)
+
+
+def test_a_mean_and_sd_beside_their_values_per_seed_are_derived_not_stored():
+    """The mean and sd a trained figure's test shows are its values per seed summarised as the
+    rule summarises them: the file writes each as {"$spread": ...} and reads back the same float;
+    a mean that its values do not give back exactly is kept as it is."""
+    figures = figure_evidence.load(CHAPTER)
+    committed = verdict_file.load(CHAPTER, ROOT / "results" / "verdicts.json", figures)
+    claim = next(c for c in committed["claims"] if c["id"] == CLAIM)
+    test = next(t for t in claim["tests"] if any("per seed" in r.get("measured", {}) for r in t["records"]))
+    rec = next(r for r in test["records"] if "per seed" in r.get("measured", {}))
+    by_key = {r["key"]: r for r in figures}
+    small = verdict_file.compact_test(CHAPTER, CLAIM, test, by_key)
+    (stored,) = [r for r in small["records"] if r.get("figure") == rec.get("figure")]
+    assert stored["measured"]["mean"] == {"$spread": "mean"} and stored["measured"]["sd"] == {"$spread": "sd"}
+    back = verdict_file.expand_record(CHAPTER, CLAIM, stored, by_key, "here")
+    assert back["measured"]["mean"] == rec["measured"]["mean"] and back["measured"]["sd"] == rec["measured"]["sd"]
+    off = dict(rec, measured=dict(rec["measured"], mean=rec["measured"]["mean"] + 1e-9))
+    (kept,) = verdict_file.compact_test(CHAPTER, CLAIM, dict(test, records=[off]), by_key)["records"]
+    assert kept["measured"]["mean"] == off["measured"]["mean"]
+
