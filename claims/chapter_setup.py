@@ -298,6 +298,7 @@ SETUP: list[Stated] = [
            _field("the MLP's expansion", r"^layernorm$", where=_mlp_expansion)),
     Stated("ladder.unbiased_projections", "leaves the bias off three of them", "three",
            _field("projections without a bias", r"^layernorm$", where=_unbiased_projections)),
+    Stated("ladder.one_head", "and 9 for one head", "one", _field("model.n_heads", r"^one_head(_added)?$")),
     Stated("depth.two_blocks", "Two blocks on this corpus", "Two", _field("model.n_blocks", r"^two_blocks$")),
     Stated("depth.one_block", "against one block's", "one", _field("model.n_blocks", r"^layernorm$")),
     # twelve blocks, pre- and post-norm

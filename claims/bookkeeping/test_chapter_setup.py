@@ -126,3 +126,15 @@ def test_stated_values_are_parsed_from_the_printed_text():
     for printed, value in cases.items():
         assert cs.parse(printed) == value, printed
     assert cs.SETUP_BY_ID["cost.tokens"].value == (128, 256, 512, 1024, 2048, 4096, 8192, 16384)
+
+
+def test_the_positions_models_are_the_declared_one_block():
+    """The chapter states the positions models' windows and schemes, not their depth: one block,
+    the ladder's full block with the scheme changed, as docs/choices.md records ("The positions
+    models' depth and block").  A recipe that changes it fails here, naming that entry."""
+    assert "The positions models' depth and block" in _choices()
+    full = recipes.RECIPES["layernorm"].model
+    for r in recipes.POSITIONS:
+        same = dataclasses.replace(r.model, context=full.context, positions=full.positions, n_positions=full.n_positions)
+        assert same == full, (f"{r.name}: {r.model} is not the ladder's full block with its position scheme "
+                              "changed, as docs/choices.md \"The positions models' depth and block\" declares")

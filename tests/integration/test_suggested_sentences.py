@@ -119,3 +119,15 @@ def test_an_undecided_note_says_where_the_sequential_rule_stands():
     assert "undecided on 3; the sequential rule measures it on 5 next" in cause(3)
     assert "on 10 next" in cause(5)
     assert "cap, 10 seeds: committed as undecided" in cause(10)
+
+
+def test_the_map_errata_count_the_models_that_show_the_sentence_with_each_models_row(entries):
+    """The chapter prints one model's attention map; ours are ten models.  The map errata say how
+    many of them show what the sentence says (k of 10), and each model's heaviest word."""
+    by_id = {e["id"]: e for e in entries}
+    for claim, says in (("winograd.block1_first_noun", ["block 1's heaviest word is the first noun"]),
+                        ("winograd.block2_routing", ["for every crosser adjective", "for every crossed adjective"])):
+        cause = by_id[claim]["cause"]
+        for what in says:
+            assert re.search(rf"\b\d+ of 10 models: [^;]*{re.escape(what)}", cause), (claim, cause[:300])
+        assert all(f"seed {i} " in cause for i in range(10)), (claim, cause[:300])

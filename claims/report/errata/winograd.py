@@ -14,6 +14,10 @@ from claims.report.evidence import NUMBER
 # the printed map's positions, read from its sentence (data/winograd.py has the same; it imports torch)
 _PRINTED = MAP_SENTENCES["tired"][0].split()
 X_POS, ADJ_POS = _PRINTED.index("animal"), _PRINTED.index("tired")
+# the keys of the map tests' records (claims/test_winograd.py): block 1's level, block 2's two
+BLOCK1 = "winograd.block1_first_noun: block 1: argmax on the first noun, whatever the adjective"
+BLOCK2 = {which: f"winograd.block2_routing: block 2, {which} adjectives: argmax on {target}"
+          for which, target in (("crosser", "the adjective"), ("crossed", "'street'"))}
 
 
 def _rows_moved(f: Facts) -> list[float]:
@@ -64,16 +68,39 @@ ROUTING = ("crosser: weight on first noun", "crosser: weight on adjective", "cro
 def _routing(f: Facts) -> dict:
     """Where block 2's weight goes (means over adjectives and seeds): recorded beside the level since
     trained/2 (`weights`), inside `measured` before; {} unless all four are numbers."""
-    key = "winograd.block2_routing: block 2, crosser adjectives: argmax on the adjective"
+    key = BLOCK2["crosser"]
     r = f.measured("winograd.block2_routing", key, field="weights") or f.measured("winograd.block2_routing", key) or {}
     return r if all(isinstance(r.get(k), (int, float)) for k in ROUTING) else {}
+
+
+def _models(f: Facts, claim: str, key: str) -> str:
+    """The chapter prints one model's map, ours are ten: how many of them show what the sentence
+    says (`per_model`, recorded by claims/test_winograd.py), and each model's heaviest word with
+    its weight, its row averaged over the adjectives."""
+    m = f.measured(claim, key, field="per_model")
+    rows = m.get("rows") if m else None
+    if not m or not isinstance(rows, list) or not all(isinstance(r, dict) and r for r in rows):
+        return ""
+
+    def heaviest(row: dict) -> str:
+        word, weight = max(row.items(), key=lambda kv: kv[1])
+        name, _, pos = word.rpartition("@")
+        return f"{'the adjective' if pos == str(ADJ_POS) else repr(name)} {weight:.2f}"
+    return (f"{m['models showing it']} of {m['of']} models: {m['what']}; each model's heaviest word, its row "
+            f"averaged over the adjectives: " + ", ".join(f"seed {i} {heaviest(r)}" for i, r in enumerate(rows)))
+
+
+def _block2_models(f: Facts) -> str:
+    said = [_models(f, "winograd.block2_routing", key) for key in BLOCK2.values()]
+    return ". ".join(s for s in said if s)
 
 
 def _block2_cause(f: Facts) -> str:
     r = _routing(f)
     if not r:
         return ""
-    return (f"block 2 fetches the referent itself, for both kinds of adjective: for crosser adjectives it puts "
+    models = _block2_models(f)
+    return (f"{models}. " if models else "") + (f"block 2 fetches the referent itself, for both kinds of adjective: for crosser adjectives it puts "
             f"{r['crosser: weight on first noun']:.2f} on the first noun (the referent) and "
             f"{r['crosser: weight on adjective']:.2f} on the adjective; for crossed ones "
             f"{r['crossed: weight on second noun']:.2f} on the second noun (the referent) and "
@@ -89,14 +116,15 @@ def _block1_cause(f: Facts) -> str:
     noun_t, noun_w = (_weight(f, f"winograd.map_{adj}_1_{X_POS}") for adj in ("tired", "wet"))
     if None in (tired, wet, noun_t, noun_w) or not _routing(f):
         return ""
-    return (f"block 1 does not drag the first noun forward: it spreads its weight, putting {noun_t:.2f} and "
+    models = _models(f, "winograd.block1_first_noun", BLOCK1)
+    return (f"{models}. " if models else "") + (f"block 1 does not drag the first noun forward: it spreads its weight, putting {noun_t:.2f} and "
             f"{noun_w:.2f} on the first noun (tired, wet) and {tired:.2f} and {wet:.2f} on the adjective, "
             f"{min(tired, wet) * 15:.1f} to {max(tired, wet) * 15:.1f} times a uniform row's 1/15. Block 2 then fetches the referent noun itself "
             "(winograd.block2_routing): the same two hops as the chapter's circuit, in the other order")
 
 
 def _block1_sentence(f: Facts) -> str:
-    key = "winograd.block1_first_noun: block 1: argmax on the first noun, whatever the adjective"
+    key = BLOCK1
     # recorded beside the level since trained/2 (max_change_across_adjectives); inside `measured` before
     change = f.measured("winograd.block1_first_noun", key, shape=NUMBER, field="max_change_across_adjectives")
     if change is None:
