@@ -89,7 +89,7 @@ def _time_doubling_sentence(f: Facts) -> str:
 
 ERRATA: dict[str, Erratum] = {
     "cost.time_quadratic": Erratum(
-        quote="a doubling of $n$ converges on exactly 4 for both time and memory",
+        figure="cost.converges_on_4",
         cause=_time_doubling_cause, suggested=_time_doubling_sentence),
     "cost.peak_memory": Erratum(
         quote="The megabyte columns are allocator byte counts and do not move.",

@@ -228,13 +228,13 @@ ERRATA: dict[str, Erratum] = {
                                           "than pre-norm because it overfits less",
         readings=_norm_readings, suggested=_norm_sentence),
     "norm.postnorm_diverges": Erratum(
-        quote="Post-norm without warmup is eight times worse",
+        figure="norm.eight_times",
         cause=lambda f: (f"post-norm does end at the chapter's {registry.FIGURE_VALUES['norm.postnorm']}; the ratio is "
                          f"smaller because pre-norm ends higher than {registry.FIGURE_VALUES['norm.prenorm']}: "
                          + _norm_levels(f)),
         readings=_norm_readings, suggested=_norm_sentence),
     "norm.grad_profile": Erratum(
-        quote="pre-norm    block 1 0.0498 ... block 12 0.0657   ratio last/first  1.32",
+        figure="norm.grad_pre_ratio",
         cause=_grad_cause,
         readings=lambda f: [_grad_reading(f, label) for label in GRAD_READINGS],
         suggested=lambda f: _grad_sentence(f)),

@@ -30,7 +30,7 @@ def _sentence(f: Facts) -> str:
 
 
 ERRATA: dict[str, Erratum] = {
-    CLAIM: Erratum(quote="In code it is thirty lines, twenty of which are shapes:", cause=_cause,
+    CLAIM: Erratum(figure="qkv.listing_lines", cause=_cause,
                    readings=lambda f: ([f"blank lines left out: {_counts(f)['non-blank']} lines"] if _counts(f) else []),
                    suggested=_sentence),
 }

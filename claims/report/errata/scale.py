@@ -81,12 +81,12 @@ def _runaway_sentence(f: Facts) -> str:
 
 ERRATA: dict[str, Erratum] = {
     "scale.runaway": Erratum(
-        quote="the standard deviation of its scores goes from 21 at initialisation to 5147",
+        figure="scale.runaway_sd",
         cause=_runaway_cause,
         readings=lambda f: [_runaway_wide(f)],
         suggested=lambda f: _runaway_sentence(f)),
     "scale.no_effect_at_32": Erratum(
-        quote="At $d_k = 32$ the division is worth nothing and the run without it is very slightly ahead.",
+        quote="the run without it is very slightly ahead",  # the refuted part, no figure's anchor
         cause=lambda f: ("the division is worth nothing (that figure holds), and which run is ahead is seed noise: "
                          "the divided run's advantage per seed is "
                          f"{over_seeds((f.figure_measured('scale.worth_32') or {}).get('per seed'), ' points')}")),

@@ -253,7 +253,7 @@ ERRATA: dict[str, Erratum] = {
         suggested=lambda f: (f"\"The uniform average lands at {_acc(f, 'hardened_uniform')} and answers with the wrong "
                              f"noun of the pair {_acc(f, 'hardened_uniform', 'wrong_noun')} of the time.\"")),
     "winograd.one_block": Erratum(
-        quote="why one block reached 92.7 %",
+        figure="winograd.hardened_one_block",
         cause=lambda f: "", readings=_NO_READINGS,
         suggested=lambda f: f"\"one block reached {_acc(f, 'hardened_one_block')} and two reached "
                             f"{_acc(f, 'hardened_two_blocks')}\""),
