@@ -11,7 +11,7 @@ import math
 import re
 from typing import TYPE_CHECKING
 
-from claimcheck.versions import stale, stale_measurements, stale_rules
+from claimcheck.versions import stale
 
 if TYPE_CHECKING:
     from claimcheck.chapter import Chapter
@@ -194,10 +194,10 @@ def outcome_label(chapter: Chapter, t: dict) -> str:
     """A test's outcome as a report shows it: a stale one says which rule decided it."""
     outcome = t.get("outcome") or "not run"
     if outcome in DECIDED and is_stale(chapter, t):
-        if stale_rules(t):
-            return f"stale: {outcome} under {', '.join(stale_rules(t))}, decide it again under the current rule"
-        return (f"stale: {outcome}, measured with {', '.join(stale_measurements(t, chapter.measurements))}, measure it again "
-                "(the command its text names for it)")
+        why = sorted({w for rec in t.get("records") or [] if isinstance(rec, dict) for w in [stale(chapter, rec)] if w})
+        again = ("decide it again under the current rule" if any(w.startswith("decided") for w in why)
+                 else "measure it again (the command its text names for it)")
+        return f"stale: {outcome}, {'; '.join(why)}: {again}"
     if outcome in DECIDED and only_readings(chapter, t):
         return DEVICE_SPECIFIC.format(device=measured_on(t))
     return outcome

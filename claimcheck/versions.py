@@ -65,21 +65,6 @@ def version_of(rid, table: dict[str, tuple[int, str]], what: str) -> tuple[str, 
     return name, int(version)
 
 
-def stale_rules(test: dict) -> list[str]:
-    """The rules under which a test's records were decided that are no longer current (a record
-    that names no rule is from before rules were versioned, and counts as current)."""
-    out = []
-    for rec in test.get("records") or []:
-        rid = rec.get("rule")
-        if not isinstance(rid, str):
-            continue
-        name, _, version = rid.partition("/")
-        current = RULE_VERSIONS.get(name, (None,))[0]
-        if current is None or version != str(current):
-            out.append(rid)
-    return sorted(set(out))
-
-
 def current_id(table: Mapping[str, tuple[int, str]], name: str, what: str = "measurement") -> str:
     """'softmax_stats/1': a name of a versioned table (a text's measurements) and its current version."""
     if name not in table:
@@ -92,16 +77,6 @@ def is_current(table: Mapping[str, tuple[int, str]], mid) -> bool:
     newer version, an unknown name or a malformed ID is not)."""
     name, sep, version = str(mid).partition("/")
     return bool(sep) and name in table and version == str(table[name][0])
-
-
-def stale_measurements(test: dict, measurements: Mapping[str, tuple[int, str]]) -> list[str]:
-    """The measurements (a text's measurement IDs, "softmax_stats/1") a test's records were
-    taken with that are no longer current: measured the old way, so stale until measured again
-    (a record that names no measurement is from before measurements were versioned: current)."""
-    return sorted({rec["measurement"] for rec in test.get("records") or []
-                   if isinstance(rec, dict) and isinstance(rec.get("measurement"), str)
-                   and not is_current(measurements, rec["measurement"])})
-
 
 
 def stale(chapter: Chapter, rec: dict, key: str | None = None) -> str | None:

@@ -55,6 +55,7 @@ import numpy as np
 import pytest
 import torch
 
+from claimcheck.versions import is_current
 from claims import timing
 from data import load_tokens, split
 from data.paths import PROJECT_ROOT
@@ -62,7 +63,7 @@ from data.winograd import CROSSED, CROSSER, sentence
 from fixtures import attention_stats, cost, grad_profile, position_rows, winograd
 from fixtures import train as training
 from fixtures.fingerprint import families
-from fixtures.measurements import AT_TRAINING, MEASUREMENTS, REMEASURE, measurement_id, stale_measurement
+from fixtures.measurements import AT_TRAINING, MEASUREMENTS, REMEASURE, measurement_id
 from fixtures.recipes import POSITIONS_CONTEXT, POSITIONS_EVAL
 from fixtures.setup import GRAD_READINGS
 from model import LanguageModel
@@ -558,10 +559,10 @@ def test_every_measurement_has_a_fingerprint_and_a_command():
 def test_measurement_ids_and_staleness():
     assert measurement_id("softmax_stats") == "softmax_stats/1"
     for name, (version, _) in MEASUREMENTS.items():
-        assert not stale_measurement(measurement_id(name))
-        assert stale_measurement(f"{name}/{version + 1}") and stale_measurement(f"{name}/{version - 1}")
-        assert stale_measurement(name)
-    assert stale_measurement("no_such_measurement/1")
+        assert is_current(MEASUREMENTS, measurement_id(name))
+        assert not is_current(MEASUREMENTS, f"{name}/{version + 1}") and not is_current(MEASUREMENTS, f"{name}/{version - 1}")
+        assert not is_current(MEASUREMENTS, name)
+    assert not is_current(MEASUREMENTS, "no_such_measurement/1")
     with pytest.raises(KeyError, match="known: perplexity"):
         measurement_id("no_such_measurement")
 

@@ -165,7 +165,7 @@ def test_a_verdict_decided_under_an_older_rule_is_stale_never_a_plain_holds():
     c = summarise_claim(CHAPTER, "cost.time_quadratic", [old], encoded=True)
     assert c["verdict"] == "stale"
     assert verdict_label(CHAPTER, c).startswith("stale (1 figure(s) decided under an older rule")
-    assert outcome_label(CHAPTER, old).startswith("stale: holds under timing/1")
+    assert outcome_label(CHAPTER, old).startswith("stale: holds, decided under timing/1: decide it again")
     s = summary_of([c])
     assert s["stale"] == 1 and s["holds"] == 0 and "1 stale" in summary_text(s)
 
@@ -188,5 +188,5 @@ def test_an_unknown_rule_is_a_clear_error():
 def test_a_record_measured_under_an_older_measurement_version_is_stale(tmp_path):
     old = dict(_test(TIMING, "holds", rule=rule_versions.rule_id("timing")))
     old["records"] = [dict(old["records"][0], measurement="timing/0")]
-    assert outcome_label(CHAPTER, old).startswith("stale: holds, measured with timing/0, measure it again")
+    assert outcome_label(CHAPTER, old).startswith("stale: holds, measured under timing/0: measure it again")
     assert summarise_claim(CHAPTER, "cost.time_quadratic", [old], encoded=True)["verdict"] == "stale"
