@@ -7,7 +7,6 @@ typed here.  Imports no torch.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from claimcheck.formats import over_seeds
@@ -15,7 +14,7 @@ from claims.chapter_figures import FIGURES, LADDER_ROW_FIGURE
 from claims.registry import figures
 from claims.report.errata.held_out import best_ppl
 from claims.report.errata.scale import RUNAWAY_WIDE
-from claims.report.evidence import Facts
+from claims.report.evidence import Facts, cost_rows
 from claims.report.table_data import (
     FIG_HEADER,
     Table,
@@ -143,8 +142,7 @@ def _positions_table(merged: dict) -> Table:
 
 
 def _cost_table(results_dir: Path, text: str, missing: str) -> Table:
-    cost_path = results_dir / "cost_cpu.json"
-    ours = {r["n"]: r for r in json.loads(cost_path.read_text())["rows"]} if cost_path.exists() else {}
+    ours = cost_rows(results_dir)
     theirs = chapter_cost_table(text) or {n: dict.fromkeys(("ms x4", "attn MB", "peak MB", "MB x4"), missing)
                                              for n in ours}
     ratio = lambda n, k: f"{ours[n][k] / ours[n // 2][k]:.2f}" if n in ours and n // 2 in ours else ""

@@ -224,3 +224,19 @@ def test_a_readings_file_of_the_wrong_shape_is_an_evidence_error_naming_it(tmp_p
     with pytest.raises(EvidenceError, match="readings.json") as e:
         Facts({"claims": []}, tmp_path)
     assert said in str(e.value)
+
+
+@pytest.mark.parametrize("text, said", [('{"rows": [{"n": 128', "not valid JSON"),
+                                        ('{"rows": "oops"}', "field 'rows'"),
+                                        ('{"rows": [{"n": "128", "ms": 1, "score_mb": 1, "peak_mb": 1}]}', "row 0: field 'n'"),
+                                        ('{"rows": [{"n": 128, "ms": "4.9", "score_mb": 1, "peak_mb": 1}]}',
+                                         "row 0 (n = 128): field 'ms'")])
+def test_a_cost_table_of_the_wrong_shape_is_an_evidence_error_naming_the_row_and_field(tmp_path, text, said):
+    """results/cost_cpu.json is read through one checked reader: the cost table never meets a
+    KeyError or a string where a number should be."""
+    from claims.report.evidence import cost_rows
+    (tmp_path / "cost_cpu.json").write_text(text)
+    with pytest.raises(EvidenceError, match="cost_cpu.json") as e:
+        cost_rows(tmp_path)
+    assert said in str(e.value)
+    assert cost_rows(tmp_path / "nothing here") == {}
