@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import statistics
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -62,6 +63,13 @@ def _values(x, path=()):
     was just written (a save) or read back (the converter)."""
     if _numbers(x):
         yield path, x
+        if isinstance(x, list):         # and each of its numbers, by its index (a value beside its bound)
+            for i, v in enumerate(x):
+                if _numbers(v):
+                    yield (*path, i), v
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            yield from _values(v, (*path, i))
     elif isinstance(x, dict):
         for k in sorted(x, key=str):
             yield from _values(x[k], (*path, k))
@@ -91,7 +99,9 @@ def _at(figures: dict, ref: dict, where: str):
         raise Dangling(where, FIGURE, f"{shown_ref(ref)} names no figure record of results/figures.json")
     value = rec.get("measured")
     for step in ref[AT]:
-        if not isinstance(value, dict) or step not in value:
+        ok = (isinstance(value, dict) and isinstance(step, str) and step in value) or \
+             (isinstance(value, list) and isinstance(step, int) and not isinstance(step, bool) and 0 <= step < len(value))
+        if not ok:
             raise Dangling(where, AT, f"{shown_ref(ref)}: figure record {ref[FIGURE]!r} holds no value at {ref[AT]}")
         value = value[step]
     return copy.deepcopy(value)
@@ -134,20 +144,37 @@ def _expand(x, figures: dict, table, where: str, dangling: bool = False, earlier
         out = {k: _expand(v, figures, table, where, dangling, earlier) for k, v in x.items()}
         if not any(isinstance(v, dict) and SPREAD in v for v in out.values()):
             return out
-        if dangling and isinstance(out.get(PER_SEED), dict) and FIGURE in out[PER_SEED]:
-            return out          # its values a dangling reference: left, as the reference is
-        return _with_spread(out, where)
+        return _with_spread(out, where, dangling)
     if isinstance(x, list):
         return [_expand(v, figures, table, where, dangling, earlier) for v in x]
     return x
 
 
-def _with_spread(x: dict, where: str) -> dict:
-    """A measured object with its derived mean and sd computed from its values per seed."""
+def _finite_numbers(values) -> bool:
+    try:
+        return isinstance(values, list) and bool(values) and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in values)
+    except OverflowError:       # an integer too large for a float
+        return False
+
+
+def _with_spread(x: dict, where: str, dangling: bool = False) -> dict:
+    """A measured object with its derived mean and sd computed from its values per seed (read
+    with `dangling`, for the re-derivation: values it cannot summarise are left for it to name in
+    their figure record, the derived statistics unresolved)."""
+    per = x.get(PER_SEED)
+    if per is None:
+        raise typed.RecordFieldError(where, SPREAD, f"a derived statistic beside no numbers {PER_SEED!r}")
+    if not _finite_numbers(per):
+        if dangling:            # a dangling reference, or its figure record's values, which the re-derivation names
+            return x
+        raise typed.RecordFieldError(where, SPREAD, f"a derived statistic beside {PER_SEED!r} that are not finite numbers")
     try:
         mean, sd = spread([float(v) for v in x[PER_SEED]])
-    except (KeyError, TypeError, ValueError, statistics.StatisticsError):
-        raise typed.RecordFieldError(where, SPREAD, f"a derived statistic beside no numbers {PER_SEED!r}") from None
+    except (ArithmeticError, statistics.StatisticsError):
+        if dangling:
+            return x
+        raise typed.RecordFieldError(where, SPREAD, f"its numbers {PER_SEED!r} have no mean and sd") from None
     stats = {"mean": mean, "sd": sd}
     out = {}
     for k, v in x.items():
@@ -166,8 +193,11 @@ def _derive_spread(small: dict, rec):
         return small
     out = {k: _derive_spread(v, rec.get(k)) if isinstance(v, dict) else v for k, v in small.items()}
     values = rec.get(PER_SEED)
-    if isinstance(values, list) and values and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
-        mean, sd = spread([float(v) for v in values])
+    if _finite_numbers(values):
+        try:
+            mean, sd = spread([float(v) for v in values])
+        except ArithmeticError:
+            return out
         for k, stat in (("mean", mean), ("sd", sd)):
             if isinstance(rec.get(k), float) and rec[k] == stat:
                 out[k] = {SPREAD: k}
