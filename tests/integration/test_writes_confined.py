@@ -382,6 +382,19 @@ def test_6_every_committed_run_is_stored_once():
         assert len(runs) == len(set(runs)), f"{group}.json: {len(runs) - len(set(runs))} runs stored twice"
 
 
+def test_6_every_committed_run_is_its_recipes_current_run_or_evidence_of_a_figure():
+    """A run record stands in results/ because a recipe of today trains it (its current key) or a
+    committed figure record, verdict or reading names it: a run superseded by its retraining and
+    referred to by nothing is not kept beside the run that replaced it."""
+    from fixtures.train import TRAINING_VERSION
+    named = "".join((ROOT / "results" / f).read_text() for f in ("figures.json", "verdicts.json", "readings.json"))
+    for group in results.RUN_GROUPS:
+        dead = [(r["recipe"], r["seed"], r["key"]) for r in results.load(group)
+                if r["key"] not in named and (r["recipe"] not in RECIPES
+                                              or r["key"] != RECIPES[r["recipe"]].with_seed(r["seed"]).key(TRAINING_VERSION))]
+        assert not dead, f"{group}.json: runs neither current nor named by any evidence: {dead[:3]}"
+
+
 def test_6_a_run_recorded_again_under_a_new_key_replaces_its_old_record(tmp_path):
     d, data, i = _committed_norm(tmp_path)
     (d / "norm.json").write_text(json.dumps(data))
