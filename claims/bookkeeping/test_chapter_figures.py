@@ -11,11 +11,11 @@ from claims import chapter_figures, registry
 from claims.chapter_figures import FIGURES, READ, Figure, located, printed_in_anchor
 
 
-@pytest.mark.parametrize("figure", FIGURES.values(), ids=lambda f: f.id)
-def test_every_anchor_is_in_the_chapter_once_and_holds_the_printed_number(figure, chapter_text):
-    assert located(chapter_text, figure) >= 0, f"{figure.id}: anchor {figure.anchor!r} is not in the chapter"
-    assert printed_in_anchor(figure), f"{figure.id}: {figure.printed!r} is not in its anchor"
-    assert figure.claim in registry.CLAIMS
+@pytest.mark.parametrize("entry", FIGURES.values(), ids=lambda f: f.id)
+def test_every_anchor_is_in_the_chapter_once_and_holds_the_printed_number(entry, chapter_text):
+    assert located(chapter_text, entry) >= 0, f"{entry.id}: anchor {entry.anchor!r} is not in the chapter"
+    assert printed_in_anchor(entry), f"{entry.id}: {entry.printed!r} is not in its anchor"
+    assert entry.claim in registry.CLAIMS
 
 
 def test_values_and_roundings_come_from_the_printed_digits():
