@@ -278,15 +278,15 @@ def _write_table(rows, device, evidence):
 def _decided(request, j: dict, what: str):
     """holds passes; outside is refuted (a strict xfail whose reason is this measurement);
     undecided is 'not run: too noisy to decide', with the figures, never a false verdict."""
-    f, (a, b) = j["figure"], j["interval"]
+    timed, (a, b) = j["timed"], j["interval"]
     where = (f"{what} {j['value']:.3f}, 95 % interval [{a:.3f}, {b:.3f}] after {j['repeats']} timing processes"
              + (f" (at least +-2 x {j['drift']:.3f}, the run-to-run sd on this machine)" if j["drift"] else ""))
-    against = f"the band [{f.band[0]}, {f.band[1]}]" if f.band else f"{f.stated} (+-{f.rounding})"
+    against = f"the band [{timed.band[0]}, {timed.band[1]}]" if timed.band else f"{timed.stated} (+-{timed.rounding})"
     if j["verdict"] == "undecided":
-        pytest.skip(f"too noisy to decide: {where} " + (f"straddles {against}" if f.band else
-                    f"is wider than {f.too_wide}, the gap the figure must tell apart"))
-    decide(request, j["verdict"] == "holds", f"{where}, " + (f"wholly outside {against}" if f.band else
-                                                            f"not {f.stated}"))
+        pytest.skip(f"too noisy to decide: {where} " + (f"straddles {against}" if timed.band else
+                    f"is wider than {timed.too_wide}, the gap the figure must tell apart"))
+    decide(request, j["verdict"] == "holds", f"{where}, " + (f"wholly outside {against}" if timed.band else
+                                                            f"not {timed.stated}"))
 
 
 def _record(j: dict) -> dict:
@@ -296,7 +296,7 @@ def _record(j: dict) -> dict:
 
 def _decision(j: dict) -> dict:
     """What deciding it again needs (claimcheck/evidence.py): the value and the interval judged."""
-    return {"decision": rules.timed(j["figure"], j["value"], j["interval"]).measured, "measurement": "timing"}
+    return {"decision": rules.timed(j["timed"], j["value"], j["interval"]).measured, "measurement": "timing"}
 
 
 def _slope_of(key, ns):
@@ -308,7 +308,7 @@ def _slope_claim(request, run, claim_record, key, name, stated, what, extra):
     last4 = run.ns[-4:]
     j = judged(run, name, lambda ys: cost.loglog_slope(last4, ys), _slope_of(key, last4))
     claim_record(stated=stated, measured={**_record(j), **extra(run.rows())},
-                 tolerance=f"the slope's interval inside {list(j['figure'].band)}", figure=name,
+                 tolerance=f"the slope's interval inside {list(j['timed'].band)}", figure=name,
                  rule="timing", device=run.device, **_decision(j))
     instrument_reading(request, run.device, f"{name} {j['value']:.3f}")
     _decided(request, j, what)
@@ -338,7 +338,7 @@ def test_time_ratio_per_doubling(requested, device, tables, claim_record, reques
     claim_record(stated={"converges on": FIGURES["cost.converges_on_4"].value,
                          "the chapter's last ratios": [FIGURES["cost.ms_x4_4096"].value, FIGURES["cost.ms_x4_8192"].value]},
                  measured={"ratios": [round(r["ratio"], 3) for r in rows[1:]], **_record(j)},
-                 tolerance=f"the last ratio's interval inside {list(j['figure'].band)}", figure="last time ratio",
+                 tolerance=f"the last ratio's interval inside {list(j['timed'].band)}", figure="last time ratio",
                  rule="timing", device=dev, **_decision(j))
     instrument_reading(request, dev, f"last time ratio {j['value']:.2f}")
     _decided(request, j, "last ratio")
@@ -425,10 +425,10 @@ def _timed_figure(request, claim_record, run, name, statistic, samples_of, what,
     the chapter's rounding, refuted if outside, too noisy to decide if it lies inside an interval
     wider than the gap the figure must tell apart; a reading, off the chapter's kind of device."""
     j = judged(run, name, statistic, samples_of)
-    f = j["figure"]
-    claim_record(stated=f.stated, measured=_record(j), figure=name, rule="timing", device=dev, **_decision(j),
-                 tolerance=f"{f.stated} inside the interval widened by {f.rounding}; undecided if that "
-                           f"interval is wider than {f.too_wide}")
+    timed = j["timed"]
+    claim_record(stated=timed.stated, measured=_record(j), figure=name, rule="timing", device=dev, **_decision(j),
+                 tolerance=f"{timed.stated} inside the interval widened by {timed.rounding}; undecided if that "
+                           f"interval is wider than {timed.too_wide}")
     device_specific(request, dev, f"{what} {j['value']:.3f}")
     _decided(request, j, what)
 
