@@ -308,7 +308,7 @@ def _slope_claim(request, run, claim_record, key, name, stated, what, extra):
     last4 = run.ns[-4:]
     j = judged(run, name, lambda ys: cost.loglog_slope(last4, ys), _slope_of(key, last4))
     claim_record(stated=stated, measured={**_record(j), **extra(run.rows())},
-                 tolerance=f"the slope's interval inside {list(j['timed'].band)}", figure=name,
+                 tolerance=f"the slope's interval inside {list(j['timed'].band)}", label=name,
                  rule="timing", device=run.device, **_decision(j))
     instrument_reading(request, run.device, f"{name} {j['value']:.3f}")
     _decided(request, j, what)
@@ -338,7 +338,7 @@ def test_time_ratio_per_doubling(requested, device, tables, claim_record, reques
     claim_record(stated={"converges on": FIGURES["cost.converges_on_4"].value,
                          "the chapter's last ratios": [FIGURES["cost.ms_x4_4096"].value, FIGURES["cost.ms_x4_8192"].value]},
                  measured={"ratios": [round(r["ratio"], 3) for r in rows[1:]], **_record(j)},
-                 tolerance=f"the last ratio's interval inside {list(j['timed'].band)}", figure="last time ratio",
+                 tolerance=f"the last ratio's interval inside {list(j['timed'].band)}", label="last time ratio",
                  rule="timing", device=dev, **_decision(j))
     instrument_reading(request, dev, f"last time ratio {j['value']:.2f}")
     _decided(request, j, "last ratio")
@@ -362,7 +362,7 @@ def test_peak_memory_ratio_per_doubling(requested, device, tables, claim_record,
                           "peak MB at 8192": CHAPTER_PEAK_MB[8192]},
                  measured={"ratios": ratios, "slope": slope, "peak MB": list(peaks.values())},
                  tolerance="last ratio within 0.15 of 4 and above the one before; slope within 0.15 of 2",
-                 decision=decision.measured, measurement="peak_memory", figure="last peak-memory ratio and slope",
+                 decision=decision.measured, measurement="peak_memory", label="last peak-memory ratio and slope",
                  device=dev)
     instrument_reading(request, dev, f"last peak-memory ratio {ratios[-1]:.2f}")
     decide(request, decision.holds,
@@ -405,7 +405,7 @@ def test_a_doubling_of_n_converges_in_the_counts(what, claim_record, request):
                            "ratios": [round(y / x, 4) for x, y in itertools.pairwise(counts)],
                            "n^2 coefficient (the limit reading)": leading},
                  tolerance=f"ratios rising, at most {f.value}, the last within {f.rounding} of it (docs/choices.md)",
-                 rule="counts", figure=f"counted {what}", decision=decision.measured, measurement="op_counts")
+                 rule="counts", label=f"counted {what}", decision=decision.measured, measurement="op_counts")
     decide(request, decision.holds, f"counted {what}: {decision.why}")
 
 
@@ -426,7 +426,7 @@ def _timed_figure(request, claim_record, run, name, statistic, samples_of, what,
     wider than the gap the figure must tell apart; a reading, off the chapter's kind of device."""
     j = judged(run, name, statistic, samples_of)
     timed = j["timed"]
-    claim_record(stated=timed.stated, measured=_record(j), figure=name, rule="timing", device=dev, **_decision(j),
+    claim_record(stated=timed.stated, measured=_record(j), label=name, rule="timing", device=dev, **_decision(j),
                  tolerance=f"{timed.stated} inside the interval widened by {timed.rounding}; undecided if that "
                            f"interval is wider than {timed.too_wide}")
     device_specific(request, dev, f"{what} {j['value']:.3f}")
@@ -459,7 +459,7 @@ def test_memory_figures_are_the_chapters(requested, figure, fid, device, tables,
     stated, rounding = FIGURES[fid].value, FIGURES[fid].rounding
     decision = rules.within(value, stated, rounding)
     claim_record(stated=stated, measured=value, tolerance=f"the chapter's rounding, {rounding:g} (byte counts)",
-                 figure=f"memory {figure}", peak_mb=list(peaks.values()), device=dev,
+                 label=f"memory {figure}", peak_mb=list(peaks.values()), device=dev,
                  decision=decision.measured, measurement="peak_memory")
     device_specific(request, dev, f"memory {figure} {value:.3f}")
     decide(request, decision.holds,
@@ -593,7 +593,7 @@ def test_fused_kernel_peak_memory_is_linear_in_n(requested, device, claim_record
     decision = rules.bounds([["peak memory's log-log slope at most 1 + 0.15", slope, "<=", 1.15]])
     claim_record(stated="memory linear in n", measured={"peak MB": dict(zip(ns, peaks)), "slope": slope},
                  tolerance="slope at most 1 + 0.15 (fixed weights make it sublinear at small n)",
-                 figure="the fused kernel's peak memory linear in n", decision=decision.measured, rule="stated",
+                 label="the fused kernel's peak memory linear in n", decision=decision.measured, rule="stated",
                  measurement="peak_memory", device=dev)
     instrument_reading(request, dev, f"the fused kernel's peak-memory slope {slope:.3f}")
     decide(request, decision.holds, f"the fused kernel's peak memory grows with slope {slope:.3f} over "

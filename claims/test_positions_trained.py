@@ -248,7 +248,7 @@ ALIBI = [
 @pytest.mark.claim("positions.alibi_improves")
 @pytest.mark.parametrize("value,stated,rounding,label", ALIBI)
 def test_alibi_figures(value, stated, rounding, label, curves, claim_record, request):
-    trained_figure(request, claim_record, figure=label, stated=stated,
+    trained_figure(request, claim_record, label=label, stated=stated,
                    values=[value(r) for r in curves["alibi"]], rounding=rounding, measurement="perplexity_at_window",
                    per_window={T: [r[T] for r in curves["alibi"]] for T in POSITIONS_EVAL})
 
