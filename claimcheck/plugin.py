@@ -9,7 +9,7 @@
   Chapter's figures); every record the test writes carries them, so the report, the tables and
   the chapter view find evidence by figure ID.
 - The `claim` fixture records what the text states beside what we measured and decides it by the
-  one rule (`claim.record(...)`, `claim.figure(...)`, `claim.ordering(...)`, `claim.settle(...)`),
+  one rule (`claim.record(...)`, `claim.trained_figure(...)`, `claim.ordering(...)`, `claim.settle(...)`),
   in the manner of pytest-regressions' `data_regression`; `claim_record` is `claim.record`.
 - The `chapter_text` fixture: the text, checked against its checksum; absent, the test skips.
 - Every run writes `<--report-dir>/claims.json`: one object per claim of the Chapter with its
@@ -204,7 +204,7 @@ class ClaimFixture:
         `label`, what the record measures in words, where the test's figure marks do not say it.
     claim.decide(holds, reason)      passes, or marks the test refuted (a strict xfail) with reason
     claim.settle(verdict, reason)    holds / refuted / undecided, as the rule decided it
-    claim.figure(figure=..., stated=..., values=..., rounding=..., measurement=...)
+    claim.trained_figure(label=..., stated=..., values=..., rounding=..., measurement=...)
         the trained-figure rule for one printed figure (claimcheck/rule.py trained_figure)
     claim.ordering(label=..., ...)   an ordering or a bound (claimcheck/rule.py ordering)
     claim.seeds(default)             how many seeds this test's claims are measured on: the step the
@@ -242,7 +242,7 @@ class ClaimFixture:
     def settle(self, verdict: str, reason: str) -> None:
         rule.settle(self.request, verdict, reason)
 
-    def figure(self, **kwargs) -> None:
+    def trained_figure(self, **kwargs) -> None:
         rule.trained_figure(self.request, self.record, **kwargs)
 
     def seeds(self, default: int) -> int:
