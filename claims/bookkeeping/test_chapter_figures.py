@@ -102,9 +102,9 @@ def test_the_check_finds_a_typed_figure(tmp_path):
 
 
 def test_a_claims_stated_figure_is_filled_in_from_the_table():
-    assert registry.get("norm.prenorm_needs_no_warmup").figure == "37.62 vs 37.82"
+    assert registry.get("norm.prenorm_needs_no_warmup").stated_figure == "37.62 vs 37.82"
     for c in registry.CLAIMS.values():
-        assert "{" not in c.figure, c.id                    # every placeholder is a figure ID
+        assert "{" not in c.stated_figure, c.id                    # every placeholder is a figure ID
 
 
 def test_figure_ids_and_claim_ids_never_collide():
