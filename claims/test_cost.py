@@ -272,7 +272,7 @@ def _write_table(rows, device, evidence):
     b.loglog(all_n, [r["score_mb"] for r in rows], ":", label="one n x n matrix")
     b.set_xlabel("tokens n"); b.set_ylabel("MB"); b.set_title("memory"); b.legend()
     fig.suptitle(f"One attention layer on {device}: slopes over the last four rows")
-    evidence.figure(f"cost_scaling_{device}.png", fig)
+    evidence.plot(f"cost_scaling_{device}.png", fig)
 
 
 def _decided(request, j: dict, what: str):

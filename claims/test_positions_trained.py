@@ -77,7 +77,7 @@ def _plot(curves, evidence):
     ax.set_xscale("log", base=2); ax.set_yscale("log")
     ax.set_xlabel("evaluation window (tokens); trained at 64"); ax.set_ylabel("held-out perplexity")
     ax.legend()
-    evidence.figure("positions.png", fig)
+    evidence.plot("positions.png", fig)
 
 
 def growth(run, T):

@@ -252,7 +252,7 @@ def maps(winograd, evidence):
     text = "\n\n".join(format_rows(words, rows) for words, rows in zip(PAIR, pair[0]))
     evidence.text("winograd_attention.txt", text + "\n")
     print("\n" + text)
-    evidence.figure("winograd_attention.png", _heatmap(PAIR, pair[0]))
+    evidence.plot("winograd_attention.png", _heatmap(PAIR, pair[0]))
     return {"by_adj": by_adj, "pair": pair[0], "models": models, "task": task}
 
 
