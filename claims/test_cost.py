@@ -445,25 +445,25 @@ def test_time_exponent_is_the_chapters(requested, device, tables, claim_record, 
 
 
 @pytest.mark.claim("cost.memory_quadratic")
-@pytest.mark.parametrize("figure,fid", [pytest.param("exponent", "cost.memory_exponent", id="exponent",
-                                                     marks=pytest.mark.figure("cost.memory_exponent")),
-                                        pytest.param("last ratio", "cost.memory_last_ratio", id="last ratio",
-                                                     marks=pytest.mark.figure("cost.memory_last_ratio"))])
+@pytest.mark.parametrize("which,fid", [pytest.param("exponent", "cost.memory_exponent", id="exponent",
+                                                 marks=pytest.mark.figure("cost.memory_exponent")),
+                                    pytest.param("last ratio", "cost.memory_last_ratio", id="last ratio",
+                                                 marks=pytest.mark.figure("cost.memory_last_ratio"))])
 @pytest.mark.parametrize("requested", DEVICES)
-def test_memory_figures_are_the_chapters(requested, figure, fid, device, tables, claim_record, request):
+def test_memory_figures_are_the_chapters(requested, which, fid, device, tables, claim_record, request):
     dev = _device(requested, device)
     run = tables(dev)
     peaks, ns = run.peaks, run.ns
-    value = (cost.loglog_slope(ns[-4:], [peaks[n] for n in ns[-4:]]) if figure == "exponent"
+    value = (cost.loglog_slope(ns[-4:], [peaks[n] for n in ns[-4:]]) if which == "exponent"
              else peaks[ns[-1]] / peaks[ns[-2]])
     stated, rounding = FIGURES[fid].value, FIGURES[fid].rounding
     decision = rules.within(value, stated, rounding)
     claim_record(stated=stated, measured=value, tolerance=f"the chapter's rounding, {rounding:g} (byte counts)",
-                 label=f"memory {figure}", peak_mb=list(peaks.values()), device=dev,
+                 label=f"memory {which}", peak_mb=list(peaks.values()), device=dev,
                  decision=decision.measured, measurement="peak_memory")
-    device_specific(request, dev, f"memory {figure} {value:.3f}")
+    device_specific(request, dev, f"memory {which} {value:.3f}")
     decide(request, decision.holds,
-           f"memory {figure} {value:.3f}, not {stated} (peak MB {', '.join(f'{p:.1f}' for p in peaks.values())})")
+           f"memory {which} {value:.3f}, not {stated} (peak MB {', '.join(f'{p:.1f}' for p in peaks.values())})")
 
 
 # The chapter's peak-MB column: the GPU allocator's byte counts, which it says "do not move".

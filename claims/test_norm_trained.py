@@ -42,15 +42,15 @@ DIVERGES = [
 
 
 @pytest.mark.claim("norm.postnorm_diverges")
-@pytest.mark.parametrize("figure,stated,rounding", DIVERGES)
-def test_postnorm_without_warmup_against_prenorm(figure, stated, rounding, trained, seeds, claim_record, request):
+@pytest.mark.parametrize("quantity,stated,rounding", DIVERGES)
+def test_postnorm_without_warmup_against_prenorm(quantity, stated, rounding, trained, seeds, claim_record, request):
     _n, rs = runs(trained, seeds, "postnorm", "prenorm")
     post, pre = val(rs["postnorm"]), val(rs["prenorm"])
-    per_seed = post if figure == "postnorm" else [a / b for a, b in zip(post, pre)]
+    per_seed = post if quantity == "postnorm" else [a / b for a, b in zip(post, pre)]
     at_best = best(rs["postnorm"]), best(rs["prenorm"])
-    reading = None if figure == "postnorm" or None in at_best else best_step_reading(
+    reading = None if quantity == "postnorm" or None in at_best else best_step_reading(
         [a / b for a, b in zip(*at_best)], rs["postnorm"], rs["prenorm"])
-    trained_figure(request, claim_record, measurement="perplexity", label=figure, stated=stated, values=per_seed, rounding=rounding,
+    trained_figure(request, claim_record, measurement="perplexity", label=quantity, stated=stated, values=per_seed, rounding=rounding,
                    note=levels(rs), postnorm=post, prenorm=pre, reading=reading)
 
 
