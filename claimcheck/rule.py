@@ -43,10 +43,10 @@ def device_specific(request, device: str, ours: str) -> None:
     never a verdict on it (claimcheck/verdicts.py device_reading, the one answer)."""
     chapter = chapter_of(request.config)
     ids = [f for m in request.node.iter_markers("figure") for f in m.args]
-    figures = [chapter.figures[f] for f in ids]
+    entries = [chapter.figures[f] for f in ids]
     if ids and all(device_reading(chapter, f, {"device": device}) for f in ids):
         pytest.skip(f"not run: device-specific: {ours} on {device}, a reading beside the chapter's "
-                    f"{', '.join(f.printed for f in figures)}, which is its 8 GB laptop card's (CUDA)")
+                    f"{', '.join(e.printed for e in entries)}, which is its 8 GB laptop card's (CUDA)")
 
 
 def instrument_reading(request, device: str, ours: str) -> None:
