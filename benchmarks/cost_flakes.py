@@ -134,11 +134,11 @@ def out_of_sample(quiet: list[dict], outcomes: list[dict] | None = None) -> list
             if name and name not in run and outcome == "holds":
                 mine[name] = "holds"
         for name, f in run.items():
-            figure = TIMED[name]
+            timed = TIMED[name]
             others = [v for j, r in enumerate(quiet) if j != i
-                      for v in [per_run(r, figure.drift_of or name)] if v is not None]
+                      for v in [per_run(r, timed.drift_of or name)] if v is not None]
             sd = statistics.stdev(others) if len(others) > 1 else 0.0
-            mine[name] = judge(figure, f["value"], *f["bootstrap"], sd)[0]
+            mine[name] = judge(timed, f["value"], *f["bootstrap"], sd)[0]
         verdicts.append(mine)
     return verdicts
 

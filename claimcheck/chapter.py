@@ -34,7 +34,7 @@ class Claim:
     these attributes (this project's claims/registry.py Claim fills its figures in from the table)."""
     id: str
     statement: str
-    figure: str
+    stated_figure: str     # what the text states, as text ("37.62 vs 37.82")
     kind: str = "exact"
     tier: str = "fast"
 

@@ -38,9 +38,9 @@ def _copy_of_table(chapter: Chapter, claim: str, field: str, value) -> bool:
     of the claim's section ("prenorm_warmup" of norm: norm.prenorm_warmup) holding its value."""
     if field in COPIES:
         return True
-    figure = chapter.figures.get(f"{claim.partition('.')[0]}.{field}")
-    return figure is not None and isinstance(value, (int, float)) and not isinstance(value, bool) \
-        and value == figure.value
+    entry = chapter.figures.get(f"{claim.partition('.')[0]}.{field}")
+    return entry is not None and isinstance(value, (int, float)) and not isinstance(value, bool) \
+        and value == entry.value
 
 
 class ConversionError(ValueError):

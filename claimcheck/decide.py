@@ -248,7 +248,7 @@ def floor(value: float, drift: float) -> tuple[float, float]:
     return value - 2 * drift, value + 2 * drift
 
 
-def judge(figure: TimedFigure, value: float, a: float, b: float, drift: float = 0.0) -> tuple[str, float, float]:
+def judge(timed: TimedFigure, value: float, a: float, b: float, drift: float = 0.0) -> tuple[str, float, float]:
     """(holds | outside | undecided, the interval judged).  [a, b] is the 95 % bootstrap interval
     over a run's processes; it is widened to at least value +- 2 drift, the run-to-run sd of the
     machine class (docs/cost.md).  A band: holds inside, outside wholly outside, undecided
@@ -257,17 +257,17 @@ def judge(figure: TimedFigure, value: float, a: float, b: float, drift: float = 
     apart (a wide interval confirms anything), else holds."""
     narrowest = floor(value, drift)
     a, b = min(a, narrowest[0]), max(b, narrowest[1])
-    if figure.band:
-        lo, hi = figure.band
+    if timed.band:
+        lo, hi = timed.band
         verdict = "holds" if lo <= a and b <= hi else "outside" if b < lo or a > hi else "undecided"
-    elif not a - figure.rounding <= figure.stated <= b + figure.rounding:
+    elif not a - timed.rounding <= timed.stated <= b + timed.rounding:
         verdict = "outside"
     else:
-        verdict = "undecided" if b - a > figure.too_wide else "holds"
+        verdict = "undecided" if b - a > timed.too_wide else "holds"
     return verdict, a, b
 
 
-def timed(figure: TimedFigure, value: float, interval: Sequence[float]) -> Decision:
+def timed(timed: TimedFigure, value: float, interval: Sequence[float]) -> Decision:
     """A committed timed figure decided again on the interval it was judged on."""
     value = measured_number(value, "value")
     if not isinstance(interval, (list, tuple)) or len(interval) != 2:
@@ -275,7 +275,7 @@ def timed(figure: TimedFigure, value: float, interval: Sequence[float]) -> Decis
     lo, hi = measured_number(interval[0], "interval[0]"), measured_number(interval[1], "interval[1]")
     if lo > hi:
         raise RuleInputError("interval", f"[{lo}, {hi}] is empty")
-    verdict, a, b = judge(figure, value, lo, hi)
-    what = f"[{figure.band[0]}, {figure.band[1]}]" if figure.band else f"{figure.stated} +- {figure.rounding}"
+    verdict, a, b = judge(timed, value, lo, hi)
+    what = f"[{timed.band[0]}, {timed.band[1]}]" if timed.band else f"{timed.stated} +- {timed.rounding}"
     why = f"{number(value)}, interval [{number(a)}, {number(b)}], judged against {what}"
     return Decision({"outside": "refuted"}.get(verdict, verdict), None, why, {"value": value, "interval": [lo, hi]})

@@ -90,26 +90,26 @@ class Figure:
         return half / 100 if text.endswith("%") else half
 
 
-def located(text: str, figure, list: str = "") -> int:
-    """Where the anchor of a figure (or of an entry with .id and .anchor, of `list`) is in the text,
-    by the text's one anchor index; AnchorError (a ValueError) where it is missing or doubled."""
-    name = list or getattr(figure, "listed_in", "figures")
-    return index_of(text).locate(Anchor(figure.anchor, name, figure.id))
+def located(text: str, entry, list: str = "") -> int:
+    """Where the anchor of an entry of the figure table (or of an entry with .id and .anchor, of
+    `list`) is in the text, by the text's one anchor index; AnchorError (a ValueError) where it is missing or doubled."""
+    name = list or getattr(entry, "listed_in", "figures")
+    return index_of(text).locate(Anchor(entry.anchor, name, entry.id))
 
 
-def _printed(figure: Figure) -> list[re.Match]:
-    return list(re.finditer(rf"(?<![\w.]){re.escape(figure.printed)}(?![\w]|\.\d)", figure.anchor))
+def _printed(entry: Figure) -> list[re.Match]:
+    return list(re.finditer(rf"(?<![\w.]){re.escape(entry.printed)}(?![\w]|\.\d)", entry.anchor))
 
 
-def printed_in_anchor(figure: Figure) -> bool:
+def printed_in_anchor(entry: Figure) -> bool:
     """The printed number stands in its anchor as a whole number or word, not inside another."""
-    return bool(_printed(figure))
+    return bool(_printed(entry))
 
 
-def span(text: str, figure: Figure) -> tuple[int, int]:
+def span(text: str, entry: Figure) -> tuple[int, int]:
     """Where the printed number stands in the text: its last occurrence in the anchor."""
-    at = located(text, figure)
-    m = _printed(figure)[-1]
+    at = located(text, entry)
+    m = _printed(entry)[-1]
     return at + m.start(), at + m.end()
 
 

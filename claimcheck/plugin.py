@@ -9,7 +9,7 @@
   Chapter's figures); every record the test writes carries them, so the report, the tables and
   the chapter view find evidence by figure ID.
 - The `claim` fixture records what the text states beside what we measured and decides it by the
-  one rule (`claim.record(...)`, `claim.figure(...)`, `claim.ordering(...)`, `claim.settle(...)`),
+  one rule (`claim.record(...)`, `claim.trained_figure(...)`, `claim.ordering(...)`, `claim.settle(...)`),
   in the manner of pytest-regressions' `data_regression`; `claim_record` is `claim.record`.
 - The `chapter_text` fixture: the text, checked against its checksum; absent, the test skips.
 - Every run writes `<--report-dir>/claims.json`: one object per claim of the Chapter with its
@@ -197,13 +197,14 @@ def chapter_text(request) -> str:
 class ClaimFixture:
     """The `claim` fixture: one test's side of the claim contract.
 
-    claim.record(stated=..., measured=..., tolerance="...", rule="stated", **details)
+    claim.record(stated=..., measured=..., tolerance="...", rule="stated", label="...", **details)
         records the text's figure beside ours (call it before asserting, so that a failure keeps
         the evidence); `rule` names the rule that decides it (claimcheck/versions.py), recorded
-        with its version, and `measurement` (a name of the Chapter's measurements) with its own.
+        with its version, and `measurement` (a name of the Chapter's measurements) with its own;
+        `label`, what the record measures in words, where the test's figure marks do not say it.
     claim.decide(holds, reason)      passes, or marks the test refuted (a strict xfail) with reason
     claim.settle(verdict, reason)    holds / refuted / undecided, as the rule decided it
-    claim.figure(figure=..., stated=..., values=..., rounding=..., measurement=...)
+    claim.trained_figure(label=..., stated=..., values=..., rounding=..., measurement=...)
         the trained-figure rule for one printed figure (claimcheck/rule.py trained_figure)
     claim.ordering(label=..., ...)   an ordering or a bound (claimcheck/rule.py ordering)
     claim.seeds(default)             how many seeds this test's claims are measured on: the step the
@@ -215,20 +216,25 @@ class ClaimFixture:
         self.chapter = chapter_of(request.config)
 
     def record(self, stated, measured, tolerance, rule: str = versions.DEFAULT, **details) -> dict:
-        entry = {"stated": verdicts.plain(stated), "measured": verdicts.plain(measured),
-                 "tolerance": verdicts.plain(tolerance), "rule": versions.rule_id(rule)}
-        entry.update({k: verdicts.plain(v) for k, v in details.items()})
-        if "measurement" in entry:              # what was measured, with its version (the Chapter's measurements)
-            entry["measurement"] = versions.current_id(self.chapter.measurements, entry["measurement"])
-        entry["figures"] = figure_ids_of(self.request.node)      # the text's figures it is evidence of
-        for key, value in entry.items():        # evidence must survive JSON (and xdist's wire)
+        rec = {"stated": verdicts.plain(stated), "measured": verdicts.plain(measured),
+               "tolerance": verdicts.plain(tolerance), "rule": versions.rule_id(rule)}
+        if "figure" in details:
+            raise TypeError("claim_record(figure=...): a record's words are its label=...; its figure "
+                            "IDs are the test's figure marks")
+        # the label is stored under the field "figure", in its place: the name the committed
+        # evidence (results/verdicts.json) has always given it
+        rec.update({"figure" if k == "label" else k: verdicts.plain(v) for k, v in details.items()})
+        if "measurement" in rec:                # what was measured, with its version (the Chapter's measurements)
+            rec["measurement"] = versions.current_id(self.chapter.measurements, rec["measurement"])
+        rec["figures"] = figure_ids_of(self.request.node)        # the text's figures it is evidence of
+        for key, value in rec.items():          # evidence must survive JSON (and xdist's wire)
             try:
                 json.dumps(value)
             except (TypeError, ValueError):
                 raise TypeError(f"claim_record({key}=...): {type(value).__name__} is not evidence; give "
                                 "numbers, strings, tensors, arrays, or lists and dicts of them") from None
-        self.request.node.user_properties.append(("claim_record", entry))
-        return entry
+        self.request.node.user_properties.append(("claim_record", rec))
+        return rec
 
     def decide(self, holds: bool, reason: str) -> None:
         rule.decide(self.request, holds, reason)
@@ -236,7 +242,7 @@ class ClaimFixture:
     def settle(self, verdict: str, reason: str) -> None:
         rule.settle(self.request, verdict, reason)
 
-    def figure(self, **kwargs) -> None:
+    def trained_figure(self, **kwargs) -> None:
         rule.trained_figure(self.request, self.record, **kwargs)
 
     def seeds(self, default: int) -> int:

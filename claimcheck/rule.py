@@ -43,10 +43,10 @@ def device_specific(request, device: str, ours: str) -> None:
     never a verdict on it (claimcheck/verdicts.py device_reading, the one answer)."""
     chapter = chapter_of(request.config)
     ids = [f for m in request.node.iter_markers("figure") for f in m.args]
-    figures = [chapter.figures[f] for f in ids]
+    entries = [chapter.figures[f] for f in ids]
     if ids and all(device_reading(chapter, f, {"device": device}) for f in ids):
         pytest.skip(f"not run: device-specific: {ours} on {device}, a reading beside the chapter's "
-                    f"{', '.join(f.printed for f in figures)}, which is its 8 GB laptop card's (CUDA)")
+                    f"{', '.join(e.printed for e in entries)}, which is its 8 GB laptop card's (CUDA)")
 
 
 def instrument_reading(request, device: str, ours: str) -> None:
@@ -79,6 +79,7 @@ def spec_of(request, label: str) -> Spec:
     claims = [m.args[0] for m in request.node.iter_markers("claim")]
     figures = list(dict.fromkeys(f for m in request.node.iter_markers("figure") for f in m.args))
     chapter = chapter_of(request.config)
+    # the record as it is stored: its label under the field "figure" (claimcheck/plugin.py record)
     key = record_key(chapter, {"figures": figures, "figure": label}, claims[0] if claims else "")
     try:
         return chapter.rule_inputs(key)
@@ -94,7 +95,7 @@ def need_seeds(n: int) -> None:
                     f"ran {n} (measured values are recorded)")
 
 
-def trained_figure(request, claim_record, *, figure: str, stated: float, values: Sequence[float],
+def trained_figure(request, claim_record, *, label: str, stated: float, values: Sequence[float],
                    rounding: float, measurement: str, unit: str = "", note: str = "",
                    reading: tuple[str, Sequence[float], str] | None = None, **details) -> None:
     """The trained-figure rule for one printed figure: record stated vs measured (mean, sd, per
@@ -106,9 +107,9 @@ def trained_figure(request, claim_record, *, figure: str, stated: float, values:
     for this figure (claimcheck/readings.py), decided by the same rule inputs: where the primary
     refutes the figure and the reading, declared before it was measured, reproduces it, the
     figure is underspecified; otherwise the verdict is the primary's and the reading is shown."""
-    spec = spec_of(request, figure)
+    spec = spec_of(request, label)
     if spec.kind != "trained" or spec.stated != stated or spec.rounding != rounding:
-        raise AssertionError(f"{figure}: the test states {stated} +- {rounding}, the figure table "
+        raise AssertionError(f"{label}: the test states {stated} +- {rounding}, the figure table "
                              f"(the Chapter's rule inputs) a {spec.kind} figure {spec.stated} +- {spec.rounding}")
     values = [float(v) for v in values]
     mean, sd = spread(values)
@@ -117,17 +118,17 @@ def trained_figure(request, claim_record, *, figure: str, stated: float, values:
     verdict, why, read = decision.verdict, decision.why, {}
     if reading is not None:
         name, read_values, measured_at = reading
-        declared = _declared(request, figure, name)
+        declared = _declared(request, label, name)
         alternative = rules.trained([float(v) for v in read_values], stated, rounding, unit, null=null, null_what=null_what)
         verdict, said = with_reading(decision.verdict, alternative.verdict, declared, measured_at)
         why = f"{decision.why}; {said} (the reading: {alternative.why})"
         read = {"reading": {"name": name, "measured": alternative.measured, "date": measured_at}}
-    claim_record(stated=stated, measured={"mean": mean, "sd": sd, "per seed": values}, figure=figure,
+    claim_record(stated=stated, measured={"mean": mean, "sd": sd, "per seed": values}, label=label,
                  tolerance=f"{rounding} + 2 sd = {number(decision.tolerance)}", decision=decision.measured,
                  seeds=len(values), rule="trained", measurement=measurement,
                  **({"null": {"value": null, "what": null_what}} if spec.null else {}), **read, **details)
     need_seeds(len(values))
-    settle(request, verdict, f"{figure}: {why}" + (f"; {note}" if note else ""))
+    settle(request, verdict, f"{label}: {why}" + (f"; {note}" if note else ""))
 
 
 def _declared(request, label: str, name: str) -> DeclaredReading:
@@ -177,7 +178,7 @@ def ordering(request, claim_record, *, label: str, stated, measured, conditions,
         decision, rule = rules.bounds(conditions), "stated"
     else:
         raise AssertionError(f"{label}: the Chapter's rule inputs decide it as a {spec.kind} figure, not an ordering")
-    claim_record(stated=stated, measured=measured, tolerance=tolerance, figure=label, decision=decision.measured,
+    claim_record(stated=stated, measured=measured, tolerance=tolerance, label=label, decision=decision.measured,
                  rule=rule, measurement=measurement, **({"seeds": seeds} if seeds is not None else {}), **details)
     if seeds is not None:
         need_seeds(seeds)

@@ -102,7 +102,7 @@ def _as_committed(chapter: Chapter, c: dict, prev: dict | None) -> dict:
     fresh = [t for t in tests if t.get("source") != "committed"]
     if shared_keys(fresh):
         raise EvidenceError(f"claim {c['id']}: several decided tests record the same thing "
-                            f"({', '.join(sorted(shared_keys(fresh)))}): label each (claim_record(figure=...)) so "
+                            f"({', '.join(sorted(shared_keys(fresh)))}): label each (claim_record(label=...)) so "
                             "each is kept apart; nothing saved")
     # the same thing measured again under another test (its gpu case on the CPU, a renamed test):
     # the fresh evidence replaces the committed

@@ -177,7 +177,7 @@ def summarise_claim(chapter: Chapter, cid: str, tests: list[dict], encoded: bool
     seeds = [rec["seeds"] for rec in records if isinstance(rec.get("seeds"), int)]
     return {
         "id": cid, "section": c.section, "statement": c.statement, "kind": c.kind,
-        "stated": first.get("stated", c.figure),
+        "stated": first.get("stated", c.stated_figure),
         "measured": first.get("measured") if len(records) <= 1 else [r.get("measured") for r in records],
         "tolerance": first.get("tolerance"),
         "verdict": verdict, "reason": "; ".join(dict.fromkeys(reasons)),

@@ -21,8 +21,8 @@ def filled(template: str) -> str:
 @dataclass(frozen=True)
 class Claim:
     id: str
-    statement_text: str   # the claim in our words, its printed figures by ID: "The corpus is {corpus.characters} ..."
-    figure_text: str      # what the chapter states, its printed figures by ID: "{norm.prenorm_warmup} vs {norm.prenorm}"
+    statement_text: str       # the claim in our words, its printed figures by ID: "The corpus is {corpus.characters} ..."
+    stated_figure_text: str   # what the chapter states, its printed figures by ID: "{norm.prenorm_warmup} vs {norm.prenorm}"
     kind: str
     tier: str
 
@@ -31,9 +31,9 @@ class Claim:
         return filled(self.statement_text)
 
     @property
-    def figure(self) -> str:
+    def stated_figure(self) -> str:
         """What the chapter states, each printed figure filled in from claims/chapter_figures.py."""
-        return filled(self.figure_text)
+        return filled(self.stated_figure_text)
 
     @property
     def section(self) -> str:

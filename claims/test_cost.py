@@ -272,21 +272,21 @@ def _write_table(rows, device, evidence):
     b.loglog(all_n, [r["score_mb"] for r in rows], ":", label="one n x n matrix")
     b.set_xlabel("tokens n"); b.set_ylabel("MB"); b.set_title("memory"); b.legend()
     fig.suptitle(f"One attention layer on {device}: slopes over the last four rows")
-    evidence.figure(f"cost_scaling_{device}.png", fig)
+    evidence.plot(f"cost_scaling_{device}.png", fig)
 
 
 def _decided(request, j: dict, what: str):
     """holds passes; outside is refuted (a strict xfail whose reason is this measurement);
     undecided is 'not run: too noisy to decide', with the figures, never a false verdict."""
-    f, (a, b) = j["figure"], j["interval"]
+    timed, (a, b) = j["timed"], j["interval"]
     where = (f"{what} {j['value']:.3f}, 95 % interval [{a:.3f}, {b:.3f}] after {j['repeats']} timing processes"
              + (f" (at least +-2 x {j['drift']:.3f}, the run-to-run sd on this machine)" if j["drift"] else ""))
-    against = f"the band [{f.band[0]}, {f.band[1]}]" if f.band else f"{f.stated} (+-{f.rounding})"
+    against = f"the band [{timed.band[0]}, {timed.band[1]}]" if timed.band else f"{timed.stated} (+-{timed.rounding})"
     if j["verdict"] == "undecided":
-        pytest.skip(f"too noisy to decide: {where} " + (f"straddles {against}" if f.band else
-                    f"is wider than {f.too_wide}, the gap the figure must tell apart"))
-    decide(request, j["verdict"] == "holds", f"{where}, " + (f"wholly outside {against}" if f.band else
-                                                            f"not {f.stated}"))
+        pytest.skip(f"too noisy to decide: {where} " + (f"straddles {against}" if timed.band else
+                    f"is wider than {timed.too_wide}, the gap the figure must tell apart"))
+    decide(request, j["verdict"] == "holds", f"{where}, " + (f"wholly outside {against}" if timed.band else
+                                                            f"not {timed.stated}"))
 
 
 def _record(j: dict) -> dict:
@@ -296,7 +296,7 @@ def _record(j: dict) -> dict:
 
 def _decision(j: dict) -> dict:
     """What deciding it again needs (claimcheck/evidence.py): the value and the interval judged."""
-    return {"decision": rules.timed(j["figure"], j["value"], j["interval"]).measured, "measurement": "timing"}
+    return {"decision": rules.timed(j["timed"], j["value"], j["interval"]).measured, "measurement": "timing"}
 
 
 def _slope_of(key, ns):
@@ -308,7 +308,7 @@ def _slope_claim(request, run, claim_record, key, name, stated, what, extra):
     last4 = run.ns[-4:]
     j = judged(run, name, lambda ys: cost.loglog_slope(last4, ys), _slope_of(key, last4))
     claim_record(stated=stated, measured={**_record(j), **extra(run.rows())},
-                 tolerance=f"the slope's interval inside {list(j['figure'].band)}", figure=name,
+                 tolerance=f"the slope's interval inside {list(j['timed'].band)}", label=name,
                  rule="timing", device=run.device, **_decision(j))
     instrument_reading(request, run.device, f"{name} {j['value']:.3f}")
     _decided(request, j, what)
@@ -338,7 +338,7 @@ def test_time_ratio_per_doubling(requested, device, tables, claim_record, reques
     claim_record(stated={"converges on": FIGURES["cost.converges_on_4"].value,
                          "the chapter's last ratios": [FIGURES["cost.ms_x4_4096"].value, FIGURES["cost.ms_x4_8192"].value]},
                  measured={"ratios": [round(r["ratio"], 3) for r in rows[1:]], **_record(j)},
-                 tolerance=f"the last ratio's interval inside {list(j['figure'].band)}", figure="last time ratio",
+                 tolerance=f"the last ratio's interval inside {list(j['timed'].band)}", label="last time ratio",
                  rule="timing", device=dev, **_decision(j))
     instrument_reading(request, dev, f"last time ratio {j['value']:.2f}")
     _decided(request, j, "last ratio")
@@ -362,7 +362,7 @@ def test_peak_memory_ratio_per_doubling(requested, device, tables, claim_record,
                           "peak MB at 8192": CHAPTER_PEAK_MB[8192]},
                  measured={"ratios": ratios, "slope": slope, "peak MB": list(peaks.values())},
                  tolerance="last ratio within 0.15 of 4 and above the one before; slope within 0.15 of 2",
-                 decision=decision.measured, measurement="peak_memory", figure="last peak-memory ratio and slope",
+                 decision=decision.measured, measurement="peak_memory", label="last peak-memory ratio and slope",
                  device=dev)
     instrument_reading(request, dev, f"last peak-memory ratio {ratios[-1]:.2f}")
     decide(request, decision.holds,
@@ -405,7 +405,7 @@ def test_a_doubling_of_n_converges_in_the_counts(what, claim_record, request):
                            "ratios": [round(y / x, 4) for x, y in itertools.pairwise(counts)],
                            "n^2 coefficient (the limit reading)": leading},
                  tolerance=f"ratios rising, at most {f.value}, the last within {f.rounding} of it (docs/choices.md)",
-                 rule="counts", figure=f"counted {what}", decision=decision.measured, measurement="op_counts")
+                 rule="counts", label=f"counted {what}", decision=decision.measured, measurement="op_counts")
     decide(request, decision.holds, f"counted {what}: {decision.why}")
 
 
@@ -425,10 +425,10 @@ def _timed_figure(request, claim_record, run, name, statistic, samples_of, what,
     the chapter's rounding, refuted if outside, too noisy to decide if it lies inside an interval
     wider than the gap the figure must tell apart; a reading, off the chapter's kind of device."""
     j = judged(run, name, statistic, samples_of)
-    f = j["figure"]
-    claim_record(stated=f.stated, measured=_record(j), figure=name, rule="timing", device=dev, **_decision(j),
-                 tolerance=f"{f.stated} inside the interval widened by {f.rounding}; undecided if that "
-                           f"interval is wider than {f.too_wide}")
+    timed = j["timed"]
+    claim_record(stated=timed.stated, measured=_record(j), label=name, rule="timing", device=dev, **_decision(j),
+                 tolerance=f"{timed.stated} inside the interval widened by {timed.rounding}; undecided if that "
+                           f"interval is wider than {timed.too_wide}")
     device_specific(request, dev, f"{what} {j['value']:.3f}")
     _decided(request, j, what)
 
@@ -445,25 +445,25 @@ def test_time_exponent_is_the_chapters(requested, device, tables, claim_record, 
 
 
 @pytest.mark.claim("cost.memory_quadratic")
-@pytest.mark.parametrize("figure,fid", [pytest.param("exponent", "cost.memory_exponent", id="exponent",
-                                                     marks=pytest.mark.figure("cost.memory_exponent")),
-                                        pytest.param("last ratio", "cost.memory_last_ratio", id="last ratio",
-                                                     marks=pytest.mark.figure("cost.memory_last_ratio"))])
+@pytest.mark.parametrize("which,fid", [pytest.param("exponent", "cost.memory_exponent", id="exponent",
+                                                 marks=pytest.mark.figure("cost.memory_exponent")),
+                                    pytest.param("last ratio", "cost.memory_last_ratio", id="last ratio",
+                                                 marks=pytest.mark.figure("cost.memory_last_ratio"))])
 @pytest.mark.parametrize("requested", DEVICES)
-def test_memory_figures_are_the_chapters(requested, figure, fid, device, tables, claim_record, request):
+def test_memory_figures_are_the_chapters(requested, which, fid, device, tables, claim_record, request):
     dev = _device(requested, device)
     run = tables(dev)
     peaks, ns = run.peaks, run.ns
-    value = (cost.loglog_slope(ns[-4:], [peaks[n] for n in ns[-4:]]) if figure == "exponent"
+    value = (cost.loglog_slope(ns[-4:], [peaks[n] for n in ns[-4:]]) if which == "exponent"
              else peaks[ns[-1]] / peaks[ns[-2]])
     stated, rounding = FIGURES[fid].value, FIGURES[fid].rounding
     decision = rules.within(value, stated, rounding)
     claim_record(stated=stated, measured=value, tolerance=f"the chapter's rounding, {rounding:g} (byte counts)",
-                 figure=f"memory {figure}", peak_mb=list(peaks.values()), device=dev,
+                 label=f"memory {which}", peak_mb=list(peaks.values()), device=dev,
                  decision=decision.measured, measurement="peak_memory")
-    device_specific(request, dev, f"memory {figure} {value:.3f}")
+    device_specific(request, dev, f"memory {which} {value:.3f}")
     decide(request, decision.holds,
-           f"memory {figure} {value:.3f}, not {stated} (peak MB {', '.join(f'{p:.1f}' for p in peaks.values())})")
+           f"memory {which} {value:.3f}, not {stated} (peak MB {', '.join(f'{p:.1f}' for p in peaks.values())})")
 
 
 # The chapter's peak-MB column: the GPU allocator's byte counts, which it says "do not move".
@@ -593,7 +593,7 @@ def test_fused_kernel_peak_memory_is_linear_in_n(requested, device, claim_record
     decision = rules.bounds([["peak memory's log-log slope at most 1 + 0.15", slope, "<=", 1.15]])
     claim_record(stated="memory linear in n", measured={"peak MB": dict(zip(ns, peaks)), "slope": slope},
                  tolerance="slope at most 1 + 0.15 (fixed weights make it sublinear at small n)",
-                 figure="the fused kernel's peak memory linear in n", decision=decision.measured, rule="stated",
+                 label="the fused kernel's peak memory linear in n", decision=decision.measured, rule="stated",
                  measurement="peak_memory", device=dev)
     instrument_reading(request, dev, f"the fused kernel's peak-memory slope {slope:.3f}")
     decide(request, decision.holds, f"the fused kernel's peak memory grows with slope {slope:.3f} over "

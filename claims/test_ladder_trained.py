@@ -54,7 +54,7 @@ LEVELS = [
 def test_run_ends_at_the_chapters_perplexity(claim_id, recipe, split, printed, trained, seeds, claim, claim_record, request):
     _, (r,) = runs(trained, seeds, claim, recipe)
     which = "held-out" if split is val else "train"
-    trained_figure(request, claim_record, measurement="perplexity", figure=f"{recipe} {which} perplexity", stated=printed.value,
+    trained_figure(request, claim_record, measurement="perplexity", label=f"{recipe} {which} perplexity", stated=printed.value,
                    values=split(r), rounding=printed.rounding, recipe=recipe,
                    source=r[0].metrics.get("source", "trained"))
 
@@ -66,7 +66,7 @@ def test_average_perplexity_ratio_to_no_context(trained, seeds, claim, claim_rec
     ratios = [a / b for a, b in zip(val(avg), val(base))]
     # "about four times": a whole number, +-0.5, widened by 2 sd over seeds
     four = FIGURES["average.four_times"]
-    trained_figure(request, claim_record, measurement="perplexity", figure="average / baseline perplexity", stated=four.value, values=ratios,
+    trained_figure(request, claim_record, measurement="perplexity", label="average / baseline perplexity", stated=four.value, values=ratios,
                    rounding=four.rounding, unit="x", baseline=val(base), average=val(avg))
 
 
@@ -75,7 +75,7 @@ def test_residual_average_contributes_nothing_over_the_baseline(trained, seeds, 
     _, (base, res) = runs(trained, seeds, claim, "baseline", "residual_average")
     # the difference of the chapter's two printed levels, at their rounding
     stated = round(FIGURES["ladder.residual_average_val"].value - FIGURES["ladder.baseline"].value, 2)
-    trained_figure(request, claim_record, measurement="perplexity", figure="residual average - baseline", stated=stated, values=gain(res, base),
+    trained_figure(request, claim_record, measurement="perplexity", label="residual average - baseline", stated=stated, values=gain(res, base),
                    rounding=FIGURES["ladder.baseline"].rounding,        # the levels' printed hundredths
                    unit=" points", residual_average=val(res), baseline=val(base))
 
@@ -130,5 +130,5 @@ GAINS = [
 @pytest.mark.parametrize("worse,better,stated,rounding", GAINS)
 def test_gain_in_perplexity_points(worse, better, stated, rounding, trained, seeds, claim, claim_record, request):
     _, (a, b) = runs(trained, seeds, claim, worse, better)
-    trained_figure(request, claim_record, measurement="perplexity", figure=f"{better} over {worse}", stated=stated, values=gain(a, b),
+    trained_figure(request, claim_record, measurement="perplexity", label=f"{better} over {worse}", stated=stated, values=gain(a, b),
                    rounding=rounding, unit=" points", part="perplexity", **{worse: val(a), better: val(b)})

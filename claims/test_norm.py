@@ -50,7 +50,7 @@ CASES = [pytest.param(norm, i, what, FIGURES[fid].value, FIGURES[fid].rounding, 
 def test_gradient_profile_figures(norm, i, what, stated, rounding, profiles, claim_record, request):
     runs = profiles(norm)
     values = [(g[0], g[-1], g[-1] / g[0])[i] for g in runs]
-    trained_figure(request, claim_record, measurement="grad_profile", figure=f"{norm}-norm {what} gradient norm at init", stated=stated,
+    trained_figure(request, claim_record, measurement="grad_profile", label=f"{norm}-norm {what} gradient norm at init", stated=stated,
                    values=values, rounding=rounding, profile_mean=[statistics.mean(b) for b in zip(*runs)],
                    note=f"PyTorch's default initialisation; block norms from {statistics.mean(g[0] for g in runs):.3f} "
                         f"(first) to {statistics.mean(g[-1] for g in runs):.3f} (last)")

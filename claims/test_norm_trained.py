@@ -42,15 +42,15 @@ DIVERGES = [
 
 
 @pytest.mark.claim("norm.postnorm_diverges")
-@pytest.mark.parametrize("figure,stated,rounding", DIVERGES)
-def test_postnorm_without_warmup_against_prenorm(figure, stated, rounding, trained, seeds, claim_record, request):
+@pytest.mark.parametrize("quantity,stated,rounding", DIVERGES)
+def test_postnorm_without_warmup_against_prenorm(quantity, stated, rounding, trained, seeds, claim_record, request):
     _n, rs = runs(trained, seeds, "postnorm", "prenorm")
     post, pre = val(rs["postnorm"]), val(rs["prenorm"])
-    per_seed = post if figure == "postnorm" else [a / b for a, b in zip(post, pre)]
+    per_seed = post if quantity == "postnorm" else [a / b for a, b in zip(post, pre)]
     at_best = best(rs["postnorm"]), best(rs["prenorm"])
-    reading = None if figure == "postnorm" or None in at_best else best_step_reading(
+    reading = None if quantity == "postnorm" or None in at_best else best_step_reading(
         [a / b for a, b in zip(*at_best)], rs["postnorm"], rs["prenorm"])
-    trained_figure(request, claim_record, measurement="perplexity", figure=figure, stated=stated, values=per_seed, rounding=rounding,
+    trained_figure(request, claim_record, measurement="perplexity", label=quantity, stated=stated, values=per_seed, rounding=rounding,
                    note=levels(rs), postnorm=post, prenorm=pre, reading=reading)
 
 
@@ -95,7 +95,7 @@ LEVELS = [
 def test_run_ends_at_the_chapters_perplexity(run, trained, seeds, claim_record, request):
     _n, rs = runs(trained, seeds, run)
     printed = FIGURES[f"norm.{run}"]
-    trained_figure(request, claim_record, measurement="perplexity", figure=f"{run} held-out perplexity", stated=printed.value,
+    trained_figure(request, claim_record, measurement="perplexity", label=f"{run} held-out perplexity", stated=printed.value,
                    values=val(rs[run]), rounding=printed.rounding, reading=best_step_reading(best(rs[run]), rs[run]),
                    note=f"train perplexity {over_seeds(train_ppl(rs[run]))}")
 
@@ -116,6 +116,6 @@ DIFFERENCES = [
 def test_difference_between_runs_is_the_chapters(a, b, trained, seeds, claim_record, request):
     _n, rs = runs(trained, seeds, a, b)
     stated = round(CHAPTER[a] - CHAPTER[b], 2)
-    trained_figure(request, claim_record, measurement="perplexity", figure=f"{a} - {b}", stated=stated,
+    trained_figure(request, claim_record, measurement="perplexity", label=f"{a} - {b}", stated=stated,
                    values=[x - y for x, y in zip(val(rs[a]), val(rs[b]))], rounding=0.005, unit=" points",
                    note=levels(rs))

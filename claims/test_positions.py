@@ -140,7 +140,7 @@ def test_without_positions_every_prefix_ordering_gives_the_same_output_in_a_stac
     decision = rules.bounds([["two blocks: max |logit difference| at t over prefix orderings",
                               seen["max |logit difference| at t"], "<=", PREFIX_NOISE]])
     claim_record(stated="every ordering of the prefix alike", measured=seen, tolerance=f"<= {PREFIX_NOISE} (float64 noise)",
-                 figure="two blocks, no positions", decision=decision.measured,
+                 label="two blocks, no positions", decision=decision.measured,
                  one_block=one)     # the one-layer reading, beside the verdict (never one itself)
     decide(request, decision.holds,
            f"in a stack of two blocks without positions, permuting tokens 0..t-1 moves the logits at t by up to "

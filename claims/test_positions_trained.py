@@ -77,7 +77,7 @@ def _plot(curves, evidence):
     ax.set_xscale("log", base=2); ax.set_yscale("log")
     ax.set_xlabel("evaluation window (tokens); trained at 64"); ax.set_ylabel("held-out perplexity")
     ax.legend()
-    evidence.figure("positions.png", fig)
+    evidence.plot("positions.png", fig)
 
 
 def growth(run, T):
@@ -248,7 +248,7 @@ ALIBI = [
 @pytest.mark.claim("positions.alibi_improves")
 @pytest.mark.parametrize("value,stated,rounding,label", ALIBI)
 def test_alibi_figures(value, stated, rounding, label, curves, claim_record, request):
-    trained_figure(request, claim_record, figure=label, stated=stated,
+    trained_figure(request, claim_record, label=label, stated=stated,
                    values=[value(r) for r in curves["alibi"]], rounding=rounding, measurement="perplexity_at_window",
                    per_window={T: [r[T] for r in curves["alibi"]] for T in POSITIONS_EVAL})
 

@@ -115,7 +115,7 @@ def test_the_chapters_head_matches_torch_at_the_chapters_precision(reference, cl
     claim_record(stated={"max |diff|": CHAPTER_DIFF, "mean |out|": CHAPTER_MAGNITUDE, "relative, in eps32": theirs},
                  measured={"max |diff|": diffs[reference], "mean |out|": magnitude, "relative, in eps32": ours},
                  tolerance="the same power of ten of eps32 (round(log10)); the output magnitude is recorded "
-                           "(it depends on the inputs the chapter leaves open)", figure=f"vs {reference}")
+                           "(it depends on the inputs the chapter leaves open)", label=f"vs {reference}")
     same_order = ours > 0 and round(np.log10(ours)) == round(np.log10(theirs))
     decide(request, same_order and diffs[reference] <= _tolerance(y, 128),
            f"max |diff| against {reference} is {diffs[reference]:.3g} on outputs of mean magnitude "
@@ -137,7 +137,7 @@ def test_multihead_module_matches_multihead_attention(claim_record):
     d_mha = (y - y_ref).abs().max().item()
     tol = _tolerance(y_ref, C)
     claim_record(stated="the same arithmetic at float32 precision", measured={"vs nn.MultiheadAttention": d_mha},
-                 tolerance=f"<= d_model * eps32 * max|out| = {tol:.2e}", figure="the 4-head module vs nn.MultiheadAttention")
+                 tolerance=f"<= d_model * eps32 * max|out| = {tol:.2e}", label="the 4-head module vs nn.MultiheadAttention")
     assert d_mha <= tol
 
 
@@ -151,7 +151,7 @@ def test_sdpa_path_matches_explicit_path(claim_record):
         explicit = att(x, path="explicit")
     diff, tol = (fast - explicit).abs().max().item(), _tolerance(explicit, 64)
     claim_record(stated="the same arithmetic at float32 precision", measured={"fused vs explicit": diff},
-                 tolerance=f"<= d_model * eps32 * max|out| = {tol:.2e}", figure="the module's SDPA path vs its explicit path")
+                 tolerance=f"<= d_model * eps32 * max|out| = {tol:.2e}", label="the module's SDPA path vs its explicit path")
     assert diff <= tol
 
 

@@ -119,6 +119,6 @@ def test_a_recurrences_gradient_vanishes_or_explodes_with_the_steps(seed, claim_
         ["the average's changes by less than 10 times 1/T", 1 / change["average"], "<", 10 * long / short]])
     claim_record(stated="vanishes or explodes", measured={m: {f"T={T}": v for T, v in g[m].items()} for m in g},
                  tolerance="a factor of 10^6 from 5 to 500 steps (the average's: 1/T)", decision=decision.measured,
-                 seed=seed, figure=f"seed {seed}")
+                 seed=seed, label=f"seed {seed}")
     decide(request, decision.holds, f"from {short} to {long} steps the recurrence's gradient is multiplied by "
                                     f"{change['recurrence']:.3g}, the average's by {change['average']:.3g}: {decision.why}")

@@ -118,7 +118,7 @@ def test_undivided_head_effective_token_count(claim_record):
     # the mean over 2,000 rows is ~0.01, well inside that band.
     f = FIGURES["scale.effective_one"]
     claim_record(stated=f.value, measured=undivided, tolerance=f"rounds to {f.value} (within {f.rounding})",
-                 divided=divided, figure="undivided, d_k = 256: effective tokens of 64")
+                 divided=divided, label="undivided, d_k = 256: effective tokens of 64")
     assert abs(undivided - f.value) < f.rounding
     assert divided > 10 * undivided                                 # division is what restores it
 
@@ -225,7 +225,7 @@ def test_multiplied_scores_turn_a_soft_blend_into_a_hard_choice(claim_record, re
                   ["softmax(10 s): mean effective tokens below 2 (a hard choice)", hard_eff, "<", 2],
                   ["softmax(10 s): mean top weight above one half", hard_top, ">", 0.5]]
     decision = rules.bounds(conditions)       # an ordering, recorded like claimcheck/rule.py ordering's
-    claim_record(stated="soft blend -> hard choice", figure="softmax(s) vs softmax(10 s): effective tokens",
+    claim_record(stated="soft blend -> hard choice", label="softmax(s) vs softmax(10 s): effective tokens",
                  measured={"softmax(s)": {"effective tokens": soft_eff, "top weight": soft_top},
                            "softmax(10 s)": {"effective tokens": hard_eff, "top weight": hard_top}},
                  tolerance="soft: > 10 effective tokens; hard: < 2 effective tokens and top weight > 0.5",

@@ -36,7 +36,7 @@ def _scale32(trained, seeds, claim):
 @pytest.mark.figure("scale.worth_32")
 def test_what_the_division_is_worth_at_d_k_32(trained, seeds, claim, claim_record, request):
     divided, undivided, worth = _scale32(trained, seeds, claim)
-    trained_figure(request, claim_record, measurement="perplexity", figure="worth of the division at d_k = 32", stated=CHAPTER["worth_32"],
+    trained_figure(request, claim_record, measurement="perplexity", label="worth of the division at d_k = 32", stated=CHAPTER["worth_32"],
                    values=worth, rounding=FIGURES["scale.worth_32"].rounding, unit=" points", divided=val(divided),
                    undivided=val(undivided), sign_per_seed=["divided ahead" if w > 0 else "undivided ahead"
                                                              for w in worth])
@@ -72,7 +72,7 @@ def test_without_the_division_wide_heads_are_worse(d_k, stated, trained, seeds, 
     undivided = trained("scale", f"scale{d_k}_undivided", n, weights=False)
     worth = gain(undivided, divided)
     # Whole points in the chapter: +-0.5, widened by two seed-to-seed sd of the paired gap.
-    trained_figure(request, claim_record, measurement="perplexity", figure=f"worth of the division at d_k = {d_k}", stated=stated,
+    trained_figure(request, claim_record, measurement="perplexity", label=f"worth of the division at d_k = {d_k}", stated=stated,
                    values=worth, rounding=FIGURES[f"scale.worth_{d_k}"].rounding, unit=" points", d_k=d_k, divided=val(divided),
                    undivided=val(undivided))
 
@@ -127,7 +127,7 @@ RUNAWAY = [
 def test_the_undivided_head_runs_away(variant, when, stat, stated, rounding, label, softmax, claim_record, request):
     runs = softmax(1024, variant)
     # The chapter's rounding (half a unit of its last digit) widened by two seed-to-seed sd.
-    trained_figure(request, claim_record, figure=label,
+    trained_figure(request, claim_record, label=label,
                    measurement="softmax_stats_at_init" if when == "init" else "softmax_stats", stated=stated,
                    values=[s[stat] for s in runs[when]], rounding=rounding, d_k=1024)
 

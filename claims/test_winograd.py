@@ -173,7 +173,7 @@ def check(request, runs, stated, claim_record, n_items, rate="accuracy", **extra
     claim_record(stated=stated, measured={"mean": statistics.mean(values), "sd": sd, "per seed": values,
                                           other.replace("_", " "): [getattr(r, other) for r in runs]},
                  tolerance=f"{spec.rounding} + 2 max(sd, SE) = {tol:.3f}", seeds=len(values), rule="rate",
-                 decision=decision.measured, measurement="winograd_accuracy", figure=label, **extra)
+                 decision=decision.measured, measurement="winograd_accuracy", label=label, **extra)
     settle(request, decision.verdict,
            f"{rate.replace('_', ' ')} {over_seeds([100 * v for v in values], ' %')}, "
            f"{'against' if decision.verdict == 'undecided' else 'not'} {100 * stated:.1f} % "
@@ -252,7 +252,7 @@ def maps(winograd, evidence):
     text = "\n\n".join(format_rows(words, rows) for words, rows in zip(PAIR, pair[0]))
     evidence.text("winograd_attention.txt", text + "\n")
     print("\n" + text)
-    evidence.figure("winograd_attention.png", _heatmap(PAIR, pair[0]))
+    evidence.plot("winograd_attention.png", _heatmap(PAIR, pair[0]))
     return {"by_adj": by_adj, "pair": pair[0], "models": models, "task": task}
 
 
@@ -287,7 +287,7 @@ def test_block1_concentrates_on_the_first_noun_whatever_the_adjective(maps, clai
     argmax_first = (block1.argmax(-1) == X_POS).float().mean().item()
     most = [word_at(i) for i in block1.mean(0).argmax(-1).tolist()]  # per seed, averaged over adjectives
     level = FIGURES[f"winograd.map_tired_1_{X_POS}"]                # the 0.70 the chapter prints for it
-    trained_figure(request, claim_record, figure=LEVEL_BLOCK1, stated=level.value, rounding=level.rounding,
+    trained_figure(request, claim_record, label=LEVEL_BLOCK1, stated=level.value, rounding=level.rounding,
                    values=on_first.mean(0).tolist(), measurement="winograd_attention",
                    max_change_across_adjectives=spread, argmax_is_first_noun=argmax_first,
                    per_model=per_model(block1, lambda rows: bool((rows.argmax(-1) == X_POS).all()),
@@ -333,7 +333,7 @@ CELLS = [pytest.param(adj, blk, pos, w, id=f"{adj} blk {blk} {PAIR[adj == 'wet']
 @pytest.mark.parametrize("adj,block,pos,stated", CELLS)
 def test_printed_attention_weight(adj, block, pos, stated, maps, claim_record, request):
     per_seed = maps["by_adj"][(CROSSER + CROSSED).index(adj), :, block - 1, pos]     # (seeds,)
-    trained_figure(request, claim_record, measurement="winograd_attention", figure=f"{adj}: block {block} on {WORDS[pos]!r} (position {pos})",
+    trained_figure(request, claim_record, measurement="winograd_attention", label=f"{adj}: block {block} on {WORDS[pos]!r} (position {pos})",
                    stated=stated, values=per_seed.tolist(), rounding=FIGURES[f"winograd.map_{adj}_{block}_{pos}"].rounding,
                    row_mean={w: round(v, 3) for w, v in zip(WORDS, maps["by_adj"][(CROSSER + CROSSED).index(adj), :,
                                                                                  block - 1].mean(0).tolist())})
@@ -356,7 +356,7 @@ def _routing(maps, claim_record, request, which, target):
     level = FIGURES[f"winograd.map_{'tired' if which == 'crosser' else 'wet'}_2_{target}"]
     hit = (t.argmax(-1) == target).float().mean().item()
     heaviest = {word_at(int(i)): n for i, n in zip(*torch.unique(t.argmax(-1), return_counts=True))}
-    trained_figure(request, claim_record, figure=label, stated=level.value, rounding=level.rounding,
+    trained_figure(request, claim_record, label=label, stated=level.value, rounding=level.rounding,
                    values=t[..., target].mean(0).tolist(), measurement="winograd_attention",
                    share_of_rows_with_argmax_on_target=hit,
                    per_model=per_model(t, lambda rows: bool((rows.argmax(-1) == target).all()),
@@ -407,7 +407,7 @@ def test_a_same_first_layer_query_does_not_make_the_same_row(seed, request, clai
     claim_record(stated="same query, so the same block-1 row for both sentences",
                  measured={"query difference": query_moved, "row difference": row_moved,
                            "weight on the adjective": rows[:, :, ADJ_POS].mean(1)},
-                 tolerance="exact (bit for bit)", seed=seed, figure=f"seed {seed}")
+                 tolerance="exact (bit for bit)", seed=seed, label=f"seed {seed}")
     assert query_moved == 0.0                                        # the premise holds
     decide(request, row_moved == 0.0, f"the query is identical but the row is not (max difference {row_moved:.3g}): "
                                       "the keys include the adjective, which differs between the sentences")

@@ -33,8 +33,8 @@ def drift(device: str) -> dict:
                          "python benchmarks/cost_flakes.py --calibrate") from None
 
 
-def drift_sd(device: str, figure: TimedFigure) -> float:
-    return float(drift(device).get("figures", {}).get(figure.drift_of or figure.name, {}).get("sd", 0.0))
+def drift_sd(device: str, timed: TimedFigure) -> float:
+    return float(drift(device).get("figures", {}).get(timed.drift_of or timed.name, {}).get("sd", 0.0))
 
 
 # processes timed first, added while a figure straddles, and at most
@@ -94,15 +94,15 @@ class CostRun:
         if busy and not self.smoke:
             raise TooNoisy(f"too noisy to decide: {busy}")
         _, step, most = self.schedule
-        figure, drift = TIMED[name], drift_sd(self.device, TIMED[name])
+        timed, drift = TIMED[name], drift_sd(self.device, TIMED[name])
         while True:
             samples = samples_of(self.timings)
             value = statistic([min(s) for s in samples])
             a, b = np.percentile(cost.bootstrap(statistic, samples), [2.5, 97.5])
-            verdict, lo, hi = judge(figure, value, a, b, drift)
+            verdict, lo, hi = judge(timed, value, a, b, drift)
             floor_lo, floor_hi = floor(value, drift)
             floor_only = floor_lo <= a and b <= floor_hi                    # more processes change nothing
             if verdict != "undecided" or floor_only or self.timings.repeats >= most:
-                return {"figure": figure, "verdict": verdict, "value": value, "bootstrap": [a, b],
+                return {"timed": timed, "verdict": verdict, "value": value, "bootstrap": [a, b],
                         "interval": [lo, hi], "drift": drift, "repeats": self.timings.repeats}
             self.timings.more(step)

@@ -50,9 +50,9 @@ def test_every_repeat_names_a_figure_with_the_same_value(d):
     assert d.printed or len(inside) == 1, f"{d.anchor!r} holds {inside}: say which one it restates (printed=)"
     printed = d.printed or inside[0]
     assert d.repeats in FIGURES, f"{d.anchor!r}: a repeat must name the figure it restates"
-    repeat, figure = Figure("repeat", "", printed, printed), FIGURES[d.repeats]
-    assert abs(repeat.value - figure.value) <= repeat.rounding + 1e-12 * abs(figure.value), \
-        f"{d.anchor!r} restates {printed}, but {d.repeats} is {figure.printed}"
+    repeat, entry = Figure("repeat", "", printed, printed), FIGURES[d.repeats]
+    assert abs(repeat.value - entry.value) <= repeat.rounding + 1e-12 * abs(entry.value), \
+        f"{d.anchor!r} restates {printed}, but {d.repeats} is {entry.printed}"
 
 
 def test_a_repeat_of_another_value_is_caught():

@@ -11,11 +11,11 @@ from claims import chapter_figures, registry
 from claims.chapter_figures import FIGURES, READ, Figure, located, printed_in_anchor
 
 
-@pytest.mark.parametrize("figure", FIGURES.values(), ids=lambda f: f.id)
-def test_every_anchor_is_in_the_chapter_once_and_holds_the_printed_number(figure, chapter_text):
-    assert located(chapter_text, figure) >= 0, f"{figure.id}: anchor {figure.anchor!r} is not in the chapter"
-    assert printed_in_anchor(figure), f"{figure.id}: {figure.printed!r} is not in its anchor"
-    assert figure.claim in registry.CLAIMS
+@pytest.mark.parametrize("entry", FIGURES.values(), ids=lambda f: f.id)
+def test_every_anchor_is_in_the_chapter_once_and_holds_the_printed_number(entry, chapter_text):
+    assert located(chapter_text, entry) >= 0, f"{entry.id}: anchor {entry.anchor!r} is not in the chapter"
+    assert printed_in_anchor(entry), f"{entry.id}: {entry.printed!r} is not in its anchor"
+    assert entry.claim in registry.CLAIMS
 
 
 def test_values_and_roundings_come_from_the_printed_digits():
@@ -102,9 +102,9 @@ def test_the_check_finds_a_typed_figure(tmp_path):
 
 
 def test_a_claims_stated_figure_is_filled_in_from_the_table():
-    assert registry.get("norm.prenorm_needs_no_warmup").figure == "37.62 vs 37.82"
+    assert registry.get("norm.prenorm_needs_no_warmup").stated_figure == "37.62 vs 37.82"
     for c in registry.CLAIMS.values():
-        assert "{" not in c.figure, c.id                    # every placeholder is a figure ID
+        assert "{" not in c.stated_figure, c.id                    # every placeholder is a figure ID
 
 
 def test_figure_ids_and_claim_ids_never_collide():

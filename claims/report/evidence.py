@@ -130,8 +130,9 @@ class Facts:
         """One figure of each seed's newest run of a recipe (a record's field, else its metric)."""
         return [r[key] if key in r else r["metrics"].get(key) for r in self.group(group).get(recipe, [])]
 
-    def figure(self, fid: str) -> dict:
-        """The evidence of one of the chapter's figures, by its figure ID ({} if no test carries it)."""
+    def figure_row(self, fid: str) -> dict:
+        """The evidence of one of the chapter's figures, by its figure ID: its row of the merged
+        report's figure rows ({} if no test carries it)."""
         if fid not in FIGURES:
             raise KeyError(f"unknown figure ID {fid!r} (claims/chapter_figures.py)")
         return self.figures.get(fid, {})
@@ -139,7 +140,7 @@ class Facts:
     def figure_measured(self, fid: str, shape: tuple = OBJECT):
         """A figure's measurement, checked to be of `shape` (an object by default); None if no
         test measured it."""
-        row = self.figure(fid)
+        row = self.figure_row(fid)
         return self._shaped(row.get("measured"), shape, row.get("source"), row.get("claim"), row.get("test"),
                             f"measured (figure {fid})")
 

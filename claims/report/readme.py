@@ -61,7 +61,7 @@ def readme_table(report: dict) -> str:
                 evidence = f"{c.get('tier')}, {c.get('device')}"
                 if c.get("tier") in ("gpu", "slow"):
                     evidence += f", {c.get('seeds')} seed(s)"
-            lines.append(f"| `{c['id']}` | {registry.get(c['id']).figure.replace('|', '/')} | {verdict_label(CHAPTER, c)} "
+            lines.append(f"| `{c['id']}` | {registry.get(c['id']).stated_figure.replace('|', '/')} | {verdict_label(CHAPTER, c)} "
                          f"| {evidence} |")
     return "\n".join(lines)
 

@@ -43,7 +43,7 @@ def _runaway_wide_rows(facts: Facts) -> list[list]:
         return []
     rows = []
     for row, fid, variant, stat in RUNAWAY_ROWS:
-        ours = facts.figure(fid).get("measured") or {}
+        ours = facts.figure_row(fid).get("measured") or {}
         theirs = reading.get(variant, {}).get(stat) or []
         rows.append([row, FIGURES[fid].value, over_seeds(ours.get("per seed") if isinstance(ours, dict) else None,
                                                            per_seed=False),

@@ -21,7 +21,7 @@ def running_mean(values) -> float:
 
 def exact(claim, fid: str, measured: float, what: str) -> None:
     stated = FIGURES[fid].value
-    claim.record(stated=stated, measured=measured, tolerance="exact", figure=fid, measurement="running_mean")
+    claim.record(stated=stated, measured=measured, tolerance="exact", label=fid, measurement="running_mean")
     claim.decide(measured == stated, f"{what} is {measured}, the text prints {FIGURES[fid].printed}")
 
 
@@ -61,4 +61,5 @@ def test_the_running_mean_of_uniform_draws(claim):
     f = FIGURES["noise.uniform_10000"]
     draws = [random.Random(seed) for seed in range(3)]                 # one generator a seed
     values = [running_mean(rng.random() for _ in range(10_000)) for rng in draws]
-    claim.figure(figure=f.id, stated=f.value, values=values, rounding=f.rounding, measurement="uniform_running_mean")
+    claim.trained_figure(label=f.id, stated=f.value, values=values, rounding=f.rounding,
+                         measurement="uniform_running_mean")

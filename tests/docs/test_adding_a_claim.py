@@ -67,8 +67,8 @@ class Example:
         tests = [n for n in self.blocks if re.fullmatch(r"claims/test_\w+\.py", n)]
         assert len(tests) == 1, f"{PAGE.name}: one example block for a claims/test_<section>.py, not {tests}"
         self.test_file = tests[0]
-        (_, figure), = _first_args(self.blocks[FIGURE_TABLE], "_f")
-        self.figure, self.claim = figure[0], figure[1]
+        (_, entry), = _first_args(self.blocks[FIGURE_TABLE], "_f")
+        self.figure, self.claim = entry[0], entry[1]             # its figure ID and claim ID
         (_, claim), = _first_args(self.blocks[REGISTRY], "_C")
         assert claim[0] == self.claim, f"the figure belongs to {self.claim}, the registry block adds {claim[0]}"
         (_, sentence), = _first_args(self.blocks[SENTENCES], "S")

@@ -102,6 +102,24 @@ def test_5_claim_record_refuses_what_is_not_evidence_and_the_test_fails(project)
     assert claims["corpus.chars"]["verdict"] == "fails" and claims["corpus.tokens"]["verdict"] == "holds"
 
 
+
+def test_5_claim_record_stores_a_label_under_its_field_figure_and_refuses_figure(project):
+    # `figure` in the code names a figure ID alone: a record's words are its label, stored under
+    # the field the committed evidence has always given them ("figure")
+    (project.path / "claims" / "test_l.py").write_text(
+        "import pytest\n"
+        "@pytest.mark.claim('corpus.chars')\ndef test_label(claim_record):\n"
+        "    claim_record(stated=1, measured=1, tolerance='exact', label='one vs one')\n"
+        "@pytest.mark.claim('corpus.tokens')\ndef test_figure(claim_record):\n"
+        "    claim_record(stated=1, measured=1, tolerance='exact', figure='one vs one')\n")
+    result = project.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*claim_record(figure=...): a record's words are its label=...*"])
+    claims = {c["id"]: c for c in json.loads((project.path / "report" / "claims.json").read_text())["claims"]}
+    (rec,) = claims["corpus.chars"]["tests"][0]["records"]
+    assert rec["figure"] == "one vs one" and "label" not in rec
+    assert claims["corpus.tokens"]["verdict"] == "fails"
+
 # ------------------------------------------------------------ 6-11. the cache
 
 def test_6_a_flipped_figure_in_meta_json_is_caught_like_a_flipped_weight(tmp_path):

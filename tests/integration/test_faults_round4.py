@@ -93,13 +93,13 @@ def test_4_one_rule_for_pytest_and_the_report(scratch, tmp_path):
 def _fresh(ts: str, commit: str, meta: dict | None = None) -> dict:
     """A run's claims.json deciding one trained figure of the ladder on three seeds, at its printed
     value (a record holds measured values only; the rule inputs are the figure table's)."""
-    figure = next(iter(of_claim(FIGURES, "ladder.residual_head").values()))
+    entry = next(iter(of_claim(FIGURES, "ladder.residual_head").values()))
     runs = [{"group": "ladder", "recipe": "baseline", "seed": s, "key": f"k{s}"} for s in range(3)]
     test = {"nodeid": NODE, "outcome": "holds", "reason": "", "tier": "gpu", "device": "cuda:0", "seconds": 1.0,
             "timestamp": ts, "source": "fresh run", "torch": "9.9", "runs": runs,
-            "records": [{"stated": figure.value, "measured": figure.value, "tolerance": "t",
+            "records": [{"stated": entry.value, "measured": entry.value, "tolerance": "t",
                          "rule": rule_id("trained"), "seeds": 3, "measurement": "perplexity/1",
-                         "figures": [figure.id], "decision": {"values": [float(figure.value)] * 3}}]}
+                         "figures": [entry.id], "decision": {"values": [float(entry.value)] * 3}}]}
     return {"meta": {"source": "fresh run", "timestamp": ts, "commit": commit, "torch": "9.9", **(meta or {})},
             "claims": [{"id": "ladder.residual_head", "verdict": "holds", "tests": [test]}]}
 

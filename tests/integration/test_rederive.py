@@ -70,8 +70,8 @@ def _changed(rec: dict) -> dict:
     elif spec.kind == "within":
         d["value"] = spec.stated + (1000.0 if holds else 0.0)
     elif spec.kind == "timed":
-        figure = TIMED[spec.timed]
-        inside = sum(figure.band) / 2 if figure.band else figure.stated
+        timed = TIMED[spec.timed]
+        inside = sum(timed.band) / 2 if timed.band else timed.stated
         d["value"] = 1000.0 if holds else inside
         d["interval"] = [d["value"] - 0.001, d["value"] + 0.001]
     elif spec.kind == "converges":

@@ -169,7 +169,7 @@ from claimcheck.rule import trained_figure
 @pytest.mark.claim("norm.prenorm_needs_no_warmup")
 @pytest.mark.figure("norm.prenorm")
 def test_level(claim_record, request):
-    trained_figure(request, claim_record, measurement="perplexity", figure="prenorm held-out perplexity", stated=37.82,
+    trained_figure(request, claim_record, measurement="perplexity", label="prenorm held-out perplexity", stated=37.82,
                    values=json.loads(os.environ["MEASURED"]), rounding=0.005)
 """
 

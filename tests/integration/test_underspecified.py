@@ -148,7 +148,7 @@ from claimcheck.rule import trained_figure
 @pytest.mark.figure("norm.prenorm")
 @pytest.mark.parametrize("when", ["{after}", "{before}"])
 def test_prenorm(when, claim_record, request):
-    trained_figure(request, claim_record, measurement="perplexity", figure="prenorm held-out perplexity",
+    trained_figure(request, claim_record, measurement="perplexity", label="prenorm held-out perplexity",
                    stated=37.82, rounding=0.005, values=[53.1, 53.4, 53.2],
                    reading=("best held-out step", [37.80, 37.83, 37.84], when))
 '''

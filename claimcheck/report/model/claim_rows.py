@@ -58,7 +58,7 @@ class Section:
 
 
 def figure_name(t: dict) -> str:
-    """What a test checks, in the words its record gives ('figure'), else its test id."""
+    """What a test checks, in the words its record gives (its label, stored as 'figure'), else its test id."""
     rec = t["records"][0] if t.get("records") else {}
     return str(rec.get("figure") or t["nodeid"].split("::", 1)[-1])
 

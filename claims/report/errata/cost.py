@@ -13,8 +13,8 @@ READ_EXPONENT = f"n^{FIGURES['cost.time_exponent'].printed}"
 MEMORY_FIGURE = {"exponent": "cost.memory_exponent", "last ratio": "cost.memory_last_ratio"}
 
 
-def _memory(f: Facts, figure: str) -> float | None:
-    return f.figure_measured(MEMORY_FIGURE[figure], NUMBER)
+def _memory(f: Facts, which: str) -> float | None:
+    return f.figure_measured(MEMORY_FIGURE[which], NUMBER)
 
 
 def _memory_exponent_cause(f: Facts) -> str:
@@ -24,7 +24,7 @@ def _memory_exponent_cause(f: Facts) -> str:
     return (f"the exponent over the last four rows, {slope:.3f} here, is set by the non-quadratic remainder, which is "
             f"the allocator's (see cost.peak_memory); the last ratio, {last:.3g} here against the chapter's "
             f"{registry.FIGURE_VALUES['cost.memory_last_ratio']}, "
-            + ("holds" if f.figure(MEMORY_FIGURE["last ratio"]).get("verdict") == "holds" else "is refuted too"))
+            + ("holds" if f.figure_row(MEMORY_FIGURE["last ratio"]).get("verdict") == "holds" else "is refuted too"))
 
 
 def _peak_memory_cause(f: Facts) -> str:
@@ -58,7 +58,7 @@ def _time_doubling_cause(f: Facts) -> str:
     if len(ratios) < 4 or len(interval) != 2:
         return ""
     last4 = ", ".join(f"x{r:.2f}" for r in ratios[-4:])
-    memory = f.figure("cost.memory_last_ratio")
+    memory = f.figure_row("cost.memory_last_ratio")
     return (f"time per doubling does not settle at 4 on this {rec.get('case')} device: {last4} over the last four "
             f"doublings (the last in [{interval[0]:.2f}, {interval[1]:.2f}] over {m.get('repeats')} timing processes)"
             + _exponents(f) + "; neither device converges on exactly 4. "

@@ -41,6 +41,6 @@ def in_sentence(f: Facts, fid: str, values) -> str:
     """A figure as a suggested sentence prints it: the chapter's own number where that figure holds
     (another number would contradict a claim that holds) or is undecided (it needs more seeds, not
     a new number); where it is refuted, the measured mean at the chapter's precision."""
-    if f.figure(fid).get("verdict") in ("holds", "undecided"):
+    if f.figure_row(fid).get("verdict") in ("holds", "undecided"):
         return FIGURES[fid].printed
     return like_mean(values, FIGURES[fid].printed)

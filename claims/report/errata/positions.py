@@ -8,7 +8,7 @@ from claims.report.errata.facts import Erratum, Facts, in_sentence
 
 def _window(f: Facts, T: int) -> list[float]:
     """ALiBi's perplexity per seed at window T, as its figure at 64 recorded it."""
-    key = f.figure("positions.alibi_64").get("key")
+    key = f.figure_row("positions.alibi_64").get("key")
     m = (f.measured("positions.alibi_improves", key, field="per_window") if key else None) or {}
     return m.get(str(T), m.get(T, []))
 
