@@ -44,3 +44,20 @@ def in_sentence(f: Facts, fid: str, values) -> str:
     if f.figure_row(fid).get("verdict") in ("holds", "undecided"):
         return FIGURES[fid].printed
     return like_mean(values, FIGURES[fid].printed)
+
+
+def models_showing(f: Facts, claim: str, key: str, adjective_at: int) -> str:
+    """The chapter prints one model's map, ours are ten: how many of them show what the sentence
+    says (a test record's `per_model`, claims/test_winograd.py), and each model's heaviest word
+    with its weight, its row averaged over the adjectives (`adjective_at`: the adjective's slot)."""
+    m = f.measured(claim, key, field="per_model")
+    rows = m.get("rows") if m else None
+    if not m or not isinstance(rows, list) or not all(isinstance(r, dict) and r for r in rows):
+        return ""
+
+    def heaviest(row: dict) -> str:
+        word, weight = max(row.items(), key=lambda kv: kv[1])
+        name, _, pos = word.rpartition("@")
+        return f"{'the adjective' if pos == str(adjective_at) else repr(name)} {weight:.2f}"
+    return (f"{m['models showing it']} of {m['of']} models: {m['what']}; each model's heaviest word, its row "
+            f"averaged over the adjectives: " + ", ".join(f"seed {i} {heaviest(r)}" for i, r in enumerate(rows)))

@@ -8,7 +8,7 @@ from claimcheck import decide as rules
 from claimcheck.formats import like_mean
 from claims import registry
 from claims.chapter_figures import FIGURES, MAP_SENTENCES
-from claims.report.errata.facts import Erratum, Facts, pct
+from claims.report.errata.facts import Erratum, Facts, models_showing, pct
 from claims.report.evidence import NUMBER
 
 # the printed map's positions, read from its sentence (data/winograd.py has the same; it imports torch)
@@ -73,25 +73,8 @@ def _routing(f: Facts) -> dict:
     return r if all(isinstance(r.get(k), (int, float)) for k in ROUTING) else {}
 
 
-def _models(f: Facts, claim: str, key: str) -> str:
-    """The chapter prints one model's map, ours are ten: how many of them show what the sentence
-    says (`per_model`, recorded by claims/test_winograd.py), and each model's heaviest word with
-    its weight, its row averaged over the adjectives."""
-    m = f.measured(claim, key, field="per_model")
-    rows = m.get("rows") if m else None
-    if not m or not isinstance(rows, list) or not all(isinstance(r, dict) and r for r in rows):
-        return ""
-
-    def heaviest(row: dict) -> str:
-        word, weight = max(row.items(), key=lambda kv: kv[1])
-        name, _, pos = word.rpartition("@")
-        return f"{'the adjective' if pos == str(ADJ_POS) else repr(name)} {weight:.2f}"
-    return (f"{m['models showing it']} of {m['of']} models: {m['what']}; each model's heaviest word, its row "
-            f"averaged over the adjectives: " + ", ".join(f"seed {i} {heaviest(r)}" for i, r in enumerate(rows)))
-
-
 def _block2_models(f: Facts) -> str:
-    said = [_models(f, "winograd.block2_routing", key) for key in BLOCK2.values()]
+    said = [models_showing(f, "winograd.block2_routing", key, ADJ_POS) for key in BLOCK2.values()]
     return ". ".join(s for s in said if s)
 
 
@@ -116,7 +99,7 @@ def _block1_cause(f: Facts) -> str:
     noun_t, noun_w = (_weight(f, f"winograd.map_{adj}_1_{X_POS}") for adj in ("tired", "wet"))
     if None in (tired, wet, noun_t, noun_w) or not _routing(f):
         return ""
-    models = _models(f, "winograd.block1_first_noun", BLOCK1)
+    models = models_showing(f, "winograd.block1_first_noun", BLOCK1, ADJ_POS)
     return (f"{models}. " if models else "") + (f"block 1 does not drag the first noun forward: it spreads its weight, putting {noun_t:.2f} and "
             f"{noun_w:.2f} on the first noun (tired, wet) and {tired:.2f} and {wet:.2f} on the adjective, "
             f"{min(tired, wet) * 15:.1f} to {max(tired, wet) * 15:.1f} times a uniform row's 1/15. Block 2 then fetches the referent noun itself "
