@@ -14,13 +14,13 @@ no link into a section lands nowhere.
 """
 from __future__ import annotations
 
-import html
 import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from claimcheck.report.model.chapter.contents import section_anchor
+from claimcheck.report.views.pages import environment
 
 CHAPTER_VIEW = "chapter.html"
 # External links a page of the site may carry (a prefix each); anything else is reported.
@@ -37,23 +37,11 @@ UNPUBLISHED = {"manifest.json", "claims.json", PLACEHOLDER}
 def placeholder(sections, why: str) -> str:
     """The site's chapter.html when the chapter view was not built: why, and each section's anchor
     with its claims' verdicts and how many hold (`sections`: the report model's claim table,
-    claimcheck/report/model/claim_rows.py, its counts)."""
-    parts = []
-    for s in sections:
-        items = "".join(f"<li><code>{html.escape(c.id)}</code>: {html.escape(c.verdict)}</li>" for c in s.claims)
-        parts.append(f"<section id='{section_anchor(s.key)}'><h2>{html.escape(s.title)}</h2>"
-                     f"<p>{s.holds}/{s.size} hold.</p><ul>{items}</ul></section>")
-    return f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
-<title>The chapter view was not built: attention-claims</title>
-<style>body{{font-family:sans-serif;max-width:52em;margin:2em auto;padding:0 1em}}pre{{white-space:pre-wrap}}</style>
-</head><body><h1>The chapter view was not built</h1>
-<p>The chapter's text is not public: the site is built with it only where the
-<code>ATTENTION_CLAIMS_CHAPTER_B64</code> secret holds it, and this build had none.</p>
-<pre id="chapter-not-built">{html.escape(why.strip())}</pre>
-<p>Every claim and figure with its verdict and our measurement: <a href="index.html">the report</a>.</p>
-{chr(10).join(parts)}
-</body></html>
-"""
+    claimcheck/report/model/claim_rows.py, its counts); from templates/chapter_not_built.html,
+    autoescaped."""
+    shown = [{"anchor": section_anchor(s.key), "title": s.title, "holds": s.holds, "size": s.size, "claims": s.claims}
+             for s in sections]
+    return environment("claims.report").get_template("chapter_not_built.html").render(sections=shown, why=why.strip())
 
 
 def placeholder_view(r, out: Path, svgs: dict[str, str]) -> list[Path]:

@@ -8,6 +8,7 @@ from functools import cache
 import jinja2
 
 from claimcheck.report.views.errata import figures_head, suggested_head
+from claimcheck.report.views.escape import md, md_code, md_line
 
 
 @cache
@@ -20,4 +21,24 @@ def environment(package: str | None = None) -> jinja2.Environment:
     env = jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     env.filters.update(css=lambda kind: str(kind).replace(" ", "-"), figures_head=figures_head,
                        suggested_head=suggested_head)
+    return env
+
+
+class Written(str):
+    """Markdown already written (a code span, a mark): the Markdown templates put it in as it is."""
+
+
+def _md_cell(value) -> str:
+    return value if isinstance(value, Written) else md_line(value)
+
+
+@cache
+def markdown_environment() -> jinja2.Environment:
+    """The report's Markdown templates (templates/*.md): what autoescaping is to the HTML pages,
+    `finalize` is here -- every value a template puts in is written by md_line (its <, > and &
+    as entities, its pipes escaped, on one line), unless it is Written; the `code` filter writes a
+    code span (md_code), the `prose` filter a line of text (md: its pipes and breaks kept)."""
+    env = jinja2.Environment(loader=jinja2.PackageLoader("claimcheck.report.views", "templates"), autoescape=False,
+                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True, finalize=_md_cell)
+    env.filters.update(code=lambda text: Written(md_code(text)), prose=lambda text: Written(md(text)))
     return env

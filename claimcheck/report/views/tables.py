@@ -3,7 +3,6 @@ and one table's grid, which the chapter view shows in place; index.html's sectio
 template's (claimcheck/report/views/templates/index.html)."""
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 
 from claimcheck.report.model.parts import Table
@@ -47,13 +46,12 @@ def render(tables: list[Table]) -> str:
 # ------------------------------------------------------------------------------------------ HTML
 
 def grid_html(t: Table, ref: Callable[[str, str], str] | None = None) -> str:
-    """The grid as an HTML table; `ref` as in grid_md."""
-    def one(i: int, j: int, v: str) -> str:
-        return ref(t.figures[(i, j)], v) if ref is not None and (i, j) in t.figures else html.escape(v)
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in t.header)
-    body = "".join("<tr>" + "".join(f"<td>{one(i, j, v)}</td>" for j, v in enumerate(row)) + "</tr>"
-                   for i, row in enumerate(t.cells))
-    return f"<table class='chapter-table'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    """The grid as an HTML table (templates/grid.html, autoescaped); `ref` as in grid_md, returning
+    a mark already written (Markup) or text, which the template escapes."""
+    def one(i: int, j: int, v: str):
+        return ref(t.figures[(i, j)], v) if ref is not None and (i, j) in t.figures else v
+    cells = [[one(i, j, v) for j, v in enumerate(row)] for i, row in enumerate(t.cells)]
+    return str(environment().get_template("grid.html").module.grid(t, cells))
 
 
 def table_html(t: Table) -> str:

@@ -17,8 +17,6 @@ model alone: it imports no text's package.  Imports no torch.
 """
 from __future__ import annotations
 
-import html
-
 from markupsafe import Markup
 
 from claimcheck.report.model.parts import data_uri
@@ -63,7 +61,7 @@ def _body(r, starts: dict[int, str]) -> list[str]:
     """The chapter's blocks in order, each with its marks, then what follows it: the suggested
     sentences of the refuted ones it holds, our tables and plots (`starts`: the sections' markers)."""
     cut, rows = r.cut, {f["id"]: f for f in r.figures}
-    ref = lambda fid, text: marks.ref_html(rows[fid], text) if fid in rows else html.escape(text)
+    ref = lambda fid, text: marks.ref_html(rows[fid], text) if fid in rows else text      # text: escaped by the grid
     placed = inserts.Inserts({t.key: t for t in r.tables}, r.plots_by_stem)
     in_report, by_id = {c["id"] for c in r.claims}, {e["id"]: e for e in r.errata}
     body, shown = [], {}

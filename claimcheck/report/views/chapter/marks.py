@@ -11,9 +11,7 @@ refuted sentence is cut at a sentence mark's edges, and a formula is never cut
 (claimcheck/report/model/chapter/formulas.py)."""
 from __future__ import annotations
 
-import html
-
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from claimcheck.report.model.chapter.sentences import Asserting
 from claimcheck.report.model.chapter.text import Mark, Quote, kind_of
@@ -44,20 +42,20 @@ def _macros():
     return environment().get_template("chapter_parts.html").module
 
 
-def mark_html(m: Mark, text: str, render=html.escape) -> str:
+def mark_html(m: Mark, text: str, render=escape) -> str:
     """A figure's one mark, where the text prints it; its id is its permalink (chrome.py)."""
     row, kind, said = m.row, kind_of(m.row), m.row["details"]
     return str(_macros().mark(row, kind, SYMBOL[kind], said, dict(said)["ours"], Markup(render(text))))
 
 
-def ref_html(row: dict, text: str) -> str:
+def ref_html(row: dict, text: str) -> Markup:
     """A secondary mark, in one of our tables (inserts.py): a cell restating
     a figure the chapter prints, with its verdict, linking to the figure's one mark in the text."""
     kind = kind_of(row)
-    return str(_macros().ref(row, kind, SYMBOL[kind], text))
+    return _macros().ref(row, kind, SYMBOL[kind], text)
 
 
-def render_span(text: str, start: int, end: int, ms: list[Mark], qs: list[Quote], render=html.escape) -> str:
+def render_span(text: str, start: int, end: int, ms: list[Mark], qs: list[Quote], render=escape) -> str:
     """Text of [start, end) with its figures' marks and its refuted sentences (a quote is cut at
     the edges; marks lie whole inside), each piece written by `render`: escaped, or, in prose, with
     its math typeset (mathml.render)."""
@@ -90,7 +88,7 @@ def sentence_html(s: Asserting, inner: str, in_report: set[str]) -> str:
 
 
 def prose_html(text: str, start: int, end: int, ms: list[Mark], qs: list[Quote], sentences: list[Asserting],
-               in_report: set[str], render=html.escape) -> str:
+               in_report: set[str], render=escape) -> str:
     """A paragraph [start, end): its asserting sentences marked, each with the marks inside it."""
     out, at = [], start
     for s in sentences:

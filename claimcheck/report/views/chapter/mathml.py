@@ -2,8 +2,8 @@
 (converted by latex2mathml, drawn natively by the browser).  chapter.md keeps the TeX for a forge
 that renders it; where the formulas are, and that a mark never cuts one, is the model's
 (claimcheck/report/model/chapter/formulas.py).  latex2mathml does not escape what it copies (a
-`\\text{<b>}`, an `&`), so its tree is written out here with every text and attribute escaped and
-only MathML elements kept.  Imports no torch.
+`\\text{<b>}`, an `&`), so its tree is written out here through markupsafe's Markup.format, which
+escapes every text and attribute it is given, and only MathML elements are kept.  Imports no torch.
 """
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import html
 import re
 
 from latex2mathml.converter import convert_to_element
+from markupsafe import Markup
 
 from claimcheck.report.model.chapter.formulas import ESCAPED_DOLLAR, formulas
 
@@ -25,36 +26,38 @@ accentunder movablelimits displaystyle scriptlevel minsize maxsize symmetric lar
 close separators align equalrows equalcolumns encoding"""))
 
 
-def _write(el, out: list[str]) -> None:
+def _write(el, out: list[Markup], attrs: Markup | None = None) -> None:
+    """`el` and its children, appended to `out`; `attrs`: written before the element's own."""
     tag = el.tag if el.tag in ELEMENTS else "mrow"
-    attrs = "".join(f' {k}="{html.escape(str(v))}"' for k, v in el.attrib.items() if k in ATTRIBUTES)
-    out.append(f"<{tag}{attrs}>{html.escape(html.unescape(el.text or ''), quote=False)}")
+    attrs = (attrs or Markup("")) + Markup("").join(Markup(' {}="{}"').format(k, str(v)) for k, v in el.attrib.items() if k in ATTRIBUTES)
+    # latex2mathml leaves its text entity-escaped: read back to plain text, escaped once by the format
+    out.append(Markup("<{}{}>{}").format(tag, attrs, html.unescape(el.text or "")))
     for child in el:
         _write(child, out)
-    out.append(f"</{tag}>" + html.escape(html.unescape(el.tail or ""), quote=False))
+    out.append(Markup("</{}>{}").format(tag, html.unescape(el.tail or "")))
 
 
-def mathml(tex: str, display: bool = False) -> str:
+def mathml(tex: str, display: bool = False) -> Markup:
     """One formula as MathML, safe to put in a page: the TeX kept as its alttext; a formula
-    latex2mathml cannot read is shown as its TeX, in <code class='tex'>."""
+    latex2mathml cannot read is shown as its TeX, in <code class='tex'>.  Every text and
+    attribute is escaped by Markup's format, never by hand."""
     try:
         root = convert_to_element(tex, display="block" if display else "inline")
     except Exception:                      # noqa: BLE001  (any failure of the converter: show the TeX)
-        return f"<code class='tex'>{html.escape(tex)}</code>"
+        return Markup("<code class='tex'>{}</code>").format(tex)
     root.tail = None
-    out: list[str] = []
-    _write(root, out)
-    alt = f' xmlns="http://www.w3.org/1998/Math/MathML" alttext="{html.escape(tex)}"'
-    return out[0].replace("<math", "<math" + alt, 1) + "".join(out[1:])
+    out: list[Markup] = []
+    _write(root, out, Markup(' xmlns="http://www.w3.org/1998/Math/MathML" alttext="{}"').format(tex))
+    return Markup("").join(out)
 
 
-def render(text: str) -> str:
+def render(text: str) -> Markup:
     """Prose as HTML: escaped, each formula as MathML, each `\\$` a dollar."""
     out, at = [], 0
     for m in formulas(text):
-        out.append(html.escape(ESCAPED_DOLLAR.sub("$", text[at:m.start()])))
+        out.append(ESCAPED_DOLLAR.sub("$", text[at:m.start()]))      # text: escaped by the join
         display = m.group("display") is not None
         out.append(mathml(m.group("display") if display else m.group("inline"), display))
         at = m.end()
-    out.append(html.escape(ESCAPED_DOLLAR.sub("$", text[at:])))
-    return "".join(out)
+    out.append(ESCAPED_DOLLAR.sub("$", text[at:]))
+    return Markup("").join(out)
