@@ -32,6 +32,7 @@ import pytest
 from claimcheck import hooks, rule, verdicts, versions
 from claimcheck.files import atomic_write, checkout_commit
 from claimcheck.hooks import chapter_of, run_facts
+from claimcheck.specs import Spec
 
 COLLECTED = pytest.StashKey[set]()            # claim IDs collected (selected or not)
 BAD_CLAIM = pytest.StashKey[str]()            # on an item: why its claim marker is invalid
@@ -209,6 +210,11 @@ class ClaimFixture:
     claim.ordering(label=..., ...)   an ordering or a bound (claimcheck/rule.py ordering)
     claim.seeds(default)             how many seeds this test's claims are measured on: the step the
                                      sequential rule has taken them to (Chapter.seed_steps), else `default`
+    claim.spec(label)                the rule inputs of the record labelled `label` (claimcheck/rule.py spec_of)
+    claim.device_specific(device, ours)      skip as a reading beside a figure the chapter measured on
+                                             its CUDA card (claimcheck/rule.py device_specific)
+    claim.instrument_reading(device, ours)   skip a clock's or an allocator's reading off CUDA
+                                             (claimcheck/rule.py instrument_reading)
     """
 
     def __init__(self, request):
@@ -251,6 +257,15 @@ class ClaimFixture:
 
     def ordering(self, **kwargs) -> None:
         rule.ordering(self.request, self.record, **kwargs)
+
+    def spec(self, label: str) -> Spec:
+        return rule.spec_of(self.request, label)
+
+    def device_specific(self, device: str, ours: str) -> None:
+        rule.device_specific(self.request, device, ours)
+
+    def instrument_reading(self, device: str, ours: str) -> None:
+        rule.instrument_reading(self.request, device, ours)
 
 
 @pytest.fixture

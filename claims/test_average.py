@@ -33,7 +33,7 @@ def test_average_ignores_order(T, C, seed):
 
 @pytest.mark.claim("average.permutation_invariant")
 @pytest.mark.figure("average.shuffle_diff")
-def test_shuffled_window_gives_the_chapters_float_noise(claim_record):
+def test_shuffled_window_gives_the_chapters_float_noise(claim):
     # The chapter's experiment at its scale (width 128, context 128): float noise of ~3e-8.
     g = torch.Generator().manual_seed(0)
     x = torch.randn(128, 128, generator=g)
@@ -41,7 +41,7 @@ def test_shuffled_window_gives_the_chapters_float_noise(claim_record):
     A = averaging_matrix(128)
     diff = (A[-1] @ x - A[-1] @ y).abs().max().item()
     stated = FIGURES["average.shuffle_diff"].value
-    claim_record(stated=stated, measured=diff, tolerance=f"<= summation bound {reorder_bound(x):.2e}")
+    claim.record(stated=stated, measured=diff, tolerance=f"<= summation bound {reorder_bound(x):.2e}")
     # the chapter's figure is float noise, and so is ours: both under the same bound
     assert diff <= reorder_bound(x) and stated <= reorder_bound(x)
 
@@ -60,10 +60,10 @@ def test_current_token_is_one_over_t_plus_one_of_the_summary(t):
 
 @pytest.mark.claim("average.dilution")
 @pytest.mark.figure("average.one_hundredth")
-def test_token_share_at_the_position_the_chapter_reads(claim_record):
+def test_token_share_at_the_position_the_chapter_reads(claim):
     w = averaging_matrix(128, dtype=torch.float64)[99, 99].item()   # the 100th position
     stated = FIGURES["average.one_hundredth"].value
-    claim_record(stated=stated, measured=w, tolerance="float64 rounding")
+    claim.record(stated=stated, measured=w, tolerance="float64 rounding")
     assert w == pytest.approx(stated, rel=1e-12)
 
 
@@ -82,7 +82,7 @@ def test_positions_added_before_averaging_leave_it_order_blind(T, seed):
 
 
 @pytest.mark.claim("average.positions_still_invariant")
-def test_shuffled_tokens_with_positions_in_place_at_the_chapters_scale(claim_record):
+def test_shuffled_tokens_with_positions_in_place_at_the_chapters_scale(claim):
     # Width 128, context 128, learned-style positions (N(0, 1), as nn.Embedding starts them).  As a
     # contrast that shows the test can fail: a nonlinearity applied per position before the
     # average (tanh of token + position) ties each token to its slot, and the average then moves.
@@ -93,7 +93,7 @@ def test_shuffled_tokens_with_positions_in_place_at_the_chapters_scale(claim_rec
     diff = (last @ (x[perm] + p) - last @ (x + p)).abs().max().item()
     nonlinear = (last @ torch.tanh(x[perm] + p) - last @ torch.tanh(x + p)).abs().max().item()
     bound = reorder_bound(x + p)
-    claim_record(stated="unchanged: the sum forgets which position each token sat at",
+    claim.record(stated="unchanged: the sum forgets which position each token sat at",
                  measured={"max |diff|, positions added": diff, "max |diff|, tanh per position": nonlinear},
                  tolerance=f"<= summation bound {bound:.2e}; the contrast above 1000 x that bound")
     assert diff <= bound

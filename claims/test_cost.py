@@ -33,9 +33,9 @@ def score_matrix_bytes(n: int) -> int:
 @pytest.mark.claim("cost.matrix_bytes")
 @pytest.mark.parametrize("n", [pytest.param(n, marks=pytest.mark.figure(
     f"cost.matrix_mb_{n}", *(["cost.oom_matrix_gb"] if n == 16384 else []))) for n in TABLE_MB])
-def test_score_matrix_is_heads_times_n_squared_times_4_bytes(n, claim_record):
+def test_score_matrix_is_heads_times_n_squared_times_4_bytes(n, claim):
     nbytes = score_matrix_bytes(n)
-    claim_record(stated=TABLE_MB[n], measured=nbytes / MiB, tolerance="exact (MB = 2^20 bytes)", n=n)
+    claim.record(stated=TABLE_MB[n], measured=nbytes / MiB, tolerance="exact (MB = 2^20 bytes)", n=n)
     assert nbytes == 8 * n * n * 4
     assert nbytes / MiB == TABLE_MB[n]
     if n == 16384:          # "the score matrix alone would be 8 GB"
@@ -75,7 +75,7 @@ class _AliveSquares(TorchDispatchMode):
 @pytest.mark.fast
 @pytest.mark.claim("cost.two_nxn_tensors")
 @pytest.mark.figure("cost.square_tensors")
-def test_n_by_n_tensors_alive_at_once_and_the_rest_linear_in_n(claim_record):
+def test_n_by_n_tensors_alive_at_once_and_the_rest_linear_in_n(claim):
     # The chapter's layer narrowed to 64 wide (8 heads of 8): the count is structural, and at
     # n >= 256 every activation other than an n x n one is then smaller than n x n (qkv: n x 192).
     seen = {}
@@ -89,7 +89,7 @@ def test_n_by_n_tensors_alive_at_once_and_the_rest_linear_in_n(claim_record):
     # made from them), and the largest other tensor doubles when n doubles (linear, not square)
     square = FIGURES["cost.square_tensors"]                          # "Two tensors in the layer"
     peaks = {n: w.peak for n, w in seen.items()}
-    claim_record(stated={"n x n tensors": square.value, "everything else": "linear in n"},
+    claim.record(stated={"n x n tensors": square.value, "everything else": "linear in n"},
                  measured={"n x n alive at once": peaks,
                            "n x n made (in order)": seen[512].made, "largest other x for x2 n": growth},
                  tolerance="exact (counts; the boolean causal mask is not an activation and is not counted)",
@@ -120,7 +120,7 @@ X4_CASES = [pytest.param(column, n, id=f"{column}_{n}", marks=pytest.mark.figure
 @pytest.mark.fast
 @pytest.mark.claim("cost.x4_columns")
 @pytest.mark.parametrize("column,n", X4_CASES)
-def test_printed_x4_cell_is_the_ratio_of_the_printed_cells(column, n, claim_record, request):
+def test_printed_x4_cell_is_the_ratio_of_the_printed_cells(column, n, claim):
     x4 = FIGURES[f"cost.{column}_{n}"]
     above = COST_N[COST_N.index(n) - 1]
     a, b = _printed(PRINTED_CELLS[n][X4_OF[column]]), _printed(PRINTED_CELLS[above][X4_OF[column]])
@@ -131,24 +131,24 @@ def test_printed_x4_cell_is_the_ratio_of_the_printed_cells(column, n, claim_reco
     low, high = (a.value - a.rounding) / (b.value + b.rounding), (a.value + a.rounding) / (b.value - b.rounding)
     propagated = max(high - ratio, ratio - low)
     decision = rules.within(ratio, x4.value, x4.rounding + propagated)
-    claim_record(stated=x4.value, measured=ratio, decision=decision.measured, n=n,
+    claim.record(stated=x4.value, measured=ratio, decision=decision.measured, n=n,
                  tolerance=f"{x4.rounding:g} (the cell's rounding) + {propagated:.4f} (the two cells' rounding, "
                            f"propagated)", cells={f"{X4_OF[column]} at {n}": a.printed, f"{X4_OF[column]} at {above}": b.printed})
-    decide(request, decision.holds, f"{a.printed} / {b.printed} = {ratio:.4f}: {decision.why}")
+    claim.decide(decision.holds, f"{a.printed} / {b.printed} = {ratio:.4f}: {decision.why}")
 
 
 @pytest.mark.fast
 @pytest.mark.claim("cost.projections_linear")
 @pytest.mark.figure("cost.projections_span")
-def test_the_projections_sentence_spans_the_ratio_of_its_two_lengths(claim_record, request):
+def test_the_projections_sentence_spans_the_ratio_of_its_two_lengths(claim):
     # "4.0 ms at 1024 tokens to 40.1 ms at 8192, a factor of ten for a factor of eight": the two
     # lengths (READ, anchored in that sentence), their ratio against the printed "eight"
     f = FIGURES["cost.projections_span"]
     short, long = READ["cost.projections_from"].value, READ["cost.projections_to"].value
     decision = rules.within(long / short, f.value, f.rounding)
-    claim_record(stated=f.value, measured=long / short, tolerance=f"the printed rounding, {f.rounding}",
+    claim.record(stated=f.value, measured=long / short, tolerance=f"the printed rounding, {f.rounding}",
                  decision=decision.measured, lengths=[short, long])
-    decide(request, decision.holds, f"{long} / {short} = {long / short:g}: {decision.why}")
+    claim.decide(decision.holds, f"{long} / {short} = {long / short:g}: {decision.why}")
 
 
 # ------------------------------------------------------------------ measured scaling (slow / gpu)
@@ -160,7 +160,6 @@ import itertools
 from dataclasses import dataclass
 
 from claimcheck import decide as rules
-from claimcheck.rule import decide, device_specific, instrument_reading, ordering
 from claims import timing
 from claims.registry import CHAPTER_PEAK_MB
 from fixtures import cost
@@ -275,7 +274,7 @@ def _write_table(rows, device, evidence):
     evidence.plot(f"cost_scaling_{device}.png", fig)
 
 
-def _decided(request, j: dict, what: str):
+def _decided(claim, j: dict, what: str):
     """holds passes; outside is refuted (a strict xfail whose reason is this measurement);
     undecided is 'not run: too noisy to decide', with the figures, never a false verdict."""
     timed, (a, b) = j["timed"], j["interval"]
@@ -285,8 +284,8 @@ def _decided(request, j: dict, what: str):
     if j["verdict"] == "undecided":
         pytest.skip(f"too noisy to decide: {where} " + (f"straddles {against}" if timed.band else
                     f"is wider than {timed.too_wide}, the gap the figure must tell apart"))
-    decide(request, j["verdict"] == "holds", f"{where}, " + (f"wholly outside {against}" if timed.band else
-                                                            f"not {timed.stated}"))
+    claim.decide(j["verdict"] == "holds", f"{where}, " + (f"wholly outside {against}" if timed.band else
+                                                         f"not {timed.stated}"))
 
 
 def _record(j: dict) -> dict:
@@ -303,23 +302,23 @@ def _slope_of(key, ns):
     return lambda t: [getattr(t, key)[n] for n in ns]
 
 
-def _slope_claim(request, run, claim_record, key, name, stated, what, extra):
+def _slope_claim(claim, run, key, name, stated, what, extra):
     """A log-log slope over the last four lengths, judged on its interval (claimcheck/decide.py judge)."""
     last4 = run.ns[-4:]
     j = judged(run, name, lambda ys: cost.loglog_slope(last4, ys), _slope_of(key, last4))
-    claim_record(stated=stated, measured={**_record(j), **extra(run.rows())},
+    claim.record(stated=stated, measured={**_record(j), **extra(run.rows())},
                  tolerance=f"the slope's interval inside {list(j['timed'].band)}", label=name,
                  rule="timing", device=run.device, **_decision(j))
-    instrument_reading(request, run.device, f"{name} {j['value']:.3f}")
-    _decided(request, j, what)
+    claim.instrument_reading(run.device, f"{name} {j['value']:.3f}")
+    _decided(claim, j, what)
 
 
 @pytest.mark.claim("cost.time_quadratic")
 @pytest.mark.parametrize("requested", DEVICES)
-def test_time_grows_as_n_squared(requested, device, tables, claim_record, request):
+def test_time_grows_as_n_squared(requested, device, tables, claim):
     # The chapter calls its fitted 1.91 (time) and 1.87 (memory) quadratic: a slope within 0.15
     # of 2, decided on the 95 % bootstrap interval of our repeated timings.
-    _slope_claim(request, tables(_device(requested, device)), claim_record, "ms", "time slope",
+    _slope_claim(claim, tables(_device(requested, device)), "ms", "time slope",
                  {"slope": FIGURES["cost.time_exponent"].value}, "slope", lambda rows: {"ms": [r["ms"] for r in rows]})
 
 
@@ -328,25 +327,25 @@ def test_time_grows_as_n_squared(requested, device, tables, claim_record, reques
 # the chapter's kind of device (docs/cost.md: a clock or an allocator decides on CUDA, nowhere else).
 @pytest.mark.claim("cost.time_quadratic")
 @pytest.mark.parametrize("requested", DEVICES)
-def test_time_ratio_per_doubling(requested, device, tables, claim_record, request):
+def test_time_ratio_per_doubling(requested, device, tables, claim):
     dev = _device(requested, device)
     run = tables(dev)
     # The chapter's own last ratios scatter 3.69..4.37 around 4: the last ratio within 0.5 of 4
     # (claimcheck/decide.py TIMED), judged on its interval.
     j = judged(run, "last ratio", lambda ys: ys[1] / ys[0], lambda t: [t.ms[run.ns[-2]], t.ms[run.ns[-1]]])
     rows = run.rows()
-    claim_record(stated={"converges on": FIGURES["cost.converges_on_4"].value,
+    claim.record(stated={"converges on": FIGURES["cost.converges_on_4"].value,
                          "the chapter's last ratios": [FIGURES["cost.ms_x4_4096"].value, FIGURES["cost.ms_x4_8192"].value]},
                  measured={"ratios": [round(r["ratio"], 3) for r in rows[1:]], **_record(j)},
                  tolerance=f"the last ratio's interval inside {list(j['timed'].band)}", label="last time ratio",
                  rule="timing", device=dev, **_decision(j))
-    instrument_reading(request, dev, f"last time ratio {j['value']:.2f}")
-    _decided(request, j, "last ratio")
+    claim.instrument_reading(dev, f"last time ratio {j['value']:.2f}")
+    _decided(claim, j, "last ratio")
 
 
 @pytest.mark.claim("cost.memory_quadratic")
 @pytest.mark.parametrize("requested", DEVICES)
-def test_peak_memory_ratio_per_doubling(requested, device, tables, claim_record, request):
+def test_peak_memory_ratio_per_doubling(requested, device, tables, claim):
     dev = _device(requested, device)
     run = tables(dev)
     peaks, last4 = run.peaks, run.ns[-4:]
@@ -358,17 +357,17 @@ def test_peak_memory_ratio_per_doubling(requested, device, tables, claim_record,
                              [f"slope within 0.15 of {math.log2(four):g}", abs(slope - math.log2(four)), "<=", 0.15]])
     # Byte counts do not move between runs; the band is the chapter's own: its slope 1.87 and
     # last ratio 3.91 are what it calls "converges on 4".
-    claim_record(stated={"last ratio": MEMORY_LAST_RATIO, "slope": MEMORY_EXPONENT,
+    claim.record(stated={"last ratio": MEMORY_LAST_RATIO, "slope": MEMORY_EXPONENT,
                           "peak MB at 8192": CHAPTER_PEAK_MB[8192]},
                  measured={"ratios": ratios, "slope": slope, "peak MB": list(peaks.values())},
                  tolerance="last ratio within 0.15 of 4 and above the one before; slope within 0.15 of 2",
                  decision=decision.measured, measurement="peak_memory", label="last peak-memory ratio and slope",
                  device=dev)
-    instrument_reading(request, dev, f"last peak-memory ratio {ratios[-1]:.2f}")
-    decide(request, decision.holds,
-           f"peak memory per doubling {', '.join(f'{r:.2f}' for r in ratios)}, slope {slope:.3f} over "
-           f"{last4[0]}..{last4[-1]}: not a last ratio within 0.15 of 4 above the one before and a slope "
-           "within 0.15 of 2")
+    claim.instrument_reading(dev, f"last peak-memory ratio {ratios[-1]:.2f}")
+    claim.decide(decision.holds,
+                 f"peak memory per doubling {', '.join(f'{r:.2f}' for r in ratios)}, slope {slope:.3f} over "
+                 f"{last4[0]}..{last4[-1]}: not a last ratio within 0.15 of 4 above the one before and a slope "
+                 "within 0.15 of 2")
 
 
 # "A doubling of n converges on exactly 4 for both time and memory" is theory: decided on what it
@@ -386,7 +385,7 @@ COUNTED = {"operations": (cost.counted_flops, cost.matmul_flops), "bytes": (cost
 @pytest.mark.figure("cost.converges_on_4")
 @pytest.mark.parametrize("what", [pytest.param("operations", marks=pytest.mark.claim("cost.time_quadratic")),
                                   pytest.param("bytes", marks=pytest.mark.claim("cost.memory_quadratic"))])
-def test_a_doubling_of_n_converges_in_the_counts(what, claim_record, request):
+def test_a_doubling_of_n_converges_in_the_counts(what, claim):
     ns = list(CHAPTER_SCALE.ns)
     counted, formula = COUNTED[what]
     counts = [counted(n) for n in ns]
@@ -398,7 +397,7 @@ def test_a_doubling_of_n_converges_in_the_counts(what, claim_record, request):
     # (count(4m) - 3 count(2m) + 2 count(m)) / 6 m^2, exact for such a count.
     m = ns[-3]
     leading = (counts[-1] - 3 * counts[-2] + 2 * counts[-3]) / (6 * m * m)
-    claim_record(stated={"converges on": f.value, "the chapter's last ratios": {
+    claim.record(stated={"converges on": f.value, "the chapter's last ratios": {
                      "time": [FIGURES["cost.ms_x4_4096"].value, FIGURES["cost.ms_x4_8192"].value],
                      "memory": FIGURES["cost.memory_last_ratio"].value}},
                  measured={"counted": what, "counts": dict(zip(ns, counts)),
@@ -406,7 +405,7 @@ def test_a_doubling_of_n_converges_in_the_counts(what, claim_record, request):
                            "n^2 coefficient (the limit reading)": leading},
                  tolerance=f"ratios rising, at most {f.value}, the last within {f.rounding} of it (docs/choices.md)",
                  rule="counts", label=f"counted {what}", decision=decision.measured, measurement="op_counts")
-    decide(request, decision.holds, f"counted {what}: {decision.why}")
+    claim.decide(decision.holds, f"counted {what}: {decision.why}")
 
 
 # The figures the chapter prints for the scaling, each asserted as a number (design.md): the
@@ -420,28 +419,28 @@ def test_a_doubling_of_n_converges_in_the_counts(what, claim_record, request):
 MEMORY_EXPONENT, MEMORY_LAST_RATIO = FIGURES["cost.memory_exponent"].value, FIGURES["cost.memory_last_ratio"].value
 
 
-def _timed_figure(request, claim_record, run, name, statistic, samples_of, what, dev):
+def _timed_figure(claim, run, name, statistic, samples_of, what, dev):
     """A printed timed figure (claimcheck/decide.py TIMED): holds if it lies in our interval widened by
     the chapter's rounding, refuted if outside, too noisy to decide if it lies inside an interval
     wider than the gap the figure must tell apart; a reading, off the chapter's kind of device."""
     j = judged(run, name, statistic, samples_of)
     timed = j["timed"]
-    claim_record(stated=timed.stated, measured=_record(j), label=name, rule="timing", device=dev, **_decision(j),
+    claim.record(stated=timed.stated, measured=_record(j), label=name, rule="timing", device=dev, **_decision(j),
                  tolerance=f"{timed.stated} inside the interval widened by {timed.rounding}; undecided if that "
                            f"interval is wider than {timed.too_wide}")
-    device_specific(request, dev, f"{what} {j['value']:.3f}")
-    _decided(request, j, what)
+    claim.device_specific(dev, f"{what} {j['value']:.3f}")
+    _decided(claim, j, what)
 
 
 @pytest.mark.claim("cost.time_quadratic")
 @pytest.mark.figure("cost.time_exponent")
 @pytest.mark.parametrize("requested", DEVICES)
-def test_time_exponent_is_the_chapters(requested, device, tables, claim_record, request):
+def test_time_exponent_is_the_chapters(requested, device, tables, claim):
     dev = _device(requested, device)
     run = tables(dev)
     last4 = run.ns[-4:]
-    _timed_figure(request, claim_record, run, "time exponent",
-                  lambda ys: cost.loglog_slope(last4, ys), _slope_of("ms", last4), "time exponent (last four rows)", dev)
+    _timed_figure(claim, run, "time exponent",
+                         lambda ys: cost.loglog_slope(last4, ys), _slope_of("ms", last4), "time exponent (last four rows)", dev)
 
 
 @pytest.mark.claim("cost.memory_quadratic")
@@ -450,7 +449,7 @@ def test_time_exponent_is_the_chapters(requested, device, tables, claim_record, 
                                     pytest.param("last ratio", "cost.memory_last_ratio", id="last ratio",
                                                  marks=pytest.mark.figure("cost.memory_last_ratio"))])
 @pytest.mark.parametrize("requested", DEVICES)
-def test_memory_figures_are_the_chapters(requested, which, fid, device, tables, claim_record, request):
+def test_memory_figures_are_the_chapters(requested, which, fid, device, tables, claim):
     dev = _device(requested, device)
     run = tables(dev)
     peaks, ns = run.peaks, run.ns
@@ -458,12 +457,12 @@ def test_memory_figures_are_the_chapters(requested, which, fid, device, tables, 
              else peaks[ns[-1]] / peaks[ns[-2]])
     stated, rounding = FIGURES[fid].value, FIGURES[fid].rounding
     decision = rules.within(value, stated, rounding)
-    claim_record(stated=stated, measured=value, tolerance=f"the chapter's rounding, {rounding:g} (byte counts)",
+    claim.record(stated=stated, measured=value, tolerance=f"the chapter's rounding, {rounding:g} (byte counts)",
                  label=f"memory {which}", peak_mb=list(peaks.values()), device=dev,
                  decision=decision.measured, measurement="peak_memory")
-    device_specific(request, dev, f"memory {which} {value:.3f}")
-    decide(request, decision.holds,
-           f"memory {which} {value:.3f}, not {stated} (peak MB {', '.join(f'{p:.1f}' for p in peaks.values())})")
+    claim.device_specific(dev, f"memory {which} {value:.3f}")
+    claim.decide(decision.holds,
+                 f"memory {which} {value:.3f}, not {stated} (peak MB {', '.join(f'{p:.1f}' for p in peaks.values())})")
 
 
 # The chapter's peak-MB column: the GPU allocator's byte counts, which it says "do not move".
@@ -475,7 +474,7 @@ def test_memory_figures_are_the_chapters(requested, which, fid, device, tables, 
 @pytest.mark.claim("cost.peak_memory")
 @pytest.mark.parametrize("requested", DEVICES)
 @pytest.mark.parametrize("n", [pytest.param(n, marks=pytest.mark.figure(f"cost.peak_mb_{n}")) for n in CHAPTER_PEAK_MB])
-def test_peak_memory_is_the_chapters_byte_count(n, requested, device, tables, claim_record, request, smoke):
+def test_peak_memory_is_the_chapters_byte_count(n, requested, device, tables, claim, smoke):
     dev = _device(requested, device)
     run = tables(dev)
     if smoke and n not in run.ns:
@@ -484,48 +483,47 @@ def test_peak_memory_is_the_chapters_byte_count(n, requested, device, tables, cl
     stated = CHAPTER_PEAK_MB[n]
     rounding = FIGURES[f"cost.peak_mb_{n}"].rounding
     decision = rules.within(ours, stated, rounding, " MB")
-    claim_record(stated=stated, measured=ours, tolerance=f"the chapter's rounding: {rounding:g} MB", n=n,
+    claim.record(stated=stated, measured=ours, tolerance=f"the chapter's rounding: {rounding:g} MB", n=n,
                  difference=ours - stated, two_matrices_mb=2 * 8 * n * n * 4 / 2**20, device=dev,
                  decision=decision.measured, measurement="peak_memory")
-    device_specific(request, dev, f"{ours:.1f} MB at n = {n}")
-    decide(request, decision.holds,
-           f"{ours:.1f} MB at n = {n}, not {stated} ({ours - stated:+.1f} MB), of which the scores "
-           f"and weights are {2 * 8 * n * n * 4 / 2**20:.1f} MB")
+    claim.device_specific(dev, f"{ours:.1f} MB at n = {n}")
+    claim.decide(decision.holds,
+                 f"{ours:.1f} MB at n = {n}, not {stated} ({ours - stated:+.1f} MB), of which the scores "
+                 f"and weights are {2 * 8 * n * n * 4 / 2**20:.1f} MB")
 
 
 @pytest.mark.claim("cost.projections_linear")
 @pytest.mark.parametrize("requested", DEVICES)
-def test_projections_are_linear_in_n(requested, device, tables, claim_record, request):
+def test_projections_are_linear_in_n(requested, device, tables, claim):
     run = tables(_device(requested, device))
     ns = run.ns                                         # x8: from the 4th-last length to the last
 
     def factor(rows):
         return {"x for x8": rows[-1]["proj_ms"] / next(r["proj_ms"] for r in rows if r["n"] == ns[-4])}
-    _slope_claim(request, run, claim_record, "proj_ms", "projection slope",
+    _slope_claim(claim, run, "proj_ms", "projection slope",
                  {f"x for x8 ({ns[-4]} -> {ns[-1]})": FIGURES["cost.projections_x8"].value}, "projection slope", factor)
 
 
 @pytest.mark.claim("cost.projections_linear")
 @pytest.mark.figure("cost.projections_x8")
 @pytest.mark.parametrize("requested", DEVICES)
-def test_projections_factor_for_eightfold_n(requested, device, tables, claim_record, request):
+def test_projections_factor_for_eightfold_n(requested, device, tables, claim):
     # "4.0 ms at 1024 tokens to 40.1 ms at 8192, a factor of ten for a factor of eight": the
     # factor is the figure (the chapter reads its ms columns for their ratios only); its rounding
     # and the widest interval that may confirm it: claimcheck/decide.py TIMED.
     dev = _device(requested, device)
     run = tables(dev)
     a, b = run.ns[-4], run.ns[-1]                      # 1024 -> 8192 (at the smoke scale 128 -> 1024)
-    _timed_figure(request, claim_record, run, "projections x for x8",
-                  lambda ys: ys[1] / ys[0], lambda t: [t.proj_ms[a], t.proj_ms[b]],
-                  f"projections x for x8 ({a} -> {b})", dev)
+    _timed_figure(claim, run, "projections x for x8",
+                         lambda ys: ys[1] / ys[0], lambda t: [t.proj_ms[a], t.proj_ms[b]],
+                         f"projections x for x8 ({a} -> {b})", dev)
 
 
 @pytest.mark.claim("cost.oom_16k")
 @pytest.mark.figure("cost.oom_tokens")
 @pytest.mark.xdist_group("cost-memory")
 @pytest.mark.parametrize("requested", DEVICES)
-def test_one_layer_runs_out_of_memory_in_8_gb_at_the_chapters_length(requested, device, claim_record, cost_scale,
-                                                                       request):
+def test_one_layer_runs_out_of_memory_in_8_gb_at_the_chapters_length(requested, device, claim, cost_scale):
     dev = _device(requested, device)
     big_n, small_n = FIGURES["cost.oom_tokens"].value, cost_scale.fits_n       # 8192 fits (smoke: 1024)
     big = cost.run_capped(big_n, "explicit", dev, cap_bytes=CAP_BYTES)
@@ -534,17 +532,17 @@ def test_one_layer_runs_out_of_memory_in_8_gb_at_the_chapters_length(requested, 
                              [f"{small_n} tokens fit", bool(small["ok"]), "==", True],
                              [f"{big_n} tokens: the error names memory", "memory" in str(big.get("error") or "").lower(),
                               "==", True]])
-    claim_record(stated=f"out of memory at {big_n} on an 8 GB device; {CHAPTER_SCALE.fits_n} fits",
+    claim.record(stated=f"out of memory at {big_n} on an 8 GB device; {CHAPTER_SCALE.fits_n} fits",
                  measured={f"{big_n}": {k: big.get(k) for k in ("ok", "asked_bytes", "error")},
                            f"{small_n}": {k: small.get(k) for k in ("ok", "error")}},
                  tolerance="exact (runs or does not)", cap_bytes=CAP_BYTES, device=dev,
                  decision=decision.measured, measurement="capped_run")
-    decide(request, decision.holds, f"at {big_n} tokens under the 8 GiB cap: {big}; at {small_n}: {small}")
+    claim.decide(decision.holds, f"at {big_n} tokens under the 8 GiB cap: {big}; at {small_n}: {small}")
 
 
 @pytest.mark.claim("cost.fused_kernel_avoids_matrix")
 @pytest.mark.parametrize("requested", DEVICES)
-def test_fused_kernel_gives_the_same_result(requested, device, claim_record, cost_scale, request):
+def test_fused_kernel_gives_the_same_result(requested, device, claim, cost_scale):
     dev = _device(requested, device)
     att = cost.layer(dev)
     diffs, bounds = {}, {}
@@ -555,11 +553,11 @@ def test_fused_kernel_gives_the_same_result(requested, device, claim_record, cos
         diffs[n] = (ref - out).abs().max().item()
         # fp32 worst case for a length-n weighted sum of values of size max|v|.
         bounds[n] = 64 * torch.finfo(torch.float32).eps * ref.abs().max().item() * (n ** 0.5)
-    ordering(request, claim_record, label="the fused kernel's output is the explicit path's", stated="same result",
-             measured={"max |diff|": diffs, "bound": bounds, "backend": cost.sdpa_backend(att, x)},
-             conditions=[[f"max |difference| at {n} tokens within the fp32 bound", diffs[n], "<=", bounds[n]]
-                         for n in diffs],
-             measurement="fused_kernel", tolerance="sqrt(n) * 64 eps32 * max|out|", device=dev)
+    claim.ordering(label="the fused kernel's output is the explicit path's", stated="same result",
+                   measured={"max |diff|": diffs, "bound": bounds, "backend": cost.sdpa_backend(att, x)},
+                   conditions=[[f"max |difference| at {n} tokens within the fp32 bound", diffs[n], "<=", bounds[n]]
+                               for n in diffs],
+                   measurement="fused_kernel", tolerance="sqrt(n) * 64 eps32 * max|out|", device=dev)
 
 
 # "Without ever storing the matrix" is decided by capacity, anywhere: the fused kernel runs at
@@ -569,32 +567,32 @@ def test_fused_kernel_gives_the_same_result(requested, device, claim_record, cos
 @pytest.mark.claim("cost.fused_kernel_avoids_matrix")
 @pytest.mark.xdist_group("cost-memory")
 @pytest.mark.parametrize("requested", DEVICES)
-def test_fused_kernel_runs_at_the_longest_length(requested, device, claim_record, cost_scale, request):
+def test_fused_kernel_runs_at_the_longest_length(requested, device, claim, cost_scale):
     dev = _device(requested, device)
     n = cost_scale.fused_n                              # 16384 (smoke: 2048)
     capped = cost.run_capped(n, "fused", dev, cap_bytes=CAP_BYTES)
-    ordering(request, claim_record, label="the fused kernel runs at the longest length",
-             stated=f"runs at {CHAPTER_SCALE.fused_n} without the n x n matrix",
-             measured={f"{n} under 8 GiB": capped.get("ok"), "error": capped.get("error"),
-                       "backend": cost.sdpa_backend(cost.layer(dev), cost.tokens(256, dev))},
-             conditions=[[f"{n} tokens run under the 8 GiB cap", bool(capped.get("ok")), "==", True]],
-             measurement="fused_kernel", device=dev, tolerance="runs under the cap")
+    claim.ordering(label="the fused kernel runs at the longest length",
+                   stated=f"runs at {CHAPTER_SCALE.fused_n} without the n x n matrix",
+                   measured={f"{n} under 8 GiB": capped.get("ok"), "error": capped.get("error"),
+                             "backend": cost.sdpa_backend(cost.layer(dev), cost.tokens(256, dev))},
+                   conditions=[[f"{n} tokens run under the 8 GiB cap", bool(capped.get("ok")), "==", True]],
+                   measurement="fused_kernel", device=dev, tolerance="runs under the cap")
 
 
 @pytest.mark.claim("cost.fused_kernel_avoids_matrix")
 @pytest.mark.xdist_group("cost-memory")
 @pytest.mark.parametrize("requested", DEVICES)
-def test_fused_kernel_peak_memory_is_linear_in_n(requested, device, claim_record, cost_scale, request):
+def test_fused_kernel_peak_memory_is_linear_in_n(requested, device, claim, cost_scale):
     dev = _device(requested, device)
     att = cost.layer(dev)
     ns = list(cost_scale.fused_ns)
     peaks = [cost.peak_bytes(cost.fused, att, cost.tokens(n, dev)) / 2**20 for n in ns]
     slope = cost.loglog_slope(ns, peaks)
     decision = rules.bounds([["peak memory's log-log slope at most 1 + 0.15", slope, "<=", 1.15]])
-    claim_record(stated="memory linear in n", measured={"peak MB": dict(zip(ns, peaks)), "slope": slope},
+    claim.record(stated="memory linear in n", measured={"peak MB": dict(zip(ns, peaks)), "slope": slope},
                  tolerance="slope at most 1 + 0.15 (fixed weights make it sublinear at small n)",
                  label="the fused kernel's peak memory linear in n", decision=decision.measured, rule="stated",
                  measurement="peak_memory", device=dev)
-    instrument_reading(request, dev, f"the fused kernel's peak-memory slope {slope:.3f}")
-    decide(request, decision.holds, f"the fused kernel's peak memory grows with slope {slope:.3f} over "
-                                    f"{ns[0]}..{ns[-1]}, above 1 + 0.15")
+    claim.instrument_reading(dev, f"the fused kernel's peak-memory slope {slope:.3f}")
+    claim.decide(decision.holds, f"the fused kernel's peak memory grows with slope {slope:.3f} over "
+                                 f"{ns[0]}..{ns[-1]}, above 1 + 0.15")

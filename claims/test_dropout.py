@@ -24,11 +24,11 @@ def only(m: LanguageModel, site: str, p: float = 1.0) -> LanguageModel:
 
 
 @pytest.mark.claim("dropout.placement")
-def test_dropout_sites_are_where_the_chapter_puts_them(claim_record):
+def test_dropout_sites_are_where_the_chapter_puts_them(claim):
     m = model(0.1)
     sites = sorted({name.rsplit(".", 1)[-1] for name, mod in m.named_modules()
                     if isinstance(mod, torch.nn.Dropout)})
-    claim_record(stated=["attention weights", "sub-layer outputs", "embedding sum"],
+    claim.record(stated=["attention weights", "sub-layer outputs", "embedding sum"],
                  measured=sites, tolerance="exact")
     assert sites == ["attn_dropout", "emb_dropout", "resid_dropout"]
 

@@ -8,7 +8,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from claimcheck import decide as rules
-from claimcheck.rule import decide
 from claims.chapter_figures import FIGURES
 from model import MLP, Block, Head, LanguageModel, ModelConfig, MultiHeadAttention
 from model.attention import mask, mix, normalise, score
@@ -35,14 +34,14 @@ def test_mlp_holds_two_thirds_of_the_block_weights_at_every_width(d):
 @pytest.mark.claim("ladder.mlp_two_thirds")
 @pytest.mark.figure("ladder.mlp_share")
 @pytest.mark.parametrize("d", [64, 128, 768, 4096])
-def test_mlp_share_including_biases_and_norms(d, claim_record):
+def test_mlp_share_including_biases_and_norms(d, claim):
     with torch.device("meta"):
         b = full_block(d)
     share = count(b.ff) / count(b)
     # Biases and LayerNorms (13d of 12d^2 + 13d) pull the share below 2/3 by ~1/d; the claim at
     # the chapter's precision ("two thirds") is that it rounds to 0.67 -- to within 1 % of 2/3.
     two_thirds = FIGURES["ladder.mlp_share"].value
-    claim_record(stated=two_thirds, measured=share, tolerance="within 1 % of 2/3", d=d)
+    claim.record(stated=two_thirds, measured=share, tolerance="within 1 % of 2/3", d=d)
     assert abs(share / two_thirds - 1) <= 0.01
 
 
@@ -84,32 +83,32 @@ def test_mlp_computes_within_a_position_and_attention_mixes_across(T, j, seed):
 
 @pytest.mark.claim("ladder.model_size")
 @pytest.mark.figure("ladder.model_params")
-def test_one_block_model_size(claim_record):
+def test_one_block_model_size(claim):
     n = LanguageModel(ModelConfig()).n_params()
     stated = FIGURES["ladder.model_params"].value
     # "about 500,000" at the chapter's one significant figure: [450,000, 550,000).
-    claim_record(stated=stated, measured=n, tolerance=f"rounds to {stated:,} (one s.f.)",
+    claim.record(stated=stated, measured=n, tolerance=f"rounds to {stated:,} (one s.f.)",
                  config=ModelConfig().to_dict())
     assert 0.9 * stated <= n < 1.1 * stated
 
 
 @pytest.mark.claim("ladder.four_heads")
 @pytest.mark.figure("ladder.four_heads_params")
-def test_four_heads_extra_parameter_count(claim_record):
+def test_four_heads_extra_parameter_count(claim):
     from fixtures.recipes import RECIPES
     one, four = (LanguageModel(RECIPES[r].model).n_params() for r in ("one_head_added", "four_heads"))
     stated = FIGURES["ladder.four_heads_params"].value
-    claim_record(stated=stated, measured=four - one, tolerance="exact", part="parameters")
+    claim.record(stated=stated, measured=four - one, tolerance="exact", part="parameters")
     assert four - one == stated                                    # W_o: 128 x 128 + 128
 
 
 @pytest.mark.claim("ladder.layernorm")
 @pytest.mark.figure("ladder.layernorm_params")
-def test_layernorm_parameter_count(claim_record):
+def test_layernorm_parameter_count(claim):
     from fixtures.recipes import RECIPES
     before, after = (LanguageModel(RECIPES[r].model).n_params() for r in ("mlp", "layernorm"))
     stated = FIGURES["ladder.layernorm_params"].value
-    claim_record(stated=stated, measured=after - before, tolerance="exact", part="parameters")
+    claim.record(stated=stated, measured=after - before, tolerance="exact", part="parameters")
     assert after - before == stated                                  # ln1, ln2, ln_f: 3 x 2 x 128
 
 
@@ -119,7 +118,7 @@ EPS64 = torch.finfo(torch.float64).eps
 
 
 @pytest.mark.claim("ladder.head_linear_along_features")
-def test_head_with_its_weights_fixed_is_linear_in_its_input(claim_record):
+def test_head_with_its_weights_fixed_is_linear_in_its_input(claim):
     # The chapter's head (model/attention.py Head) at the ladder's one-head size, 128 wide, head
     # width 128, context 128, in float64.  Its attention weights w are computed once, from x0,
     # and detached: what is left, x -> w @ (x W_v), must be linear.  As a contrast (the test can
@@ -139,7 +138,7 @@ def test_head_with_its_weights_fixed_is_linear_in_its_input(claim_record):
         scale = (fixed(a * x1 + b * x2).abs().max().item())
     # float64 noise: the two sides sum 128 products per projection and 128 per mix, in another order
     tol = 4 * 128 * EPS64 * max(scale, 1.0) * (abs(a) + abs(b))
-    claim_record(stated="linear along the feature axis once the weights are fixed",
+    claim.record(stated="linear along the feature axis once the weights are fixed",
                  measured={"max |f(ax1 + bx2) - (a f(x1) + b f(x2))|, w fixed": linear_gap,
                            "the same, w recomputed from the input": recomputed_gap,
                            "fixed-weight head at x0 vs the head": is_the_head},
@@ -150,7 +149,7 @@ def test_head_with_its_weights_fixed_is_linear_in_its_input(claim_record):
 
 @pytest.mark.claim("ladder.mlp_expands_four_gelu")
 @pytest.mark.figure("ladder.mlp_expansion")
-def test_block_mlp_expands_the_width_with_a_gelu_at_each_position(claim_record):
+def test_block_mlp_expands_the_width_with_a_gelu_at_each_position(claim):
     # The project's block at the chapter's width (ModelConfig: 128): its MLP's layers in order,
     # their widths, the activation (exact GELU, as nn.GELU() computes it), the forward pass against
     # Linear -> GELU -> Linear written out, and per position: one position's input changed, only
@@ -175,7 +174,7 @@ def test_block_mlp_expands_the_width_with_a_gelu_at_each_position(claim_record):
     by_hand_gap = (y - by_hand).abs().max().item()
     elsewhere, here = (y[:, others] - y_j[:, others]).abs().max().item(), (y[:, j] - y_j[:, j]).abs().max().item()
     stated = FIGURES["ladder.mlp_expansion"].value
-    claim_record(stated=f"d -> {stated}d -> d, GELU in the middle, position by position",
+    claim.record(stated=f"d -> {stated}d -> d, GELU in the middle, position by position",
                  measured={"layers": kinds, "widths": [up.in_features, up.out_features, down.out_features],
                            "expansion": expansion, "GELU approximate": act.approximate,
                            "max |ff(x) - Linear(GELU(Linear(x)))|": by_hand_gap,
@@ -194,7 +193,7 @@ MATRICES = [pytest.param("attn", "ladder.attention_matrices", id="attention",
 
 @pytest.mark.claim("ladder.attention_four_mlp_eight")
 @pytest.mark.parametrize("part,fid", MATRICES)
-def test_block_weight_matrices_in_units_of_d_squared(part, fid, claim_record, request):
+def test_block_weight_matrices_in_units_of_d_squared(part, fid, claim):
     # The project's block (ModelConfig at width d, built on the meta device: shapes only); a
     # weight matrix is a 2-d parameter (biases and LayerNorm gains are vectors and are not
     # counted).  At the chapter's width 128 and at other widths: the count / d^2.
@@ -206,10 +205,10 @@ def test_block_weight_matrices_in_units_of_d_squared(part, fid, claim_record, re
         ratios[d] = sum(p.numel() for p in getattr(block, part).parameters() if p.dim() == 2) / d**2
     farthest = max(ratios.values(), key=lambda r: abs(r - f.value))
     decision = rules.within(farthest, f.value, f.rounding)
-    claim_record(stated=f.value, measured=farthest, tolerance=f"the printed rounding, {f.rounding}, at every width",
+    claim.record(stated=f.value, measured=farthest, tolerance=f"the printed rounding, {f.rounding}, at every width",
                  decision=decision.measured, per_width=ratios)
-    decide(request, decision.holds, f"{part}: weight matrices / d^2 = "
-                                    f"{', '.join(f'{r:g} at d = {d}' for d, r in ratios.items())}: {decision.why}")
+    claim.decide(decision.holds, f"{part}: weight matrices / d^2 = "
+                                 f"{', '.join(f'{r:g} at d = {d}' for d, r in ratios.items())}: {decision.why}")
 
 
 class _SubLayersAsLeaves(torch.fx.Tracer):
@@ -233,21 +232,21 @@ def _chapter_block(norm: str = "pre"):
 
 @pytest.mark.claim("ladder.block_two_norms_two_adds")
 @pytest.mark.figure("ladder.block_norms")
-def test_block_normalisation_count(claim_record, request):
+def test_block_normalisation_count(claim):
     # The chapter's block (pre-norm, ModelConfig) and its post-norm variant: LayerNorm modules.
     f = FIGURES["ladder.block_norms"]
     counts = {norm: sum(isinstance(m, torch.nn.LayerNorm) for m in _chapter_block(norm).modules())
               for norm in ("pre", "post")}
     decision = rules.within(counts["pre"], f.value, f.rounding)
-    claim_record(stated=f.value, measured=counts["pre"], tolerance=f"the printed rounding, {f.rounding}",
+    claim.record(stated=f.value, measured=counts["pre"], tolerance=f"the printed rounding, {f.rounding}",
                  decision=decision.measured, post_norm=counts["post"])
     assert counts["post"] == counts["pre"]
-    decide(request, decision.holds, f"LayerNorm modules in the block: {decision.why}")
+    claim.decide(decision.holds, f"LayerNorm modules in the block: {decision.why}")
 
 
 @pytest.mark.claim("ladder.block_two_norms_two_adds")
 @pytest.mark.figure("ladder.block_additions")
-def test_block_residual_addition_count(claim_record, request):
+def test_block_residual_addition_count(claim):
     # The additions of the block's own graph (torch.fx, attention and the MLP as calls), and the
     # same structure checked numerically: block(x) == x + a + f, a = att(ln1(x)),
     # f = ff(ln2(x + a)), in float64: the same operations in the same order, so equal bits are
@@ -261,14 +260,14 @@ def test_block_residual_addition_count(claim_record, request):
         ff = block.ff(block.ln2(x + a))
         gap = (block(x) - (x + a + ff)).abs().max().item()
     decision = rules.within(adds["pre"], f.value, f.rounding)
-    claim_record(stated=f.value, measured=adds["pre"], tolerance=f"the printed rounding, {f.rounding}",
+    claim.record(stated=f.value, measured=adds["pre"], tolerance=f"the printed rounding, {f.rounding}",
                  decision=decision.measured, post_norm=adds["post"], max_gap_from_x_plus_a_plus_f=gap)
     assert gap <= 1e-12 and adds["post"] == adds["pre"]
-    decide(request, decision.holds, f"additions in the block's graph: {decision.why}")
+    claim.decide(decision.holds, f"additions in the block's graph: {decision.why}")
 
 
 @pytest.mark.claim("ladder.layernorm_per_example")
-def test_layernorm_needs_no_batch_and_keeps_no_statistics(claim_record):
+def test_layernorm_needs_no_batch_and_keeps_no_statistics(claim):
     # The block's LayerNorm (nn.LayerNorm(128), as the model builds it), with random gains and
     # biases so that nothing is trivially the identity.  One row normalised alone, inside a batch
     # of 32 and inside a sequence of 128; in train() and eval(); its buffers.  BatchNorm1d, as a
@@ -302,7 +301,7 @@ def test_layernorm_needs_no_batch_and_keeps_no_statistics(claim_record):
     contrast = {"BatchNorm: one row in two batches": (bn_a - bn_b).abs().max().item(),
                 "BatchNorm: train vs eval": (bn_train - bn_eval).abs().max().item(),
                 "BatchNorm: buffers": [name for name, _ in bn.named_buffers()]}
-    claim_record(stated="per example: no batch, no running statistics, train == eval, any length",
+    claim.record(stated="per example: no batch, no running statistics, train == eval, any length",
                  measured={**measured, **contrast}, tolerance=f"float32 noise, <= {tol:.2e}; train vs eval exact")
     assert max(v for k, v in measured.items() if k.startswith(("alone", "sequence"))) <= tol
     assert measured["train vs eval"] == 0 and measured["buffers"] == []

@@ -8,7 +8,6 @@ one worker trains the ladder once.
 import pytest
 
 from claimcheck.formats import over_seeds
-from claimcheck.rule import ordering, trained_figure
 from claims.chapter_figures import FIGURES
 from claims.trained import gain, train_ppl, val
 
@@ -51,49 +50,49 @@ LEVELS = [
 
 
 @pytest.mark.parametrize("claim_id,recipe,split,printed", LEVELS)
-def test_run_ends_at_the_chapters_perplexity(claim_id, recipe, split, printed, trained, seeds, claim, claim_record, request):
+def test_run_ends_at_the_chapters_perplexity(claim_id, recipe, split, printed, trained, seeds, claim):
     _, (r,) = runs(trained, seeds, claim, recipe)
     which = "held-out" if split is val else "train"
-    trained_figure(request, claim_record, measurement="perplexity", label=f"{recipe} {which} perplexity", stated=printed.value,
-                   values=split(r), rounding=printed.rounding, recipe=recipe,
-                   source=r[0].metrics.get("source", "trained"))
+    claim.trained_figure(measurement="perplexity", label=f"{recipe} {which} perplexity", stated=printed.value,
+                         values=split(r), rounding=printed.rounding, recipe=recipe,
+                         source=r[0].metrics.get("source", "trained"))
 
 
 @pytest.mark.claim("average.worse_than_baseline")
 @pytest.mark.figure("average.four_times")
-def test_average_perplexity_ratio_to_no_context(trained, seeds, claim, claim_record, request):
+def test_average_perplexity_ratio_to_no_context(trained, seeds, claim):
     _, (base, avg) = runs(trained, seeds, claim, "baseline", "average")
     ratios = [a / b for a, b in zip(val(avg), val(base))]
     # "about four times": a whole number, +-0.5, widened by 2 sd over seeds
     four = FIGURES["average.four_times"]
-    trained_figure(request, claim_record, measurement="perplexity", label="average / baseline perplexity", stated=four.value, values=ratios,
-                   rounding=four.rounding, unit="x", baseline=val(base), average=val(avg))
+    claim.trained_figure(measurement="perplexity", label="average / baseline perplexity", stated=four.value, values=ratios,
+                         rounding=four.rounding, unit="x", baseline=val(base), average=val(avg))
 
 
 @pytest.mark.claim("average.residual_matches_baseline")
-def test_residual_average_contributes_nothing_over_the_baseline(trained, seeds, claim, claim_record, request):
+def test_residual_average_contributes_nothing_over_the_baseline(trained, seeds, claim):
     _, (base, res) = runs(trained, seeds, claim, "baseline", "residual_average")
     # the difference of the chapter's two printed levels, at their rounding
     stated = round(FIGURES["ladder.residual_average_val"].value - FIGURES["ladder.baseline"].value, 2)
-    trained_figure(request, claim_record, measurement="perplexity", label="residual average - baseline", stated=stated, values=gain(res, base),
-                   rounding=FIGURES["ladder.baseline"].rounding,        # the levels' printed hundredths
-                   unit=" points", residual_average=val(res), baseline=val(base))
+    claim.trained_figure(measurement="perplexity", label="residual average - baseline", stated=stated, values=gain(res, base),
+                         rounding=FIGURES["ladder.baseline"].rounding,        # the levels' printed hundredths
+                         unit=" points", residual_average=val(res), baseline=val(base))
 
 
 @pytest.mark.claim("depth.two_blocks_overfit")
-def test_two_blocks_fit_train_better_and_held_out_worse(trained, seeds, claim, claim_record, request):
+def test_two_blocks_fit_train_better_and_held_out_worse(trained, seeds, claim):
     # The ordering the chapter draws from its four figures (each asserted above): better on
     # train, worse on held-out, on every seed.
     n, (one, two) = runs(trained, seeds, claim, "layernorm", "two_blocks")
     measured = {"one block train": train_ppl(one), "one block val": val(one),
                 "two blocks train": train_ppl(two), "two blocks val": val(two)}
-    ordering(request, claim_record, label="two blocks: train lower, held-out higher",
-             stated={"one block": [FIGURES["depth.one_block_train"].value, FIGURES["ladder.layernorm_val"].value],
-                     "two blocks": [FIGURES["depth.two_blocks_train"].value, FIGURES["ladder.two_blocks"].value]},
-             measured=measured, conditions=overfit_conditions(measured), measurement="perplexity",
-             tolerance="ordering on every seed", seeds=n,
-             reason=f"train: one block {over_seeds(train_ppl(one))}, two {over_seeds(train_ppl(two))}; "
-                    f"held-out: one block {over_seeds(val(one))}, two {over_seeds(val(two))}")
+    claim.ordering(label="two blocks: train lower, held-out higher",
+                   stated={"one block": [FIGURES["depth.one_block_train"].value, FIGURES["ladder.layernorm_val"].value],
+                           "two blocks": [FIGURES["depth.two_blocks_train"].value, FIGURES["ladder.two_blocks"].value]},
+                   measured=measured, conditions=overfit_conditions(measured), measurement="perplexity",
+                   tolerance="ordering on every seed", seeds=n,
+                   reason=f"train: one block {over_seeds(train_ppl(one))}, two {over_seeds(train_ppl(two))}; "
+                          f"held-out: one block {over_seeds(val(one))}, two {over_seeds(val(two))}")
 
 
 def overfit_conditions(m: dict) -> list:
@@ -128,7 +127,7 @@ GAINS = [
 
 
 @pytest.mark.parametrize("worse,better,stated,rounding", GAINS)
-def test_gain_in_perplexity_points(worse, better, stated, rounding, trained, seeds, claim, claim_record, request):
+def test_gain_in_perplexity_points(worse, better, stated, rounding, trained, seeds, claim):
     _, (a, b) = runs(trained, seeds, claim, worse, better)
-    trained_figure(request, claim_record, measurement="perplexity", label=f"{better} over {worse}", stated=stated, values=gain(a, b),
-                   rounding=rounding, unit=" points", part="perplexity", **{worse: val(a), better: val(b)})
+    claim.trained_figure(measurement="perplexity", label=f"{better} over {worse}", stated=stated, values=gain(a, b),
+                         rounding=rounding, unit=" points", part="perplexity", **{worse: val(a), better: val(b)})

@@ -42,13 +42,13 @@ def test_loop_matmul_and_softmax_agree(T, C, seed):
 
 @pytest.mark.claim("mask.loop_matmul_softmax")
 @pytest.mark.figure("mask.loop_vs_matmul", "mask.loop_vs_softmax")
-def test_the_three_ways_differ_by_float_noise_at_the_chapters_scale(claim_record):
+def test_the_three_ways_differ_by_float_noise_at_the_chapters_scale(claim):
     x = torch.randn(128, 128, generator=torch.Generator().manual_seed(0))
     loop, mat, soft = three_ways(x)
     d_mat, d_soft = (loop - mat).abs().max().item(), (loop - soft).abs().max().item()
     stated = {"loop vs matmul": FIGURES["mask.loop_vs_matmul"].value,
               "loop vs softmax": FIGURES["mask.loop_vs_softmax"].value}
-    claim_record(stated=stated, measured={"loop vs matmul": d_mat, "loop vs softmax": d_soft},
+    claim.record(stated=stated, measured={"loop vs matmul": d_mat, "loop vs softmax": d_soft},
                  tolerance=f"<= {bound(x):.2e} (fp32 summation bound)",
                  per_figure={"mask.loop_vs_matmul": d_mat, "mask.loop_vs_softmax": d_soft})
     # the chapter's differences are float noise, and so are ours: all under the same bound
@@ -61,9 +61,9 @@ CHAPTER_6x6 = [[FIGURES[f"mask.a_{r}_{c}"].value for c in range(1, 7)] for r in 
 
 @pytest.mark.claim("mask.averaging_matrix")
 @pytest.mark.figure(*CELLS)
-def test_averaging_matrix_is_the_printed_6x6(claim_record):
+def test_averaging_matrix_is_the_printed_6x6(claim):
     A = averaging_matrix(6)
-    claim_record(stated=CHAPTER_6x6, measured=A.round(decimals=3), tolerance="printed to 3 decimals",
+    claim.record(stated=CHAPTER_6x6, measured=A.round(decimals=3), tolerance="printed to 3 decimals",
                  per_figure={f"mask.a_{r + 1}_{c + 1}": A[r, c].item() for r in range(6) for c in range(6)})
     assert torch.equal(A.round(decimals=3), torch.tensor(CHAPTER_6x6))
 
@@ -84,13 +84,13 @@ def test_rows_sum_to_one_and_upper_triangle_is_exactly_zero(T):
 # and a printed digit's: half a unit); float precision is the tighter test above.
 @pytest.mark.claim("mask.averaging_matrix")
 @pytest.mark.figure("mask.upper_zero")
-def test_averaging_matrix_has_no_weight_above_the_diagonal(claim_record):
+def test_averaging_matrix_has_no_weight_above_the_diagonal(claim):
     # "(rows sum to 1, upper triangle is zero)": every entry above the diagonal, at the printed
     # matrix's size and at the chapter's context, exactly (the word's rounding is the wider bound)
     f = FIGURES["mask.upper_zero"]
     upper = torch.cat([torch.triu(averaging_matrix(T), diagonal=1).flatten() for T in (6, 128)])
     largest = upper.abs().max().item()
-    claim_record(stated=f.value, measured=largest, tolerance=f"exactly (the word's rounding: {f.rounding})")
+    claim.record(stated=f.value, measured=largest, tolerance=f"exactly (the word's rounding: {f.rounding})")
     assert largest == f.value
 
 
@@ -98,11 +98,11 @@ def test_averaging_matrix_has_no_weight_above_the_diagonal(claim_record):
 @pytest.mark.parametrize("fid", [
     pytest.param("mask.rows_sum_one", id="in the prose", marks=pytest.mark.figure("mask.rows_sum_one")),
     pytest.param("mask.row_sums", id="above the printed matrix", marks=pytest.mark.figure("mask.row_sums"))])
-def test_averaging_matrix_row_sums_at_the_printed_rounding(fid, claim_record):
+def test_averaging_matrix_row_sums_at_the_printed_rounding(fid, claim):
     f = FIGURES[fid]
     sums = torch.cat([averaging_matrix(T).sum(1) for T in (6, 128)])    # every row of both
     farthest = sums[(sums - f.value).abs().argmax()].item()
-    claim_record(stated=f.value, measured=farthest,
+    claim.record(stated=f.value, measured=farthest,
                  tolerance=f"the printed rounding, {f.rounding}; and float32 noise, 128 eps32, the stricter",
                  rows=len(sums), max_deviation=abs(farthest - f.value), per_figure={fid: farthest})
     assert abs(farthest - f.value) <= f.rounding
@@ -128,7 +128,7 @@ def test_masked_softmax_of_any_finite_scores_is_a_valid_weight_matrix(T, scale, 
 
 
 @pytest.mark.claim("mask.any_scores_valid_weights")
-def test_masked_softmax_weights_at_the_chapters_scale(claim_record):
+def test_masked_softmax_weights_at_the_chapters_scale(claim):
     # 128 x 128 scores: unit-variance, huge (1e6 sd), and constant (0 and 1e6): every row a
     # probability vector over its prefix; a constant row the averaging matrix to float precision.
     g, allowed = torch.Generator().manual_seed(0), causal_mask(128)
@@ -141,7 +141,7 @@ def test_masked_softmax_weights_at_the_chapters_scale(claim_record):
                           "max |row sum - 1|": (w.sum(-1) - 1).abs().max().item()}
         if name.startswith("constant"):
             measured[name]["max |w - A|"] = (w - averaging_matrix(128)).abs().max().item()
-    claim_record(stated="valid weights; equal scores give the uniform average", measured=measured,
+    claim.record(stated="valid weights; equal scores give the uniform average", measured=measured,
                  tolerance=f"rows sum to 1 within 128 eps32 = {128 * EPS32:.2e}; exact zeros above the diagonal; "
                            f"a constant row within eps32 of 1/(t+1)")
     for name, m in measured.items():
@@ -160,7 +160,7 @@ def _attention_and_future(seed: int, t: int):
 
 @pytest.mark.claim("mask.causal_no_future_leak")
 @pytest.mark.parametrize("path", ["fused", "explicit"])
-def test_outputs_up_to_t_ignore_later_tokens_with_the_mask_and_not_without(path, claim_record):
+def test_outputs_up_to_t_ignore_later_tokens_with_the_mask_and_not_without(path, claim):
     # The project's attention at the chapter's scale (128 wide, 4 heads, 128 tokens), t = 60: the
     # outputs at 0..t with the causal mask, then the same layer with the mask dropped.
     t = 60
@@ -170,7 +170,7 @@ def test_outputs_up_to_t_ignore_later_tokens_with_the_mask_and_not_without(path,
         masked, moved_after = diff[:, : t + 1].max().item(), diff[:, t + 1:].max().item()
         att.causal = False
         unmasked = (att(x, path=path)[:, : t + 1] - att(later, path=path)[:, : t + 1]).abs().max().item()
-    claim_record(stated="no output at <= t depends on a later token; without the mask, they do",
+    claim.record(stated="no output at <= t depends on a later token; without the mask, they do",
                  measured={"with the mask, max change at <= t": masked, "without, max change at <= t": unmasked,
                            "with the mask, max change after t": moved_after},
                  tolerance="exact (bit for bit) with the mask; above 1e-3 without", path=path, position=t)
@@ -179,7 +179,7 @@ def test_outputs_up_to_t_ignore_later_tokens_with_the_mask_and_not_without(path,
 
 
 @pytest.mark.claim("mask.causal_no_future_leak")
-def test_the_language_models_logits_up_to_t_ignore_later_tokens(claim_record):
+def test_the_language_models_logits_up_to_t_ignore_later_tokens(claim):
     # The whole model (ModelConfig's defaults: one block, learned positions): the logits at 0..t
     # are the same bits whatever tokens follow t.
     torch.manual_seed(0)
@@ -191,7 +191,7 @@ def test_the_language_models_logits_up_to_t_ignore_later_tokens(claim_record):
     with torch.no_grad():
         a, b = m(idx), m(other)
     before, after = (a[:, : t + 1] - b[:, : t + 1]).abs().max().item(), (a[:, t + 1:] - b[:, t + 1:]).abs().max().item()
-    claim_record(stated="no leak", measured={"max change at <= t": before, "max change after t": after},
+    claim.record(stated="no leak", measured={"max change at <= t": before, "max change after t": after},
                  tolerance="exact (bit for bit)", position=t)
     assert before == 0.0 and after > 0
 
@@ -210,7 +210,7 @@ def test_neg_inf_mask_leaves_no_weight_on_masked_entries_in_every_dtype(dtype):
 
 
 @pytest.mark.claim("mask.neg_inf_float16")
-def test_a_finite_constant_does_not_mean_the_same_in_every_dtype(claim_record):
+def test_a_finite_constant_does_not_mean_the_same_in_every_dtype(claim):
     allowed = causal_mask(8)
     # -1e9 is not a float16 number: a cast overflows it to -inf, and masked_fill refuses it.
     as_fp16 = torch.tensor(-1e9).half().item()
@@ -222,7 +222,7 @@ def test_a_finite_constant_does_not_mean_the_same_in_every_dtype(claim_record):
     leaked = F.softmax(s, -1).masked_select(~allowed).max().item()
     s_inf = mask(torch.full((8, 8), -1e10), allowed)
     leaked_inf = F.softmax(s_inf, -1).masked_select(~allowed).max().item()
-    claim_record(stated="-inf stays -inf; -1e9 dtype-dependent",
+    claim.record(stated="-inf stays -inf; -1e9 dtype-dependent",
                  measured={"-1e9 as fp16": as_fp16, "weight leaked with -1e9": leaked,
                            "weight leaked with -inf": leaked_inf}, tolerance="exact")
     assert as_fp16 == float("-inf") and torch.tensor(-1e9).float().item() == -1e9

@@ -4,7 +4,6 @@ removed (fixtures/recipes.py LEAK; the threshold declared before it was trained:
 import pytest
 
 from claimcheck.formats import over_seeds
-from claimcheck.rule import ordering
 from claims.trained import val
 
 SEEDS = 3
@@ -14,14 +13,14 @@ NEARLY_CERTAIN = 2.0      # a held-out perplexity under 2: the next token nearly
 @pytest.mark.gpu
 @pytest.mark.xdist_group("ladder")
 @pytest.mark.claim("mask.leak_without_mask")
-def test_without_the_mask_the_answer_is_in_the_input(trained, seeds, claim_record, request):
+def test_without_the_mask_the_answer_is_in_the_input(trained, seeds, claim):
     n = seeds(SEEDS)
     masked, unmasked = val(trained("ladder", "layernorm", n, weights=False)), val(
         trained("mask", "layernorm_unmasked", n, weights=False))
-    ordering(request, claim_record, label="without the mask: held-out perplexity", stated="the answer in the input",
-             measured={"masked": masked, "unmasked": unmasked}, measurement="perplexity",
-             conditions=[c for i, (m, u) in enumerate(zip(masked, unmasked)) for c in (
-                 [f"seed {i}: the unmasked model's held-out perplexity below the masked one's", u, "<", m],
-                 [f"seed {i}: the unmasked model's held-out perplexity below 2", u, "<", NEARLY_CERTAIN])],
-             tolerance="each comparison paired over seeds beyond 2 standard errors", seeds=len(masked),
-             reason=f"held-out perplexity without the mask {over_seeds(unmasked)}, with it {over_seeds(masked)}")
+    claim.ordering(label="without the mask: held-out perplexity", stated="the answer in the input",
+                   measured={"masked": masked, "unmasked": unmasked}, measurement="perplexity",
+                   conditions=[c for i, (m, u) in enumerate(zip(masked, unmasked)) for c in (
+                       [f"seed {i}: the unmasked model's held-out perplexity below the masked one's", u, "<", m],
+                       [f"seed {i}: the unmasked model's held-out perplexity below 2", u, "<", NEARLY_CERTAIN])],
+                   tolerance="each comparison paired over seeds beyond 2 standard errors", seeds=len(masked),
+                   reason=f"held-out perplexity without the mask {over_seeds(unmasked)}, with it {over_seeds(masked)}")

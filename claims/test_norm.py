@@ -11,7 +11,6 @@ import statistics
 import pytest
 import torch
 
-from claimcheck.rule import trained_figure
 from claims.chapter_figures import FIGURES
 from data import split
 from fixtures.grad_profile import block_grad_norms
@@ -47,22 +46,22 @@ CASES = [pytest.param(norm, i, what, FIGURES[fid].value, FIGURES[fid].rounding, 
 
 @pytest.mark.claim("norm.grad_profile")
 @pytest.mark.parametrize("norm,i,what,stated,rounding", CASES)
-def test_gradient_profile_figures(norm, i, what, stated, rounding, profiles, claim_record, request):
+def test_gradient_profile_figures(norm, i, what, stated, rounding, profiles, claim):
     runs = profiles(norm)
     values = [(g[0], g[-1], g[-1] / g[0])[i] for g in runs]
-    trained_figure(request, claim_record, measurement="grad_profile", label=f"{norm}-norm {what} gradient norm at init", stated=stated,
-                   values=values, rounding=rounding, profile_mean=[statistics.mean(b) for b in zip(*runs)],
-                   note=f"PyTorch's default initialisation; block norms from {statistics.mean(g[0] for g in runs):.3f} "
-                        f"(first) to {statistics.mean(g[-1] for g in runs):.3f} (last)")
+    claim.trained_figure(measurement="grad_profile", label=f"{norm}-norm {what} gradient norm at init", stated=stated,
+                         values=values, rounding=rounding, profile_mean=[statistics.mean(b) for b in zip(*runs)],
+                         note=f"PyTorch's default initialisation; block norms from {statistics.mean(g[0] for g in runs):.3f} "
+                              f"(first) to {statistics.mean(g[-1] for g in runs):.3f} (last)")
 
 
 @pytest.mark.claim("norm.postnorm_grad_badly_scaled")
-def test_postnorm_gradient_is_worse_scaled_with_depth_than_prenorm(profiles, claim_record):
+def test_postnorm_gradient_is_worse_scaled_with_depth_than_prenorm(profiles, claim):
     # Paired by seed (same seed, same batch): post-norm's last/first ratio minus pre-norm's.
     diffs = [post[-1] / post[0] - pre[-1] / pre[0] for post, pre in zip(profiles("post"), profiles("pre"))]
     mean, se = statistics.mean(diffs), statistics.stdev(diffs) / len(diffs) ** 0.5
     # "its last/first ratio is the larger": the paired difference above 0 by two standard errors.
-    claim_record(stated="post-norm's last/first ratio is the larger",
+    claim.record(stated="post-norm's last/first ratio is the larger",
                  measured={"difference mean": mean, "difference SE": se, "per seed": diffs},
                  tolerance=f"mean > 2 SE ({2 * se:.3f}) over {len(diffs)} seeds", seeds=len(diffs))
     assert mean > 2 * se
@@ -82,7 +81,7 @@ def _block_with_silent_sublayers(norm: str):
 
 
 @pytest.mark.claim("norm.residual_path_identity")
-def test_with_silent_sublayers_prenorm_is_the_identity_and_postnorm_normalises(claim_record):
+def test_with_silent_sublayers_prenorm_is_the_identity_and_postnorm_normalises(claim):
     # Inputs far from normalised (mean 2, sd 3 per feature), so that LayerNorm(x) is not x.
     x = 3 * torch.randn(2, 128, 128, generator=torch.Generator().manual_seed(0)) + 2
     pre, post = _block_with_silent_sublayers("pre"), _block_with_silent_sublayers("post")
@@ -92,7 +91,7 @@ def test_with_silent_sublayers_prenorm_is_the_identity_and_postnorm_normalises(c
     measured = {"pre-norm: max |block(x) - x|": (y_pre - x).abs().max().item(),
                 "post-norm: max |block(x) - LayerNorm(LayerNorm(x))|": (y_post - normalised).abs().max().item(),
                 "post-norm: max |block(x) - x|": (y_post - x).abs().max().item()}
-    claim_record(stated="pre-norm: the residual path is the identity; post-norm: a LayerNorm on it",
+    claim.record(stated="pre-norm: the residual path is the identity; post-norm: a LayerNorm on it",
                  measured=measured, tolerance="exact (bit for bit); post-norm away from x by more than 1")
     assert measured["pre-norm: max |block(x) - x|"] == 0.0
     assert measured["post-norm: max |block(x) - LayerNorm(LayerNorm(x))|"] == 0.0

@@ -6,7 +6,6 @@ import math
 import pytest
 
 from claimcheck.formats import over_seeds
-from claimcheck.rule import ordering, trained_figure
 from claims.chapter_figures import FIGURES
 from claims.registry import figures
 from claims.trained import best, best_step_reading, train_ppl, val
@@ -43,28 +42,28 @@ DIVERGES = [
 
 @pytest.mark.claim("norm.postnorm_diverges")
 @pytest.mark.parametrize("quantity,stated,rounding", DIVERGES)
-def test_postnorm_without_warmup_against_prenorm(quantity, stated, rounding, trained, seeds, claim_record, request):
+def test_postnorm_without_warmup_against_prenorm(quantity, stated, rounding, trained, seeds, claim):
     _n, rs = runs(trained, seeds, "postnorm", "prenorm")
     post, pre = val(rs["postnorm"]), val(rs["prenorm"])
     per_seed = post if quantity == "postnorm" else [a / b for a, b in zip(post, pre)]
     at_best = best(rs["postnorm"]), best(rs["prenorm"])
     reading = None if quantity == "postnorm" or None in at_best else best_step_reading(
         [a / b for a, b in zip(*at_best)], rs["postnorm"], rs["prenorm"])
-    trained_figure(request, claim_record, measurement="perplexity", label=quantity, stated=stated, values=per_seed, rounding=rounding,
-                   note=levels(rs), postnorm=post, prenorm=pre, reading=reading)
+    claim.trained_figure(measurement="perplexity", label=quantity, stated=stated, values=per_seed, rounding=rounding,
+                         note=levels(rs), postnorm=post, prenorm=pre, reading=reading)
 
 
 # The rescue itself, without the chapter's figures: with warmup, post-norm ends where pre-norm
 # ends, not on the unigram plateau of post-norm without warmup - nearer pre-norm (with the same
 # warmup) than the diverged run, in log perplexity, on every seed.
 @pytest.mark.claim("norm.warmup_rescues_postnorm")
-def test_warmup_brings_postnorm_to_prenorm_not_to_the_plateau(trained, seeds, claim_record, request):
+def test_warmup_brings_postnorm_to_prenorm_not_to_the_plateau(trained, seeds, claim):
     n, rs = runs(trained, seeds, "postnorm_warmup", "prenorm_warmup", "postnorm")
     ppl = {k: val(v) for k, v in rs.items()}
-    ordering(request, claim_record, label="post-norm with warmup nearer pre-norm than the plateau",
-             stated=f"post-norm with warmup matches pre-norm, post-norm without ends at {POSTNORM.printed}",
-             measured=ppl, conditions=rescue_conditions(ppl), measurement="perplexity",
-             tolerance="ordering on every seed (log perplexity)", seeds=n, reason=levels(rs))
+    claim.ordering(label="post-norm with warmup nearer pre-norm than the plateau",
+                   stated=f"post-norm with warmup matches pre-norm, post-norm without ends at {POSTNORM.printed}",
+                   measured=ppl, conditions=rescue_conditions(ppl), measurement="perplexity",
+                   tolerance="ordering on every seed (log perplexity)", seeds=n, reason=levels(rs))
 
 
 def rescue_conditions(ppl: dict) -> list:
@@ -92,12 +91,12 @@ LEVELS = [
 
 
 @pytest.mark.parametrize("run", LEVELS)
-def test_run_ends_at_the_chapters_perplexity(run, trained, seeds, claim_record, request):
+def test_run_ends_at_the_chapters_perplexity(run, trained, seeds, claim):
     _n, rs = runs(trained, seeds, run)
     printed = FIGURES[f"norm.{run}"]
-    trained_figure(request, claim_record, measurement="perplexity", label=f"{run} held-out perplexity", stated=printed.value,
-                   values=val(rs[run]), rounding=printed.rounding, reading=best_step_reading(best(rs[run]), rs[run]),
-                   note=f"train perplexity {over_seeds(train_ppl(rs[run]))}")
+    claim.trained_figure(measurement="perplexity", label=f"{run} held-out perplexity", stated=printed.value,
+                         values=val(rs[run]), rounding=printed.rounding, reading=best_step_reading(best(rs[run]), rs[run]),
+                         note=f"train perplexity {over_seeds(train_ppl(rs[run]))}")
 
 
 # Differences between two of the four runs, in held-out perplexity points: the chapter's figure
@@ -113,9 +112,9 @@ DIFFERENCES = [
 
 
 @pytest.mark.parametrize("a,b", DIFFERENCES)
-def test_difference_between_runs_is_the_chapters(a, b, trained, seeds, claim_record, request):
+def test_difference_between_runs_is_the_chapters(a, b, trained, seeds, claim):
     _n, rs = runs(trained, seeds, a, b)
     stated = round(CHAPTER[a] - CHAPTER[b], 2)
-    trained_figure(request, claim_record, measurement="perplexity", label=f"{a} - {b}", stated=stated,
-                   values=[x - y for x, y in zip(val(rs[a]), val(rs[b]))], rounding=0.005, unit=" points",
-                   note=levels(rs))
+    claim.trained_figure(measurement="perplexity", label=f"{a} - {b}", stated=stated,
+                         values=[x - y for x, y in zip(val(rs[a]), val(rs[b]))], rounding=0.005, unit=" points",
+                         note=levels(rs))

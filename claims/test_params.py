@@ -5,7 +5,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from claimcheck import decide as rules
-from claimcheck.rule import decide
 from claims.chapter_figures import FIGURES, GPT2_ROWS
 from fixtures.recipes import LADDER
 from model import Block, LanguageModel, ModelConfig, MultiHeadAttention
@@ -36,11 +35,11 @@ def test_a_block_has_12d2_plus_13d_parameters(d):
 
 @pytest.mark.claim("params.bias_difference")
 @pytest.mark.figure("params.bias_count")
-def test_no_bias_on_three_projections_saving_at_gpt2_width(claim_record):
+def test_no_bias_on_three_projections_saving_at_gpt2_width(claim):
     with_bias = count(build_on_meta(lambda: gpt2_block(768, qkv_bias=True)))
     without = count(build_on_meta(lambda: gpt2_block(768, qkv_bias=False)))
     stated = FIGURES["params.bias_count"].value
-    claim_record(stated=stated, measured=with_bias - without, tolerance="exact")
+    claim.record(stated=stated, measured=with_bias - without, tolerance="exact")
     assert with_bias - without == stated
 
 
@@ -57,19 +56,19 @@ def measured_rows(m) -> dict[str, int]:
 
 @pytest.mark.claim("params.gpt2_small")
 @pytest.mark.parametrize("row", [pytest.param(r, marks=pytest.mark.figure(f), id=r) for r, f in ROW_FIGURE.items()])
-def test_gpt2_small_table(row, gpt2_small, claim_record):
+def test_gpt2_small_table(row, gpt2_small, claim):
     measured = measured_rows(gpt2_small)[row]
-    claim_record(stated=CHAPTER_TABLE[row], measured=measured, tolerance="exact", row=row)
+    claim.record(stated=CHAPTER_TABLE[row], measured=measured, tolerance="exact", row=row)
     assert measured == CHAPTER_TABLE[row] == GPT2Small().rows()[row]
 
 
 @pytest.mark.claim("params.embedding_third")
 @pytest.mark.figure("params.embedding_share")
-def test_embedding_table_share_of_gpt2_small(gpt2_small, claim_record):
+def test_embedding_table_share_of_gpt2_small(gpt2_small, claim):
     share = count(gpt2_small.tok_emb) / gpt2_small.n_params()
     third = FIGURES["params.embedding_share"].value
     # "nearly a third": below 1/3 and within a tenth of it, i.e. in [0.30, 1/3).
-    claim_record(stated=f"nearly {third:.4f}", measured=share, tolerance=f"[{0.9 * third:.2f}, {third:.4f})")
+    claim.record(stated=f"nearly {third:.4f}", measured=share, tolerance=f"[{0.9 * third:.2f}, {third:.4f})")
     assert 0.9 * third <= share < third
 
 
@@ -100,10 +99,10 @@ LARGER = {"medium": (1024, 24, 16, 354_823_168), "large": (1280, 36, 20, 774_030
 
 @pytest.mark.claim("params.formula_is_the_model")
 @pytest.mark.parametrize("size", list(LARGER))
-def test_the_formula_gives_the_larger_gpt2_sizes(size, claim_record):
+def test_the_formula_gives_the_larger_gpt2_sizes(size, claim):
     d, blocks, heads, stated = LARGER[size]
     built = build_on_meta(lambda: LanguageModel(gpt2_config(d, blocks, heads))).n_params()
-    claim_record(stated=stated, measured={"formula": formula(50_257, d, 1024, blocks), "built": built},
+    claim.record(stated=stated, measured={"formula": formula(50_257, d, 1024, blocks), "built": built},
                  tolerance="exact", size=size)
     assert formula(50_257, d, 1024, blocks) == built == stated
 
@@ -122,19 +121,19 @@ def _released(d: int = 768, blocks: int = 12, heads: int = 12) -> int:
 
 @pytest.mark.claim("params.published_size")
 @pytest.mark.figure("params.total")
-def test_released_gpt2_small_parameter_count(gpt2_small, claim_record):
+def test_released_gpt2_small_parameter_count(gpt2_small, claim):
     released = _released()
-    claim_record(stated=TOTAL, measured={"transformers GPT2LMHeadModel": released,
+    claim.record(stated=TOTAL, measured={"transformers GPT2LMHeadModel": released,
                                          "ours": gpt2_small.n_params()}, tolerance="exact")
     assert released == gpt2_small.n_params() == TOTAL
 
 
 @pytest.mark.claim("params.formula_is_the_model")
 @pytest.mark.parametrize("size", list(LARGER))
-def test_the_larger_sizes_match_the_released_implementation(size, claim_record):
+def test_the_larger_sizes_match_the_released_implementation(size, claim):
     d, blocks, heads, stated = LARGER[size]
     released = _released(d, blocks, heads)
-    claim_record(stated=stated, measured=released, tolerance="exact", size=size, reference="transformers")
+    claim.record(stated=stated, measured=released, tolerance="exact", size=size, reference="transformers")
     assert released == stated
 
 
@@ -147,13 +146,13 @@ def _mlp_share(model) -> float:
 
 
 @pytest.mark.claim("ladder.mlp_holds_most_parameters")
-def test_most_of_a_models_parameters_are_in_its_mlps(gpt2_small, claim_record, request):
+def test_most_of_a_models_parameters_are_in_its_mlps(gpt2_small, claim):
     ours = build_on_meta(lambda: LanguageModel(next(r for r in LADDER if r.name == "layernorm").model))
     shares = {"GPT-2 small": _mlp_share(gpt2_small), "the chapter's one-block model": _mlp_share(ours)}
     decision = rules.bounds([[f"{name}: MLP share above one half", share, ">", 0.5] for name, share in shares.items()])
-    claim_record(stated="most (more than half)", measured=shares, tolerance="more than half, each model",
+    claim.record(stated="most (more than half)", measured=shares, tolerance="more than half, each model",
                  decision=decision.measured, per_block=count(gpt2_small.blocks[0].ff) / count(gpt2_small.blocks[0]))
-    decide(request, decision.holds, "the MLPs hold " + ", ".join(f"{share:.1%} of {name}'s parameters"
-                                                                 for name, share in shares.items())
-           + f" (two thirds of each block's, {count(gpt2_small.blocks[0].ff) / count(gpt2_small.blocks[0]):.1%}; "
-             "the embedding tables hold much of the rest)")
+    claim.decide(decision.holds, "the MLPs hold " + ", ".join(f"{share:.1%} of {name}'s parameters"
+                                                              for name, share in shares.items())
+                 + f" (two thirds of each block's, {count(gpt2_small.blocks[0].ff) / count(gpt2_small.blocks[0]):.1%}; "
+                   "the embedding tables hold much of the rest)")

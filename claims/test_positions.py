@@ -7,7 +7,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from claimcheck import decide as rules
-from claimcheck.rule import decide
 from model import ALiBi, LanguageModel, ModelConfig, MultiHeadAttention, RoPE, alibi_slopes
 
 pytestmark = pytest.mark.fast
@@ -66,7 +65,7 @@ def test_rope_score_depends_only_on_t_minus_i(t, i, shift, seed):
 
 @pytest.mark.claim("positions.alibi_slopes")
 @pytest.mark.parametrize("n_heads", [1, 2, 4, 8, 16])
-def test_alibi_penalty_is_linear_in_distance_with_a_geometric_slope_per_head(n_heads, claim_record):
+def test_alibi_penalty_is_linear_in_distance_with_a_geometric_slope_per_head(n_heads, claim):
     T = 32
     bias = ALiBi(n_heads).score_bias(T, dtype=torch.float64)       # (h, T, T)
     slopes = alibi_slopes(n_heads)
@@ -78,7 +77,7 @@ def test_alibi_penalty_is_linear_in_distance_with_a_geometric_slope_per_head(n_h
         ratios = slopes[1:] / slopes[:-1]
         torch.testing.assert_close(ratios, torch.full_like(ratios, 2.0 ** (-8 / n_heads)))
         assert len(set(slopes.tolist())) == n_heads                 # a different slope per head
-    claim_record(stated="geometric, one per head", measured=slopes.tolist(), tolerance="exact",
+    claim.record(stated="geometric, one per head", measured=slopes.tolist(), tolerance="exact",
                  n_heads=n_heads)
 
 
@@ -93,9 +92,9 @@ PAPER_SLOPES = {
 
 @pytest.mark.claim("positions.alibi_slopes")
 @pytest.mark.parametrize("n_heads", sorted(PAPER_SLOPES))
-def test_alibi_slopes_follow_the_papers_rule_for_head_counts_not_a_power_of_two(n_heads, claim_record):
+def test_alibi_slopes_follow_the_papers_rule_for_head_counts_not_a_power_of_two(n_heads, claim):
     slopes = alibi_slopes(n_heads)
-    claim_record(stated=PAPER_SLOPES[n_heads], measured=slopes.tolist(), tolerance="exact (float64)",
+    claim.record(stated=PAPER_SLOPES[n_heads], measured=slopes.tolist(), tolerance="exact (float64)",
                  n_heads=n_heads)
     torch.testing.assert_close(slopes, torch.tensor(PAPER_SLOPES[n_heads], dtype=torch.float64),
                                rtol=2 * torch.finfo(torch.float64).eps, atol=0)
@@ -133,18 +132,18 @@ PREFIX_NOISE = 1e-12
 
 
 @pytest.mark.claim("positions.prefix_orderings_stack")
-def test_without_positions_every_prefix_ordering_gives_the_same_output_in_a_stack(claim_record, request):
+def test_without_positions_every_prefix_ordering_gives_the_same_output_in_a_stack(claim):
     # The primary reading: the model as a stack, at the depth the chapter trains in its depth
     # section (two blocks).
     seen, one = _prefix_orderings(2), _prefix_orderings(1)
     decision = rules.bounds([["two blocks: max |logit difference| at t over prefix orderings",
                               seen["max |logit difference| at t"], "<=", PREFIX_NOISE]])
-    claim_record(stated="every ordering of the prefix alike", measured=seen, tolerance=f"<= {PREFIX_NOISE} (float64 noise)",
+    claim.record(stated="every ordering of the prefix alike", measured=seen, tolerance=f"<= {PREFIX_NOISE} (float64 noise)",
                  label="two blocks, no positions", decision=decision.measured,
                  one_block=one)     # the one-layer reading, beside the verdict (never one itself)
-    decide(request, decision.holds,
-           f"in a stack of two blocks without positions, permuting tokens 0..t-1 moves the logits at t by up to "
-           f"{seen['max |logit difference| at t']:.3g} (over {PERMUTATIONS} orderings; logits up to "
-           f"{seen['logit scale (max |logit|)']:.2f}), against {one['max |logit difference| at t']:.2g} with one "
-           "block (the one-layer reading): block 2 at t reads block 1's outputs at earlier positions, each a "
-           "function of its own prefix")
+    claim.decide(decision.holds,
+                 f"in a stack of two blocks without positions, permuting tokens 0..t-1 moves the logits at t by up to "
+                 f"{seen['max |logit difference| at t']:.3g} (over {PERMUTATIONS} orderings; logits up to "
+                 f"{seen['logit scale (max |logit|)']:.2f}), against {one['max |logit difference| at t']:.2g} with one "
+                 "block (the one-layer reading): block 2 at t reads block 1's outputs at earlier positions, each a "
+                 "function of its own prefix")

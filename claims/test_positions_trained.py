@@ -8,7 +8,6 @@ from collections.abc import Mapping
 import pytest
 
 from claimcheck.formats import over_seeds
-from claimcheck.rule import ordering, trained_figure
 from claims.chapter_figures import FIGURES
 from claims.registry import figures
 from data import load_tokens
@@ -145,25 +144,25 @@ def graceful_conditions(curves) -> list:
 
 
 @pytest.mark.claim("positions.learned_cliff")
-def test_learned_positions_win_at_64_and_fall_off_a_cliff(curves, claim_record, request):
-    ordering(request, claim_record, label="learned: best at 64, the steepest cliff", stated="best at 64, cliff beyond",
-             measured=dict(curves), conditions=cliff_conditions(by_window(curves)), measurement="perplexity_at_window",
-             tolerance="orderings on every seed; cliff = perplexity at 128 more than 1.5x that at 64, the steepest "
-                       "of the four", seeds=len(curves["learned"]),
-             reason="per seed, perplexity at 64 and the 128/64 ratio: " + "; ".join(
-                 f"{s} {', '.join(f'{r[64]:.2f} x{growth(r, 128):.2f}' for r in curves[s])}" for s in SCHEMES))
+def test_learned_positions_win_at_64_and_fall_off_a_cliff(curves, claim):
+    claim.ordering(label="learned: best at 64, the steepest cliff", stated="best at 64, cliff beyond",
+                   measured=dict(curves), conditions=cliff_conditions(by_window(curves)), measurement="perplexity_at_window",
+                   tolerance="orderings on every seed; cliff = perplexity at 128 more than 1.5x that at 64, the steepest "
+                             "of the four", seeds=len(curves["learned"]),
+                   reason="per seed, perplexity at 64 and the 128/64 ratio: " + "; ".join(
+                       f"{s} {', '.join(f'{r[64]:.2f} x{growth(r, 128):.2f}' for r in curves[s])}" for s in SCHEMES))
 
 
 @pytest.mark.claim("positions.learned_cliff")
-def test_learned_positions_fall_below_no_context_at_twice_the_trained_length(curves, claim_record, request):
+def test_learned_positions_fall_below_no_context_at_twice_the_trained_length(curves, claim):
     """The cliff, with the threshold of the extrapolation classes below: at twice the trained
     length the learned table is worse than no context at all."""
     runs = curves["learned"]
-    ordering(request, claim_record, label="learned at 128: does not extrapolate", stated="falls off a cliff",
-             measured={"at 128": [r[128] for r in runs], "at 64": [r[64] for r in runs]},
-             conditions=below_no_context_conditions(by_window(curves)), measurement="perplexity_at_window",
-             tolerance=f"worse than the no-context baseline ({NO_CONTEXT}) at 128 on every seed", seeds=len(runs),
-             reason=f"learned at 128: {over_seeds([r[128] for r in runs])}, against {NO_CONTEXT} with no context")
+    claim.ordering(label="learned at 128: does not extrapolate", stated="falls off a cliff",
+                   measured={"at 128": [r[128] for r in runs], "at 64": [r[64] for r in runs]},
+                   conditions=below_no_context_conditions(by_window(curves)), measurement="perplexity_at_window",
+                   tolerance=f"worse than the no-context baseline ({NO_CONTEXT}) at 128 on every seed", seeds=len(runs),
+                   reason=f"learned at 128: {over_seeds([r[128] for r in runs])}, against {NO_CONTEXT} with no context")
 
 
 # "Does not extrapolate" (sinusoids, like the learned table's cliff) against "degrades" (RoPE,
@@ -196,34 +195,35 @@ CLASSES = [
 
 
 @pytest.mark.parametrize("scheme,T,stated", CLASSES)
-def test_extrapolation_class_at_the_longer_windows(scheme, T, stated, curves, claim_record, request):
+def test_extrapolation_class_at_the_longer_windows(scheme, T, stated, curves, claim):
     runs = curves[scheme]
     classes = [extrapolation(r, T) for r in runs]
-    ordering(request, claim_record, label=f"{scheme} at {T}", stated=stated,
-             measured={"class per seed": classes, "perplexity": [r[T] for r in runs], "at 64": [r[64] for r in runs],
-                       "ratio": [r[T] / r[64] for r in runs], "threshold ratio": [NO_CONTEXT / r[64] for r in runs]},
-             conditions=class_conditions(by_window(curves, [scheme]), scheme, T, stated), measurement="perplexity_at_window",
-             tolerance=f"the class on every seed; threshold: the no-context baseline, {NO_CONTEXT}",
-             seeds=len(runs), window=T, reason=f"{scheme} at {T} tokens: {over_seeds([r[T] for r in runs])} against {over_seeds([r[64] for r in runs])} "
-           f"at 64 and {NO_CONTEXT} with no context at all: classes per seed {', '.join(classes)}")
+    claim.ordering(label=f"{scheme} at {T}", stated=stated,
+                   measured={"class per seed": classes, "perplexity": [r[T] for r in runs], "at 64": [r[64] for r in runs],
+                             "ratio": [r[T] / r[64] for r in runs], "threshold ratio": [NO_CONTEXT / r[64] for r in runs]},
+                   conditions=class_conditions(by_window(curves, [scheme]), scheme, T, stated), measurement="perplexity_at_window",
+                   tolerance=f"the class on every seed; threshold: the no-context baseline, {NO_CONTEXT}",
+                   seeds=len(runs), window=T,
+                   reason=f"{scheme} at {T} tokens: {over_seeds([r[T] for r in runs])} against {over_seeds([r[64] for r in runs])} "
+                          f"at 64 and {NO_CONTEXT} with no context at all: classes per seed {', '.join(classes)}")
 
 
 @pytest.mark.claim("positions.sinusoid_no_extrapolation")
-def test_sinusoids_get_worse_past_64(curves, claim_record, request):
-    ordering(request, claim_record, label="sinusoidal: 64 < 128 < 256", stated="worse past 64",
-             measured=curves["sinusoidal"], conditions=rising_conditions(by_window(curves, ["sinusoidal"]), "sinusoidal"),
-             measurement="perplexity_at_window", tolerance="ordering on every seed", seeds=len(curves["sinusoidal"]),
-             reason=f"sinusoidal perplexity at 64, 128, 256: {curves['sinusoidal']}")
+def test_sinusoids_get_worse_past_64(curves, claim):
+    claim.ordering(label="sinusoidal: 64 < 128 < 256", stated="worse past 64",
+                   measured=curves["sinusoidal"], conditions=rising_conditions(by_window(curves, ["sinusoidal"]), "sinusoidal"),
+                   measurement="perplexity_at_window", tolerance="ordering on every seed", seeds=len(curves["sinusoidal"]),
+                   reason=f"sinusoidal perplexity at 64, 128, 256: {curves['sinusoidal']}")
 
 
 @pytest.mark.claim("positions.rope_degrades")
-def test_rope_degrades_less_than_the_absolute_schemes(curves, claim_record, request):
-    ordering(request, claim_record, label="rope: worse at 256, by less than learned and sinusoidal",
-             stated="degrades, gracefully", measured=curves["rope"], conditions=graceful_conditions(by_window(curves, GRACEFUL)),
-             measurement="perplexity_at_window", seeds=len(curves["learned"]),
-             tolerance="worse at 256 than 64, but less than learned and sinusoidal, every seed",
-             reason="256/64 ratios per seed: " + "; ".join(
-                 f"{s} {', '.join(f'{growth(r, 256):.2f}' for r in curves[s])}" for s in GRACEFUL))
+def test_rope_degrades_less_than_the_absolute_schemes(curves, claim):
+    claim.ordering(label="rope: worse at 256, by less than learned and sinusoidal",
+                   stated="degrades, gracefully", measured=curves["rope"], conditions=graceful_conditions(by_window(curves, GRACEFUL)),
+                   measurement="perplexity_at_window", seeds=len(curves["learned"]),
+                   tolerance="worse at 256 than 64, but less than learned and sinusoidal, every seed",
+                   reason="256/64 ratios per seed: " + "; ".join(
+                       f"{s} {', '.join(f'{growth(r, 256):.2f}' for r in curves[s])}" for s in GRACEFUL))
 
 
 # "Its perplexity improves as the window grows past the training length, from ... to ..."
@@ -247,18 +247,18 @@ ALIBI = [
 
 @pytest.mark.claim("positions.alibi_improves")
 @pytest.mark.parametrize("value,stated,rounding,label", ALIBI)
-def test_alibi_figures(value, stated, rounding, label, curves, claim_record, request):
-    trained_figure(request, claim_record, label=label, stated=stated,
-                   values=[value(r) for r in curves["alibi"]], rounding=rounding, measurement="perplexity_at_window",
-                   per_window={T: [r[T] for r in curves["alibi"]] for T in POSITIONS_EVAL})
+def test_alibi_figures(value, stated, rounding, label, curves, claim):
+    claim.trained_figure(label=label, stated=stated,
+                         values=[value(r) for r in curves["alibi"]], rounding=rounding, measurement="perplexity_at_window",
+                         per_window={T: [r[T] for r in curves["alibi"]] for T in POSITIONS_EVAL})
 
 
 @pytest.mark.claim("positions.alibi_improves")
-def test_alibi_improves_as_the_window_grows(curves, claim_record, request):
-    ordering(request, claim_record, label="alibi: 64 > 128 > 256", stated={64: CHAPTER["alibi_64"], 256: CHAPTER["alibi_256"]},
-             measured=curves["alibi"], conditions=falling_conditions(by_window(curves, ["alibi"]), "alibi"),
-             measurement="perplexity_at_window", tolerance="ordering on every seed", seeds=len(curves["alibi"]),
-             reason=f"alibi perplexity at 64, 128, 256: {curves['alibi']}")
+def test_alibi_improves_as_the_window_grows(curves, claim):
+    claim.ordering(label="alibi: 64 > 128 > 256", stated={64: CHAPTER["alibi_64"], 256: CHAPTER["alibi_256"]},
+                   measured=curves["alibi"], conditions=falling_conditions(by_window(curves, ["alibi"]), "alibi"),
+                   measurement="perplexity_at_window", tolerance="ordering on every seed", seeds=len(curves["alibi"]),
+                   reason=f"alibi perplexity at 64, 128, 256: {curves['alibi']}")
 
 
 # "Delete the position embeddings and the model still trains": the positions recipe's block with
@@ -266,19 +266,19 @@ def test_alibi_improves_as_the_window_grows(curves, claim_record, request):
 # schemes.  "Still trains" read as: it learns to use its context, so its held-out perplexity at
 # the trained length ends below the no-context baseline, on every seed.
 @pytest.mark.claim("positions.no_positions_still_trains")
-def test_without_positions_the_model_still_trains(trained, seeds, device, claim_record, request):
+def test_without_positions_the_model_still_trains(trained, seeds, device, claim):
     n = seeds(SEEDS)
     windows = SMOKE_EVAL_WINDOWS if trained.smoke else None
     ids = load_tokens()
     ppl = [evaluate(r.model, ids, POSITIONS_CONTEXT, device, windows)["val_ppl"]
            for r in trained("positions", "positions_none", n)]
-    ordering(request, claim_record, label="no positions: below the no-context baseline at 64",
-             stated=f"still trains (below the no-context baseline, {NO_CONTEXT})", measured={"64": ppl},
-             conditions=[[f"seed {i}: no positions at 64 below the no-context baseline", v, "<", NO_CONTEXT]
-                         for i, v in enumerate(ppl)],
-             measurement="perplexity_at_window", seeds=len(ppl),
-             tolerance=f"below the no-context baseline ({NO_CONTEXT}) on every seed",
-             reason=f"no positions at 64: {over_seeds(ppl)}, against {NO_CONTEXT} with no context")
+    claim.ordering(label="no positions: below the no-context baseline at 64",
+                   stated=f"still trains (below the no-context baseline, {NO_CONTEXT})", measured={"64": ppl},
+                   conditions=[[f"seed {i}: no positions at 64 below the no-context baseline", v, "<", NO_CONTEXT]
+                               for i, v in enumerate(ppl)],
+                   measurement="perplexity_at_window", seeds=len(ppl),
+                   tolerance=f"below the no-context baseline ({NO_CONTEXT}) on every seed",
+                   reason=f"no positions at 64: {over_seeds(ppl)}, against {NO_CONTEXT} with no context")
 
 
 # "position 100 was never in a batch and its embedding is still the random vector it started
@@ -287,7 +287,7 @@ def test_without_positions_the_model_still_trains(trained, seeds, device, claim_
 # learned), on every seed.  AdamW's weight decay (0.01, which the chapter does not mention) is
 # that factor, (1 - lr * 0.01) per step: recorded beside, as the one way the row did change.
 @pytest.mark.claim("positions.untrained_rows_random")
-def test_rows_past_the_trained_length_are_still_the_vectors_they_started_as(trained, seeds, claim_record, request):
+def test_rows_past_the_trained_length_are_still_the_vectors_they_started_as(trained, seeds, claim):
     from fixtures.position_rows import initial_table, untrained_rows
     from fixtures.recipes import POSITIONS
     n = seeds(SEEDS)
@@ -306,12 +306,12 @@ def test_rows_past_the_trained_length_are_still_the_vectors_they_started_as(trai
          m["untrained"]["min cosine"], ">", 1 - 1e-4],
         [f"seed {i}: every untrained row its start times one factor (off by under 1e-4)",
          m["untrained"]["max off the scaled start"], "<", 1e-4])]
-    ordering(request, claim_record, label="untrained position rows: still their starting vectors",
-             stated="still the random vector it started as", measured=rows, conditions=conditions,
-             measurement="position_rows", seeds=len(rows),
-             tolerance="same direction and no change but one common factor (1e-4: float32 rounding over the "
-                       "run), on every seed",
-             weight_decay_factor=decay,
-             reason="untrained rows per seed: " + "; ".join(
-                 f"min cosine {m['untrained']['min cosine']:.6f}, off {m['untrained']['max off the scaled start']:.2e}"
-                 for m in rows))
+    claim.ordering(label="untrained position rows: still their starting vectors",
+                   stated="still the random vector it started as", measured=rows, conditions=conditions,
+                   measurement="position_rows", seeds=len(rows),
+                   tolerance="same direction and no change but one common factor (1e-4: float32 rounding over the "
+                             "run), on every seed",
+                   weight_decay_factor=decay,
+                   reason="untrained rows per seed: " + "; ".join(
+                       f"min cosine {m['untrained']['min cosine']:.6f}, off {m['untrained']['max off the scaled start']:.2e}"
+                       for m in rows))

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 from torch import nn
 
 from claimcheck import decide as rules
-from claimcheck.rule import decide
 from claims.chapter_figures import FIGURES, READ
 from data import split
 from model import Head, LanguageModel, ModelConfig, MultiHeadAttention, causal_mask, mask, normalise, score
@@ -21,7 +20,7 @@ EPS32 = torch.finfo(torch.float32).eps
 
 
 @pytest.mark.claim("qkv.self_attention_dominates")
-def test_raw_dot_product_scores_attend_mostly_to_self(corpus_tokens, claim_record):
+def test_raw_dot_product_scores_attend_mostly_to_self(corpus_tokens, claim):
     # Setting (the chapter's thought experiment made concrete): 1,000 windows of 128 real
     # tokens, embedded by a fresh nn.Embedding(1024, 128) (N(0, 1), PyTorch's default), scored
     # x_t . x_i with the causal mask, undivided as the chapter writes it.
@@ -40,7 +39,7 @@ def test_raw_dot_product_scores_attend_mostly_to_self(corpus_tokens, claim_recor
     # Statistical tolerance: "mostly" = more than half of the weight; the standard error of a
     # mean over 127,000 rows (1,000 independent windows) is < 0.01, so a 5-SE margin is 0.05.
     se = self_w.mean(1).std().item() / 1000 ** 0.5
-    claim_record(stated="mostly self (> 0.5)", measured={"mean self weight": mean_self,
+    claim.record(stated="mostly self (> 0.5)", measured={"mean self weight": mean_self,
                  "rows whose argmax is self": share_argmax}, tolerance=f"> 0.5 + 5 SE ({5 * se:.4f})")
     assert mean_self > 0.5 + 5 * se
 
@@ -101,7 +100,7 @@ def _chapter_head_against_torch():
 
 @pytest.mark.claim("qkv.head_matches_torch")
 @pytest.mark.parametrize("reference", [pytest.param(r, marks=pytest.mark.figure(f)) for r, f in DIFF_FIGURE.items()])
-def test_the_chapters_head_matches_torch_at_the_chapters_precision(reference, claim_record, request):
+def test_the_chapters_head_matches_torch_at_the_chapters_precision(reference, claim):
     y, diffs = _chapter_head_against_torch()
     magnitude = y.abs().mean().item()
     # An exact figure, at dtype precision.  A round-off difference is a count of float32 ulps
@@ -112,18 +111,18 @@ def test_the_chapters_head_matches_torch_at_the_chapters_precision(reference, cl
     CHAPTER_DIFF = FIGURES[DIFF_FIGURE[reference]].value
     theirs = CHAPTER_DIFF / CHAPTER_MAGNITUDE / EPS32
     ours = diffs[reference] / magnitude / EPS32
-    claim_record(stated={"max |diff|": CHAPTER_DIFF, "mean |out|": CHAPTER_MAGNITUDE, "relative, in eps32": theirs},
+    claim.record(stated={"max |diff|": CHAPTER_DIFF, "mean |out|": CHAPTER_MAGNITUDE, "relative, in eps32": theirs},
                  measured={"max |diff|": diffs[reference], "mean |out|": magnitude, "relative, in eps32": ours},
                  tolerance="the same power of ten of eps32 (round(log10)); the output magnitude is recorded "
                            "(it depends on the inputs the chapter leaves open)", label=f"vs {reference}")
     same_order = ours > 0 and round(np.log10(ours)) == round(np.log10(theirs))
-    decide(request, same_order and diffs[reference] <= _tolerance(y, 128),
-           f"max |diff| against {reference} is {diffs[reference]:.3g} on outputs of mean magnitude "
-           f"{magnitude:.3f}: {ours:.1f} eps32 relative, against the chapter's {theirs:.1f}")
+    claim.decide(same_order and diffs[reference] <= _tolerance(y, 128),
+                 f"max |diff| against {reference} is {diffs[reference]:.3g} on outputs of mean magnitude "
+                 f"{magnitude:.3f}: {ours:.1f} eps32 relative, against the chapter's {theirs:.1f}")
 
 
 @pytest.mark.claim("qkv.head_matches_torch")
-def test_multihead_module_matches_multihead_attention(claim_record):
+def test_multihead_module_matches_multihead_attention(claim):
     # The project's own module (four heads, W_o), the same check against PyTorch's
     torch.manual_seed(0)
     B, T, C, h = 2, 128, 128, 4
@@ -136,13 +135,13 @@ def test_multihead_module_matches_multihead_attention(claim_record):
         y_ref, _ = ref(x, x, x, attn_mask=~causal_mask(T), need_weights=False)
     d_mha = (y - y_ref).abs().max().item()
     tol = _tolerance(y_ref, C)
-    claim_record(stated="the same arithmetic at float32 precision", measured={"vs nn.MultiheadAttention": d_mha},
+    claim.record(stated="the same arithmetic at float32 precision", measured={"vs nn.MultiheadAttention": d_mha},
                  tolerance=f"<= d_model * eps32 * max|out| = {tol:.2e}", label="the 4-head module vs nn.MultiheadAttention")
     assert d_mha <= tol
 
 
 @pytest.mark.claim("qkv.head_matches_torch")
-def test_sdpa_path_matches_explicit_path(claim_record):
+def test_sdpa_path_matches_explicit_path(claim):
     torch.manual_seed(1)
     x = torch.randn(3, 50, 64)
     att = MultiHeadAttention(64, 4).eval()
@@ -150,7 +149,7 @@ def test_sdpa_path_matches_explicit_path(claim_record):
         fast = att(x, path="fused")
         explicit = att(x, path="explicit")
     diff, tol = (fast - explicit).abs().max().item(), _tolerance(explicit, 64)
-    claim_record(stated="the same arithmetic at float32 precision", measured={"fused vs explicit": diff},
+    claim.record(stated="the same arithmetic at float32 precision", measured={"fused vs explicit": diff},
                  tolerance=f"<= d_model * eps32 * max|out| = {tol:.2e}", label="the module's SDPA path vs its explicit path")
     assert diff <= tol
 
@@ -165,7 +164,7 @@ def _first_layer_queries(m: LanguageModel, idx: torch.Tensor) -> torch.Tensor:
 
 @pytest.mark.claim("qkv.first_layer_query_own_token")
 @pytest.mark.parametrize("seed", range(4))
-def test_a_first_layer_query_sees_only_its_own_token_and_index(seed, claim_record):
+def test_a_first_layer_query_sees_only_its_own_token_and_index(seed, claim):
     torch.manual_seed(seed)
     m = LanguageModel(ModelConfig(n_blocks=2, context=32)).eval()
     idx = torch.randint(0, 1024, (3, 32))
@@ -179,7 +178,7 @@ def test_a_first_layer_query_sees_only_its_own_token_and_index(seed, claim_recor
     moved_elsewhere = (q[:, :, mask] - q_other[:, :, mask]).abs().max().item()
     # exact: the same arithmetic on the same inputs gives the same bits; the other positions'
     # queries do move (their tokens changed), so the test can fail.
-    claim_record(stated="a function of its own token and index only", measured={
+    claim.record(stated="a function of its own token and index only", measured={
         "max change of the query at t": moved_here, "max change elsewhere": moved_elsewhere},
         tolerance="exact (bit for bit)", position=t)
     assert moved_here == 0.0 and moved_elsewhere > 0
@@ -211,29 +210,29 @@ def _listing_counts(text: str) -> dict:
 
 @pytest.mark.claim("qkv.head_thirty_lines")
 @pytest.mark.figure("qkv.listing_lines")
-def test_head_listing_line_count(chapter_text, claim_record, request):
+def test_head_listing_line_count(chapter_text, claim):
     n = _listing_counts(chapter_text)
     f = FIGURES["qkv.listing_lines"]
     decision = rules.within(n["lines"], f.value, f.rounding)          # a count, at the number word's rounding
-    claim_record(stated=f.value, measured=n["lines"], tolerance=f"the printed rounding, {f.rounding}",
+    claim.record(stated=f.value, measured=n["lines"], tolerance=f"the printed rounding, {f.rounding}",
                  decision=decision.measured, non_blank=n["non-blank"], blank=n["blank"])
     # every line of the listing counted (blank ones too: the most a reader could count)
-    decide(request, decision.holds,
-           f"the printed listing is {n['lines']} lines ({n['non-blank']} non-blank, {n['blank']} blank), "
-           f"not {f.printed} ({f.value} +- {f.rounding})")
+    claim.decide(decision.holds,
+                 f"the printed listing is {n['lines']} lines ({n['non-blank']} non-blank, {n['blank']} blank), "
+                 f"not {f.printed} ({f.value} +- {f.rounding})")
 
 
 @pytest.mark.claim("qkv.head_thirty_lines")
 @pytest.mark.figure("qkv.listing_shape_lines")
-def test_head_listing_lines_about_shapes(chapter_text, claim_record, request):
+def test_head_listing_lines_about_shapes(chapter_text, claim):
     n = _listing_counts(chapter_text)
     f = FIGURES["qkv.listing_shape_lines"]
     decision = rules.within(n["about shapes"], f.value, f.rounding)
-    claim_record(stated=f.value, measured=n["about shapes"], tolerance=f"the printed rounding, {f.rounding}",
+    claim.record(stated=f.value, measured=n["about shapes"], tolerance=f"the printed rounding, {f.rounding}",
                  decision=decision.measured, lines=n["lines"], non_blank=n["non-blank"], shape_lines=n["shape lines"],
                  definition="names d_model, d_head, block or T, reads .shape, transposes, slices [:T, :T] or picks dim=")
     assert n["about shapes"] <= n["non-blank"]
-    decide(request, decision.holds,
-           f"{n['about shapes']} of the listing's {n['non-blank']} non-blank lines ({n['lines']} in all) name a size, "
-           f"a shape or an axis, not {f.printed} ({f.value} +- {f.rounding}); no reading can count more than "
-           f"{n['non-blank']}")
+    claim.decide(decision.holds,
+                 f"{n['about shapes']} of the listing's {n['non-blank']} non-blank lines ({n['lines']} in all) name a size, "
+                 f"a shape or an axis, not {f.printed} ({f.value} +- {f.rounding}); no reading can count more than "
+                 f"{n['non-blank']}")

@@ -6,7 +6,6 @@ docs/choices.md)."""
 import pytest
 
 from claimcheck.formats import over_seeds
-from claimcheck.rule import ordering
 from claims.trained import val
 
 SEEDS = 3
@@ -15,16 +14,16 @@ SEEDS = 3
 @pytest.mark.gpu
 @pytest.mark.xdist_group("ladder")
 @pytest.mark.claim("qkv.raw_dot_product_works_badly")
-def test_raw_dot_products_work_badly(trained, seeds, claim, claim_record, request):
+def test_raw_dot_products_work_badly(trained, seeds, claim):
     n = seeds(claim.seeds(SEEDS))
     average, learned = (val(trained("ladder", name, n, weights=False)) for name in ("average_positions", "one_head"))
     raw = val(trained("qkv", "raw_dot_product", n, weights=False))
-    ordering(request, claim_record, label="raw dot products: between the average and a learned head",
-             stated="works, badly", measured={"average": average, "raw": raw, "learned": learned},
-             measurement="perplexity",
-             conditions=[c for i, (a, r, h) in enumerate(zip(average, raw, learned)) for c in (
-                 [f"seed {i}: the raw head's held-out perplexity below the average's", r, "<", a],
-                 [f"seed {i}: the raw head's held-out perplexity above the learned head's", r, ">", h])],
-             tolerance="each comparison paired over seeds beyond 2 standard errors", seeds=len(raw),
-             reason=f"held-out perplexity: the average with positions {over_seeds(average)}, raw dot products "
-                    f"{over_seeds(raw)}, the learned head {over_seeds(learned)}")
+    claim.ordering(label="raw dot products: between the average and a learned head",
+                   stated="works, badly", measured={"average": average, "raw": raw, "learned": learned},
+                   measurement="perplexity",
+                   conditions=[c for i, (a, r, h) in enumerate(zip(average, raw, learned)) for c in (
+                       [f"seed {i}: the raw head's held-out perplexity below the average's", r, "<", a],
+                       [f"seed {i}: the raw head's held-out perplexity above the learned head's", r, ">", h])],
+                   tolerance="each comparison paired over seeds beyond 2 standard errors", seeds=len(raw),
+                   reason=f"held-out perplexity: the average with positions {over_seeds(average)}, raw dot products "
+                          f"{over_seeds(raw)}, the learned head {over_seeds(learned)}")

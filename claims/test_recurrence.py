@@ -10,7 +10,6 @@ import torch
 from torch import nn
 
 from claimcheck import decide as rules
-from claimcheck.rule import decide
 from claims.chapter_figures import FIGURES, READ
 
 pytestmark = pytest.mark.fast
@@ -52,25 +51,25 @@ def updates_between(source: int, target: int, d: int = 4, seed: int = 0) -> dict
 
 @pytest.mark.claim("recurrence.sequential_updates")
 @pytest.mark.figure("recurrence.updates")
-def test_updates_from_one_token_to_a_later_one_in_a_recurrence(claim_record, request):
+def test_updates_from_one_token_to_a_later_one_in_a_recurrence(claim):
     # "information from token 5 reaches token 500 only by surviving 495 sequential updates": the
     # two positions are read from that sentence, the updates counted on a running recurrence.
     source, target = READ["recurrence.from_token"].value, READ["recurrence.to_token"].value
     seen = updates_between(source, target)
     f = FIGURES["recurrence.updates"]
     decision = rules.within(seen["updates"], f.value, f.rounding)      # a count: exact (rounding 0.5)
-    claim_record(stated=f.value, measured=seen["updates"], tolerance=f"the printed rounding, {f.rounding}",
+    claim.record(stated=f.value, measured=seen["updates"], tolerance=f"the printed rounding, {f.rounding}",
                  decision=decision.measured, source=source, target=target, difference=target - source,
                  **{k: v for k, v in seen.items() if k != "updates"})
     assert seen["|d h_target / d x_source|"] > 0 and seen["|d h_before / d x_source|"] == 0
     assert seen["updates"] == target - source                          # one application per step
-    decide(request, decision.holds, f"{decision.why}: the recurrence applies f {seen['updates']} times "
-                                    f"between token {source} and token {target}")
+    claim.decide(decision.holds, f"{decision.why}: the recurrence applies f {seen['updates']} times "
+                                 f"between token {source} and token {target}")
 
 
 @pytest.mark.claim("recurrence.three_years_before")
 @pytest.mark.figure("recurrence.years")
-def test_years_from_bahdanau_attention_to_the_transformer(claim_record, request):
+def test_years_from_bahdanau_attention_to_the_transformer(claim):
     # "fixed it in 2014, three years before the transformer", and "From 1997 to about 2017 the
     # summary was a recurrent state": the transformer's year is the end of that era (READ).
     f = FIGURES["recurrence.years"]
@@ -78,9 +77,9 @@ def test_years_from_bahdanau_attention_to_the_transformer(claim_record, request)
     transformer = READ["recurrence.transformer_year"].value
     years = transformer - fixed
     decision = rules.within(years, f.value, f.rounding)
-    claim_record(stated=f.value, measured=years, tolerance=f"the printed rounding, {f.rounding}",
+    claim.record(stated=f.value, measured=years, tolerance=f"the printed rounding, {f.rounding}",
                  decision=decision.measured, attention_year=fixed, transformer_year=transformer)
-    decide(request, decision.holds, f"{transformer} - {fixed} = {years} years: {decision.why}")
+    claim.decide(decision.holds, f"{transformer} - {fixed} = {years} years: {decision.why}")
 
 
 # "Backpropagating through T steps multiplies T Jacobians, so the gradient vanishes or explodes":
@@ -109,7 +108,7 @@ def first_token_gradient(T: int, mixer: str, d: int = 128, seed: int = 0) -> flo
 
 @pytest.mark.claim("recurrence.gradient_vanishes")
 @pytest.mark.parametrize("seed", range(3))
-def test_a_recurrences_gradient_vanishes_or_explodes_with_the_steps(seed, claim_record, request):
+def test_a_recurrences_gradient_vanishes_or_explodes_with_the_steps(seed, claim):
     short, long = STEPS
     g = {m: {T: first_token_gradient(T, m, seed=seed) for T in STEPS} for m in ("recurrence", "average")}
     change = {m: g[m][long] / g[m][short] for m in g}
@@ -117,8 +116,8 @@ def test_a_recurrences_gradient_vanishes_or_explodes_with_the_steps(seed, claim_
         ["the recurrence's gradient changes by more than 10^6 from 5 to 500 steps",
          max(change["recurrence"], 1 / max(change["recurrence"], 1e-300)), ">", GEOMETRIC],
         ["the average's changes by less than 10 times 1/T", 1 / change["average"], "<", 10 * long / short]])
-    claim_record(stated="vanishes or explodes", measured={m: {f"T={T}": v for T, v in g[m].items()} for m in g},
+    claim.record(stated="vanishes or explodes", measured={m: {f"T={T}": v for T, v in g[m].items()} for m in g},
                  tolerance="a factor of 10^6 from 5 to 500 steps (the average's: 1/T)", decision=decision.measured,
                  seed=seed, label=f"seed {seed}")
-    decide(request, decision.holds, f"from {short} to {long} steps the recurrence's gradient is multiplied by "
-                                    f"{change['recurrence']:.3g}, the average's by {change['average']:.3g}: {decision.why}")
+    claim.decide(decision.holds, f"from {short} to {long} steps the recurrence's gradient is multiplied by "
+                                 f"{change['recurrence']:.3g}, the average's by {change['average']:.3g}: {decision.why}")

@@ -10,7 +10,6 @@ import pytest
 import torch
 
 from claimcheck import decide as rules
-from claimcheck.rule import decide
 from claims.chapter_figures import FIGURES, READ, VARIANCE_D
 from model.attention import Head
 
@@ -45,49 +44,49 @@ def var_se(d: int, n: int) -> float:
 
 @pytest.mark.claim("scale.variance_is_d")
 @pytest.mark.parametrize("d,stated_var,stated_std", rows("var"))
-def test_score_variance_is_d(d, stated_var, stated_std, claim_record):
+def test_score_variance_is_d(d, stated_var, stated_std, claim):
     var = dot_products(d, PAIRS, seed=d).var().item()
     se = var_se(d, PAIRS)
     # 4 SE (two-sided p ~ 6e-5) for our estimate against d; the chapter's figure is itself an
     # estimate from 20,000 pairs, so it must lie within 4 SE of d too.
-    claim_record(stated=stated_var, measured=var, tolerance=f"4 SE = {4 * se:.3f}", d=d, theory=d)
+    claim.record(stated=stated_var, measured=var, tolerance=f"4 SE = {4 * se:.3f}", d=d, theory=d)
     assert abs(var - d) <= 4 * se
     assert abs(stated_var - d) <= 4 * se
 
 
 @pytest.mark.claim("scale.std_is_sqrt_d")
 @pytest.mark.parametrize("d,stated_var,stated_std", rows("std"))
-def test_score_std_is_sqrt_d(d, stated_var, stated_std, claim_record):
+def test_score_std_is_sqrt_d(d, stated_var, stated_std, claim):
     std = dot_products(d, PAIRS, seed=d).std().item()
     se = var_se(d, PAIRS) / (2 * math.sqrt(d))          # delta method: SE(std) = SE(var) / 2 sd
-    claim_record(stated=stated_std, measured=std, tolerance=f"4 SE = {4 * se:.4f}", d=d, theory=math.sqrt(d))
+    claim.record(stated=stated_std, measured=std, tolerance=f"4 SE = {4 * se:.4f}", d=d, theory=math.sqrt(d))
     assert abs(std - math.sqrt(d)) <= 4 * se
     assert abs(stated_std - math.sqrt(d)) <= 4 * se
 
 
 @pytest.mark.claim("scale.std_is_sqrt_d")
 @pytest.mark.parametrize("d", [pytest.param(d, id=f"d={d}", marks=pytest.mark.figure(f"scale.sqrt_{d}")) for d in VARIANCE_D])
-def test_the_theory_column_is_the_square_root_of_d(d, claim_record, request):
+def test_the_theory_column_is_the_square_root_of_d(d, claim):
     # the table's sqrt(d) column: arithmetic on its d column (the setup), at the printed rounding
     f = FIGURES[f"scale.sqrt_{d}"]
     decision = rules.within(math.sqrt(d), f.value, f.rounding)
-    claim_record(stated=f.value, measured=math.sqrt(d), tolerance=f"the printed rounding, {f.rounding}",
+    claim.record(stated=f.value, measured=math.sqrt(d), tolerance=f"the printed rounding, {f.rounding}",
                  decision=decision.measured, d=d)
-    decide(request, decision.holds, f"sqrt({d}) = {math.sqrt(d):.4f}: {decision.why}")
+    claim.decide(decision.holds, f"sqrt({d}) = {math.sqrt(d):.4f}: {decision.why}")
 
 
 @pytest.mark.claim("scale.variance_is_d")
 @pytest.mark.figure("scale.product_variance")
-def test_each_product_of_unit_variance_entries_has_the_stated_variance(claim_record, request):
+def test_each_product_of_unit_variance_entries_has_the_stated_variance(claim):
     # "each product q_j k_j has variance one": the products of as many independent N(0, 1) pairs
     # as the table uses, their sample variance at the printed rounding
     products = dot_products(1, PAIRS, seed=1)
     f = FIGURES["scale.product_variance"]
     var = products.var().item()
     decision = rules.within(var, f.value, f.rounding)
-    claim_record(stated=f.value, measured=var, tolerance=f"the printed rounding, {f.rounding}",
+    claim.record(stated=f.value, measured=var, tolerance=f"the printed rounding, {f.rounding}",
                  decision=decision.measured, pairs=PAIRS, se=var_se(1, PAIRS))
-    decide(request, decision.holds, f"Var(q_j k_j) over {PAIRS} pairs is {var:.3f}: {decision.why}")
+    claim.decide(decision.holds, f"Var(q_j k_j) over {PAIRS} pairs is {var:.3f}: {decision.why}")
 
 
 @functools.cache          # several tests read the same rows; computed once
@@ -111,13 +110,13 @@ def effective_tokens(w: torch.Tensor) -> torch.Tensor:
 
 @pytest.mark.claim("scale.effective_tokens")
 @pytest.mark.figure("scale.effective_one")
-def test_undivided_head_effective_token_count(claim_record):
+def test_undivided_head_effective_token_count(claim):
     undivided = effective_tokens(fresh_rows(EFFECTIVE_AT, ROWS, divide=False)).mean().item()
     divided = effective_tokens(fresh_rows(EFFECTIVE_AT, ROWS, divide=True)).mean().item()
     # "about one" read at the chapter's precision: the mean rounds to 1, i.e. < 1.5.  The SE of
     # the mean over 2,000 rows is ~0.01, well inside that band.
     f = FIGURES["scale.effective_one"]
-    claim_record(stated=f.value, measured=undivided, tolerance=f"rounds to {f.value} (within {f.rounding})",
+    claim.record(stated=f.value, measured=undivided, tolerance=f"rounds to {f.value} (within {f.rounding})",
                  divided=divided, label="undivided, d_k = 256: effective tokens of 64")
     assert abs(undivided - f.value) < f.rounding
     assert divided > 10 * undivided                                 # division is what restores it
@@ -135,13 +134,13 @@ def frozen(w: torch.Tensor) -> torch.Tensor:
 
 @pytest.mark.claim("scale.frozen_rows")
 @pytest.mark.figure("scale.frozen_seven")
-def test_undivided_widest_head_share_of_frozen_rows(claim_record):
+def test_undivided_widest_head_share_of_frozen_rows(claim):
     share = frozen(fresh_rows(FROZEN_AT, ROWS, divide=False)).float().mean().item()
     f = FIGURES["scale.frozen_seven"]                               # "seven rows in ten"
     stated, half = f.value / 10, f.rounding / 10
     se = math.sqrt(stated * (1 - stated) / ROWS)
     # "seven in ten" covers [0.65, 0.75); widened by 3 binomial SE of a 2,000-row sample.
-    claim_record(stated=stated, measured=share,
+    claim.record(stated=stated, measured=share,
                  tolerance=f"[{stated - half:.2f}, {stated + half:.2f}) +- 3 SE ({3 * se:.3f})")
     assert stated - half - 3 * se <= share < stated + half + 3 * se
 
@@ -149,7 +148,7 @@ def test_undivided_widest_head_share_of_frozen_rows(claim_record):
 @pytest.mark.claim("scale.divided_flat")
 @pytest.mark.figure("scale.divided_flat_sum")
 @pytest.mark.parametrize("d", VARIANCE_D)
-def test_divided_softmax_slope_is_flat(d, claim_record):
+def test_divided_softmax_slope_is_flat(d, claim):
     w = fresh_rows(d, ROWS, divide=True, seed=d)
     q = (w * (1 - w)).sum(-1)
     mean, se = q.mean().item(), q.std().item() / math.sqrt(ROWS)
@@ -158,7 +157,7 @@ def test_divided_softmax_slope_is_flat(d, claim_record):
     # The chapter prints two decimals: [0.955, 0.965), widened by 3 SE of the 2,000-row mean.
     f = FIGURES["scale.divided_flat_sum"]
     low, high = f.value - f.rounding, f.value + f.rounding
-    claim_record(stated=f.value, measured=mean, tolerance=f"[{low:.3f}, {high:.3f}) +- 3 SE ({3 * se:.4f})",
+    claim.record(stated=f.value, measured=mean, tolerance=f"[{low:.3f}, {high:.3f}) +- 3 SE ({3 * se:.4f})",
                  d=d, undivided=undivided)
     assert low - 3 * se <= mean < high + 3 * se
 
@@ -166,7 +165,7 @@ def test_divided_softmax_slope_is_flat(d, claim_record):
 @pytest.mark.claim("scale.divided_never_saturates")
 @pytest.mark.figure("scale.divided_saturated")
 @pytest.mark.parametrize("d", VARIANCE_D)
-def test_divided_no_row_is_frozen_on_one_token(d, claim_record, request):
+def test_divided_no_row_is_frozen_on_one_token(d, claim):
     rows = ROWS
     w = fresh_rows(d, rows, divide=True, seed=d)
     count, top = int(frozen(w).sum().item()), w.max().item()
@@ -175,17 +174,17 @@ def test_divided_no_row_is_frozen_on_one_token(d, claim_record, request):
     # rounding (none).  With none seen, a share above 3/2000 (the rule of three) is excluded.
     f = FIGURES["scale.divided_saturated"]
     decision = rules.within(count, f.value, f.rounding)
-    claim_record(stated=f.value, measured={"frozen rows": count, "largest weight": top, "undivided share": undivided},
+    claim.record(stated=f.value, measured={"frozen rows": count, "largest weight": top, "undivided share": undivided},
                  tolerance=f"{f.value} of {rows} rows above {FROZEN} (share < {3 / rows:.4f} at 95 %)", d=d,
                  decision=decision.measured)
-    decide(request, decision.holds, f"{count} of {rows} divided rows at d = {d} put more than {FROZEN} on one token")
+    claim.decide(decision.holds, f"{count} of {rows} divided rows at d = {d} put more than {FROZEN} on one token")
 
 
 # ------------------------------------------------------------------ the softmax is scale-sensitive
 
 @pytest.mark.claim("scale.softmax_scale_sensitive")
 @pytest.mark.figure("scale.linear_doubles")
-def test_a_bias_free_linear_layer_scales_its_output_with_its_input(claim_record, request):
+def test_a_bias_free_linear_layer_scales_its_output_with_its_input(claim):
     # "Doubling a linear layer's input doubles its output": the project's query projection (the
     # chapter's Head at width 128, model/attention.py), on 64 rows of N(0, 1) inputs, the input
     # multiplied by the chapter's "Doubling" (READ).  Scaling by a power of two is exact in
@@ -200,9 +199,9 @@ def test_a_bias_free_linear_layer_scales_its_output_with_its_input(claim_record,
     ratio = y_scaled / y
     farthest = ratio.flatten()[(ratio - f.value).abs().argmax()].item()
     decision = rules.within(farthest, f.value, f.rounding)
-    claim_record(stated=f.value, measured=farthest, tolerance=f"the printed rounding, {f.rounding} (exact)",
+    claim.record(stated=f.value, measured=farthest, tolerance=f"the printed rounding, {f.rounding} (exact)",
                  decision=decision.measured, input_factor=factor, bias=q.bias is not None)
-    decide(request, decision.holds, f"the output entry farthest from {f.value} x its input's: {decision.why}")
+    claim.decide(decision.holds, f"the output entry farthest from {f.value} x its input's: {decision.why}")
 
 
 def effective_and_top(w: torch.Tensor) -> tuple[float, float]:
@@ -210,7 +209,7 @@ def effective_and_top(w: torch.Tensor) -> tuple[float, float]:
 
 
 @pytest.mark.claim("scale.softmax_scale_sensitive")
-def test_multiplied_scores_turn_a_soft_blend_into_a_hard_choice(claim_record, request):
+def test_multiplied_scores_turn_a_soft_blend_into_a_hard_choice(claim):
     # 2,000 rows of 64 unit-variance scores (fixed seed), softmax of s and of 10 s.  Thresholds,
     # fixed before measuring:
     #   soft blend:  more than 10 effective tokens on average: the weight spread over many of the
@@ -225,12 +224,12 @@ def test_multiplied_scores_turn_a_soft_blend_into_a_hard_choice(claim_record, re
                   ["softmax(10 s): mean effective tokens below 2 (a hard choice)", hard_eff, "<", 2],
                   ["softmax(10 s): mean top weight above one half", hard_top, ">", 0.5]]
     decision = rules.bounds(conditions)       # an ordering, recorded like claimcheck/rule.py ordering's
-    claim_record(stated="soft blend -> hard choice", label="softmax(s) vs softmax(10 s): effective tokens",
+    claim.record(stated="soft blend -> hard choice", label="softmax(s) vs softmax(10 s): effective tokens",
                  measured={"softmax(s)": {"effective tokens": soft_eff, "top weight": soft_top},
                            "softmax(10 s)": {"effective tokens": hard_eff, "top weight": hard_top}},
                  tolerance="soft: > 10 effective tokens; hard: < 2 effective tokens and top weight > 0.5",
                  decision=decision.measured)
-    decide(request, decision.holds, decision.why)
+    claim.decide(decision.holds, decision.why)
 
 
 @functools.cache
@@ -255,9 +254,9 @@ def _jacobian_rows() -> dict:
 
 
 @pytest.mark.claim("scale.softmax_jacobian_diagonal")
-def test_softmax_jacobian_diagonal_is_w_times_one_minus_w(claim_record):
+def test_softmax_jacobian_diagonal_is_w_times_one_minus_w(claim):
     measured = _jacobian_rows()
-    claim_record(stated="diagonal w_i(1 - w_i); a committed row has almost no derivative", measured=measured,
+    claim.record(stated="diagonal w_i(1 - w_i); a committed row has almost no derivative", measured=measured,
                  tolerance="float64 precision (1e-15); saturated: top weight > 0.999 and max |J| < 1e-3")
     for m in measured.values():
         assert m["max |diag - w(1 - w)|"] <= 1e-15 and m["max |J - (diag(w) - w w^T)|"] <= 1e-15
@@ -272,25 +271,25 @@ def test_softmax_jacobian_diagonal_is_w_times_one_minus_w(claim_record):
 # is under a hundredth of an N(0, 1) row's (the gradient a head still gets when it is not frozen).
 @pytest.mark.claim("scale.softmax_jacobian_diagonal")
 @pytest.mark.figure("scale.jacobian_ends")
-def test_the_jacobian_diagonal_vanishes_at_both_ends(claim_record, request):
+def test_the_jacobian_diagonal_vanishes_at_both_ends(claim):
     s = torch.tensor([3.0, float("-inf"), float("-inf"), float("-inf")], dtype=torch.float64)
     J = torch.autograd.functional.jacobian(lambda z: torch.softmax(z, -1), s)
     value = J.diagonal().abs().max().item()
     f = FIGURES["scale.jacobian_ends"]
     decision = rules.within(value, f.value, 0.0)
-    claim_record(stated=f.value, measured=value, tolerance="exact (an identity)", decision=decision.measured,
+    claim.record(stated=f.value, measured=value, tolerance="exact (an identity)", decision=decision.measured,
                  weights=torch.softmax(s, -1).tolist())
-    decide(request, decision.holds, f"the Jacobian's diagonal at weights 1 and 0 is {value:.3g}, not exactly zero")
+    claim.decide(decision.holds, f"the Jacobian's diagonal at weights 1 and 0 is {value:.3g}, not exactly zero")
 
 
 @pytest.mark.claim("scale.softmax_jacobian_diagonal")
 @pytest.mark.figure("scale.selector_gradient")
-def test_a_hard_selector_has_almost_no_gradient(claim_record, request):
+def test_a_hard_selector_has_almost_no_gradient(claim):
     rows = _jacobian_rows()
     committed, soft = rows["saturated"]["max |J|"], rows["N(0, 1)"]["max |J|"]
     conditions = [["saturated row: top weight above the frozen line", rows["saturated"]["top weight"], ">", FROZEN],
                   ["saturated row's max |J| / an N(0, 1) row's", committed / soft, "<", 0.01]]
     decision = rules.bounds(conditions)
-    claim_record(stated=FIGURES["scale.selector_gradient"].value, measured={"saturated": committed, "N(0, 1)": soft},
+    claim.record(stated=FIGURES["scale.selector_gradient"].value, measured={"saturated": committed, "N(0, 1)": soft},
                  tolerance="under a hundredth of an uncommitted row's largest entry", decision=decision.measured)
-    decide(request, decision.holds, decision.why)
+    claim.decide(decision.holds, decision.why)

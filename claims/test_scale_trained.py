@@ -5,7 +5,6 @@ import pytest
 
 from claimcheck.decide import spread
 from claimcheck.formats import over_seeds
-from claimcheck.rule import ordering, trained_figure
 from claims.chapter_figures import FIGURES, READ
 from claims.registry import figures
 from claims.trained import gain, val
@@ -34,29 +33,29 @@ def _scale32(trained, seeds, claim):
 @pytest.mark.xdist_group("ladder")
 @pytest.mark.claim("scale.no_effect_at_32")
 @pytest.mark.figure("scale.worth_32")
-def test_what_the_division_is_worth_at_d_k_32(trained, seeds, claim, claim_record, request):
+def test_what_the_division_is_worth_at_d_k_32(trained, seeds, claim):
     divided, undivided, worth = _scale32(trained, seeds, claim)
-    trained_figure(request, claim_record, measurement="perplexity", label="worth of the division at d_k = 32", stated=CHAPTER["worth_32"],
-                   values=worth, rounding=FIGURES["scale.worth_32"].rounding, unit=" points", divided=val(divided),
-                   undivided=val(undivided), sign_per_seed=["divided ahead" if w > 0 else "undivided ahead"
-                                                             for w in worth])
+    claim.trained_figure(measurement="perplexity", label="worth of the division at d_k = 32", stated=CHAPTER["worth_32"],
+                         values=worth, rounding=FIGURES["scale.worth_32"].rounding, unit=" points", divided=val(divided),
+                         undivided=val(undivided), sign_per_seed=["divided ahead" if w > 0 else "undivided ahead"
+                                                                   for w in worth])
 
 
 @pytest.mark.gpu
 @pytest.mark.xdist_group("ladder")
 @pytest.mark.claim("scale.no_effect_at_32")
-def test_the_undivided_run_is_very_slightly_ahead_at_d_k_32(trained, seeds, claim, claim_record, request):
+def test_the_undivided_run_is_very_slightly_ahead_at_d_k_32(trained, seeds, claim):
     divided, undivided, worth = _scale32(trained, seeds, claim)
     mean, sd = spread(worth)
     ahead = sum(w < 0 for w in worth)
-    ordering(request, claim_record, label="undivided ahead at d_k = 32", stated="undivided very slightly ahead",
-             measured={"mean": mean, "sd": sd, "per seed": worth}, measurement="perplexity",
-             conditions=[[f"seed {i}: the divided model's gain below 0", w, "<", 0] for i, w in enumerate(worth)],
-             tolerance="the paired gain over seeds beyond 2 standard errors", seeds=len(worth),
-             divided=val(divided), undivided=val(undivided),
-             reason=f"the divided model is ahead by {over_seeds(worth, ' points')} (undivided ahead on "
-                    f"{ahead} of {len(worth)} seeds): divided {over_seeds(val(divided))}, "
-                    f"undivided {over_seeds(val(undivided))}")
+    claim.ordering(label="undivided ahead at d_k = 32", stated="undivided very slightly ahead",
+                   measured={"mean": mean, "sd": sd, "per seed": worth}, measurement="perplexity",
+                   conditions=[[f"seed {i}: the divided model's gain below 0", w, "<", 0] for i, w in enumerate(worth)],
+                   tolerance="the paired gain over seeds beyond 2 standard errors", seeds=len(worth),
+                   divided=val(divided), undivided=val(undivided),
+                   reason=f"the divided model is ahead by {over_seeds(worth, ' points')} (undivided ahead on "
+                          f"{ahead} of {len(worth)} seeds): divided {over_seeds(val(divided))}, "
+                          f"undivided {over_seeds(val(undivided))}")
 
 
 # "at 256 it is worth 18 points of perplexity and at 1024 it is worth 17"
@@ -66,15 +65,15 @@ def test_the_undivided_run_is_very_slightly_ahead_at_d_k_32(trained, seeds, clai
 @pytest.mark.parametrize("d_k,stated", [pytest.param(d_k, CHAPTER[f"worth_{d_k}"], id=f"d_k={d_k}",
                                                      marks=pytest.mark.figure(f"scale.worth_{d_k}"))
                                         for d_k in WIDE_HEADS])
-def test_without_the_division_wide_heads_are_worse(d_k, stated, trained, seeds, claim_record, request):
+def test_without_the_division_wide_heads_are_worse(d_k, stated, trained, seeds, claim):
     n = seeds(SEEDS)
     divided = trained("scale", f"scale{d_k}_divided", n, weights=False)
     undivided = trained("scale", f"scale{d_k}_undivided", n, weights=False)
     worth = gain(undivided, divided)
     # Whole points in the chapter: +-0.5, widened by two seed-to-seed sd of the paired gap.
-    trained_figure(request, claim_record, measurement="perplexity", label=f"worth of the division at d_k = {d_k}", stated=stated,
-                   values=worth, rounding=FIGURES[f"scale.worth_{d_k}"].rounding, unit=" points", d_k=d_k, divided=val(divided),
-                   undivided=val(undivided))
+    claim.trained_figure(measurement="perplexity", label=f"worth of the division at d_k = {d_k}", stated=stated,
+                         values=worth, rounding=FIGURES[f"scale.worth_{d_k}"].rounding, unit=" points", d_k=d_k, divided=val(divided),
+                         undivided=val(undivided))
 
 
 @pytest.fixture(scope="module")
@@ -124,12 +123,12 @@ RUNAWAY = [
 @pytest.mark.xdist_group("scale")
 @pytest.mark.claim("scale.runaway")
 @pytest.mark.parametrize("variant,when,stat,stated,rounding,label", RUNAWAY)
-def test_the_undivided_head_runs_away(variant, when, stat, stated, rounding, label, softmax, claim_record, request):
+def test_the_undivided_head_runs_away(variant, when, stat, stated, rounding, label, softmax, claim):
     runs = softmax(1024, variant)
     # The chapter's rounding (half a unit of its last digit) widened by two seed-to-seed sd.
-    trained_figure(request, claim_record, label=label,
-                   measurement="softmax_stats_at_init" if when == "init" else "softmax_stats", stated=stated,
-                   values=[s[stat] for s in runs[when]], rounding=rounding, d_k=1024)
+    claim.trained_figure(label=label,
+                         measurement="softmax_stats_at_init" if when == "init" else "softmax_stats", stated=stated,
+                         values=[s[stat] for s in runs[when]], rounding=rounding, d_k=1024)
 
 
 # "Once a head is a hard selector its gradient is nearly zero and nothing pulls it back, so the
@@ -153,22 +152,22 @@ def after_collapse(curve: list) -> tuple[int | None, float]:
 @pytest.mark.gpu
 @pytest.mark.xdist_group("scale")
 @pytest.mark.claim("scale.collapse_stable")
-def test_the_collapse_is_stable(trained, seeds, claim_record, request):
+def test_the_collapse_is_stable(trained, seeds, claim):
     runs = trained("scale", "scale1024_undivided", seeds(SEEDS), weights=False)
     found = [after_collapse(r.metrics["attention_curve"]) for r in runs]
     lows = [low for _, low in found]
     collapsed_at = [step for step, _ in found]
-    ordering(request, claim_record, label="undivided at 1024: the share of frozen rows after the collapse",
-             stated="the collapse is stable", measured={"lowest_share_after_collapse": lows, "collapsed_at_step": collapsed_at,
-                                                         "steps_between_points": _probe_gap(runs[0])},
-             measurement="attention_curve", seeds=len(runs),
-             conditions=[[f"seed {i}: the lowest share of frozen rows after the collapse above {COLLAPSED}", low, ">",
-                          COLLAPSED] for i, low in enumerate(lows)],
-             tolerance="paired over seeds beyond 2 standard errors",
-             reason="; ".join(f"seed {i}: " + (f"never collapsed (its highest share of frozen rows {low:.3g})"
-                                                if step is None else
-                                                f"collapsed at step {step}, the lowest share after it {low:.3g}")
-                              for i, (step, low) in enumerate(found)))
+    claim.ordering(label="undivided at 1024: the share of frozen rows after the collapse",
+                   stated="the collapse is stable", measured={"lowest_share_after_collapse": lows, "collapsed_at_step": collapsed_at,
+                                                               "steps_between_points": _probe_gap(runs[0])},
+                   measurement="attention_curve", seeds=len(runs),
+                   conditions=[[f"seed {i}: the lowest share of frozen rows after the collapse above {COLLAPSED}", low, ">",
+                                COLLAPSED] for i, low in enumerate(lows)],
+                   tolerance="paired over seeds beyond 2 standard errors",
+                   reason="; ".join(f"seed {i}: " + (f"never collapsed (its highest share of frozen rows {low:.3g})"
+                                                      if step is None else
+                                                      f"collapsed at step {step}, the lowest share after it {low:.3g}")
+                                    for i, (step, low) in enumerate(found)))
 
 
 def _probe_gap(run) -> int:

@@ -14,7 +14,6 @@ import torch
 
 from claimcheck import decide as rules
 from claimcheck.formats import over_seeds
-from claimcheck.rule import decide, ordering, settle, spec_of, trained_figure
 from claims.chapter_figures import FIGURES
 from claims.registry import figures
 from data.winograd import (
@@ -40,14 +39,14 @@ CHAPTER = figures("winograd")     # the printed accuracies (claims/registry.py)
 @pytest.mark.fast
 @pytest.mark.claim("winograd.hard_chance")
 @pytest.mark.figure("winograd.chance")
-def test_hardened_task_chance_among_the_two_nouns(claim_record):
+def test_hardened_task_chance_among_the_two_nouns(claim):
     task = hardened()
     test = task.test
     refs_first = sum(s[QUERY_POS + 1] == s[X_POS] for s in test) / len(test)
     # Either fixed slot ("always the first noun", "always the second") scores exactly 50 %, and
     # so does a coin between the two, since the two candidates always differ.
     chance = FIGURES["winograd.chance"].value
-    claim_record(stated=chance, measured=refs_first, tolerance="exact", held_out=len(test))
+    claim.record(stated=chance, measured=refs_first, tolerance="exact", held_out=len(test))
     assert all(s[X_POS] != s[Y_POS] for s in test)
     assert refs_first == chance
     # The held-out set is built from reversed pairs: never seen in this order, always in the other.
@@ -60,12 +59,12 @@ def test_hardened_task_chance_among_the_two_nouns(claim_record):
 @pytest.mark.fast
 @pytest.mark.claim("winograd.uniform_weight")
 @pytest.mark.figure("winograd.uniform_each")
-def test_uniform_average_weight_on_each_visible_token(claim_record):
+def test_uniform_average_weight_on_each_visible_token(claim):
     words = sentence("animal", "street", "tired")
     visible = QUERY_POS + 1                                          # "the ... so the"
     w = averaging_matrix(len(words) - 1, dtype=torch.float64)[QUERY_POS, :visible]
     f = FIGURES["winograd.uniform_each"]
-    claim_record(stated=f.value, measured=w[0].item(), tolerance=f"rounds to {f.printed}", visible=visible)
+    claim.record(stated=f.value, measured=w[0].item(), tolerance=f"rounds to {f.printed}", visible=visible)
     n = FIGURES["winograd.visible_tokens"].value                     # the chapter's "fifteen visible tokens"
     assert visible == n and torch.allclose(w, torch.full((n,), 1 / n, dtype=torch.float64))
     assert abs(w[0].item() - f.value) < f.rounding
@@ -73,14 +72,14 @@ def test_uniform_average_weight_on_each_visible_token(claim_record):
 
 @pytest.mark.fast
 @pytest.mark.claim("winograd.heldout_reversed_in_training")
-def test_every_held_out_noun_pair_was_trained_in_the_reverse_order_only(claim_record):
+def test_every_held_out_noun_pair_was_trained_in_the_reverse_order_only(claim):
     # The hardened task's split (task seed 0, a quarter held out), over its ordered noun pairs.
     task = hardened()
     train_pairs = {(s[X_POS], s[Y_POS]) for s in task.train}
     test_pairs = {(s[X_POS], s[Y_POS]) for s in task.test}
     reversed_in_training = sum((y, x) in train_pairs for x, y in test_pairs)
     own_in_training = sum((x, y) in train_pairs for x, y in test_pairs)
-    claim_record(stated="every held-out pair reversed in training, never in its own order",
+    claim.record(stated="every held-out pair reversed in training, never in its own order",
                  measured={"held-out ordered pairs": len(test_pairs), "reversed order in training": reversed_in_training,
                            "own order in training": own_in_training, "training ordered pairs": len(train_pairs)},
                  tolerance="exact (counts)")
@@ -108,13 +107,13 @@ TEMPLATE_COUNTS = [pytest.param("winograd.query_position", lambda query: query, 
 @pytest.mark.fast
 @pytest.mark.claim("winograd.template_counts")
 @pytest.mark.parametrize("fid,count", TEMPLATE_COUNTS)
-def test_the_templates_counts_at_the_referent_position(fid, count, claim_record, request):
+def test_the_templates_counts_at_the_referent_position(fid, count, claim):
     words, query = _template_query()
     f, n = FIGURES[fid], count(query)
     decision = rules.within(n, f.value, f.rounding)
-    claim_record(stated=f.value, measured=n, tolerance=f"the printed rounding, {f.rounding}",
+    claim.record(stated=f.value, measured=n, tolerance=f"the printed rounding, {f.rounding}",
                  decision=decision.measured, visible_words=words[:query + 1], counted_from=0)
-    decide(request, decision.holds, f"{fid} counted in the template: {decision.why}")
+    claim.decide(decision.holds, f"{fid} counted in the template: {decision.why}")
 
 
 # ------------------------------------------------------------------ trained (slow)
@@ -158,28 +157,28 @@ def winograd(trained, seeds):
     return runs
 
 
-def check(request, runs, stated, claim_record, n_items, rate="accuracy", **extra):
+def check(claim, runs, stated, n_items, rate="accuracy", **extra):
     """One printed rate (accuracy, or how often the wrong noun is named) against the mean over
     seeds, at the chapter's rounding widened by 2 max(sd, SE); refuted with a generated reason."""
     values = [getattr(r, rate) for r in runs]
     other = "wrong_noun" if rate == "accuracy" else "accuracy"
     label = f"{runs.name}: {rate.replace('_', ' ')}"
-    spec = spec_of(request, label)                               # the figure table's rounding and null
+    spec = claim.spec(label)                                  # the figure table's rounding and null
     assert spec.kind == "rate" and spec.stated == stated, (label, spec)
     null, null_what = spec.null if spec.null else (None, "")
     decision = rules.rate(values, stated, n_items, spec.rounding, null=null, null_what=null_what)
     tol = decision.tolerance
     sd = statistics.stdev(values) if len(values) > 1 else 0.0
-    claim_record(stated=stated, measured={"mean": statistics.mean(values), "sd": sd, "per seed": values,
+    claim.record(stated=stated, measured={"mean": statistics.mean(values), "sd": sd, "per seed": values,
                                           other.replace("_", " "): [getattr(r, other) for r in runs]},
                  tolerance=f"{spec.rounding} + 2 max(sd, SE) = {tol:.3f}", seeds=len(values), rule="rate",
                  decision=decision.measured, measurement="winograd_accuracy", label=label, **extra)
-    settle(request, decision.verdict,
-           f"{rate.replace('_', ' ')} {over_seeds([100 * v for v in values], ' %')}, "
-           f"{'against' if decision.verdict == 'undecided' else 'not'} {100 * stated:.1f} % "
-           f"(tolerance {100 * tol:.1f} points); {other.replace('_', ' ')} "
-           f"{over_seeds([100 * getattr(r, other) for r in runs], ' %')}"
-           + (f"; {decision.why.split('; ')[-1]}" if decision.verdict == "undecided" else ""))
+    claim.settle(decision.verdict,
+                 f"{rate.replace('_', ' ')} {over_seeds([100 * v for v in values], ' %')}, "
+                 f"{'against' if decision.verdict == 'undecided' else 'not'} {100 * stated:.1f} % "
+                 f"(tolerance {100 * tol:.1f} points); {other.replace('_', ' ')} "
+                 f"{over_seeds([100 * getattr(r, other) for r in runs], ' %')}"
+                 + (f"; {decision.why.split('; ')[-1]}" if decision.verdict == "undecided" else ""))
 
 
 # Under xdist the tests of one model share a worker (its session fixture then trains or loads
@@ -190,49 +189,49 @@ def check(request, runs, stated, claim_record, n_items, rate="accuracy", **extra
 @pytest.mark.claim("winograd.category_cheat")
 @pytest.mark.xdist_group("winograd_cheatable_uniform")
 @pytest.mark.figure("winograd.cheatable_uniform")
-def test_uniform_average_solves_the_cheatable_task(winograd, claim_record, request):
-    check(request, winograd("cheatable", "uniform"), CHAPTER["cheatable_uniform"], claim_record, 128, model="uniform")
+def test_uniform_average_solves_the_cheatable_task(winograd, claim):
+    check(claim, winograd("cheatable", "uniform"), CHAPTER["cheatable_uniform"], 128, model="uniform")
 
 
 @pytest.mark.slow
 @pytest.mark.claim("winograd.category_cheat")
 @pytest.mark.xdist_group("winograd_cheatable_one_block")
 @pytest.mark.figure("winograd.cheatable_one_block")
-def test_one_block_accuracy_on_the_cheatable_task(winograd, claim_record, request):
-    check(request, winograd("cheatable", "one_block"), CHAPTER["cheatable_one_block"], claim_record, 128, model="one block")
+def test_one_block_accuracy_on_the_cheatable_task(winograd, claim):
+    check(claim, winograd("cheatable", "one_block"), CHAPTER["cheatable_one_block"], 128, model="one block")
 
 
 @pytest.mark.slow
 @pytest.mark.claim("winograd.uniform_fails")
 @pytest.mark.xdist_group("winograd_hardened_uniform")
 @pytest.mark.figure("winograd.hardened_uniform")
-def test_uniform_average_accuracy_on_the_hardened_task(winograd, claim_record, request):
-    check(request, winograd("hardened", "uniform"), CHAPTER["hardened_uniform"], claim_record, 240)
+def test_uniform_average_accuracy_on_the_hardened_task(winograd, claim):
+    check(claim, winograd("hardened", "uniform"), CHAPTER["hardened_uniform"], 240)
 
 
 @pytest.mark.slow
 @pytest.mark.claim("winograd.uniform_fails")
 @pytest.mark.xdist_group("winograd_hardened_uniform")
 @pytest.mark.figure("winograd.hardened_uniform_wrong_noun")
-def test_how_often_the_uniform_average_names_the_wrong_noun(winograd, claim_record, request):
+def test_how_often_the_uniform_average_names_the_wrong_noun(winograd, claim):
     # "answers with the wrong noun of the pair exactly half the time": 50 %, of all held-out items
-    check(request, winograd("hardened", "uniform"), CHAPTER["hardened_uniform_wrong_noun"], claim_record, 240, rate="wrong_noun")
+    check(claim, winograd("hardened", "uniform"), CHAPTER["hardened_uniform_wrong_noun"], 240, rate="wrong_noun")
 
 
 @pytest.mark.slow
 @pytest.mark.claim("winograd.one_block")
 @pytest.mark.xdist_group("winograd_hardened_one_block")
 @pytest.mark.figure("winograd.hardened_one_block")
-def test_one_block_accuracy_on_the_hardened_task(winograd, claim_record, request):
-    check(request, winograd("hardened", "one_block"), CHAPTER["hardened_one_block"], claim_record, 240)
+def test_one_block_accuracy_on_the_hardened_task(winograd, claim):
+    check(claim, winograd("hardened", "one_block"), CHAPTER["hardened_one_block"], 240)
 
 
 @pytest.mark.slow
 @pytest.mark.claim("winograd.two_blocks")
 @pytest.mark.xdist_group("winograd_hardened_two_blocks")
 @pytest.mark.figure("winograd.hardened_two_blocks")
-def test_two_blocks_accuracy_on_the_hardened_task(winograd, claim_record, request):
-    check(request, winograd("hardened", "two_blocks"), CHAPTER["hardened_two_blocks"], claim_record, 240)
+def test_two_blocks_accuracy_on_the_hardened_task(winograd, claim):
+    check(claim, winograd("hardened", "two_blocks"), CHAPTER["hardened_two_blocks"], 240)
 
 
 PAIR = [sentence("animal", "street", "tired"), sentence("animal", "street", "wet")]
@@ -277,7 +276,7 @@ def _heatmap(sentences, rows):
 @pytest.mark.slow
 @pytest.mark.claim("winograd.block1_first_noun")
 @pytest.mark.xdist_group("winograd_hardened_two_blocks")
-def test_block1_concentrates_on_the_first_noun_whatever_the_adjective(maps, claim_record, request):
+def test_block1_concentrates_on_the_first_noun_whatever_the_adjective(maps, claim):
     # "whatever the adjective", a universal sentence: decided as the level the chapter prints for
     # block 1's weight on the first noun (winograd.map_tired_1_1), averaged over every adjective
     # seed by seed (claims/record_rules.py), never as an exact share of rows
@@ -287,14 +286,14 @@ def test_block1_concentrates_on_the_first_noun_whatever_the_adjective(maps, clai
     argmax_first = (block1.argmax(-1) == X_POS).float().mean().item()
     most = [word_at(i) for i in block1.mean(0).argmax(-1).tolist()]  # per seed, averaged over adjectives
     level = FIGURES[f"winograd.map_tired_1_{X_POS}"]                # the 0.70 the chapter prints for it
-    trained_figure(request, claim_record, label=LEVEL_BLOCK1, stated=level.value, rounding=level.rounding,
-                   values=on_first.mean(0).tolist(), measurement="winograd_attention",
-                   max_change_across_adjectives=spread, argmax_is_first_noun=argmax_first,
-                   per_model=per_model(block1, lambda rows: bool((rows.argmax(-1) == X_POS).all()),
-                                       "block 1's heaviest word is the first noun for every adjective"),
-                   note=(f"block 1's argmax is the first noun in {100 * argmax_first:.0f} % of (adjective, seed) "
-                         f"rows (per seed its heaviest word is {', '.join(most)}); the row changes by up to "
-                         f"{spread:.2f} across the {len(CROSSER + CROSSED)} adjectives"))
+    claim.trained_figure(label=LEVEL_BLOCK1, stated=level.value, rounding=level.rounding,
+                         values=on_first.mean(0).tolist(), measurement="winograd_attention",
+                         max_change_across_adjectives=spread, argmax_is_first_noun=argmax_first,
+                         per_model=per_model(block1, lambda rows: bool((rows.argmax(-1) == X_POS).all()),
+                                             "block 1's heaviest word is the first noun for every adjective"),
+                         note=(f"block 1's argmax is the first noun in {100 * argmax_first:.0f} % of (adjective, seed) "
+                               f"rows (per seed its heaviest word is {', '.join(most)}); the row changes by up to "
+                               f"{spread:.2f} across the {len(CROSSER + CROSSED)} adjectives"))
 
 
 LEVEL_BLOCK1 = "block 1: argmax on the first noun, whatever the adjective"
@@ -331,12 +330,12 @@ CELLS = [pytest.param(adj, blk, pos, w, id=f"{adj} blk {blk} {PAIR[adj == 'wet']
 @pytest.mark.slow
 @pytest.mark.xdist_group("winograd_hardened_two_blocks")
 @pytest.mark.parametrize("adj,block,pos,stated", CELLS)
-def test_printed_attention_weight(adj, block, pos, stated, maps, claim_record, request):
+def test_printed_attention_weight(adj, block, pos, stated, maps, claim):
     per_seed = maps["by_adj"][(CROSSER + CROSSED).index(adj), :, block - 1, pos]     # (seeds,)
-    trained_figure(request, claim_record, measurement="winograd_attention", label=f"{adj}: block {block} on {WORDS[pos]!r} (position {pos})",
-                   stated=stated, values=per_seed.tolist(), rounding=FIGURES[f"winograd.map_{adj}_{block}_{pos}"].rounding,
-                   row_mean={w: round(v, 3) for w, v in zip(WORDS, maps["by_adj"][(CROSSER + CROSSED).index(adj), :,
-                                                                                 block - 1].mean(0).tolist())})
+    claim.trained_figure(measurement="winograd_attention", label=f"{adj}: block {block} on {WORDS[pos]!r} (position {pos})",
+                         stated=stated, values=per_seed.tolist(), rounding=FIGURES[f"winograd.map_{adj}_{block}_{pos}"].rounding,
+                         row_mean={w: round(v, 3) for w, v in zip(WORDS, maps["by_adj"][(CROSSER + CROSSED).index(adj), :,
+                                                                                       block - 1].mean(0).tolist())})
 
 
 def _block2(maps):
@@ -344,7 +343,7 @@ def _block2(maps):
     return block2[: len(CROSSER)], block2[len(CROSSER):]
 
 
-def _routing(maps, claim_record, request, which, target):
+def _routing(maps, claim, which, target):
     """"For a crosser-adjective the second block spends its entire weight on the adjective ... For
     a crossed-adjective it goes and fetches the other noun": universal sentences, each decided as
     the level the chapter prints for it (claims/record_rules.py), block 2's weight on the target
@@ -356,39 +355,39 @@ def _routing(maps, claim_record, request, which, target):
     level = FIGURES[f"winograd.map_{'tired' if which == 'crosser' else 'wet'}_2_{target}"]
     hit = (t.argmax(-1) == target).float().mean().item()
     heaviest = {word_at(int(i)): n for i, n in zip(*torch.unique(t.argmax(-1), return_counts=True))}
-    trained_figure(request, claim_record, label=label, stated=level.value, rounding=level.rounding,
-                   values=t[..., target].mean(0).tolist(), measurement="winograd_attention",
-                   share_of_rows_with_argmax_on_target=hit,
-                   per_model=per_model(t, lambda rows: bool((rows.argmax(-1) == target).all()),
-                                       f"block 2's heaviest word is {word_at(target)} for every {which} adjective"),
-                   # where block 2's weight goes, means over adjectives and seeds (the errata cite them)
-                   weights={"crosser: weight on first noun": crosser[..., X_POS].mean().item(),
-                            "crosser: weight on adjective": crosser[..., ADJ_POS].mean().item(),
-                            "crossed: weight on second noun": crossed[..., Y_POS].mean().item(),
-                            "crossed: weight on first noun": crossed[..., X_POS].mean().item()},
-                   note=(f"block 2's argmax is {word_at(target)} in {100 * hit:.0f} % of (adjective, seed) rows; its "
-                         "heaviest word, counted over rows: "
-                         + ", ".join(f"{w} {int(n)}" for w, n in sorted(heaviest.items(), key=lambda kv: -kv[1]))))
+    claim.trained_figure(label=label, stated=level.value, rounding=level.rounding,
+                         values=t[..., target].mean(0).tolist(), measurement="winograd_attention",
+                         share_of_rows_with_argmax_on_target=hit,
+                         per_model=per_model(t, lambda rows: bool((rows.argmax(-1) == target).all()),
+                                             f"block 2's heaviest word is {word_at(target)} for every {which} adjective"),
+                         # where block 2's weight goes, means over adjectives and seeds (the errata cite them)
+                         weights={"crosser: weight on first noun": crosser[..., X_POS].mean().item(),
+                                  "crosser: weight on adjective": crosser[..., ADJ_POS].mean().item(),
+                                  "crossed: weight on second noun": crossed[..., Y_POS].mean().item(),
+                                  "crossed: weight on first noun": crossed[..., X_POS].mean().item()},
+                         note=(f"block 2's argmax is {word_at(target)} in {100 * hit:.0f} % of (adjective, seed) rows; its "
+                               "heaviest word, counted over rows: "
+                               + ", ".join(f"{w} {int(n)}" for w, n in sorted(heaviest.items(), key=lambda kv: -kv[1]))))
 
 
 @pytest.mark.slow
 @pytest.mark.claim("winograd.block2_routing")
 @pytest.mark.xdist_group("winograd_hardened_two_blocks")
-def test_block2_reads_the_adjective_for_crosser_adjectives(maps, claim_record, request):
-    _routing(maps, claim_record, request, "crosser", ADJ_POS)
+def test_block2_reads_the_adjective_for_crosser_adjectives(maps, claim):
+    _routing(maps, claim, "crosser", ADJ_POS)
 
 
 @pytest.mark.slow
 @pytest.mark.claim("winograd.block2_routing")
 @pytest.mark.xdist_group("winograd_hardened_two_blocks")
-def test_block2_fetches_the_other_noun_for_crossed_adjectives(maps, claim_record, request):
-    _routing(maps, claim_record, request, "crossed", Y_POS)
+def test_block2_fetches_the_other_noun_for_crossed_adjectives(maps, claim):
+    _routing(maps, claim, "crossed", Y_POS)
 
 
 @pytest.mark.fast
 @pytest.mark.claim("winograd.block1_same_row_argument")
 @pytest.mark.parametrize("seed", range(3))
-def test_a_same_first_layer_query_does_not_make_the_same_row(seed, request, claim_record):
+def test_a_same_first_layer_query_does_not_make_the_same_row(seed, claim):
     """The chapter's inference, as an exact property of a first-layer head (any weights): the
     two sentences differ only in the adjective (position 11), so the query at position 14 is
     the same in both (its premise, checked bit for bit); is block 1's row there the same?"""
@@ -404,13 +403,13 @@ def test_a_same_first_layer_query_does_not_make_the_same_row(seed, request, clai
     rows = seen["blocks.0.attn.weights"][:, :, QUERY_POS, : QUERY_POS + 1]       # (2, h, 15)
     query_moved = (q[0, :, QUERY_POS] - q[1, :, QUERY_POS]).abs().max().item()
     row_moved = (rows[0] - rows[1]).abs().max().item()
-    claim_record(stated="same query, so the same block-1 row for both sentences",
+    claim.record(stated="same query, so the same block-1 row for both sentences",
                  measured={"query difference": query_moved, "row difference": row_moved,
                            "weight on the adjective": rows[:, :, ADJ_POS].mean(1)},
                  tolerance="exact (bit for bit)", seed=seed, label=f"seed {seed}")
     assert query_moved == 0.0                                        # the premise holds
-    decide(request, row_moved == 0.0, f"the query is identical but the row is not (max difference {row_moved:.3g}): "
-                                      "the keys include the adjective, which differs between the sentences")
+    claim.decide(row_moved == 0.0, f"the query is identical but the row is not (max difference {row_moved:.3g}): "
+                                   "the keys include the adjective, which differs between the sentences")
 
 
 # ------------------------------------------------------------------ untested until issue 44 (docs/choices.md)
@@ -418,7 +417,7 @@ def test_a_same_first_layer_query_does_not_make_the_same_row(seed, request, clai
 @pytest.mark.slow
 @pytest.mark.claim("winograd.order_blind_answers_backwards")
 @pytest.mark.xdist_group("winograd_hardened_uniform")
-def test_the_order_blind_model_names_the_other_noun(winograd, claim_record, request):
+def test_the_order_blind_model_names_the_other_noun(winograd, claim):
     # "anything that knows which two nouns are present but not which came first must answer
     # backwards".  The premise, exact: the model answers each held-out sentence as it answers the
     # same nouns in the training order (every sentence of every seed; the average is order-free
@@ -430,20 +429,20 @@ def test_the_order_blind_model_names_the_other_noun(winograd, claim_record, requ
     disagreements = [training_order_disagreements(r.model, winograd.tasks["hardened"]) for r in runs]
     assert sum(disagreements) == 0, f"answers unlike the training order's, per seed: {disagreements}"
     other, referent = [r.wrong_noun for r in runs], [r.accuracy for r in runs]
-    ordering(request, claim_record, label="the order-blind model: the other noun over the referent",
-             stated="answers backwards", measured={"other noun": other, "referent": referent},
-             measurement="winograd_accuracy", seeds=len(runs), training_order_disagreements=disagreements,
-             conditions=[[f"seed {i}: the other noun named more often than the referent", o, ">", r]
-                         for i, (o, r) in enumerate(zip(other, referent))],
-             tolerance="paired over seeds beyond 2 standard errors",
-             reason=f"other noun {over_seeds([100 * v for v in other], ' %')}, referent "
-                    f"{over_seeds([100 * v for v in referent], ' %')}")
+    claim.ordering(label="the order-blind model: the other noun over the referent",
+                   stated="answers backwards", measured={"other noun": other, "referent": referent},
+                   measurement="winograd_accuracy", seeds=len(runs), training_order_disagreements=disagreements,
+                   conditions=[[f"seed {i}: the other noun named more often than the referent", o, ">", r]
+                               for i, (o, r) in enumerate(zip(other, referent))],
+                   tolerance="paired over seeds beyond 2 standard errors",
+                   reason=f"other noun {over_seeds([100 * v for v in other], ' %')}, referent "
+                          f"{over_seeds([100 * v for v in referent], ' %')}")
 
 
 @pytest.mark.slow
 @pytest.mark.claim("winograd.two_hop_ablation")
 @pytest.mark.xdist_group("winograd_hardened_two_blocks")
-def test_each_blocks_attention_at_the_query_is_needed(winograd, claim_record, request):
+def test_each_blocks_attention_at_the_query_is_needed(winograd, claim):
     # "one head moves a candidate forward, a head in a later layer reads a token that decides
     # whether to keep it": remove either block's attention output at the query position (zeroed,
     # declared in docs/choices.md) and the two-block model should lose the task
@@ -452,37 +451,37 @@ def test_each_blocks_attention_at_the_query_is_needed(winograd, claim_record, re
     task = winograd.tasks["hardened"]
     intact = [r.accuracy for r in runs]
     removed = {b: [ablated_score(r.model, task, b)[0] for r in runs] for b in (0, 1)}
-    ordering(request, claim_record, label="two blocks: each block's attention at the query position needed",
-             stated="a two-hop circuit", measured={"intact": intact, "block 1 removed": removed[0],
-                                                  "block 2 removed": removed[1]},
-             measurement="winograd_ablation", seeds=len(runs),
-             conditions=[[(f"seed {i}: accuracy with block {b + 1}'s attention output at the query zeroed "
-                           "below the intact model's"), removed[b][i], "<", intact[i]]
-                         for b in (0, 1) for i in range(len(runs))],
-             tolerance="paired over seeds beyond 2 standard errors",
-             reason=f"intact {over_seeds([100 * v for v in intact], ' %')}; block 1's attention removed "
-                    f"{over_seeds([100 * v for v in removed[0]], ' %')}; block 2's "
-                    f"{over_seeds([100 * v for v in removed[1]], ' %')}")
+    claim.ordering(label="two blocks: each block's attention at the query position needed",
+                   stated="a two-hop circuit", measured={"intact": intact, "block 1 removed": removed[0],
+                                                        "block 2 removed": removed[1]},
+                   measurement="winograd_ablation", seeds=len(runs),
+                   conditions=[[(f"seed {i}: accuracy with block {b + 1}'s attention output at the query zeroed "
+                                 "below the intact model's"), removed[b][i], "<", intact[i]]
+                               for b in (0, 1) for i in range(len(runs))],
+                   tolerance="paired over seeds beyond 2 standard errors",
+                   reason=f"intact {over_seeds([100 * v for v in intact], ' %')}; block 1's attention removed "
+                          f"{over_seeds([100 * v for v in removed[0]], ' %')}; block 2's "
+                          f"{over_seeds([100 * v for v in removed[1]], ' %')}")
 
 
 @pytest.mark.slow
 @pytest.mark.claim("winograd.two_hop_ablation")
 @pytest.mark.xdist_group("winograd_hardened_two_blocks")
-def test_two_blocks_beat_one_seed_by_seed(winograd, claim_record, request):
+def test_two_blocks_beat_one_seed_by_seed(winograd, claim):
     # "it is why one block reached 92.7 % and two reached 100 %": the depth ordering, paired by seed
     one, two = [r.accuracy for r in winograd("hardened", "one_block")], [r.accuracy for r in winograd("hardened", "two_blocks")]
-    ordering(request, claim_record, label="two blocks above one", stated="one block below two",
-             measured={"one block": one, "two blocks": two}, measurement="winograd_accuracy", seeds=len(two),
-             conditions=[[f"seed {i}: two blocks' held-out accuracy above one block's", t, ">", o]
-                         for i, (o, t) in enumerate(zip(one, two))],
-             tolerance="paired over seeds beyond 2 standard errors",
-             reason=f"one block {over_seeds([100 * v for v in one], ' %')}, two {over_seeds([100 * v for v in two], ' %')}")
+    claim.ordering(label="two blocks above one", stated="one block below two",
+                   measured={"one block": one, "two blocks": two}, measurement="winograd_accuracy", seeds=len(two),
+                   conditions=[[f"seed {i}: two blocks' held-out accuracy above one block's", t, ">", o]
+                               for i, (o, t) in enumerate(zip(one, two))],
+                   tolerance="paired over seeds beyond 2 standard errors",
+                   reason=f"one block {over_seeds([100 * v for v in one], ' %')}, two {over_seeds([100 * v for v in two], ' %')}")
 
 
 @pytest.mark.slow
 @pytest.mark.claim("winograd.block1_carries_first_noun")
 @pytest.mark.xdist_group("winograd_hardened_two_blocks")
-def test_block1_puts_the_first_noun_in_the_residual_stream(winograd, claim_record, request):
+def test_block1_puts_the_first_noun_in_the_residual_stream(winograd, claim):
     # "block 1 ... drags the first noun forward"; "the answer is already in the residual stream
     # -- block 1 put it there": after block 1, at the query position, the residual stream read
     # through the unembedding favours the first noun over the second (docs/choices.md)
@@ -491,12 +490,12 @@ def test_block1_puts_the_first_noun_in_the_residual_stream(winograd, claim_recor
     task = winograd.tasks["hardened"]
     share = [first_noun_after_block1(r.model, task) for r in runs]
     removed = [first_noun_after_block1(r.model, task, zero_attention=True) for r in runs]
-    ordering(request, claim_record, label="after block 1: the first noun in the residual stream",
-             stated="block 1 put it there", measured={"first noun favoured": share, "block 1's attention removed": removed},
-             measurement="winograd_ablation", seeds=len(runs),
-             conditions=[c for i, (a, z) in enumerate(zip(share, removed)) for c in (
-                 [f"seed {i}: the first noun favoured over the second in more than half the held-out sentences", a, ">", 0.5],
-                 [f"seed {i}: more often than with block 1's attention at the query zeroed", a, ">", z])],
-             tolerance="paired over seeds beyond 2 standard errors",
-             reason=f"first noun favoured after block 1 in {over_seeds([100 * v for v in share], ' %')} of held-out "
-                    f"sentences; with its attention at the query removed {over_seeds([100 * v for v in removed], ' %')}")
+    claim.ordering(label="after block 1: the first noun in the residual stream",
+                   stated="block 1 put it there", measured={"first noun favoured": share, "block 1's attention removed": removed},
+                   measurement="winograd_ablation", seeds=len(runs),
+                   conditions=[c for i, (a, z) in enumerate(zip(share, removed)) for c in (
+                       [f"seed {i}: the first noun favoured over the second in more than half the held-out sentences", a, ">", 0.5],
+                       [f"seed {i}: more often than with block 1's attention at the query zeroed", a, ">", z])],
+                   tolerance="paired over seeds beyond 2 standard errors",
+                   reason=f"first noun favoured after block 1 in {over_seeds([100 * v for v in share], ' %')} of held-out "
+                          f"sentences; with its attention at the query removed {over_seeds([100 * v for v in removed], ' %')}")
