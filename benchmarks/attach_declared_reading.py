@@ -44,7 +44,7 @@ def main(argv=None) -> int:
                       "runs": [{"group": a.group, "recipe": r["recipe"], "seed": r["seed"], "key": r["key"]}
                                for r in runs]}
     rec["verdict"] = figure_evidence.redecide(CHAPTER, rec).verdict
-    path.write_text(figure_evidence.dumps(records))
+    path.write_text(figure_evidence.dumps(records, CHAPTER, figure_evidence.run_files_beside(path)))
     print(f"{a.key}: {rec['verdict']}: {figure_evidence.redecide(CHAPTER, rec).why}")
     return 0
 

@@ -47,13 +47,18 @@ class Claim:
 class RunRecords:
     """A text's run records (results/<group>.json: the trained runs its figure records name), as
     the engine reads them: the groups there are, one group's records from a folder, one file
-    checked, one figure record checked against the runs it names (a list of problems), and a
-    group's records as its file's text (claimcheck/convert.py rewrites a file through it)."""
+    checked, one figure record checked against the runs it names (a list of problems), a
+    group's records as its file's text (claimcheck/convert.py rewrites a file through it), and
+    the run metrics a figure record refers to instead of repeating them."""
     groups: tuple[str, ...] = ()
     load: Callable[[str, Path], list[dict]] = lambda group, directory: []
     load_file: Callable[[Path, str], list[dict]] = lambda path, group: []
     check: Callable[[dict, Path, dict], list[str]] = lambda record, results, cache: []
     dump: Callable[[str, list[dict]], str] | None = None     # a group's file text (each value once)
+    # the run metrics a measurement's per-seed values may be ("perplexity" -> ("val_ppl", ...)), and
+    # one run's metric by name (None where it has none): figures.json refers to them (claimcheck/run_refs.py)
+    metrics: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    metric: Callable[[dict, str], float | None] = lambda run, name: None
 
 
 @dataclass(frozen=True, eq=False)

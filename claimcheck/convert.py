@@ -69,7 +69,7 @@ def convert(chapter: Chapter, results_dir: Path) -> dict[str, str]:
     records = evidence.load(chapter, figures_path) if figures_path.exists() else []
     out = {}
     if records:
-        text = evidence.dumps(records)
+        text = evidence.dumps(records, chapter, evidence.run_files_beside(figures_path))   # run metrics referred to
         if figures_path.read_text() != text:
             out[figures_path.name] = text
     verdicts_path = results_dir / verdict_file.NAME

@@ -10,8 +10,10 @@ only, never a rule input (docs/evidence.md):
   claim        the claim ID
   rule         the rule and its version it was decided under ("trained/2", claimcheck/versions.py)
   measured     the measured values, per seed in seed order or per cell (claimcheck/specs.py
-               MEASURED says which fields each kind holds); the stated figure, its rounding, its
-               null and the rule's kind are the figure table's (the Chapter's rule_inputs)
+               MEASURED says which fields each kind holds); a value that is a run's own metric is
+               stored as a reference to it (claimcheck/run_refs.py) and read back as the number;
+               the stated figure, its rounding, its null and the rule's kind are the figure
+               table's (the Chapter's rule_inputs)
   measurement  what was measured and its version ("perplexity/1", the Chapter's measurements)
   runs         the runs it came from: group, recipe, seed and cache key of each
   verdict      the verdict it was given: holds, refuted, underspecified or undecided
@@ -22,7 +24,7 @@ only, never a rule input (docs/evidence.md):
   device, date, code, torch   where, when and at which commit it was measured
 
 Pure (no torch, no pytest): `python -m claims.rederive` decides every record again from this
-file and the figure table alone.  A measurement taken from a model's weights (attention
+file, the run records it refers to and the figure table alone.  A measurement taken from a model's weights (attention
 statistics, attention maps, perplexity at other windows, gradient profiles) is recorded here when
 it is taken, so no verdict needs the weights to be decided again; only measuring again does.
 """
@@ -32,7 +34,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from claimcheck import versions
+from claimcheck import run_refs, versions
 from claimcheck.decide import Decision, RuleInputError
 from claimcheck.readings import ReadingError, declared_for, with_reading
 from claimcheck.records import FigureRecord, RecordFieldError, check
@@ -75,10 +77,18 @@ def problems(chapter: Chapter, rec, where: str = "a figure record") -> list[str]
     return []
 
 
-def load(chapter: Chapter, path: Path | None = None) -> list[dict]:
-    """Every record of the file, checked for shape; raises FigureEvidenceError naming the file,
-    the record and the field.  A FIFO, a device or an oversized file is refused unread (claimcheck/store.py read_json)."""
+def run_files_beside(path: Path) -> run_refs.RunFile:
+    """The run records a figures.json refers to: the group files in its own folder."""
+    return lambda group: Path(path).parent / f"{group}.json"
+
+
+def load(chapter: Chapter, path: Path | None = None, run_file: run_refs.RunFile | None = None) -> list[dict]:
+    """Every record of the file, checked for shape, each value that refers to a run's metric read
+    from the run records (`run_file`, by default the group files beside it; claimcheck/run_refs.py);
+    raises FigureEvidenceError naming the file, the record and the field.  A FIFO, a device or an
+    oversized file is refused unread (claimcheck/store.py read_json)."""
     path = file_of(chapter) if path is None else Path(path)
+    run_file = run_files_beside(path) if run_file is None else run_file
     try:
         data = read_json(path, "figure evidence")     # the one reader: type and size checked before it is read
     except EvidenceError as e:
@@ -89,6 +99,11 @@ def load(chapter: Chapter, path: Path | None = None) -> list[dict]:
     seen = set()
     for i, rec in enumerate(data["records"]):
         where = f"{path}: record {i}" + (f" ({rec.get('key')})" if isinstance(rec, dict) else "")
+        if isinstance(rec, dict):
+            try:
+                rec = data["records"][i] = run_refs.resolve(chapter, rec, run_file)
+            except (run_refs.RefError, ValueError) as e:         # a run file its reader refuses, too
+                raise FigureEvidenceError(f"{where}: {e}") from None
         bad = problems(chapter, rec, where)
         if bad:
             raise FigureEvidenceError(f"{where}: " + "; ".join(bad))
@@ -98,8 +113,12 @@ def load(chapter: Chapter, path: Path | None = None) -> list[dict]:
     return data["records"]
 
 
-def dumps(records: list[dict]) -> str:
-    """The file's text: records sorted by key, one stable layout (a diff shows what changed)."""
+def dumps(records: list[dict], chapter: Chapter | None = None, run_file: run_refs.RunFile | None = None) -> str:
+    """The file's text: records sorted by key, one stable layout (a diff shows what changed).
+    Given the text's Chapter and its run records (`run_file`), each per-seed value that is a
+    run's own metric is written as a reference to it, so that it stands once (claimcheck/run_refs.py)."""
+    if chapter is not None and run_file is not None:
+        records = [run_refs.refer(chapter, r, run_file) for r in records]
     return json.dumps({"schema": SCHEMA, "records": sorted(records, key=lambda r: r["key"])},
                       indent=1, sort_keys=True) + "\n"
 

@@ -256,6 +256,10 @@ class Transaction:
             raise SaveError(f"{final}: could not write its new copy ({e.strerror or e}); nothing was saved") from e
         self.staged.append((tmp, final))
 
+    def current(self, name: str) -> Path:
+        """The file `name` as this transaction would leave it: its staged copy, else the committed one."""
+        return next((tmp for tmp, final in reversed(self.staged) if final.name == name), self.directory / name)
+
     def commit(self) -> list[str]:
         """Rename every staged file into place, all or nothing.  The committed copies are kept
         (hard links, `.bak`) until every rename is done: a rename that fails (a file that cannot

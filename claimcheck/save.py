@@ -155,8 +155,14 @@ def _stage_figures(chapter: Chapter, tx: Transaction, results_dir: Path, saved, 
     records = {k: r for k, r in records.items() if k in kept}   # a replaced test's old records go with it
     if records == before:
         return [f"{path.name}: unchanged"], list(records.values())
-    tx.stage(path.name, figure_evidence.dumps(list(records.values())))
+    # a value that is a run's metric refers to it, in the run records as this save leaves them
+    tx.stage(path.name, figure_evidence.dumps(list(records.values()), chapter, _run_files(tx)))
     return [f"{path.name}: saved"], list(records.values())
+
+
+def _run_files(tx: Transaction):
+    """Each group's run records as the save leaves them (staged, else committed)."""
+    return lambda group: tx.current(f"{group}.json")
 
 
 PROVENANCE = ("date", "code", "device", "torch")     # where, when and at which commit a figure was measured
@@ -220,6 +226,8 @@ def save_run(chapter: Chapter, fresh: dict, evidence, results_dir: Path, replace
                 kept[c["id"]] = _as_committed(chapter, c, kept.get(c["id"]))
         tx = Transaction(results_dir)
         try:
+            # the text's evidence first (its run records among it): the figure records refer to those runs
+            carried = evidence.save(tx, held)
             figures, records = _stage_figures(chapter, tx, Path(results_dir), kept.values(), fresh, decided)
             new = {"claims": [_without_decisions(c) for c in sorted(kept.values(), key=lambda c: c["id"])]}
             text = verdict_file.dumps(chapter, new, records)
@@ -231,12 +239,12 @@ def save_run(chapter: Chapter, fresh: dict, evidence, results_dir: Path, replace
             else:
                 lines.append("verdicts.json: unchanged")
             lines += figures
-            lines += evidence.save(tx, held)
+            lines += carried
             # every file staged, read back as the report and the re-derivation read it: a file they
             # would refuse stops the save before anything is committed
             runs = {f"{g}.json": (lambda p, g=g: chapter.run_records.load_file(p, g)) for g in chapter.run_records.groups}
             check_staged(tx, {**runs, path.name: lambda p: load_verdicts(chapter, p, records),
-                              figure_evidence.NAME: lambda p: figure_evidence.load(chapter, p)})
+                              figure_evidence.NAME: lambda p: figure_evidence.load(chapter, p, _run_files(tx))})
             tx.commit()
         except BaseException:
             tx.abort()

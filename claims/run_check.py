@@ -31,7 +31,9 @@ def read_runs(results: Path, group: str, cache: dict) -> dict:
     return cache[group]
 
 
-def _metric(run: dict, name: str):
+def metric(run: dict, name: str):
+    """A run's metric by name (a number), or None: under `metrics`, or beside it as the first
+    format kept it."""
     v = (run.get("metrics") or {}).get(name, run.get(name))
     return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
@@ -74,7 +76,7 @@ def check(rec: dict, results: Path, cache: dict) -> list[str]:
         at = [run for run in found if run["seed"] == seed]
         options = set()
         for name in METRICS[kind]:
-            ms = [m for m in (_metric(run, name) for run in at) if m is not None]
+            ms = [m for m in (metric(run, name) for run in at) if m is not None]
             options.update(ms)
             options.update(a - b for a in ms for b in ms)
             options.update(a / b for a in ms for b in ms if b)
@@ -82,6 +84,6 @@ def check(rec: dict, results: Path, cache: dict) -> list[str]:
             files = ", ".join(sorted({f"results/{r['group']}.json" for r in runs}))
             out.append(f"{rec['key']}: seed {seed}'s value {v!r} in results/figures.json is no metric of its runs "
                        f"in {files} ("
-                       + ", ".join(f"{run['recipe']} {name} {_metric(run, name)!r}" for run in at
-                                   for name in METRICS[kind] if _metric(run, name) is not None) + ")")
+                       + ", ".join(f"{run['recipe']} {name} {metric(run, name)!r}" for run in at
+                                   for name in METRICS[kind] if metric(run, name) is not None) + ")")
     return out

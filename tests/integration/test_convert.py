@@ -65,11 +65,14 @@ def test_old_format_evidence_is_converted_once_and_every_value_then_stands_once(
     assert stored["schema"] == verdict_file.SCHEMA
     assert [sorted(c) for c in stored["claims"]] == [["id", "tests", "verdict"]]
     assert '"table"' not in (folder / "verdicts.json").read_text()
-    # the measurement stands once in figures.json, and once per run (in its metrics) in norm.json
+    # the measurement stands once, in its run's metrics in norm.json: figures.json refers to it
+    # (claimcheck/run_refs.py) and verdicts.json to the figure record
     assert _floats(stored, []).count(SEED_0) == 0
-    assert _floats(json.loads((folder / "figures.json").read_text()), []).count(SEED_0) == 1
+    assert _floats(json.loads((folder / "figures.json").read_text()), []).count(SEED_0) == 0
+    assert '"$run"' in (folder / "figures.json").read_text()
     runs = json.loads((folder / "norm.json").read_text())["runs"]
     assert not any("val_ppl" in r for r in runs)
+    assert _floats(runs, []).count(SEED_0) == 1
 
     # read back, everything but the chapter table's copy is what it was; no verdict moved
     after = verdict_file.load(CHAPTER, folder / "verdicts.json")

@@ -227,7 +227,49 @@ def test_a_run_metric_edited_in_its_group_file_is_caught_naming_both(tmp_path):
     run["val_ppl"] = run["metrics"]["val_ppl"] = 39.0
     (results / "norm.json").write_text(json.dumps(norm))
     r = _rederive_in(results)
-    assert r.returncode == 1 and "RUNS norm.prenorm: seed 0's value" in r.stdout and "norm.json" in r.stdout, r.stdout
+    # figures.json refers to the run's metric (claimcheck/run_refs.py), keeping a digest of the value
+    # it was measured as: the edit is caught naming the record, the field and the run file
+    said = r.stdout + r.stderr
+    assert r.returncode == 2 and "Traceback" not in said, said
+    assert "(norm.prenorm): field 'measured.values[0]'" in said and "norm.json" in said and "edited" in said, said
+
+
+def _raw_records(results: Path) -> list[dict]:
+    return json.loads((results / "figures.json").read_text())["records"]
+
+
+def test_a_figure_value_that_is_a_run_metric_stands_once_in_the_run_records():
+    """Each per-seed value of a perplexity or accuracy record that is its run's own metric is a
+    reference to it in results/figures.json, never a second copy of the number."""
+    from claims.run_check import METRICS, metric
+    runs = {g: {(r["recipe"], r["seed"], r["key"]): r for r in CHAPTER.run_records.load(g, ROOT / "results")}
+            for g in CHAPTER.run_records.groups}
+    copies, refs = [], 0
+    for rec in _raw_records(ROOT / "results"):
+        names = METRICS.get(rec["measurement"].partition("/")[0], ())
+        found = [runs[x["group"]].get((x["recipe"], x["seed"], x["key"])) for x in rec.get("runs") or []]
+        for j, v in enumerate((rec.get("measured") or {}).get("values") or []):
+            refs += isinstance(v, dict)
+            if not isinstance(v, dict) and any(run is not None and metric(run, n) == v for run in found for n in names):
+                copies.append(f"{rec['key']} values[{j}]")
+    assert refs >= 100 and not copies, copies
+
+
+@pytest.mark.parametrize("edit, said", [
+    (lambda ref: ref.update({"$run": 99}), "names no run of the record's"),
+    (lambda ref: ref.update({"metric": "no_such_metric"}), "has no metric 'no_such_metric'"),
+    (lambda ref: ref.pop("digest"), "is not a number nor a reference"),
+])
+def test_a_malformed_or_dangling_run_reference_is_a_named_error(tmp_path, edit, said):
+    results = _results_copy(tmp_path)
+    data = json.loads((results / "figures.json").read_text())
+    rec = next(r for r in data["records"] if r["key"] == "norm.postnorm")
+    edit(rec["measured"]["values"][1])
+    (results / "figures.json").write_text(json.dumps(data))
+    r = _rederive_in(results)
+    out = r.stdout + r.stderr
+    assert r.returncode == 2 and "Traceback" not in out and said in out, out
+    assert "(norm.postnorm): field 'measured.values[1]'" in out, out
 
 
 def test_a_trained_record_naming_no_runs_or_a_missing_run_is_caught(tmp_path):

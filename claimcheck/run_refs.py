@@ -1,0 +1,128 @@
+"""A figure record's per-seed values that are its runs' own metrics, stored once (docs/evidence.md).
+
+A trained figure such as a held-out perplexity is measured by the training run itself: the value
+stands in the run's record (results/<group>.json, its `metrics`).  In results/figures.json such a
+value is written as a reference to it, `{"$run": i, "metric": "val_ppl", "digest": "..."}`: the
+metric of the record's i-th run (its field `runs`), and a digest of the value it was measured as
+(the first 12 hex digits of the SHA-256 of its repr), so that a run record edited afterwards is
+caught, naming both files, as the two copies used to catch it -- without a second copy.  A value that is no single run's metric (a difference of two
+runs, a value measured from the weights after training) stays a number.
+
+`refer` writes the references when figures.json is written (the save, the conversion); `resolve`
+reads them back when it is read (claimcheck/evidence.py load), so every reader sees numbers, and
+a reference to a run or metric that is not there is an error naming the file, the record and
+the field.  Which metrics a measurement's values may be, and how a run's metric is read, are the
+text's (the Chapter's `run_records`: `metrics`, `metric`).  Pure: standard library only.
+"""
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from claimcheck.chapter import Chapter
+
+REF = "$run"
+RunFile = Callable[[str], Path]          # a group's run records file ("norm" -> results/norm.json)
+
+
+class RefError(ValueError):
+    """A reference that names no run or no metric of it; names the field."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(f"field {field!r}: {message}")
+        self.field = field
+
+
+def digest(value: float) -> str:
+    """What a reference keeps of the value it refers to: enough to see it changed, not the value."""
+    return hashlib.sha256(repr(value).encode()).hexdigest()[:12]
+
+
+def _number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+class _Runs:
+    """The runs a record names, read once per group file (a file read by the text's one reader)."""
+
+    def __init__(self, chapter: Chapter, run_file: RunFile):
+        self.chapter, self.run_file, self.files = chapter, run_file, {}
+
+    def run(self, ref) -> dict | None:
+        if not isinstance(ref, dict) or ref.get("group") not in self.chapter.run_records.groups:
+            return None
+        group = ref["group"]
+        if group not in self.files:
+            path = self.run_file(group)
+            self.files[group] = ({(r.get("recipe"), r.get("seed"), r.get("key")): r
+                                  for r in self.chapter.run_records.load_file(path, group)} if path.exists() else {})
+        return self.files[group].get((ref.get("recipe"), ref.get("seed"), ref.get("key")))
+
+
+def _values(rec: dict):
+    measured = rec.get("measured")
+    values = measured.get("values") if isinstance(measured, dict) else None
+    return values if isinstance(values, list) else None
+
+
+def refer(chapter: Chapter, rec: dict, run_file: RunFile) -> dict:
+    """`rec` with each per-seed value that is exactly a metric of one of its runs of that seed
+    written as a reference to it (the first such run, in `runs` order, and the first metric, in
+    the text's order); `rec` itself where none is, or where a run it names is not on record."""
+    names = chapter.run_records.metrics.get(str(rec.get("measurement")).partition("/")[0], ())
+    values = _values(rec)
+    if not names or values is None or not isinstance(rec.get("runs"), list):
+        return rec
+    runs = _Runs(chapter, run_file)
+    found = [runs.run(r) for r in rec["runs"]]
+    seeds = sorted({run["seed"] for run in found if run is not None})
+    if None in found or len(seeds) != len(values):
+        return rec                       # values per seed in seed order: each position's seed is known
+
+    def ref_of(v, seed):
+        for i, run in enumerate(found):
+            for name in names if run["seed"] == seed and _number(v) else ():
+                m = chapter.run_records.metric(run, name)
+                if _number(m) and m == v and type(m) is type(v):
+                    return {REF: i, "metric": name, "digest": digest(v)}
+        return v
+    out = [ref_of(v, seed) for v, seed in zip(values, seeds)]
+    return rec if out == values else dict(rec, measured=dict(rec["measured"], values=out))
+
+
+def resolve(chapter: Chapter, rec: dict, run_file: RunFile) -> dict:
+    """`rec` with each reference of its values replaced by the metric it names; RefError naming
+    the field where a reference is malformed or names a run or metric that is not there."""
+    values = _values(rec)
+    if values is None or not any(isinstance(v, dict) for v in values):
+        return rec
+    runs, out = _Runs(chapter, run_file), []
+    for j, v in enumerate(values):
+        field = f"measured.values[{j}]"
+        if not isinstance(v, dict):
+            out.append(v)
+            continue
+        i, name = v.get(REF), v.get("metric")
+        if sorted(v) != sorted((REF, "metric", "digest")) or not isinstance(i, int) or isinstance(i, bool) \
+                or not isinstance(name, str):
+            raise RefError(field, f"{v!r} is not a number nor a reference "
+                                  f"{{{REF!r}: <index into runs>, 'metric': <name>, 'digest': <its value's>}}")
+        named = rec.get("runs")
+        if not isinstance(named, list) or not 0 <= i < len(named):
+            raise RefError(field, f"{REF} {i} names no run of the record's {len(named or [])} (field 'runs')")
+        run = runs.run(named[i])
+        if run is None:
+            r = named[i] if isinstance(named[i], dict) else {}
+            raise RefError(field, f"run {i} ({r.get('group')} {r.get('recipe')} seed {r.get('seed')} key {r.get('key')}) "
+                                  f"is not in its group's run records ({run_file(str(r.get('group')))})")
+        m = chapter.run_records.metric(run, name)
+        if not _number(m):
+            raise RefError(field, f"run {i} has no metric {name!r}")
+        if digest(m) != v["digest"]:
+            raise RefError(field, f"run {i}'s {name} in {run_file(str(named[i].get('group')))} is {m!r}, not the value "
+                                  "this figure was measured as (its digest differs): the run record was edited after")
+        out.append(m)
+    return dict(rec, measured=dict(rec["measured"], values=out))
