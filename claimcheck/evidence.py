@@ -113,6 +113,19 @@ def load(chapter: Chapter, path: Path | None = None, run_file: run_refs.RunFile 
     return data["records"]
 
 
+def changed_runs(chapter: Chapter, path: Path | None = None, run_file: run_refs.RunFile | None = None) -> list[str]:
+    """A line per value whose run's metric changed since the figure was measured (its reference's
+    digest differs; claimcheck/run_refs.py changed), each "<key>: field ...: ...".  For a file
+    `load` has read: its shape is checked there."""
+    path = file_of(chapter) if path is None else Path(path)
+    run_file = run_files_beside(path) if run_file is None else run_file
+    try:
+        records = read_json(path, "figure evidence")["records"]
+        return [f"{rec['key']}: {line}" for rec in records for line in run_refs.changed(chapter, rec, run_file)]
+    except (EvidenceError, run_refs.RefError, ValueError, KeyError, TypeError) as e:
+        raise FigureEvidenceError(f"{path}: {e}") from None
+
+
 def dumps(records: list[dict], chapter: Chapter | None = None, run_file: run_refs.RunFile | None = None) -> str:
     """The file's text: records sorted by key, one stable layout (a diff shows what changed).
     Given the text's Chapter and its run records (`run_file`), each per-seed value that is a

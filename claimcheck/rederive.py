@@ -33,6 +33,7 @@ from claimcheck.evidence import (
     NAME,
     FigureEvidenceError,
     RecordError,
+    changed_runs,
     file_of,
     from_test,
     load,
@@ -178,6 +179,7 @@ def refusals(chapter: Chapter, results_dir: Path) -> list[str]:
     out += [f"{verdicts_path}: {line}" for line in (against_verdicts(chapter, records, verdicts) if verdicts is not None else [])]
     cache: dict = {}
     out += [line for rec in records for line in chapter.run_records.check(rec, evidence.parent, cache)]
+    out += [f"{evidence}: {line}" for line in changed_runs(chapter, evidence)]
     return out
 
 
@@ -203,6 +205,7 @@ def main(chapter: Chapter, argv=None, prog: str = "python -m claims.rederive") -
     result = compare(chapter, records, Path(a.evidence))
     cache: dict = {}
     result["runs"] = [line for rec in records for line in chapter.run_records.check(rec, Path(a.evidence).parent, cache)]
+    result["runs"] += changed_runs(chapter, Path(a.evidence))      # a run recorded over since it was measured
     if result["errors"]:
         print(f"{len(result['errors'])} record(s) cannot be decided (no rule code or figure table entry decides "
               "them as they stand):", file=sys.stderr)

@@ -4,14 +4,16 @@ A trained figure such as a held-out perplexity is measured by the training run i
 stands in the run's record (results/<group>.json, its `metrics`).  In results/figures.json such a
 value is written as a reference to it, `{"$run": i, "metric": "val_ppl", "digest": "..."}`: the
 metric of the record's i-th run (its field `runs`), and a digest of the value it was measured as
-(the first 12 hex digits of the SHA-256 of its repr), so that a run record edited afterwards is
-caught, naming both files, as the two copies used to catch it -- without a second copy.  A value that is no single run's metric (a difference of two
+(the first 12 hex digits of the SHA-256 of its repr), so that a run record changed afterwards
+(edited, or the run trained again under the same key) is caught, naming both files, as the two
+copies used to catch it -- without a second copy.  A value that is no single run's metric (a difference of two
 runs, a value measured from the weights after training) stays a number.
 
 `refer` writes the references when figures.json is written (the save, the conversion); `resolve`
 reads them back when it is read (claimcheck/evidence.py load), so every reader sees numbers, and
 a reference to a run or metric that is not there is an error naming the file, the record and
-the field.  Which metrics a measurement's values may be, and how a run's metric is read, are the
+the field.  `changed` lists the references whose run's metric is no longer the value measured:
+the re-derivation reports them (exit 1), and a save refuses to keep one it does not measure again.  Which metrics a measurement's values may be, and how a run's metric is read, are the
 text's (the Chapter's `run_records`: `metrics`, `metric`).  Pure: standard library only.
 """
 from __future__ import annotations
@@ -54,12 +56,15 @@ class _Runs:
     def run(self, ref) -> dict | None:
         if not isinstance(ref, dict) or ref.get("group") not in self.chapter.run_records.groups:
             return None
+        where = (ref.get("recipe"), ref.get("seed"), ref.get("key"))
+        if not all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in where):
+            return None                                 # no run is named so (the record's validator says why)
         group = ref["group"]
         if group not in self.files:
             path = self.run_file(group)
             self.files[group] = ({(r.get("recipe"), r.get("seed"), r.get("key")): r
                                   for r in self.chapter.run_records.load_file(path, group)} if path.exists() else {})
-        return self.files[group].get((ref.get("recipe"), ref.get("seed"), ref.get("key")))
+        return self.files[group].get(where)
 
 
 def _values(rec: dict):
@@ -93,36 +98,53 @@ def refer(chapter: Chapter, rec: dict, run_file: RunFile) -> dict:
     return rec if out == values else dict(rec, measured=dict(rec["measured"], values=out))
 
 
-def resolve(chapter: Chapter, rec: dict, run_file: RunFile) -> dict:
-    """`rec` with each reference of its values replaced by the metric it names; RefError naming
-    the field where a reference is malformed or names a run or metric that is not there."""
+def _references(rec: dict):
     values = _values(rec)
-    if values is None or not any(isinstance(v, dict) for v in values):
+    return [(j, v) for j, v in enumerate(values or []) if isinstance(v, dict)]
+
+
+def resolve(chapter: Chapter, rec: dict, run_file: RunFile) -> dict:
+    """`rec` with each reference of its values replaced by the metric it names (whether or not
+    its digest still matches: `changed` says where not); RefError naming the field where a
+    reference is malformed or names a run or metric that is not there."""
+    refs = _references(rec)
+    if not refs:
         return rec
-    runs, out = _Runs(chapter, run_file), []
-    for j, v in enumerate(values):
-        field = f"measured.values[{j}]"
-        if not isinstance(v, dict):
-            out.append(v)
-            continue
-        i, name = v.get(REF), v.get("metric")
-        if sorted(v) != sorted((REF, "metric", "digest")) or not isinstance(i, int) or isinstance(i, bool) \
-                or not isinstance(name, str):
-            raise RefError(field, f"{v!r} is not a number nor a reference "
-                                  f"{{{REF!r}: <index into runs>, 'metric': <name>, 'digest': <its value's>}}")
-        named = rec.get("runs")
-        if not isinstance(named, list) or not 0 <= i < len(named):
-            raise RefError(field, f"{REF} {i} names no run of the record's {len(named or [])} (field 'runs')")
-        run = runs.run(named[i])
-        if run is None:
-            r = named[i] if isinstance(named[i], dict) else {}
-            raise RefError(field, f"run {i} ({r.get('group')} {r.get('recipe')} seed {r.get('seed')} key {r.get('key')}) "
-                                  f"is not in its group's run records ({run_file(str(r.get('group')))})")
-        m = chapter.run_records.metric(run, name)
-        if not _number(m):
-            raise RefError(field, f"run {i} has no metric {name!r}")
-        if digest(m) != v["digest"]:
-            raise RefError(field, f"run {i}'s {name} in {run_file(str(named[i].get('group')))} is {m!r}, not the value "
-                                  "this figure was measured as (its digest differs): the run record was edited after")
-        out.append(m)
+    runs, out = _Runs(chapter, run_file), list(_values(rec))
+    for j, v in refs:
+        out[j] = _metric_of(chapter, rec, runs, run_file, j, v)[0]
     return dict(rec, measured=dict(rec["measured"], values=out))
+
+
+def _metric_of(chapter: Chapter, rec: dict, runs: _Runs, run_file: RunFile, j: int, v: dict) -> tuple[float, str]:
+    field = f"measured.values[{j}]"
+    i, name = v.get(REF), v.get("metric")
+    if sorted(v) != sorted((REF, "metric", "digest")) or not isinstance(i, int) or isinstance(i, bool) \
+            or not isinstance(name, str) or not isinstance(v.get("digest"), str):
+        raise RefError(field, f"{v!r} is not a number nor a reference "
+                              f"{{{REF!r}: <index into runs>, 'metric': <name>, 'digest': <its value's>}}")
+    named = rec.get("runs")
+    if not isinstance(named, list) or not 0 <= i < len(named):
+        raise RefError(field, f"{REF} {i} names no run of the record's {len(named or [])} (field 'runs')")
+    run = runs.run(named[i])
+    r = named[i] if isinstance(named[i], dict) else {}
+    where = f"run {i} ({r.get('group')} {r.get('recipe')} seed {r.get('seed')} key {r.get('key')})"
+    if run is None:
+        raise RefError(field, f"{where} is not in its group's run records ({run_file(str(r.get('group')))})")
+    m = chapter.run_records.metric(run, name)
+    if not _number(m):
+        raise RefError(field, f"{where} has no metric {name!r}")
+    return m, f"{where}: its {name} in {run_file(str(r.get('group')))} is {m!r}"
+
+
+def changed(chapter: Chapter, rec: dict, run_file: RunFile) -> list[str]:
+    """Where a reference's run metric is no longer the value the figure was measured as (its
+    digest differs: the run record was edited, or the run trained again under the same key and
+    recorded over it): a line per value, naming the field and the run file."""
+    runs, out = _Runs(chapter, run_file), []
+    for j, v in _references(rec):
+        m, said = _metric_of(chapter, rec, runs, run_file, j, v)
+        if digest(m) != v["digest"]:
+            out.append(f"field 'measured.values[{j}]': {said}, not the value this figure was measured as (its "
+                       "digest differs): the run record changed after; measure the figure again")
+    return out

@@ -165,6 +165,43 @@ def _run_files(tx: Transaction):
     return lambda group: tx.current(f"{group}.json")
 
 
+def refuse_changed_runs(chapter: Chapter, tx: Transaction) -> None:
+    """Before a save commits: every figure record it keeps, staged or committed, against the run
+    records as it leaves them.  A record referring to a run whose metric this save changes (a run
+    trained again under the same key, recorded over the one it was measured from) and that it does
+    not measure again stops the save, naming the figure: nothing saved, nothing lost."""
+    path = tx.current(figure_evidence.NAME)
+    if not path.exists():
+        return
+    try:
+        lines = figure_evidence.changed_runs(chapter, path, _run_files(tx))
+    except figure_evidence.FigureEvidenceError as e:
+        raise EvidenceError(str(e).replace(str(path), str(tx.directory / figure_evidence.NAME))) from None
+    if lines:
+        raise EvidenceError(f"{tx.directory / figure_evidence.NAME}: this save changes the runs these figures were "
+                            "measured from; measure them again in the same save (pytest --figure <ID> ... "
+                            "--save-results): " + "; ".join(lines) + "; nothing saved")
+
+
+def save_evidence(chapter: Chapter, evidence, results_dir: Path) -> list[str]:
+    """A run's evidence alone (no verdicts: claims/test_readings.py) saved into `results_dir`, in
+    one locked transaction as save_run saves it, refused where it changes the runs a committed
+    figure was measured from; lines to print."""
+    with save_lock(results_dir), ExitStack() as held:
+        lines = recover(results_dir)
+        tx = Transaction(results_dir)
+        try:
+            lines += evidence.save(tx, held)
+            refuse_changed_runs(chapter, tx)
+            check_staged(tx, {f"{g}.json": (lambda p, g=g: chapter.run_records.load_file(p, g))
+                              for g in chapter.run_records.groups})
+            tx.commit()
+        except BaseException:
+            tx.abort()
+            raise
+    return lines
+
+
 PROVENANCE = ("date", "code", "device", "torch")     # where, when and at which commit a figure was measured
 
 
@@ -242,6 +279,7 @@ def save_run(chapter: Chapter, fresh: dict, evidence, results_dir: Path, replace
             lines += carried
             # every file staged, read back as the report and the re-derivation read it: a file they
             # would refuse stops the save before anything is committed
+            refuse_changed_runs(chapter, tx)
             runs = {f"{g}.json": (lambda p, g=g: chapter.run_records.load_file(p, g)) for g in chapter.run_records.groups}
             check_staged(tx, {**runs, path.name: lambda p: load_verdicts(chapter, p, records),
                               figure_evidence.NAME: lambda p: figure_evidence.load(chapter, p, _run_files(tx))})

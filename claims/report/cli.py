@@ -28,7 +28,7 @@ from pathlib import Path
 from claimcheck.files import SaveError
 from claimcheck.report import publish
 from claimcheck.report.publish import badge_drift
-from claimcheck.save import save_run
+from claimcheck.save import save_evidence, save_run
 from claimcheck.verdicts import is_smoke, summary_text
 from claims import rederive
 from claims.chapter import CHAPTER
@@ -162,7 +162,7 @@ def _save(a, fresh: dict | None, evidence, run_evidence: set) -> int | None:
             print("--save-results: no fresh run to save", file=sys.stderr)
             return 2
         print("--save-results: no verdicts in this run; saving its evidence alone", file=sys.stderr)
-        for line in evidence.save():
+        for line in save_evidence(CHAPTER, evidence, RESULTS.parent):
             print(f"saved {line}")
         return None
     for line in save_run(CHAPTER, fresh, evidence, RESULTS.parent, a.replace_weaker):

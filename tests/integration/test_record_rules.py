@@ -230,8 +230,9 @@ def test_a_run_metric_edited_in_its_group_file_is_caught_naming_both(tmp_path):
     # figures.json refers to the run's metric (claimcheck/run_refs.py), keeping a digest of the value
     # it was measured as: the edit is caught naming the record, the field and the run file
     said = r.stdout + r.stderr
-    assert r.returncode == 2 and "Traceback" not in said, said
-    assert "(norm.prenorm): field 'measured.values[0]'" in said and "norm.json" in said and "edited" in said, said
+    assert r.returncode == 1 and "Traceback" not in said, said
+    assert "RUNS norm.prenorm: field 'measured.values[0]'" in said and "norm.json is 39.0" in said, said
+    assert "the run record changed after" in said, said
 
 
 def _raw_records(results: Path) -> list[dict]:
@@ -256,20 +257,48 @@ def test_a_figure_value_that_is_a_run_metric_stands_once_in_the_run_records():
 
 
 @pytest.mark.parametrize("edit, said", [
-    (lambda ref: ref.update({"$run": 99}), "names no run of the record's"),
-    (lambda ref: ref.update({"metric": "no_such_metric"}), "has no metric 'no_such_metric'"),
-    (lambda ref: ref.pop("digest"), "is not a number nor a reference"),
+    (lambda rec: rec["measured"]["values"][1].update({"$run": 99}), "names no run of the record's"),
+    (lambda rec: rec["measured"]["values"][1].update({"metric": "no_such_metric"}), "has no metric 'no_such_metric'"),
+    (lambda rec: rec["measured"]["values"][1].pop("digest"), "is not a number nor a reference"),
+    (lambda rec: rec["runs"][1].update({"recipe": ["postnorm"]}), "is not in its group's run records"),
 ])
 def test_a_malformed_or_dangling_run_reference_is_a_named_error(tmp_path, edit, said):
     results = _results_copy(tmp_path)
     data = json.loads((results / "figures.json").read_text())
     rec = next(r for r in data["records"] if r["key"] == "norm.postnorm")
-    edit(rec["measured"]["values"][1])
+    assert rec["measured"]["values"][1]["$run"] == 1
+    edit(rec)
     (results / "figures.json").write_text(json.dumps(data))
     r = _rederive_in(results)
     out = r.stdout + r.stderr
     assert r.returncode == 2 and "Traceback" not in out and said in out, out
     assert "(norm.postnorm): field 'measured.values[1]'" in out, out
+
+
+def test_a_save_that_records_over_a_run_a_kept_figure_was_measured_from_is_refused(tmp_path):
+    """A run trained again under the same key and recorded over the one a committed figure refers
+    to: the save stops naming the figure unless it measures that figure again; nothing is saved."""
+    from claimcheck.files import Transaction
+    from claimcheck.save import refuse_changed_runs
+    from claimcheck.store import EvidenceError
+    results = _results_copy(tmp_path)
+    before = {p.name: p.read_bytes() for p in results.iterdir()}
+    norm = json.loads((results / "norm.json").read_text())
+    rec = next(r for r in COMMITTED if r["key"] == "norm.postnorm")
+    run = next(r for r in norm["runs"] if (r["recipe"], r["seed"], r["key"]) ==
+               (rec["runs"][0]["recipe"], rec["runs"][0]["seed"], rec["runs"][0]["key"]))
+    run["metrics"]["val_ppl"] += 0.5                     # the same run, trained again elsewhere
+    tx = Transaction(results)
+    tx.stage("norm.json", json.dumps(norm))
+    with pytest.raises(EvidenceError, match=r"norm\.postnorm: field 'measured\.values\[0\]'.*nothing saved"):
+        refuse_changed_runs(CHAPTER, tx)
+    # measured again in the same save, its record referring to the run as the save leaves it: kept
+    again = [dict(r, measured=dict(r["measured"], values=[run["metrics"]["val_ppl"], *r["measured"]["values"][1:]]))
+             if r["key"] == "norm.postnorm" else r for r in COMMITTED]
+    tx.stage("figures.json", figure_evidence.dumps(again, CHAPTER, lambda g: tx.current(f"{g}.json")))
+    refuse_changed_runs(CHAPTER, tx)
+    tx.abort()
+    assert {p.name: p.read_bytes() for p in results.iterdir()} == before
 
 
 def test_a_trained_record_naming_no_runs_or_a_missing_run_is_caught(tmp_path):
