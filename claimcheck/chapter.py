@@ -53,7 +53,9 @@ class RunRecords:
     groups: tuple[str, ...] = ()
     load: Callable[[str, Path], list[dict]] = lambda group, directory: []
     load_file: Callable[[Path, str], list[dict]] = lambda path, group: []
-    check: Callable[[dict, Path, dict], list[str]] = lambda record, results, cache: []
+    # a figure record against the runs it names, looked up in the engine's one index of them
+    # (claimcheck/run_refs.py RunIndex): a line per disagreement
+    check: Callable[[dict, Any], list[str]] = lambda record, runs: []
     dump: Callable[[str, list[dict]], str] | None = None     # a group's file text (each value once)
     # the run metrics a measurement's per-seed values may be ("perplexity" -> ("val_ppl", ...)), and
     # one run's metric by name (None where it has none): figures.json refers to them (claimcheck/run_refs.py)

@@ -40,9 +40,11 @@ from claimcheck.evidence import (
     outcome_of,
     printed_now,
     redecide,
+    run_files_beside,
     stale,
 )
 from claimcheck.files import SaveError
+from claimcheck.run_refs import RunIndex
 from claimcheck.store import EvidenceError, check_file, reading
 from claimcheck.verdicts import COMMITTED_TIERS, FIGURE_VERDICTS, only_readings, record_key
 
@@ -177,8 +179,8 @@ def refusals(chapter: Chapter, results_dir: Path) -> list[str]:
     out += [f"{evidence}: {key}: printed {was} when decided, {now} in the figure table now"
             for key, was, now in result["changed"]]
     out += [f"{verdicts_path}: {line}" for line in (against_verdicts(chapter, records, verdicts) if verdicts is not None else [])]
-    cache: dict = {}
-    out += [line for rec in records for line in chapter.run_records.check(rec, evidence.parent, cache)]
+    runs = RunIndex(chapter, run_files_beside(evidence))
+    out += [line for rec in records for line in chapter.run_records.check(rec, runs)]
     out += [f"{evidence}: {line}" for line in changed_runs(chapter, evidence)]
     return out
 
@@ -203,8 +205,8 @@ def main(chapter: Chapter, argv=None, prog: str = "python -m claims.rederive") -
         print(f"{a.evidence}: no figure records: nothing to decide again", file=sys.stderr)
         return 1
     result = compare(chapter, records, Path(a.evidence))
-    cache: dict = {}
-    result["runs"] = [line for rec in records for line in chapter.run_records.check(rec, Path(a.evidence).parent, cache)]
+    runs = RunIndex(chapter, run_files_beside(Path(a.evidence)))
+    result["runs"] = [line for rec in records for line in chapter.run_records.check(rec, runs)]
     result["runs"] += changed_runs(chapter, Path(a.evidence))      # a run recorded over since it was measured
     if result["errors"]:
         print(f"{len(result['errors'])} record(s) cannot be decided (no rule code or figure table entry decides "

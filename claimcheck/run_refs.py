@@ -47,24 +47,46 @@ def _number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-class _Runs:
-    """The runs a record names, read once per group file (a file read by the text's one reader)."""
+class RunIndex:
+    """The runs a text's figure records name, each group's file read once, by the text's one reader
+    of run records (`Chapter.run_records.load_file`), and looked up by (recipe, seed, key): the one
+    index of runs, for the references here and for the text's check of a record against its runs
+    (`Chapter.run_records.check`, handed one by the re-derivation)."""
 
     def __init__(self, chapter: Chapter, run_file: RunFile):
         self.chapter, self.run_file, self.files = chapter, run_file, {}
 
+    def table(self, group: str) -> dict:
+        """{(recipe, seed, key): run} of a group's file; ValueError (an EvidenceError of the text's
+        reader) naming the file where it is not there, not readable, or not the group's."""
+        if group not in self.files:
+            path = self.run_file(group)
+            if not path.exists():
+                self.files[group] = ValueError(f"{path}: not found (the run records a figure record names)")
+            else:
+                try:
+                    self.files[group] = {(r.get("recipe"), r.get("seed"), r.get("key")): r
+                                         for r in self.chapter.run_records.load_file(path, group)}
+                except ValueError as e:
+                    self.files[group] = e
+        if isinstance(self.files[group], ValueError):
+            raise self.files[group]
+        return self.files[group]
+
     def run(self, ref) -> dict | None:
+        """The run a reference ({"group", "recipe", "seed", "key"}) names, or None where there is
+        none (no such group, file or run; a malformed name)."""
         if not isinstance(ref, dict) or ref.get("group") not in self.chapter.run_records.groups:
             return None
         where = (ref.get("recipe"), ref.get("seed"), ref.get("key"))
         if not all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in where):
             return None                                 # no run is named so (the record's validator says why)
-        group = ref["group"]
-        if group not in self.files:
-            path = self.run_file(group)
-            self.files[group] = ({(r.get("recipe"), r.get("seed"), r.get("key")): r
-                                  for r in self.chapter.run_records.load_file(path, group)} if path.exists() else {})
-        return self.files[group].get(where)
+        try:
+            return self.table(ref["group"]).get(where)
+        except ValueError:
+            if not self.run_file(ref["group"]).exists():
+                return None
+            raise
 
 
 def _values(rec: dict):
@@ -81,7 +103,7 @@ def refer(chapter: Chapter, rec: dict, run_file: RunFile) -> dict:
     values = _values(rec)
     if not names or values is None or not isinstance(rec.get("runs"), list):
         return rec
-    runs = _Runs(chapter, run_file)
+    runs = RunIndex(chapter, run_file)
     found = [runs.run(r) for r in rec["runs"]]
     seeds = sorted({run["seed"] for run in found if run is not None})
     if None in found or len(seeds) != len(values):
@@ -110,13 +132,13 @@ def resolve(chapter: Chapter, rec: dict, run_file: RunFile) -> dict:
     refs = _references(rec)
     if not refs:
         return rec
-    runs, out = _Runs(chapter, run_file), list(_values(rec))
+    runs, out = RunIndex(chapter, run_file), list(_values(rec))
     for j, v in refs:
         out[j] = _metric_of(chapter, rec, runs, run_file, j, v)[0]
     return dict(rec, measured=dict(rec["measured"], values=out))
 
 
-def _metric_of(chapter: Chapter, rec: dict, runs: _Runs, run_file: RunFile, j: int, v: dict) -> tuple[float, str]:
+def _metric_of(chapter: Chapter, rec: dict, runs: RunIndex, run_file: RunFile, j: int, v: dict) -> tuple[float, str]:
     field = f"measured.values[{j}]"
     i, name = v.get(REF), v.get("metric")
     if sorted(v) != sorted((REF, "metric", "digest")) or not isinstance(i, int) or isinstance(i, bool) \
@@ -141,7 +163,7 @@ def changed(chapter: Chapter, rec: dict, run_file: RunFile) -> list[str]:
     """Where a reference's run metric is no longer the value the figure was measured as (its
     digest differs: the run record was edited, or the run trained again under the same key and
     recorded over it): a line per value, naming the field and the run file."""
-    runs, out = _Runs(chapter, run_file), []
+    runs, out = RunIndex(chapter, run_file), []
     for j, v in _references(rec):
         m, said = _metric_of(chapter, rec, runs, run_file, j, v)
         if digest(m) != v["digest"]:

@@ -10,9 +10,10 @@ the runs must exist.  Pure (standard library only): `python -m claims.rederive` 
 """
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from fixtures.results import EvidenceError, load_file
+if TYPE_CHECKING:
+    from claimcheck.run_refs import RunIndex
 
 # measurements taken from a trained model: a record of one names the runs it came from
 TRAINED = frozenset({"perplexity", "perplexity_at_window", "softmax_stats", "softmax_stats_at_init", "position_rows",
@@ -20,15 +21,6 @@ TRAINED = frozenset({"perplexity", "perplexity_at_window", "softmax_stats", "sof
 
 # measurements whose per-seed values are run metrics: (metric names a value may be)
 METRICS = {"perplexity": ("val_ppl", "train_ppl"), "winograd_accuracy": ("accuracy", "wrong_noun")}
-def read_runs(results: Path, group: str, cache: dict) -> dict:
-    """{(recipe, seed, key): run} of results/<group>.json, read and validated by the one reader of
-    run records (fixtures/results.py); EvidenceError, a ValueError, naming the file."""
-    if group not in cache:
-        path = Path(results) / f"{group}.json"
-        if not path.exists():
-            raise EvidenceError(f"{path}: not found (the run records a figure record names)")
-        cache[group] = {(r.get("recipe"), r.get("seed"), r.get("key")): r for r in load_file(path, group)}
-    return cache[group]
 
 
 def metric(run: dict, name: str):
@@ -42,12 +34,13 @@ def _close(a: float, b: float) -> bool:
     return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
 
-def check(rec: dict, results: Path, cache: dict) -> list[str]:
-    """What disagrees between one figure record and the run records (lines naming both); []."""
+def check(rec: dict, runs: RunIndex) -> list[str]:
+    """What disagrees between one figure record and the run records (lines naming both); [].
+    `runs`: the engine's one index of the run records (claimcheck/run_refs.py), each file read once."""
     kind = str(rec.get("measurement")).partition("/")[0]
     if kind not in TRAINED:
         return []
-    runs = rec.get("runs")
+    index, runs = runs, rec.get("runs")
     if not isinstance(runs, list) or not runs:
         return [f"{rec['key']}: a {kind} record names no runs (field 'runs'): nothing shows it was trained"]
     out, found = [], []
@@ -56,7 +49,7 @@ def check(rec: dict, results: Path, cache: dict) -> list[str]:
             out.append(f"{rec['key']}: runs[{i}] is not a run")
             continue
         try:
-            table = read_runs(results, str(r.get("group")), cache)
+            table = index.table(str(r.get("group")))
         except ValueError as e:
             out.append(f"{rec['key']}: runs[{i}]: {e}")
             continue

@@ -382,6 +382,27 @@ def test_6_every_committed_run_is_stored_once():
         assert len(runs) == len(set(runs)), f"{group}.json: {len(runs) - len(set(runs))} runs stored twice"
 
 
+def test_6_no_committed_run_stores_a_summary_its_curves_hold():
+    """A run's last training loss and best held-out step are its curves' points: the file holds
+    the curves, and a reader gets the summaries back from them, equal to what training computed."""
+    for group in results.RUN_GROUPS:
+        raw = json.loads((ROOT / "results" / f"{group}.json").read_text())["runs"]
+        stored = [(r["recipe"], r["seed"], k) for r in raw for k in results.SUMMARIES if k in r.get("metrics", {})]
+        assert not stored, f"{group}.json stores summaries its curves give: {stored[:3]}"
+        for r in results.load(group):
+            assert r["metrics"]["final_train_loss"] == r["curve"][-1][1]
+            if r["metrics"].get("held_out_curve"):
+                assert r["metrics"]["best_held_out"]["step"] in [p[0] for p in r["metrics"]["held_out_curve"]]
+
+
+def test_6_a_summary_that_differs_from_its_curve_is_kept_not_lost(tmp_path):
+    _, data, i = _committed_norm(tmp_path)
+    edited = dict(data["runs"][i], metrics=dict(data["runs"][i]["metrics"], final_train_loss=123.0))
+    assert results._stored(edited)["metrics"]["final_train_loss"] == 123.0
+    raw = data["runs"][i]
+    assert results._stored(results._with_metrics(raw)) == raw          # read and written back: as stored
+
+
 def test_6_every_committed_run_is_its_recipes_current_run_or_evidence_of_a_figure():
     """A run record stands in results/ because a recipe of today trains it (its current key) or a
     committed figure record, verdict or reading names it: a run superseded by its retraining and
