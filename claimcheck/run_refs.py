@@ -89,25 +89,46 @@ class RunIndex:
             raise
 
 
-def _values(rec: dict):
+def _lists(rec: dict) -> list[tuple[str, tuple, list]]:
+    """Each list of per-seed values a record's measurement holds, as (its field's name, its path
+    under `measured`, the list): the figure's `values`, and each comparison's two sides (`a`, `b`)
+    of an ordering."""
     measured = rec.get("measured")
-    values = measured.get("values") if isinstance(measured, dict) else None
-    return values if isinstance(values, list) else None
+    if not isinstance(measured, dict):
+        return []
+    out = [("measured.values", ("values",), measured["values"])] if isinstance(measured.get("values"), list) else []
+    comparisons = measured.get("comparisons")
+    for label, c in comparisons.items() if isinstance(comparisons, dict) else ():
+        out += [(f"measured.comparisons[{label!r}].{side}", ("comparisons", label, side), c[side])
+                for side in ("a", "b") if isinstance(c, dict) and isinstance(c.get(side), list)]
+    return out
+
+
+def _with(rec: dict, path: tuple, values: list) -> dict:
+    """`rec` with the list at `path` under `measured` replaced (a copy; `rec` is left as it was)."""
+    measured = dict(rec["measured"])
+    if path == ("values",):
+        measured["values"] = values
+    else:
+        _, label, side = path
+        measured["comparisons"] = {**measured["comparisons"], label: {**measured["comparisons"][label], side: values}}
+    return dict(rec, measured=measured)
 
 
 def refer(chapter: Chapter, rec: dict, run_file: RunFile) -> dict:
-    """`rec` with each per-seed value that is exactly a metric of one of its runs of that seed
-    written as a reference to it (the first such run, in `runs` order, and the first metric, in
-    the text's order); `rec` itself where none is, or where a run it names is not on record."""
+    """`rec` with each per-seed value (of its values, and of each side of its comparisons) that is
+    exactly a metric of one of its runs of that seed written as a reference to it (the first such
+    run, in `runs` order, and the first metric, in the text's order); `rec` itself where none is,
+    or where a run it names is not on record."""
     names = chapter.run_records.metrics.get(str(rec.get("measurement")).partition("/")[0], ())
-    values = _values(rec)
-    if not names or values is None or not isinstance(rec.get("runs"), list):
+    lists = _lists(rec)
+    if not names or not lists or not isinstance(rec.get("runs"), list):
         return rec
     runs = RunIndex(chapter, run_file)
     found = [runs.run(r) for r in rec["runs"]]
-    seeds = sorted({run["seed"] for run in found if run is not None})
-    if None in found or len(seeds) != len(values):
-        return rec                       # values per seed in seed order: each position's seed is known
+    if None in found:
+        return rec
+    seeds = sorted({run["seed"] for run in found})
 
     def ref_of(v, seed):
         for i, run in enumerate(found):
@@ -116,30 +137,33 @@ def refer(chapter: Chapter, rec: dict, run_file: RunFile) -> dict:
                 if _number(m) and m == v and type(m) is type(v):
                     return {REF: i, "metric": name, "digest": digest(v)}
         return v
-    out = [ref_of(v, seed) for v, seed in zip(values, seeds)]
-    return rec if out == values else dict(rec, measured=dict(rec["measured"], values=out))
+    for _, path, values in lists:
+        if len(seeds) == len(values):    # values per seed in seed order: each position's seed is known
+            out = [ref_of(v, seed) for v, seed in zip(values, seeds)]
+            rec = rec if out == values else _with(rec, path, out)
+    return rec
 
 
-def _references(rec: dict):
-    values = _values(rec)
-    return [(j, v) for j, v in enumerate(values or []) if isinstance(v, dict)]
+def _references(rec: dict) -> list[tuple[str, tuple, int, dict]]:
+    """(the list's field, its path, the index, the reference) of each reference a record holds."""
+    return [(name, path, j, v) for name, path, values in _lists(rec) for j, v in enumerate(values) if isinstance(v, dict)]
 
 
 def resolve(chapter: Chapter, rec: dict, run_file: RunFile) -> dict:
-    """`rec` with each reference of its values replaced by the metric it names (whether or not
-    its digest still matches: `changed` says where not); RefError naming the field where a
+    """`rec` with each reference of its per-seed values replaced by the metric it names (whether
+    or not its digest still matches: `changed` says where not); RefError naming the field where a
     reference is malformed or names a run or metric that is not there."""
     refs = _references(rec)
-    if not refs:
-        return rec
-    runs, out = RunIndex(chapter, run_file), list(_values(rec))
-    for j, v in refs:
-        out[j] = _metric_of(chapter, rec, runs, run_file, j, v)[0]
-    return dict(rec, measured=dict(rec["measured"], values=out))
+    runs = RunIndex(chapter, run_file)
+    for name, path, values in _lists(rec) if refs else ():
+        out = [_metric_of(chapter, rec, runs, run_file, f"{name}[{j}]", v)[0] if isinstance(v, dict) else v
+               for j, v in enumerate(values)]
+        rec = rec if out == values else _with(rec, path, out)
+    return rec
 
 
-def _metric_of(chapter: Chapter, rec: dict, runs: RunIndex, run_file: RunFile, j: int, v: dict) -> tuple[float, str]:
-    field = f"measured.values[{j}]"
+def _metric_of(chapter: Chapter, rec: dict, runs: RunIndex, run_file: RunFile, field: str, v: dict
+               ) -> tuple[float, str]:
     i, name = v.get(REF), v.get("metric")
     if sorted(v) != sorted((REF, "metric", "digest")) or not isinstance(i, int) or isinstance(i, bool) \
             or not isinstance(name, str) or not isinstance(v.get("digest"), str):
@@ -164,9 +188,9 @@ def changed(chapter: Chapter, rec: dict, run_file: RunFile) -> list[str]:
     digest differs: the run record was edited, or the run trained again under the same key and
     recorded over it): a line per value, naming the field and the run file."""
     runs, out = RunIndex(chapter, run_file), []
-    for j, v in _references(rec):
-        m, said = _metric_of(chapter, rec, runs, run_file, j, v)
+    for name, _, j, v in _references(rec):
+        m, said = _metric_of(chapter, rec, runs, run_file, f"{name}[{j}]", v)
         if digest(m) != v["digest"]:
-            out.append(f"field 'measured.values[{j}]': {said}, not the value this figure was measured as (its "
+            out.append(f"field '{name}[{j}]': {said}, not the value this figure was measured as (its "
                        "digest differs): the run record changed after; measure the figure again")
     return out

@@ -65,7 +65,7 @@ CHAPTER = Chapter(
     readings=readings_declared.DECLARED_READINGS,
     seed_steps=seed_steps.SEED_STEPS_REACHED,
     run_records=RunRecords(groups=results.RUN_GROUPS, load=results.load, load_file=results.load_file,
-                           check=run_check.check, dump=results.dumps, metrics=run_check.METRICS,
+                           check=run_check.check, dump=results.dumps, metrics=run_check.REFERABLE,
                            metric=run_check.metric),
     where={"figures": "claims/chapter_figures.py", "claims": "claims/registry.py, whose IDs come from "
            "../shared/claims.md", "sentences": "claims/sentence_table.py", "rule inputs": "claims/record_rules.py",

@@ -22,6 +22,13 @@ TRAINED = frozenset({"perplexity", "perplexity_at_window", "softmax_stats", "sof
 # measurements whose per-seed values are run metrics: (metric names a value may be)
 METRICS = {"perplexity": ("val_ppl", "train_ppl"), "winograd_accuracy": ("accuracy", "wrong_noun")}
 
+# the run metrics a measurement's per-seed value is written as a reference to where it equals one
+# (claimcheck/run_refs.py refer: stored once): the run metrics above, and a perplexity evaluated at
+# the window the run was trained and scored at (the positions runs at 64: the same evaluation of
+# the same weights, so the same number; at 128 and 256 a value of its own).  Unlike METRICS, not
+# every value of such a measurement must be one.
+REFERABLE = {**METRICS, "perplexity_at_window": ("val_ppl",)}
+
 
 def metric(run: dict, name: str):
     """A run's metric by name (a number), or None: under `metrics`, or beside it as the first

@@ -235,25 +235,48 @@ def test_a_run_metric_edited_in_its_group_file_is_caught_naming_both(tmp_path):
     assert "the run record changed after" in said, said
 
 
+def test_a_run_metric_an_ordering_compares_edited_is_caught_naming_the_side(tmp_path):
+    """An ordering's two sides refer to their runs' metrics too: editing one is a disagreement
+    naming the comparison, its side and the run file."""
+    results = _results_copy(tmp_path)
+    rec = next(r for r in COMMITTED if r["key"].startswith("depth.two_blocks_overfit"))
+    two_blocks = next(x for x in rec["runs"] if x["recipe"] == "two_blocks" and x["seed"] == 0)
+    ladder = json.loads((results / "ladder.json").read_text())
+    run = next(r for r in ladder["runs"] if r["key"] == two_blocks["key"] and r["seed"] == 0)
+    run["metrics"]["val_ppl"] = 41.0
+    (results / "ladder.json").write_text(json.dumps(ladder))
+    r = _rederive_in(results)
+    said = r.stdout + r.stderr
+    assert r.returncode == 1 and "Traceback" not in said, said
+    assert "measured.comparisons[\"two blocks' held-out perplexity above one block's\"].a[0]" in said, said
+    assert "ladder.json is 41.0" in said, said
+
+
 def _raw_records(results: Path) -> list[dict]:
     return json.loads((results / "figures.json").read_text())["records"]
 
 
 def test_a_figure_value_that_is_a_run_metric_stands_once_in_the_run_records():
-    """Each per-seed value of a perplexity or accuracy record that is its run's own metric is a
-    reference to it in results/figures.json, never a second copy of the number."""
-    from claims.run_check import METRICS, metric
+    """Each per-seed value of a perplexity or accuracy record (its values, and each side of its
+    comparisons) that is its run's own metric is a reference to it in results/figures.json, never
+    a second copy of the number."""
+    from claims.run_check import REFERABLE, metric
     runs = {g: {(r["recipe"], r["seed"], r["key"]): r for r in CHAPTER.run_records.load(g, ROOT / "results")}
             for g in CHAPTER.run_records.groups}
     copies, refs = [], 0
     for rec in _raw_records(ROOT / "results"):
-        names = METRICS.get(rec["measurement"].partition("/")[0], ())
+        names = REFERABLE.get(rec["measurement"].partition("/")[0], ())
         found = [runs[x["group"]].get((x["recipe"], x["seed"], x["key"])) for x in rec.get("runs") or []]
-        for j, v in enumerate((rec.get("measured") or {}).get("values") or []):
-            refs += isinstance(v, dict)
-            if not isinstance(v, dict) and any(run is not None and metric(run, n) == v for run in found for n in names):
-                copies.append(f"{rec['key']} values[{j}]")
-    assert refs >= 100 and not copies, copies
+        measured = rec.get("measured") or {}
+        lists = [("values", measured.get("values") or [])] + [
+            (f"comparisons[{label!r}].{side}", c.get(side) or []) for label, c in (measured.get("comparisons") or {}).items()
+            for side in ("a", "b")]
+        for name, values in lists:
+            for j, v in enumerate(values):
+                refs += isinstance(v, dict)
+                if not isinstance(v, dict) and any(run is not None and metric(run, n) == v for run in found for n in names):
+                    copies.append(f"{rec['key']} {name}[{j}]")
+    assert refs >= 200 and not copies, copies
 
 
 @pytest.mark.parametrize("edit, said", [
