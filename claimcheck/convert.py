@@ -80,7 +80,7 @@ def convert(chapter: Chapter, results_dir: Path) -> dict[str, str]:
                  for cid, c in ((c["id"], c) for c in before["claims"]) if stored.get(cid) != c["verdict"]]
         if moved:
             raise ConversionError(f"{verdicts_path}: " + "; ".join(moved))
-        text = verdict_file.dumps(chapter, before, records)
+        text = verdict_file.dumps(chapter, before, records, evidence.run_files_beside(verdicts_path))
         after = verdict_file.expanded(chapter, json.loads(text), verdicts_path, records)
         if json.dumps(after, sort_keys=True, default=str) != json.dumps(before, sort_keys=True, default=str):
             changed = [c["id"] for c, d in zip(before["claims"], after["claims"])

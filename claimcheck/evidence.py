@@ -96,12 +96,12 @@ def load(chapter: Chapter, path: Path | None = None, run_file: run_refs.RunFile 
     if not isinstance(data, dict) or data.get("schema") != SCHEMA or not isinstance(data.get("records"), list):
         raise FigureEvidenceError(f"{path}: not figure evidence of schema {SCHEMA} "
                                   "(an object with 'schema' and a list 'records')")
-    seen = set()
+    seen, runs = set(), run_refs.RunIndex(chapter, run_file)     # each run file read once
     for i, rec in enumerate(data["records"]):
         where = f"{path}: record {i}" + (f" ({rec.get('key')})" if isinstance(rec, dict) else "")
         if isinstance(rec, dict):
             try:
-                rec = data["records"][i] = run_refs.resolve(chapter, rec, run_file)
+                rec = data["records"][i] = run_refs.resolve(chapter, rec, run_file, runs)
             except (run_refs.RefError, ValueError) as e:         # a run file its reader refuses, too
                 raise FigureEvidenceError(f"{where}: {e}") from None
         bad = problems(chapter, rec, where)
@@ -121,7 +121,8 @@ def changed_runs(chapter: Chapter, path: Path | None = None, run_file: run_refs.
     run_file = run_files_beside(path) if run_file is None else run_file
     try:
         records = read_json(path, "figure evidence")["records"]
-        return [f"{rec['key']}: {line}" for rec in records for line in run_refs.changed(chapter, rec, run_file)]
+        runs = run_refs.RunIndex(chapter, run_file)
+        return [f"{rec['key']}: {line}" for rec in records for line in run_refs.changed(chapter, rec, run_file, runs)]
     except (EvidenceError, run_refs.RefError, ValueError, KeyError, TypeError) as e:
         raise FigureEvidenceError(f"{path}: {e}") from None
 
@@ -131,7 +132,8 @@ def dumps(records: list[dict], chapter: Chapter | None = None, run_file: run_ref
     Given the text's Chapter and its run records (`run_file`), each per-seed value that is a
     run's own metric is written as a reference to it, so that it stands once (claimcheck/run_refs.py)."""
     if chapter is not None and run_file is not None:
-        records = [run_refs.refer(chapter, r, run_file) for r in records]
+        runs = run_refs.RunIndex(chapter, run_file)
+        records = [run_refs.refer(chapter, r, run_file, runs) for r in records]
     return json.dumps({"schema": SCHEMA, "records": sorted(records, key=lambda r: r["key"])},
                       indent=1, sort_keys=True) + "\n"
 

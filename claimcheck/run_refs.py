@@ -115,7 +115,7 @@ def _with(rec: dict, path: tuple, values: list) -> dict:
     return dict(rec, measured=measured)
 
 
-def refer(chapter: Chapter, rec: dict, run_file: RunFile) -> dict:
+def refer(chapter: Chapter, rec: dict, run_file: RunFile, runs: RunIndex | None = None) -> dict:
     """`rec` with each per-seed value (of its values, and of each side of its comparisons) that is
     exactly a metric of one of its runs of that seed written as a reference to it (the first such
     run, in `runs` order, and the first metric, in the text's order); `rec` itself where none is,
@@ -124,7 +124,7 @@ def refer(chapter: Chapter, rec: dict, run_file: RunFile) -> dict:
     lists = _lists(rec)
     if not names or not lists or not isinstance(rec.get("runs"), list):
         return rec
-    runs = RunIndex(chapter, run_file)
+    runs = runs or RunIndex(chapter, run_file)
     found = [runs.run(r) for r in rec["runs"]]
     if None in found:
         return rec
@@ -149,12 +149,12 @@ def _references(rec: dict) -> list[tuple[str, tuple, int, dict]]:
     return [(name, path, j, v) for name, path, values in _lists(rec) for j, v in enumerate(values) if isinstance(v, dict)]
 
 
-def resolve(chapter: Chapter, rec: dict, run_file: RunFile) -> dict:
+def resolve(chapter: Chapter, rec: dict, run_file: RunFile, runs: RunIndex | None = None) -> dict:
     """`rec` with each reference of its per-seed values replaced by the metric it names (whether
     or not its digest still matches: `changed` says where not); RefError naming the field where a
     reference is malformed or names a run or metric that is not there."""
     refs = _references(rec)
-    runs = RunIndex(chapter, run_file)
+    runs = runs or RunIndex(chapter, run_file)
     for name, path, values in _lists(rec) if refs else ():
         out = [_metric_of(chapter, rec, runs, run_file, f"{name}[{j}]", v)[0] if isinstance(v, dict) else v
                for j, v in enumerate(values)]
@@ -183,11 +183,11 @@ def _metric_of(chapter: Chapter, rec: dict, runs: RunIndex, run_file: RunFile, f
     return m, f"{where}: its {name} in {run_file(str(r.get('group')))} is {m!r}"
 
 
-def changed(chapter: Chapter, rec: dict, run_file: RunFile) -> list[str]:
+def changed(chapter: Chapter, rec: dict, run_file: RunFile, runs: RunIndex | None = None) -> list[str]:
     """Where a reference's run metric is no longer the value the figure was measured as (its
     digest differs: the run record was edited, or the run trained again under the same key and
     recorded over it): a line per value, naming the field and the run file."""
-    runs, out = RunIndex(chapter, run_file), []
+    runs, out = runs or RunIndex(chapter, run_file), []
     for name, _, j, v in _references(rec):
         m, said = _metric_of(chapter, rec, runs, run_file, f"{name}[{j}]", v)
         if digest(m) != v["digest"]:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from claimcheck import evidence as figure_evidence
 from claimcheck import verdict_file
 from claimcheck.files import Transaction, recover
+from claimcheck.run_refs import RunIndex
 from claimcheck.store import EvidenceError, check_staged, save_lock
 from claimcheck.verdicts import (
     COMMITTED_TIERS,
@@ -34,10 +35,12 @@ if TYPE_CHECKING:
     from claimcheck.chapter import Chapter
 
 
-def load_verdicts(chapter: Chapter, path: Path, figures: list[dict] | None = None) -> dict:
+def load_verdicts(chapter: Chapter, path: Path, figures: list[dict] | None = None, run_file=None) -> dict:
     """results/verdicts.json, checked and expanded by its one codec (claimcheck/verdict_file.py):
-    EvidenceError names the file, the claim and test, and the field."""
-    return verdict_file.load(chapter, Path(path), figures)
+    EvidenceError names the file, the claim and test, and the field.  `run_file`: the run records
+    its references name (by default the files beside it)."""
+    runs = RunIndex(chapter, run_file) if run_file is not None else None
+    return verdict_file.load(chapter, Path(path), figures, runs=runs)
 
 
 def stronger_evidence(merged: dict, committed: dict[str, dict], replace_weaker: bool = False):
@@ -267,7 +270,7 @@ def save_run(chapter: Chapter, fresh: dict, evidence, results_dir: Path, replace
             carried = evidence.save(tx, held)
             figures, records = _stage_figures(chapter, tx, Path(results_dir), kept.values(), fresh, decided)
             new = {"claims": [_without_decisions(c) for c in sorted(kept.values(), key=lambda c: c["id"])]}
-            text = verdict_file.dumps(chapter, new, records)
+            text = verdict_file.dumps(chapter, new, records, _run_files(tx))
             # written whenever a figure record changes too, not only its claims: its references are to
             # the figure records saved with it, so a record replaced rewrites every test that referred to it
             if new != committed or figures != [f"{figure_evidence.NAME}: unchanged"]:
@@ -281,7 +284,7 @@ def save_run(chapter: Chapter, fresh: dict, evidence, results_dir: Path, replace
             # would refuse stops the save before anything is committed
             refuse_changed_runs(chapter, tx)
             runs = {f"{g}.json": (lambda p, g=g: chapter.run_records.load_file(p, g)) for g in chapter.run_records.groups}
-            check_staged(tx, {**runs, path.name: lambda p: load_verdicts(chapter, p, records),
+            check_staged(tx, {**runs, path.name: lambda p: load_verdicts(chapter, p, records, _run_files(tx)),
                               figure_evidence.NAME: lambda p: figure_evidence.load(chapter, p, _run_files(tx))})
             tx.commit()
         except BaseException:

@@ -13,7 +13,11 @@ test of a section records) is stored at its first place in the file and referred
 others, {"$claim": claim, "$test": key, "$at": [its path in that test's records]}.  The mean and
 standard deviation a test shows beside its values per seed are derived, not stored:
 {"$spread": "mean"} and {"$spread": "sd"}, computed again from their sibling "per seed" as the
-rule computes them (claimcheck/decide.py spread).  A reference is
+rule computes them (claimcheck/decide.py spread).  A list of a run metric per seed that a test
+shows beside its figure (the runs a difference was taken between) is its figure record's runs'
+own metric, stored once in their run records: {"$figure": key, "$at": ["$runs", recipe, metric]},
+the metric of each of that figure record's runs of the recipe, in the record's order of its runs
+(claimcheck/run_refs.py RunIndex reads them).  A reference is
 written only where resolving it gives back exactly the value it replaces (`dumps` checks each
 record, and the whole file), so no reader sees a difference.
 
@@ -29,9 +33,10 @@ import statistics
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from claimcheck import evidence
+from claimcheck import evidence, run_refs
 from claimcheck import records as typed
 from claimcheck.decide import RuleInputError, spread
+from claimcheck.run_refs import RunIndex
 from claimcheck.store import EvidenceError, read_json
 from claimcheck.verdicts import record_key, summarise_claim
 
@@ -41,6 +46,7 @@ if TYPE_CHECKING:
 NAME = "verdicts.json"
 SCHEMA = 2               # 1 (no "schema"): claims carried copies of their records; 2: each value once
 FIGURE, AT, TABLE = "$figure", "$at", "$table"
+RUNS = "$runs"          # a path's first step: {"$figure": key, "$at": ["$runs", recipe, metric]}
 TEST, CLAIM = "$test", "$claim"         # a value an earlier test of the file holds: {"$claim", "$test", "$at"}
 TABLE_INPUTS = ("stated", "null")       # a test record's fields the figure table gives
 SPREAD, PER_SEED = "$spread", "per seed"    # {"$spread": "mean" | "sd"}: of the sibling values per seed
@@ -92,11 +98,34 @@ class Dangling(typed.RecordFieldError):
     """A reference to a figure record, or to a value of one, that is not there."""
 
 
-def _at(figures: dict, ref: dict, where: str):
+def run_metrics(chapter: Chapter, rec: dict, runs: RunIndex | None) -> dict[tuple[str, str], list]:
+    """{(recipe, metric): [the metric of each of the figure record's runs of that recipe]}, for
+    every recipe its runs name and every run metric its measurement's values may be (the text's
+    `run_records.metrics`); {} where a run is not on record or `runs` is None."""
+    names = chapter.run_records.metrics.get(str(rec.get("measurement")).partition("/")[0], ())
+    named = rec.get("runs") if isinstance(rec.get("runs"), list) else []
+    found = [(r.get("recipe"), runs.run(r)) for r in named if isinstance(r, dict)] if runs is not None and names else []
+    if not found or any(run is None for _, run in found):
+        return {}
+    out: dict[tuple[str, str], list] = {}
+    for recipe, run in found:
+        for name in names:
+            out.setdefault((recipe, name), []).append(chapter.run_records.metric(run, name))
+    return {k: v for k, v in out.items() if all(isinstance(m, (int, float)) for m in v)}
+
+
+def _at(figures: dict, ref: dict, where: str, chapter: Chapter | None = None, runs: RunIndex | None = None):
     """The value a reference names, or Dangling naming it."""
     rec = figures.get(ref.get(FIGURE)) if isinstance(ref.get(FIGURE), str) else None
     if rec is None or not isinstance(ref.get(AT), list):
         raise Dangling(where, FIGURE, f"{shown_ref(ref)} names no figure record of results/figures.json")
+    if ref[AT][:1] == [RUNS]:
+        found = run_metrics(chapter, rec, runs).get(tuple(ref[AT][1:])) if chapter is not None and len(ref[AT]) == 3 \
+            else None
+        if found is None:
+            raise Dangling(where, AT, f"{shown_ref(ref)}: figure record {ref[FIGURE]!r} names no runs of that recipe "
+                                      "with that metric in the run records beside it")
+        return found
     value = rec.get("measured")
     for step in ref[AT]:
         ok = (isinstance(value, dict) and isinstance(step, str) and step in value) or \
@@ -124,13 +153,14 @@ def _shared(earlier: dict, ref: dict, where: str):
     return copy.deepcopy(value)
 
 
-def _expand(x, figures: dict, table, where: str, dangling: bool = False, earlier: dict | None = None):
+def _expand(x, figures: dict, table, where: str, dangling: bool = False, earlier: dict | None = None,
+            chapter: Chapter | None = None, runs: RunIndex | None = None):
     if isinstance(x, dict):
         if TEST in x:
             return _shared(earlier or {}, x, where)
         if FIGURE in x:
             try:
-                return _at(figures, x, where)
+                return _at(figures, x, where, chapter, runs)
             except Dangling:
                 if dangling:        # left as it is: the re-derivation names the figure record missing
                     return x
@@ -141,12 +171,12 @@ def _expand(x, figures: dict, table, where: str, dangling: bool = False, earlier
             except KeyError:
                 raise typed.RecordFieldError(where, TABLE, f"{shown_ref(x)}: the figure table gives no "
                                              f"{x[TABLE]!r} for this record") from None
-        out = {k: _expand(v, figures, table, where, dangling, earlier) for k, v in x.items()}
+        out = {k: _expand(v, figures, table, where, dangling, earlier, chapter, runs) for k, v in x.items()}
         if not any(isinstance(v, dict) and SPREAD in v for v in out.values()):
             return out
         return _with_spread(out, where, dangling)
     if isinstance(x, list):
-        return [_expand(v, figures, table, where, dangling, earlier) for v in x]
+        return [_expand(v, figures, table, where, dangling, earlier, chapter, runs) for v in x]
     return x
 
 
@@ -229,7 +259,7 @@ def _test_keys(chapter: Chapter, claim: str, test: dict) -> list[str]:
     return [record_key(chapter, r, claim) for r in test.get("records") or [] if isinstance(r, dict)]
 
 
-def compact_test(chapter: Chapter, claim: str, test: dict, figures: dict) -> dict:
+def compact_test(chapter: Chapter, claim: str, test: dict, figures: dict, runs: RunIndex | None = None) -> dict:
     """A test as the file stores it: each value a figure record holds (its own first), and each
     rule input the figure table gives, as a reference.  A record whose references would not give
     it back exactly is stored as it is.  A reference to another test's figure record cannot drift:
@@ -240,6 +270,8 @@ def compact_test(chapter: Chapter, claim: str, test: dict, figures: dict) -> dic
     for key in sorted(figures, key=lambda k: (k not in own, figures[k].get("claim") != claim, k)):
         for path, value in _values(figures[key].get("measured")):
             index.setdefault(_json(value), {FIGURE: key, AT: list(path)})
+        for (recipe, name), value in run_metrics(chapter, figures[key], runs).items():
+            index.setdefault(_json(value), {FIGURE: key, AT: [RUNS, recipe, name]})
     out = []
     for rec in test.get("records") or []:
         if not isinstance(rec, dict):
@@ -256,7 +288,7 @@ def compact_test(chapter: Chapter, claim: str, test: dict, figures: dict) -> dic
                 else _derive_spread(_compact(value, index), value) if isinstance(value, dict) \
                 else _compact(value, index)
         try:
-            same = _json(expand_record(chapter, claim, small, figures, "")) == _json(rec)
+            same = _json(expand_record(chapter, claim, small, figures, "", runs=runs)) == _json(rec)
         except EvidenceError:
             same = False
         out.append(small if same else rec)
@@ -264,16 +296,18 @@ def compact_test(chapter: Chapter, claim: str, test: dict, figures: dict) -> dic
 
 
 def expand_record(chapter: Chapter, claim: str, rec: dict, figures: dict, where: str,
-                  dangling: bool = False, earlier: dict | None = None) -> dict:
-    """One test record with its references resolved: values from its figure record, rule inputs
-    from the figure table (`dangling`: a reference to a figure record not there is left as it is)."""
+                  dangling: bool = False, earlier: dict | None = None, runs: RunIndex | None = None) -> dict:
+    """One test record with its references resolved: values from its figure record and its runs
+    (`runs`), rule inputs from the figure table (`dangling`: a reference to a figure record not
+    there is left as it is)."""
     if not isinstance(rec, dict):
         return rec
     return _expand(rec, figures, lambda field: _table_input(chapter, record_key(chapter, rec, claim), field), where,
-                   dangling, earlier)
+                   dangling, earlier, chapter, runs)
 
 
-def load(chapter: Chapter, path: Path, figures: list[dict] | None = None, dangling: bool = False) -> dict:
+def load(chapter: Chapter, path: Path, figures: list[dict] | None = None, dangling: bool = False,
+         runs: RunIndex | None = None) -> dict:
     """{"claims": [claim, ...]}: the file's claims, every record checked (claimcheck/records.py)
     and expanded (each reference resolved against `figures`, by default results/figures.json
     beside it; each claim summarised from its tests).  EvidenceError (RecordFieldError) names the
@@ -283,11 +317,14 @@ def load(chapter: Chapter, path: Path, figures: list[dict] | None = None, dangli
     path = Path(path)
     if not path.exists():
         return {"claims": []}
-    return expanded(chapter, read_json(path, "committed verdicts"), path, figures, dangling)
+    return expanded(chapter, read_json(path, "committed verdicts"), path, figures, dangling, runs)
 
 
-def expanded(chapter: Chapter, data, path: Path, figures: list[dict] | None = None, dangling: bool = False) -> dict:
-    """`load` of the file's parsed JSON `data` (`path` names it in errors, and finds figures.json)."""
+def expanded(chapter: Chapter, data, path: Path, figures: list[dict] | None = None, dangling: bool = False,
+             runs: RunIndex | None = None) -> dict:
+    """`load` of the file's parsed JSON `data` (`path` names it in errors, and finds figures.json
+    and, unless `runs` is given, the run records beside it)."""
+    runs = runs if runs is not None else RunIndex(chapter, evidence.run_files_beside(Path(path)))
     if not isinstance(data, dict) or not isinstance(data.get("claims"), list):
         raise EvidenceError(f"{path}: expected an object with a 'claims' list")
     schema = data.get("schema", 1)
@@ -318,7 +355,7 @@ def expanded(chapter: Chapter, data, path: Path, figures: list[dict] | None = No
             if _json(t).find(f'"{FIGURE}"') >= 0 and by_key is None:
                 by_key = _figures(chapter, path, figures)
             tests.append(dict(t, records=[expand_record(chapter, c["id"], r, by_key or {}, f"{at}: record {k}", dangling,
-                                                        earlier)
+                                                        earlier, runs)
                                           for k, r in enumerate(t.get("records") or [])]))
             earlier[(c["id"], t["key"])] = tests[-1]
         claims.append(summarise_claim(chapter, c["id"], tests, True))
@@ -331,19 +368,21 @@ def _figures(chapter: Chapter, path: Path, figures: list[dict] | None) -> dict:
     return {r["key"]: r for r in figures}
 
 
-def dumps(chapter: Chapter, data: dict, figures: list[dict]) -> str:
+def dumps(chapter: Chapter, data: dict, figures: list[dict], run_file: run_refs.RunFile | None = None) -> str:
     """The file's text for `data` ({"claims": [...]}, as `load` gives it): each claim its ID,
     verdict and tests, each value its figure record holds as a reference to it (`figures`: the
-    figure records it is saved with)."""
+    figure records it is saved with; `run_file`: the run records they name, as the file is saved
+    beside them)."""
     by_key = {r["key"]: r for r in figures}
+    runs = RunIndex(chapter, run_file) if run_file is not None else None
     claims = [{"id": c["id"], "verdict": c["verdict"],
-               "tests": [compact_test(chapter, c["id"], t, by_key) for t in c.get("tests", [])]}
+               "tests": [compact_test(chapter, c["id"], t, by_key, runs) for t in c.get("tests", [])]}
               for c in data["claims"]]
     shared = _share(claims)
     # kept only where reading it gives back every test exactly (else each test stands alone)
     try:
         back = expanded(chapter, json.loads(json.dumps({"schema": SCHEMA, "claims": shared}, default=str)),
-                        Path(NAME), figures)
+                        Path(NAME), figures, runs=runs)
         same = _json([c["tests"] for c in back["claims"]]) == _json([c.get("tests", []) for c in data["claims"]])
     except EvidenceError:
         same = False

@@ -252,6 +252,31 @@ def test_a_run_metric_an_ordering_compares_edited_is_caught_naming_the_side(tmp_
     assert "ladder.json is 41.0" in said, said
 
 
+def test_a_run_metric_a_test_shows_beside_its_figure_is_read_from_the_run_and_its_edit_caught(tmp_path):
+    """verdicts.json shows the average model's perplexities beside the gain they make as a reference
+    to the gain's figure record's runs ({"$runs", recipe, metric}), never a copy; a run record
+    edited after is a disagreement (the gain is no longer a difference of its runs' metrics)."""
+    from claimcheck import verdict_file
+    stored = json.loads((ROOT / "results" / "verdicts.json").read_text())
+    test = next(t for c in stored["claims"] if c["id"] == "average.positions_dont_help" for t in c["tests"])
+    assert test["records"][0]["measured"]["average"] == {"$figure": "average.positions_gain",
+                                                          "$at": ["$runs", "average", "val_ppl"]}
+    read = verdict_file.load(CHAPTER, ROOT / "results" / "verdicts.json")
+    shown = next(t for c in read["claims"] if c["id"] == "average.positions_dont_help" for t in c["tests"])
+    rec = next(r for r in COMMITTED if r["key"] == "average.positions_gain")
+    ladder = {(r["recipe"], r["seed"], r["key"]): r for r in CHAPTER.run_records.load("ladder", ROOT / "results")}
+    assert shown["records"][0]["measured"]["average"] == [
+        ladder[(x["recipe"], x["seed"], x["key"])]["metrics"]["val_ppl"] for x in rec["runs"] if x["recipe"] == "average"]
+    results = _results_copy(tmp_path)
+    data = json.loads((results / "ladder.json").read_text())
+    first = next(x for x in rec["runs"] if x["recipe"] == "average")
+    next(r for r in data["runs"] if r["key"] == first["key"] and r["seed"] == first["seed"])["metrics"]["val_ppl"] = 250.5
+    (results / "ladder.json").write_text(json.dumps(data))
+    r = _rederive_in(results)
+    said = r.stdout + r.stderr
+    assert r.returncode == 1 and "Traceback" not in said and "average.positions_gain" in said, said
+
+
 def _raw_records(results: Path) -> list[dict]:
     return json.loads((results / "figures.json").read_text())["records"]
 
