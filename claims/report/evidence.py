@@ -126,9 +126,16 @@ class Facts:
         the errata and the tables read the same runs (claims/report/table_builders.py)."""
         return self._runs.group(group)
 
-    def per_run(self, group: str, recipe: str, key: str = "val_ppl") -> list:
-        """One figure of each seed's newest run of a recipe (a record's field, else its metric)."""
-        return [r[key] if key in r else r["metrics"].get(key) for r in self.group(group).get(recipe, [])]
+    def per_run(self, group: str, recipe: str, key: str = "val_ppl", seeds=None) -> list:
+        """One figure of each seed's newest run of a recipe (a record's field, else its metric), in
+        seed order; of the `seeds` given alone, where given."""
+        return [r[key] if key in r else r["metrics"].get(key) for r in self.group(group).get(recipe, [])
+                if seeds is None or r["seed"] in seeds]
+
+    def over_runs(self, runs, key: str) -> list:
+        """One figure of each run of `runs`, (group, recipe, seeds) in order: a measurement taken
+        over runs of more than one recipe (fixtures/setup.py winograd_reading_runs)."""
+        return [v for group, recipe, seeds in runs for v in self.per_run(group, recipe, key, seeds)]
 
     def figure_row(self, fid: str) -> dict:
         """The evidence of one of the chapter's figures, by its figure ID: its row of the merged

@@ -212,8 +212,10 @@ FACTS: list[Fact] = [
          lambda m: {"a": _recipes().PRENORM_STOP_AT, "b": _recipes().PRENORM_STOP_AT,
                     "c": _recipes().NORM[0].train.steps}, "fixtures/setup.py PRENORM_STOP_AT, fixtures/recipes.py NORM"),
     Fact(r"(?P<n>\w+) seeds each: (?P<c>\d+) wide, the width used until\s+2026-12-03 \(ours (?P<w>\d+)",
-         lambda m: {"n": _recipes().READING_SEEDS, "c": _recipes().winograd_reading("cheatable", "uniform", "width64").model.d_model,
-                    "w": _recipes().WINOGRAD_WIDTH}, "fixtures/recipes.py READING_SEEDS, WINOGRAD_WIDTH, WINOGRAD_READINGS"),
+         lambda m: {"n": _module_constant("fixtures/setup.py", "READING_SEEDS"),
+                    "c": _recipes().winograd_reading("cheatable", "uniform", "width64").model.d_model,
+                    "w": _recipes().WINOGRAD_WIDTH}, "fixtures/setup.py READING_SEEDS, fixtures/recipes.py WINOGRAD_WIDTH, "
+                                                     "WINOGRAD_READINGS"),
     Fact(r"a model (?P<a>\d+) wide throughout, one head of (?P<b>\d+)",
          lambda m: {"a": _recipes().RECIPES["runaway_wide_divided"].model.d_model,
                     "b": _recipes().RECIPES["runaway_wide_divided"].model.d_head}, "fixtures/recipes.py READINGS"),

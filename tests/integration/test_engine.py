@@ -156,3 +156,57 @@ def test_weights(trained):
                                            "--cached-only", "-rs")
     result.assert_outcomes(passed=1, skipped=1)
     result.stdout.fnmatch_lines(["*not in the trained cache (--cached-only)*"])
+
+
+# ------------------------------------------------------------ a recipe's first seed: one route for a run
+
+SPLIT = "winograd_cheatable_uniform_split_per_seed"       # its seed 0 draws the fixed split: the chapter's run
+
+
+def test_a_readings_seed_0_that_is_the_chapter_run_is_never_trained_under_its_name(tmp_path, monkeypatch, capsys):
+    """The split-per-seed Winograd reading trains from seed 1 on (fixtures/recipes.py Recipe.first_seed):
+    the engine, the planner (`python -m fixtures errata --seeds 3`) and the committed records' reader
+    leave its seed 0 out, and no cache key moved (the first seed is not a setting of the run)."""
+    from dataclasses import replace
+
+    from fixtures.__main__ import scheduled
+    from fixtures.recipes import RECIPES
+    from fixtures.train import TRAINING_VERSION
+    r = RECIPES[SPLIT]
+    assert r.first_seed == 1 and list(r.seeds(0, 3)) == [1, 2] and list(r.seeds(2, 1)) == [2]
+    assert r.to_dict() == replace(r, first_seed=0).to_dict()
+    assert r.with_seed(1).key(TRAINING_VERSION) == replace(r, first_seed=0).with_seed(1).key(TRAINING_VERSION)
+    cache = TrainedCache(tmp_path / "trained")
+    assert engine.runs("errata", [SPLIT], 1, cache=cache, cached_only=True) == {SPLIT: []}     # seed 0: nothing
+    with pytest.raises(engine.NotCached, match=f"{SPLIT} seed 1 is not in the trained cache"):
+        engine.runs("errata", [SPLIT], 3, cache=cache, cached_only=True)
+    assert [t.metrics["accuracy"] for t in engine.recorded("errata", [SPLIT], 3)[SPLIT]] == [0.75, 0.890625]
+    monkeypatch.setenv("ATTENTION_CLAIMS_CACHE", str(tmp_path / "cache"))
+    assert scheduled("errata", [], 3, 0, 2, "cpu", dry_run=True) == 0
+    planned = capsys.readouterr().out
+    assert "33 runs" in planned and f"errata/{SPLIT} s1" in planned and f"errata/{SPLIT} s0" not in planned
+
+
+def test_trained_takes_a_readings_seed_0_from_the_chapter_recipe(pytester, monkeypatch, tmp_path):
+    """The reading's three seeds: seed 0 from the chapter recipe (the winograd group), 1 and 2 from
+    its own (fixtures/setup.py winograd_reading_runs), read from the committed records; asking the
+    reading's recipe for its seed 0 is an error, never a second training of the chapter's run."""
+    monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    monkeypatch.setenv("ATTENTION_CLAIMS_CACHE", str(tmp_path / "cache"))
+    pytester.makeini("[pytest]\nmarkers =\n  gpu\n  claim(id)\n")
+    pytester.makepyfile(test_rec=f"""
+import pytest
+from fixtures.setup import winograd_reading_runs
+
+def test_seeds(trained):
+    runs = [r for group, name, seeds in winograd_reading_runs("cheatable_uniform", "split_per_seed")
+            for r in trained(group, name, len(seeds), first_seed=seeds.start, weights=False)]
+    assert [r.metrics["accuracy"] for r in runs] == [0.6328125, 0.75, 0.890625]
+    assert runs[0].metrics["source"].startswith("results/winograd.json")
+
+def test_seed_0_of_the_reading(trained):
+    with pytest.raises(ValueError, match="trained from seed 1 on"):
+        trained("errata", "{SPLIT}", 3, weights=False)
+""")
+    result = pytester.runpytest_subprocess("-p", "fixtures.plugin", "-p", "no:cacheprovider", "--from-results")
+    result.assert_outcomes(passed=2)

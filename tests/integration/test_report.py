@@ -283,21 +283,31 @@ def test_the_stopped_prenorm_reading_is_measured_on_the_full_split_and_checked_a
 
 
 def test_a_winograd_reading_is_judged_by_the_figure_rule_and_labelled_when_it_agrees(tmp_path):
-    """The Winograd readings (claims/test_readings.py writes them): each beside the chapter's
-    figures; one that agrees is labelled an alternative reading, one that does not says so."""
+    """The Winograd readings (claims/test_readings.py writes what each changes and the items held
+    out; the accuracies per seed are the runs' own, read from their run records): each beside the
+    chapter's figures; one that agrees is labelled an alternative reading, one that does not says so.
+    The split-per-seed reading's seed 0 is the chapter recipe's seed-0 run (results/winograd.json)."""
     import json
 
     from claims.report import errata
-    readings = {"winograd: width64": {"what": "64 wide, the width used until 2026-12-03 (ours: the chapter's 128)",
-                                       "cheatable_uniform": {"accuracy": [1.0, 1.0, 0.99], "wrong_noun": [0, 0, 0],
-                                                             "held_out": 128},
-                                       "cheatable_one_block": {"accuracy": [0.92, 0.91, 0.92], "wrong_noun": [0, 0, 0],
-                                                               "held_out": 128}},
-                "winograd: held_eighth": {"what": "an eighth held out",
-                                          "cheatable_uniform": {"accuracy": [0.7, 0.72, 0.71], "wrong_noun": [0, 0, 0],
-                                                                "held_out": 64},
-                                          "cheatable_one_block": {"accuracy": [1.0, 1.0, 1.0], "wrong_noun": [0, 0, 0],
-                                                                  "held_out": 64}}}
+    from fixtures import results
+    accuracy = {"winograd_cheatable_uniform_width64": [1.0, 1.0, 0.99], "winograd_cheatable_one_block_width64": [0.92, 0.91, 0.92],
+                "winograd_cheatable_uniform_held_eighth": [0.7, 0.72, 0.71],
+                "winograd_cheatable_one_block_held_eighth": [1.0, 1.0, 1.0],
+                "winograd_cheatable_uniform_split_per_seed": [None, 0.99, 1.0],
+                "winograd_cheatable_one_block_split_per_seed": [None, 0.9, 0.93],
+                "winograd_cheatable_uniform": [1.0, 0.1, 0.1], "winograd_cheatable_one_block": [0.92, 0.1, 0.1]}
+
+    def runs(names):
+        return [recorded({"recipe": name, "seed": seed, "metrics": {"accuracy": a, "wrong_noun": 0.0},
+                          "date": f"2026-12-03T00:00:0{seed}", "curve": [[0, 1.0]]})
+                for name in names for seed, a in enumerate(accuracy[name]) if a is not None]
+    results.merge("errata", runs([n for n in accuracy if n.endswith(("width64", "eighth", "seed"))]), tmp_path)
+    results.merge("winograd", runs(["winograd_cheatable_uniform", "winograd_cheatable_one_block"]), tmp_path)
+    held = {"cheatable_uniform": {"held_out": 128}, "cheatable_one_block": {"held_out": 128}}
+    readings = {"winograd: width64": {"what": "64 wide, the width used until 2026-12-03 (ours: the chapter's 128)", **held},
+                "winograd: held_eighth": {"what": "an eighth held out", **held},
+                "winograd: split_per_seed": {"what": "the split per seed", **held}}
     (tmp_path / "readings.json").write_text(json.dumps(readings))
     merged = {"claims": [{"id": "winograd.category_cheat", "statement": "s", "verdict": "refuted", "tests": []}]}
     [entry] = errata.build(merged, tmp_path)
@@ -305,6 +315,9 @@ def test_a_winograd_reading_is_judged_by_the_figure_rule_and_labelled_when_it_ag
     assert "cheatable uniform accuracy 99.67 %" in wide and "agrees with the chapter (an alternative reading" in wide
     eighth = next(r for r in entry["readings"] if r.startswith("an eighth held out"))
     assert eighth.endswith("moves no figure onto the chapter's")
+    split = next(r for r in entry["readings"] if r.startswith("the split per seed"))
+    assert "cheatable uniform accuracy 99.67 % ± 0.58 (100.00, 99.00, 100.00 over 3 seeds)" in split, split
+    assert "agrees with the chapter (an alternative reading" in split
 
 
 def test_the_runaway_reading_says_how_to_measure_it_until_it_is_measured(tmp_path):

@@ -382,6 +382,80 @@ def test_6_every_committed_run_is_stored_once():
         assert len(runs) == len(set(runs)), f"{group}.json: {len(runs) - len(set(runs))} runs stored twice"
 
 
+def _training(rec: dict) -> str:
+    """What a record's run trained, keyed as the cache keys it (fixtures/results.py run_key: model,
+    training, the observations keyed where set, the training version) but by the data it saw, not
+    by how its data is named: a Winograd task by its sentences, so that a split drawn with the
+    training seed is, at seed 0, the default split it draws (fixtures/train.py winograd_task_of)."""
+    from fixtures.train import winograd_task_of
+    cfg = dict(rec["config"])
+    if str(cfg.get("data")).startswith("winograd:"):
+        task = winograd_task_of(cfg["data"], rec["seed"])
+        cfg["data"] = [task.name, task.train, task.test]
+    return results.run_key(cfg, rec.get("training_version", rec.get("code")))
+
+
+def test_6_no_committed_run_is_the_same_training_as_another():
+    """No two records in results/ are one training under two names or two spellings of its data
+    (the split-per-seed Winograd reading's seed 0 is the fixed split: its run is the chapter
+    recipe's seed 0, in results/winograd.json, and the reading's recipe trains from seed 1 on)."""
+    seen: dict[str, list[str]] = {}
+    for group in results.RUN_GROUPS:
+        for r in results.load(group):
+            seen.setdefault(_training(r), []).append(f"{group}.json {r['recipe']} seed {r['seed']}")
+    twice = [runs for runs in seen.values() if len(runs) > 1]
+    assert not twice, f"{len(twice)} trainings stored twice, e.g. {twice[:3]}"
+    # what it tells apart, and what it does not
+    reading, chapter = "winograd_cheatable_uniform_split_per_seed", "winograd_cheatable_uniform"
+    assert _training(_record(reading, 0, 0.5)) == _training(_record(chapter, 0, 0.5))
+    assert _training(_record(reading, 1, 0.5)) != _training(_record(chapter, 1, 0.5))
+    assert RECIPES[reading].first_seed == 1 and RECIPES[chapter].first_seed == 0
+
+
+def _run_metric_copies(readings: dict, groups: dict[str, list[dict]]) -> dict[str, list[str]]:
+    """Where a reading stores a list of values per seed each of which is a metric of a run of that
+    seed on record (a list of 0s and 1s alone tells nothing apart and is passed over)."""
+    metrics = {(r["seed"], r["metrics"][k]): f"{group}.json {r['recipe']} seed {r['seed']} {k}"
+               for group, runs in groups.items() for r in runs for k in results.NUMERIC_METRICS
+               if k != "train_seconds" and results._number(r["metrics"].get(k))}
+
+    def lists(obj, where):
+        if isinstance(obj, dict):
+            for k, v in obj.items():
+                yield from lists(v, f"{where}.{k}")
+        elif isinstance(obj, list) and obj and all(results._number(v) for v in obj):
+            yield where, obj
+    return {where: [metrics[seed, v] for seed, v in enumerate(values)]
+            for entry, value in readings.items() for where, values in lists(value, entry)
+            if all((seed, v) in metrics for seed, v in enumerate(values)) and not set(values) <= {0, 1}}
+
+
+# Still stored twice (docs/evidence.md): the uniform average's answers on the held-out sentences
+# that name the referent and the other noun are, per seed, its runs' accuracy and wrong noun; the
+# answers test needs the weights, so readings.json keeps them until it is measured again.
+ANSWERS_AS_RUN_METRICS = {f"winograd: answers of {kind}.held out.{what}"
+                          for kind in ("cheatable_uniform", "hardened_uniform") for what in ("referent", "other noun")}
+
+
+def test_6_readings_store_no_value_per_seed_that_is_a_run_metric():
+    """A reading's value per seed that is a run's own metric stands in the run record alone
+    (results/<group>.json): the Winograd readings keep what they change and the items held out, and
+    the errata read the accuracies per seed from the runs (fixtures/setup.py winograd_reading_runs)."""
+    groups = {group: results.load(group) for group in results.RUN_GROUPS}
+    readings = json.loads((ROOT / "results" / "readings.json").read_text())
+    copies = {where: runs for where, runs in _run_metric_copies(readings, groups).items()
+              if where not in ANSWERS_AS_RUN_METRICS}
+    assert not copies, f"readings.json stores run metrics: {list(copies.items())[:3]}"
+    assert set(_run_metric_copies(readings, groups)) == ANSWERS_AS_RUN_METRICS     # the one exception, while it stands
+    # a reading that stored its runs' accuracies, as the Winograd readings did until 2026-12-04, is named
+    runs = {r["seed"]: r for r in groups["errata"] if r["recipe"] == "winograd_cheatable_uniform_width64"}
+    planted = {"winograd: width64": {"cheatable_uniform": {"accuracy": [runs[s]["metrics"]["accuracy"] for s in range(3)],
+                                                           "held_out": 128}}}
+    assert _run_metric_copies(planted, groups) == {
+        "winograd: width64.cheatable_uniform.accuracy": [f"errata.json winograd_cheatable_uniform_width64 seed {s} "
+                                                         "accuracy" for s in range(3)]}
+
+
 def test_6_no_committed_run_stores_a_summary_its_curves_hold():
     """A run's last training loss and best held-out step are its curves' points: the file holds
     the curves, and a reader gets the summaries back from them, equal to what training computed."""
@@ -409,10 +483,13 @@ def test_6_every_committed_run_is_its_recipes_current_run_or_evidence_of_a_figur
     referred to by nothing is not kept beside the run that replaced it."""
     from fixtures.train import TRAINING_VERSION
     named = "".join((ROOT / "results" / f).read_text() for f in ("figures.json", "verdicts.json", "readings.json"))
+
+    def current(r: dict) -> bool:          # a seed below the recipe's first_seed is another recipe's run
+        recipe = RECIPES.get(r["recipe"])
+        return (recipe is not None and r["seed"] >= recipe.first_seed
+                and r["key"] == recipe.with_seed(r["seed"]).key(TRAINING_VERSION))
     for group in results.RUN_GROUPS:
-        dead = [(r["recipe"], r["seed"], r["key"]) for r in results.load(group)
-                if r["key"] not in named and (r["recipe"] not in RECIPES
-                                              or r["key"] != RECIPES[r["recipe"]].with_seed(r["seed"]).key(TRAINING_VERSION))]
+        dead = [(r["recipe"], r["seed"], r["key"]) for r in results.load(group) if r["key"] not in named and not current(r)]
         assert not dead, f"{group}.json: runs neither current nor named by any evidence: {dead[:3]}"
 
 

@@ -10,6 +10,7 @@ from claims import registry
 from claims.chapter_figures import FIGURES, MAP_SENTENCES
 from claims.report.errata.facts import Erratum, Facts, models_showing, pct
 from claims.report.evidence import NUMBER
+from fixtures.setup import winograd_reading_runs
 
 # the printed map's positions, read from its sentence (data/winograd.py has the same; it imports torch)
 _PRINTED = MAP_SENTENCES["tired"][0].split()
@@ -179,9 +180,9 @@ def _answers_reading(kind: str, kinds: tuple[str, ...], wrong_noun: bool = False
 
 def _winograd_readings(kinds: tuple[str, ...], wrong_noun: bool = False) -> Callable[[Facts], list[str]]:
     """The accuracies of `kinds` (e.g. "cheatable_uniform") under each alternative reading of the
-    Winograd setup (fixtures/recipes.py WINOGRAD_READINGS, recorded by claims/test_readings.py),
-    beside the chapter's figures, each judged by the figure rule (claimcheck/decide.py
-    rate); a reading that agrees is labelled so and leaves the primary verdict alone."""
+    Winograd setup (fixtures/recipes.py WINOGRAD_READINGS), read from the runs it was measured on
+    (fixtures/setup.py winograd_reading_runs), beside the chapter's figures, each judged by the figure
+    rule (claimcheck/decide.py rate); a reading that agrees is labelled so and leaves the primary verdict alone."""
     def reading(f: Facts) -> list[str]:
         tried = {k: r for k, r in sorted(f.readings.items())
                  if k.startswith("winograd: ") and not k.startswith("winograd: answers of")}
@@ -189,22 +190,22 @@ def _winograd_readings(kinds: tuple[str, ...], wrong_noun: bool = False) -> Call
             return [("the Winograd figures under another width, split or held-out fraction: not yet measured "
                      "(`pytest claims/test_readings.py -m slow -k winograd_figures`)")]
         out = []
-        for r in tried.values():
+        for label, r in tried.items():
             parts, agree = [], []
-            for kind in kinds:
-                m = r.get(kind)
-                if not m:
-                    continue
+            for kind in [k for k in kinds if r.get(k)]:          # readings.json: the items held out per seed
                 rates = [("accuracy", f"winograd.{kind}")] + (
                     [("wrong_noun", f"winograd.{kind}_wrong_noun")] if wrong_noun else [])
                 for rate, figure in rates:
                     stated = registry.FIGURE_VALUES[figure]
-                    ok = rules.rate(m[rate], stated, m["held_out"],              # the figure rule, seeds included
-                                    FIGURES[figure].rounding).holds
-                    agree.append(ok)
-                    parts.append(f"{kind.replace('_', ' ')} {rate.replace('_', ' ')} {pct(m[rate])} "
+                    values = f.over_runs(winograd_reading_runs(kind, label.removeprefix("winograd: ")), rate)
+                    if not values:                                   # its runs are not in results/
+                        continue
+                    agree.append(rules.rate(values, stated, r[kind]["held_out"],   # the figure rule, seeds included
+                                            FIGURES[figure].rounding).holds)
+                    parts.append(f"{kind.replace('_', ' ')} {rate.replace('_', ' ')} {pct(values)} "
                                  f"(the chapter: {100 * stated:.1f} %)")
-            verdict = ("agrees with the chapter (an alternative reading: the primary verdict stays)" if all(agree)
+            verdict = ("its runs are not in results/" if not agree
+                       else "agrees with the chapter (an alternative reading: the primary verdict stays)" if all(agree)
                        else "moves no figure onto the chapter's" if not any(agree)
                        else f"agrees on {sum(agree)} figure(s) of {len(agree)}")
             out.append(f"{r['what']}: {'; '.join(parts)}: {verdict}")
