@@ -24,7 +24,8 @@ from claims.report.cli import VIEWS
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE_VIEWS = sorted((ROOT / "claimcheck" / "report" / "views").rglob("*.py"))      # the chapter view's too
-TEMPLATES = sorted((ROOT / "claimcheck" / "report" / "views" / "templates").glob("*.html"))
+TEMPLATES = sorted(p for p in (ROOT / "claimcheck" / "report" / "views" / "templates").iterdir()
+                   if p.suffix in (".html", ".md"))
 # this chapter's own views: the site's placeholder for a chapter view not built (the chapter view is the
 # engine's; its cut, marks' data and since-when are the model's) and the plots, drawn from their data
 # (claims/report/plot_data.py)
@@ -76,6 +77,46 @@ def test_the_engine_views_import_the_model_alone():
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("claimcheck"):
                 assert node.module.startswith(("claimcheck.report.model", "claimcheck.report.views")), \
                     (p.name, node.module)
+
+
+# the one place a Markdown page's values are escaped: its templates' environment, whose finalize
+# writes every value by md_line and whose filters write a code span or prose (besides escape.py,
+# which defines md_line and the helpers built on it)
+ESCAPE = ROOT / "claimcheck" / "report" / "views" / "escape.py"
+MD_LINE_HOME = {ROOT / "claimcheck" / "report" / "views" / "pages.py": {"import", "_md_cell", "markdown_environment"}}
+
+
+def _md_line_uses(path: Path) -> list[tuple[str, int]]:
+    """Each use of md_line in a module, its import too (one under another name would hide the
+    uses): (the function it is in, "import", or "" at the module's level; its line)."""
+    found = []
+
+    def visit(node: ast.AST, within: str) -> None:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            within = within or node.name                 # a nested function (a filter) is its outer one's
+        if isinstance(node, ast.alias) and node.name == "md_line":
+            found.append(("import", node.lineno))
+        elif isinstance(node, ast.Name) and node.id == "md_line" or isinstance(node, ast.Attribute) and node.attr == "md_line":
+            found.append((within, node.lineno))
+        for child in ast.iter_child_nodes(node):
+            visit(child, within)
+    visit(ast.parse(path.read_text()), "")
+    return found
+
+
+def test_no_view_escapes_markdown_by_hand():
+    """A Markdown page's values are escaped by its templates (templates/*.md, rendered by pages.py
+    markdown_environment), as the HTML pages' are by autoescaping: no view module calls md_line
+    itself, or hands it on, outside that environment's finalize and filters."""
+    by_hand, home = [], []
+    for p in ENGINE_VIEWS + CHAPTER_VIEWS:
+        for within, line in _md_line_uses(p) if p != ESCAPE else []:
+            if within in MD_LINE_HOME.get(p, ()):
+                home.append(within)
+            else:
+                by_hand.append(f"{p.relative_to(ROOT)}:{line} in {within or 'the module'}")
+    assert "_md_cell" in home           # the scan sees the finalize: it cannot pass by finding nothing
+    assert by_hand == []
 
 
 # ------------------------------------------------------------------------------- planted markup

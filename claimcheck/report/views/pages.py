@@ -1,6 +1,8 @@
 """The report's page templates (templates/: index.html, table.html, the chapter view's chapter.html
 and chapter_parts.html; a text's own views may add theirs, in its package's templates/), autoescaped whatever their name: every
-value a page shows is text of the report model, escaped by the template, never by hand.  The filters the templates use: `css` (a verdict as a CSS class) and an erratum's heads."""
+value a page shows is text of the report model, escaped by the template, never by hand.  The filters the templates use: `css` (a verdict as a CSS class) and an erratum's heads.
+The Markdown pages' templates (templates/claims.md, grid.md, the chapter view's chapter_parts.md)
+have an environment of their own (markdown_environment), which writes every value by md_line."""
 from __future__ import annotations
 
 from functools import cache

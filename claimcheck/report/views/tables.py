@@ -6,21 +6,25 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from claimcheck.report.model.parts import Table
-from claimcheck.report.views.escape import md, md_fence, md_line
-from claimcheck.report.views.pages import environment
+from claimcheck.report.views.escape import md, md_fence
+from claimcheck.report.views.pages import environment, markdown_environment
 
 TITLE = "The chapter's tables, beside ours"
 
 
+def _cells(t: Table, ref: Callable[[str, str], object] | None) -> list[list]:
+    """The grid's rows of cells, each its text, or `ref(figure ID, text)` where the cell restates a
+    figure the chapter prints (the chapter view's secondary mark, already written)."""
+    return [[ref(t.figures[(i, j)], v) if ref is not None and (i, j) in t.figures else v for j, v in enumerate(row)]
+            for i, row in enumerate(t.cells)]
+
+
 # -------------------------------------------------------------------------------------- Markdown
 
-def grid_md(t: Table, ref: Callable[[str, str], str] | None = None) -> list[str]:
-    """The grid as Markdown lines; `ref(figure ID, text)` writes a cell restating a figure the
-    chapter prints (the chapter view's secondary mark), else the cell is escaped text."""
-    def one(i: int, j: int, v: str) -> str:
-        return ref(t.figures[(i, j)], v) if ref is not None and (i, j) in t.figures else md_line(v)
-    return ["| " + " | ".join(md_line(h) for h in t.header) + " |", "|" + "".join("---|" for _ in t.header),
-            *("| " + " | ".join(one(i, j, v) for j, v in enumerate(row)) + " |" for i, row in enumerate(t.cells))]
+def grid_md(t: Table, ref: Callable[[str, str], str] | None = None) -> str:
+    """The grid as a Markdown table (templates/grid.md, each text written by md_line); `ref` returns
+    a mark already written (pages.py Written) or text, which the template escapes."""
+    return markdown_environment().get_template("grid.md").module.grid(t, _cells(t, ref))
 
 
 def table_md(t: Table) -> str:
@@ -30,7 +34,7 @@ def table_md(t: Table) -> str:
         lines += [f"{md(label)}:", "", md_fence(text), ""]
     if t.grid:
         lines += [f"{md(t.grid)}:", ""]
-    return "\n".join(lines + (grid_md(t) if t.header else []))
+    return "\n".join(lines + ([grid_md(t)] if t.header else []))
 
 
 def render(tables: list[Table]) -> str:
@@ -46,12 +50,9 @@ def render(tables: list[Table]) -> str:
 # ------------------------------------------------------------------------------------------ HTML
 
 def grid_html(t: Table, ref: Callable[[str, str], str] | None = None) -> str:
-    """The grid as an HTML table (templates/grid.html, autoescaped); `ref` as in grid_md, returning
-    a mark already written (Markup) or text, which the template escapes."""
-    def one(i: int, j: int, v: str):
-        return ref(t.figures[(i, j)], v) if ref is not None and (i, j) in t.figures else v
-    cells = [[one(i, j, v) for j, v in enumerate(row)] for i, row in enumerate(t.cells)]
-    return str(environment().get_template("grid.html").module.grid(t, cells))
+    """The grid as an HTML table (templates/grid.html, autoescaped); `ref` returns a mark already
+    written (Markup) or text, which the template escapes."""
+    return str(environment().get_template("grid.html").module.grid(t, _cells(t, ref)))
 
 
 def table_html(t: Table) -> str:

@@ -3,7 +3,10 @@
 verdict's symbol and a footnote with our measurement, so that it renders on a forge (the HTML view:
 html.py).  The sentences that assert claims are counted in its header, not marked in its prose: a
 forge's Markdown has no span to put a verdict on, and a note after every asserting sentence would
-bury the text (chapter.html marks each one).  Imports no torch.
+bury the text (chapter.html marks each one).  The footnotes, our tables' secondary marks and our
+inserts (inserts.py) come from the macros of templates/chapter_parts.md, each value written by
+md_line there (pages.py markdown_environment), as every cell of a grid is (templates/grid.md).
+Imports no torch.
 """
 from __future__ import annotations
 
@@ -13,7 +16,8 @@ from pathlib import Path
 from claimcheck.report.model.chapter.text import kind_of
 from claimcheck.report.views.chapter import inserts
 from claimcheck.report.views.chapter.legend import LEGEND, SYMBOL
-from claimcheck.report.views.escape import md, md_code, md_fence, md_line, md_prose_with_math
+from claimcheck.report.views.escape import md, md_code, md_fence, md_prose_with_math
+from claimcheck.report.views.pages import Written, markdown_environment
 from claimcheck.report.views.wording import SMOKE, accounting_line, figures_line, sentences_line, suggestion
 
 
@@ -21,11 +25,20 @@ def _note_id(fid: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]", "-", fid)
 
 
+def _parts():
+    """chapter.md's macros (templates/chapter_parts.md, each value written by md_line)."""
+    return markdown_environment().get_template("chapter_parts.md").module
+
+
 def _note(row: dict) -> str:
-    kind = kind_of(row)
-    return (f"[^{_note_id(row['id'])}]: {SYMBOL[kind]} **{md(row['label'])}** ({md(row['id'])}, claim "
-            f"{md_code(row['claim'])}). "
-            + "; ".join(f"{k}: {md_line(v)}" for k, v in row["details"][2:]))
+    """A figure's footnote; its details after the figure and the verdict, which its head names."""
+    return _parts().note(_note_id(row["id"]), SYMBOL[kind_of(row)], row, row["details"][2:])
+
+
+def _ref(row: dict, text: str) -> Written:
+    """A secondary mark, in one of our tables (inserts.py): a cell restating a figure the chapter
+    prints, with the figure's verdict and footnote."""
+    return Written(_parts().ref(text, SYMBOL[kind_of(row)], _note_id(row["id"])))
 
 
 def _header(r) -> list[str]:
@@ -68,8 +81,7 @@ def _refuted(text: str, q, entries: dict[str, dict], shown: dict[str, str]) -> l
 def render_markdown(r, report_dir: Path) -> str:
     """`r`: the report model (claimcheck/report/model/report.py Report), with its cut (`r.cut`); its math stays TeX."""
     cut, rows = r.cut, {f["id"]: f for f in r.figures}
-    ref = lambda fid, text: (f"**{md_line(text)}** {SYMBOL[kind_of(rows[fid])]}[^{_note_id(fid)}]" if fid in rows
-                             else md_line(text))
+    ref = lambda fid, text: _ref(rows[fid], text) if fid in rows else text      # text: escaped by the grid
     placed = inserts.Inserts({t.key: t for t in r.tables}, r.plots_by_stem)
     by_id = {e["id"]: e for e in r.errata}
     lines, notes, shown = _header(r), [], {}
