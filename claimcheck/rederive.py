@@ -182,6 +182,7 @@ def refusals(chapter: Chapter, results_dir: Path) -> list[str]:
     runs = RunIndex(chapter, run_files_beside(evidence))
     out += [line for rec in records for line in chapter.run_records.check(rec, runs)]
     out += [f"{evidence}: {line}" for line in changed_runs(chapter, evidence)]
+    out += [f"{verdicts_path}: {line}" for line in verdict_file.changed_runs(chapter, verdicts_path, records, runs)]
     return out
 
 
@@ -208,6 +209,9 @@ def main(chapter: Chapter, argv=None, prog: str = "python -m claims.rederive") -
     runs = RunIndex(chapter, run_files_beside(Path(a.evidence)))
     result["runs"] = [line for rec in records for line in chapter.run_records.check(rec, runs)]
     result["runs"] += changed_runs(chapter, Path(a.evidence))      # a run recorded over since it was measured
+    if verdicts is not None:                                       # ... or since a test showed its metrics
+        result["runs"] += [f"{verdicts_path}: {line}"
+                           for line in verdict_file.changed_runs(chapter, verdicts_path, records, runs)]
     if result["errors"]:
         print(f"{len(result['errors'])} record(s) cannot be decided (no rule code or figure table entry decides "
               "them as they stand):", file=sys.stderr)

@@ -115,11 +115,18 @@ def _with(rec: dict, path: tuple, values: list) -> dict:
     return dict(rec, measured=measured)
 
 
+def _same(m, v) -> bool:
+    """`m` is `v` as a reference gives it back: the same type and the same repr (0.0 is not -0.0)."""
+    return _number(m) and _number(v) and type(m) is type(v) and repr(m) == repr(v)
+
+
 def refer(chapter: Chapter, rec: dict, run_file: RunFile, runs: RunIndex | None = None) -> dict:
-    """`rec` with each per-seed value (of its values, and of each side of its comparisons) that is
-    exactly a metric of one of its runs of that seed written as a reference to it (the first such
-    run, in `runs` order, and the first metric, in the text's order); `rec` itself where none is,
-    or where a run it names is not on record."""
+    """`rec` with each list of per-seed values (its values, each side of its comparisons) that is,
+    position by position, a metric of one recipe's runs of that seed written as references to them
+    (the first such recipe, in `runs` order, and at each seed the first metric, in the text's
+    order); a list that is no single recipe's metrics stays numbers, so that a reference never
+    names another recipe's run that happens to hold the same number (an accuracy of 1.0, say).
+    `rec` itself where no list is, or where a run it names is not on record."""
     names = chapter.run_records.metrics.get(str(rec.get("measurement")).partition("/")[0], ())
     lists = _lists(rec)
     if not names or not lists or not isinstance(rec.get("runs"), list):
@@ -130,17 +137,20 @@ def refer(chapter: Chapter, rec: dict, run_file: RunFile, runs: RunIndex | None 
         return rec
     seeds = sorted({run["seed"] for run in found})
 
-    def ref_of(v, seed):
-        for i, run in enumerate(found):
-            for name in names if run["seed"] == seed and _number(v) else ():
-                m = chapter.run_records.metric(run, name)
-                if _number(m) and m == v and type(m) is type(v):
-                    return {REF: i, "metric": name, "digest": digest(v)}
-        return v
+    def refs_to(recipe: str, values: list) -> list | None:
+        out = []
+        for v, seed in zip(values, seeds):
+            out.append(next(({REF: i, "metric": name, "digest": digest(v)} for i, run in enumerate(found)
+                              if (run["recipe"], run["seed"]) == (recipe, seed) for name in names
+                              if _same(chapter.run_records.metric(run, name), v)), None))
+            if out[-1] is None:
+                return None
+        return out
+    recipes = list(dict.fromkeys(run["recipe"] for run in found))
     for _, path, values in lists:
         if len(seeds) == len(values):    # values per seed in seed order: each position's seed is known
-            out = [ref_of(v, seed) for v, seed in zip(values, seeds)]
-            rec = rec if out == values else _with(rec, path, out)
+            out = next((o for o in (refs_to(r, values) for r in recipes) if o is not None), None)
+            rec = rec if out is None else _with(rec, path, out)
     return rec
 
 

@@ -46,7 +46,8 @@ if TYPE_CHECKING:
 NAME = "verdicts.json"
 SCHEMA = 2               # 1 (no "schema"): claims carried copies of their records; 2: each value once
 FIGURE, AT, TABLE = "$figure", "$at", "$table"
-RUNS = "$runs"          # a path's first step: {"$figure": key, "$at": ["$runs", recipe, metric]}
+RUNS = "$runs"          # a path's first step: {"$figure": key, "$at": ["$runs", recipe, metric], "digest": ...}
+DIGEST = "digest"       # of the list a $runs reference was written for: a run changed since is caught
 TEST, CLAIM = "$test", "$claim"         # a value an earlier test of the file holds: {"$claim", "$test", "$at"}
 TABLE_INPUTS = ("stated", "null")       # a test record's fields the figure table gives
 SPREAD, PER_SEED = "$spread", "per seed"    # {"$spread": "mean" | "sd"}: of the sibling values per seed
@@ -114,14 +115,48 @@ def run_metrics(chapter: Chapter, rec: dict, runs: RunIndex | None) -> dict[tupl
     return {k: v for k, v in out.items() if all(isinstance(m, (int, float)) for m in v)}
 
 
+def changed_runs(chapter: Chapter, path: Path, figures: list[dict], runs: RunIndex | None = None) -> list[str]:
+    """A line per reference to a figure record's runs whose metrics are no longer the list the test
+    showed (its digest differs: a run record edited, or a run trained again under its key and
+    recorded over it), naming the claim, the test and the field; the re-derivation reports them
+    (exit 1) and the report refuses to render on them, as on a figure record's own references."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    runs = runs if runs is not None else RunIndex(chapter, evidence.run_files_beside(path))
+    by_key, out = {r["key"]: r for r in figures}, []
+
+    def walk(x, at, cid, test):
+        if isinstance(x, dict) and isinstance(x.get(AT), list) and x[AT][:1] == [RUNS] and len(x[AT]) == 3:
+            rec = by_key.get(x.get(FIGURE))
+            now = run_metrics(chapter, rec, runs).get((x[AT][1], x[AT][2])) if rec is not None else None
+            if now is not None and run_refs.digest(now) != x.get(DIGEST):
+                out.append(f"claim {cid}: test {test}: field {at!r}: the {x[AT][2]} of figure record {x[FIGURE]!r}'s "
+                           f"{x[AT][1]} runs is now {now!r}, not what the test showed (its digest differs): the run "
+                           "records changed after; measure the claim again")
+        elif isinstance(x, dict):
+            for k, v in x.items():
+                walk(v, f"{at}.{k}", cid, test)
+        elif isinstance(x, list):
+            for i, v in enumerate(x):
+                walk(v, f"{at}[{i}]", cid, test)
+    for c in read_json(path, "committed verdicts").get("claims") or []:
+        for t in c.get("tests") or [] if isinstance(c, dict) else []:
+            walk(t.get("records") if isinstance(t, dict) else None, "records", c.get("id"), t.get("key"))
+    return out
+
+
 def _at(figures: dict, ref: dict, where: str, chapter: Chapter | None = None, runs: RunIndex | None = None):
     """The value a reference names, or Dangling naming it."""
     rec = figures.get(ref.get(FIGURE)) if isinstance(ref.get(FIGURE), str) else None
     if rec is None or not isinstance(ref.get(AT), list):
         raise Dangling(where, FIGURE, f"{shown_ref(ref)} names no figure record of results/figures.json")
     if ref[AT][:1] == [RUNS]:
-        found = run_metrics(chapter, rec, runs).get(tuple(ref[AT][1:])) if chapter is not None and len(ref[AT]) == 3 \
-            else None
+        if len(ref[AT]) != 3 or not all(isinstance(x, str) for x in ref[AT]) or not isinstance(ref.get(DIGEST), str) \
+                or sorted(ref) != sorted((FIGURE, AT, DIGEST)):
+            raise typed.RecordFieldError(where, AT, f"{shown_ref(ref)} is not a reference to a figure record's runs "
+                                         f'{{"{FIGURE}": <key>, "{AT}": ["{RUNS}", <recipe>, <metric>], "{DIGEST}": ...}}')
+        found = run_metrics(chapter, rec, runs).get((ref[AT][1], ref[AT][2])) if chapter is not None else None
         if found is None:
             raise Dangling(where, AT, f"{shown_ref(ref)}: figure record {ref[FIGURE]!r} names no runs of that recipe "
                                       "with that metric in the run records beside it")
@@ -271,7 +306,7 @@ def compact_test(chapter: Chapter, claim: str, test: dict, figures: dict, runs: 
         for path, value in _values(figures[key].get("measured")):
             index.setdefault(_json(value), {FIGURE: key, AT: list(path)})
         for (recipe, name), value in run_metrics(chapter, figures[key], runs).items():
-            index.setdefault(_json(value), {FIGURE: key, AT: [RUNS, recipe, name]})
+            index.setdefault(_json(value), {FIGURE: key, AT: [RUNS, recipe, name], DIGEST: run_refs.digest(value)})
     out = []
     for rec in test.get("records") or []:
         if not isinstance(rec, dict):

@@ -53,15 +53,24 @@ def cost_rows(results_dir: Path, device: str = "cpu") -> dict[int, dict]:
 class Runs:
     """results/<group>.json's runs by recipe (each seed's newest), each file read once: the runs
     Facts reads for the errata and the tables, and those the plots show (plot_data.py), which the
-    command reads before a save changes results/ (the plots it draws are saved with the run)."""
+    command reads before a save changes results/ (the plots it draws are saved with the run).
+    With a run's report folder (`fresh`), the runs it trained and has not saved yet are read too,
+    the newer record of a seed winning, as its readings win over the committed ones."""
 
-    def __init__(self, results_dir: Path):
-        self.results_dir = results_dir
+    def __init__(self, results_dir: Path, fresh: Path | None = None):
+        self.results_dir, self.fresh = results_dir, fresh
         self._groups: dict[str, dict] = {}
 
     def group(self, group: str) -> dict[str, list[dict]]:
         if group not in self._groups:
-            self._groups[group] = results.by_recipe(group, self.results_dir)
+            runs = results.by_recipe(group, self.results_dir)
+            if self.fresh is not None and Path(self.fresh).resolve() != Path(self.results_dir).resolve():
+                for recipe, new in results.by_recipe(group, Path(self.fresh)).items():
+                    seeds = {r["seed"]: r for r in runs.get(recipe, [])}
+                    seeds.update({r["seed"]: r for r in new
+                                  if (r.get("date") or "") >= (seeds.get(r["seed"], {}).get("date") or "")})
+                    runs[recipe] = [seeds[s] for s in sorted(seeds)]
+            self._groups[group] = runs
         return self._groups[group]
 
 
@@ -75,7 +84,7 @@ class Facts:
         self.report_dir = report_dir
         self.claims = {c["id"]: c for c in self._checked_claims(merged.get("claims", []))}
         self.figures = {r["id"]: r for r in merged.get("figures") or verdicts.figure_rows(CHAPTER, list(self.claims.values()))}
-        self._runs = Runs(results_dir)
+        self._runs = Runs(results_dir, report_dir)
         self.readings: dict = {}
         for d in (results_dir, report_dir):                   # the fresh run's readings win
             if d is not None and (Path(d) / "readings.json").exists():
@@ -134,8 +143,11 @@ class Facts:
 
     def over_runs(self, runs, key: str) -> list:
         """One figure of each run of `runs`, (group, recipe, seeds) in order: a measurement taken
-        over runs of more than one recipe (fixtures/setup.py winograd_reading_runs)."""
-        return [v for group, recipe, seeds in runs for v in self.per_run(group, recipe, key, seeds)]
+        over runs of more than one recipe (fixtures/setup.py winograd_reading_runs); [] unless every
+        one of those runs is on record (a mean over some of its seeds is no reading of it)."""
+        values = [self.per_run(group, recipe, key, seeds) for group, recipe, seeds in runs]
+        complete = all(len(v) == len(list(seeds)) for v, (_, _, seeds) in zip(values, runs))
+        return [x for v in values for x in v] if complete else []
 
     def figure_row(self, fid: str) -> dict:
         """The evidence of one of the chapter's figures, by its figure ID: its row of the merged

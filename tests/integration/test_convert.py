@@ -14,6 +14,7 @@ from claims.chapter import CHAPTER
 from fixtures import results
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+RUN_FILES = figure_evidence.run_files_beside(ROOT / "results" / "figures.json")
 CLAIM = "norm.postnorm_diverges"
 SEED_0 = "307.59488542595"          # post-norm's seed-0 held-out perplexity, results/norm.json
 
@@ -171,8 +172,10 @@ def test_the_save_and_the_converter_write_the_same_file_whatever_the_order_of_a_
     committed = verdict_file.load(CHAPTER, ROOT / "results" / "verdicts.json", figures)
 
     def stored(records):   # the file as read: its references, whatever the order of a record's fields
-        return json.dumps(json.loads(verdict_file.dumps(CHAPTER, committed, records)), sort_keys=True)
-    assert '"$figure"' in stored(figures)
+        return json.dumps(json.loads(verdict_file.dumps(CHAPTER, committed, records, RUN_FILES)), sort_keys=True)
+    assert '"$figure"' in stored(figures) and '"$runs"' in stored(figures)
+    # what the converter wrote is what a save writes: byte for byte, the committed file
+    assert stored(figures) == json.dumps(json.loads((ROOT / "results" / "verdicts.json").read_text()), sort_keys=True)
     assert stored(_fields_reversed(figures)) == stored(figures)
 
 

@@ -259,8 +259,9 @@ def test_a_run_metric_a_test_shows_beside_its_figure_is_read_from_the_run_and_it
     from claimcheck import verdict_file
     stored = json.loads((ROOT / "results" / "verdicts.json").read_text())
     test = next(t for c in stored["claims"] if c["id"] == "average.positions_dont_help" for t in c["tests"])
-    assert test["records"][0]["measured"]["average"] == {"$figure": "average.positions_gain",
-                                                          "$at": ["$runs", "average", "val_ppl"]}
+    ref = test["records"][0]["measured"]["average"]
+    assert {k: ref[k] for k in ("$figure", "$at")} == {"$figure": "average.positions_gain",
+                                                        "$at": ["$runs", "average", "val_ppl"]}
     read = verdict_file.load(CHAPTER, ROOT / "results" / "verdicts.json")
     shown = next(t for c in read["claims"] if c["id"] == "average.positions_dont_help" for t in c["tests"])
     rec = next(r for r in COMMITTED if r["key"] == "average.positions_gain")
@@ -275,6 +276,66 @@ def test_a_run_metric_a_test_shows_beside_its_figure_is_read_from_the_run_and_it
     r = _rederive_in(results)
     said = r.stdout + r.stderr
     assert r.returncode == 1 and "Traceback" not in said and "average.positions_gain" in said, said
+
+
+def test_a_run_metric_a_test_shows_and_no_figure_checks_is_caught_when_its_run_changes(tmp_path):
+    """A wrong-noun rate a test shows beside its accuracy is its runs' metric that no figure record
+    refers to or checks: the reference keeps a digest of the list, and an edited run is a
+    disagreement (exit 1) naming the claim, the test and the field."""
+    stored = json.loads((ROOT / "results" / "verdicts.json").read_text())
+    rec = next(r for r in COMMITTED if r["key"] == "winograd.cheatable_one_block")
+    assert ["$runs", "winograd_cheatable_one_block", "wrong_noun"] in _runs_paths(stored)
+    results = _results_copy(tmp_path)
+    data = json.loads((results / "winograd.json").read_text())
+    first = rec["runs"][0]
+    next(r for r in data["runs"] if r["key"] == first["key"] and r["seed"] == first["seed"])["metrics"]["wrong_noun"] = 0.77
+    (results / "winograd.json").write_text(json.dumps(data))
+    r = _rederive_in(results)
+    said = r.stdout + r.stderr
+    assert r.returncode == 1 and "Traceback" not in said, said
+    assert "verdicts.json: claim winograd.category_cheat" in said and "not what the test showed" in said, said
+
+
+def _runs_paths(x) -> list:
+    """The paths of every reference to a figure record's runs in a parsed verdicts.json."""
+    if isinstance(x, dict):
+        return ([x["$at"]] if x.get("$at", [None])[:1] == ["$runs"] else []) + [p for v in x.values() for p in _runs_paths(v)]
+    return [p for v in x for p in _runs_paths(v)] if isinstance(x, list) else []
+
+
+@pytest.mark.parametrize("at", [["$runs", ["average"], "val_ppl"], ["$runs", "average"], ["$runs", {}, 1]])
+def test_a_malformed_reference_to_a_figure_records_runs_is_a_named_error(tmp_path, at):
+    results = _results_copy(tmp_path)
+    data = json.loads((results / "verdicts.json").read_text())
+    test = next(t for c in data["claims"] if c["id"] == "average.positions_dont_help" for t in c["tests"])
+    test["records"][0]["measured"]["average"]["$at"] = at
+    (results / "verdicts.json").write_text(json.dumps(data))
+    r = _rederive_in(results)
+    said = r.stdout + r.stderr
+    assert r.returncode == 2 and "Traceback" not in said, said
+    assert "claim average.positions_dont_help" in said and "is not a reference to a figure record's runs" in said, said
+
+
+def test_each_list_refers_to_the_runs_of_one_recipe():
+    """A list of values per seed refers to one recipe's runs, never to another recipe's run that
+    happens to hold the same number (the one-block and two-block Winograd models both at 100 %)."""
+    for rec in _raw_records(ROOT / "results"):
+        measured = rec.get("measured") or {}
+        lists = [measured.get("values") or []] + [c.get(side) or [] for c in (measured.get("comparisons") or {}).values()
+                                                  for side in ("a", "b")]
+        for values in lists:
+            recipes = {rec["runs"][v["$run"]]["recipe"] for v in values if isinstance(v, dict)}
+            assert len(recipes) <= 1, (rec["key"], recipes)
+            assert not recipes or all(isinstance(v, dict) for v in values), rec["key"]
+
+
+def test_a_negative_zero_is_not_written_as_a_reference_to_a_zero():
+    from claimcheck import run_refs
+    rec = next(r for r in COMMITTED if r["key"] == "winograd.cheatable_one_block")
+    run_file = figure_evidence.run_files_beside(ROOT / "results" / "figures.json")
+    zeros = dict(rec, measurement="winograd_accuracy/1",
+                 measured=dict(rec["measured"], values=[-0.0] * len(rec["measured"]["values"])))
+    assert run_refs.refer(CHAPTER, zeros, run_file)["measured"]["values"] == zeros["measured"]["values"]
 
 
 def _raw_records(results: Path) -> list[dict]:

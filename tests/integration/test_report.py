@@ -320,6 +320,30 @@ def test_a_winograd_reading_is_judged_by_the_figure_rule_and_labelled_when_it_ag
     assert "agrees with the chapter (an alternative reading" in split
 
 
+def test_a_winograd_reading_a_run_trained_and_not_yet_saved_is_read_from_its_report_folder(tmp_path):
+    """A fresh run of a reading, not saved yet: its readings.json and its run records are in its
+    report folder, and the erratum reads both there (the newer record of a seed wins); with one of
+    its runs on record nowhere, the reading says so and computes no rate over the others."""
+    import json
+
+    from claims.report.evidence import Facts
+    from fixtures import results
+    committed, fresh = tmp_path / "results", tmp_path / "run"
+    committed.mkdir(), fresh.mkdir()
+    names = ("winograd_cheatable_uniform_width64", "winograd_cheatable_one_block_width64")
+    results.merge("errata", [recorded({"recipe": n, "seed": s, "metrics": {"accuracy": 0.5, "wrong_noun": 0.0},
+                                       "date": f"2026-12-03T00:00:0{s}", "curve": [[0, 1.0]]})
+                             for n in names for s in range(3)], committed)
+    results.merge("errata", [recorded({"recipe": names[0], "seed": s, "metrics": {"accuracy": 0.9, "wrong_noun": 0.0},
+                                       "date": f"2026-12-04T00:00:0{s}", "curve": [[0, 1.0]]}) for s in range(2)], fresh)
+    (fresh / "readings.json").write_text(json.dumps({"winograd: width64": {"what": "w"}}))
+    f = Facts({"claims": []}, committed, fresh)
+    runs = [("errata", names[0], range(3))]
+    assert f.over_runs(runs, "accuracy") == [0.9, 0.9, 0.5]
+    assert f.over_runs([("errata", names[0], range(4))], "accuracy") == []      # seed 3 nowhere: no rate
+    assert f.readings["winograd: width64"] == {"what": "w"}
+
+
 def test_the_runaway_reading_says_how_to_measure_it_until_it_is_measured(tmp_path):
     from claims.report import errata
     merged = {"claims": [{"id": "scale.runaway", "statement": "s", "verdict": "refuted", "tests": []}]}

@@ -204,11 +204,11 @@ def _winograd_readings(kinds: tuple[str, ...], wrong_noun: bool = False) -> Call
                                             FIGURES[figure].rounding).holds)
                     parts.append(f"{kind.replace('_', ' ')} {rate.replace('_', ' ')} {pct(values)} "
                                  f"(the chapter: {100 * stated:.1f} %)")
-            verdict = ("its runs are not in results/" if not agree
+            verdict = ("its runs are not all on record" if not agree
                        else "agrees with the chapter (an alternative reading: the primary verdict stays)" if all(agree)
                        else "moves no figure onto the chapter's" if not any(agree)
                        else f"agrees on {sum(agree)} figure(s) of {len(agree)}")
-            out.append(f"{r['what']}: {'; '.join(parts)}: {verdict}")
+            out.append(f"{r['what']}: " + (f"{'; '.join(parts)}: " if parts else "") + verdict)
         return out
     return reading
 
