@@ -80,24 +80,28 @@ def test_the_engine_views_import_the_model_alone():
 
 
 # the one place a Markdown page's values are escaped: its templates' environment, whose finalize
-# writes every value by md_line and whose filters write a code span or prose (besides escape.py,
-# which defines md_line and the helpers built on it)
+# writes every value by md_line and whose filters write a code span, prose, a code block or the
+# chapter's prose with math (besides escape.py, which defines the helpers)
 ESCAPE = ROOT / "claimcheck" / "report" / "views" / "escape.py"
-MD_LINE_HOME = {ROOT / "claimcheck" / "report" / "views" / "pages.py": {"import", "_md_cell", "markdown_environment"}}
+MD_HELPERS = {"md", "md_line", "md_code", "md_fence", "md_prose_with_math"}
+MD_ESCAPE_HOME = {ROOT / "claimcheck" / "report" / "views" / "pages.py": {"import", "_md_cell", "markdown_environment"}}
 
 
-def _md_line_uses(path: Path) -> list[tuple[str, int]]:
-    """Each use of md_line in a module, its import too (one under another name would hide the
-    uses): (the function it is in, "import", or "" at the module's level; its line)."""
+def _md_escape_uses(path: Path) -> list[tuple[str, str, int]]:
+    """Each use of a Markdown escaping helper (escape.py) in a module, its import too (one under
+    another name would hide the uses): (the helper, the function it is in, "import", or "" at the
+    module's level; its line)."""
     found = []
 
     def visit(node: ast.AST, within: str) -> None:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             within = within or node.name                 # a nested function (a filter) is its outer one's
-        if isinstance(node, ast.alias) and node.name == "md_line":
-            found.append(("import", node.lineno))
-        elif isinstance(node, ast.Name) and node.id == "md_line" or isinstance(node, ast.Attribute) and node.attr == "md_line":
-            found.append((within, node.lineno))
+        if isinstance(node, ast.alias) and node.name in MD_HELPERS:
+            found.append((node.name, "import", node.lineno))
+        elif isinstance(node, ast.Name) and node.id in MD_HELPERS:
+            found.append((node.id, within, node.lineno))
+        elif isinstance(node, ast.Attribute) and node.attr in MD_HELPERS:
+            found.append((node.attr, within, node.lineno))
         for child in ast.iter_child_nodes(node):
             visit(child, within)
     visit(ast.parse(path.read_text()), "")
@@ -106,17 +110,20 @@ def _md_line_uses(path: Path) -> list[tuple[str, int]]:
 
 def test_no_view_escapes_markdown_by_hand():
     """A Markdown page's values are escaped by its templates (templates/*.md, rendered by pages.py
-    markdown_environment), as the HTML pages' are by autoescaping: no view module calls md_line
-    itself, or hands it on, outside that environment's finalize and filters."""
-    by_hand, home = [], []
+    markdown_environment), as the HTML pages' are by autoescaping: no view module calls md, md_line,
+    md_code, md_fence or md_prose_with_math itself, or hands one on, outside that environment's
+    finalize and filters."""
+    by_hand, home = [], set()
     for p in ENGINE_VIEWS + CHAPTER_VIEWS:
-        for within, line in _md_line_uses(p) if p != ESCAPE else []:
-            if within in MD_LINE_HOME.get(p, ()):
-                home.append(within)
+        for helper, within, line in _md_escape_uses(p) if p != ESCAPE else []:
+            if within in MD_ESCAPE_HOME.get(p, ()):
+                home.add((helper, within))
             else:
-                by_hand.append(f"{p.relative_to(ROOT)}:{line} in {within or 'the module'}")
-    assert "_md_cell" in home           # the scan sees the finalize: it cannot pass by finding nothing
+                by_hand.append(f"{p.relative_to(ROOT)}:{line} {helper} in {within or 'the module'}")
     assert by_hand == []
+    # the scan sees the finalize and each filter: it cannot pass by finding nothing
+    assert ("md_line", "_md_cell") in home
+    assert {h for h, within in home if within == "markdown_environment"} == MD_HELPERS - {"md_line"}
 
 
 # ------------------------------------------------------------------------------- planted markup

@@ -1,6 +1,8 @@
 """How a string from a file (a run's report, the committed evidence, the registry, the chapter)
 is written into Markdown, so that it cannot open HTML nor leave its table cell, code span or code
-block.  One home for every Markdown output: claims.md, tables.md, errata.md, chapter.md."""
+block.  One home for every Markdown output: claims.md, tables.md, errata.md, chapter.md; called by
+the Markdown templates' environment alone (pages.py markdown_environment: its finalize and filters),
+never by a view (tests/acceptance/test_report_views.py)."""
 from __future__ import annotations
 
 import html

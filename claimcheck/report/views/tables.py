@@ -1,12 +1,12 @@
 """The report model's tables (claimcheck/report/model/parts.py Table) rendered: report/tables.md,
-and one table's grid, which the chapter view shows in place; index.html's section of them is its
-template's (claimcheck/report/views/templates/index.html)."""
+and one table's grid, which the chapter view shows in place, each from its template (Markdown:
+templates/tables.md, table.md, grid.md, every value escaped there; HTML: table.html, grid.html,
+autoescaped); index.html's section of them is its template's (templates/index.html)."""
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from claimcheck.report.model.parts import Table
-from claimcheck.report.views.escape import md, md_fence
 from claimcheck.report.views.pages import environment, markdown_environment
 
 TITLE = "The chapter's tables, beside ours"
@@ -24,27 +24,18 @@ def _cells(t: Table, ref: Callable[[str, str], object] | None) -> list[list]:
 def grid_md(t: Table, ref: Callable[[str, str], str] | None = None) -> str:
     """The grid as a Markdown table (templates/grid.md, each text written by md_line); `ref` returns
     a mark already written (pages.py Written) or text, which the template escapes."""
-    return markdown_environment().get_template("grid.md").module.grid(t, _cells(t, ref))
+    return markdown_environment().get_template("grid.md").render(t=t, cells=_cells(t, ref))
 
 
 def table_md(t: Table) -> str:
-    """One table in Markdown: its listings, each a code block under its label, then its grid."""
-    lines = []
-    for label, text in t.listings:
-        lines += [f"{md(label)}:", "", md_fence(text), ""]
-    if t.grid:
-        lines += [f"{md(t.grid)}:", ""]
-    return "\n".join(lines + ([grid_md(t)] if t.header else []))
+    """One table in Markdown, from its template (templates/table.md): its listings, each a code
+    block under its label, then its grid (tables.md includes the same template)."""
+    return markdown_environment().get_template("table.md").render(t=t)
 
 
 def render(tables: list[Table]) -> str:
-    """report/tables.md."""
-    lines = [f"# {TITLE}", "",
-             ("Built by `python -m claims.report` from the merged report and results/; the chapter's columns "
-              "come from its text or from the figures the tests state. ± is one seed-to-seed sd, (n) the seeds."), ""]
-    for t in tables:
-        lines += [f"## {md(t.title)}", "", table_md(t), ""]
-    return "\n".join(lines)
+    """report/tables.md, from its template (templates/tables.md)."""
+    return markdown_environment().get_template("tables.md").render(title=TITLE, tables=tables)
 
 
 # ------------------------------------------------------------------------------------------ HTML

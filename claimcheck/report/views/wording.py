@@ -1,11 +1,16 @@
 """What every view of the report says in the same words: the smoke banner, the figures' verdicts,
 the accounting of the chapter's numbers (in digits and in words) and of its sentences, an
-erratum's suggestion.  Plain text: each renderer
+erratum's heads and suggestion.  Plain text: each renderer
 escapes it for its page (claims.md, index.html, chapter.html, chapter.md)."""
 from __future__ import annotations
 
 SMOKE = ("every trained recipe ran a handful of steps; these verdicts check that the tests run, and say "
          "nothing about the chapter.")
+
+# an underspecified claim's erratum asks for the choice, never for new numbers
+_FIGURES_HEAD = {False: "Refuted figures:", True: "Underspecified figures:"}
+_UNDECIDED_HEAD = "Undecided figures (needs more seeds):"
+_SUGGESTED_HEAD = {False: "Suggested sentence", True: "The chapter should say"}
 
 # how a kind of the sentence walk (claimcheck/sentences.py Accounted.kind) is named where it is not a reason
 _UNACCOUNTED = {"unaccounted": "not accounted for", "ambiguous": "accounted for twice"}
@@ -66,3 +71,14 @@ def sentences_line(counts: dict) -> str:
 def suggestion(entry: dict) -> str:
     """An erratum's suggested sentence, or why there is none yet."""
     return entry.get("suggested") or "no suggested sentence yet: " + (entry.get("cause") or "not yet diagnosed")
+
+
+def figures_head(e: dict) -> str:
+    """The head of an erratum's list of figures (errata.md, index.html): refuted, underspecified or
+    undecided."""
+    return _UNDECIDED_HEAD if e.get("needs_seeds") else _FIGURES_HEAD[bool(e.get("underspecified"))]
+
+
+def suggested_head(e: dict) -> str:
+    """The head of an erratum's suggested sentence (an underspecified claim's asks for the choice)."""
+    return _SUGGESTED_HEAD[bool(e.get("underspecified"))]

@@ -3,10 +3,11 @@
 verdict's symbol and a footnote with our measurement, so that it renders on a forge (the HTML view:
 html.py).  The sentences that assert claims are counted in its header, not marked in its prose: a
 forge's Markdown has no span to put a verdict on, and a note after every asserting sentence would
-bury the text (chapter.html marks each one).  The footnotes, our tables' secondary marks and our
-inserts (inserts.py) come from the macros of templates/chapter_parts.md, each value written by
-md_line there (pages.py markdown_environment), as every cell of a grid is (templates/grid.md).
-Imports no torch.
+bury the text (chapter.html marks each one).  Every part of it comes from the macros of
+templates/chapter_parts.md (its head, the text's paragraphs and code blocks with their marks, the
+refuted sentences, the footnotes, our tables' secondary marks and our inserts, inserts.py), every
+value escaped there (pages.py markdown_environment), as every cell of a grid is (templates/grid.md);
+this module decides what goes where.  Imports no torch.
 """
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from pathlib import Path
 from claimcheck.report.model.chapter.text import kind_of
 from claimcheck.report.views.chapter import inserts
 from claimcheck.report.views.chapter.legend import LEGEND, SYMBOL
-from claimcheck.report.views.escape import md, md_code, md_fence, md_prose_with_math
 from claimcheck.report.views.pages import Written, markdown_environment
 from claimcheck.report.views.wording import SMOKE, accounting_line, figures_line, sentences_line, suggestion
 
@@ -30,38 +30,46 @@ def _parts():
     return markdown_environment().get_template("chapter_parts.md").module
 
 
+def _key(row: dict) -> tuple[str, str]:
+    """What a figure's mark carries: its verdict's symbol and its footnote's id."""
+    return SYMBOL[kind_of(row)], _note_id(row["id"])
+
+
 def _note(row: dict) -> str:
     """A figure's footnote; its details after the figure and the verdict, which its head names."""
-    return _parts().note(_note_id(row["id"]), SYMBOL[kind_of(row)], row, row["details"][2:])
+    symbol, at = _key(row)
+    return _parts().note(at, symbol, row, row["details"][2:])
 
 
 def _ref(row: dict, text: str) -> Written:
     """A secondary mark, in one of our tables (inserts.py): a cell restating a figure the chapter
     prints, with the figure's verdict and footnote."""
-    return Written(_parts().ref(text, SYMBOL[kind_of(row)], _note_id(row["id"])))
+    symbol, at = _key(row)
+    return Written(_parts().ref(text, symbol, at))
 
 
-def _header(r) -> list[str]:
+def _header(r) -> str:
+    """The page's head: the counts, then the key to the marks."""
     fs = r.figure_summary
-    return ["# The chapter, checked in place", "",
-             *([f"**Smoke scale**: {md(SMOKE)}", ""] if r.smoke else []),
-             md(f"Claims: {r.summary_line}. {figures_line(fs)}"),
-             "", md(accounting_line(r.accounting, fs)), "", md(sentences_line(r.sentences)), "",
-             "Each marked figure carries its verdict's symbol and a footnote with our measurement: "
-             + ", ".join(f"{SYMBOL[k]} {v}" for k, v in LEGEND.items()) + ". A refuted sentence is followed by "
-             "the suggested one. The report with every row: index.html; the errata: errata.md.", "", "---", ""]
+    return _parts().header(r, SMOKE, figures_line(fs), accounting_line(r.accounting, fs), sentences_line(r.sentences),
+                           SYMBOL, LEGEND)
 
 
 def _prose(text: str, b, inside: list) -> str:
-    """A paragraph (or the title) with its marks in bold, each with its symbol and footnote."""
-    out, at = [], b.start
+    """A paragraph (or the title) with its marks in bold, each with its symbol and footnote; a mark
+    shows the figure as the row prints it, or the text's own where it holds math."""
+    pieces, at = [], b.start
     for m in inside:
-        out.append(md_prose_with_math(text[at:m.start]))
-        shown_text = m.row["printed"] if "$" not in text[m.start:m.end] else text[m.start:m.end]
-        out.append(f"**{md_prose_with_math(shown_text)}**{SYMBOL[kind_of(m.row)]}[^{_note_id(m.row['id'])}]")
+        shown = m.row["printed"] if "$" not in text[m.start:m.end] else text[m.start:m.end]
+        pieces.append((text[at:m.start], shown, *_key(m.row)))
         at = m.end
-    out.append(md_prose_with_math(text[at:b.end]))
-    return ("# " if b.kind == "title" else "") + "".join(out)
+    return _parts().paragraph(b.kind == "title", pieces, text[at:b.end])
+
+
+def _listing(text: str, b, inside: list) -> str:
+    """A code block of the text, then the figures printed in it (a code block holds no bold), each
+    with its symbol and footnote."""
+    return _parts().listing(text[b.start:b.end], [(m.row["printed"], *_key(m.row)) for m in inside])
 
 
 def _refuted(text: str, q, entries: dict[str, dict], shown: dict[str, str]) -> list[str]:
@@ -70,11 +78,8 @@ def _refuted(text: str, q, entries: dict[str, dict], shown: dict[str, str]) -> l
     lines = []
     for cid in q.claims:
         said = suggestion(entries[cid])
-        written = (f"the sentence suggested for {md_code(shown[said])}, above" if said in shown
-                   else md_prose_with_math(said))
+        lines += [_parts().refuted(cid, text[q.start:q.end], said, shown.get(said)), ""]
         shown.setdefault(said, cid)
-        lines += [f"> **Refuted** ({md_code(cid)}): \"{md_prose_with_math(text[q.start:q.end])}\"  ",
-                  f"> **Suggested:** {written}", ""]
     return lines
 
 
@@ -84,16 +89,10 @@ def render_markdown(r, report_dir: Path) -> str:
     ref = lambda fid, text: _ref(rows[fid], text) if fid in rows else text      # text: escaped by the grid
     placed = inserts.Inserts({t.key: t for t in r.tables}, r.plots_by_stem)
     by_id = {e["id"]: e for e in r.errata}
-    lines, notes, shown = _header(r), [], {}
+    lines, notes, shown = [_header(r), ""], [], {}
     for b in cut.blocks:
         inside = [m for m in cut.marks if b.start <= m.start < b.end]
-        if b.kind == "pre":
-            lines += [md_fence(cut.text[b.start:b.end]), ""]
-            if inside:
-                lines += ["Printed above: " + ", ".join(f"{md(m.row['printed'])} {SYMBOL[kind_of(m.row)]}"
-                                                         f"[^{_note_id(m.row['id'])}]" for m in inside), ""]
-        else:
-            lines += [_prose(cut.text, b, inside), ""]
+        lines += [_listing(cut.text, b, inside) if b.kind == "pre" else _prose(cut.text, b, inside), ""]
         notes += [_note(m.row) for m in inside]
         for q in cut.quotes:
             if b.start <= q.start < b.end:
@@ -101,7 +100,5 @@ def render_markdown(r, report_dir: Path) -> str:
         # our tables and plots, in place (inserts.py)
         lines += inserts.md_after(cut.places.get(b.start, []), placed, report_dir, ref)
     if cut.unplaced:
-        lines += ["---", "", "Refuted claims whose erratum quotes no sentence of the text:", ""]
-        lines += [f"- {md_code(e['id'])}: {md_prose_with_math(e.get('suggested') or e['statement'])}"
-                  for e in cut.unplaced] + [""]
+        lines += [_parts().unplaced(cut.unplaced), ""]
     return "\n".join(lines + ["---", ""] + notes) + "\n"
