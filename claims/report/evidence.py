@@ -64,7 +64,8 @@ class Runs:
     def group(self, group: str) -> dict[str, list[dict]]:
         if group not in self._groups:
             runs = results.by_recipe(group, self.results_dir)
-            if self.fresh is not None and Path(self.fresh).resolve() != Path(self.results_dir).resolve():
+            if self.fresh is not None and Path(self.fresh).resolve() != Path(self.results_dir).resolve() \
+                    and results.path_of(group, Path(self.fresh)).exists():
                 for recipe, new in results.by_recipe(group, Path(self.fresh)).items():
                     seeds = {r["seed"]: r for r in runs.get(recipe, [])}
                     seeds.update({r["seed"]: r for r in new
