@@ -158,8 +158,8 @@ def _at(figures: dict, ref: dict, where: str, chapter: Chapter | None = None, ru
                                          f'{{"{FIGURE}": <key>, "{AT}": ["{RUNS}", <recipe>, <metric>], "{DIGEST}": ...}}')
         found = run_metrics(chapter, rec, runs).get((ref[AT][1], ref[AT][2])) if chapter is not None else None
         if found is None:
-            raise Dangling(where, AT, f"{shown_ref(ref)}: figure record {ref[FIGURE]!r} names no runs of that recipe "
-                                      "with that metric in the run records beside it")
+            raise typed.RecordFieldError(where, AT, f"{shown_ref(ref)}: figure record {ref[FIGURE]!r} names no runs of "
+                                         "that recipe with that metric in the run records beside it")
         return found
     value = rec.get("measured")
     for step in ref[AT]:

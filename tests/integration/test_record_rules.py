@@ -303,17 +303,22 @@ def _runs_paths(x) -> list:
     return [p for v in x for p in _runs_paths(v)] if isinstance(x, list) else []
 
 
-@pytest.mark.parametrize("at", [["$runs", ["average"], "val_ppl"], ["$runs", "average"], ["$runs", {}, 1]])
-def test_a_malformed_reference_to_a_figure_records_runs_is_a_named_error(tmp_path, at):
+@pytest.mark.parametrize("at, said", [
+    (["$runs", ["average"], "val_ppl"], "is not a reference to a figure record's runs"),
+    (["$runs", "average"], "is not a reference to a figure record's runs"),
+    (["$runs", {}, 1], "is not a reference to a figure record's runs"),
+    (["$runs", "no_such_recipe", "val_ppl"], "names no runs of that recipe with that metric"),
+    (["$runs", "average", "final_train_loss"], "names no runs of that recipe with that metric")])
+def test_a_malformed_reference_to_a_figure_records_runs_is_a_named_error(tmp_path, at, said):
     results = _results_copy(tmp_path)
     data = json.loads((results / "verdicts.json").read_text())
     test = next(t for c in data["claims"] if c["id"] == "average.positions_dont_help" for t in c["tests"])
     test["records"][0]["measured"]["average"]["$at"] = at
     (results / "verdicts.json").write_text(json.dumps(data))
     r = _rederive_in(results)
-    said = r.stdout + r.stderr
-    assert r.returncode == 2 and "Traceback" not in said, said
-    assert "claim average.positions_dont_help" in said and "is not a reference to a figure record's runs" in said, said
+    out = r.stdout + r.stderr
+    assert r.returncode == 2 and "Traceback" not in out, out
+    assert "claim average.positions_dont_help" in out and said in out, out
 
 
 def test_each_list_refers_to_the_runs_of_one_recipe():
