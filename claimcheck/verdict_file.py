@@ -156,7 +156,11 @@ def _at(figures: dict, ref: dict, where: str, chapter: Chapter | None = None, ru
                 or sorted(ref) != sorted((FIGURE, AT, DIGEST)):
             raise typed.RecordFieldError(where, AT, f"{shown_ref(ref)} is not a reference to a figure record's runs "
                                          f'{{"{FIGURE}": <key>, "{AT}": ["{RUNS}", <recipe>, <metric>], "{DIGEST}": ...}}')
-        found = run_metrics(chapter, rec, runs).get((ref[AT][1], ref[AT][2])) if chapter is not None else None
+        table = run_metrics(chapter, rec, runs) if chapter is not None else {}
+        if not table:           # its runs are not on record here: the re-derivation names them missing
+            raise Dangling(where, AT, f"{shown_ref(ref)}: the runs of figure record {ref[FIGURE]!r} are not in "
+                                      "the run records beside it")
+        found = table.get((ref[AT][1], ref[AT][2]))
         if found is None:
             raise typed.RecordFieldError(where, AT, f"{shown_ref(ref)}: figure record {ref[FIGURE]!r} names no runs of "
                                          "that recipe with that metric in the run records beside it")
