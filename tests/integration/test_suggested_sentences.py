@@ -56,7 +56,8 @@ def test_every_suggested_number_is_at_the_chapters_precision(entries, chapter_te
 
 
 def test_a_number_the_chapter_wrote_as_a_word_is_suggested_as_a_word(entries):
-    norm = next(e for e in entries if e["id"] == "norm.postnorm_diverges")
+    # the twelve-block sentence ("eight times worse"), suggested by the norm errata still refuted
+    norm = next(e for e in entries if "times worse than pre-norm" in (e["suggested"] or ""))
     assert re.search(r"about (two|three|four|five|six|seven|eight|nine|ten) times worse", norm["suggested"])
     assert FIGURES["norm.eight_times"].printed == "eight"
 

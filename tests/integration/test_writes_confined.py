@@ -463,6 +463,9 @@ def test_6_no_committed_run_stores_a_summary_its_curves_hold():
         raw = json.loads((ROOT / "results" / f"{group}.json").read_text())["runs"]
         stored = [(r["recipe"], r["seed"], k) for r in raw for k in results.SUMMARIES if k in r.get("metrics", {})]
         assert not stored, f"{group}.json stores summaries its curves give: {stored[:3]}"
+        final = [(r["recipe"], r["seed"]) for r in raw if r["metrics"].get("held_out_windows") == "all"
+                 and r["metrics"]["held_out_curve"][-1][0] == r["metrics"]["steps"]]
+        assert not final, f"{group}.json stores a whole-split curve's final point beside its val_ppl: {final[:3]}"
         for r in raw:          # read and written back: as stored, the summaries given back and dropped again
             assert results._stored(results._with_metrics(r)) == r
 
