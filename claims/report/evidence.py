@@ -63,15 +63,7 @@ class Runs:
 
     def group(self, group: str) -> dict[str, list[dict]]:
         if group not in self._groups:
-            runs = results.by_recipe(group, self.results_dir)
-            if self.fresh is not None and Path(self.fresh).resolve() != Path(self.results_dir).resolve() \
-                    and results.path_of(group, Path(self.fresh)).exists():
-                for recipe, new in results.by_recipe(group, Path(self.fresh)).items():
-                    seeds = {r["seed"]: r for r in runs.get(recipe, [])}
-                    seeds.update({r["seed"]: r for r in new
-                                  if (r.get("date") or "") >= (seeds.get(r["seed"], {}).get("date") or "")})
-                    runs[recipe] = [seeds[s] for s in sorted(seeds)]
-            self._groups[group] = runs
+            self._groups[group] = results.by_recipe(group, self.results_dir, self.fresh)
         return self._groups[group]
 
 
