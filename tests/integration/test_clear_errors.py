@@ -154,8 +154,8 @@ def test_a_string_where_a_measurement_should_be_is_an_evidence_error_naming_file
     from fixtures import results as run_results
     results, merged = committed
     groups, by_recipe = {}, run_results.by_recipe         # each group's runs read once for the whole sweep
-    monkeypatch.setattr(run_results, "by_recipe", lambda group, d=None: groups.get(group) or groups.setdefault(
-        group, by_recipe(group, d)))
+    monkeypatch.setattr(run_results, "by_recipe", lambda group, d=None, fresh=None: groups.get(group) or
+                        groups.setdefault(group, by_recipe(group, d, fresh)))
     m = copy.deepcopy(merged)
     m.pop("figures", None)
     for c in m["claims"]:
