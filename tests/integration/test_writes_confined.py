@@ -430,23 +430,16 @@ def _run_metric_copies(readings: dict, groups: dict[str, list[dict]]) -> dict[st
             if all((seed, v) in metrics for seed, v in enumerate(values)) and not set(values) <= {0, 1}}
 
 
-# Still stored twice (docs/evidence.md): the uniform average's answers on the held-out sentences
-# that name the referent and the other noun are, per seed, its runs' accuracy and wrong noun; the
-# answers test needs the weights, so readings.json keeps them until it is measured again.
-ANSWERS_AS_RUN_METRICS = {f"winograd: answers of {kind}.held out.{what}"
-                          for kind in ("cheatable_uniform", "hardened_uniform") for what in ("referent", "other noun")}
-
-
 def test_6_readings_store_no_value_per_seed_that_is_a_run_metric():
     """A reading's value per seed that is a run's own metric stands in the run record alone
     (results/<group>.json): the Winograd readings keep what they change and the items held out, and
-    the errata read the accuracies per seed from the runs (fixtures/setup.py winograd_reading_runs)."""
+    the errata read the accuracies per seed from the runs (fixtures/setup.py winograd_reading_runs);
+    the uniform average's held-out answers naming the referent or the other noun are its runs'
+    accuracy and wrong noun, read from them too (fixtures/setup.py HELD_OUT_ANSWERS_IN_RUNS)."""
     groups = {group: results.load(group) for group in results.RUN_GROUPS}
     readings = json.loads((ROOT / "results" / "readings.json").read_text())
-    copies = {where: runs for where, runs in _run_metric_copies(readings, groups).items()
-              if where not in ANSWERS_AS_RUN_METRICS}
+    copies = _run_metric_copies(readings, groups)
     assert not copies, f"readings.json stores run metrics: {list(copies.items())[:3]}"
-    assert set(_run_metric_copies(readings, groups)) == ANSWERS_AS_RUN_METRICS     # the one exception, while it stands
     # a reading that stored its runs' accuracies, as the Winograd readings did until 2026-12-04, is named
     runs = {r["seed"]: r for r in groups["errata"] if r["recipe"] == "winograd_cheatable_uniform_width64"}
     planted = {"winograd: width64": {"cheatable_uniform": {"accuracy": [runs[s]["metrics"]["accuracy"] for s in range(3)],

@@ -10,7 +10,7 @@ from claims import registry
 from claims.chapter_figures import FIGURES, MAP_SENTENCES
 from claims.report.errata.facts import Erratum, Facts, models_showing, pct
 from claims.report.evidence import NUMBER
-from fixtures.setup import winograd_reading_runs
+from fixtures.setup import HELD_OUT_ANSWERS_IN_RUNS, winograd_reading_runs
 
 # the printed map's positions, read from its sentence (data/winograd.py has the same; it imports torch)
 _PRINTED = MAP_SENTENCES["tired"][0].split()
@@ -133,8 +133,13 @@ def _block2_sentence(f: Facts) -> str:
 
 def _answers(f: Facts, kind: str, part: str, what: str) -> list[float]:
     """Per seed, the fraction of answers of the uniform average that go to `what`
-    (claims/test_readings.py: the referent, the other noun, an absent noun, ...)."""
-    return f.readings.get(f"winograd: answers of {kind}", {}).get(part, {}).get(what, [])
+    (claims/test_readings.py: the referent, the other noun, an absent noun, ...), the held-out
+    referent and other noun read from the runs (fixtures/setup.py HELD_OUT_ANSWERS_IN_RUNS); [] until
+    the reading is measured."""
+    measured = f.readings.get(f"winograd: answers of {kind}", {})
+    if part == "held out" and what in HELD_OUT_ANSWERS_IN_RUNS and measured:
+        return f.per_run("winograd", f"winograd_{kind}", HELD_OUT_ANSWERS_IN_RUNS[what])
+    return measured.get(part, {}).get(what, [])
 
 
 def _cheat_cause(f: Facts) -> str:
