@@ -164,7 +164,7 @@ def stale(chapter: Chapter, rec: dict) -> str | None:
     except VersionError as e:
         raise RecordError("measurement", str(e)) from None
     del spec, name, version, mname, mversion       # checked above; what is stale is the one answer's
-    return versions.stale(chapter, rec, rec["key"])
+    return versions.stale(chapter, rec["rule"], rec["measurement"], rec["key"])
 
 
 def redecide(chapter: Chapter, rec: dict) -> Decision:

@@ -41,7 +41,8 @@ UNKNOWN = "unknown claim ID(s) in @pytest.mark.claim (not in {where}):\n"
 
 def is_stale(chapter: Chapter, t: dict) -> bool:
     """Whether a test is stale: one of its records is (claimcheck/versions.py stale)."""
-    return any(stale(chapter, rec) for rec in t.get("records") or [] if isinstance(rec, dict))
+    return any(stale(chapter, rec.get("rule"), rec.get("measurement"))
+               for rec in t.get("records") or [] if isinstance(rec, dict))
 
 
 def plain(x):
@@ -194,7 +195,8 @@ def outcome_label(chapter: Chapter, t: dict) -> str:
     """A test's outcome as a report shows it: a stale one says which rule decided it."""
     outcome = t.get("outcome") or "not run"
     if outcome in DECIDED and is_stale(chapter, t):
-        why = sorted({w for rec in t.get("records") or [] if isinstance(rec, dict) for w in [stale(chapter, rec)] if w})
+        why = sorted({w for rec in t.get("records") or [] if isinstance(rec, dict)
+                      for w in [stale(chapter, rec.get("rule"), rec.get("measurement"))] if w})
         again = ("decide it again under the current rule" if any(w.startswith("decided") for w in why)
                  else "measure it again (the command its text names for it)")
         return f"stale: {outcome}, {'; '.join(why)}: {again}"
