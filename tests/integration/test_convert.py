@@ -10,8 +10,10 @@ import pytest
 from claimcheck import convert, verdict_file
 from claimcheck import evidence as figure_evidence
 from claimcheck import rederive as engine_rederive
+from claimcheck.records import FigureRecord, Reading, RunRef
 from claimcheck.store import EvidenceError
 from claims.chapter import CHAPTER
+from examples.running_mean.chapter import CHAPTER as EXAMPLE
 from fixtures import results
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -200,3 +202,19 @@ def test_a_mean_and_sd_beside_their_values_per_seed_are_derived_not_stored():
     (kept,) = verdict_file.compact_test(CHAPTER, CLAIM, dict(test, records=[off]), by_key)["records"]
     assert kept["measured"]["mean"] == off["measured"]["mean"]
 
+
+@pytest.mark.parametrize("chapter", [CHAPTER, EXAMPLE], ids=["this chapter", "the example"])
+def test_the_committed_figure_records_are_typed_and_written_back_byte_for_byte(chapter):
+    """The one codec of results/figures.json (claimcheck/evidence.py): read, each record is a
+    FigureRecord (its runs RunRefs, its reading a Reading where it keeps one); written again beside
+    the same run records, the file is the committed one, byte for byte: every field as it stood,
+    `reading` only where a record keeps one."""
+    path = figure_evidence.file_of(chapter)
+    records = figure_evidence.load(chapter, path)
+    assert records and all(isinstance(r, FigureRecord) and all(isinstance(x, RunRef) for x in r.runs)
+                           for r in records)
+    assert all(r.reading is None or isinstance(r.reading, Reading) for r in records)
+    assert figure_evidence.dumps(records, chapter, figure_evidence.run_files_beside(path)) == path.read_text()
+    stored = json.loads(path.read_text())["records"]
+    assert [sorted(figure_evidence.encode(r)) for r in records] == [sorted(o) for o in stored]
+    assert [figure_evidence.decode(chapter, figure_evidence.encode(r)) for r in records] == records
