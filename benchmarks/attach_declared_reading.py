@@ -12,12 +12,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from claimcheck import evidence as figure_evidence
+from claimcheck.records import Reading, RunRef
 from claims.chapter import CHAPTER
 from claims.readings_declared import declared_for
 
@@ -38,14 +40,14 @@ def main(argv=None) -> int:
         return 2
     path = ROOT / "results" / "figures.json"
     records = figure_evidence.load(CHAPTER, path)
-    (rec,) = [r for r in records if r["key"] == a.key]
-    rec["reading"] = {"name": a.name, "measured": {"values": [r[a.metric] for r in runs]},
-                      "date": max(r["date"] for r in runs),
-                      "runs": [{"group": a.group, "recipe": r["recipe"], "seed": r["seed"], "key": r["key"]}
-                               for r in runs]}
-    rec["verdict"] = figure_evidence.redecide(CHAPTER, rec).verdict
+    (rec,) = [r for r in records if r.key == a.key]
+    reading = Reading(name=a.name, measured={"values": [r[a.metric] for r in runs]}, date=max(r["date"] for r in runs),
+                      runs=[RunRef(group=a.group, recipe=r["recipe"], seed=r["seed"], key=r["key"]) for r in runs])
+    attached = replace(rec, reading=reading)
+    attached = replace(attached, verdict=figure_evidence.redecide(CHAPTER, attached).verdict)
+    records = [attached if r is rec else r for r in records]
     path.write_text(figure_evidence.dumps(records, CHAPTER, figure_evidence.run_files_beside(path)))
-    print(f"{a.key}: {rec['verdict']}: {figure_evidence.redecide(CHAPTER, rec).why}")
+    print(f"{a.key}: {attached.verdict}: {figure_evidence.redecide(CHAPTER, attached).why}")
     return 0
 
 

@@ -22,6 +22,7 @@ from typing import Any
 from claimcheck.anchors import AnchorList, index_of, listed
 from claimcheck.declared import Declared
 from claimcheck.figures import Figure
+from claimcheck.records import FigureRecord
 from claimcheck.sentences import Sentence
 
 Explainer = Callable[[str], list[str]]      # an altered text -> one line per anchor it breaks
@@ -55,7 +56,7 @@ class RunRecords:
     load_file: Callable[[Path, str], list[dict]] = lambda path, group: []
     # a figure record against the runs it names, looked up in the engine's one index of them
     # (claimcheck/run_refs.py RunIndex): a line per disagreement
-    check: Callable[[dict, Any], list[str]] = lambda record, runs: []
+    check: Callable[[FigureRecord, Any], list[str]] = lambda record, runs: []
     dump: Callable[[str, list[dict]], str] | None = None     # a group's file text (each value once)
     # the run metrics a measurement's per-seed values may be ("perplexity" -> ("val_ppl", ...)), and
     # one run's metric by name (None where it has none): figures.json refers to them (claimcheck/run_refs.py)

@@ -23,6 +23,11 @@ only, never a rule input (docs/evidence.md):
                underspecified only if declared before that date
   device, date, code, torch   where, when and at which commit it was measured
 
+Read (`load`), each record is a FigureRecord (claimcheck/records.py), its references to run metrics
+resolved on the object as stored before it is typed (`decode`); written (`dumps`), each is the
+object `encode` makes of it.  The one codec of the file: every reader elsewhere takes a record's
+fields by name.
+
 Pure (no torch, no pytest): `python -m claims.rederive` decides every record again from this
 file, the run records it refers to and the figure table alone.  A measurement taken from a model's weights (attention
 statistics, attention maps, perplexity at other windows, gradient profiles) is recorded here when
@@ -31,6 +36,7 @@ it is taken, so no verdict needs the weights to be decided again; only measuring
 from __future__ import annotations
 
 import json
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -59,22 +65,42 @@ class FigureEvidenceError(ValueError):
     """results/figures.json (or a record in it) is not what it should be; names the file, the record and the field."""
 
 
-def problems(chapter: Chapter, rec, where: str = "a figure record") -> list[str]:
-    """What is wrong with one record's shape ([] if nothing): the first field the one validator
-    (claimcheck/records.py FigureRecord) refuses, a rule input where a measurement belongs, or a
-    figure the figure table does not know."""
+def decode(chapter: Chapter, rec, where: str = "a figure record") -> FigureRecord:
+    """The one decoder: one record of the file (its run references already resolved, on the raw
+    object: claimcheck/run_refs.py resolve) as a FigureRecord, every field checked by the one
+    validator (claimcheck/records.py); FigureEvidenceError naming `where` and the first field it
+    refuses, a rule input where a measurement belongs, or a figure the figure table does not know."""
     if isinstance(rec, dict) and "decision" in rec:
-        return ["field 'decision' holds rule inputs; a record holds measured values only ('measured')"]
+        raise FigureEvidenceError(f"{where}: field 'decision' holds rule inputs; a record holds measured values "
+                                  "only ('measured')")
     try:
         typed = check(FigureRecord, rec, where)
     except RecordFieldError as e:
-        return [str(e).removeprefix(f"{where}: ")]
+        raise FigureEvidenceError(str(e)) from None
     if not typed.key:
-        return ["field 'key' is not a non-empty string"]
+        raise FigureEvidenceError(f"{where}: field 'key' is not a non-empty string")
     unknown = [f for f in typed.figures if f not in chapter.figures]
     if unknown:
-        return [f"field 'figures' names figures the figure table does not know: {unknown}"]
+        raise FigureEvidenceError(f"{where}: field 'figures' names figures the figure table does not know: {unknown}")
+    return typed
+
+
+def problems(chapter: Chapter, rec, where: str = "a figure record") -> list[str]:
+    """What is wrong with one record's shape ([] if nothing): what `decode` refuses in it."""
+    try:
+        decode(chapter, rec, where)
+    except FigureEvidenceError as e:
+        return [str(e).removeprefix(f"{where}: ")]
     return []
+
+
+def encode(rec: FigureRecord) -> dict:
+    """The one encoder: a figure record as the file's JSON object, every field (its runs as
+    objects), `reading` only where it keeps one."""
+    out = asdict(rec)
+    if rec.reading is None:
+        del out["reading"]
+    return out
 
 
 def run_files_beside(path: Path) -> run_refs.RunFile:
@@ -82,11 +108,12 @@ def run_files_beside(path: Path) -> run_refs.RunFile:
     return lambda group: Path(path).parent / f"{group}.json"
 
 
-def load(chapter: Chapter, path: Path | None = None, run_file: run_refs.RunFile | None = None) -> list[dict]:
-    """Every record of the file, checked for shape, each value that refers to a run's metric read
-    from the run records (`run_file`, by default the group files beside it; claimcheck/run_refs.py);
-    raises FigureEvidenceError naming the file, the record and the field.  A FIFO, a device or an
-    oversized file is refused unread (claimcheck/store.py read_json)."""
+def load(chapter: Chapter, path: Path | None = None, run_file: run_refs.RunFile | None = None) -> list[FigureRecord]:
+    """Every record of the file as a FigureRecord: each value that refers to a run's metric read
+    from the run records (`run_file`, by default the group files beside it; claimcheck/run_refs.py),
+    then the record checked and typed (`decode`); raises FigureEvidenceError naming the file, the
+    record and the field.  A FIFO, a device or an oversized file is refused unread
+    (claimcheck/store.py read_json)."""
     path = file_of(chapter) if path is None else Path(path)
     run_file = run_files_beside(path) if run_file is None else run_file
     try:
@@ -96,21 +123,19 @@ def load(chapter: Chapter, path: Path | None = None, run_file: run_refs.RunFile 
     if not isinstance(data, dict) or data.get("schema") != SCHEMA or not isinstance(data.get("records"), list):
         raise FigureEvidenceError(f"{path}: not figure evidence of schema {SCHEMA} "
                                   "(an object with 'schema' and a list 'records')")
-    seen, runs = set(), run_refs.RunIndex(chapter, run_file)     # each run file read once
+    seen, runs, out = set(), run_refs.RunIndex(chapter, run_file), []     # each run file read once
     for i, rec in enumerate(data["records"]):
         where = f"{path}: record {i}" + (f" ({rec.get('key')})" if isinstance(rec, dict) else "")
         if isinstance(rec, dict):
             try:
-                rec = data["records"][i] = run_refs.resolve(chapter, rec, run_file, runs)
+                rec = run_refs.resolve(chapter, rec, run_file, runs)
             except (run_refs.RefError, ValueError) as e:         # a run file its reader refuses, too
                 raise FigureEvidenceError(f"{where}: {e}") from None
-        bad = problems(chapter, rec, where)
-        if bad:
-            raise FigureEvidenceError(f"{where}: " + "; ".join(bad))
-        if rec["key"] in seen:
-            raise FigureEvidenceError(f"{where}: key {rec['key']!r} appears twice")
-        seen.add(rec["key"])
-    return data["records"]
+        out.append(decode(chapter, rec, where))
+        if out[-1].key in seen:
+            raise FigureEvidenceError(f"{where}: key {out[-1].key!r} appears twice")
+        seen.add(out[-1].key)
+    return out
 
 
 def changed_runs(chapter: Chapter, path: Path | None = None, run_file: run_refs.RunFile | None = None) -> list[str]:
@@ -127,15 +152,16 @@ def changed_runs(chapter: Chapter, path: Path | None = None, run_file: run_refs.
         raise FigureEvidenceError(f"{path}: {e}") from None
 
 
-def dumps(records: list[dict], chapter: Chapter | None = None, run_file: run_refs.RunFile | None = None) -> str:
-    """The file's text: records sorted by key, one stable layout (a diff shows what changed).
-    Given the text's Chapter and its run records (`run_file`), each per-seed value that is a
-    run's own metric is written as a reference to it, so that it stands once (claimcheck/run_refs.py)."""
+def dumps(records: list[FigureRecord], chapter: Chapter | None = None, run_file: run_refs.RunFile | None = None) -> str:
+    """The file's text: records (each as `encode` writes it) sorted by key, one stable layout (a
+    diff shows what changed).  Given the text's Chapter and its run records (`run_file`), each
+    per-seed value that is a run's own metric is written as a reference to it, so that it stands
+    once (claimcheck/run_refs.py)."""
+    objects = [encode(r) for r in sorted(records, key=lambda r: r.key)]
     if chapter is not None and run_file is not None:
         runs = run_refs.RunIndex(chapter, run_file)
-        records = [run_refs.refer(chapter, r, run_file, runs) for r in records]
-    return json.dumps({"schema": SCHEMA, "records": sorted(records, key=lambda r: r["key"])},
-                      indent=1, sort_keys=True) + "\n"
+        objects = [run_refs.refer(chapter, r, run_file, runs) for r in objects]
+    return json.dumps({"schema": SCHEMA, "records": objects}, indent=1, sort_keys=True) + "\n"
 
 
 class RecordError(ValueError):
@@ -146,44 +172,44 @@ class RecordError(ValueError):
         self.field = field
 
 
-def stale(chapter: Chapter, rec: dict) -> str | None:
+def stale(chapter: Chapter, rec: FigureRecord) -> str | None:
     """Why a record is stale (decided under an older version of its rule, or under another rule
     the figure table no longer decides it by, or measured under an older version of its
     measurement), or None.  RecordError for a key with no rule inputs and for an unknown,
     malformed or newer rule or measurement version: no rule code here decides those."""
     try:
-        spec = chapter.rule_inputs(rec["key"])
+        chapter.rule_inputs(rec.key)
     except RuleInputError as e:
         raise RecordError("key", str(e).split(": ", 1)[1]) from None
     try:
-        name, version = version_of(rec["rule"], RULE_VERSIONS, "rule")
+        version_of(rec.rule, RULE_VERSIONS, "rule")
     except VersionError as e:
         raise RecordError("rule", str(e)) from None
     try:
-        mname, mversion = version_of(rec["measurement"], chapter.measurements, "measurement")
+        version_of(rec.measurement, chapter.measurements, "measurement")
     except VersionError as e:
         raise RecordError("measurement", str(e)) from None
-    del spec, name, version, mname, mversion       # checked above; what is stale is the one answer's
-    return versions.stale(chapter, rec, rec["key"])
+    # checked above; what is stale is the one answer's
+    return versions.stale(chapter, rec.rule, rec.measurement, rec.key)
 
 
-def redecide(chapter: Chapter, rec: dict) -> Decision:
+def redecide(chapter: Chapter, rec: FigureRecord) -> Decision:
     """The record decided again from its measured values and the figure table's rule inputs, and
     with its declared reading where it keeps one (claimcheck/readings.py: underspecified
     where the primary refutes, the reading reproduces and was declared before it was measured).
     RecordError naming the field where the values are missing or mistyped, or the reading undeclared."""
     try:
-        spec = chapter.rule_inputs(rec["key"])
-        primary = decide(spec, rec["measured"], chapter.timed)
+        spec = chapter.rule_inputs(rec.key)
+        primary = decide(spec, rec.measured, chapter.timed)
     except RuleInputError as e:
         raise RecordError(e.field, str(e).split(": ", 1)[1]) from None
-    if "reading" not in rec:
+    if rec.reading is None:
         return primary
-    r = rec["reading"]
+    r = rec.reading
     try:
-        declared = declared_for(chapter.readings, rec["key"], r["name"])
-        reading = decide(spec, r["measured"], chapter.timed)
-        verdict, why = with_reading(primary.verdict, reading.verdict, declared, r["date"])
+        declared = declared_for(chapter.readings, rec.key, r.name)
+        reading = decide(spec, r.measured, chapter.timed)
+        verdict, why = with_reading(primary.verdict, reading.verdict, declared, r.date)
     except RuleInputError as e:
         raise RecordError(f"reading.{e.field}", str(e).split(": ", 1)[1]) from None
     except ReadingError as e:
@@ -192,22 +218,29 @@ def redecide(chapter: Chapter, rec: dict) -> Decision:
                     primary.measured)
 
 
-def seeds_of(rec: dict) -> int:
+def seeds_of(rec: FigureRecord) -> int:
     """How many seeds a trained record rests on: the most runs of any one recipe it names (0 for
     a record of no trained run).  The sequential rule's steps (claimcheck/decide.py SEED_STEPS)
     are counted in it."""
     per_recipe: dict[tuple, set] = {}
-    for run in rec.get("runs") or ():
-        per_recipe.setdefault((run.get("group"), run.get("recipe")), set()).add(run.get("seed"))
+    for run in rec.runs:
+        per_recipe.setdefault((run.group, run.recipe), set()).add(run.seed)
     return max((len(s) for s in per_recipe.values()), default=0)
 
 
-def printed_now(chapter: Chapter, rec: dict) -> list[str]:
+def printed_now(chapter: Chapter, figures: list[str]) -> list[str]:
     """The figures as the figure table prints them today (a changed figure must be decided again)."""
-    return [chapter.figures[f].printed for f in rec["figures"]]
+    return [chapter.figures[f].printed for f in figures]
 
 
-def from_test(chapter: Chapter, test: dict, meta: dict) -> list[dict]:
+def as_test(rec: FigureRecord) -> dict:
+    """A figure record as the verdict arithmetic reads a test of one record (claimcheck/verdicts.py
+    only_readings, read_off_instrument): its figures, and its measurement, rule and device."""
+    return {"figures": rec.figures, "device": rec.device,
+            "records": [{"measurement": rec.measurement, "rule": rec.rule, "device": rec.device}]}
+
+
+def from_test(chapter: Chapter, test: dict, meta: dict) -> list[FigureRecord]:
     """The figure records of one test's result (a run's claims.json): one per record, each keeping
     its measured values (the record's "decision").  Its verdict is decided here from them and the
     figure table, checked against the test's outcome: a test that holds has every record holding,
@@ -215,47 +248,51 @@ def from_test(chapter: Chapter, test: dict, meta: dict) -> list[dict]:
     decided otherwise, under another rule than the figure table's, or recorded none, is named
     here and never saved."""
     claim = (test.get("claims") or [test.get("claim")])[0]
-    out = []
-    for rec in test.get("records") or []:
-        if "decision" not in rec:
-            continue
-        key = record_key(chapter, rec, claim)
-        try:
-            spec = chapter.rule_inputs(key)
-            decided = decide(spec, rec["decision"], chapter.timed)
-        except RuleInputError as e:
-            raise FigureEvidenceError(f"{test.get('nodeid')}: record {key}: {e}; nothing saved") from None
-        if rec.get("rule") != rule_id(spec.rule):
-            raise FigureEvidenceError(f"{test.get('nodeid')}: record {key}: decided under {rec.get('rule')}, "
-                                      f"the figure table decides it under {rule_id(spec.rule)}; nothing saved")
-        if str(rec.get("measurement")).partition("/")[0] in chapter.trained_measurements and not test.get("runs"):
-            raise FigureEvidenceError(f"{test.get('nodeid')}: record {key}: a {rec.get('measurement')} measurement "
-                                      "that names no runs (nothing shows it was trained); nothing saved")
-        figures = list(rec.get("figures") or [])
-        out.append({"key": key, "figures": figures,
-                    "printed": printed_now(chapter, {"figures": figures}),
-                    "claim": claim, "rule": rec.get("rule"), "measured": rec["decision"],
-                    "measurement": rec.get("measurement"), "runs": test.get("runs") or [],
-                    "verdict": decided.verdict,
-                    "device": rec.get("device") or test.get("device") or meta.get("device"),
-                    "date": test.get("timestamp") or meta.get("timestamp"), "code": meta.get("commit"),
-                    "torch": test.get("torch") or meta.get("torch")})
-        if rec.get("reading"):          # a declared reading, decided with the primary (claimcheck/rule.py)
-            out[-1]["reading"] = {**rec["reading"], "runs": out[-1]["runs"]}
-            try:
-                out[-1]["verdict"] = redecide(chapter, out[-1]).verdict
-            except RecordError as e:
-                raise FigureEvidenceError(f"{test.get('nodeid')}: record {key}: {e}; nothing saved") from None
+    out = [_figure_record(chapter, test, meta, claim, rec) for rec in test.get("records") or [] if "decision" in rec]
     if test.get("outcome") in FIGURE_VERDICTS:
-        verdicts = [r["verdict"] for r in out]
+        verdicts = [r.verdict for r in out]
         if not out:
             raise FigureEvidenceError(f"{test.get('nodeid')}: {test['outcome']}, but it recorded no decision "
                                       "(claimcheck/rule.py trained_figure, ordering, or claim.record(decision=...)): "
                                       "its verdict could never be decided again; nothing saved")
-        if any(v not in FIGURE_VERDICTS for v in verdicts) or outcome_of(verdicts) != test["outcome"]:
+        if outcome_of(verdicts) != test["outcome"]:       # each a figure verdict (`decode` checks it)
             raise FigureEvidenceError(f"{test.get('nodeid')}: the test's outcome is {test['outcome']}, but its recorded "
                                       f"decisions give {', '.join(verdicts)}; nothing saved")
     return out
+
+
+def _figure_record(chapter: Chapter, test: dict, meta: dict, claim: str, rec: dict) -> FigureRecord:
+    """The figure record of one of a test's records (`from_test`): decided from its decision and
+    the figure table, with its declared reading where it keeps one; FigureEvidenceError naming the
+    test and the record where it cannot be, and nothing saved."""
+    key = record_key(chapter, rec, claim)
+    where = f"{test.get('nodeid')}: record {key}"
+    try:
+        spec = chapter.rule_inputs(key)
+        decided = decide(spec, rec["decision"], chapter.timed)
+    except RuleInputError as e:
+        raise FigureEvidenceError(f"{where}: {e}; nothing saved") from None
+    if rec.get("rule") != rule_id(spec.rule):
+        raise FigureEvidenceError(f"{where}: decided under {rec.get('rule')}, "
+                                  f"the figure table decides it under {rule_id(spec.rule)}; nothing saved")
+    if str(rec.get("measurement")).partition("/")[0] in chapter.trained_measurements and not test.get("runs"):
+        raise FigureEvidenceError(f"{where}: a {rec.get('measurement')} measurement "
+                                  "that names no runs (nothing shows it was trained); nothing saved")
+    figures = list(rec.get("figures") or [])
+    runs = test.get("runs") or []
+    obj = {"key": key, "figures": figures, "printed": printed_now(chapter, figures),
+           "claim": claim, "rule": rec.get("rule"), "measured": rec["decision"],
+           "measurement": rec.get("measurement"), "runs": runs, "verdict": decided.verdict,
+           "device": rec.get("device") or test.get("device") or meta.get("device"),
+           "date": test.get("timestamp") or meta.get("timestamp"), "code": meta.get("commit"),
+           "torch": test.get("torch") or meta.get("torch")}
+    if rec.get("reading"):          # a declared reading, decided with the primary (claimcheck/rule.py)
+        obj["reading"] = {**rec["reading"], "runs": runs}
+    try:
+        out = decode(chapter, obj, where)
+        return replace(out, verdict=redecide(chapter, out).verdict) if out.reading is not None else out
+    except (RecordError, FigureEvidenceError) as e:
+        raise FigureEvidenceError(f"{where}: {str(e).removeprefix(where + ': ')}; nothing saved") from None
 
 
 def outcome_of(verdicts: list[str]) -> str:

@@ -8,7 +8,9 @@ of results/<group>.json (`RunRecord`).  `check(kind, value, where)` is the one v
 reads the dataclass's fields and raises a `RecordFieldError` naming the file, the record (its key
 or index) and the field; the codecs (claimcheck/evidence.py for figures.json,
 claimcheck/verdict_file.py for verdicts.json, a text's run records) call it on every record they
-read.
+read.  A figure record is handed on as the FigureRecord it gives (claimcheck/evidence.py load:
+its readers take its fields by name); a test's outcome, a claim's verdict and a run record are
+checked, then read on as the JSON objects they were.
 
 Why dataclasses and a validator of our own rather than pydantic (docs/evidence.md): the engine
 imports nothing a text's package does not already have (the report and `python -m

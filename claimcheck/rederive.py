@@ -33,6 +33,7 @@ from claimcheck.evidence import (
     NAME,
     FigureEvidenceError,
     RecordError,
+    as_test,
     changed_runs,
     file_of,
     from_test,
@@ -44,6 +45,7 @@ from claimcheck.evidence import (
     stale,
 )
 from claimcheck.files import SaveError
+from claimcheck.records import FigureRecord
 from claimcheck.run_refs import RunIndex
 from claimcheck.store import EvidenceError, check_file, reading
 from claimcheck.verdicts import COMMITTED_TIERS, FIGURE_VERDICTS, only_readings, record_key
@@ -56,38 +58,38 @@ def _measured_again(chapter: Chapter, mid: str) -> str:
     return chapter.remeasure.get(str(mid).partition("/")[0], "see docs/evidence.md")
 
 
-def compare(chapter: Chapter, records: list[dict], path: Path) -> dict:
+def compare(chapter: Chapter, records: list[FigureRecord], path: Path) -> dict:
     """{"agree": [keys], "differ": [(key, committed, now, why)], "changed": [(key, was, is)],
     "stale": [(key, what, command)], "readings": [keys], "errors": [lines naming file, record, field]}."""
     out = {"agree": [], "differ": [], "changed": [], "stale": [], "readings": [], "errors": []}
     for i, rec in enumerate(records):
-        key = rec["key"]
+        key = rec.key
         try:
             why_stale = stale(chapter, rec)
-            if rec["printed"] != printed_now(chapter, rec):
-                out["changed"].append((key, rec["printed"], printed_now(chapter, rec)))
+            if rec.printed != printed_now(chapter, rec.figures):
+                out["changed"].append((key, rec.printed, printed_now(chapter, rec.figures)))
             if why_stale:
-                out["stale"].append((key, why_stale, _measured_again(chapter, rec["measurement"])))
+                out["stale"].append((key, why_stale, _measured_again(chapter, rec.measurement)))
                 continue
             now = redecide(chapter, rec)
         except RecordError as e:
             out["errors"].append(f"{path}: record {i} ({key}): {e}")
             continue
-        if now.verdict != rec["verdict"]:
-            out["differ"].append((key, rec["verdict"], now.verdict, now.why))
+        if now.verdict != rec.verdict:
+            out["differ"].append((key, rec.verdict, now.verdict, now.why))
         else:
             out["agree"].append(key)
-        if only_readings(chapter, rec):
+        if only_readings(chapter, as_test(rec)):
             out["readings"].append(key)
     return out
 
 
-def against_verdicts(chapter: Chapter, records: list[dict], verdicts: dict) -> list[str]:
+def against_verdicts(chapter: Chapter, records: list[FigureRecord], verdicts: dict) -> list[str]:
     """Where results/figures.json and results/verdicts.json disagree: a committed trained or slow
     test whose records have no figure record, or whose outcome is not what its figure records
     say (holds: every one holds; refuted: one at least), and a figure record no committed test
     carries.  One line per disagreement."""
-    by_key = {r["key"]: r for r in records}
+    by_key = {r.key: r for r in records}
     carried, out = set(), []
     for c in verdicts.get("claims", []):
         for t in c.get("tests", []):
@@ -101,7 +103,7 @@ def against_verdicts(chapter: Chapter, records: list[dict], verdicts: dict) -> l
                 out.append(f"{c['id']} {t.get('key')}: {t['outcome']} in verdicts.json, but no figure record "
                            f"{', '.join(missing) or 'at all'}")
                 continue
-            says = [by_key[k]["verdict"] for k in keys]
+            says = [by_key[k].verdict for k in keys]
             if outcome_of(says) != t["outcome"]:
                 out.append(f"{c['id']} {t.get('key')}: {t['outcome']} in verdicts.json, "
                            f"{', '.join(says)} in figures.json")
@@ -109,23 +111,23 @@ def against_verdicts(chapter: Chapter, records: list[dict], verdicts: dict) -> l
     return out
 
 
-def against_committed(chapter: Chapter, fresh: dict, records: list[dict]) -> dict:
+def against_committed(chapter: Chapter, fresh: dict, records: list[FigureRecord]) -> dict:
     """A fresh run's figure verdicts (its claims.json, e.g. a GPU run) against the committed
     records, by key: {"agree": [keys], "differ": [(key, committed, fresh, why)], "new": [keys]}."""
-    committed = {r["key"]: r for r in records}
+    committed = {r.key: r for r in records}
     out = {"agree": [], "differ": [], "new": []}
     for c in fresh.get("claims", []):
         for t in c.get("tests", []):
             if t.get("outcome") not in FIGURE_VERDICTS:
                 continue
             for rec in from_test(chapter, dict(t, claims=[c["id"]]), fresh.get("meta") or {}):
-                was = committed.get(rec["key"])
+                was = committed.get(rec.key)
                 if was is None:
-                    out["new"].append(rec["key"])
-                elif was["verdict"] == rec["verdict"]:
-                    out["agree"].append(rec["key"])
+                    out["new"].append(rec.key)
+                elif was.verdict == rec.verdict:
+                    out["agree"].append(rec.key)
                 else:
-                    out["differ"].append((rec["key"], was["verdict"], rec["verdict"], t.get("reason") or ""))
+                    out["differ"].append((rec.key, was.verdict, rec.verdict, t.get("reason") or ""))
     return out
 
 
@@ -146,7 +148,7 @@ def render(result: dict, seconds: float, path: Path) -> str:
     return "\n".join(lines)
 
 
-def _read(chapter: Chapter, a, verdicts_path: Path) -> tuple[list[dict], dict | None]:
+def _read(chapter: Chapter, a, verdicts_path: Path) -> tuple[list[FigureRecord], dict | None]:
     """The figure records and the committed verdicts; EvidenceError or FigureEvidenceError naming the file."""
     records = load(chapter, Path(a.evidence))          # read_json: a FIFO, a device, a huge file refused unread
     # a --verdicts given is read or refused; the default one, beside --evidence, may be absent

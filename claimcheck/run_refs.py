@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from dataclasses import asdict, is_dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -74,8 +75,10 @@ class RunIndex:
         return self.files[group]
 
     def run(self, ref) -> dict | None:
-        """The run a reference ({"group", "recipe", "seed", "key"}) names, or None where there is
-        none (no such group, file or run; a malformed name)."""
+        """The run a reference names, or None where there is none (no such group, file or run; a
+        malformed name): a figure record's run (claimcheck/records.py RunRef), or the object a
+        file holds for it ({"group", "recipe", "seed", "key"}; resolved before it is typed)."""
+        ref = asdict(ref) if is_dataclass(ref) else ref
         if not isinstance(ref, dict) or ref.get("group") not in self.chapter.run_records.groups:
             return None
         where = (ref.get("recipe"), ref.get("seed"), ref.get("key"))

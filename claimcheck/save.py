@@ -10,12 +10,14 @@ saves at once keep both runs' verdicts and a kill leaves results/ as before or a
 from __future__ import annotations
 
 from contextlib import ExitStack
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from claimcheck import evidence as figure_evidence
 from claimcheck import verdict_file
 from claimcheck.files import Transaction, recover
+from claimcheck.records import FigureRecord
 from claimcheck.run_refs import RunIndex
 from claimcheck.store import EvidenceError, check_staged, save_lock
 from claimcheck.verdicts import (
@@ -35,7 +37,7 @@ if TYPE_CHECKING:
     from claimcheck.chapter import Chapter
 
 
-def load_verdicts(chapter: Chapter, path: Path, figures: list[dict] | None = None, run_file=None) -> dict:
+def load_verdicts(chapter: Chapter, path: Path, figures: list[FigureRecord] | None = None, run_file=None) -> dict:
     """results/verdicts.json, checked and expanded by its one codec (claimcheck/verdict_file.py):
     EvidenceError names the file, the claim and test, and the field.  `run_file`: the run records
     its references name (by default the files beside it)."""
@@ -77,13 +79,13 @@ def _readings_decided(chapter: Chapter, fresh: dict) -> tuple[dict, dict]:
                     and t.get("tier") in COMMITTED_TIERS and any("decision" in r for r in t.get("records") or [])):
                 records = _figure_records(chapter, dict(t, claims=[c["id"]]), fresh.get("meta") or {})
                 decided[c["id"], base_nodeid(t["nodeid"])] = records
-                t = dict(t, outcome=figure_evidence.outcome_of([r["verdict"] for r in records]))
+                t = dict(t, outcome=figure_evidence.outcome_of([r.verdict for r in records]))
             tests.append(t)
         claims.append(dict(c, tests=tests))
     return dict(fresh, claims=claims), decided
 
 
-def _figure_records(chapter: Chapter, test: dict, meta: dict) -> list[dict]:
+def _figure_records(chapter: Chapter, test: dict, meta: dict) -> list[FigureRecord]:
     """A fresh test's figure records (claimcheck/evidence.py from_test); a record it cannot decide
     (a malformed measurement) stops the save with the error that names it."""
     try:
@@ -134,7 +136,7 @@ def _stage_figures(chapter: Chapter, tx: Transaction, results_dir: Path, saved, 
     and the records as they will stand (verdicts.json refers to them by key)."""
     path = results_dir / figure_evidence.NAME
     try:
-        records = {r["key"]: r for r in figure_evidence.load(chapter, path)} if path.exists() else {}
+        records = {r.key: r for r in figure_evidence.load(chapter, path)} if path.exists() else {}
     except figure_evidence.FigureEvidenceError as e:
         raise EvidenceError(str(e)) from None
     before = dict(records)
@@ -153,8 +155,8 @@ def _stage_figures(chapter: Chapter, tx: Transaction, results_dir: Path, saved, 
                 found = decided.get((c["id"], base_nodeid(t["nodeid"])))
                 for r in found if found is not None else _figure_records(chapter, dict(mine, claims=[c["id"]]), meta):
                     if _measured_nothing(mine, meta):
-                        r.update(_provenance(chapter, r, before.get(r["key"]), results_dir))
-                    records[r["key"]] = r
+                        r = _provenance(chapter, r, before.get(r.key), results_dir)
+                    records[r.key] = r
     records = {k: r for k, r in records.items() if k in kept}   # a replaced test's old records go with it
     if records == before:
         return [f"{path.name}: unchanged"], list(records.values())
@@ -205,38 +207,35 @@ def save_evidence(chapter: Chapter, evidence, results_dir: Path) -> list[str]:
     return lines
 
 
-PROVENANCE = ("date", "code", "device", "torch")     # where, when and at which commit a figure was measured
-
-
 def _measured_nothing(test: dict, meta: dict) -> bool:
     """A test of a --from-results run whose every run was read from the committed run records
     (claimcheck/plugin.py notes them in the meta): it decided again what those runs measured."""
     return bool(meta.get("from_results")) and base_nodeid(test.get("nodeid", "")) in (meta.get("from_records") or [])
 
 
-def _provenance(chapter: Chapter, rec: dict, committed: dict | None, results_dir: Path) -> dict:
-    """The provenance of a figure record decided again from the committed run records: the
-    committed figure record's where it came from the same runs, else the runs' own (the newest
-    date; their device, torch and code).  A run that measured nothing never re-dates a figure,
-    nor claims it for the commit it ran at."""
-    if committed is not None and committed.get("runs") == rec.get("runs"):
-        return {f: committed.get(f) for f in PROVENANCE}
+def _provenance(chapter: Chapter, rec: FigureRecord, committed: FigureRecord | None, results_dir: Path
+                ) -> FigureRecord:
+    """A figure record decided again from the committed run records, with the provenance of what
+    measured it (where, when, at which commit): the committed figure record's where it came from
+    the same runs, else the runs' own (the newest date; their device, torch and code).  A run that
+    measured nothing never re-dates a figure, nor claims it for the commit it ran at."""
+    if committed is not None and committed.runs == rec.runs:
+        return replace(rec, date=committed.date, code=committed.code, device=committed.device, torch=committed.torch)
     found = []
-    for run in rec.get("runs") or []:
-        group = run.get("group") if isinstance(run, dict) else None
-        if group in chapter.run_records.groups:
-            found += [r for r in chapter.run_records.load(group, results_dir) if (r["recipe"], r["seed"], r.get("key")) ==
-                      (run.get("recipe"), run.get("seed"), run.get("key"))]
+    for run in rec.runs:
+        if run.group in chapter.run_records.groups:
+            found += [r for r in chapter.run_records.load(run.group, results_dir)
+                      if (r["recipe"], r["seed"], r.get("key")) == (run.recipe, run.seed, run.key)]
     if not found:
-        return {}                   # runs not in results/: nothing to take from, the run's own stands
+        return rec                  # runs not in results/: nothing to take from, the run's own stands
 
     def each(field):
         values = sorted({str(v) for v in field if v is not None})
         return ", ".join(values) or None
-    return {"date": max((r.get("date") or "" for r in found), default="") or None,
-            "code": each(r.get("code") or (f"training/{r['training_version']}" if r.get("training_version") is not None
-                                           else None) for r in found),
-            "device": each(r.get("device") for r in found), "torch": each(r.get("torch") for r in found)}
+    return replace(rec, date=max((r.get("date") or "" for r in found), default="") or None,
+                   code=each(r.get("code") or (f"training/{r['training_version']}"
+                                               if r.get("training_version") is not None else None) for r in found),
+                   device=each(r.get("device") for r in found), torch=each(r.get("torch") for r in found))
 
 
 def _without_decisions(c: dict) -> dict:

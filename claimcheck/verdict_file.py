@@ -99,13 +99,12 @@ class Dangling(typed.RecordFieldError):
     """A reference to a figure record, or to a value of one, that is not there."""
 
 
-def run_metrics(chapter: Chapter, rec: dict, runs: RunIndex | None) -> dict[tuple[str, str], list]:
+def run_metrics(chapter: Chapter, rec: typed.FigureRecord, runs: RunIndex | None) -> dict[tuple[str, str], list]:
     """{(recipe, metric): [the metric of each of the figure record's runs of that recipe]}, for
     every recipe its runs name and every run metric its measurement's values may be (the text's
     `run_records.metrics`); {} where a run is not on record or `runs` is None."""
-    names = chapter.run_records.metrics.get(str(rec.get("measurement")).partition("/")[0], ())
-    named = rec.get("runs") if isinstance(rec.get("runs"), list) else []
-    found = [(r.get("recipe"), runs.run(r)) for r in named if isinstance(r, dict)] if runs is not None and names else []
+    names = chapter.run_records.metrics.get(str(rec.measurement).partition("/")[0], ())
+    found = [(r.recipe, runs.run(r)) for r in rec.runs] if runs is not None and names else []
     if not found or any(run is None for _, run in found):
         return {}
     out: dict[tuple[str, str], list] = {}
@@ -115,7 +114,8 @@ def run_metrics(chapter: Chapter, rec: dict, runs: RunIndex | None) -> dict[tupl
     return {k: v for k, v in out.items() if all(isinstance(m, (int, float)) for m in v)}
 
 
-def changed_runs(chapter: Chapter, path: Path, figures: list[dict], runs: RunIndex | None = None) -> list[str]:
+def changed_runs(chapter: Chapter, path: Path, figures: list[typed.FigureRecord], runs: RunIndex | None = None
+                 ) -> list[str]:
     """A line per reference to a figure record's runs whose metrics are no longer the list the test
     showed (its digest differs: a run record edited, or a run trained again under its key and
     recorded over it), naming the claim, the test and the field; the re-derivation reports them
@@ -124,7 +124,7 @@ def changed_runs(chapter: Chapter, path: Path, figures: list[dict], runs: RunInd
     if not path.exists():
         return []
     runs = runs if runs is not None else RunIndex(chapter, evidence.run_files_beside(path))
-    by_key, out = {r["key"]: r for r in figures}, []
+    by_key, out = {r.key: r for r in figures}, []
 
     def walk(x, at, cid, test):
         if isinstance(x, dict) and isinstance(x.get(AT), list) and x[AT][:1] == [RUNS] and len(x[AT]) == 3:
@@ -146,8 +146,9 @@ def changed_runs(chapter: Chapter, path: Path, figures: list[dict], runs: RunInd
     return out
 
 
-def _at(figures: dict, ref: dict, where: str, chapter: Chapter | None = None, runs: RunIndex | None = None):
-    """The value a reference names, or Dangling naming it."""
+def _at(figures: dict[str, typed.FigureRecord], ref: dict, where: str, chapter: Chapter | None = None,
+        runs: RunIndex | None = None):
+    """The value a reference names (of `figures`, the figure records by key), or Dangling naming it."""
     rec = figures.get(ref.get(FIGURE)) if isinstance(ref.get(FIGURE), str) else None
     if rec is None or not isinstance(ref.get(AT), list):
         raise Dangling(where, FIGURE, f"{shown_ref(ref)} names no figure record of results/figures.json")
@@ -165,7 +166,7 @@ def _at(figures: dict, ref: dict, where: str, chapter: Chapter | None = None, ru
             raise typed.RecordFieldError(where, AT, f"{shown_ref(ref)}: figure record {ref[FIGURE]!r} names no runs of "
                                          "that recipe with that metric in the run records beside it")
         return found
-    value = rec.get("measured")
+    value = rec.measured
     for step in ref[AT]:
         ok = (isinstance(value, dict) and isinstance(step, str) and step in value) or \
              (isinstance(value, list) and isinstance(step, int) and not isinstance(step, bool) and 0 <= step < len(value))
@@ -298,7 +299,8 @@ def _test_keys(chapter: Chapter, claim: str, test: dict) -> list[str]:
     return [record_key(chapter, r, claim) for r in test.get("records") or [] if isinstance(r, dict)]
 
 
-def compact_test(chapter: Chapter, claim: str, test: dict, figures: dict, runs: RunIndex | None = None) -> dict:
+def compact_test(chapter: Chapter, claim: str, test: dict, figures: dict[str, typed.FigureRecord],
+                 runs: RunIndex | None = None) -> dict:
     """A test as the file stores it: each value a figure record holds (its own first), and each
     rule input the figure table gives, as a reference.  A record whose references would not give
     it back exactly is stored as it is.  A reference to another test's figure record cannot drift:
@@ -306,8 +308,8 @@ def compact_test(chapter: Chapter, claim: str, test: dict, figures: dict, runs: 
     # its own figure records first, then its claim's, then any: the one place each value is stored
     own = _test_keys(chapter, claim, test)
     index = {}
-    for key in sorted(figures, key=lambda k: (k not in own, figures[k].get("claim") != claim, k)):
-        for path, value in _values(figures[key].get("measured")):
+    for key in sorted(figures, key=lambda k: (k not in own, figures[k].claim != claim, k)):
+        for path, value in _values(figures[key].measured):
             index.setdefault(_json(value), {FIGURE: key, AT: list(path)})
         for (recipe, name), value in run_metrics(chapter, figures[key], runs).items():
             index.setdefault(_json(value), {FIGURE: key, AT: [RUNS, recipe, name], DIGEST: run_refs.digest(value)})
@@ -334,7 +336,7 @@ def compact_test(chapter: Chapter, claim: str, test: dict, figures: dict, runs: 
     return dict(test, records=out) if "records" in test else dict(test)
 
 
-def expand_record(chapter: Chapter, claim: str, rec: dict, figures: dict, where: str,
+def expand_record(chapter: Chapter, claim: str, rec: dict, figures: dict[str, typed.FigureRecord], where: str,
                   dangling: bool = False, earlier: dict | None = None, runs: RunIndex | None = None) -> dict:
     """One test record with its references resolved: values from its figure record and its runs
     (`runs`), rule inputs from the figure table (`dangling`: a reference to a figure record not
@@ -345,7 +347,7 @@ def expand_record(chapter: Chapter, claim: str, rec: dict, figures: dict, where:
                    dangling, earlier, chapter, runs)
 
 
-def load(chapter: Chapter, path: Path, figures: list[dict] | None = None, dangling: bool = False,
+def load(chapter: Chapter, path: Path, figures: list[typed.FigureRecord] | None = None, dangling: bool = False,
          runs: RunIndex | None = None) -> dict:
     """{"claims": [claim, ...]}: the file's claims, every record checked (claimcheck/records.py)
     and expanded (each reference resolved against `figures`, by default results/figures.json
@@ -359,7 +361,8 @@ def load(chapter: Chapter, path: Path, figures: list[dict] | None = None, dangli
     return expanded(chapter, read_json(path, "committed verdicts"), path, figures, dangling, runs)
 
 
-def expanded(chapter: Chapter, data, path: Path, figures: list[dict] | None = None, dangling: bool = False,
+def expanded(chapter: Chapter, data, path: Path, figures: list[typed.FigureRecord] | None = None,
+             dangling: bool = False,
              runs: RunIndex | None = None) -> dict:
     """`load` of the file's parsed JSON `data` (`path` names it in errors, and finds figures.json
     and, unless `runs` is given, the run records beside it)."""
@@ -401,18 +404,20 @@ def expanded(chapter: Chapter, data, path: Path, figures: list[dict] | None = No
     return {"claims": claims}
 
 
-def _figures(chapter: Chapter, path: Path, figures: list[dict] | None) -> dict:
+def _figures(chapter: Chapter, path: Path, figures: list[typed.FigureRecord] | None) -> dict[str, typed.FigureRecord]:
+    """The figure records a file's references resolve against, by key (by default results/figures.json beside it)."""
     if figures is None:
         figures = evidence.load(chapter, path.with_name(evidence.NAME))
-    return {r["key"]: r for r in figures}
+    return {r.key: r for r in figures}
 
 
-def dumps(chapter: Chapter, data: dict, figures: list[dict], run_file: run_refs.RunFile | None = None) -> str:
+def dumps(chapter: Chapter, data: dict, figures: list[typed.FigureRecord], run_file: run_refs.RunFile | None = None
+          ) -> str:
     """The file's text for `data` ({"claims": [...]}, as `load` gives it): each claim its ID,
     verdict and tests, each value its figure record holds as a reference to it (`figures`: the
     figure records it is saved with; `run_file`: the run records they name, as the file is saved
     beside them)."""
-    by_key = {r["key"]: r for r in figures}
+    by_key = {r.key: r for r in figures}
     runs = RunIndex(chapter, run_file) if run_file is not None else None
     claims = [{"id": c["id"], "verdict": c["verdict"],
                "tests": [compact_test(chapter, c["id"], t, by_key, runs) for t in c.get("tests", [])]}

@@ -41,7 +41,8 @@ UNKNOWN = "unknown claim ID(s) in @pytest.mark.claim (not in {where}):\n"
 
 def is_stale(chapter: Chapter, t: dict) -> bool:
     """Whether a test is stale: one of its records is (claimcheck/versions.py stale)."""
-    return any(stale(chapter, rec) for rec in t.get("records") or [] if isinstance(rec, dict))
+    return any(stale(chapter, rec.get("rule"), rec.get("measurement"))
+               for rec in t.get("records") or [] if isinstance(rec, dict))
 
 
 def plain(x):
@@ -105,9 +106,9 @@ def on_cuda(t: dict) -> bool:
 
 
 def read_off_instrument(chapter: Chapter, t: dict) -> bool:
-    """Whether every record of a test (or a figure record itself) was read off a clock or an
-    allocator: its measurement is one (the Chapter's `instruments`), or it was
-    decided by the timing rule (records from before measurements were named)."""
+    """Whether every record of a test (or one record itself; a figure record as claimcheck/evidence.py
+    as_test gives it) was read off a clock or an allocator: its measurement is one (the Chapter's
+    `instruments`), or it was decided by the timing rule (records from before measurements were named)."""
     recs = t.get("records") if isinstance(t.get("records"), list) else [t]
     recs = [r for r in recs if isinstance(r, dict)]
     return bool(recs) and all(chapter.instruments.get(str(r.get("measurement")).partition("/")[0])
@@ -115,7 +116,7 @@ def read_off_instrument(chapter: Chapter, t: dict) -> bool:
 
 
 def device_reading(chapter: Chapter, figure: str | None, t: dict) -> bool:
-    """Whether a test's (or a figure record's) measurement of `figure` (a figure ID; None for a
+    """Whether a test's (a figure record's, as_test) measurement of `figure` (a figure ID; None for a
     record of no printed figure) is a reading shown beside the chapter's figure, never a verdict
     on it: measured elsewhere than on the chapter's kind of device (CUDA), of a figure the chapter
     measured on its CUDA laptop card (device="cuda"), or read off a clock or an allocator whatever
@@ -128,7 +129,8 @@ def device_reading(chapter: Chapter, figure: str | None, t: dict) -> bool:
 
 
 def only_readings(chapter: Chapter, t: dict) -> bool:
-    """Whether every figure a test (or a figure record) measures is a device reading (device_reading)."""
+    """Whether every figure a test (or a figure record, as claimcheck/evidence.py as_test gives it)
+    measures is a device reading (device_reading)."""
     figures = list(t.get("figures") or []) or [None]
     return all(device_reading(chapter, f, t) for f in figures)
 
@@ -194,7 +196,8 @@ def outcome_label(chapter: Chapter, t: dict) -> str:
     """A test's outcome as a report shows it: a stale one says which rule decided it."""
     outcome = t.get("outcome") or "not run"
     if outcome in DECIDED and is_stale(chapter, t):
-        why = sorted({w for rec in t.get("records") or [] if isinstance(rec, dict) for w in [stale(chapter, rec)] if w})
+        why = sorted({w for rec in t.get("records") or [] if isinstance(rec, dict)
+                      for w in [stale(chapter, rec.get("rule"), rec.get("measurement"))] if w})
         again = ("decide it again under the current rule" if any(w.startswith("decided") for w in why)
                  else "measure it again (the command its text names for it)")
         return f"stale: {outcome}, {'; '.join(why)}: {again}"

@@ -79,14 +79,14 @@ def is_current(table: Mapping[str, tuple[int, str]], mid) -> bool:
     return bool(sep) and name in table and version == str(table[name][0])
 
 
-def stale(chapter: Chapter, rec: dict, key: str | None = None) -> str | None:
-    """Why a record (a figure record, or one record of a test) is stale, or None: the one answer,
-    which the claims', the figures' rows and the re-derivation ask.  Decided under a version of its
+def stale(chapter: Chapter, rid, mid, key: str | None = None) -> str | None:
+    """Why a record decided under the rule `rid` and measured under `mid` (a figure record's
+    `rule` and `measurement`, or one record of a test's) is stale, or None: the one answer, which
+    the claims', the figures' rows and the re-derivation ask.  Decided under a version of its
     rule that is not the current one (given the key it is kept under: or under another rule than
-    the figure table decides that key by now), or measured under a version of its measurement that
-    is not the Chapter's current one.  A record naming no rule or no measurement is from before
-    they were versioned, and current."""
-    rid, mid = rec.get("rule"), rec.get("measurement")
+    the figure table decides that key by now), or measured under a version of its measurement
+    that is not the Chapter's current one.  A record naming no rule or no measurement is from
+    before they were versioned, and current."""
     if key is not None:
         rule = chapter.rule_inputs(key).rule
         if not isinstance(rid, str) or rid.partition("/")[0] != rule or not is_current(RULE_VERSIONS, rid):

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from claimcheck.records import FigureRecord
     from claimcheck.run_refs import RunIndex
 
 # measurements taken from a trained model: a record of one names the runs it came from
@@ -41,32 +42,28 @@ def _close(a: float, b: float) -> bool:
     return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
 
-def check(rec: dict, runs: RunIndex) -> list[str]:
+def check(rec: FigureRecord, runs: RunIndex) -> list[str]:
     """What disagrees between one figure record and the run records (lines naming both); [].
     `runs`: the engine's one index of the run records (claimcheck/run_refs.py), each file read once."""
-    kind = str(rec.get("measurement")).partition("/")[0]
+    kind = str(rec.measurement).partition("/")[0]
     if kind not in TRAINED:
         return []
-    index, runs = runs, rec.get("runs")
-    if not isinstance(runs, list) or not runs:
-        return [f"{rec['key']}: a {kind} record names no runs (field 'runs'): nothing shows it was trained"]
+    if not rec.runs:
+        return [f"{rec.key}: a {kind} record names no runs (field 'runs'): nothing shows it was trained"]
     out, found = [], []
-    for i, r in enumerate(runs):
-        if not isinstance(r, dict):
-            out.append(f"{rec['key']}: runs[{i}] is not a run")
-            continue
+    for i, r in enumerate(rec.runs):
         try:
-            table = index.table(str(r.get("group")))
+            table = runs.table(r.group)
         except ValueError as e:
-            out.append(f"{rec['key']}: runs[{i}]: {e}")
+            out.append(f"{rec.key}: runs[{i}]: {e}")
             continue
-        run = table.get((r.get("recipe"), r.get("seed"), r.get("key")))
+        run = table.get((r.recipe, r.seed, r.key))
         if run is None:
-            out.append(f"{rec['key']}: runs[{i}] ({r.get('group')} {r.get('recipe')} seed {r.get('seed')} "
-                       f"key {r.get('key')}) is not in results/{r.get('group')}.json")
+            out.append(f"{rec.key}: runs[{i}] ({r.group} {r.recipe} seed {r.seed} "
+                       f"key {r.key}) is not in results/{r.group}.json")
         else:
             found.append(run)
-    values = (rec.get("measured") or {}).get("values") if isinstance(rec.get("measured"), dict) else None
+    values = rec.measured.get("values") if isinstance(rec.measured, dict) else None
     if out or kind not in METRICS or not isinstance(values, list):
         return out
     seeds = sorted({run["seed"] for run in found})
@@ -81,8 +78,8 @@ def check(rec: dict, runs: RunIndex) -> list[str]:
             options.update(a - b for a in ms for b in ms)
             options.update(a / b for a in ms for b in ms if b)
         if not any(_close(v, o) for o in options if isinstance(v, (int, float))):
-            files = ", ".join(sorted({f"results/{r['group']}.json" for r in runs}))
-            out.append(f"{rec['key']}: seed {seed}'s value {v!r} in results/figures.json is no metric of its runs "
+            files = ", ".join(sorted({f"results/{r.group}.json" for r in rec.runs}))
+            out.append(f"{rec.key}: seed {seed}'s value {v!r} in results/figures.json is no metric of its runs "
                        f"in {files} ("
                        + ", ".join(f"{run['recipe']} {name} {metric(run, name)!r}" for run in at
                                    for name in METRICS[kind] if metric(run, name) is not None) + ")")

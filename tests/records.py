@@ -1,6 +1,15 @@
-"""Run records as training writes them, for tests that plant evidence: a record's key is the one
-its config and training version give (fixtures/results.py record_key), since every reader refuses
-a record whose key does not match (an edited config or key)."""
+"""Records as the code that keeps them writes them, for tests that plant evidence.
+
+A run record's key is the one its config and training version give (fixtures/results.py
+record_key), since every reader refuses a record whose key does not match (an edited config or
+key).  A figure record is typed (claimcheck/records.py FigureRecord): a test that edits one as a
+hand would edits its JSON object (`figure_objects`, the codec's own encoding) and either types it
+again through the one validator (`figure`) or, where the edit is what the reader must refuse,
+writes the objects as they are (`figures_text`)."""
+import json
+
+from claimcheck import evidence
+from claimcheck.records import FigureRecord, check
 from fixtures import results
 from fixtures.recipes import RECIPES
 from fixtures.train import TRAINING_VERSION
@@ -14,3 +23,20 @@ def recorded(rec: dict) -> dict:
     rec.setdefault("training_version", TRAINING_VERSION)
     rec["key"] = results.record_key(rec)
     return rec
+
+
+def figure(obj: dict) -> FigureRecord:
+    """A figure record from its JSON object, checked and typed by the one validator."""
+    return check(FigureRecord, obj, "a test's figure record")
+
+
+def figure_objects(records: list[FigureRecord]) -> list[dict]:
+    """Figure records as results/figures.json holds them (claimcheck/evidence.py encode), each a
+    new object a test may edit."""
+    return [evidence.encode(r) for r in records]
+
+
+def figures_text(objects: list[dict]) -> str:
+    """A results/figures.json of JSON objects as a hand left them (a forged rule input, a malformed
+    value): what the reader must refuse, written without the codec that would never write it."""
+    return json.dumps({"schema": evidence.SCHEMA, "records": objects}, indent=1)

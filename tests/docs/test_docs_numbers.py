@@ -163,10 +163,10 @@ def _figure_records() -> dict:
     """results/figures.json: its records, and how many hold and are refuted (their verdicts)."""
     from claimcheck import evidence as figure_evidence
     records = figure_evidence.load(CHAPTER, ROOT / "results" / "figures.json")
-    return {"n": len(records), "holds": sum(r.get("verdict") == "holds" for r in records),
-            "refuted": sum(r.get("verdict") == "refuted" for r in records),
-            "undecided": sum(r.get("verdict") == "undecided" for r in records),
-            "underspecified": sum(r.get("verdict") == "underspecified" for r in records)}
+    return {"n": len(records), "holds": sum(r.verdict == "holds" for r in records),
+            "refuted": sum(r.verdict == "refuted" for r in records),
+            "undecided": sum(r.verdict == "undecided" for r in records),
+            "underspecified": sum(r.verdict == "underspecified" for r in records)}
 
 
 @dataclass(frozen=True)

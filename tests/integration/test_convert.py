@@ -2,6 +2,7 @@
 of the first format (claims/convert.py, claimcheck/convert.py), run again on what a merge brings,
 and the one validator naming the file, the record and the field (claimcheck/records.py)."""
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -9,8 +10,10 @@ import pytest
 from claimcheck import convert, verdict_file
 from claimcheck import evidence as figure_evidence
 from claimcheck import rederive as engine_rederive
+from claimcheck.records import FigureRecord, Reading, RunRef
 from claimcheck.store import EvidenceError
 from claims.chapter import CHAPTER
+from examples.running_mean.chapter import CHAPTER as EXAMPLE
 from fixtures import results
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -44,9 +47,9 @@ def _old_format(tmp: Path) -> Path:
     old = dict(claim, tests=tests, records=[dict(r, table=table) for r in claim["records"]])
     (out / "verdicts.json").write_text(json.dumps({"claims": [old]}, indent=1))
     keys = {t["key"] for t in claim["tests"]}
-    records = [r for r in figure_evidence.load(CHAPTER) if r["key"] in keys]
+    records = [r for r in figure_evidence.load(CHAPTER) if r.key in keys]
     (out / "figures.json").write_text(figure_evidence.dumps(records))
-    named = {(run["recipe"], run["seed"], run["key"]) for r in records for run in r["runs"]}
+    named = {(run.recipe, run.seed, run.key) for r in records for run in r.runs}
     runs = [r for r in results.load("norm") if (r["recipe"], r["seed"], r["key"]) in named]
     assert all("val_ppl" in r for r in runs)           # as readers have always read them
     (out / "norm.json").write_text(json.dumps({"group": "norm", "runs": runs}, indent=1))
@@ -133,11 +136,11 @@ def test_the_committed_evidence_is_converted_and_stores_each_figure_measurement_
     copied into verdicts.json (a test refers to its figure record by key)."""
     changes = convert.convert(CHAPTER, ROOT / "results")
     assert changes == {}, f"run python -m claims.convert: {sorted(changes)}"
-    figures = set(_floats([r["measured"] for r in figure_evidence.load(CHAPTER)], []))
+    figures = set(_floats([r.measured for r in figure_evidence.load(CHAPTER)], []))
     stored = json.loads((ROOT / "results" / "verdicts.json").read_text())
     # a number a figure record also holds stands here only inside a list or object that no figure
     # record holds whole (part of it is another measurement): a whole one is a reference
-    held = {json.dumps(g) for g in _groups([r["measured"] for r in figure_evidence.load(CHAPTER)])}
+    held = {json.dumps(g) for g in _groups([r.measured for r in figure_evidence.load(CHAPTER)])}
     copies = [g for g in _groups(stored) if set(_floats(g, [])) & figures
               and any(not float(v).is_integer() for v in set(_floats(g, [])) & figures)]
     assert not [g for g in copies if json.dumps(g) in held], [g for g in copies if json.dumps(g) in held][:3]
@@ -177,7 +180,7 @@ def test_the_save_and_the_converter_write_the_same_file_whatever_the_order_of_a_
     assert '"$figure"' in stored(figures) and '"$runs"' in stored(figures)
     # what the converter wrote is what a save writes: byte for byte, the committed file
     assert stored(figures) == json.dumps(json.loads((ROOT / "results" / "verdicts.json").read_text()), sort_keys=True)
-    assert stored(_fields_reversed(figures)) == stored(figures)
+    assert stored([replace(r, measured=_fields_reversed(r.measured)) for r in figures]) == stored(figures)
 
 
 def test_a_mean_and_sd_beside_their_values_per_seed_are_derived_not_stored():
@@ -189,7 +192,7 @@ def test_a_mean_and_sd_beside_their_values_per_seed_are_derived_not_stored():
     claim = next(c for c in committed["claims"] if c["id"] == CLAIM)
     test = next(t for t in claim["tests"] if any("per seed" in r.get("measured", {}) for r in t["records"]))
     rec = next(r for r in test["records"] if "per seed" in r.get("measured", {}))
-    by_key = {r["key"]: r for r in figures}
+    by_key = {r.key: r for r in figures}
     small = verdict_file.compact_test(CHAPTER, CLAIM, test, by_key)
     (stored,) = [r for r in small["records"] if r.get("figure") == rec.get("figure")]
     assert stored["measured"]["mean"] == {"$spread": "mean"} and stored["measured"]["sd"] == {"$spread": "sd"}
@@ -199,3 +202,19 @@ def test_a_mean_and_sd_beside_their_values_per_seed_are_derived_not_stored():
     (kept,) = verdict_file.compact_test(CHAPTER, CLAIM, dict(test, records=[off]), by_key)["records"]
     assert kept["measured"]["mean"] == off["measured"]["mean"]
 
+
+@pytest.mark.parametrize("chapter", [CHAPTER, EXAMPLE], ids=["this chapter", "the example"])
+def test_the_committed_figure_records_are_typed_and_written_back_byte_for_byte(chapter):
+    """The one codec of results/figures.json (claimcheck/evidence.py): read, each record is a
+    FigureRecord (its runs RunRefs, its reading a Reading where it keeps one); written again beside
+    the same run records, the file is the committed one, byte for byte: every field as it stood,
+    `reading` only where a record keeps one."""
+    path = figure_evidence.file_of(chapter)
+    records = figure_evidence.load(chapter, path)
+    assert records and all(isinstance(r, FigureRecord) and all(isinstance(x, RunRef) for x in r.runs)
+                           for r in records)
+    assert all(r.reading is None or isinstance(r.reading, Reading) for r in records)
+    assert figure_evidence.dumps(records, chapter, figure_evidence.run_files_beside(path)) == path.read_text()
+    stored = json.loads(path.read_text())["records"]
+    assert [sorted(figure_evidence.encode(r)) for r in records] == [sorted(o) for o in stored]
+    assert [figure_evidence.decode(chapter, figure_evidence.encode(r)) for r in records] == records

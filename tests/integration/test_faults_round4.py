@@ -149,17 +149,17 @@ def test_8_a_from_results_save_keeps_the_provenance_of_the_run_that_measured(tmp
     (tmp_path / "results").mkdir()
     first = _run_dir(tmp_path, "measured", _fresh("2026-11-01T10:00:00+00:00", "c-measured"))
     save_run(CHAPTER, json.loads((first.root / "claims.json").read_text()), first, tmp_path / "results")
-    was = {r["key"]: r for r in figure_evidence.load(CHAPTER, tmp_path / "results" / "figures.json")}
+    was = {r.key: r for r in figure_evidence.load(CHAPTER, tmp_path / "results" / "figures.json")}
     again = _fresh("2026-12-24T10:00:00+00:00", "c-today", {"from_results": True, "torch": "10.0",
                                                             "from_records": [NODE]})
     again["claims"][0]["tests"][0].update(device="cpu", torch="10.0")
     second = _run_dir(tmp_path, "again", again)
     save_run(CHAPTER, again, second, tmp_path / "results")
-    now = {r["key"]: r for r in figure_evidence.load(CHAPTER, tmp_path / "results" / "figures.json")}
+    now = {r.key: r for r in figure_evidence.load(CHAPTER, tmp_path / "results" / "figures.json")}
     assert now.keys() == was.keys()
     for key, rec in now.items():
-        assert {f: rec[f] for f in ("date", "code", "device", "torch")} == \
-               {f: was[key][f] for f in ("date", "code", "device", "torch")}
+        assert (rec.date, rec.code, rec.device, rec.torch) == (was[key].date, was[key].code, was[key].device,
+                                                               was[key].torch)
 
 
 def test_8_a_from_results_record_with_no_committed_one_takes_its_runs_provenance(tmp_path):
@@ -174,9 +174,9 @@ def test_8_a_from_results_record_with_no_committed_one_takes_its_runs_provenance
     ev = _run_dir(tmp_path, "run", fresh)
     save_run(CHAPTER, fresh, ev, tmp_path / "results")
     (rec,) = figure_evidence.load(CHAPTER, tmp_path / "results" / "figures.json")
-    assert rec["date"] == max(r["date"] for r in runs) and rec["date"] != "2026-12-24T10:00:00+00:00"
-    assert rec["device"] == runs[0]["device"] and rec["torch"] == runs[0]["torch"]
-    assert rec["code"] != "c-today" and rec["code"]
+    assert rec.date == max(r["date"] for r in runs) and rec.date != "2026-12-24T10:00:00+00:00"
+    assert rec.device == runs[0]["device"] and rec.torch == runs[0]["torch"]
+    assert rec.code != "c-today" and rec.code
 
 
 def test_8_a_from_results_run_says_which_tests_measured_nothing(tmp_path):
@@ -305,21 +305,21 @@ def test_a_save_keeps_the_records_of_an_undecided_figure(tmp_path):
     from claimcheck.save import save_run as save
     (tmp_path / "results").mkdir()
     committed = next(r for r in figure_evidence.load(CHAPTER, ROOT / "results" / "figures.json")
-                     if r["key"] == "winograd.map_tired_1_0")
-    values = committed["measured"]["values"]
+                     if r.key == "winograd.map_tired_1_0")
+    values = committed.measured["values"]
     test = {"nodeid": "claims/test_winograd.py::test_probe_map", "outcome": "undecided", "reason": "undecided: probe",
             "tier": "slow", "device": "cpu", "seconds": 1.0, "timestamp": "2026-12-03T09:00:00+00:00",
-            "source": "fresh run", "torch": "9.9", "runs": committed["runs"],
-            "records": [{"stated": 0, "measured": 0, "tolerance": "t", "rule": committed["rule"],
-                         "seeds": len(values), "measurement": committed["measurement"],
+            "source": "fresh run", "torch": "9.9", "runs": figure_evidence.encode(committed)["runs"],
+            "records": [{"stated": 0, "measured": 0, "tolerance": "t", "rule": committed.rule,
+                         "seeds": len(values), "measurement": committed.measurement,
                          "figures": ["winograd.map_tired_1_0"], "decision": {"values": values}}]}
     fresh = {"meta": {"source": "fresh run", "timestamp": test["timestamp"], "commit": "c", "torch": "9.9"},
-             "claims": [{"id": committed["claim"], "verdict": "undecided", "tests": [test]}]}
+             "claims": [{"id": committed.claim, "verdict": "undecided", "tests": [test]}]}
     ev = _run_dir(tmp_path, "run", fresh)
     save(CHAPTER, fresh, ev, tmp_path / "results")
-    saved = {r["key"]: r for r in figure_evidence.load(CHAPTER, tmp_path / "results" / "figures.json")}
-    assert saved["winograd.map_tired_1_0"]["verdict"] == "undecided"
-    assert saved["winograd.map_tired_1_0"]["measured"]["values"] == values
+    saved = {r.key: r for r in figure_evidence.load(CHAPTER, tmp_path / "results" / "figures.json")}
+    assert saved["winograd.map_tired_1_0"].verdict == "undecided"
+    assert saved["winograd.map_tired_1_0"].measured["values"] == values
 
 
 def test_a_stale_test_gives_way_to_its_remeasurement_even_as_a_reading(tmp_path):
@@ -337,15 +337,16 @@ def test_a_stale_test_gives_way_to_its_remeasurement_even_as_a_reading(tmp_path)
     (slope,) = [r for r in planted["records"] if r["key"] == key]
     slope["rule"] = "timing/1"
     (results_dir / "figures.json").write_text(json.dumps(planted, indent=1, sort_keys=True) + "\n")
-    before = {r["key"]: r for r in figure_evidence.load(CHAPTER, results_dir / "figures.json")}
+    before = {r.key: r for r in figure_evidence.load(CHAPTER, results_dir / "figures.json")}
     assert figure_evidence.stale(CHAPTER, before[key]) is not None
-    before_readings = sum(only_readings(CHAPTER, r) for r in before.values() if figure_evidence.stale(CHAPTER, r) is None)
+    before_readings = sum(only_readings(CHAPTER, figure_evidence.as_test(r)) for r in before.values()
+                          if figure_evidence.stale(CHAPTER, r) is None)
     stamp = "2026-12-24T10:00:00+00:00"
     fresh = _slope_reading(stamp, rule_id("timing"))
     save_run(CHAPTER, fresh, _run_dir(tmp_path, "run", fresh), results_dir)
-    after = {r["key"]: r for r in figure_evidence.load(CHAPTER, results_dir / "figures.json")}
-    assert figure_evidence.stale(CHAPTER, after[key]) is None and after[key]["date"] == stamp
-    assert after[key]["measured"] == {"value": 2.01, "interval": [1.98, 2.04]}
+    after = {r.key: r for r in figure_evidence.load(CHAPTER, results_dir / "figures.json")}
+    assert figure_evidence.stale(CHAPTER, after[key]) is None and after[key].date == stamp
+    assert after[key].measured == {"value": 2.01, "interval": [1.98, 2.04]}
     r = subprocess.run([sys.executable, "-m", "claims.rederive", "--evidence", str(results_dir / "figures.json"),
                         "--verdicts", str(results_dir / "verdicts.json")], cwd=ROOT, capture_output=True, text=True,
                        check=False, env=dict(os.environ, PYTHONPATH=str(ROOT)))

@@ -5,9 +5,11 @@ errors, is undecided."""
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from records import figure, figure_objects, figures_text
 
 from claimcheck import decide as rules
 from claimcheck import evidence as figure_evidence
@@ -21,15 +23,16 @@ TARGET = "scale.runaway_frozen"            # refuted: 0.9502 +- 0.0084 of rows f
 
 
 def _rederive(tmp_path: Path, records: list[dict]):
+    """The re-derivation of a figures.json of `records` (JSON objects as a hand left them, or the file's text)."""
     path = tmp_path / "figures.json"
-    path.write_text(figure_evidence.dumps(records) if isinstance(records, list) else records)
+    path.write_text(figures_text(records) if isinstance(records, list) else records)
     return subprocess.run([sys.executable, "-m", "claims.rederive", f"--evidence={path}",
                            f"--verdicts={ROOT / 'results' / 'verdicts.json'}"],
                           cwd=ROOT, capture_output=True, text=True, check=False)
 
 
 def _forged(edit) -> list[dict]:
-    records = json.loads(json.dumps(COMMITTED))
+    records = figure_objects(COMMITTED)
     rec = next(r for r in records if r["key"] == TARGET)
     assert rec["verdict"] == "refuted"
     edit(rec)
@@ -76,7 +79,7 @@ MALFORMED = {
 
 @pytest.mark.parametrize("what", MALFORMED)
 def test_a_malformed_measured_value_is_a_named_error(what, tmp_path):
-    records = json.loads(json.dumps(COMMITTED))
+    records = figure_objects(COMMITTED)
     rec = next(r for r in records if r["key"] == TARGET)
     rec["measured"]["values"] = MALFORMED[what]
     r = _rederive(tmp_path, records)
@@ -86,14 +89,14 @@ def test_a_malformed_measured_value_is_a_named_error(what, tmp_path):
 
 
 def test_a_5000_digit_integer_is_a_named_error(tmp_path):
-    records = json.loads(json.dumps(COMMITTED))
+    records = figure_objects(COMMITTED)
     rec = next(r for r in records if r["key"] == TARGET)
     rec["measured"]["values"] = [123456789, 1, 2]
-    r = _rederive(tmp_path, figure_evidence.dumps(records).replace("123456789", "9" * 5000))
+    r = _rederive(tmp_path, figures_text(records).replace("123456789", "9" * 5000))
     assert r.returncode == 2 and "figures.json" in r.stderr and "Traceback" not in r.stderr, r.stderr
 
 
-def _ordering_record(records):
+def _ordering_record(records: list[dict]) -> dict:
     return next(r for r in records if spec_for(r["key"]).kind == "ordering" and r["measured"] is not None)
 
 
@@ -105,7 +108,7 @@ def _ordering_record(records):
      "measured.comparisons."),
 ])
 def test_a_malformed_ordering_is_a_named_error(what, edit, field, tmp_path):
-    records = json.loads(json.dumps(COMMITTED))
+    records = figure_objects(COMMITTED)
     rec = _ordering_record(records)
     edit(rec["measured"])
     r = _rederive(tmp_path, records)
@@ -122,7 +125,7 @@ def test_a_malformed_ordering_is_a_named_error(what, edit, field, tmp_path):
     ("winograd.hardened_one_block", lambda m: m.__setitem__("n_items", 0), "measured.n_items"),
 ])
 def test_a_malformed_bound_interval_or_count_is_a_named_error(key, edit, field, tmp_path):
-    records = json.loads(json.dumps(COMMITTED))
+    records = figure_objects(COMMITTED)
     rec = next(r for r in records if r["key"] == key)
     edit(rec["measured"])
     r = _rederive(tmp_path, records)
@@ -140,17 +143,17 @@ def test_a_mistyped_verdicts_path_is_an_error_not_a_skipped_check(tmp_path):
 
 
 def test_every_committed_record_has_rule_inputs_from_the_table_and_holds_no_rule_input():
-    for rec in COMMITTED:
-        spec = spec_for(rec["key"])
-        assert "decision" not in rec
-        if rec["measured"] is not None:
-            assert not {"stated", "rounding", "kind", "tolerance", "null"} & set(rec["measured"]), rec["key"]
+    for rec, stored in zip(COMMITTED, _raw_records(ROOT / "results")):
+        spec = spec_for(rec.key)
+        assert "decision" not in stored and stored["key"] == rec.key
+        if rec.measured is not None:
+            assert not {"stated", "rounding", "kind", "tolerance", "null"} & set(rec.measured), rec.key
             # a record with a declared reading is decided with it (underspecified where the primary
             # refutes and the reading reproduces); its primary alone by the same rule
-            primary = decide(spec, rec["measured"]).verdict
-            assert figure_evidence.redecide(CHAPTER, rec).verdict == rec["verdict"], rec["key"]
-            assert primary == rec["verdict"] or ("reading" in rec and (primary, rec["verdict"]) ==
-                                                 ("refuted", "underspecified")), rec["key"]
+            primary = decide(spec, rec.measured).verdict
+            assert figure_evidence.redecide(CHAPTER, rec).verdict == rec.verdict, rec.key
+            assert primary == rec.verdict or (rec.reading is not None and (primary, rec.verdict) ==
+                                              ("refuted", "underspecified")), rec.key
 
 
 # ------------------------------------------------------------------ the rule (issue 43 item 1)
@@ -182,18 +185,18 @@ def test_no_recorded_ordering_is_decided_without_the_margin_and_no_universal_by_
     """A scan of the committed decisions: every ordering decided by the paired 2-SE rule, none
     by a condition on a mean or on every seed, and no share compared with == 1.0."""
     for rec in COMMITTED:
-        spec = spec_for(rec["key"])
+        spec = spec_for(rec.key)
         if spec.kind == "bounds":
-            assert all(op != "==" or isinstance(bound, bool) for _, op, bound in spec.comparisons), rec["key"]
-            assert not rec["runs"], f"{rec['key']}: a bound is for a single measurement, not one over seeds"
-        if spec.kind == "ordering" and rec["measured"] is not None:
+            assert all(op != "==" or isinstance(bound, bool) for _, op, bound in spec.comparisons), rec.key
+            assert not rec.runs, f"{rec.key}: a bound is for a single measurement, not one over seeds"
+        if spec.kind == "ordering" and rec.measured is not None:
             for label, _op, _bound in spec.comparisons:
-                pair = rec["measured"]["comparisons"][label]
-                assert len(pair["a"]) == len(pair["b"]) >= rules.MIN_SEEDS, rec["key"]
-            decided = decide(spec, rec["measured"])
+                pair = rec.measured["comparisons"][label]
+                assert len(pair["a"]) == len(pair["b"]) >= rules.MIN_SEEDS, rec.key
+            decided = decide(spec, rec.measured)
             for part in decided.why.split("; "):
                 z = float(part.split(" SE in the chapter's direction")[0].rsplit(", ", 1)[1])
-                assert (decided.verdict != "holds" or z > rules.MARGIN_SE), (rec["key"], part)
+                assert (decided.verdict != "holds" or z > rules.MARGIN_SE), (rec.key, part)
     # a share is a level like any other (compared with a declared threshold over seeds), never an
     # exact one: no share against all of its items (1.0) or equal to anything
     assert not any("share" in label and (op == "==" or bound == 1.0)
@@ -223,7 +226,7 @@ def test_a_run_metric_edited_in_its_group_file_is_caught_naming_both(tmp_path):
     results = _results_copy(tmp_path)
     norm = json.loads((results / "norm.json").read_text())
     run = next(r for r in norm["runs"] if r["recipe"] == "prenorm" and r["seed"] == 0
-               and any(x["key"] == r["key"] for rec in COMMITTED if rec["key"] == "norm.prenorm" for x in rec["runs"]))
+               and any(x.key == r["key"] for rec in COMMITTED if rec.key == "norm.prenorm" for x in rec.runs))
     run["val_ppl"] = run["metrics"]["val_ppl"] = 39.0
     (results / "norm.json").write_text(json.dumps(norm))
     r = _rederive_in(results)
@@ -239,10 +242,10 @@ def test_a_run_metric_an_ordering_compares_edited_is_caught_naming_the_side(tmp_
     """An ordering's two sides refer to their runs' metrics too: editing one is a disagreement
     naming the comparison, its side and the run file."""
     results = _results_copy(tmp_path)
-    rec = next(r for r in COMMITTED if r["key"].startswith("depth.two_blocks_overfit"))
-    two_blocks = next(x for x in rec["runs"] if x["recipe"] == "two_blocks" and x["seed"] == 0)
+    rec = next(r for r in COMMITTED if r.key.startswith("depth.two_blocks_overfit"))
+    two_blocks = next(x for x in rec.runs if x.recipe == "two_blocks" and x.seed == 0)
     ladder = json.loads((results / "ladder.json").read_text())
-    run = next(r for r in ladder["runs"] if r["key"] == two_blocks["key"] and r["seed"] == 0)
+    run = next(r for r in ladder["runs"] if r["key"] == two_blocks.key and r["seed"] == 0)
     run["metrics"]["val_ppl"] = 41.0
     (results / "ladder.json").write_text(json.dumps(ladder))
     r = _rederive_in(results)
@@ -264,14 +267,14 @@ def test_a_run_metric_a_test_shows_beside_its_figure_is_read_from_the_run_and_it
                                                         "$at": ["$runs", "average", "val_ppl"]}
     read = verdict_file.load(CHAPTER, ROOT / "results" / "verdicts.json")
     shown = next(t for c in read["claims"] if c["id"] == "average.positions_dont_help" for t in c["tests"])
-    rec = next(r for r in COMMITTED if r["key"] == "average.positions_gain")
+    rec = next(r for r in COMMITTED if r.key == "average.positions_gain")
     ladder = {(r["recipe"], r["seed"], r["key"]): r for r in CHAPTER.run_records.load("ladder", ROOT / "results")}
     assert shown["records"][0]["measured"]["average"] == [
-        ladder[(x["recipe"], x["seed"], x["key"])]["metrics"]["val_ppl"] for x in rec["runs"] if x["recipe"] == "average"]
+        ladder[(x.recipe, x.seed, x.key)]["metrics"]["val_ppl"] for x in rec.runs if x.recipe == "average"]
     results = _results_copy(tmp_path)
     data = json.loads((results / "ladder.json").read_text())
-    first = next(x for x in rec["runs"] if x["recipe"] == "average")
-    next(r for r in data["runs"] if r["key"] == first["key"] and r["seed"] == first["seed"])["metrics"]["val_ppl"] = 250.5
+    first = next(x for x in rec.runs if x.recipe == "average")
+    next(r for r in data["runs"] if r["key"] == first.key and r["seed"] == first.seed)["metrics"]["val_ppl"] = 250.5
     (results / "ladder.json").write_text(json.dumps(data))
     r = _rederive_in(results)
     said = r.stdout + r.stderr
@@ -283,12 +286,12 @@ def test_a_run_metric_a_test_shows_and_no_figure_checks_is_caught_when_its_run_c
     refers to or checks: the reference keeps a digest of the list, and an edited run is a
     disagreement (exit 1) naming the claim, the test and the field."""
     stored = json.loads((ROOT / "results" / "verdicts.json").read_text())
-    rec = next(r for r in COMMITTED if r["key"] == "winograd.cheatable_one_block")
+    rec = next(r for r in COMMITTED if r.key == "winograd.cheatable_one_block")
     assert ["$runs", "winograd_cheatable_one_block", "wrong_noun"] in _runs_paths(stored)
     results = _results_copy(tmp_path)
     data = json.loads((results / "winograd.json").read_text())
-    first = rec["runs"][0]
-    next(r for r in data["runs"] if r["key"] == first["key"] and r["seed"] == first["seed"])["metrics"]["wrong_noun"] = 0.77
+    first = rec.runs[0]
+    next(r for r in data["runs"] if r["key"] == first.key and r["seed"] == first.seed)["metrics"]["wrong_noun"] = 0.77
     (results / "winograd.json").write_text(json.dumps(data))
     r = _rederive_in(results)
     said = r.stdout + r.stderr
@@ -336,7 +339,7 @@ def test_each_list_refers_to_the_runs_of_one_recipe():
 
 def test_a_negative_zero_is_not_written_as_a_reference_to_a_zero():
     from claimcheck import run_refs
-    rec = next(r for r in COMMITTED if r["key"] == "winograd.cheatable_one_block")
+    rec = next(r for r in figure_objects(COMMITTED) if r["key"] == "winograd.cheatable_one_block")
     run_file = figure_evidence.run_files_beside(ROOT / "results" / "figures.json")
     zeros = dict(rec, measurement="winograd_accuracy/1",
                  measured=dict(rec["measured"], values=[-0.0] * len(rec["measured"]["values"])))
@@ -398,17 +401,17 @@ def test_a_save_that_records_over_a_run_a_kept_figure_was_measured_from_is_refus
     results = _results_copy(tmp_path)
     before = {p.name: p.read_bytes() for p in results.iterdir()}
     norm = json.loads((results / "norm.json").read_text())
-    rec = next(r for r in COMMITTED if r["key"] == "norm.postnorm")
+    rec = next(r for r in COMMITTED if r.key == "norm.postnorm")
     run = next(r for r in norm["runs"] if (r["recipe"], r["seed"], r["key"]) ==
-               (rec["runs"][0]["recipe"], rec["runs"][0]["seed"], rec["runs"][0]["key"]))
+               (rec.runs[0].recipe, rec.runs[0].seed, rec.runs[0].key))
     run["metrics"]["val_ppl"] += 0.5                     # the same run, trained again elsewhere
     tx = Transaction(results)
     tx.stage("norm.json", json.dumps(norm))
     with pytest.raises(EvidenceError, match=r"norm\.postnorm: field 'measured\.values\[0\]'.*nothing saved"):
         refuse_changed_runs(CHAPTER, tx)
     # measured again in the same save, its record referring to the run as the save leaves it: kept
-    again = [dict(r, measured=dict(r["measured"], values=[run["metrics"]["val_ppl"], *r["measured"]["values"][1:]]))
-             if r["key"] == "norm.postnorm" else r for r in COMMITTED]
+    again = [replace(r, measured=dict(r.measured, values=[run["metrics"]["val_ppl"], *r.measured["values"][1:]]))
+             if r.key == "norm.postnorm" else r for r in COMMITTED]
     tx.stage("figures.json", figure_evidence.dumps(again, CHAPTER, lambda g: tx.current(f"{g}.json")))
     refuse_changed_runs(CHAPTER, tx)
     tx.abort()
@@ -417,12 +420,12 @@ def test_a_save_that_records_over_a_run_a_kept_figure_was_measured_from_is_refus
 
 def test_a_trained_record_naming_no_runs_or_a_missing_run_is_caught(tmp_path):
     results = _results_copy(tmp_path)
-    records = json.loads(json.dumps(COMMITTED))
+    records = figure_objects(COMMITTED)
     rec = next(r for r in records if r["key"] == TARGET)
     rec["runs"] = []
     other = next(r for r in records if r["key"] == "ladder.baseline")
     other["runs"][0]["key"] = "0" * 20
-    (results / "figures.json").write_text(figure_evidence.dumps(records))
+    (results / "figures.json").write_text(figure_evidence.dumps([figure(r) for r in records]))
     r = _rederive_in(results)
     assert r.returncode == 1, r.stdout
     kind = rec["measurement"].partition("/")[0]
@@ -448,8 +451,8 @@ def test_every_undecided_trained_record_rests_on_a_step_of_the_sequential_rule()
     rests on one of those steps, never on 4 or 7 (seeds added, never chosen)."""
     from claimcheck.decide import SEED_STEPS
     for rec in COMMITTED:
-        if rec["verdict"] == "undecided" and rec["runs"]:
-            assert figure_evidence.seeds_of(rec) in SEED_STEPS, (rec["key"], figure_evidence.seeds_of(rec))
+        if rec.verdict == "undecided" and rec.runs:
+            assert figure_evidence.seeds_of(rec) in SEED_STEPS, (rec.key, figure_evidence.seeds_of(rec))
 
 
 def test_a_claim_the_sequential_rule_took_further_rests_on_its_step():
@@ -460,7 +463,7 @@ def test_a_claim_the_sequential_rule_took_further_rests_on_its_step():
     from claims.seed_steps import SEED_STEPS_REACHED
     for claim_id, step in SEED_STEPS_REACHED.items():
         assert claim_id in CLAIMS and step in SEED_STEPS[1:], claim_id
-        recs = [r for r in COMMITTED if r["claim"] == claim_id]
+        recs = [r for r in COMMITTED if r.claim == claim_id]
         assert recs, claim_id
         for rec in recs:
-            assert figure_evidence.seeds_of(rec) >= step, (rec["key"], figure_evidence.seeds_of(rec), step)
+            assert figure_evidence.seeds_of(rec) >= step, (rec.key, figure_evidence.seeds_of(rec), step)

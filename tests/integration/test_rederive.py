@@ -5,9 +5,11 @@ import json
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from records import figure_objects, figures_text
 
 from claimcheck import evidence as figure_evidence
 from claimcheck import rederive as engine_rederive
@@ -50,16 +52,16 @@ def _test(nodeid, outcome, reason="", rule="trained/1", ts="2026-12-01T00:00:00+
 def _first(group: str) -> dict:
     """The first committed, current record of a results group (its runs', or for cost its figures' prefix)."""
     current = [r for r in COMMITTED if figure_evidence.stale(CHAPTER, r) is None
-               and spec_for(r["key"]).kind in ("trained", "rate", "within", "timed", "converges")]
+               and spec_for(r.key).kind in ("trained", "rate", "within", "timed", "converges")]
     if group == "cost":
-        return next(r for r in current if r["key"].startswith("cost."))
-    return next(r for r in current if any(run["group"] == group for run in r["runs"]))
+        return next(r for r in current if r.key.startswith("cost."))
+    return next(r for r in current if any(run.group == group for run in r.runs))
 
 
-def _changed(rec: dict) -> dict:
+def _changed(rec) -> dict:
     """The record's measured values with one changed enough to flip its verdict (holds to
     refuted, anything else to holds)."""
-    spec, d = spec_for(rec["key"]), json.loads(json.dumps(rec["measured"]))
+    spec, d = spec_for(rec.key), json.loads(json.dumps(rec.measured))
     holds = decide(spec, d).holds
     if spec.kind in ("trained", "rate"):
         # every seed moved past the stated figure by far more than its tolerance, or onto it
@@ -84,27 +86,23 @@ def _changed(rec: dict) -> dict:
 
 @pytest.mark.parametrize("group", ["norm", "scale", "ladder", "positions", "winograd", "cost"])
 def test_a_changed_measurement_in_each_results_group_is_caught_naming_the_figure(group, tmp_path):
-    records = json.loads(json.dumps(COMMITTED))
     target = _first(group)
-    for rec in records:
-        if rec["key"] == target["key"]:
-            rec["measured"] = _changed(rec)
+    records = [replace(rec, measured=_changed(rec)) if rec.key == target.key else rec for rec in COMMITTED]
     path = tmp_path / "figures.json"
     path.write_text(figure_evidence.dumps(records))
     r = _run(f"--evidence={path}")
     assert r.returncode == 1, r.stdout + r.stderr
-    assert f"DIFFERS {target['key']}: committed {target['verdict']}, decided now" in r.stdout, r.stdout
+    assert f"DIFFERS {target.key}: committed {target.verdict}, decided now" in r.stdout, r.stdout
     assert ", 1 differ" in r.stdout
 
 
 def test_a_figure_the_table_now_prints_differently_is_named(tmp_path):
-    records = json.loads(json.dumps(COMMITTED))
-    rec = next(r for r in records if r["figures"])
-    rec["printed"] = ["12345"]
+    rec = next(r for r in COMMITTED if r.figures)
+    records = [replace(r, printed=["12345"]) if r is rec else r for r in COMMITTED]
     path = tmp_path / "figures.json"
     path.write_text(figure_evidence.dumps(records))
     r = _run(f"--evidence={path}")
-    assert r.returncode == 1 and f"CHANGED {rec['key']}: decided against ['12345']" in r.stdout
+    assert r.returncode == 1 and f"CHANGED {rec.key}: decided against ['12345']" in r.stdout
 
 
 @pytest.mark.parametrize(("text", "why"), [
@@ -120,10 +118,10 @@ def test_corrupt_figure_evidence_is_named(tmp_path, text, why):
 
 
 def test_a_record_of_an_unknown_figure_or_verdict_is_named(tmp_path):
-    records = json.loads(json.dumps(COMMITTED))
+    records = figure_objects(COMMITTED)
     records[0]["figures"], records[1]["verdict"] = ["no.such_figure"], "maybe"
     path = tmp_path / "figures.json"
-    path.write_text(figure_evidence.dumps(records))
+    path.write_text(figures_text(records))
     r = _run(f"--evidence={path}")
     assert r.returncode == 2 and "no.such_figure" in r.stderr, r.stderr
 
@@ -145,7 +143,7 @@ def test_a_verdict_changed_in_verdicts_json_or_a_figure_record_dropped_is_caught
     (tmp_path / "verdicts.json").write_text((ROOT / "results" / "verdicts.json").read_text())
     (tmp_path / "figures.json").write_text(figure_evidence.dumps(COMMITTED[1:]))
     r = _run(f"--evidence={tmp_path / 'figures.json'}")
-    assert r.returncode == 1 and "no figure record" in r.stdout and COMMITTED[0]["key"] in r.stdout, r.stdout
+    assert r.returncode == 1 and "no figure record" in r.stdout and COMMITTED[0].key in r.stdout, r.stdout
 
 
 def test_the_committed_verdicts_all_name_their_rule():

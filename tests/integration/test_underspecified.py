@@ -8,8 +8,10 @@ import json
 import re
 import shutil
 import subprocess
+from dataclasses import replace
 
 import pytest
+from records import figure, figure_objects
 
 from claimcheck import evidence as figure_evidence
 from claimcheck.evidence import RecordError, file_of, redecide
@@ -31,14 +33,14 @@ READING = DECLARED_READINGS["best held-out step"]
 AFTER, BEFORE = "2026-12-04T00:00:00+00:00", "2026-12-01T13:23:56+00:00"
 
 
-def _committed(key: str = "norm.prenorm") -> dict:
-    return json.loads(json.dumps(next(r for r in figure_evidence.load(CHAPTER, FILE) if r["key"] == key)))
+def _committed(key: str = "norm.prenorm"):
+    return next(r for r in figure_evidence.load(CHAPTER, FILE) if r.key == key)
 
 
 def _planted(date: str, values=(37.80, 37.83, 37.84), name: str = READING.name) -> dict:
     """The committed pre-norm record (its primary reading refuted: 51.97 over 3 seeds against 37.82) with a planted
-    reading of the declared choice, measured at `date`."""
-    rec = _committed()
+    reading of the declared choice, measured at `date`: its JSON object, for a test to edit and type (`figure`)."""
+    (rec,) = figure_objects([_committed()])
     rec["reading"] = {"name": name, "measured": {"values": list(values)}, "date": date,
                       "runs": [{"group": "errata", "recipe": "prenorm_stopped_500", "seed": s, "key": "x"}
                                for s in range(len(values))]}
@@ -48,23 +50,23 @@ def _planted(date: str, values=(37.80, 37.83, 37.84), name: str = READING.name) 
 def test_a_planted_reading_declared_before_its_measurement_makes_a_refuted_figure_underspecified():
     rec = _planted(AFTER)
     assert figure_evidence.problems(CHAPTER, rec) == []
-    d = redecide(CHAPTER, rec)
+    d = redecide(CHAPTER, figure(rec))
     assert d.verdict == "underspecified", d.why
     assert "the chapter should say which checkpoint" in d.why
 
 
 def test_a_planted_reading_measured_before_its_declaration_counts_for_nothing():
-    d = redecide(CHAPTER, _planted(BEFORE))
+    d = redecide(CHAPTER, figure(_planted(BEFORE)))
     assert d.verdict == "refuted" and "counts for nothing" in d.why, d.why
 
 
 def test_a_reading_that_does_not_reproduce_or_a_primary_that_holds_is_left_alone():
-    assert redecide(CHAPTER, _planted(AFTER, values=(45.0, 45.2, 44.9))).verdict == "refuted"
+    assert redecide(CHAPTER, figure(_planted(AFTER, values=(45.0, 45.2, 44.9)))).verdict == "refuted"
     holds = _planted(AFTER)
     holds["measured"]["values"] = [37.81, 37.82, 37.83]
-    assert redecide(CHAPTER, holds).verdict == "holds"               # a reading never moves a verdict but a refutation
+    assert redecide(CHAPTER, figure(holds)).verdict == "holds"       # a reading never moves a verdict but a refutation
     two = _planted(AFTER, values=(37.8, 37.82))
-    assert redecide(CHAPTER, two).verdict == "refuted"               # too few seeds reproduce nothing
+    assert redecide(CHAPTER, figure(two)).verdict == "refuted"       # too few seeds reproduce nothing
 
 
 @pytest.mark.parametrize("change,field", [
@@ -77,7 +79,7 @@ def test_an_undeclared_or_malformed_reading_is_an_error_naming_the_field(change,
     rec = _planted(AFTER)
     change(rec)
     with pytest.raises(RecordError) as e:
-        redecide(CHAPTER, rec)
+        redecide(CHAPTER, figure(rec))
     assert e.value.field == field
 
 
@@ -85,8 +87,8 @@ def test_underspecified_end_to_end_rederive_claim_errata_and_counts(tmp_path, ca
     for path in FILE.parent.glob("*.json"):          # the run records the figure records name
         if path.name not in ("figures.json", "verdicts.json"):
             shutil.copy(path, tmp_path / path.name)
-    records = [r for r in figure_evidence.load(CHAPTER, FILE) if r["key"] != "norm.prenorm"]
-    planted = dict(_planted(AFTER), verdict="underspecified")
+    records = [r for r in figure_evidence.load(CHAPTER, FILE) if r.key != "norm.prenorm"]
+    planted = figure(dict(_planted(AFTER), verdict="underspecified"))
     (tmp_path / "figures.json").write_text(figure_evidence.dumps([*records, planted]))
     verdicts = json.loads((FILE.parent / "verdicts.json").read_text())
     claim = next(c for c in verdicts["claims"] if c["id"] == "norm.prenorm_needs_no_warmup")
@@ -120,9 +122,9 @@ def test_the_committed_reading_was_measured_after_its_declaration_and_makes_the_
     refuted.  The three pre-norm runs that score the whole held-out split were trained after the
     declaration; the primary reading refutes 37.82, the best held-out step reproduces it."""
     rec = _committed()
-    assert rec["reading"]["name"] == READING.name and rec["reading"]["date"] > READING.declared
-    assert rec["verdict"] == "underspecified" and redecide(CHAPTER, rec).verdict == "underspecified"
-    early = dict(rec, reading=dict(rec["reading"], date="2026-12-01T00:00:00+00:00"))
+    assert rec.reading.name == READING.name and rec.reading.date > READING.declared
+    assert rec.verdict == "underspecified" and redecide(CHAPTER, rec).verdict == "underspecified"
+    early = replace(rec, reading=replace(rec.reading, date="2026-12-01T00:00:00+00:00"))
     assert "counts for nothing" in redecide(CHAPTER, early).why and redecide(CHAPTER, early).verdict == "refuted"
 
 
@@ -176,5 +178,5 @@ def test_a_live_test_with_a_declared_reading_is_underspecified_and_one_measured_
     test = {**outcome[AFTER], "claims": [claim["id"]],
             "runs": [{"group": "norm", "recipe": "prenorm", "seed": s, "key": f"k{s}"} for s in range(3)]}
     (rec,) = figure_evidence.from_test(CHAPTER, test, {"timestamp": AFTER})
-    assert rec["verdict"] == "underspecified" and rec["reading"]["runs"] == test["runs"]
+    assert rec.verdict == "underspecified" and figure_evidence.encode(rec)["reading"]["runs"] == test["runs"]
     assert redecide(CHAPTER, rec).verdict == "underspecified"

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from claimcheck.evidence import file_of, load
+from claimcheck.evidence import as_test, file_of, load
 from claimcheck.verdicts import counts, only_readings, read_off_instrument
 from claims.chapter import CHAPTER
 from claims.chapter_figures import COST_INSTRUMENT, FIGURES, INSTRUMENT_DEVICE
@@ -32,12 +32,12 @@ def test_the_figure_table_sends_clock_and_allocator_figures_to_cuda_and_theory_t
 
 def test_no_committed_figure_record_is_decided_by_a_cpu_clock_or_allocator():
     records = load(CHAPTER, FILE)
-    off_cuda = [r for r in records if read_off_instrument(CHAPTER, r) and not str(r["device"]).startswith("cuda")]
+    off_cuda = [r for r in records if read_off_instrument(CHAPTER, as_test(r)) and not str(r.device).startswith("cuda")]
     assert off_cuda, "the committed evidence has CPU timing and peak-memory records, shown as readings"
-    assert [r["key"] for r in off_cuda if not only_readings(CHAPTER, r)] == []
-    theory = [r for r in records if "cost.converges_on_4" in r["figures"]]
-    assert sorted(r["measurement"] for r in theory) == ["op_counts/1", "op_counts/1"]
-    assert not any(read_off_instrument(CHAPTER, r) for r in theory)
+    assert [r.key for r in off_cuda if not only_readings(CHAPTER, as_test(r))] == []
+    theory = [r for r in records if "cost.converges_on_4" in r.figures]
+    assert sorted(r.measurement for r in theory) == ["op_counts/1", "op_counts/1"]
+    assert not any(read_off_instrument(CHAPTER, as_test(r)) for r in theory)
 
 
 def test_no_committed_verdict_counts_a_cpu_clock_or_allocator():
