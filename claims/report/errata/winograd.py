@@ -23,9 +23,8 @@ BLOCK2 = {which: f"winograd.block2_routing: block 2, {which} adjectives: argmax 
 
 def _rows_moved(f: Facts) -> list[float]:
     """How far the first-layer rows of the two sentences lie apart at initialisation, per seed measured."""
-    moved = [(f.measured("winograd.block1_same_row_argument",
-                         f"winograd.block1_same_row_argument: seed {s}") or {}).get("row difference")
-             for s in range(3)]
+    claim = "winograd.block1_same_row_argument"
+    moved = [(f.measured(claim, f"{claim}: seed {s}") or {}).get("row difference") for s in range(3)]
     return [m for m in moved if isinstance(m, (int, float))]
 
 
@@ -132,12 +131,9 @@ def _block2_sentence(f: Facts) -> str:
 
 
 def _answers(f: Facts, kind: str, part: str, what: str) -> list[float]:
-    """Per seed, the fraction of answers of the uniform average that go to `what`
-    (claims/test_readings.py: the referent, the other noun, an absent noun, ...), the held-out
-    referent and other noun read from the runs (fixtures/setup.py HELD_OUT_ANSWERS_IN_RUNS); [] until
-    the reading is measured."""
+    """Per seed, the share of the uniform average's answers going to `what` (claims/test_readings.py)."""
     measured = f.readings.get(f"winograd: answers of {kind}", {})
-    if part == "held out" and what in HELD_OUT_ANSWERS_IN_RUNS and measured:
+    if part == "held out" and what in HELD_OUT_ANSWERS_IN_RUNS and measured:       # the runs' own count
         return f.per_run("winograd", f"winograd_{kind}", HELD_OUT_ANSWERS_IN_RUNS[what])
     return measured.get(part, {}).get(what, [])
 
@@ -218,9 +214,8 @@ def _winograd_readings(kinds: tuple[str, ...], wrong_noun: bool = False) -> Call
     return reading
 
 
-# No alternative reading was trained for these figures (the Winograd readings are for the uniform
-# average's and the cheatable task's accuracies); their causes, where found, are measured on the
-# setup as the chapter states it.
+# No alternative reading was trained for these figures (the Winograd readings are for the uniform average's
+# and the cheatable task's accuracies); their causes, where found, are measured on the stated setup.
 _NO_READINGS = lambda f: [("none tried (the Winograd readings trained cover the uniform average's and the "
                           "cheatable task's accuracies)")]
 
