@@ -19,13 +19,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from claimcheck import evidence, verdict_file
 from claimcheck.files import SaveError, Transaction, recover
+from claimcheck.records import ClaimVerdict
 from claimcheck.store import EvidenceError, read_json, save_lock
-from claimcheck.verdicts import summarise_claim
 
 if TYPE_CHECKING:
     from claimcheck.chapter import Chapter
@@ -43,22 +44,29 @@ def _copy_of_table(chapter: Chapter, claim: str, field: str, value) -> bool:
         and value == entry.value
 
 
+def _json(x) -> str:
+    return json.dumps(x, sort_keys=True, default=str)
+
+
 class ConversionError(ValueError):
     """A conversion that would change what a reader sees: names the file, the claim and what moved."""
 
 
-def _without_copies(chapter: Chapter, data: dict) -> dict:
+def _without_copies(chapter: Chapter, claims: list[ClaimVerdict]) -> list[ClaimVerdict]:
+    """The claims with no record copying the figure table, each verdict as its tests then give it."""
     def strip(cid, records):
         return [{k: v for k, v in r.items() if not _copy_of_table(chapter, cid, k, v)} if isinstance(r, dict) else r
                 for r in records]
-    return {"claims": [summarise_claim(chapter, c["id"], [dict(t, records=strip(c["id"], t.get("records") or []))
-                                                          for t in c["tests"]], True)
-                       for c in data["claims"]]}
+    out = []
+    for c in claims:
+        tests = [replace(t, records=strip(c.id, t.records)) for t in c.tests]
+        out.append(ClaimVerdict(c.id, verdict_file.verdict_of(chapter, c.id, tests), tests))
+    return out
 
 
-def verdict_counts(data: dict) -> dict:
+def verdict_counts(claims: list[ClaimVerdict]) -> dict:
     """{claim: (verdict, {test key: outcome})} of verdicts as read (claimcheck/verdict_file.py load)."""
-    return {c["id"]: (c["verdict"], {t["key"]: t["outcome"] for t in c["tests"]}) for c in data["claims"]}
+    return {c.id: (c.verdict, {t.key: t.outcome for t in c.tests}) for c in claims}
 
 
 def convert(chapter: Chapter, results_dir: Path) -> dict[str, str]:
@@ -76,15 +84,14 @@ def convert(chapter: Chapter, results_dir: Path) -> dict[str, str]:
     if verdicts_path.exists():
         before = _without_copies(chapter, verdict_file.load(chapter, verdicts_path, records))
         stored = {c["id"]: c.get("verdict") for c in read_json(verdicts_path, "committed verdicts")["claims"]}
-        moved = [f"claim {cid}: stored {stored[cid]!r}, its tests give {c['verdict']!r}"
-                 for cid, c in ((c["id"], c) for c in before["claims"]) if stored.get(cid) != c["verdict"]]
+        moved = [f"claim {c.id}: stored {stored[c.id]!r}, its tests give {c.verdict!r}"
+                 for c in before if stored.get(c.id) != c.verdict]
         if moved:
             raise ConversionError(f"{verdicts_path}: " + "; ".join(moved))
         text = verdict_file.dumps(chapter, before, records, evidence.run_files_beside(verdicts_path))
-        after = verdict_file.expanded(chapter, json.loads(text), verdicts_path, records)
-        if json.dumps(after, sort_keys=True, default=str) != json.dumps(before, sort_keys=True, default=str):
-            changed = [c["id"] for c, d in zip(before["claims"], after["claims"])
-                       if json.dumps(c, sort_keys=True, default=str) != json.dumps(d, sort_keys=True, default=str)]
+        after = [verdict_file.plain(c) for c in verdict_file.expanded(chapter, json.loads(text), verdicts_path, records)]
+        if _json(after) != _json([verdict_file.plain(c) for c in before]):
+            changed = [c.id for c, d in zip(before, after) if _json(verdict_file.plain(c)) != _json(d)]
             raise ConversionError(f"{verdicts_path}: converted, claims {', '.join(changed)} would read differently")
         if verdicts_path.read_text() != text:
             out[verdicts_path.name] = text

@@ -9,8 +9,10 @@ reads the dataclass's fields and raises a `RecordFieldError` naming the file, th
 or index) and the field; the codecs (claimcheck/evidence.py for figures.json,
 claimcheck/verdict_file.py for verdicts.json, a text's run records) call it on every record they
 read.  A figure record is handed on as the FigureRecord it gives (claimcheck/evidence.py load:
-its readers take its fields by name); a test's outcome, a claim's verdict and a run record are
-checked, then read on as the JSON objects they were.
+its readers take its fields by name), and so is a committed claim, as the ClaimVerdict of its
+tests' TestOutcomes (claimcheck/verdict_file.py load); a test's own records, the report's rows
+of the merged claims, a fresh run's tests and a run record are checked, then read on as the
+JSON objects they were.
 
 Why dataclasses and a validator of our own rather than pydantic (docs/evidence.md): the engine
 imports nothing a text's package does not already have (the report and `python -m
@@ -81,22 +83,23 @@ class TestOutcome:
     """One test's outcome in results/verdicts.json, keyed by what it measured (`key`: its figure
     record keys, " & "-joined).  Its records hold what its figure records do not: the stated
     figure, the tolerance, the label; a measured value its figure record holds is referred to
-    by key (claimcheck/verdict_file.py), never copied."""
+    by key (claimcheck/verdict_file.py), never copied.  Its fields stand in the order the file
+    writes them (claimcheck/verdicts.py test_object: the one encoder)."""
     __test__ = False                   # not a pytest test class
     nodeid: str
     outcome: str
-    key: Union[str, None] = None       # noqa: UP007 -- None in a run's report for a test that recorded nothing
     reason: str = ""
-    records: list[dict] = ()
-    figures: list[str] = ()
+    records: list[dict] = field(default_factory=list)
     tier: Union[str, None] = None      # noqa: UP007
     device: Union[str, None] = None    # noqa: UP007
+    figures: list[str] = field(default_factory=list)
+    runs: Union[list[RunRef], None] = None    # noqa: UP007 -- the trained runs it came from; None: it names none
     seconds: Union[float, None] = None    # noqa: UP007
     timestamp: Union[str, None] = None    # noqa: UP007
     torch: Union[str, None] = None     # noqa: UP007
     python: Union[str, None] = None    # noqa: UP007
     source: Union[str, None] = None    # noqa: UP007
-    runs: Union[list[RunRef], None] = None    # noqa: UP007
+    key: Union[str, None] = None       # noqa: UP007 -- None in a run's report for a test that recorded nothing
 
 
 @dataclass(frozen=True)

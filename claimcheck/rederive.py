@@ -45,7 +45,7 @@ from claimcheck.evidence import (
     stale,
 )
 from claimcheck.files import SaveError
-from claimcheck.records import FigureRecord
+from claimcheck.records import ClaimVerdict, FigureRecord
 from claimcheck.run_refs import RunIndex
 from claimcheck.store import EvidenceError, check_file, reading
 from claimcheck.verdicts import COMMITTED_TIERS, FIGURE_VERDICTS, only_readings, record_key
@@ -84,28 +84,28 @@ def compare(chapter: Chapter, records: list[FigureRecord], path: Path) -> dict:
     return out
 
 
-def against_verdicts(chapter: Chapter, records: list[FigureRecord], verdicts: dict) -> list[str]:
+def against_verdicts(chapter: Chapter, records: list[FigureRecord], verdicts: list[ClaimVerdict]) -> list[str]:
     """Where results/figures.json and results/verdicts.json disagree: a committed trained or slow
     test whose records have no figure record, or whose outcome is not what its figure records
     say (holds: every one holds; refuted: one at least), and a figure record no committed test
     carries.  One line per disagreement."""
     by_key = {r.key: r for r in records}
     carried, out = set(), []
-    for c in verdicts.get("claims", []):
-        for t in c.get("tests", []):
-            if t.get("outcome") not in FIGURE_VERDICTS or t.get("tier") not in COMMITTED_TIERS:
+    for c in verdicts:
+        for t in c.tests:
+            if t.outcome not in FIGURE_VERDICTS or t.tier not in COMMITTED_TIERS:
                 continue
-            keys = [record_key(chapter, rec, c["id"]) for rec in t.get("records") or []]
+            keys = [record_key(chapter, rec, c.id) for rec in t.records]
             carried.update(keys)
             missing = [k for k in keys if k not in by_key]
-            missing += [f"{k} (a value it refers to)" for k in verdict_file.dangling(t.get("records"))]
+            missing += [f"{k} (a value it refers to)" for k in verdict_file.dangling(t.records)]
             if missing or not keys:
-                out.append(f"{c['id']} {t.get('key')}: {t['outcome']} in verdicts.json, but no figure record "
+                out.append(f"{c.id} {t.key}: {t.outcome} in verdicts.json, but no figure record "
                            f"{', '.join(missing) or 'at all'}")
                 continue
             says = [by_key[k].verdict for k in keys]
-            if outcome_of(says) != t["outcome"]:
-                out.append(f"{c['id']} {t.get('key')}: {t['outcome']} in verdicts.json, "
+            if outcome_of(says) != t.outcome:
+                out.append(f"{c.id} {t.key}: {t.outcome} in verdicts.json, "
                            f"{', '.join(says)} in figures.json")
     out += [f"{k}: a figure record no committed test carries" for k in sorted(set(by_key) - carried)]
     return out
@@ -148,7 +148,7 @@ def render(result: dict, seconds: float, path: Path) -> str:
     return "\n".join(lines)
 
 
-def _read(chapter: Chapter, a, verdicts_path: Path) -> tuple[list[FigureRecord], dict | None]:
+def _read(chapter: Chapter, a, verdicts_path: Path) -> tuple[list[FigureRecord], list[ClaimVerdict] | None]:
     """The figure records and the committed verdicts; EvidenceError or FigureEvidenceError naming the file."""
     records = load(chapter, Path(a.evidence))          # read_json: a FIFO, a device, a huge file refused unread
     # a --verdicts given is read or refused; the default one, beside --evidence, may be absent

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from claimcheck import evidence as figure_evidence
 from claimcheck import verdict_file
 from claimcheck.files import Transaction, recover
-from claimcheck.records import FigureRecord
+from claimcheck.records import ClaimVerdict, FigureRecord, TestOutcome, check
 from claimcheck.run_refs import RunIndex
 from claimcheck.store import EvidenceError, check_staged, save_lock
 from claimcheck.verdicts import (
@@ -30,15 +30,15 @@ from claimcheck.verdicts import (
     merge,
     record_key,
     shared_keys,
-    summarise_claim,
 )
 
 if TYPE_CHECKING:
     from claimcheck.chapter import Chapter
 
 
-def load_verdicts(chapter: Chapter, path: Path, figures: list[FigureRecord] | None = None, run_file=None) -> dict:
-    """results/verdicts.json, checked and expanded by its one codec (claimcheck/verdict_file.py):
+def load_verdicts(chapter: Chapter, path: Path, figures: list[FigureRecord] | None = None, run_file=None
+                  ) -> list[ClaimVerdict]:
+    """results/verdicts.json's claims, each a ClaimVerdict of its one codec (claimcheck/verdict_file.py):
     EvidenceError names the file, the claim and test, and the field.  `run_file`: the run records
     its references name (by default the files beside it)."""
     runs = RunIndex(chapter, run_file) if run_file is not None else None
@@ -94,10 +94,11 @@ def _figure_records(chapter: Chapter, test: dict, meta: dict) -> list[FigureReco
         raise EvidenceError(str(e)) from None
 
 
-def _as_committed(chapter: Chapter, c: dict, prev: dict | None) -> dict:
-    """The claim to store: its decided trained and slow tests (the fast ones are run again in
-    seconds, never committed), keyed by what they measured; each test the run did not decide anew
-    is the committed test, unchanged."""
+def _as_committed(chapter: Chapter, c: dict, prev: ClaimVerdict | None) -> ClaimVerdict:
+    """The claim to store (`c`: the merged report's row of it): its decided trained and slow tests
+    (the fast ones are run again in seconds, never committed), keyed by what they measured, each a
+    TestOutcome checked by the one validator; each test the run did not decide anew is the
+    committed test, unchanged."""
     tests = [t if t.get("key") else dict(t, key=evidence_key(chapter, t, c["id"])) for t in c["tests"]
              if t["outcome"] in DECIDED and t.get("tier") in COMMITTED_TIERS]
     unkeyed = [t["nodeid"] for t in tests if not t.get("key")]
@@ -111,20 +112,15 @@ def _as_committed(chapter: Chapter, c: dict, prev: dict | None) -> dict:
                             "each is kept apart; nothing saved")
     # the same thing measured again under another test (its gpu case on the CPU, a renamed test):
     # the fresh evidence replaces the committed
-    tests = [t for t in tests if t.get("source") != "committed" or t["key"] not in {f["key"] for f in fresh}]
-    if tests != c["tests"]:
-        c = summarise_claim(chapter, c["id"], tests, True)
-    if not prev:
-        return c
-    old = {ident(t): t for t in prev.get("tests", [])}
-    tests = []
-    for t in c["tests"]:
-        was = old.get(ident(t))
-        same = was is not None and was.get("timestamp") == t.get("timestamp") and was.get("outcome") == t.get("outcome")
-        tests.append(was if same else t)
-    if tests == prev.get("tests"):
-        return prev
-    return summarise_claim(chapter, c["id"], tests, True)
+    tests = [check(TestOutcome, t, f"claim {c['id']}: test {t['nodeid']}") for t in tests
+             if t.get("source") != "committed" or t["key"] not in {f["key"] for f in fresh}]
+    if prev is not None:
+        old = {ident(t): t for t in prev.tests}
+        tests = [was if was is not None and (was.timestamp, was.outcome) == (t.timestamp, t.outcome) else t
+                 for t, was in ((t, old.get(ident(t))) for t in tests)]
+        if tests == prev.tests:
+            return prev
+    return ClaimVerdict(c["id"], verdict_file.verdict_of(chapter, c["id"], tests), tests)
 
 
 def _stage_figures(chapter: Chapter, tx: Transaction, results_dir: Path, saved, fresh: dict,
@@ -143,17 +139,17 @@ def _stage_figures(chapter: Chapter, tx: Transaction, results_dir: Path, saved, 
     ran = {(c["id"], base_nodeid(t["nodeid"])): t for c in fresh.get("claims", []) for t in c.get("tests", [])}
     kept = set()                    # the key of every record of every decided trained or slow test kept
     for c in saved:
-        for t in c["tests"]:
+        for t in c.tests:
             # every verdict a figure record can hold keeps its records ("fails" is a bug, never evidence):
             # an undecided figure at the seeds' cap is committed as undecided (docs/figure-rule.md)
-            if t["outcome"] not in FIGURE_VERDICTS or t.get("tier") not in COMMITTED_TIERS:
+            if t.outcome not in FIGURE_VERDICTS or t.tier not in COMMITTED_TIERS:
                 continue
-            kept.update(record_key(chapter, rec, c["id"]) for rec in t.get("records") or [])
-            mine = ran.get((c["id"], base_nodeid(t["nodeid"])))
-            if mine is not None and mine.get("timestamp") == t.get("timestamp"):     # decided by this run
+            kept.update(record_key(chapter, rec, c.id) for rec in t.records)
+            mine = ran.get((c.id, base_nodeid(t.nodeid)))
+            if mine is not None and mine.get("timestamp") == t.timestamp:     # decided by this run
                 meta = fresh.get("meta") or {}
-                found = decided.get((c["id"], base_nodeid(t["nodeid"])))
-                for r in found if found is not None else _figure_records(chapter, dict(mine, claims=[c["id"]]), meta):
+                found = decided.get((c.id, base_nodeid(t.nodeid)))
+                for r in found if found is not None else _figure_records(chapter, dict(mine, claims=[c.id]), meta):
                     if _measured_nothing(mine, meta):
                         r = _provenance(chapter, r, before.get(r.key), results_dir)
                     records[r.key] = r
@@ -238,14 +234,11 @@ def _provenance(chapter: Chapter, rec: FigureRecord, committed: FigureRecord | N
                    device=each(r.get("device") for r in found), torch=each(r.get("torch") for r in found))
 
 
-def _without_decisions(c: dict) -> dict:
+def _without_decisions(c: ClaimVerdict) -> ClaimVerdict:
     """A claim as verdicts.json keeps it: a decision's inputs live once, in figures.json."""
     def strip(records):
         return [{k: v for k, v in r.items() if k != "decision"} if isinstance(r, dict) else r for r in records]
-    out = dict(c, tests=[dict(t, records=strip(t["records"])) if "records" in t else t for t in c.get("tests", [])])
-    if "records" in c:
-        out["records"] = strip(c["records"])
-    return out
+    return replace(c, tests=[replace(t, records=strip(t.records)) for t in c.tests])
 
 
 def save_run(chapter: Chapter, fresh: dict, evidence, results_dir: Path, replace_weaker: bool = False) -> list[str]:
@@ -257,8 +250,9 @@ def save_run(chapter: Chapter, fresh: dict, evidence, results_dir: Path, replace
     with save_lock(results_dir), ExitStack() as held:
         lines += recover(results_dir)
         committed = load_verdicts(chapter, path)
-        kept = {c["id"]: c for c in committed["claims"]}
-        for c, note in stronger_evidence(merge(chapter, fresh, committed), kept, replace_weaker):
+        kept = {c.id: c for c in committed}
+        rows = {c.id: verdict_file.summary(chapter, c) for c in committed}     # their seeds, as the report's rows
+        for c, note in stronger_evidence(merge(chapter, fresh, committed), rows, replace_weaker):
             if note:
                 lines.append(note)
             else:
@@ -268,7 +262,7 @@ def save_run(chapter: Chapter, fresh: dict, evidence, results_dir: Path, replace
             # the text's evidence first (its run records among it): the figure records refer to those runs
             carried = evidence.save(tx, held)
             figures, records = _stage_figures(chapter, tx, Path(results_dir), kept.values(), fresh, decided)
-            new = {"claims": [_without_decisions(c) for c in sorted(kept.values(), key=lambda c: c["id"])]}
+            new = [_without_decisions(c) for c in sorted(kept.values(), key=lambda c: c.id)]
             text = verdict_file.dumps(chapter, new, records, _run_files(tx))
             # written whenever a figure record changes too, not only its claims: its references are to
             # the figure records saved with it, so a record replaced rewrites every test that referred to it

@@ -27,9 +27,12 @@ as its claims' tests; `python -m claims.convert` (claimcheck/convert.py) rewrite
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import math
 import statistics
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,7 +41,7 @@ from claimcheck import records as typed
 from claimcheck.decide import RuleInputError, spread
 from claimcheck.run_refs import RunIndex
 from claimcheck.store import EvidenceError, read_json
-from claimcheck.verdicts import record_key, summarise_claim
+from claimcheck.verdicts import record_key, summarise_claim, test_object
 
 if TYPE_CHECKING:
     from claimcheck.chapter import Chapter
@@ -183,7 +186,7 @@ def shown_ref(ref: dict) -> str:
 def _shared(earlier: dict, ref: dict, where: str):
     """The value a reference to an earlier test's record names, or RecordFieldError naming it."""
     test = earlier.get((ref.get(CLAIM), ref.get(TEST)))
-    value = test.get("records") if test is not None and isinstance(ref.get(AT), list) else None
+    value = test.records if test is not None and isinstance(ref.get(AT), list) else None
     for step in ref.get(AT) or [None]:
         ok = (isinstance(value, list) and isinstance(step, int) and 0 <= step < len(value)) or \
              (isinstance(value, dict) and step in value)
@@ -348,22 +351,21 @@ def expand_record(chapter: Chapter, claim: str, rec: dict, figures: dict[str, ty
 
 
 def load(chapter: Chapter, path: Path, figures: list[typed.FigureRecord] | None = None, dangling: bool = False,
-         runs: RunIndex | None = None) -> dict:
-    """{"claims": [claim, ...]}: the file's claims, every record checked (claimcheck/records.py)
-    and expanded (each reference resolved against `figures`, by default results/figures.json
-    beside it; each claim summarised from its tests).  EvidenceError (RecordFieldError) names the
-    file, the claim and test, and the field.  `dangling`: a reference to a figure record that is
-    not there is left unresolved, for the re-derivation to name the record missing (exit 1), as it
-    names a test whose figure record was dropped."""
+         runs: RunIndex | None = None) -> list[typed.ClaimVerdict]:
+    """The file's claims, each a ClaimVerdict (`decode`: every record checked by the one validator,
+    claimcheck/records.py, each reference resolved against `figures`, by default
+    results/figures.json beside it).  EvidenceError (RecordFieldError) names the file, the claim
+    and test, and the field.  `dangling`: a reference to a figure record that is not there is left
+    unresolved, for the re-derivation to name the record missing (exit 1), as it names a test
+    whose figure record was dropped."""
     path = Path(path)
     if not path.exists():
-        return {"claims": []}
+        return []
     return expanded(chapter, read_json(path, "committed verdicts"), path, figures, dangling, runs)
 
 
 def expanded(chapter: Chapter, data, path: Path, figures: list[typed.FigureRecord] | None = None,
-             dangling: bool = False,
-             runs: RunIndex | None = None) -> dict:
+             dangling: bool = False, runs: RunIndex | None = None) -> list[typed.ClaimVerdict]:
     """`load` of the file's parsed JSON `data` (`path` names it in errors, and finds figures.json
     and, unless `runs` is given, the run records beside it)."""
     runs = runs if runs is not None else RunIndex(chapter, evidence.run_files_beside(Path(path)))
@@ -373,35 +375,78 @@ def expanded(chapter: Chapter, data, path: Path, figures: list[typed.FigureRecor
     if schema not in (1, SCHEMA) or sorted(data) != sorted(["claims"] + (["schema"] if "schema" in data else [])):
         raise EvidenceError(f"{path}: not committed verdicts of schema 1 or {SCHEMA} "
                             f"(an object of 'schema' and 'claims'; keys {sorted(data)})")
-    by_key = None
-    claims, earlier = [], {}
-    for i, c in enumerate(data["claims"]):
-        where = f"{path}: claim {i}" + (f" ({c.get('id')})" if isinstance(c, dict) else "")
-        if not isinstance(c, dict) or not isinstance(c.get("id"), str) or not isinstance(c.get("tests"), list):
-            raise EvidenceError(f"{where}: has no id or no tests list")
-        # schema 2 holds a claim's ID, verdict and tests only; schema 1's copies are not read
-        typed.check(typed.ClaimVerdict, dict(c, tests=[]) if schema == SCHEMA
-                    else {"id": c["id"], "verdict": str(c.get("verdict", "")), "tests": []}, where)
-        if c["id"] not in chapter.claims:
-            raise typed.RecordFieldError(where, "id", f"{c['id']!r} is not a claim of {chapter.named('claims')}")
-        tests = []
-        for j, t in enumerate(c["tests"]):
-            at = f"{path}: claim {c['id']}: test {j}" + (f" ({t.get('key')})" if isinstance(t, dict) else "")
-            typed.check(typed.TestOutcome, t, at)
-            if not t["key"]:            # committed: kept under what it measured (a run's report may hold none)
-                raise typed.RecordFieldError(at, "key", f"is {t['key']!r}: a test is kept under what it measured")
-            unknown = [f for f in t.get("figures", []) if f not in chapter.figures]
-            if unknown:
-                raise typed.RecordFieldError(at, "figures", f"holds {', '.join(map(repr, unknown))}, not a figure "
-                                             f"ID of {chapter.named('figures')}")
-            if _json(t).find(f'"{FIGURE}"') >= 0 and by_key is None:
-                by_key = _figures(chapter, path, figures)
-            tests.append(dict(t, records=[expand_record(chapter, c["id"], r, by_key or {}, f"{at}: record {k}", dangling,
-                                                        earlier, runs)
-                                          for k, r in enumerate(t.get("records") or [])]))
-            earlier[(c["id"], t["key"])] = tests[-1]
-        claims.append(summarise_claim(chapter, c["id"], tests, True))
-    return {"claims": claims}
+    by_key = functools.cache(lambda: _figures(chapter, path, figures))    # read where a test refers to it
+    earlier: dict[tuple[str, str], typed.TestOutcome] = {}
+    return [decode(chapter, c, f"{path}: claim {i}" + (f" ({c.get('id')})" if isinstance(c, dict) else ""),
+                   Reader(path, schema, by_key, earlier, runs, dangling))
+            for i, c in enumerate(data["claims"])]
+
+
+@dataclass(frozen=True)
+class Reader:
+    """What decoding a claim of one file needs besides the claim: the file (named in errors) and its
+    schema, its figure records by key (read once, where a test first refers to one), the tests read
+    before it (a value stored once is referred to from later tests), its run records, and whether a
+    reference to a figure record not there is left unresolved (`dangling`)."""
+    path: Path
+    schema: int
+    figures: Callable[[], dict[str, typed.FigureRecord]]
+    earlier: dict
+    runs: RunIndex | None = None
+    dangling: bool = False
+
+
+def decode(chapter: Chapter, c, where: str, read: Reader) -> typed.ClaimVerdict:
+    """The one decoder: a claim of the file as a ClaimVerdict, each test a TestOutcome with its
+    references resolved (`decode_test`), its verdict as its tests give it (claimcheck/verdicts.py
+    summarise_claim: a stored verdict its tests no longer give is not shown).  Schema 2 holds a
+    claim's ID, verdict and tests only; schema 1's copies are not read."""
+    if not isinstance(c, dict) or not isinstance(c.get("id"), str) or not isinstance(c.get("tests"), list):
+        raise EvidenceError(f"{where}: has no id or no tests list")
+    typed.check(typed.ClaimVerdict, dict(c, tests=[]) if read.schema == SCHEMA
+                else {"id": c["id"], "verdict": str(c.get("verdict", "")), "tests": []}, where)
+    if c["id"] not in chapter.claims:
+        raise typed.RecordFieldError(where, "id", f"{c['id']!r} is not a claim of {chapter.named('claims')}")
+    tests = []
+    for j, t in enumerate(c["tests"]):
+        at = f"{read.path}: claim {c['id']}: test {j}" + (f" ({t.get('key')})" if isinstance(t, dict) else "")
+        tests.append(decode_test(chapter, c["id"], t, at, read))
+        read.earlier[(c["id"], tests[-1].key)] = tests[-1]
+    return typed.ClaimVerdict(c["id"], verdict_of(chapter, c["id"], tests), tests)
+
+
+def decode_test(chapter: Chapter, claim: str, t, at: str, read: Reader) -> typed.TestOutcome:
+    """One stored test as a TestOutcome: checked by the one validator, kept under what it measured
+    (a run's report may hold a test with no key; the file never), of figures the figure table
+    knows, each of its records' references resolved (`expand_record`)."""
+    out = typed.check(typed.TestOutcome, t, at)
+    if not out.key:
+        raise typed.RecordFieldError(at, "key", f"is {out.key!r}: a test is kept under what it measured")
+    unknown = [f for f in out.figures if f not in chapter.figures]
+    if unknown:
+        raise typed.RecordFieldError(at, "figures", f"holds {', '.join(map(repr, unknown))}, not a figure "
+                                     f"ID of {chapter.named('figures')}")
+    figures = read.figures() if _json(t).find(f'"{FIGURE}"') >= 0 else {}
+    return replace(out, records=[expand_record(chapter, claim, r, figures, f"{at}: record {k}", read.dangling,
+                                               read.earlier, read.runs) for k, r in enumerate(out.records)])
+
+
+def verdict_of(chapter: Chapter, claim: str, tests: list[typed.TestOutcome]) -> str:
+    """A claim's verdict as its tests give it (claimcheck/verdicts.py summarise_claim)."""
+    return summarise_claim(chapter, claim, [encode_test(t) for t in tests], True)["verdict"]
+
+
+def summary(chapter: Chapter, c: typed.ClaimVerdict) -> dict:
+    """A committed claim as the report's row of it summarises it (its seeds, its statement...)."""
+    return summarise_claim(chapter, c.id, [encode_test(t) for t in c.tests], True)
+
+
+encode_test = test_object       # the one encoder of a test (claimcheck/verdicts.py: the merge's rows use it too)
+
+
+def plain(c: typed.ClaimVerdict) -> dict:
+    """A claim as a JSON object, its references resolved: what a reader sees of it."""
+    return {"id": c.id, "verdict": c.verdict, "tests": [encode_test(t) for t in c.tests]}
 
 
 def _figures(chapter: Chapter, path: Path, figures: list[typed.FigureRecord] | None) -> dict[str, typed.FigureRecord]:
@@ -411,26 +456,31 @@ def _figures(chapter: Chapter, path: Path, figures: list[typed.FigureRecord] | N
     return {r.key: r for r in figures}
 
 
-def dumps(chapter: Chapter, data: dict, figures: list[typed.FigureRecord], run_file: run_refs.RunFile | None = None
-          ) -> str:
-    """The file's text for `data` ({"claims": [...]}, as `load` gives it): each claim its ID,
-    verdict and tests, each value its figure record holds as a reference to it (`figures`: the
-    figure records it is saved with; `run_file`: the run records they name, as the file is saved
-    beside them)."""
+def encode(chapter: Chapter, c: typed.ClaimVerdict, figures: dict[str, typed.FigureRecord],
+           runs: RunIndex | None = None) -> dict:
+    """The one encoder of a claim: the object the file stores, its ID, verdict and tests, each test's
+    values its figure records hold written as references to them (`compact_test`)."""
+    return {"id": c.id, "verdict": c.verdict,
+            "tests": [compact_test(chapter, c.id, encode_test(t), figures, runs) for t in c.tests]}
+
+
+def dumps(chapter: Chapter, claims: list[typed.ClaimVerdict], figures: list[typed.FigureRecord],
+          run_file: run_refs.RunFile | None = None) -> str:
+    """The file's text for `claims` (as `load` gives them): each claim as `encode` writes it (`figures`:
+    the figure records it is saved with; `run_file`: the run records they name, as the file is
+    saved beside them), a measurement several tests record stored once (`_share`)."""
     by_key = {r.key: r for r in figures}
     runs = RunIndex(chapter, run_file) if run_file is not None else None
-    claims = [{"id": c["id"], "verdict": c["verdict"],
-               "tests": [compact_test(chapter, c["id"], t, by_key, runs) for t in c.get("tests", [])]}
-              for c in data["claims"]]
-    shared = _share(claims)
+    stored = [encode(chapter, c, by_key, runs) for c in claims]
+    shared = _share(stored)
     # kept only where reading it gives back every test exactly (else each test stands alone)
     try:
         back = expanded(chapter, json.loads(json.dumps({"schema": SCHEMA, "claims": shared}, default=str)),
                         Path(NAME), figures, runs=runs)
-        same = _json([c["tests"] for c in back["claims"]]) == _json([c.get("tests", []) for c in data["claims"]])
+        same = _json([plain(c)["tests"] for c in back]) == _json([plain(c)["tests"] for c in claims])
     except EvidenceError:
         same = False
-    return json.dumps({"schema": SCHEMA, "claims": shared if same else claims}, indent=1, default=str) + "\n"
+    return json.dumps({"schema": SCHEMA, "claims": shared if same else stored}, indent=1, default=str) + "\n"
 
 
 def _group(x) -> bool:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 from claimcheck.versions import stale
 
 if TYPE_CHECKING:
     from claimcheck.chapter import Chapter
+    from claimcheck.records import ClaimVerdict, TestOutcome
 
 # stale: decided under an older version of its rule, or measured under an older version of its
 # measurement (claimcheck/versions.py); never a plain holds/refuted
@@ -91,9 +93,21 @@ def evidence_key(chapter: Chapter, test: dict, claim: str) -> str | None:
     return " & ".join(dict.fromkeys(keys)) or None
 
 
-def ident(t: dict) -> str:
+def ident(t: TestOutcome) -> str:
     """What a committed test is matched by: its key, else (nothing recorded) its node id."""
-    return t.get("key") or base_nodeid(t["nodeid"])
+    return t.key or base_nodeid(t.nodeid)
+
+
+def test_object(t: TestOutcome) -> dict:
+    """The one encoder of a test's outcome: the JSON object results/verdicts.json stores (before
+    its references are written, claimcheck/verdict_file.py), a run's claims.json and the report's
+    merged.json hold, its fields in their order, its runs as objects and only where it names some.
+    Here, beside the arithmetic, because the merge makes the report's rows of committed tests with
+    it (this module is below the records, so it reads a TestOutcome by its fields alone)."""
+    out = asdict(t)
+    if t.runs is None:
+        del out["runs"]
+    return out
 
 
 def shared_keys(tests: list[dict]) -> frozenset:
@@ -299,10 +313,11 @@ def is_smoke(report: dict | None) -> bool:
     return bool(report) and report.get("meta", {}).get("scale") == "smoke"
 
 
-def merge(chapter: Chapter, fresh: dict, committed: dict) -> dict:
+def merge(chapter: Chapter, fresh: dict, committed: list[ClaimVerdict]) -> dict:
     """Per test, the newest decided evidence wins (a fresh fast run does not hide a committed
-    trained result of the same claim); each claim is then summarised again from its tests."""
-    old = {c["id"]: c for c in committed.get("claims", [])}
+    trained result of the same claim); each claim is then summarised again from its tests, each
+    committed test as the report's row of it (`test_object`)."""
+    old = {c.id: [test_object(t) for t in c.tests] for c in committed}
     out = []
     for c in fresh.get("claims", []):
         # A committed test is matched with the fresh test that measured the same thing at the same
@@ -313,7 +328,7 @@ def merge(chapter: Chapter, fresh: dict, committed: dict) -> dict:
         shared = shared_keys(tests)
         by_key = {(t["key"], t.get("tier")): i for i, t in enumerate(tests) if t["key"] and t["key"] not in shared}
         by_node = {t["nodeid"]: i for i, t in enumerate(tests)}
-        for t in old.get(c["id"], {}).get("tests", []):
+        for t in old.get(c["id"], []):
             t = dict(t, nodeid=base_nodeid(t["nodeid"]), key=t.get("key") or evidence_key(chapter, t, c["id"]), source="committed")
             i = by_key.get((t["key"], t.get("tier")), by_node.get(t["nodeid"]))
             mine = tests[i] if i is not None else None
@@ -358,12 +373,12 @@ def verdict_label(chapter: Chapter, c: dict) -> str:
     return c["verdict"] + (f" ({'; '.join(notes)})" if notes else "")
 
 
-def committed_only(chapter: Chapter, committed: dict) -> dict:
+def committed_only(chapter: Chapter, committed: list[ClaimVerdict]) -> dict:
     """A report with no fresh run: every registered claim from the committed evidence alone."""
-    old = {c["id"]: c for c in committed.get("claims", [])}
+    old = {c.id: c.tests for c in committed}
     # without a run nothing was collected: a claim with no committed verdict is "not run" (whether
     # a test carries it is known from a run's collection, tests/integration/test_report.py)
-    claims = [summarise_claim(chapter, cid, [dict(t, source="committed") for t in old.get(cid, {}).get("tests", [])
-                                    if t["outcome"] in DECIDED], True)
+    claims = [summarise_claim(chapter, cid, [dict(test_object(t), source="committed") for t in old.get(cid, [])
+                                    if t.outcome in DECIDED], True)
               for cid in chapter.claims]
     return finished(chapter, claims, {"source": "committed verdicts only (no fresh run)"})

@@ -5,11 +5,12 @@ record_key), since every reader refuses a record whose key does not match (an ed
 key).  A figure record is typed (claimcheck/records.py FigureRecord): a test that edits one as a
 hand would edits its JSON object (`figure_objects`, the codec's own encoding) and either types it
 again through the one validator (`figure`) or, where the edit is what the reader must refuse,
-writes the objects as they are (`figures_text`)."""
+writes the objects as they are (`figures_text`).  A committed claim is typed too (ClaimVerdict,
+its tests TestOutcomes): a test that plants one builds it from its JSON objects (`committed`)."""
 import json
 
 from claimcheck import evidence
-from claimcheck.records import FigureRecord, check
+from claimcheck.records import ClaimVerdict, FigureRecord, TestOutcome, check
 from fixtures import results
 from fixtures.recipes import RECIPES
 from fixtures.train import TRAINING_VERSION
@@ -40,3 +41,10 @@ def figures_text(objects: list[dict]) -> str:
     """A results/figures.json of JSON objects as a hand left them (a forged rule input, a malformed
     value): what the reader must refuse, written without the codec that would never write it."""
     return json.dumps({"schema": evidence.SCHEMA, "records": objects}, indent=1)
+
+
+def committed(claim: dict) -> ClaimVerdict:
+    """A committed claim (as results/verdicts.json's codec gives it) from its ID, verdict and its
+    tests' JSON objects, each test checked and typed by the one validator."""
+    return ClaimVerdict(claim["id"], claim["verdict"],
+                        [check(TestOutcome, t, f"a test's committed claim {claim['id']}") for t in claim["tests"]])

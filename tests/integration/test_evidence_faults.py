@@ -189,7 +189,7 @@ def test_3_an_installed_copy_outside_a_checkout_stops_with_a_clear_error_and_wri
 
 def test_5_the_readme_table_is_the_same_after_a_fast_run_and_a_not_slow_run():
     from claims.report import readme_report, readme_table
-    committed = {"claims": []}
+    committed = []
     fast = {"id": "cost.time_quadratic", "verdict": "holds", "tests": [
         {"nodeid": "claims/test_cost.py::test_a[cpu]", "outcome": "holds", "tier": "fast", "reason": "",
          "records": [], "timestamp": "t", "seconds": 0}]}

@@ -266,10 +266,10 @@ def test_a_run_metric_a_test_shows_beside_its_figure_is_read_from_the_run_and_it
     assert {k: ref[k] for k in ("$figure", "$at")} == {"$figure": "average.positions_gain",
                                                         "$at": ["$runs", "average", "val_ppl"]}
     read = verdict_file.load(CHAPTER, ROOT / "results" / "verdicts.json")
-    shown = next(t for c in read["claims"] if c["id"] == "average.positions_dont_help" for t in c["tests"])
+    shown = next(t for c in read if c.id == "average.positions_dont_help" for t in c.tests)
     rec = next(r for r in COMMITTED if r.key == "average.positions_gain")
     ladder = {(r["recipe"], r["seed"], r["key"]): r for r in CHAPTER.run_records.load("ladder", ROOT / "results")}
-    assert shown["records"][0]["measured"]["average"] == [
+    assert shown.records[0]["measured"]["average"] == [
         ladder[(x.recipe, x.seed, x.key)]["metrics"]["val_ppl"] for x in rec.runs if x.recipe == "average"]
     results = _results_copy(tmp_path)
     data = json.loads((results / "ladder.json").read_text())

@@ -4,6 +4,7 @@ import os
 from pathlib import Path
 
 import pytest
+import records
 from records import recorded
 
 from claims import registry
@@ -133,8 +134,8 @@ def test_merge_keeps_committed_trained_evidence_beside_a_fresh_fast_run():
     from claimcheck.verdicts import merge
     fresh = {"claims": [_claim("ladder.four_heads", "holds", "2026-02-01", "fast::params", 16512),
                         _claim("ladder.residual_head", "not run", "2026-02-01", "gpu::head", None)]}
-    committed = {"claims": [_claim("ladder.four_heads", "refuted", "2026-01-01", "gpu::ppl", 1.2),
-                            _claim("ladder.residual_head", "holds", "2026-01-01", "gpu::head", 9.1)]}
+    committed = [records.committed(_claim("ladder.four_heads", "refuted", "2026-01-01", "gpu::ppl", 1.2)),
+                 records.committed(_claim("ladder.residual_head", "holds", "2026-01-01", "gpu::head", 9.1))]
     merged = {c["id"]: c for c in merge(CHAPTER, fresh, committed)["claims"]}
     assert merged["ladder.four_heads"]["verdict"] == "refuted"      # the trained part still counts
     assert {t["nodeid"] for t in merged["ladder.four_heads"]["tests"]} == {"fast::params", "gpu::ppl"}
@@ -155,7 +156,7 @@ def test_a_claim_refuted_in_one_figure_says_how_many_hold():
 def test_merge_matches_a_test_run_under_xdist_groups_with_its_serial_run():
     from claimcheck.verdicts import merge
     fresh = {"claims": [_claim("norm.postnorm_diverges", "not run", "2026-02-01", "gpu::ratio", None)]}
-    committed = {"claims": [_claim("norm.postnorm_diverges", "refuted", "2026-01-01", "gpu::ratio@norm", 5.9)]}
+    committed = [records.committed(_claim("norm.postnorm_diverges", "refuted", "2026-01-01", "gpu::ratio@norm", 5.9))]
     merged = merge(CHAPTER, fresh, committed)["claims"][0]
     assert [(t["nodeid"], t["outcome"]) for t in merged["tests"]] == [("gpu::ratio", "refuted")]
 
