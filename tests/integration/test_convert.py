@@ -51,9 +51,10 @@ def _old_format(tmp: Path) -> Path:
     (out / "figures.json").write_text(figure_evidence.dumps(records))
     named = {(run.recipe, run.seed, run.key) for r in records for run in r.runs}
     runs = [r for r in results.load("norm") if (r.recipe, r.seed, r.key) in named]
-    assert all("val_ppl" in r.metrics for r in runs)           # as readers have always read them
+    assert all("val_ppl" in r.metrics for r in runs)           # each run's held-out perplexity, as readers read it
     # the first format: each run's metrics repeated beside them (fixtures/results.py COPIED_METRICS)
-    old_runs = [{**results.encode(r), **{k: r.metrics.get(k) for k in results.COPIED_METRICS}} for r in runs]
+    old_runs = [{**results.encode(r), **{k: r.metrics.get(k) for k in (*results.COPIED_METRICS, "device")}}
+                for r in runs]
     (out / "norm.json").write_text(json.dumps({"group": "norm", "runs": old_runs}, indent=1))
     return out
 

@@ -481,6 +481,24 @@ def test_6_a_summary_that_differs_from_its_curve_is_kept_not_lost(tmp_path):
     assert results.encode(results.decode(raw, "norm.json")) == raw          # read and written back: as stored
 
 
+def test_6_a_first_format_record_is_read_into_its_metrics_and_an_unknown_field_is_named(tmp_path):
+    """A record of the first format (its metrics beside `metrics`, not in them) is read with them
+    in `metrics` and written back with each once; a field a RunRecord does not have, which written
+    back would be lost, is an EvidenceError naming the file, the record and the field."""
+    d, data, i = _committed_norm(tmp_path)
+    stored = data["runs"][i]
+    metrics = {k: v for k, v in stored["metrics"].items() if k not in ("val_ppl", "train_ppl")}
+    first = dict(stored, val_ppl=stored["metrics"]["val_ppl"], train_ppl=stored["metrics"]["train_ppl"],
+                 metrics=metrics)
+    run = results.decode(first, "norm.json")
+    assert (run.metrics["val_ppl"], run.metrics["train_ppl"]) == (first["val_ppl"], first["train_ppl"])
+    again = results.encode(run)
+    assert "val_ppl" not in again and again["metrics"]["val_ppl"] == first["val_ppl"]
+    (d / "norm.json").write_text(json.dumps({"group": "norm", "runs": [dict(stored, valppl=1.0)]}))
+    with pytest.raises(EvidenceError, match=r"norm.json, record 0 \(prenorm seed 0\): field 'valppl' is not a field"):
+        results.load("norm", d)
+
+
 def test_6_every_committed_run_is_its_recipes_current_run_or_evidence_of_a_figure():
     """A run record stands in results/ because a recipe of today trains it (its current key) or a
     committed figure record, verdict or reading names it: a run superseded by its retraining and
