@@ -8,9 +8,11 @@ of results/<group>.json (`RunRecord`).  `check(kind, value, where)` is the one v
 reads the dataclass's fields and raises a `RecordFieldError` naming the file, the record (its key
 or index) and the field; the codecs (claimcheck/evidence.py for figures.json,
 claimcheck/verdict_file.py for verdicts.json, a text's run records) call it on every record they
-read.  A figure record is handed on as the FigureRecord it gives (claimcheck/evidence.py load:
-its readers take its fields by name); a test's outcome, a claim's verdict and a run record are
-checked, then read on as the JSON objects they were.
+read.  A figure record is handed on as the FigureRecord it gives (claimcheck/evidence.py load),
+and a run record as the RunRecord it gives (the text's decoder: the engine reads it through the
+Chapter's `run_records`, this project's is fixtures/results.py decode): their readers take their
+fields by name.  A test's outcome and a claim's verdict are checked, then read on as the JSON
+objects they were.
 
 Why dataclasses and a validator of our own rather than pydantic (docs/evidence.md): the engine
 imports nothing a text's package does not already have (the report and `python -m
