@@ -10,7 +10,6 @@ declaration (claims/readings_declared.py).  Measures nothing; decides nothing it
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -22,6 +21,7 @@ from claimcheck import evidence as figure_evidence
 from claimcheck.records import Reading, RunRef
 from claims.chapter import CHAPTER
 from claims.readings_declared import declared_for
+from fixtures import results
 
 
 def main(argv=None) -> int:
@@ -33,16 +33,15 @@ def main(argv=None) -> int:
     p.add_argument("--metric", default="val_ppl")
     a = p.parse_args(argv)
     declared_for(a.key, a.name)
-    runs = sorted((r for r in json.loads((ROOT / "results" / f"{a.group}.json").read_text())["runs"]
-                   if r["recipe"] == a.recipe), key=lambda r: r["seed"])
+    runs = sorted((r for r in results.load(a.group) if r.recipe == a.recipe), key=lambda r: r.seed)
     if not runs:
         print(f"results/{a.group}.json: no runs of {a.recipe}", file=sys.stderr)
         return 2
     path = ROOT / "results" / "figures.json"
     records = figure_evidence.load(CHAPTER, path)
     (rec,) = [r for r in records if r.key == a.key]
-    reading = Reading(name=a.name, measured={"values": [r[a.metric] for r in runs]}, date=max(r["date"] for r in runs),
-                      runs=[RunRef(group=a.group, recipe=r["recipe"], seed=r["seed"], key=r["key"]) for r in runs])
+    reading = Reading(name=a.name, measured={"values": [r.metrics[a.metric] for r in runs]}, date=max(r.date for r in runs),
+                      runs=[RunRef(group=a.group, recipe=r.recipe, seed=r.seed, key=r.key) for r in runs])
     attached = replace(rec, reading=reading)
     attached = replace(attached, verdict=figure_evidence.redecide(CHAPTER, attached).verdict)
     records = [attached if r is rec else r for r in records]

@@ -29,8 +29,8 @@ def measured_hours(group: str, names: set[str], seeds: int) -> tuple[float, int]
     """Wall hours of the runs on record in results/<group>.json (newest per recipe and seed),
     for comparison with the projection; and how many runs that is."""
     runs = [r for name, rs in results.by_recipe(group).items() if name in names for r in rs
-            if r["seed"] < seeds and r.get("wall_seconds")]
-    return sum(r["wall_seconds"] for r in runs) / 3600, len(runs)
+            if r.seed < seeds and r.wall_seconds]
+    return sum(r.wall_seconds for r in runs) / 3600, len(runs)
 
 
 def main():
@@ -74,9 +74,9 @@ def main():
         print(f"{group:10s} projected {projected:6.2f} h; on record in results/{group}.json: {hours:6.2f} h "
               f"over {n} runs (threads as they ran)")
     _, makespan = plan(jobs, a.jobs)
-    recorded = [Job(g, r.with_seed(rec["seed"]), rec["wall_seconds"]) for g, recipes in TIMED_GROUPS.items()
+    recorded = [Job(g, r.with_seed(rec.seed), rec.wall_seconds) for g, recipes in TIMED_GROUPS.items()
                 for r in recipes for rec in results.by_recipe(g).get(r.name, [])
-                if rec["seed"] < a.seeds and rec.get("wall_seconds")]
+                if rec.seed < a.seeds and rec.wall_seconds]
     print(f"scheduled, {a.jobs} runs at a time, one thread each, longest first (python -m fixtures all "
           f"--jobs {a.jobs}): projected wall {makespan / 3600:.2f} h for {total / 3600:.2f} CPU-hours "
           f"({total / max(makespan, 1e-9):.2f}x); the runs on record, so scheduled: "

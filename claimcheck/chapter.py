@@ -22,7 +22,7 @@ from typing import Any
 from claimcheck.anchors import AnchorList, index_of, listed
 from claimcheck.declared import Declared
 from claimcheck.figures import Figure
-from claimcheck.records import FigureRecord
+from claimcheck.records import FigureRecord, RunRecord
 from claimcheck.sentences import Sentence
 
 Explainer = Callable[[str], list[str]]      # an altered text -> one line per anchor it breaks
@@ -50,18 +50,19 @@ class RunRecords:
     the engine reads them: the groups there are, one group's records from a folder, one file
     checked, one figure record checked against the runs it names (a list of problems), a
     group's records as its file's text (claimcheck/convert.py rewrites a file through it), and
-    the run metrics a figure record refers to instead of repeating them."""
+    the run metrics a figure record refers to instead of repeating them.  A run is the RunRecord
+    the text's one decoder gives (claimcheck/records.py): the engine takes its fields by name."""
     groups: tuple[str, ...] = ()
-    load: Callable[[str, Path], list[dict]] = lambda group, directory: []
-    load_file: Callable[[Path, str], list[dict]] = lambda path, group: []
+    load: Callable[[str, Path], list[RunRecord]] = lambda group, directory: []
+    load_file: Callable[[Path, str], list[RunRecord]] = lambda path, group: []
     # a figure record against the runs it names, looked up in the engine's one index of them
     # (claimcheck/run_refs.py RunIndex): a line per disagreement
     check: Callable[[FigureRecord, Any], list[str]] = lambda record, runs: []
-    dump: Callable[[str, list[dict]], str] | None = None     # a group's file text (each value once)
+    dump: Callable[[str, list[RunRecord]], str] | None = None     # a group's file text (each value once)
     # the run metrics a measurement's per-seed values may be ("perplexity" -> ("val_ppl", ...)), and
     # one run's metric by name (None where it has none): figures.json refers to them (claimcheck/run_refs.py)
     metrics: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    metric: Callable[[dict, str], float | None] = lambda run, name: None
+    metric: Callable[[RunRecord, str], float | None] = lambda run, name: None
 
 
 @dataclass(frozen=True, eq=False)

@@ -11,8 +11,9 @@ claimcheck/verdict_file.py for verdicts.json, a text's run records) call it on e
 read.  A figure record is handed on as the FigureRecord it gives (claimcheck/evidence.py load:
 its readers take its fields by name), and so is a committed claim, as the ClaimVerdict of its
 tests' TestOutcomes (claimcheck/verdict_file.py load); a test's own records, the report's rows
-of the merged claims, a fresh run's tests and a run record are checked, then read on as the
-JSON objects they were.
+of the merged claims and a fresh run's tests are checked, then read on as the JSON objects
+they were.  A run record is handed on as the RunRecord it gives (the text's decoder: the engine
+reads it through the Chapter's `run_records`, this project's is fixtures/results.py decode).
 
 Why dataclasses and a validator of our own rather than pydantic (docs/evidence.md): the engine
 imports nothing a text's package does not already have (the report and `python -m

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from claimcheck.chapter import Chapter
+    from claimcheck.records import RunRecord
 
 REF = "$run"
 RunFile = Callable[[str], Path]          # a group's run records file ("norm" -> results/norm.json)
@@ -58,7 +59,7 @@ class RunIndex:
         self.chapter, self.run_file, self.files = chapter, run_file, {}
 
     def table(self, group: str) -> dict:
-        """{(recipe, seed, key): run} of a group's file; ValueError (an EvidenceError of the text's
+        """{(recipe, seed, key): RunRecord} of a group's file; ValueError (an EvidenceError of the text's
         reader) naming the file where it is not there, not readable, or not the group's."""
         if group not in self.files:
             path = self.run_file(group)
@@ -66,7 +67,7 @@ class RunIndex:
                 self.files[group] = ValueError(f"{path}: not found (the run records a figure record names)")
             else:
                 try:
-                    self.files[group] = {(r.get("recipe"), r.get("seed"), r.get("key")): r
+                    self.files[group] = {(r.recipe, r.seed, r.key): r
                                          for r in self.chapter.run_records.load_file(path, group)}
                 except ValueError as e:
                     self.files[group] = e
@@ -74,7 +75,7 @@ class RunIndex:
             raise self.files[group]
         return self.files[group]
 
-    def run(self, ref) -> dict | None:
+    def run(self, ref) -> RunRecord | None:
         """The run a reference names, or None where there is none (no such group, file or run; a
         malformed name): a figure record's run (claimcheck/records.py RunRef), or the object a
         file holds for it ({"group", "recipe", "seed", "key"}; resolved before it is typed)."""
@@ -138,18 +139,18 @@ def refer(chapter: Chapter, rec: dict, run_file: RunFile, runs: RunIndex | None 
     found = [runs.run(r) for r in rec["runs"]]
     if None in found:
         return rec
-    seeds = sorted({run["seed"] for run in found})
+    seeds = sorted({run.seed for run in found})
 
     def refs_to(recipe: str, values: list) -> list | None:
         out = []
         for v, seed in zip(values, seeds):
             out.append(next(({REF: i, "metric": name, "digest": digest(v)} for i, run in enumerate(found)
-                              if (run["recipe"], run["seed"]) == (recipe, seed) for name in names
+                              if (run.recipe, run.seed) == (recipe, seed) for name in names
                               if _same(chapter.run_records.metric(run, name), v)), None))
             if out[-1] is None:
                 return None
         return out
-    recipes = list(dict.fromkeys(run["recipe"] for run in found))
+    recipes = list(dict.fromkeys(run.recipe for run in found))
     for _, path, values in lists:
         if len(seeds) == len(values):    # values per seed in seed order: each position's seed is known
             out = next((o for o in (refs_to(r, values) for r in recipes) if o is not None), None)

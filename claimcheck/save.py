@@ -221,17 +221,17 @@ def _provenance(chapter: Chapter, rec: FigureRecord, committed: FigureRecord | N
     for run in rec.runs:
         if run.group in chapter.run_records.groups:
             found += [r for r in chapter.run_records.load(run.group, results_dir)
-                      if (r["recipe"], r["seed"], r.get("key")) == (run.recipe, run.seed, run.key)]
+                      if (r.recipe, r.seed, r.key) == (run.recipe, run.seed, run.key)]
     if not found:
         return rec                  # runs not in results/: nothing to take from, the run's own stands
 
     def each(field):
         values = sorted({str(v) for v in field if v is not None})
         return ", ".join(values) or None
-    return replace(rec, date=max((r.get("date") or "" for r in found), default="") or None,
-                   code=each(r.get("code") or (f"training/{r['training_version']}"
-                                               if r.get("training_version") is not None else None) for r in found),
-                   device=each(r.get("device") for r in found), torch=each(r.get("torch") for r in found))
+    return replace(rec, date=max((r.date or "" for r in found), default="") or None,
+                   code=each(r.code or (f"training/{r.training_version}" if r.training_version is not None else None)
+                             for r in found),
+                   device=each(r.device for r in found), torch=each(r.torch for r in found))
 
 
 def _without_decisions(c: ClaimVerdict) -> ClaimVerdict:

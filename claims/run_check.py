@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from claimcheck.records import FigureRecord
+    from claimcheck.records import FigureRecord, RunRecord
     from claimcheck.run_refs import RunIndex
 
 # measurements taken from a trained model: a record of one names the runs it came from
@@ -31,10 +31,10 @@ METRICS = {"perplexity": ("val_ppl", "train_ppl"), "winograd_accuracy": ("accura
 REFERABLE = {**METRICS, "perplexity_at_window": ("val_ppl",)}
 
 
-def metric(run: dict, name: str):
-    """A run's metric by name (a number), or None: under `metrics`, or beside it as the first
-    format kept it."""
-    v = (run.get("metrics") or {}).get(name, run.get(name))
+def metric(run: RunRecord, name: str):
+    """A run's metric by name (a number), or None: under its `metrics` (where the decoder gives
+    back a first-format copy that stood beside them: fixtures/results.py decode)."""
+    v = run.metrics.get(name)
     return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
 
@@ -66,11 +66,11 @@ def check(rec: FigureRecord, runs: RunIndex) -> list[str]:
     values = rec.measured.get("values") if isinstance(rec.measured, dict) else None
     if out or kind not in METRICS or not isinstance(values, list):
         return out
-    seeds = sorted({run["seed"] for run in found})
+    seeds = sorted({run.seed for run in found})
     if len(seeds) != len(values):
         return out
     for seed, v in zip(seeds, values):
-        at = [run for run in found if run["seed"] == seed]
+        at = [run for run in found if run.seed == seed]
         options = set()
         for name in METRICS[kind]:
             ms = [m for m in (metric(run, name) for run in at) if m is not None]
@@ -81,6 +81,6 @@ def check(rec: FigureRecord, runs: RunIndex) -> list[str]:
             files = ", ".join(sorted({f"results/{r.group}.json" for r in rec.runs}))
             out.append(f"{rec.key}: seed {seed}'s value {v!r} in results/figures.json is no metric of its runs "
                        f"in {files} ("
-                       + ", ".join(f"{run['recipe']} {name} {metric(run, name)!r}" for run in at
+                       + ", ".join(f"{run.recipe} {name} {metric(run, name)!r}" for run in at
                                    for name in METRICS[kind] if metric(run, name) is not None) + ")")
     return out

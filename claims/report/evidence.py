@@ -11,10 +11,11 @@ when Facts is built, and a record's field is checked against the shape its reade
 and the field, never an AttributeError from inside an erratum."""
 from __future__ import annotations
 
+from dataclasses import fields
 from pathlib import Path
 
 from claimcheck import verdicts
-from claimcheck.records import TestOutcome, check
+from claimcheck.records import RunRecord, TestOutcome, check
 from claimcheck.store import read_json
 from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES
@@ -22,6 +23,7 @@ from fixtures import results
 from fixtures.results import EvidenceError, shown
 
 OBJECT, NUMBER, LIST = (dict,), (int, float), (list,)       # the shapes a reader may ask a field for
+RUN_FIELDS = frozenset(f.name for f in fields(RunRecord))   # a run's own fields; any other figure is a metric
 _SHAPE_NAMES = {OBJECT: "an object", NUMBER: "a number", LIST: "a list"}
 
 
@@ -61,7 +63,7 @@ class Runs:
         self.results_dir, self.fresh = results_dir, fresh
         self._groups: dict[str, dict] = {}
 
-    def group(self, group: str) -> dict[str, list[dict]]:
+    def group(self, group: str) -> dict[str, list[RunRecord]]:
         if group not in self._groups:
             self._groups[group] = results.by_recipe(group, self.results_dir, self.fresh)
         return self._groups[group]
@@ -123,7 +125,7 @@ class Facts:
 
     # ------------------------------------------------------------ what an erratum reads
 
-    def group(self, group: str) -> dict[str, list[dict]]:
+    def group(self, group: str) -> dict[str, list[RunRecord]]:
         """results/<group>.json's runs by recipe (each seed's newest), its file read once per Facts:
         the errata and the tables read the same runs (claims/report/table_builders.py)."""
         return self._runs.group(group)
@@ -131,8 +133,8 @@ class Facts:
     def per_run(self, group: str, recipe: str, key: str = "val_ppl", seeds=None) -> list:
         """One figure of each seed's newest run of a recipe (a record's field, else its metric), in
         seed order; of the `seeds` given alone, where given."""
-        return [r[key] if key in r else r["metrics"].get(key) for r in self.group(group).get(recipe, [])
-                if seeds is None or r["seed"] in seeds]
+        return [getattr(r, key) if key in RUN_FIELDS else r.metrics.get(key) for r in self.group(group).get(recipe, [])
+                if seeds is None or r.seed in seeds]
 
     def over_runs(self, runs, key: str) -> list:
         """One figure of each run of `runs`, (group, recipe, seeds) in order: a measurement taken

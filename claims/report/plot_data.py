@@ -9,6 +9,7 @@ import math
 import statistics
 from dataclasses import dataclass
 
+from claimcheck.records import RunRecord
 from claims.chapter_figures import FIGURES, LADDER_ROW_FIGURE
 from claims.registry import figures
 from claims.report.evidence import Runs
@@ -118,12 +119,12 @@ def plot_data(runs: Runs) -> PlotData:
                     norm(runs.group("norm")))
 
 
-def _seeds(x: float, runs: list[dict]) -> Seeds:
-    values = tuple(r["val_ppl"] for r in runs)
+def _seeds(x: float, runs: list[RunRecord]) -> Seeds:
+    values = tuple(r.metrics.get("val_ppl") for r in runs)
     return Seeds(x, values, statistics.mean(values))
 
 
-def ladder(runs: dict[str, list[dict]]) -> Ladder | None:
+def ladder(runs: dict[str, list[RunRecord]]) -> Ladder | None:
     """The ladder's held-out perplexity per row (every seed, and their mean), with the chapter's
     figure on each row it quotes."""
     names = [name for name in LADDER_ROWS if name in runs]
@@ -136,7 +137,7 @@ def ladder(runs: dict[str, list[dict]]) -> Ladder | None:
     return Ladder(tuple(rows)) if rows else None
 
 
-def scale(scale_runs: dict[str, list[dict]], ladder_runs: dict[str, list[dict]]) -> Scale | None:
+def scale(scale_runs: dict[str, list[RunRecord]], ladder_runs: dict[str, list[RunRecord]]) -> Scale | None:
     """Held-out perplexity with and without the sqrt(d_k) division, per head width.  d_k = 32 is
     the 3000-step setup (divided: the ladder's one-block row); 256 and 1024 the shorter run."""
     rows = {(32, True): ladder_runs.get("layernorm", []), (32, False): scale_runs.get("scale32_undivided", [])}
@@ -155,28 +156,28 @@ def scale(scale_runs: dict[str, list[dict]], ladder_runs: dict[str, list[dict]])
     return Scale(tuple(series), ticks, tuple(str(d) for d in ticks))
 
 
-def _scale_line(rows: dict[tuple[int, bool], list[dict]], divide: bool, setup: tuple[int, ...],
+def _scale_line(rows: dict[tuple[int, bool], list[RunRecord]], divide: bool, setup: tuple[int, ...],
                 label: str | None) -> ScaleLine:
     """The widths of one setup that have runs (a line with none is drawn empty, as the legend's entry)."""
     return ScaleLine(tuple(_seeds(d_k, rows[(d_k, divide)]) for d_k in setup if rows[(d_k, divide)]), label)
 
 
-def _norm_seed(run: dict, label: str | None) -> NormSeed:
-    curve = tuple((s, loss) for s, loss in run["curve"])
-    held = run.get("metrics", {}).get("held_out_curve") or []
-    return NormSeed(curve, curve[-1][0], math.log(run["val_ppl"]),
+def _norm_seed(run: RunRecord, label: str | None) -> NormSeed:
+    curve = tuple((s, loss) for s, loss in run.curve)
+    held = run.metrics.get("held_out_curve") or []
+    return NormSeed(curve, curve[-1][0], math.log(run.metrics.get("val_ppl")),
                     tuple((s, math.log(p)) for s, p in held), label)
 
 
-def norm(runs: dict[str, list[dict]]) -> Norm | None:
+def norm(runs: dict[str, list[RunRecord]]) -> Norm | None:
     """The four twelve-block runs (every seed with a training curve), pre/post-norm with and
     without warmup; each run's legend gives its held-out perplexity per seed beside the chapter's."""
     if not runs:
         return None
     shown = []
     for name in NORM_RUNS:
-        seeds = [r for r in runs.get(name, []) if r.get("curve")]
-        vals = ", ".join(f"{r['val_ppl']:.1f}" for r in seeds)
+        seeds = [r for r in runs.get(name, []) if r.curve]
+        vals = ", ".join(f"{r.metrics.get('val_ppl'):.1f}" for r in seeds)
         label = f"{name}: val {vals} (chapter {CHAPTER_NORM[name]})" if seeds else None
         drawn = tuple(_norm_seed(r, label if i == 0 else None) for i, r in enumerate(seeds))
         stated = (drawn[0].end_step, math.log(CHAPTER_NORM[name])) if drawn else None

@@ -24,6 +24,7 @@ from claims.report.table_data import (
     _tests,
     chapter_cost_table,
     chapter_maps,
+    metric_of,
 )
 from fixtures.setup import LADDER_ROWS, PRENORM_STOP_AT, PRENORM_STOPPED, WIDE_HEADS
 
@@ -60,7 +61,7 @@ def _scale_tables(merged: dict, facts: Facts) -> list[Table]:
                          "scale.frozen_rows", "scale.divided_never_saturates")]
     # the sqrt(d_k) ablation: rows we trained; the chapter names a fourth width it gives no figure for
     ladder, scale = facts.group("ladder"), facts.group("scale")
-    val = lambda rs: [r["val_ppl"] for r in rs]
+    val = lambda rs: metric_of(rs, "val_ppl")
     rows, figs, used = [], {}, []
     stated_worth = figures("scale")
     for d_k in (32, *WIDE_HEADS):
@@ -91,10 +92,10 @@ def _scale_tables(merged: dict, facts: Facts) -> list[Table]:
 def _ladder_table(facts: Facts) -> Table:
     ladder = facts.group("ladder")
     chapter_ladder = {name: FIGURES[fid].value for name, fid in LADDER_ROW_FIGURE.items()}
-    val = lambda rs: [r["val_ppl"] for r in rs]
-    rows = [[name, chapter_ladder.get(name, "not in the text"), over_seeds(val(ladder.get(name, [])), per_seed=False),
-             over_seeds([r["train_ppl"] for r in ladder.get(name, [])], per_seed=False),
-             (ladder.get(name) or [{}])[0].get("metrics", {}).get("params", "")] for name in LADDER_ROWS]
+    rows = [[name, chapter_ladder.get(name, "not in the text"),
+             over_seeds(metric_of(ladder.get(name, []), "val_ppl"), per_seed=False),
+             over_seeds(metric_of(ladder.get(name, []), "train_ppl"), per_seed=False),
+             ladder[name][0].metrics.get("params", "") if ladder.get(name) else ""] for name in LADDER_ROWS]
     figs = {(i, 1): LADDER_ROW_FIGURE[name] for i, name in enumerate(LADDER_ROWS) if name in LADDER_ROW_FIGURE}
     return Table("ladder", "The ladder (held-out perplexity; the chapter's table is not in the text, its quoted rows are)",
                  ["row", "the chapter", "ours: held-out", "ours: train", "parameters"], rows, figs,
@@ -103,21 +104,21 @@ def _ladder_table(facts: Facts) -> Table:
 
 def _norm_table(facts: Facts) -> Table:
     norm, chapter_norm = facts.group("norm"), figures("norm")
-    val = lambda rs: [r["val_ppl"] for r in rs]
+    val = lambda rs: metric_of(rs, "val_ppl")
     def best(rs):                       # the best held-out checkpoint, where the run recorded its curve
-        b = [r["metrics"]["best_held_out"] for r in rs if "best_held_out" in r.get("metrics", {})]
+        b = [r.metrics["best_held_out"] for r in rs if "best_held_out" in r.metrics]
         return ", ".join(f"{best_ppl(x):.2f} at step {x['step']}" + ("" if "val_ppl" in x else " (64-window subset)")
                          for x in b) or "not recorded"
     names = ("prenorm", "prenorm_warmup", "postnorm", "postnorm_warmup")
     rows = [[name, chapter_norm.get(name), over_seeds(val(norm.get(name, [])), per_seed=False),
-             over_seeds([r["train_ppl"] for r in norm.get(name, [])], per_seed=False),
+             over_seeds(metric_of(norm.get(name, []), "train_ppl"), per_seed=False),
              best(norm.get(name, []))] for name in names]
     figs = {(i, 1): f"norm.{name}" for i, name in enumerate(names)}
     stopped = facts.group("errata").get(PRENORM_STOPPED, [])     # the early-stopped reading (errata.py)
     if stopped:
         rows.append([f"prenorm stopped at step {PRENORM_STOP_AT} (an alternative reading, not a verdict)",
                      chapter_norm["prenorm"], over_seeds(val(stopped), per_seed=False),
-                     over_seeds([r["train_ppl"] for r in stopped], per_seed=False), "(stopped there)"])
+                     over_seeds(metric_of(stopped, "train_ppl"), per_seed=False), "(stopped there)"])
     return Table("norm", "Pre-norm vs post-norm, twelve blocks (held-out perplexity after 1000 steps)",
                  ["run", "the chapter", "ours: held-out", "ours: train",
                   "ours: best held-out checkpoint"], rows, figs,
@@ -160,8 +161,8 @@ def _winograd_tables(merged: dict, facts: Facts, text: str, missing: str) -> lis
     stated = {k: v for k, v in figures("winograd").items()
               if k.startswith(("cheatable_", "hardened_")) and not k.endswith("wrong_noun")}
     rows = [[name.replace("_", " "), f"{100 * s:.1f} %",
-             over_seeds([100 * r["metrics"]["accuracy"] for r in wino.get(f"winograd_{name}", [])], per_seed=False),
-             over_seeds([100 * r["metrics"]["wrong_noun"] for r in wino.get(f"winograd_{name}", [])], per_seed=False)]
+             over_seeds([100 * r.metrics["accuracy"] for r in wino.get(f"winograd_{name}", [])], per_seed=False),
+             over_seeds([100 * r.metrics["wrong_noun"] for r in wino.get(f"winograd_{name}", [])], per_seed=False)]
             for name, s in stated.items()]
     maps = Path(facts.results_dir) / "winograd_attention.txt"
     cells = _figure_table("", "", merged, "winograd.block1_first_noun", "winograd.block2_routing").rows

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from claimcheck.figures import of_claim
+from claimcheck.records import RunRecord
 from claimcheck.report.model.parts import Table
 from claims.chapter_figures import FIGURES
 from data.paths import PROJECT_ROOT
@@ -37,10 +38,16 @@ def _claim_evidence(merged: dict, *cids: str) -> list[dict]:
             for c in _claims(merged, *cids) if c.get("timestamp") or c.get("device")]
 
 
-def _run_evidence(group: str, *runs: list[dict]) -> list[dict]:
+def _run_evidence(group: str, *runs: list[RunRecord]) -> list[dict]:
     """The evidence of trained runs (results/<group>.json): each one's seed, date and device."""
-    return [{"seed": r.get("seed"), "date": r.get("date"), "device": r.get("device"), "file": f"results/{group}.json"}
+    return [{"seed": r.seed, "date": r.date, "device": r.device, "file": f"results/{group}.json"}
             for rs in runs for r in rs]
+
+
+def metric_of(runs: list[RunRecord], name: str) -> list:
+    """Each run's metric `name` (its held-out perplexity, its train perplexity), None where it has
+    none, in the runs' (seed) order: a table's cells over seeds."""
+    return [r.metrics.get(name) for r in runs]
 
 
 FIG_HEADER = ["figure", "the chapter", "ours", "tolerance", "verdict"]

@@ -51,9 +51,12 @@ def _old_format(tmp: Path) -> Path:
     records = [r for r in figure_evidence.load(CHAPTER) if r.key in keys]
     (out / "figures.json").write_text(figure_evidence.dumps(records))
     named = {(run.recipe, run.seed, run.key) for r in records for run in r.runs}
-    runs = [r for r in results.load("norm") if (r["recipe"], r["seed"], r["key"]) in named]
-    assert all("val_ppl" in r for r in runs)           # as readers have always read them
-    (out / "norm.json").write_text(json.dumps({"group": "norm", "runs": runs}, indent=1))
+    runs = [r for r in results.load("norm") if (r.recipe, r.seed, r.key) in named]
+    assert all("val_ppl" in r.metrics for r in runs)           # each run's held-out perplexity, as readers read it
+    # the first format: each run's metrics repeated beside them (fixtures/results.py COPIED_METRICS)
+    old_runs = [{**results.encode(r), **{k: r.metrics.get(k) for k in (*results.COPIED_METRICS, "device")}}
+                for r in runs]
+    (out / "norm.json").write_text(json.dumps({"group": "norm", "runs": old_runs}, indent=1))
     return out
 
 
@@ -85,10 +88,9 @@ def test_old_format_evidence_is_converted_once_and_every_value_then_stands_once(
     strip = convert._without_copies(CHAPTER, before)
     assert [verdict_file.plain(c) for c in after] == [verdict_file.plain(c) for c in strip]
     assert after == strip
-    assert [r["val_ppl"] for r in results.load("norm", folder)] == [r["val_ppl"] for r in
-                                                                   results.load_file(ROOT / "results" / "norm.json",
-                                                                                     "norm")
-                                                                   if any(r["key"] == x["key"] for x in runs)]
+    assert [r.metrics["val_ppl"] for r in results.load("norm", folder)] == [
+        r.metrics["val_ppl"] for r in results.load_file(ROOT / "results" / "norm.json", "norm")
+        if any(r.key == x["key"] for x in runs)]
     assert engine_rederive.main(CHAPTER, ["--evidence", str(folder / "figures.json")]) == 0
 
     # idempotent: run again (after a merge brings nothing new), it writes nothing

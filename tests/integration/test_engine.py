@@ -5,7 +5,7 @@ import os
 from pathlib import Path
 
 import pytest
-from records import recorded
+from records import run_record
 
 from fixtures import engine, results
 from fixtures.cache import TrainedCache
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def _record(recipe, seed, val):
-    return recorded({"recipe": recipe, "seed": seed, "val_ppl": val, "date": f"2026-11-30T00:00:0{seed}"})
+    return run_record({"recipe": recipe, "seed": seed, "val_ppl": val, "date": f"2026-11-30T00:00:0{seed}"})
 
 
 def test_evidence_goes_to_the_report_dir_and_reaches_results_only_on_save(tmp_path):
@@ -34,7 +34,7 @@ def test_evidence_goes_to_the_report_dir_and_reaches_results_only_on_save(tmp_pa
     done = ev.save()
     assert done == ["cost_table_cpu.md: copied", "norm.json: 1 run(s) merged", "winograd_accuracy.json: merged"]
     # runs are merged, never replaced whole: the two committed seeds stay beside the new one
-    assert sorted(r["seed"] for r in results.load("norm", committed)) == [0, 1, 2]
+    assert sorted(r.seed for r in results.load("norm", committed)) == [0, 1, 2]
     # a JSON summary is merged at the top level: a -k subset does not drop the other entries
     assert set(json.loads((committed / "winograd_accuracy.json").read_text())) == {
         "cheatable/uniform", "hardened/uniform"}
@@ -114,7 +114,7 @@ def _run_record(recipe, seed, val, **model_changes):
     r = recipe.with_seed(seed)
     cfg = r.to_dict()
     cfg["model"].update(model_changes)
-    return recorded({"recipe": r.name, "seed": seed, "config": cfg, "val_ppl": val, "train_ppl": 1.0,
+    return run_record({"recipe": r.name, "seed": seed, "config": cfg, "val_ppl": val, "train_ppl": 1.0,
                      "metrics": {"val_ppl": val, "train_ppl": 1.0}, "date": f"2026-11-29T00:00:0{seed}",
                      "curve": [[0, 7.0]]})
 

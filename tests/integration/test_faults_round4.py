@@ -167,15 +167,15 @@ def test_8_a_from_results_record_with_no_committed_one_takes_its_runs_provenance
     device, torch and code are the runs', not this run's."""
     (tmp_path / "results").mkdir()
     runs = results.load("norm")[:3]
-    (tmp_path / "results" / "norm.json").write_text(json.dumps({"group": "norm", "runs": runs}))
+    (tmp_path / "results" / "norm.json").write_text(results.dumps("norm", runs))
     fresh = _fresh("2026-12-24T10:00:00+00:00", "c-today", {"from_results": True, "from_records": [NODE]})
-    fresh["claims"][0]["tests"][0]["runs"] = [{"group": "norm", "recipe": r["recipe"], "seed": r["seed"],
-                                               "key": r["key"]} for r in runs]
+    fresh["claims"][0]["tests"][0]["runs"] = [{"group": "norm", "recipe": r.recipe, "seed": r.seed,
+                                               "key": r.key} for r in runs]
     ev = _run_dir(tmp_path, "run", fresh)
     save_run(CHAPTER, fresh, ev, tmp_path / "results")
     (rec,) = figure_evidence.load(CHAPTER, tmp_path / "results" / "figures.json")
-    assert rec.date == max(r["date"] for r in runs) and rec.date != "2026-12-24T10:00:00+00:00"
-    assert rec.device == runs[0]["device"] and rec.torch == runs[0]["torch"]
+    assert rec.date == max(r.date for r in runs) and rec.date != "2026-12-24T10:00:00+00:00"
+    assert rec.device == runs[0].device and rec.torch == runs[0].torch
     assert rec.code != "c-today" and rec.code
 
 

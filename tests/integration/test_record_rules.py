@@ -268,9 +268,9 @@ def test_a_run_metric_a_test_shows_beside_its_figure_is_read_from_the_run_and_it
     read = verdict_file.load(CHAPTER, ROOT / "results" / "verdicts.json")
     shown = next(t for c in read if c.id == "average.positions_dont_help" for t in c.tests)
     rec = next(r for r in COMMITTED if r.key == "average.positions_gain")
-    ladder = {(r["recipe"], r["seed"], r["key"]): r for r in CHAPTER.run_records.load("ladder", ROOT / "results")}
+    ladder = {(r.recipe, r.seed, r.key): r for r in CHAPTER.run_records.load("ladder", ROOT / "results")}
     assert shown.records[0]["measured"]["average"] == [
-        ladder[(x.recipe, x.seed, x.key)]["metrics"]["val_ppl"] for x in rec.runs if x.recipe == "average"]
+        ladder[(x.recipe, x.seed, x.key)].metrics["val_ppl"] for x in rec.runs if x.recipe == "average"]
     results = _results_copy(tmp_path)
     data = json.loads((results / "ladder.json").read_text())
     first = next(x for x in rec.runs if x.recipe == "average")
@@ -355,7 +355,7 @@ def test_a_figure_value_that_is_a_run_metric_stands_once_in_the_run_records():
     comparisons) that is its run's own metric is a reference to it in results/figures.json, never
     a second copy of the number."""
     from claims.run_check import REFERABLE, metric
-    runs = {g: {(r["recipe"], r["seed"], r["key"]): r for r in CHAPTER.run_records.load(g, ROOT / "results")}
+    runs = {g: {(r.recipe, r.seed, r.key): r for r in CHAPTER.run_records.load(g, ROOT / "results")}
             for g in CHAPTER.run_records.groups}
     copies, refs = [], 0
     for rec in _raw_records(ROOT / "results"):

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 import records
 from records import recorded
+from records import run_record
 
 from claims import registry
 from claims.chapter import CHAPTER
@@ -228,19 +229,19 @@ def test_the_best_checkpoint_reading_is_built_from_the_recorded_curve_and_never_
     run = {"recipe": "prenorm", "seed": 0, "key": "k", "date": "2026-12-01", "val_ppl": 52.2,
            "config": RECIPES["prenorm"].to_dict(),
            "metrics": {"val_ppl": 52.2, "best_held_out": {"step": 300, "val_ppl_subset": 38.5}}}
-    results.merge("norm", [recorded(run)], tmp_path)
+    results.merge("norm", [run_record(run)], tmp_path)
     merged = {"claims": [{"id": "norm.prenorm_needs_no_warmup", "statement": "s", "verdict": "refuted", "tests": []}]}
     [entry] = errata.build(merged, tmp_path)
     line = next(r for r in entry["readings"] if r.startswith("best held-out checkpoint of prenorm "))
     assert "38.50 at step 300" in line and "37.82: +0.68" in line and "no verdict" in line
     run2 = [dict(run, seed=1, key="k1", metrics={"best_held_out": {"step": 300, "val_ppl_subset": 37.83}})]
-    results.merge("norm", [recorded(r) for r in run2], tmp_path)         # two seeds: still below the rule's three
+    results.merge("norm", [run_record(r) for r in run2], tmp_path)         # two seeds: still below the rule's three
     [entry] = errata.build(merged, tmp_path)
     line = next(r for r in entry["readings"] if r.startswith("best held-out checkpoint of prenorm "))
     assert "2 seeds: no verdict under the rule (3 seeds)" in line
     run3 = [dict(run, seed=s, key="k" if s == 0 else f"k{s}", metrics={"best_held_out": {"step": 300, "val_ppl_subset": v}})
             for s, v in enumerate([37.80, 37.85, 37.83])]
-    results.merge("norm", [recorded(r) for r in run3], tmp_path)
+    results.merge("norm", [run_record(r) for r in run3], tmp_path)
     [entry] = errata.build(merged, tmp_path)
     line = next(r for r in entry["readings"] if r.startswith("best held-out checkpoint of prenorm "))
     assert "agrees with the chapter's final figure (an alternative reading: the primary verdict stays)" in line
@@ -260,10 +261,10 @@ def test_the_stopped_prenorm_reading_is_measured_on_the_full_split_and_checked_a
             "config": RECIPES["prenorm"].to_dict(),
             "metrics": {"val_ppl": 50.0, "held_out_curve": [[250, 45.0], [500, 40.0], [1000, 55.0]],
                         "best_held_out": {"step": 500, "val_ppl_subset": 40.0}}}
-    results.merge("norm", [recorded(long)], tmp_path)
+    results.merge("norm", [run_record(long)], tmp_path)
     stopped = dict(long, recipe=PRENORM_STOPPED.name, key="s", val_ppl=37.9, config=PRENORM_STOPPED.to_dict(),
                    metrics={"val_ppl": 37.9, "held_out_curve": [[250, 45.0], [500, 40.0]]})
-    results.merge("errata", [recorded(stopped)], tmp_path)
+    results.merge("errata", [run_record(stopped)], tmp_path)
     [entry] = errata.build(merged, tmp_path)
     line = next(r for r in entry["readings"] if r.startswith("pre-norm stopped at step 500"))
     assert "on the full held-out split: 37.90 (1 seed), against the chapter's 37.82: +0.08" in line
@@ -272,12 +273,12 @@ def test_the_stopped_prenorm_reading_is_measured_on_the_full_split_and_checked_a
     assert "the subset reads 55.00 against the full split's 50.00, +10.0 %" in best
     assert "Stopped at step 500, pre-norm reaches 37.90 on the held-out split" in entry["suggested"]
     drift = {"val_ppl": 37.9, "held_out_curve": [[250, 45.0000009], [500, 40.2]]}   # rounding, amplified
-    results.merge("errata", [recorded(dict(stopped, metrics=drift))], tmp_path)
+    results.merge("errata", [run_record(dict(stopped, metrics=drift))], tmp_path)
     [entry] = errata.build(merged, tmp_path)
     line = next(r for r in entry["readings"] if r.startswith("pre-norm stopped at step 500"))
     assert "up to float rounding: 2e-08 apart (relative) at step 250, drifting to at most 0.5 % by step 500" in line
     other = {"val_ppl": 37.9, "held_out_curve": [[250, 46.0], [500, 40.0]]}          # another run from the start
-    results.merge("errata", [recorded(dict(stopped, metrics=other))], tmp_path)
+    results.merge("errata", [run_record(dict(stopped, metrics=other))], tmp_path)
     [entry] = errata.build(merged, tmp_path)
     line = next(r for r in entry["readings"] if r.startswith("pre-norm stopped at step 500"))
     assert "is 2.2 % from the 1000-step run's at step 250 already, so it is not the same run" in line
@@ -300,7 +301,7 @@ def test_a_winograd_reading_is_judged_by_the_figure_rule_and_labelled_when_it_ag
                 "winograd_cheatable_uniform": [1.0, 0.1, 0.1], "winograd_cheatable_one_block": [0.92, 0.1, 0.1]}
 
     def runs(names):
-        return [recorded({"recipe": name, "seed": seed, "metrics": {"accuracy": a, "wrong_noun": 0.0},
+        return [run_record({"recipe": name, "seed": seed, "metrics": {"accuracy": a, "wrong_noun": 0.0},
                           "date": f"2026-12-03T00:00:0{seed}", "curve": [[0, 1.0]]})
                 for name in names for seed, a in enumerate(accuracy[name]) if a is not None]
     results.merge("errata", runs([n for n in accuracy if n.endswith(("width64", "eighth", "seed"))]), tmp_path)
@@ -332,10 +333,10 @@ def test_a_winograd_reading_a_run_trained_and_not_yet_saved_is_read_from_its_rep
     committed, fresh = tmp_path / "results", tmp_path / "run"
     committed.mkdir(), fresh.mkdir()
     names = ("winograd_cheatable_uniform_width64", "winograd_cheatable_one_block_width64")
-    results.merge("errata", [recorded({"recipe": n, "seed": s, "metrics": {"accuracy": 0.5, "wrong_noun": 0.0},
+    results.merge("errata", [run_record({"recipe": n, "seed": s, "metrics": {"accuracy": 0.5, "wrong_noun": 0.0},
                                        "date": f"2026-12-03T00:00:0{s}", "curve": [[0, 1.0]]})
                              for n in names for s in range(3)], committed)
-    results.merge("errata", [recorded({"recipe": names[0], "seed": s, "metrics": {"accuracy": 0.9, "wrong_noun": 0.0},
+    results.merge("errata", [run_record({"recipe": names[0], "seed": s, "metrics": {"accuracy": 0.9, "wrong_noun": 0.0},
                                        "date": f"2026-12-04T00:00:0{s}", "curve": [[0, 1.0]]}) for s in range(2)], fresh)
     (fresh / "readings.json").write_text(json.dumps({"winograd: width64": {"what": "w"}}))
     f = Facts({"claims": []}, committed, fresh)

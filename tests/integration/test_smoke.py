@@ -29,9 +29,9 @@ def test_the_chapter_scale_keys_are_the_ones_the_committed_runs_were_trained_und
     each committed run of today's recipe and training version carries today's key."""
     checked = 0
     for rec in (rec for group in recipes.RECIPES_BY_GROUP for rec in results.load(group)):
-        r = recipes.get(rec["recipe"]).with_seed(rec["seed"])
-        if rec.get("training_version") == TRAINING_VERSION and rec["config"] == r.to_dict():
-            assert rec["key"] == r.key(TRAINING_VERSION), rec["recipe"]
+        r = recipes.get(rec.recipe).with_seed(rec.seed)
+        if rec.training_version == TRAINING_VERSION and rec.config == r.to_dict():
+            assert rec.key == r.key(TRAINING_VERSION), rec.recipe
             checked += 1
     assert checked >= 10
 

@@ -66,5 +66,5 @@ def test_the_stopped_readings_step_is_where_the_committed_curve_of_seed_0_bottom
     chosen from a measurement: it must still be the best step of pre-norm seed 0 on record."""
     from fixtures import results
     from fixtures.setup import PRENORM_STOP_AT
-    seed0 = [r for r in results.by_recipe("norm", RESULTS_DIR)["prenorm"] if r["seed"] == 0]
-    assert seed0 and seed0[0]["metrics"]["best_held_out"]["step"] == PRENORM_STOP_AT
+    seed0 = [r for r in results.by_recipe("norm", RESULTS_DIR)["prenorm"] if r.seed == 0]
+    assert seed0 and seed0[0].metrics["best_held_out"]["step"] == PRENORM_STOP_AT

@@ -15,11 +15,12 @@ import time
 from pathlib import Path
 
 import pytest
-from records import recorded
+from records import recorded, run_record
 
 from claimcheck import files
 from claimcheck.figures import of_claim
 from claimcheck.files import JOURNAL, SaveError, Transaction, atomic_write, locked, recover
+from claimcheck.records import RunRecord
 from claimcheck.save import save_run
 from claimcheck.versions import rule_id
 from claims.chapter import CHAPTER
@@ -49,6 +50,11 @@ def _record(recipe: str, seed: int, ppl: float, scale: str = "chapter") -> dict:
     return recorded({"recipe": recipe, "seed": seed, "config": (r.smoke() if scale == "smoke" else r).to_dict(),
                      "val_ppl": ppl, "metrics": {"val_ppl": ppl, **({"scale": "smoke"} if scale == "smoke" else {})},
                      "date": "2026-12-02", "curve": [[0, 5.0]]})
+
+
+def _run(recipe: str, seed: int, ppl: float, scale: str = "chapter") -> RunRecord:
+    """`_record` typed by the one decoder: a run record as training hands one to a save."""
+    return run_record(_record(recipe, seed, ppl, scale))
 
 
 def _box(tmp_path: Path) -> Path:
@@ -121,7 +127,7 @@ def test_1_a_forged_journal_in_a_pytest_report_dir_is_refused_there_too(tmp_path
     atomic_write(run / JOURNAL, json.dumps({"files": [[".x.1.0123abcd.tmp", "../outside/v1.txt"]]}))
     before = _state(box / "outside")
     with pytest.raises(SaveError, match="not a file of this directory"):
-        Evidence(run, results_dir=box / "results").write_run_records("norm", [_record("prenorm", 1, 51.0)])
+        Evidence(run, results_dir=box / "results").write_run_records("norm", [_run("prenorm", 1, 51.0)])
     assert _state(box / "outside") == before
 
 
@@ -197,7 +203,7 @@ def test_2_the_torch_free_group_list_is_the_recipes_groups():
 
 def _run_saving(box: Path) -> Evidence:
     ev = Evidence(box / "run", results_dir=box / "results")
-    ev.write_run_records("norm", [_record("prenorm", 1, 52.0)])
+    ev.write_run_records("norm", [_run("prenorm", 1, 52.0)])
     ev.json("readings.json", {"a new reading": {"cpu": {"value": 1}}}, merge=True)
     ev.text("norm.png", "new plot")
     return ev
@@ -283,7 +289,7 @@ def test_4_evidence_of_the_wrong_shape_or_group_is_refused_and_replaces_nothing(
 def test_5_a_smoke_run_then_a_fast_run_then_a_save_leaves_results_byte_identical(tmp_path):
     box = _box(tmp_path)
     smoke = Evidence(box / "run", results_dir=box / "results", scale="smoke")
-    smoke.write_run_records("norm", [_record("prenorm", s, 351.0, "smoke") for s in range(3)])
+    smoke.write_run_records("norm", [_run("prenorm", s, 351.0, "smoke") for s in range(3)])
     smoke.json("readings.json", {"a smoke reading": {"cpu": {"value": 1}}}, merge=True)
     smoke.text("norm.png", "smoke plot")
     before = _state(box / "results")
@@ -297,13 +303,13 @@ def test_5_a_smoke_run_then_a_fast_run_then_a_save_leaves_results_byte_identical
 def test_5_smoke_records_in_a_chapter_scale_file_are_left_out(tmp_path):
     box = _box(tmp_path)
     ev = Evidence(box / "run", results_dir=box / "results")
-    ev.write_run_records("norm", [_record("prenorm", 1, 351.0, "smoke"), _record("prenorm", 2, 51.0)])
+    ev.write_run_records("norm", [_run("prenorm", 1, 351.0, "smoke"), _run("prenorm", 2, 51.0)])
     lines = ev.save()
     assert lines == ["norm.json: 1 run(s) merged, 1 --smoke run(s) not saved"]
     saved = results.load("norm", box / "results")
-    assert [r["seed"] for r in saved] == [0, 2]
+    assert [r.seed for r in saved] == [0, 2]
     with pytest.raises(EvidenceError, match="--smoke run's: never saved"):
-        results.merge("norm", [_record("prenorm", 3, 351.0, "smoke")])          # results/ itself refuses
+        results.merge("norm", [_run("prenorm", 3, 351.0, "smoke")])          # results/ itself refuses
 
 
 def test_5_a_smoke_run_starts_its_own_manifest(tmp_path):
@@ -378,21 +384,21 @@ def test_6_every_committed_run_is_stored_once():
     """No two records of a group are one training run (recipe, seed and the date it was trained):
     a run recorded again under a newer key (its config gained a field) replaces the old record."""
     for group in results.RUN_GROUPS:
-        runs = [(r["recipe"], r["seed"], r["date"]) for r in results.load(group)]
+        runs = [(r.recipe, r.seed, r.date) for r in results.load(group)]
         assert len(runs) == len(set(runs)), f"{group}.json: {len(runs) - len(set(runs))} runs stored twice"
 
 
-def _training(rec: dict) -> str:
+def _training(rec: RunRecord) -> str:
     """What a record's run trained, keyed as the cache keys it (fixtures/results.py run_key: model,
     training, the observations keyed where set, the training version) but by the data it saw, not
     by how its data is named: a Winograd task by its sentences, so that a split drawn with the
     training seed is, at seed 0, the default split it draws (fixtures/train.py winograd_task_of)."""
     from fixtures.train import winograd_task_of
-    cfg = dict(rec["config"])
+    cfg = dict(rec.config)
     if str(cfg.get("data")).startswith("winograd:"):
-        task = winograd_task_of(cfg["data"], rec["seed"])
+        task = winograd_task_of(cfg["data"], rec.seed)
         cfg["data"] = [task.name, task.train, task.test]
-    return results.run_key(cfg, rec.get("training_version", rec.get("code")))
+    return results.run_key(cfg, rec.training_version if rec.training_version is not None else rec.code)
 
 
 def test_6_no_committed_run_is_the_same_training_as_another():
@@ -402,22 +408,22 @@ def test_6_no_committed_run_is_the_same_training_as_another():
     seen: dict[str, list[str]] = {}
     for group in results.RUN_GROUPS:
         for r in results.load(group):
-            seen.setdefault(_training(r), []).append(f"{group}.json {r['recipe']} seed {r['seed']}")
+            seen.setdefault(_training(r), []).append(f"{group}.json {r.recipe} seed {r.seed}")
     twice = [runs for runs in seen.values() if len(runs) > 1]
     assert not twice, f"{len(twice)} trainings stored twice, e.g. {twice[:3]}"
     # what it tells apart, and what it does not
     reading, chapter = "winograd_cheatable_uniform_split_per_seed", "winograd_cheatable_uniform"
-    assert _training(_record(reading, 0, 0.5)) == _training(_record(chapter, 0, 0.5))
-    assert _training(_record(reading, 1, 0.5)) != _training(_record(chapter, 1, 0.5))
+    assert _training(_run(reading, 0, 0.5)) == _training(_run(chapter, 0, 0.5))
+    assert _training(_run(reading, 1, 0.5)) != _training(_run(chapter, 1, 0.5))
     assert RECIPES[reading].first_seed == 1 and RECIPES[chapter].first_seed == 0
 
 
-def _run_metric_copies(readings: dict, groups: dict[str, list[dict]]) -> dict[str, list[str]]:
+def _run_metric_copies(readings: dict, groups: dict[str, list[RunRecord]]) -> dict[str, list[str]]:
     """Where a reading stores a list of values per seed each of which is a metric of a run of that
     seed on record (a list of 0s and 1s alone tells nothing apart and is passed over)."""
-    metrics = {(r["seed"], r["metrics"][k]): f"{group}.json {r['recipe']} seed {r['seed']} {k}"
+    metrics = {(r.seed, r.metrics[k]): f"{group}.json {r.recipe} seed {r.seed} {k}"
                for group, runs in groups.items() for r in runs for k in results.NUMERIC_METRICS
-               if k != "train_seconds" and results._number(r["metrics"].get(k))}
+               if k != "train_seconds" and results._number(r.metrics.get(k))}
 
     def lists(obj, where):
         if isinstance(obj, dict):
@@ -441,8 +447,8 @@ def test_6_readings_store_no_value_per_seed_that_is_a_run_metric():
     copies = _run_metric_copies(readings, groups)
     assert not copies, f"readings.json stores run metrics: {list(copies.items())[:3]}"
     # a reading that stored its runs' accuracies, as the Winograd readings did until 2026-12-04, is named
-    runs = {r["seed"]: r for r in groups["errata"] if r["recipe"] == "winograd_cheatable_uniform_width64"}
-    planted = {"winograd: width64": {"cheatable_uniform": {"accuracy": [runs[s]["metrics"]["accuracy"] for s in range(3)],
+    runs = {r.seed: r for r in groups["errata"] if r.recipe == "winograd_cheatable_uniform_width64"}
+    planted = {"winograd: width64": {"cheatable_uniform": {"accuracy": [runs[s].metrics["accuracy"] for s in range(3)],
                                                            "held_out": 128}}}
     assert _run_metric_copies(planted, groups) == {
         "winograd: width64.cheatable_uniform.accuracy": [f"errata.json winograd_cheatable_uniform_width64 seed {s} "
@@ -451,24 +457,46 @@ def test_6_readings_store_no_value_per_seed_that_is_a_run_metric():
 
 def test_6_no_committed_run_stores_a_summary_its_curves_hold():
     """A run's last training loss and best held-out step are its curves' points: the file holds
-    the curves, and a reader gets the summaries back from them, equal to what training computed."""
+    the curves, and a reader gets the summaries back from them, equal to what training computed.
+    Read through the one decoder and written back through the one encoder, every record is as
+    stored, and every file byte for byte."""
     for group in results.RUN_GROUPS:
-        raw = json.loads((ROOT / "results" / f"{group}.json").read_text())["runs"]
+        text = (ROOT / "results" / f"{group}.json").read_text()
+        raw = json.loads(text)["runs"]
         stored = [(r["recipe"], r["seed"], k) for r in raw for k in results.SUMMARIES if k in r.get("metrics", {})]
         assert not stored, f"{group}.json stores summaries its curves give: {stored[:3]}"
         final = [(r["recipe"], r["seed"]) for r in raw if r["metrics"].get("held_out_windows") == "all"
                  and r["metrics"]["held_out_curve"][-1][0] == r["metrics"]["steps"]]
         assert not final, f"{group}.json stores a whole-split curve's final point beside its val_ppl: {final[:3]}"
         for r in raw:          # read and written back: as stored, the summaries given back and dropped again
-            assert results._stored(results._with_metrics(r)) == r
+            assert results.encode(results.decode(r, f"{group}.json")) == r
+        assert results.dumps(group, results.load(group)) == text
 
 
 def test_6_a_summary_that_differs_from_its_curve_is_kept_not_lost(tmp_path):
     _, data, i = _committed_norm(tmp_path)
     edited = dict(data["runs"][i], metrics=dict(data["runs"][i]["metrics"], final_train_loss=123.0))
-    assert results._stored(edited)["metrics"]["final_train_loss"] == 123.0
+    assert results.encode(results.decode(edited, "edited"))["metrics"]["final_train_loss"] == 123.0
     raw = data["runs"][i]
-    assert results._stored(results._with_metrics(raw)) == raw          # read and written back: as stored
+    assert results.encode(results.decode(raw, "norm.json")) == raw          # read and written back: as stored
+
+
+def test_6_a_first_format_record_is_read_into_its_metrics_and_an_unknown_field_is_named(tmp_path):
+    """A record of the first format (its metrics beside `metrics`, not in them) is read with them
+    in `metrics` and written back with each once; a field a RunRecord does not have, which written
+    back would be lost, is an EvidenceError naming the file, the record and the field."""
+    d, data, i = _committed_norm(tmp_path)
+    stored = data["runs"][i]
+    metrics = {k: v for k, v in stored["metrics"].items() if k not in ("val_ppl", "train_ppl")}
+    first = dict(stored, val_ppl=stored["metrics"]["val_ppl"], train_ppl=stored["metrics"]["train_ppl"],
+                 metrics=metrics)
+    run = results.decode(first, "norm.json")
+    assert (run.metrics["val_ppl"], run.metrics["train_ppl"]) == (first["val_ppl"], first["train_ppl"])
+    again = results.encode(run)
+    assert "val_ppl" not in again and again["metrics"]["val_ppl"] == first["val_ppl"]
+    (d / "norm.json").write_text(json.dumps({"group": "norm", "runs": [dict(stored, valppl=1.0)]}))
+    with pytest.raises(EvidenceError, match=r"norm.json, record 0 \(prenorm seed 0\): field 'valppl' is not a field"):
+        results.load("norm", d)
 
 
 def test_6_every_committed_run_is_its_recipes_current_run_or_evidence_of_a_figure():
@@ -478,12 +506,12 @@ def test_6_every_committed_run_is_its_recipes_current_run_or_evidence_of_a_figur
     from fixtures.train import TRAINING_VERSION
     named = "".join((ROOT / "results" / f).read_text() for f in ("figures.json", "verdicts.json", "readings.json"))
 
-    def current(r: dict) -> bool:          # a seed below the recipe's first_seed is another recipe's run
-        recipe = RECIPES.get(r["recipe"])
-        return (recipe is not None and r["seed"] >= recipe.first_seed
-                and r["key"] == recipe.with_seed(r["seed"]).key(TRAINING_VERSION))
+    def current(r: RunRecord) -> bool:          # a seed below the recipe's first_seed is another recipe's run
+        recipe = RECIPES.get(r.recipe)
+        return (recipe is not None and r.seed >= recipe.first_seed
+                and r.key == recipe.with_seed(r.seed).key(TRAINING_VERSION))
     for group in results.RUN_GROUPS:
-        dead = [(r["recipe"], r["seed"], r["key"]) for r in results.load(group) if r["key"] not in named and not current(r)]
+        dead = [(r.recipe, r.seed, r.key) for r in results.load(group) if r.key not in named and not current(r)]
         assert not dead, f"{group}.json: runs neither current nor named by any evidence: {dead[:3]}"
 
 
@@ -494,9 +522,9 @@ def test_6_a_run_recorded_again_under_a_new_key_replaces_its_old_record(tmp_path
     again = dict(old, config=dict(old["config"], held_out_every=old["config"].get("held_out_every", 0) + 7))
     again["key"] = results.record_key(again)
     assert again["key"] != old["key"]
-    results.merge("norm", [again], d)
-    same = [r for r in results.load("norm", d) if (r["recipe"], r["seed"], r["date"]) == (old["recipe"], old["seed"], old["date"])]
-    assert [r["key"] for r in same] == [again["key"]]
+    results.merge("norm", [results.decode(again, "a run trained again")], d)
+    same = [r for r in results.load("norm", d) if (r.recipe, r.seed, r.date) == (old["recipe"], old["seed"], old["date"])]
+    assert [r.key for r in same] == [again["key"]]
     assert len(results.load("norm", d)) == len(data["runs"])
 
 
@@ -598,7 +626,7 @@ def test_3_an_interrupt_during_the_renames_is_finished_by_the_next_run(tmp_path,
     assert len(lines) >= 2 and all("finished an interrupted save" in line for line in lines)
     assert (box / "results" / "norm.png").read_text() == "new plot"
     assert "a new reading" in json.loads((box / "results" / "readings.json").read_text())
-    assert [r["seed"] for r in results.load("norm", box / "results")] == [0, 1]
+    assert [r.seed for r in results.load("norm", box / "results")] == [0, 1]
 
 
 def test_3_a_forged_roll_back_never_deletes_a_file_it_did_not_put_there(tmp_path):
