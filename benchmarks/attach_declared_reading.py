@@ -18,9 +18,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from claimcheck import evidence as figure_evidence
+from claimcheck.readings import declared_for
 from claimcheck.records import Reading, RunRef
 from claims.chapter import CHAPTER
-from claims.readings_declared import declared_for
 from fixtures import results
 
 
@@ -32,7 +32,7 @@ def main(argv=None) -> int:
     p.add_argument("recipe")
     p.add_argument("--metric", default="val_ppl")
     a = p.parse_args(argv)
-    declared_for(a.key, a.name)
+    declared_for(CHAPTER.readings, a.key, a.name)
     runs = sorted((r for r in results.load(a.group) if r.recipe == a.recipe), key=lambda r: r.seed)
     if not runs:
         print(f"results/{a.group}.json: no runs of {a.recipe}", file=sys.stderr)

@@ -11,8 +11,8 @@ claimcheck/verdict_file.py for verdicts.json, a text's run records) call it on e
 read.  A figure record is handed on as the FigureRecord it gives (claimcheck/evidence.py load:
 its readers take its fields by name), and so is a committed claim, as the ClaimVerdict of its
 tests' TestOutcomes (claimcheck/verdict_file.py load); a test's own records, the report's rows
-of the merged claims and a fresh run's tests are checked, then read on as the JSON objects
-they were.  A run record is handed on as the RunRecord it gives (the text's decoder: the engine
+of the merged claims and a fresh run's tests are read as the JSON objects they are (a fresh test
+is typed, checked by the validator, when the save keeps it).  A run record is handed on as the RunRecord it gives (the text's decoder: the engine
 reads it through the Chapter's `run_records`, this project's is fixtures/results.py decode).
 
 Why dataclasses and a validator of our own rather than pydantic (docs/evidence.md): the engine
@@ -116,7 +116,8 @@ class ClaimVerdict:
 @dataclass(frozen=True)
 class RunRecord:
     """One trained run of results/<group>.json.  Its metrics are stored once, in `metrics` (a file of
-    the first format repeated val_ppl, train_ppl and device beside them: read, never written)."""
+    the first format repeated val_ppl and train_ppl beside them: read, never written; a copy that
+    differs is refused).  `device` is written only where it is not the one in `metrics`."""
     recipe: str
     seed: int
     key: Union[str, None] = None       # noqa: UP007

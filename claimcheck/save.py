@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from claimcheck import evidence as figure_evidence
 from claimcheck import verdict_file
 from claimcheck.files import Transaction, recover
-from claimcheck.records import ClaimVerdict, FigureRecord, TestOutcome, check
+from claimcheck.records import ClaimVerdict, FigureRecord, RecordFieldError, TestOutcome, check
 from claimcheck.run_refs import RunIndex
 from claimcheck.store import EvidenceError, check_staged, save_lock
 from claimcheck.verdicts import (
@@ -94,6 +94,15 @@ def _figure_records(chapter: Chapter, test: dict, meta: dict) -> list[FigureReco
         raise EvidenceError(str(e)) from None
 
 
+def _fresh_outcome(claim: str, test: dict) -> TestOutcome:
+    """A test of the merged report as verdicts.json keeps it, checked by the one validator; a field
+    it refuses stops the save, naming the run's file, the claim, the test and the field."""
+    try:
+        return check(TestOutcome, test, f"the run's claims.json: claim {claim}: test {test['nodeid']}")
+    except RecordFieldError as e:
+        raise EvidenceError(f"{e}; nothing saved") from None
+
+
 def _as_committed(chapter: Chapter, c: dict, prev: ClaimVerdict | None) -> ClaimVerdict:
     """The claim to store (`c`: the merged report's row of it): its decided trained and slow tests
     (the fast ones are run again in seconds, never committed), keyed by what they measured, each a
@@ -112,7 +121,7 @@ def _as_committed(chapter: Chapter, c: dict, prev: ClaimVerdict | None) -> Claim
                             "each is kept apart; nothing saved")
     # the same thing measured again under another test (its gpu case on the CPU, a renamed test):
     # the fresh evidence replaces the committed
-    tests = [check(TestOutcome, t, f"claim {c['id']}: test {t['nodeid']}") for t in tests
+    tests = [_fresh_outcome(c["id"], t) for t in tests
              if t.get("source") != "committed" or t["key"] not in {f["key"] for f in fresh}]
     if prev is not None:
         old = {ident(t): t for t in prev.tests}

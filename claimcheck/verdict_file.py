@@ -5,10 +5,10 @@ ClaimVerdict, TestOutcome), and a measured value is stored once: a value of a te
 a figure record holds (results/figures.json; the test's own, of the same key, first) is written
 as a reference to it, {"$figure": key, "$at": [the path in the figure record]}, and a rule input the figure
 table gives (the stated figure, its null) as {"$table": "stated"}; nothing is copied from the
-figure table or from another claim.  Read, a file is expanded to the form every reader has always
-had: each reference resolved, each claim summarised from its tests (claimcheck/verdicts.py
-summarise_claim: its statement, section and reasons are the Chapter's and its tests', never a
-stored copy).  A measurement several tests record (a list or an object of numbers: a curve each
+figure table or from another claim.  Read (`load`), each claim is a ClaimVerdict, its tests
+TestOutcomes, each reference resolved (`decode`); the report's row of it is summarised from its
+tests (`summary`, claimcheck/verdicts.py summarise_claim: its statement, section and reasons are
+the Chapter's and its tests', never a stored copy).  A measurement several tests record (a list or an object of numbers: a curve each
 test of a section records) is stored at its first place in the file and referred to from the
 others, {"$claim": claim, "$test": key, "$at": [its path in that test's records]}.  The mean and
 standard deviation a test shows beside its values per seed are derived, not stored:

@@ -101,7 +101,8 @@ def ident(t: TestOutcome) -> str:
 def test_object(t: TestOutcome) -> dict:
     """The one encoder of a test's outcome: the JSON object results/verdicts.json stores (before
     its references are written, claimcheck/verdict_file.py), a run's claims.json and the report's
-    merged.json hold, its fields in their order, its runs as objects and only where it names some.
+    merged.json hold, its fields in their order, its runs as objects, left out only where it has none
+    (`None`; an empty list is kept).
     Here, beside the arithmetic, because the merge makes the report's rows of committed tests with
     it (this module is below the records, so it reads a TestOutcome by its fields alone)."""
     out = asdict(t)

@@ -5,7 +5,6 @@ from pathlib import Path
 
 import pytest
 import records
-from records import recorded
 from records import run_record
 
 from claims import registry
@@ -383,3 +382,31 @@ def test_the_runaway_cause_is_built_from_both_widths_once_the_wide_model_is_meas
     (tmp_path / "readings.json").write_text(json.dumps({RUNAWAY_WIDE: wide}))
     [entry] = errata.build(merged, tmp_path)
     assert "the chapter's 3.44 lies outside both" in entry["cause"]
+
+
+def test_the_uniform_averages_held_out_answers_are_its_runs_counts_of_the_seeds_measured(tmp_path):
+    """The answers test keeps in readings.json what the runs do not count (the training sentences,
+    an absent noun, no noun); the held-out referent and other noun are the runs' accuracy and wrong
+    noun (fixtures/setup.py HELD_OUT_ANSWERS_IN_RUNS), read for the seeds the test measured alone:
+    a seed trained since is not mixed in, and with one of them not on record none is shown."""
+    import json
+
+    from claims.report import errata
+    from fixtures import results
+    rates = [(0.55, 0.45), (0.5, 0.5), (0.9, 0.1)]         # seed 2 trained after the answers were measured
+    results.merge("winograd", [run_record({"recipe": "winograd_hardened_uniform", "seed": s, "curve": [[0, 1.0]],
+                                           "metrics": {"accuracy": a, "wrong_noun": w},
+                                           "date": f"2026-12-03T00:00:0{s}"}) for s, (a, w) in enumerate(rates)], tmp_path)
+    two = [0.0, 0.0]
+    answers = {"train": {"referent": [0.5, 0.5], "other noun": [0.5, 0.5], "absent noun": two, "not a noun": two},
+               "held out": {"absent noun": two, "not a noun": two, "absent where the referent is y": two}}
+    (tmp_path / "readings.json").write_text(json.dumps({"winograd: answers of hardened_uniform": answers}))
+    merged = {"claims": [{"id": "winograd.uniform_fails", "statement": "s", "verdict": "refuted", "tests": []}]}
+    held_out = lambda: next(r for r in errata.build(merged, tmp_path)[0]["readings"]
+                            if r.startswith("where its answers go (held out)"))
+    assert held_out().startswith("where its answers go (held out): referent 52.50 % ± 3.54 (55.00, 50.00 over 2 seeds), "
+                                 "other noun 47.50 % ± 3.54 (45.00, 50.00 over 2 seeds)"), held_out()
+    runs = json.loads((tmp_path / "winograd.json").read_text())
+    runs["runs"] = [r for r in runs["runs"] if r["seed"] != 1]
+    (tmp_path / "winograd.json").write_text(json.dumps(runs))
+    assert held_out().startswith("where its answers go (held out): referent not measured, other noun not measured"), held_out()

@@ -497,6 +497,10 @@ def test_6_a_first_format_record_is_read_into_its_metrics_and_an_unknown_field_i
     (d / "norm.json").write_text(json.dumps({"group": "norm", "runs": [dict(stored, valppl=1.0)]}))
     with pytest.raises(EvidenceError, match=r"norm.json, record 0 \(prenorm seed 0\): field 'valppl' is not a field"):
         results.load("norm", d)
+    # a copy beside `metrics` that differs from it: one of the two would be lost written back once
+    (d / "norm.json").write_text(json.dumps({"group": "norm", "runs": [dict(stored, val_ppl=1.0)]}))
+    with pytest.raises(EvidenceError, match=r"record 0 \(prenorm seed 0\): field 'val_ppl' is 1.0, but metrics.val_ppl is "):
+        results.load("norm", d)
 
 
 def test_6_every_committed_run_is_its_recipes_current_run_or_evidence_of_a_figure():

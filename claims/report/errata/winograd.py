@@ -133,8 +133,9 @@ def _block2_sentence(f: Facts) -> str:
 def _answers(f: Facts, kind: str, part: str, what: str) -> list[float]:
     """Per seed, the share of the uniform average's answers going to `what` (claims/test_readings.py)."""
     measured = f.readings.get(f"winograd: answers of {kind}", {})
-    if part == "held out" and what in HELD_OUT_ANSWERS_IN_RUNS and measured:       # the runs' own count
-        return f.per_run("winograd", f"winograd_{kind}", HELD_OUT_ANSWERS_IN_RUNS[what])
+    if part == "held out" and what in HELD_OUT_ANSWERS_IN_RUNS and measured:   # the runs' own, of the seeds measured
+        seeds = range(len(measured["held out"]["absent noun"]))
+        return f.over_runs([("winograd", f"winograd_{kind}", seeds)], HELD_OUT_ANSWERS_IN_RUNS[what])
     return measured.get(part, {}).get(what, [])
 
 
@@ -172,7 +173,7 @@ def _answers_reading(kind: str, kinds: tuple[str, ...], wrong_noun: bool = False
         a = lambda part, what: _answers(f, kind, part, what)
         answers = ([f"where its answers go ({part}): " + ", ".join(
             f"{what} {pct(a(part, what))}" for what in ("referent", "other noun", "absent noun", "not a noun"))
-            for part in ("train", "held out")] if a("held out", "referent") else
+            for part in ("train", "held out")] if a("held out", "absent noun") else
             [("where its answers go, on training and held-out sentences: not yet measured "
              "(`pytest claims/test_readings.py -m slow`)")])
         return answers + _winograd_readings(kinds, wrong_noun)(f)
@@ -214,8 +215,7 @@ def _winograd_readings(kinds: tuple[str, ...], wrong_noun: bool = False) -> Call
     return reading
 
 
-# No alternative reading was trained for these figures (the Winograd readings are for the uniform average's
-# and the cheatable task's accuracies); their causes, where found, are measured on the stated setup.
+# No Winograd reading was trained for these figures; their causes, where found, are measured on the stated setup.
 _NO_READINGS = lambda f: [("none tried (the Winograd readings trained cover the uniform average's and the "
                           "cheatable task's accuracies)")]
 
