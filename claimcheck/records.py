@@ -85,7 +85,7 @@ class TestOutcome:
     record keys, " & "-joined).  Its records hold what its figure records do not: the stated
     figure, the tolerance, the label; a measured value its figure record holds is referred to
     by key (claimcheck/verdict_file.py), never copied.  Its fields stand in the order the file
-    writes them (claimcheck/verdicts.py test_object: the one encoder)."""
+    writes them (claimcheck/verdicts.py outcome_object: the one encoder)."""
     __test__ = False                   # not a pytest test class
     nodeid: str
     outcome: str

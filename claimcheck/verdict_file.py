@@ -41,7 +41,7 @@ from claimcheck import records as typed
 from claimcheck.decide import RuleInputError, spread
 from claimcheck.run_refs import RunIndex
 from claimcheck.store import EvidenceError, read_json
-from claimcheck.verdicts import record_key, summarise_claim, test_object
+from claimcheck.verdicts import outcome_object, record_key, summarise_claim
 
 if TYPE_CHECKING:
     from claimcheck.chapter import Chapter
@@ -441,7 +441,7 @@ def summary(chapter: Chapter, c: typed.ClaimVerdict) -> dict:
     return summarise_claim(chapter, c.id, [encode_test(t) for t in c.tests], True)
 
 
-encode_test = test_object       # the one encoder of a test (claimcheck/verdicts.py: the merge's rows use it too)
+encode_test = outcome_object       # the one encoder of a test (claimcheck/verdicts.py: the merge's rows use it too)
 
 
 def plain(c: typed.ClaimVerdict) -> dict:

@@ -98,7 +98,7 @@ def ident(t: TestOutcome) -> str:
     return t.key or base_nodeid(t.nodeid)
 
 
-def test_object(t: TestOutcome) -> dict:
+def outcome_object(t: TestOutcome) -> dict:
     """The one encoder of a test's outcome: the JSON object results/verdicts.json stores (before
     its references are written, claimcheck/verdict_file.py), a run's claims.json and the report's
     merged.json hold, its fields in their order, its runs as objects, left out only where it has none
@@ -317,8 +317,8 @@ def is_smoke(report: dict | None) -> bool:
 def merge(chapter: Chapter, fresh: dict, committed: list[ClaimVerdict]) -> dict:
     """Per test, the newest decided evidence wins (a fresh fast run does not hide a committed
     trained result of the same claim); each claim is then summarised again from its tests, each
-    committed test as the report's row of it (`test_object`)."""
-    old = {c.id: [test_object(t) for t in c.tests] for c in committed}
+    committed test as the report's row of it (`outcome_object`)."""
+    old = {c.id: [outcome_object(t) for t in c.tests] for c in committed}
     out = []
     for c in fresh.get("claims", []):
         # A committed test is matched with the fresh test that measured the same thing at the same
@@ -379,7 +379,7 @@ def committed_only(chapter: Chapter, committed: list[ClaimVerdict]) -> dict:
     old = {c.id: c.tests for c in committed}
     # without a run nothing was collected: a claim with no committed verdict is "not run" (whether
     # a test carries it is known from a run's collection, tests/integration/test_report.py)
-    claims = [summarise_claim(chapter, cid, [dict(test_object(t), source="committed") for t in old.get(cid, [])
+    claims = [summarise_claim(chapter, cid, [dict(outcome_object(t), source="committed") for t in old.get(cid, [])
                                     if t.outcome in DECIDED], True)
               for cid in chapter.claims]
     return finished(chapter, claims, {"source": "committed verdicts only (no fresh run)"})
