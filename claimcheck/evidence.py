@@ -85,15 +85,6 @@ def decode(chapter: Chapter, rec, where: str = "a figure record") -> FigureRecor
     return typed
 
 
-def problems(chapter: Chapter, rec, where: str = "a figure record") -> list[str]:
-    """What is wrong with one record's shape ([] if nothing): what `decode` refuses in it."""
-    try:
-        decode(chapter, rec, where)
-    except FigureEvidenceError as e:
-        return [str(e).removeprefix(f"{where}: ")]
-    return []
-
-
 def encode(rec: FigureRecord) -> dict:
     """The one encoder: a figure record as the file's JSON object, every field (its runs as
     objects), `reading` only where it keeps one."""
