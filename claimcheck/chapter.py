@@ -90,7 +90,8 @@ class Chapter:
     measurements: Mapping[str, tuple[int, str]] = field(default_factory=dict)   # name -> (version, what)
     trained_measurements: frozenset[str] = frozenset()  # taken from a trained model: a record names its runs
     readings: Mapping[str, Any] = field(default_factory=dict)     # name -> claimcheck.readings.DeclaredReading
-    # claim ID -> the seeds the sequential rule (claimcheck/decide.py SEED_STEPS) has taken it to:
+    # claim ID -> the seeds its tests run on where above their default (the seeds its groups have
+    # on record, never above a group's declared count):
     # its tests run on at least that many (ClaimFixture.seeds); absent, on the test's own default
     seed_steps: Mapping[str, int] = field(default_factory=dict)
     run_records: RunRecords = field(default_factory=RunRecords)

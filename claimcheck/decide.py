@@ -6,11 +6,14 @@ measured values beside the figure (claimcheck/evidence.py); and by `python -m cl
 which decides every committed figure again from results/ alone.  The rule inputs (the stated
 value, its rounding, the null it is contrasted with, the comparisons an ordering makes) never
 come from a record: claims/record_rules.py gives them from the figure table.  Imports neither
-torch, numpy nor pytest, so deciding again needs no model and no test run.
+torch nor pytest, so deciding again needs no model and no test run; its quantiles and tests are
+scipy.stats's (rule version 3), never hand constants (scipy brings numpy).
 
 Each rule returns a Decision: "holds", "refuted", "undecided" (the measurement cannot tell the
-chapter's figure from the null it contrasts it with, or an ordering lies within 2 standard errors
-of none), or "too few seeds", with the tolerance it used and the measurement in words.
+chapter's figure from the null it contrasts it with, or an ordering is not significant either
+way), or "too few seeds", with the tolerance it used and the measurement in words.  An undecided
+printed figure also says which kind it is (`Decision.kind`): "more runs could settle it", or
+"one run cannot show it" (single runs vary more than the figure's distance from its null).
 """
 from __future__ import annotations
 
@@ -19,20 +22,38 @@ import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 from claimcheck.formats import number, over_seeds
 
 MIN_SEEDS = 3
-MARGIN_SE = 2          # an ordering or a sign: the paired mean difference beyond 2 standard errors
-# the sequential rule (docs/figure-rule.md): an undecided trained figure or ordering is run on the
-# next number of seeds, and committed as undecided at the last
-SEED_STEPS = (3, 5, 10)                 # starts at MIN_SEEDS (tests/integration/test_record_rules.py)
+# The one level of every statistical decision (rule version 3): an ordering is significant at a
+# two-sided 5 %, a printed figure is judged on the 95 % prediction interval for one new run.
+LEVEL = 0.05
+# The most seeds a CPU group is declared for (docs/choices.md, "Seeds per trained group"): the n at
+# which "more runs could settle it" is asked; beyond it an undecided figure is "one run cannot show it".
+FEASIBLE_SEEDS = 10
+MORE_RUNS = "more runs could settle it"
+ONE_RUN = "one run cannot show it"
 
 
-def next_seed_step(n: int) -> int | None:
-    """The sequential rule's next number of seeds after a measurement on `n` (None at the cap:
-    still undecided there, a figure is committed as undecided)."""
-    return next((step for step in SEED_STEPS if step > n), None)
+def _stats():
+    """scipy.stats, imported when a decision first needs it (it takes a second to import; the
+    report's pages and the plugin import this module without deciding anything)."""
+    from scipy import stats
+    return stats
+
+
+@cache
+def t_quantile(n: int) -> float:
+    """Student's t quantile for a two-sided LEVEL at n - 1 degrees of freedom."""
+    return float(_stats().t.ppf(1 - LEVEL / 2, n - 1))
+
+
+def prediction_halfwidth(sd: float, n: int) -> float:
+    """Half the width of the prediction interval for one new run from n runs of spread sd:
+    t(n - 1) * sd * sqrt(1 + 1/n)."""
+    return t_quantile(n) * sd * math.sqrt(1 + 1 / n)
 
 
 # The largest magnitude a measured number may have: every figure of the chapter is far below it,
@@ -54,6 +75,7 @@ class Decision:
     tolerance: float | None
     why: str                     # the measurement in words, generated here
     measured: dict = field(default_factory=dict)   # the measured values a record keeps (no rule inputs)
+    kind: str | None = None      # an undecided printed figure: MORE_RUNS or ONE_RUN
 
     @property
     def holds(self) -> bool:
@@ -84,69 +106,87 @@ def spread(values: Sequence[float]) -> tuple[float, float]:
     return mean, (statistics.stdev(values) if len(values) > 1 else 0.0)
 
 
-def _against(mean: float, stated: float, tol: float, null: float | None) -> str:
-    """The one rule of a printed figure: refuted outside mean +- tol, undecided where that band
-    also holds the null the sentence contrasts the figure with, else holds."""
-    if abs(mean - stated) > tol:
+def _against(mean: float, stated: float, half: float, rounding: float, null: float | None) -> str:
+    """The one rule of a printed figure: refuted when it lies outside the prediction interval
+    mean +- half widened by its rounding, undecided where that interval also holds the null the
+    sentence contrasts the figure with, else holds."""
+    if abs(mean - stated) > half + rounding:
         return "refuted"
-    if null is not None and abs(mean - null) <= tol:
+    if null is not None and abs(mean - null) <= half:
         return "undecided"
     return "holds"
 
 
-def _null_words(verdict: str, mean: float, null: float | None, null_what: str) -> str:
-    return (f"; undecided: cannot tell {number(mean)} from {null_what} {number(null)}"
+def undecided_kind(mean: float, sd: float, null: float) -> str:
+    """Whether more runs could tell the figure from its null: the prediction interval at
+    FEASIBLE_SEEDS seeds (the same spread) would exclude it; otherwise single runs vary more than
+    the figure's distance from its null, and no number of seeds changes that."""
+    return MORE_RUNS if abs(mean - null) > prediction_halfwidth(sd, FEASIBLE_SEEDS) else ONE_RUN
+
+
+def _null_words(verdict: str, mean: float, null: float | None, null_what: str, kind: str | None) -> str:
+    return (f"; undecided ({kind}): cannot tell {number(mean)} from {null_what} {number(null)}"
             if verdict == "undecided" and null is not None else "")
+
+
+def _figure(values: list[float], sd: float, stated: float, rounding: float, null: float | None,
+            null_what: str, what: str, unit: str = "") -> Decision:
+    """A printed figure over seeds, judged on the prediction interval of one new run (the spread
+    `sd`: the seeds' own, or a floor a rate's binomial noise sets)."""
+    n = len(values)
+    mean = statistics.mean(values)
+    half = prediction_halfwidth(sd, n) if n > 1 else math.inf
+    if n < MIN_SEEDS:
+        return Decision("too few seeds", half + rounding,
+                        f"{over_seeds(values, unit)}: {n} seeds, fewer than {MIN_SEEDS}", {"values": values})
+    verdict = _against(mean, stated, half, rounding, null)
+    kind = undecided_kind(mean, sd, null) if verdict == "undecided" and null is not None else None
+    tol = half + rounding
+    why = (f"{over_seeds(values, unit)}, {'against' if verdict == 'undecided' else 'not'} {stated}{unit} "
+           f"(one new run: {number(mean)} +- {number(half)}, t({n - 1}) {what}, + rounding {rounding})")
+    if verdict == "holds" and null is not None:
+        why += f", told apart from {null_what} {number(null)}"
+    return Decision(verdict, tol, why + _null_words(verdict, mean, null, null_what, kind), {"values": values}, kind)
 
 
 def trained(values: Sequence[float], stated: float, rounding: float, unit: str = "",
             null: float | None = None, null_what: str = "") -> Decision:
-    """The trained-figure rule: holds when |mean over seeds - stated| <= the chapter's rounding +
-    2 sd over at least MIN_SEEDS seeds and that band excludes the declared null; refuted outside
-    the band; otherwise undecided, naming the null."""
+    """The trained-figure rule: holds when the chapter's figure lies inside the 95 % prediction
+    interval for one new run, mean +- t(n - 1) sd sqrt(1 + 1/n), widened by its rounding, and that
+    interval excludes the declared null; refuted outside; otherwise undecided (of one of two kinds,
+    `undecided_kind`), naming the null.  At least MIN_SEEDS seeds."""
     values = measured_list(list(values), "values")
-    mean, sd = spread(values)
-    tol = rounding + 2 * sd
-    if len(values) < MIN_SEEDS:
-        verdict = "too few seeds"
-    else:
-        verdict = _against(mean, stated, tol, null)
-    why = (f"{over_seeds(values, unit)}, {'against' if verdict == 'undecided' else 'not'} {stated}{unit} "
-           f"(tolerance {rounding} + 2 sd = {number(tol)})")
-    if verdict == "holds" and null is not None:
-        why += f", told apart from {null_what} {number(null)}"
-    return Decision(verdict, tol, why + _null_words(verdict, mean, null, null_what), {"values": values})
+    _, sd = spread(values)
+    return _figure(values, sd, stated, rounding, null, null_what, "sd sqrt(1 + 1/n)", unit)
 
 
 def reading_agrees(values: Sequence[float], stated: float, rounding: float) -> bool | None:
-    """The trained-figure rule (rounding + 2 sd over seeds) applied to an alternative reading's
-    values: None with fewer than MIN_SEEDS seeds, as a verdict would be skipped."""
+    """The trained-figure rule applied to an alternative reading's values: None with fewer than
+    MIN_SEEDS seeds, as a verdict would be skipped."""
     decision = trained(values, stated, rounding)
     return None if decision.verdict == "too few seeds" else decision.holds
 
 
-def rate_tolerance(values: Sequence[float], n_items: int, rounding: float) -> float:
-    """A printed rate (an accuracy, as a fraction) over seeds: the chapter's rounding widened by
-    2 max(sd over seeds, the binomial SE of the mean of len(values) rates, each over n_items items)."""
+def rate_sd(values: Sequence[float], n_items: int) -> float:
+    """The spread of one run's printed rate: the seeds' sd, at least the binomial sd of one rate
+    over n_items items (a run whose seeds happen to agree still has that much noise)."""
     p = statistics.mean(values)
-    se = math.sqrt(max(p * (1 - p), 1 / n_items) / n_items / len(values))
     sd = statistics.stdev(values) if len(values) > 1 else 0.0
-    return rounding + 2 * max(sd, se)
+    return max(sd, math.sqrt(max(p * (1 - p), 1 / n_items) / n_items))
 
 
 def rate(values: Sequence[float], stated: float, n_items: int, rounding: float,
          null: float | None = None, null_what: str = "") -> Decision:
+    """A printed rate (an accuracy, as a fraction) over seeds: the trained-figure rule with the
+    spread `rate_sd`."""
     values = measured_list(list(values), "values")
     if any(not 0 <= v <= 1 for v in values):
         raise RuleInputError("values", f"{values!r}: a rate lies in [0, 1]")
     if isinstance(n_items, bool) or not isinstance(n_items, int) or not 0 < n_items <= MAX_MAGNITUDE:
         raise RuleInputError("n_items", f"{n_items!r} is not a positive count of items")
-    tol = rate_tolerance(values, n_items, rounding)
-    mean = statistics.mean(values)
-    verdict = "too few seeds" if len(values) < MIN_SEEDS else _against(mean, stated, tol, null)
-    why = f"{over_seeds(values)}, not {stated} (tolerance {rounding} + 2 max(sd, SE) = {number(tol)})"
-    return Decision(verdict, tol, why + _null_words(verdict, mean, null, null_what),
-                    {"values": values, "n_items": n_items})
+    d = _figure(values, rate_sd(values, n_items), stated, rounding, null, null_what,
+                "max(sd, binomial sd) sqrt(1 + 1/n)")
+    return Decision(d.verdict, d.tolerance, d.why, {"values": values, "n_items": n_items}, d.kind)
 
 
 def within(value: float, stated: float, tolerance: float, unit: str = "") -> Decision:
@@ -163,8 +203,10 @@ DIRECTION = {"<": -1, "<=": -1, ">": 1, ">=": 1}     # which sign of a - b the c
 
 def paired(label: str, op: str, a: Sequence[float], b: Sequence[float]) -> tuple[str, str]:
     """One ordering over seeds: the chapter says a op b.  The paired differences a - b, seed by
-    seed: holds when their mean is more than 2 standard errors in the chapter's direction,
-    refuted when more than 2 standard errors the other way, otherwise undecided."""
+    seed, under Student's one-sample t test at n - 1 degrees of freedom (scipy.stats.ttest_1samp,
+    two-sided at LEVEL): holds when significant in the chapter's direction, refuted when
+    significant the other way, otherwise undecided.  Differences that are all equal have no
+    spread: their sign decides (a nonzero constant) or nothing does (zero)."""
     if op not in DIRECTION:
         raise RuleInputError("op", f"{op!r} is not an ordering (one of {', '.join(DIRECTION)})")
     if len(a) != len(b):
@@ -173,13 +215,17 @@ def paired(label: str, op: str, a: Sequence[float], b: Sequence[float]) -> tuple
     if len(d) < MIN_SEEDS:
         return "too few seeds", f"{label}: {len(d)} seeds"
     mean, sd = spread(d)
-    se = sd / math.sqrt(len(d))
-    z = mean / se if se > 0 else (math.inf if mean > 0 else -math.inf if mean < 0 else 0.0)
-    verdict = "holds" if z > MARGIN_SE else "refuted" if z < -MARGIN_SE else "undecided"
+    if sd == 0:
+        t, p = (math.copysign(math.inf, mean), 0.0) if mean else (0.0, 1.0)
+    else:
+        result = _stats().ttest_1samp(d, 0.0)
+        t, p = float(result.statistic), float(result.pvalue)
+    verdict = "undecided" if p >= LEVEL else "holds" if t > 0 else "refuted"
     signed = DIRECTION[op] * mean
     return verdict, (f"{label}: paired difference {number(signed)} +- {number(sd)} over {len(d)} seeds, "
-                     f"{number(z)} SE in the chapter's direction" + ("" if verdict == "holds" else
-                     f" ({verdict}: the margin is {MARGIN_SE} SE)"))
+                     f"t({len(d) - 1}) = {number(t)} in the chapter's direction, p = {p:.2g}"
+                     + ("" if verdict == "holds" else f" ({verdict}: significant at {LEVEL:g} two-sided)"
+                        if verdict == "refuted" else f" ({verdict}: not significant at {LEVEL:g} two-sided)"))
 
 
 def ordering(comparisons: Sequence[tuple[str, str, Sequence[float], Sequence[float]]]) -> Decision:
@@ -244,8 +290,10 @@ class TimedFigure:
 
 
 def floor(value: float, drift: float) -> tuple[float, float]:
-    """The narrowest interval a timed figure is judged on: value +- 2 run-to-run sd."""
-    return value - 2 * drift, value + 2 * drift
+    """The narrowest interval a timed figure is judged on: value +- the normal quantile of LEVEL
+    (1.96) run-to-run sd."""
+    z = float(_stats().norm.ppf(1 - LEVEL / 2))
+    return value - z * drift, value + z * drift
 
 
 def judge(timed: TimedFigure, value: float, a: float, b: float, drift: float = 0.0) -> tuple[str, float, float]:

@@ -208,8 +208,8 @@ class ClaimFixture:
     claim.trained_figure(label=..., stated=..., values=..., rounding=..., measurement=...)
         the trained-figure rule for one printed figure (claimcheck/rule.py trained_figure)
     claim.ordering(label=..., ...)   an ordering or a bound (claimcheck/rule.py ordering)
-    claim.seeds(default)             how many seeds this test's claims are measured on: the step the
-                                     sequential rule has taken them to (Chapter.seed_steps), else `default`
+    claim.seeds(default)             how many seeds this test's claims are measured on: the seeds
+                                     their groups have on record (Chapter.seed_steps), else `default`
     claim.spec(label)                the rule inputs of the record labelled `label` (claimcheck/rule.py spec_of)
     claim.device_specific(device, ours)      skip as a reading beside a figure the chapter measured on
                                              its CUDA card (claimcheck/rule.py device_specific)

@@ -29,6 +29,10 @@ class DeclaredReading:
     primary: str               # the primary reading, the one the verdict is on
     declared: str              # ISO time of the commit that entered it in docs/choices.md
     anchor: str                # verbatim in docs/choices.md: `git log -S` finds that commit
+    # ISO time of the first measurement of the reading, any seed, where one is on record (a run that
+    # stays in results/): a reading declared after it was first measured is "declared after a
+    # measurement" and never makes a figure underspecified, whatever its later runs' dates
+    first_measured: str | None = None
 
 
 class ReadingError(ValueError):
@@ -66,6 +70,10 @@ def with_reading(primary: str, reading: str, declared: DeclaredReading, measured
     when, at = _when(measured, "reading.date"), _when(declared.declared, "declared")
     if primary != "refuted":
         return primary, f"the reading '{declared.name}' is shown beside it; the verdict is the primary reading's"
+    if declared.first_measured and _when(declared.first_measured, "first_measured") <= at:
+        return primary, (f"the reading '{declared.name}' ({reading} on its own) was declared after a measurement: "
+                         f"first measured {declared.first_measured}, declared {declared.declared}; it counts "
+                         "for nothing, and the figure stays refuted")
     if when <= at:
         return primary, (f"the reading '{declared.name}' ({reading} on its own) was measured {measured}, before "
                          f"it was declared ({declared.declared}): it counts for nothing, and the figure stays refuted")
@@ -83,6 +91,9 @@ def standing(r: DeclaredReading, dates) -> str:
     if not dates:
         return ""
     name, measured = r.name, max(dates)
+    if r.first_measured and _when(r.first_measured, "first_measured") <= _when(r.declared, "declared"):
+        return (f"the reading '{name}' was declared after a measurement (first measured {r.first_measured[:10]}, "
+                f"declared {r.declared[:10]}): it counts for nothing, and the verdict stays on {r.primary}")
     if _when(measured, "reading.date") <= _when(r.declared, "declared"):
         return (f"the reading '{name}' was measured ({measured[:10]}) before docs/choices.md declared it "
                 f"({r.declared[:10]}): it counts for nothing, and the verdict stays on {r.primary}")

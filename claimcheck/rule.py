@@ -4,7 +4,7 @@
 - Trained figures: holds when |mean over seeds - stated| <= the chapter's rounding (half a unit
   of its last printed digit) + 2 seed-to-seed sd, over at least 3 seeds, and that band excludes
   the null the figure table declares beside it; refuted outside; otherwise undecided
-  (`trained_figure`).  Orderings: the paired difference over seeds beyond 2 standard errors
+  (`trained_figure`).  Orderings: the paired t test over seeds, significant at 5 % two-sided
   (`ordering`).  The rule inputs are the figure table's (the Chapter's `rule_inputs`), never the test's.
 - The Chapter is the run's (claimcheck/hooks.py chapter_of), read from the test's `request`.
 - A figure our measurement contradicts is refuted: a strict xfail whose reason is generated
@@ -124,7 +124,7 @@ def trained_figure(request, claim_record, *, label: str, stated: float, values: 
         why = f"{decision.why}; {said} (the reading: {alternative.why})"
         read = {"reading": {"name": name, "measured": alternative.measured, "date": measured_at}}
     claim_record(stated=stated, measured={"mean": mean, "sd": sd, "per seed": values}, label=label,
-                 tolerance=f"{rounding} + 2 sd = {number(decision.tolerance)}", decision=decision.measured,
+                 tolerance=f"{rounding} + t({len(values) - 1}) sd sqrt(1 + 1/n) = {number(decision.tolerance)}", decision=decision.measured,
                  seeds=len(values), rule="trained", measurement=measurement,
                  **({"null": {"value": null, "what": null_what}} if spec.null else {}), **read, **details)
     need_seeds(len(values))
@@ -163,8 +163,8 @@ def ordering(request, claim_record, *, label: str, stated, measured, conditions,
     """An ordering or a bound the chapter states (not a printed number).  `conditions` are
     [what, a, op, b], numbers of the measurement, one per seed ("seed 0: what"); the comparisons and
     their directions must be the ones the Chapter's rule inputs declare for this record.  An ordering
-    over seeds is decided by the paired rule (decide.ordering: beyond 2 standard errors, else
-    undecided); a bound beside a single measurement exactly (decide.bounds).  Recorded with the
+    over seeds is decided by the paired rule (decide.ordering: a paired t test, significant at 5 %
+    two-sided, else undecided); a bound beside a single measurement exactly (decide.bounds).  Recorded with the
     measured sides, so `python -m claims.rederive` decides it again from results/ alone."""
     spec = spec_of(request, label)
     if spec.kind == "ordering":

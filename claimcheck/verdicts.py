@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 # stale: decided under an older version of its rule, or measured under an older version of its
 # measurement (claimcheck/versions.py); never a plain holds/refuted
 # undecided: the measurement cannot tell the chapter's figure from the null it contrasts it with, or
-# an ordering lies within 2 standard errors (docs/figure-rule.md); underspecified: the primary
+# an ordering is not significant at 5 % (docs/figure-rule.md); underspecified: the primary
 # reading refutes the figure and a reading declared before it was measured reproduces it
 # (docs/choices.md).  Neither is a holds; a refuted figure outweighs both.
 CLAIM_VERDICTS = ("holds", "refuted", "underspecified", "undecided", "fails", "stale", "not run", "not encoded")
@@ -130,6 +130,18 @@ def read_off_instrument(chapter: Chapter, t: dict) -> bool:
                               or str(r.get("rule") or "").startswith("timing/") for r in recs)
 
 
+THEORY_RULES = ("counts/",)     # counts and arithmetic identities: shown as the theory, never a verdict
+
+
+def theory(t: dict) -> bool:
+    """Whether every record of a test (or one record itself) was decided by counting, not measured:
+    a count of operations or bytes is the theory shown beside a measured figure, and never
+    decides it, on any device (rule version 3)."""
+    recs = t.get("records") if isinstance(t.get("records"), list) else [t]
+    recs = [r for r in recs if isinstance(r, dict)]
+    return bool(recs) and all(str(r.get("rule") or "").startswith(THEORY_RULES) for r in recs)
+
+
 def device_reading(chapter: Chapter, figure: str | None, t: dict) -> bool:
     """Whether a test's (a figure record's, as_test) measurement of `figure` (a figure ID; None for a
     record of no printed figure) is a reading shown beside the chapter's figure, never a verdict
@@ -137,6 +149,8 @@ def device_reading(chapter: Chapter, figure: str | None, t: dict) -> bool:
     measured on its CUDA laptop card (device="cuda"), or read off a clock or an allocator whatever
     it is about (docs/cost.md: one rule, no exception).  The one answer: the tests' skips
     (claimcheck/rule.py), the claims', the figures' rows and the re-derivation ask it."""
+    if theory(t):
+        return True
     if on_cuda(t):
         return False
     f = chapter.figures.get(figure) if figure is not None else None

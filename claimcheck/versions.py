@@ -24,20 +24,27 @@ RULE_VERSIONS: dict[str, tuple[int, str]] = {
     # 1: also orderings seed by seed and exact shares; 2: a bound beside a single measurement only
     #    (orderings are "ordering", universal sentences levels)
     "stated": (2, "the tolerance the test states beside a single measurement: exact, a bound"),
-    # 1: rounding + 2 sd; 2: and the band must exclude the declared null, else undecided
-    "trained": (2, ("the chapter's rounding + 2 seed-to-seed sd, over at least 3 seeds; undecided where "
-                    "that band holds the null the figure table declares")),
-    # 1: 0.05 points + 2 max(sd, SE); 2: the chapter's printed rounding, and the null as for trained
-    "rate": (2, "a printed rate: the chapter's rounding + 2 max(seed sd, binomial SE); the null as for trained"),
+    # 1: rounding + 2 sd; 2: and the band must exclude the declared null, else undecided;
+    # 3 (2026-12-07): the 95 % prediction interval for one new run, mean +- t(n-1) sd sqrt(1 + 1/n)
+    #    (scipy.stats), + rounding; undecided where it holds the null, of two kinds (decide.undecided_kind)
+    "trained": (3, ("the 95 % prediction interval for one new run, mean +- t(n-1) sd sqrt(1 + 1/n), widened by "
+                    "the chapter's rounding, over at least 3 seeds; undecided where that interval holds the "
+                    "null the figure table declares")),
+    # 1: 0.05 points + 2 max(sd, SE); 2: the chapter's printed rounding, and the null as for trained;
+    # 3 (2026-12-07): the prediction interval as for trained, of spread max(seed sd, one run's binomial sd)
+    "rate": (3, ("a printed rate: the prediction interval as for trained, of spread max(seed sd, one run's "
+                 "binomial sd); the null as for trained")),
     # 1: successive ratios of a count (operations, bytes) over doubling lengths rise, stay at most the
     #    limit, the last within the printed limit's rounding (docs/choices.md, 2026-12-03)
     "counts": (1, "a count per doubling: ratios rising toward the limit, the last within its printed rounding"),
-    # 1: the paired mean difference over seeds beyond 2 standard errors, else undecided
-    "ordering": (1, "an ordering or sign: the paired difference over seeds beyond 2 standard errors"),
+    # 1: the paired mean difference over seeds beyond 2 standard errors, else undecided;
+    # 2 (2026-12-07): Student's paired t test at n-1 degrees of freedom (scipy.stats), 5 % two-sided
+    "ordering": (2, "an ordering or sign: Student's paired t test over seeds, significant at 5 % two-sided"),
     # 1: repeats inside one process (until 2026-12-01), which a flake count showed can flip;
-    # 2: the 95 % bootstrap interval over independent timing processes, widened to +-2 run-to-run sd
-    "timing": (2, ("the 95 % bootstrap interval over independent timing processes, widened to at least "
-                  "+-2 run-to-run sd of the machine class")),
+    # 2: the 95 % bootstrap interval over independent timing processes, widened to +-2 run-to-run sd;
+    # 3 (2026-12-07): widened to +-1.96 run-to-run sd (the normal quantile from scipy.stats)
+    "timing": (3, ("the 95 % bootstrap interval over independent timing processes, widened to at least "
+                  "+-1.96 run-to-run sd of the machine class")),
 }
 DEFAULT = "stated"
 

@@ -63,7 +63,7 @@ CHAPTER = Chapter(
     remeasure=REMEASURE,
     trained_measurements=run_check.TRAINED,
     readings=readings_declared.DECLARED_READINGS,
-    seed_steps=seed_steps.SEED_STEPS_REACHED,
+    seed_steps=seed_steps.SEEDS_ON_RECORD,
     run_records=RunRecords(groups=results.RUN_GROUPS, load=results.load, load_file=results.load_file,
                            check=run_check.check, dump=results.dumps, metrics=run_check.REFERABLE,
                            metric=run_check.metric),

@@ -17,7 +17,7 @@ SEEDS = 3   # each claim's default; with --seeds < 3 the spread-based ones recor
 
 def runs(trained, seeds, claim, *names):
     # every ladder claim needs the runs' perplexities only (under --from-results, the records);
-    # on the seeds the sequential rule has taken the test's claim to (claims/seed_steps.py)
+    # on the seeds the test's claim's groups have on record (claims/seed_steps.py)
     n = seeds(claim.seeds(SEEDS))
     return n, [trained("ladder", name, n, weights=False) for name in names]
 

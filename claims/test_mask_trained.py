@@ -22,5 +22,5 @@ def test_without_the_mask_the_answer_is_in_the_input(trained, seeds, claim):
                    conditions=[c for i, (m, u) in enumerate(zip(masked, unmasked)) for c in (
                        [f"seed {i}: the unmasked model's held-out perplexity below the masked one's", u, "<", m],
                        [f"seed {i}: the unmasked model's held-out perplexity below 2", u, "<", NEARLY_CERTAIN])],
-                   tolerance="each comparison paired over seeds beyond 2 standard errors", seeds=len(masked),
+                   tolerance="each comparison a paired t test over seeds, significant at 5 % two-sided", seeds=len(masked),
                    reason=f"held-out perplexity without the mask {over_seeds(unmasked)}, with it {over_seeds(masked)}")

@@ -75,8 +75,8 @@ def rescue_conditions(ppl: dict) -> list:
 
 
 # Where a run ends, as the table gives it: each warmup claim states its runs' perplexities
-# (norm.postnorm_warmup; norm.prenorm_warmup vs norm.prenorm) besides the difference between them. Compared at the
-# table's rounding (0.005) widened by 2 sd over seeds; the inventory's "~" is the chapter's
+# (norm.postnorm_warmup; norm.prenorm_warmup vs norm.prenorm) besides the difference between them. Judged by the
+# trained-figure rule (the prediction interval of one new run) at the table's rounding (0.005); the inventory's "~" is the chapter's
 # table quoted, not a coarser figure (unlike "~308", which it quotes to the unit).
 def level(run: str, claim, label: str):
     fid = f"norm.{run}"
@@ -100,7 +100,8 @@ def test_run_ends_at_the_chapters_perplexity(run, trained, seeds, claim):
 
 
 # Differences between two of the four runs, in held-out perplexity points: the chapter's figure
-# is derived from its table (CHAPTER), compared at its rounding (0.005) plus 2 sd over seeds.
+# is derived from its table (CHAPTER), judged by the trained-figure rule at its rounding (0.005),
+# under the readings its operands are judged under.
 DIFFERENCES = [
     # post-norm with warmup "matches pre-norm": norm.postnorm_warmup vs norm.prenorm_warmup
     pytest.param("postnorm_warmup", "prenorm_warmup", marks=pytest.mark.claim("norm.warmup_rescues_postnorm"),
@@ -115,6 +116,10 @@ DIFFERENCES = [
 def test_difference_between_runs_is_the_chapters(a, b, trained, seeds, claim):
     _n, rs = runs(trained, seeds, a, b)
     stated = round(CHAPTER[a] - CHAPTER[b], 2)
+    # a difference of two figures with a declared reading is decided under the same reading
+    # (docs/figure-rule.md, derived figures inherit their operands' readings)
+    ba, bb = best(rs[a]), best(rs[b])
+    reading = best_step_reading([x - y for x, y in zip(ba, bb)] if ba and bb else None, rs[a], rs[b])
     claim.trained_figure(measurement="perplexity", label=f"{a} - {b}", stated=stated,
                          values=[x - y for x, y in zip(val(rs[a]), val(rs[b]))], rounding=0.005, unit=" points",
-                         note=levels(rs))
+                         reading=reading, note=levels(rs))

@@ -40,7 +40,7 @@ def measured_curves(trained, device, evidence):
 
 class Curves(Mapping):
     """scheme -> [per seed: {eval length: held-out perplexity}] on the seeds the test's claims
-    are measured on (ClaimFixture.seeds: the sequential rule's step, claims/seed_steps.py); a
+    are measured on (ClaimFixture.seeds: the seeds its group has on record, claims/seed_steps.py); a
     scheme is trained and evaluated only when a test reads it."""
 
     def __init__(self, get, n: int):

@@ -23,7 +23,7 @@ CHAPTER = figures("scale")      # worth_32, worth_256, worth_1024 (claims/regist
 # ordering: the undivided model ahead on the mean over seeds (the sign per seed is recorded).
 # The ladder's one-block model (4 heads of 32) with and without the division, 3000 steps.
 def _scale32(trained, seeds, claim):
-    n = seeds(claim.seeds(SEEDS))           # the sequential rule's step (claims/seed_steps.py)
+    n = seeds(claim.seeds(SEEDS))           # the seeds on record (claims/seed_steps.py)
     divided = trained("ladder", "layernorm", n, weights=False)
     undivided = trained("scale", "scale32_undivided", n, weights=False)
     return divided, undivided, gain(undivided, divided)     # how much better the divided model is
@@ -51,7 +51,7 @@ def test_the_undivided_run_is_very_slightly_ahead_at_d_k_32(trained, seeds, clai
     claim.ordering(label="undivided ahead at d_k = 32", stated="undivided very slightly ahead",
                    measured={"mean": mean, "sd": sd, "per seed": worth}, measurement="perplexity",
                    conditions=[[f"seed {i}: the divided model's gain below 0", w, "<", 0] for i, w in enumerate(worth)],
-                   tolerance="the paired gain over seeds beyond 2 standard errors", seeds=len(worth),
+                   tolerance="the paired gain over seeds, a t test significant at 5 % two-sided", seeds=len(worth),
                    divided=val(divided), undivided=val(undivided),
                    reason=f"the divided model is ahead by {over_seeds(worth, ' points')} (undivided ahead on "
                           f"{ahead} of {len(worth)} seeds): divided {over_seeds(val(divided))}, "
@@ -163,7 +163,7 @@ def test_the_collapse_is_stable(trained, seeds, claim):
                    measurement="attention_curve", seeds=len(runs),
                    conditions=[[f"seed {i}: the lowest share of frozen rows after the collapse above {COLLAPSED}", low, ">",
                                 COLLAPSED] for i, low in enumerate(lows)],
-                   tolerance="paired over seeds beyond 2 standard errors",
+                   tolerance="a paired t test over seeds, significant at 5 % two-sided",
                    reason="; ".join(f"seed {i}: " + (f"never collapsed (its highest share of frozen rows {low:.3g})"
                                                       if step is None else
                                                       f"collapsed at step {step}, the lowest share after it {low:.3g}")

@@ -159,7 +159,8 @@ def winograd(trained, seeds):
 
 def check(claim, runs, stated, n_items, rate="accuracy", **extra):
     """One printed rate (accuracy, or how often the wrong noun is named) against the mean over
-    seeds, at the chapter's rounding widened by 2 max(sd, SE); refuted with a generated reason."""
+    seeds, judged on the prediction interval of one new run (claimcheck/decide.py rate: t(n - 1)
+    max(sd, binomial sd) sqrt(1 + 1/n)) widened by the chapter's rounding; refuted with a generated reason."""
     values = [getattr(r, rate) for r in runs]
     other = "wrong_noun" if rate == "accuracy" else "accuracy"
     label = f"{runs.name}: {rate.replace('_', ' ')}"
@@ -171,7 +172,7 @@ def check(claim, runs, stated, n_items, rate="accuracy", **extra):
     sd = statistics.stdev(values) if len(values) > 1 else 0.0
     claim.record(stated=stated, measured={"mean": statistics.mean(values), "sd": sd, "per seed": values,
                                           other.replace("_", " "): [getattr(r, other) for r in runs]},
-                 tolerance=f"{spec.rounding} + 2 max(sd, SE) = {tol:.3f}", seeds=len(values), rule="rate",
+                 tolerance=f"{spec.rounding} + t({len(values) - 1}) max(sd, binomial sd) sqrt(1 + 1/n) = {tol:.3f}", seeds=len(values), rule="rate",
                  decision=decision.measured, measurement="winograd_accuracy", label=label, **extra)
     claim.settle(decision.verdict,
                  f"{rate.replace('_', ' ')} {over_seeds([100 * v for v in values], ' %')}, "
@@ -434,7 +435,7 @@ def test_the_order_blind_model_names_the_other_noun(winograd, claim):
                    measurement="winograd_accuracy", seeds=len(runs), training_order_disagreements=disagreements,
                    conditions=[[f"seed {i}: the other noun named more often than the referent", o, ">", r]
                                for i, (o, r) in enumerate(zip(other, referent))],
-                   tolerance="paired over seeds beyond 2 standard errors",
+                   tolerance="a paired t test over seeds, significant at 5 % two-sided",
                    reason=f"other noun {over_seeds([100 * v for v in other], ' %')}, referent "
                           f"{over_seeds([100 * v for v in referent], ' %')}")
 
@@ -458,7 +459,7 @@ def test_each_blocks_attention_at_the_query_is_needed(winograd, claim):
                    conditions=[[(f"seed {i}: accuracy with block {b + 1}'s attention output at the query zeroed "
                                  "below the intact model's"), removed[b][i], "<", intact[i]]
                                for b in (0, 1) for i in range(len(runs))],
-                   tolerance="paired over seeds beyond 2 standard errors",
+                   tolerance="a paired t test over seeds, significant at 5 % two-sided",
                    reason=f"intact {over_seeds([100 * v for v in intact], ' %')}; block 1's attention removed "
                           f"{over_seeds([100 * v for v in removed[0]], ' %')}; block 2's "
                           f"{over_seeds([100 * v for v in removed[1]], ' %')}")
@@ -474,7 +475,7 @@ def test_two_blocks_beat_one_seed_by_seed(winograd, claim):
                    measured={"one block": one, "two blocks": two}, measurement="winograd_accuracy", seeds=len(two),
                    conditions=[[f"seed {i}: two blocks' held-out accuracy above one block's", t, ">", o]
                                for i, (o, t) in enumerate(zip(one, two))],
-                   tolerance="paired over seeds beyond 2 standard errors",
+                   tolerance="a paired t test over seeds, significant at 5 % two-sided",
                    reason=f"one block {over_seeds([100 * v for v in one], ' %')}, two {over_seeds([100 * v for v in two], ' %')}")
 
 
@@ -496,6 +497,6 @@ def test_block1_puts_the_first_noun_in_the_residual_stream(winograd, claim):
                    conditions=[c for i, (a, z) in enumerate(zip(share, removed)) for c in (
                        [f"seed {i}: the first noun favoured over the second in more than half the held-out sentences", a, ">", 0.5],
                        [f"seed {i}: more often than with block 1's attention at the query zeroed", a, ">", z])],
-                   tolerance="paired over seeds beyond 2 standard errors",
+                   tolerance="a paired t test over seeds, significant at 5 % two-sided",
                    reason=f"first noun favoured after block 1 in {over_seeds([100 * v for v in share], ' %')} of held-out "
                           f"sentences; with its attention at the query removed {over_seeds([100 * v for v in removed], ' %')}")

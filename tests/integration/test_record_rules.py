@@ -3,6 +3,7 @@ three outcomes (issue 43, item 1): rule inputs come from the figure table, never
 a malformed value is a named error; a band that holds its null, or an ordering inside 2 standard
 errors, is undecided."""
 import json
+import re
 import subprocess
 import sys
 from dataclasses import replace
@@ -13,6 +14,7 @@ from records import figure, figure_objects, figures_text
 
 from claimcheck import decide as rules
 from claimcheck import evidence as figure_evidence
+from claimcheck.versions import rule_id
 from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES, NULLS
 from claims.record_rules import DECLARED, decide, spec_for
@@ -182,8 +184,8 @@ def test_a_planted_ordering_just_inside_the_margin_is_undecided_and_just_outside
 
 
 def test_no_recorded_ordering_is_decided_without_the_margin_and_no_universal_by_an_exact_share():
-    """A scan of the committed decisions: every ordering decided by the paired 2-SE rule, none
-    by a condition on a mean or on every seed, and no share compared with == 1.0."""
+    """A scan of the committed decisions: every ordering decided by the paired t test, none by a
+    condition on a mean or on every seed, and no share compared with == 1.0."""
     for rec in COMMITTED:
         spec = spec_for(rec.key)
         if spec.kind == "bounds":
@@ -195,8 +197,9 @@ def test_no_recorded_ordering_is_decided_without_the_margin_and_no_universal_by_
                 assert len(pair["a"]) == len(pair["b"]) >= rules.MIN_SEEDS, rec.key
             decided = decide(spec, rec.measured)
             for part in decided.why.split("; "):
-                z = float(part.split(" SE in the chapter's direction")[0].rsplit(", ", 1)[1])
-                assert (decided.verdict != "holds" or z > rules.MARGIN_SE), (rec.key, part)
+                t = float(part.split(" in the chapter's direction")[0].rsplit(" = ", 1)[1])
+                p = float(part.split("p = ")[1].split(" ")[0])
+                assert decided.verdict != "holds" or (t > 0 and p < rules.LEVEL), (rec.key, part)
     # a share is a level like any other (compared with a declared threshold over seeds), never an
     # exact one: no share against all of its items (1.0) or equal to anything
     assert not any("share" in label and (op == "==" or bound == 1.0)
@@ -435,35 +438,58 @@ def test_a_trained_record_naming_no_runs_or_a_missing_run_is_caught(tmp_path):
 
 def test_a_trained_claim_with_no_runs_cannot_be_saved():
     test = {"nodeid": "claims/test_ladder_trained.py::test_probe", "outcome": "holds", "claims": ["depth.two_blocks_overfit"],
-            "records": [{"figures": [TARGET], "rule": "trained/2", "measurement": "perplexity/1",
+            "records": [{"figures": [TARGET], "rule": rule_id("trained"), "measurement": "perplexity/1",
                          "decision": {"values": [FIGURES[TARGET].value] * 3}}], "runs": []}
     with pytest.raises(figure_evidence.FigureEvidenceError, match="names no runs"):
         figure_evidence.from_test(CHAPTER, test, {})
 
 
-def test_the_sequential_seeds_rule_starts_at_the_least_seeds_a_figure_is_decided_on():
-    from claimcheck.decide import MIN_SEEDS, SEED_STEPS
-    assert SEED_STEPS[0] == MIN_SEEDS and list(SEED_STEPS) == sorted(set(SEED_STEPS))
+def _groups_of(rec) -> dict[str, int]:
+    """{group: the most seeds any one recipe of it has in the record}."""
+    per: dict[tuple, set] = {}
+    for run in rec.runs:
+        per.setdefault((run.group, run.recipe), set()).add(run.seed)
+    out: dict[str, int] = {}
+    for (group, _recipe), seeds in per.items():
+        out[group] = max(out.get(group, 0), len(seeds))
+    return out
 
 
-def test_every_undecided_trained_record_rests_on_a_step_of_the_sequential_rule():
-    """Undecided on 3 seeds, a figure is measured on 5, then 10: a committed undecided verdict
-    rests on one of those steps, never on 4 or 7 (seeds added, never chosen)."""
-    from claimcheck.decide import SEED_STEPS
+def test_every_trained_group_has_its_seed_count_declared_in_choices_md():
+    """docs/choices.md's table of seeds per trained group is the one claims/seed_steps.py holds:
+    at least 5 a group, and the same number for every claim of it."""
+    from claims.seed_steps import DECLARED_SEEDS
+    from fixtures.recipes import CHAPTER_GROUPS
+    text = (ROOT / "docs" / "choices.md").read_text()
+    table = dict(re.findall(r"^\| (\w+) \| [^|]+ \| (\d+) \|", text, re.MULTILINE))
+    assert set(DECLARED_SEEDS) == set(CHAPTER_GROUPS) == set(table), (sorted(DECLARED_SEEDS), sorted(table))
+    for group, n in DECLARED_SEEDS.items():
+        assert int(table[group]) == n >= 5, group
+
+
+def test_the_seed_counts_were_declared_before_any_run_they_ask_for_was_trained():
+    """Seeds are fixed before measuring: no run of a seed beyond what its group had on record is
+    dated before the declaration (git log -S finds the commit that entered the table)."""
+    from claims.seed_steps import DECLARED_AT, DECLARED_SEEDS
+    from fixtures import results as run_files
+    when = subprocess.run(["git", "log", "--format=%aI", "-S", "## Seeds per trained group", "--", "docs/choices.md"],
+                          cwd=ROOT, capture_output=True, text=True, check=False).stdout.split()
+    if when:                                        # a shallow clone has no history to compare with
+        assert when[-1] == DECLARED_AT, when
+    for group, n in DECLARED_SEEDS.items():
+        for run in run_files.load(group):
+            assert run.seed < n, f"{group} {run.recipe} seed {run.seed}: beyond the declared {n} seeds"
+
+
+def test_no_claim_rests_on_more_seeds_than_its_group_declares():
+    """No committed record (and no claim's tests) rests on more seeds than the declared count of
+    any group whose runs it names: more seeds are never given to one claim for its outcome."""
+    from claims.seed_steps import DECLARED_SEEDS, SEEDS_ON_RECORD
     for rec in COMMITTED:
-        if rec.verdict == "undecided" and rec.runs:
-            assert figure_evidence.seeds_of(rec) in SEED_STEPS, (rec.key, figure_evidence.seeds_of(rec))
-
-
-def test_a_claim_the_sequential_rule_took_further_rests_on_its_step():
-    """claims/seed_steps.py is the one place a step is raised; the committed evidence of each
-    listed claim, every figure and ordering of it, rests on at least that many seeds."""
-    from claimcheck.decide import SEED_STEPS
-    from claims.registry import CLAIMS
-    from claims.seed_steps import SEED_STEPS_REACHED
-    for claim_id, step in SEED_STEPS_REACHED.items():
-        assert claim_id in CLAIMS and step in SEED_STEPS[1:], claim_id
-        recs = [r for r in COMMITTED if r.claim == claim_id]
+        for group, n in _groups_of(rec).items():
+            assert n <= DECLARED_SEEDS[group], (rec.key, group, n)
+    for claim_id, n in SEEDS_ON_RECORD.items():
+        recs = [r for r in COMMITTED if r.claim == claim_id and r.runs]
         assert recs, claim_id
-        for rec in recs:
-            assert figure_evidence.seeds_of(rec) >= step, (rec.key, figure_evidence.seeds_of(rec), step)
+        assert all(n <= DECLARED_SEEDS[g] for r in recs for g in _groups_of(r)), claim_id
+        assert all(figure_evidence.seeds_of(r) >= n for r in recs), claim_id

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from claimcheck.decide import MORE_RUNS, ONE_RUN
 from claimcheck.figures import of_claim
 from claimcheck.formats import like, like_mean
 from claimcheck.save import load_verdicts
@@ -103,23 +104,26 @@ def test_errata_of_one_chapter_sentence_suggest_one_sentence(entries):
     assert {q: s for q, s in by_quote.items() if len(s) > 1} == {}
 
 
-def test_an_undecided_claim_gets_a_needs_more_seeds_note_and_no_suggested_sentence(entries):
+def test_an_undecided_claim_gets_a_note_of_its_kind_and_no_suggested_sentence(entries):
     merged = committed_only(CHAPTER, load_verdicts(CHAPTER, PROJECT_ROOT / "results" / "verdicts.json"))
     undecided = {c["id"] for c in merged["claims"] if c["verdict"] == "undecided"}
     notes = {e["id"]: e for e in entries if e.get("needs_seeds")}
     assert undecided and undecided <= set(notes)
-    assert all(not notes[cid]["suggested"] and ("needs more seeds" in notes[cid]["cause"] or "cap" in notes[cid]["cause"])
+    assert all(not notes[cid]["suggested"] and notes[cid]["cause"].startswith((MORE_RUNS, ONE_RUN))
                for cid in undecided)
 
 
-def test_an_undecided_note_says_where_the_sequential_rule_stands():
+def test_an_undecided_note_says_whether_more_runs_could_settle_it():
+    """Rule version 3: an undecided figure whose single runs vary more than its distance from its
+    null is "one run cannot show it", and asks for no more seeds; otherwise more runs could."""
     from claims.report.errata import seeds_step_cause
 
-    def cause(n):
-        return seeds_step_cause([{"records": [{"seeds": n}]}])
-    assert "undecided on 3; the sequential rule measures it on 5 next" in cause(3)
-    assert "on 10 next" in cause(5)
-    assert "cap, 10 seeds: committed as undecided" in cause(10)
+    def cause(n, reason=""):
+        return seeds_step_cause([{"records": [{"seeds": n}], "reason": reason}])
+    assert cause(3).startswith(MORE_RUNS) and "on 3 seeds" in cause(3)
+    one = cause(10, f"undecided ({ONE_RUN}): cannot tell 0.06 from a uniform row's weight 0.067")
+    assert one.startswith(ONE_RUN) and "would not settle it" in one
+    assert cause(5, f"undecided ({MORE_RUNS}): ...; undecided ({ONE_RUN}): ...").startswith(MORE_RUNS)
 
 
 def test_the_map_errata_count_the_models_that_show_the_sentence_with_each_models_row(entries):

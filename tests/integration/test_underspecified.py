@@ -1,7 +1,10 @@
 """The fourth outcome end to end: a figure the primary reading refutes and a reading declared
 before it was measured reproduces is underspecified (claims/readings_declared.py), in the figure
 record, the re-derivation, the claim's verdict, the errata and the report's counts; a reading
-measured before it was declared counts for nothing."""
+measured before it was declared counts for nothing, and so does one declared after any measurement
+of it, one seed included (rule version 3: the committed "best held-out step" is one).  The planted
+readings below are decided by BLIND, this chapter with that declaration made before any
+measurement, so the fourth outcome itself stays tested."""
 from __future__ import annotations
 
 import json
@@ -15,6 +18,7 @@ from records import figure, figure_objects
 
 from claimcheck import evidence as figure_evidence
 from claimcheck.evidence import RecordError, file_of, redecide
+from claimcheck.rederive import main as engine_rederive
 from claimcheck.report.views.chapter.legend import SYMBOL
 from claimcheck.report.views.errata import render
 from claimcheck.verdicts import summarise_claim, summary_of, summary_text
@@ -31,13 +35,21 @@ pytest_plugins = ["pytester"]
 pytestmark = pytest.mark.fast
 READING = DECLARED_READINGS["best held-out step"]
 AFTER, BEFORE = "2026-12-04T00:00:00+00:00", "2026-12-01T13:23:56+00:00"
+# the same choice declared blind (no measurement of it before its declaration), for the planted records
+PLANTED = replace(READING, name=f"{READING.name} (declared blind)", keys=("norm.prenorm",), first_measured=None)
+BLIND = replace(CHAPTER, readings={**DECLARED_READINGS, PLANTED.name: PLANTED})
+
+
+def blind(rec):
+    """A record whose reading is the blind declaration's."""
+    return replace(rec, reading=replace(rec.reading, name=PLANTED.name))
 
 
 def _committed(key: str = "norm.prenorm"):
     return next(r for r in figure_evidence.load(CHAPTER, FILE) if r.key == key)
 
 
-def _planted(date: str, values=(37.80, 37.83, 37.84), name: str = READING.name) -> dict:
+def _planted(date: str, values=(37.80, 37.83, 37.84), name: str = PLANTED.name) -> dict:
     """The committed pre-norm record (its primary reading refuted: 51.97 over 3 seeds against 37.82) with a planted
     reading of the declared choice, measured at `date`: its JSON object, for a test to edit and type (`figure`)."""
     (rec,) = figure_objects([_committed()])
@@ -49,23 +61,23 @@ def _planted(date: str, values=(37.80, 37.83, 37.84), name: str = READING.name) 
 
 def test_a_planted_reading_declared_before_its_measurement_makes_a_refuted_figure_underspecified():
     rec = _planted(AFTER)
-    d = redecide(CHAPTER, figure_evidence.decode(CHAPTER, rec))      # the one decoder takes it as it stands
+    d = redecide(BLIND, figure_evidence.decode(CHAPTER, rec))      # the one decoder takes it as it stands
     assert d.verdict == "underspecified", d.why
     assert "the chapter should say which checkpoint" in d.why
 
 
 def test_a_planted_reading_measured_before_its_declaration_counts_for_nothing():
-    d = redecide(CHAPTER, figure(_planted(BEFORE)))
+    d = redecide(BLIND, figure(_planted(BEFORE)))
     assert d.verdict == "refuted" and "counts for nothing" in d.why, d.why
 
 
 def test_a_reading_that_does_not_reproduce_or_a_primary_that_holds_is_left_alone():
-    assert redecide(CHAPTER, figure(_planted(AFTER, values=(45.0, 45.2, 44.9)))).verdict == "refuted"
+    assert redecide(BLIND, figure(_planted(AFTER, values=(45.0, 45.2, 44.9)))).verdict == "refuted"
     holds = _planted(AFTER)
     holds["measured"]["values"] = [37.81, 37.82, 37.83]
-    assert redecide(CHAPTER, figure(holds)).verdict == "holds"       # a reading never moves a verdict but a refutation
+    assert redecide(BLIND, figure(holds)).verdict == "holds"       # a reading never moves a verdict but a refutation
     two = _planted(AFTER, values=(37.8, 37.82))
-    assert redecide(CHAPTER, figure(two)).verdict == "refuted"       # too few seeds reproduce nothing
+    assert redecide(BLIND, figure(two)).verdict == "refuted"       # too few seeds reproduce nothing
 
 
 @pytest.mark.parametrize("change,field", [
@@ -78,7 +90,7 @@ def test_an_undeclared_or_malformed_reading_is_an_error_naming_the_field(change,
     rec = _planted(AFTER)
     change(rec)
     with pytest.raises(RecordError) as e:
-        redecide(CHAPTER, figure(rec))
+        redecide(BLIND, figure(rec))
     assert e.value.field == field
 
 
@@ -92,13 +104,15 @@ def test_underspecified_end_to_end_rederive_claim_errata_and_counts(tmp_path, ca
     verdicts = json.loads((FILE.parent / "verdicts.json").read_text())
     claim = next(c for c in verdicts["claims"] if c["id"] == "norm.prenorm_needs_no_warmup")
     test = next(t for t in claim["tests"] if t["key"] == "norm.prenorm")
-    test["outcome"], test["reason"] = "underspecified", redecide(CHAPTER, planted).why
+    test["outcome"], test["reason"] = "underspecified", redecide(BLIND, planted).why
     (tmp_path / "verdicts.json").write_text(json.dumps(verdicts))
-    assert rederive.main(["--evidence", str(tmp_path / "figures.json")]) == 0, capsys.readouterr()
+    assert engine_rederive(BLIND, ["--evidence", str(tmp_path / "figures.json")]) == 0, capsys.readouterr()
     # the committed verdict, not the planted one, is a difference
     test["outcome"] = "refuted"
     (tmp_path / "verdicts.json").write_text(json.dumps(verdicts))
-    assert rederive.main(["--evidence", str(tmp_path / "figures.json")]) == 1
+    assert engine_rederive(BLIND, ["--evidence", str(tmp_path / "figures.json")]) == 1
+    # ... and the chapter's own commands know no blind declaration: the planted reading is refused
+    assert rederive.main(["--evidence", str(tmp_path / "figures.json")]) == 2
     # the claim: underspecified when no other test refutes it
     only = summarise_claim(CHAPTER, claim["id"], [dict(test, outcome="underspecified")], True)
     assert only["verdict"] == "underspecified"
@@ -115,16 +129,30 @@ def test_underspecified_end_to_end_rederive_claim_errata_and_counts(tmp_path, ca
     assert "underspecified" in SYMBOL
 
 
-def test_the_committed_reading_was_measured_after_its_declaration_and_makes_the_figure_underspecified():
-    """Until 2026-12-03 the committed reading was the one-seed stopped run of results/errata.json,
-    measured two days before the reading was declared: it counted for nothing and the figure was
-    refuted.  The three pre-norm runs that score the whole held-out split were trained after the
-    declaration; the primary reading refutes 37.82, the best held-out step reproduces it."""
+def test_the_committed_reading_was_declared_after_a_measurement_and_counts_for_nothing():
+    """The best-step reading was declared on 2026-12-03, two days after its first measurement (the
+    one-seed stopped pre-norm run of results/errata.json, whose step the declaration read off).
+    Its three-seed runs were trained after the declaration, yet a reading entered after any
+    measurement of it is "declared after a measurement" (rule version 3): the primary reading
+    refutes 37.82 and the figure stays refuted.  The run the declaration cites stays on record."""
     rec = _committed()
     assert rec.reading.name == READING.name and rec.reading.date > READING.declared
-    assert rec.verdict == "underspecified" and redecide(CHAPTER, rec).verdict == "underspecified"
-    early = replace(rec, reading=replace(rec.reading, date="2026-12-01T00:00:00+00:00"))
-    assert "counts for nothing" in redecide(CHAPTER, early).why and redecide(CHAPTER, early).verdict == "refuted"
+    assert READING.first_measured < READING.declared
+    d = redecide(CHAPTER, rec)
+    assert rec.verdict == "refuted" == d.verdict and "declared after a measurement" in d.why, d.why
+    assert redecide(BLIND, blind(rec)).verdict == "underspecified"       # declared blind, it would count
+    runs = json.loads((FILE.parent / "errata.json").read_text())["runs"]
+    cited = [r for r in runs if r["recipe"] == "prenorm_stopped_500" and r["seed"] == 0]
+    assert [r["date"] for r in cited] == [READING.first_measured]
+
+
+def test_a_derived_figure_is_decided_under_its_operands_reading():
+    """The two differences the tests derive from the twelve-block table carry the table's reading
+    (claims/readings_declared.py lists them), so they are decided under the same readings."""
+    derived = [k for k in READING.keys if ":" in k]
+    assert len(derived) == 2
+    for key in derived:
+        assert key in {r.key for r in figure_evidence.load(CHAPTER, FILE)}, key
 
 
 def test_each_declaration_time_is_the_commit_that_entered_it_in_docs_choices():
@@ -169,7 +197,8 @@ def test_a_live_test_with_a_declared_reading_is_underspecified_and_one_measured_
     report = json.loads((pytester.path / "report" / "claims.json").read_text())
     (claim,) = [c for c in report["claims"] if c["id"] == "norm.prenorm_needs_no_warmup"]
     outcome = {t["nodeid"].split("[")[1].rstrip("]"): t for t in claim["tests"]}
-    assert outcome[AFTER]["outcome"] == "underspecified", outcome[AFTER]
+    # the chapter's own declaration was made after a measurement: neither counts (rule version 3)
+    assert outcome[AFTER]["outcome"] == "refuted" and "declared after a measurement" in outcome[AFTER]["reason"]
     assert outcome[BEFORE]["outcome"] == "refuted" and "counts for nothing" in outcome[BEFORE]["reason"]
     assert outcome[AFTER]["records"][0]["reading"] == {"name": "best held-out step", "date": AFTER,
                                                        "measured": {"values": [37.80, 37.83, 37.84]}}
@@ -177,5 +206,5 @@ def test_a_live_test_with_a_declared_reading_is_underspecified_and_one_measured_
     test = {**outcome[AFTER], "claims": [claim["id"]],
             "runs": [{"group": "norm", "recipe": "prenorm", "seed": s, "key": f"k{s}"} for s in range(3)]}
     (rec,) = figure_evidence.from_test(CHAPTER, test, {"timestamp": AFTER})
-    assert rec.verdict == "underspecified" and figure_evidence.encode(rec)["reading"]["runs"] == test["runs"]
-    assert redecide(CHAPTER, rec).verdict == "underspecified"
+    assert rec.verdict == "refuted" and figure_evidence.encode(rec)["reading"]["runs"] == test["runs"]
+    assert redecide(CHAPTER, rec).verdict == "refuted" and redecide(BLIND, blind(rec)).verdict == "underspecified"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from claimcheck.decide import next_seed_step
+from claimcheck.decide import MORE_RUNS, ONE_RUN
 from claims.readings_declared import DECLARED_READINGS
 from claims.report.errata import cost, depth, ladder, norm, positions, qkv, scale, winograd
 from claims.report.errata.facts import Erratum, Facts
@@ -47,16 +47,16 @@ def build(merged: dict, results_dir: Path, report_dir: Path | None = None, facts
 
 
 def seeds_step_cause(tests: list[dict]) -> str:
-    """Where the sequential rule (docs/figure-rule.md: 3, then 5, then 10 seeds) stands for
-    these undecided tests: the seeds they rest on and the next step, or the cap."""
+    """What an undecided claim's author can do (rule version 3, docs/figure-rule.md): where a
+    figure's single runs vary more than its distance from its null, say so and ask for no more
+    seeds; otherwise more runs could settle it (the group's declared seeds, docs/choices.md)."""
     n = max((r.get("seeds") or 0 for t in tests for r in t.get("records", [])), default=0)
-    if not n:
-        return "needs more seeds: the measurement cannot decide it yet (docs/figure-rule.md)"
-    step = next_seed_step(n)
-    if step is None:
-        return (f"undecided at the sequential rule's cap, {n} seeds: committed as undecided "
-                "(docs/figure-rule.md)")
-    return f"needs more seeds: undecided on {n}; the sequential rule measures it on {step} next (docs/figure-rule.md)"
+    reasons = " ".join(t.get("reason", "") for t in tests)
+    on = f" on {n} seeds" if n else ""
+    if ONE_RUN in reasons and MORE_RUNS not in reasons:
+        return (f"{ONE_RUN}: undecided{on}, and single runs vary more than the figure's distance from the "
+                "null it is contrasted with, so more seeds would not settle it (docs/figure-rule.md)")
+    return f"{MORE_RUNS}: undecided{on} (docs/figure-rule.md; the seeds per group: docs/choices.md)"
 
 
 def _needs_seeds(c: dict) -> dict:

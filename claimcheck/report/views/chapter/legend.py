@@ -10,7 +10,7 @@ LEGEND = {"holds": "holds", "refuted": "refuted (the chapter's figure is contrad
           "underspecified": ("underspecified (the chapter leaves a choice open: its primary reading refutes the "
                              "figure, a reading declared before measuring reproduces it; the chapter should say which)"),
           "undecided": ("undecided (needs more seeds: our measurement cannot tell the chapter's figure from the "
-                        "null it contrasts it with, or an ordering lies within 2 standard errors)"),
+                        "null it contrasts it with, or an ordering is not significant at 5 %)"),
           "fails": "fails (a broken test)", "stale": "stale (decided under an older rule)",
           "not run": "not run here", "device-specific": "not run: device-specific (a figure of the chapter's "
                                                          "CUDA laptop card; ours is a reading beside it)"}

@@ -1,0 +1,47 @@
+"""How long `python -m claims.rederive` takes to decide every committed figure again, in-process
+(the command's main, after its imports) and as a whole process, over several runs; the last line
+is `name=value` (the in-process median, seconds).
+
+  python benchmarks/rederive.py [--runs 5]
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--runs", type=int, default=5)
+    a = p.parse_args()
+    from claimcheck.rederive import main as rederive
+    from claims.chapter import CHAPTER
+    inside, whole = [], []
+    for _ in range(a.runs):
+        started = time.perf_counter()
+        with contextlib.redirect_stdout(io.StringIO()):
+            code = rederive(CHAPTER, [])
+        inside.append(time.perf_counter() - started)
+        if code != 0:
+            print(f"python -m claims.rederive exited {code}", file=sys.stderr)
+            return code
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "claims.rederive"], cwd=ROOT, capture_output=True, check=True)
+        whole.append(time.perf_counter() - started)
+    print(f"in-process: min {min(inside):.3f} s, median {statistics.median(inside):.3f} s, max {max(inside):.3f} s")
+    print(f"a whole process: min {min(whole):.3f} s, median {statistics.median(whole):.3f} s, max {max(whole):.3f} s")
+    print(f"rederive_in_process_seconds={statistics.median(inside):.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
