@@ -52,14 +52,17 @@ def test_every_suggested_number_is_at_the_chapters_precision(entries, chapter_te
             checked += 1
             assert decimals(n) <= most, (f"{e['id']}: {n} has {decimals(n)} decimals; the chapter prints this "
                                          f"claim's figures with at most {most}: {text}")
-    assert checked > 20
+    # the suggestions are edits of the refuted numbers alone (claims/report/patch.py), each printed
+    # once at its spread's precision: far fewer than the per-seed lists they replace
+    assert checked >= 5
 
 
-def test_a_number_the_chapter_wrote_as_a_word_is_suggested_as_a_word(entries):
-    # the twelve-block sentence ("eight times worse"), suggested by the norm errata still refuted
-    norm = next(e for e in entries if "times worse than pre-norm" in (e["suggested"] or ""))
-    assert re.search(r"about (two|three|four|five|six|seven|eight|nine|ten) times worse", norm["suggested"])
+def test_a_number_the_chapter_wrote_as_a_word_is_not_rewritten_where_its_figure_is_underspecified(entries):
+    # the twelve-block sentence ("eight times worse"): its figures reproduce at the best held-out
+    # step (docs/choices.md), so the norm errata ask for the choice and change no number (issue 55)
     assert FIGURES["norm.eight_times"].printed == "eight"
+    norm = [e for e in entries if e["id"].startswith("norm.")]
+    assert norm and all(e["suggested"].startswith("State the choice") and not e["edits"] for e in norm)
 
 
 def _replaced(chapter_text: str, quote: str) -> tuple[int, int]:

@@ -93,7 +93,7 @@ def _prefix_sentence(f: Facts) -> tuple[Edit, ...]:
     return (edit("but within a prefix all orderings are alike",
                  "and within a prefix all orderings are alike to one layer, but not to a stack: reordering a prefix "
                  "moves a stack's logits at t by up to {d}, because each earlier position saw a different one",
-                 d=num([two["max |logit difference| at t"]])),)
+                 d=num([float(f"{two['max |logit difference| at t']:.2g}")])),)
 
 
 ERRATA: dict[str, Erratum] = {

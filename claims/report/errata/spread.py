@@ -14,7 +14,7 @@ import math
 import statistics
 from dataclasses import dataclass
 
-from claimcheck.formats import numbers
+from claimcheck.formats import number, numbers
 
 
 def supported_decimals(sd: float | None) -> int | None:
@@ -46,8 +46,8 @@ def at_precision(values, printed: str = "", percent: bool = False) -> str:
     v = [100 * x for x in numbers(values)] if percent else numbers(values)
     if not v:
         return "not measured"
-    if len(v) == 1 and not printed:      # one value, no spread: a count as it is, else two digits
-        return (f"{v[0]:.0f}" if float(v[0]).is_integer() else f"{v[0]:.2g}") + (" %" if percent else "")
+    if len(v) == 1 and not printed:      # one value, no spread: a count as it is, else as formats.number
+        return (f"{v[0]:.0f}" if float(v[0]).is_integer() else number(v[0])) + (" %" if percent else "")
     return _fixed(statistics.mean(v), _decimals(v, printed)) + (" %" if percent else "")
 
 
