@@ -32,7 +32,7 @@ from claimcheck.save import save_evidence, save_run
 from claimcheck.verdicts import is_smoke, summary_text
 from claims import rederive
 from claims.chapter import CHAPTER
-from claims.report import model, site
+from claims.report import model, patch, site
 from claims.report.readme import BADGES, README_BLOCKS, generated, readme_block, rewrite_readme, weakened
 from data.paths import PROJECT_ROOT, CheckoutError, committed_folder, require_checkout
 from fixtures.results import EvidenceError, read_json, reading
@@ -45,7 +45,8 @@ VIEWS = (site.placeholder_view,)          # this chapter's own views, written wi
 def main(argv=None) -> int:
     try:
         return _main(argv)
-    except (EvidenceError, SaveError) as e:   # a corrupt or forged file, a failed save: named, results/ as before
+    except (EvidenceError, SaveError, patch.PatchError) as e:   # a corrupt or forged file, a failed save, an
+        # erratum that cannot be applied to the chapter: named, results/ as before
         print(f"python -m claims.report: {e}", file=sys.stderr)
         return 2
 
@@ -144,6 +145,8 @@ def _main(argv=None) -> int:
                                 "the whole account):\n  " + "\n  ".join(refused[:20]))
         report = model.build(out, fresh, *read, results_dir=RESULTS.parent, with_readme=a.readme or a.check_readme)
     publish.write(report, out, views=VIEWS)
+    if read[0] is not None:                 # the errata applied to the chapter: chapter.patch (claims/report/patch.py)
+        patch.write(out, read[0], report.errata, patch.figure_verdicts(report.figures))
     code = _readme(a, report, out)
     if code:
         return code

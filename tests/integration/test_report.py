@@ -270,7 +270,9 @@ def test_the_stopped_prenorm_reading_is_measured_on_the_full_split_and_checked_a
     assert "no verdict" in line and "equals the 1000-step run's at the 2 steps both probe" in line
     best = next(r for r in entry["readings"] if r.startswith("best held-out checkpoint of prenorm "))
     assert "the subset reads 55.00 against the full split's 50.00, +10.0 %" in best
-    assert "Stopped at step 500, pre-norm reaches 37.90 on the held-out split" in entry["suggested"]
+    # a reading never changes the chapter's number: the stopped run is in the cause, not in the patch
+    assert "stopped at step 500 and evaluated on the full held-out split reaches 37.90" in entry["cause"]
+    assert "37.90" not in entry["suggested"] and not entry["edits"]
     drift = {"val_ppl": 37.9, "held_out_curve": [[250, 45.0000009], [500, 40.2]]}   # rounding, amplified
     results.merge("errata", [run_record(dict(stopped, metrics=drift))], tmp_path)
     [entry] = errata.build(merged, tmp_path)

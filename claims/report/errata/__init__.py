@@ -13,9 +13,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from claimcheck.decide import MORE_RUNS, ONE_RUN
+from claims.chapter import CHAPTER
 from claims.readings_declared import DECLARED_READINGS
 from claims.report.errata import cost, depth, ladder, norm, positions, qkv, scale, winograd
 from claims.report.errata.facts import Erratum, Facts
+from claims.report.errata.spread import Edit
+from data.chapter import ChapterError
 
 # one entry per refuted claim, each written beside its section's causes and sentences
 ERRATA: dict[str, Erratum] = {**cost.ERRATA, **depth.ERRATA, **ladder.ERRATA, **norm.ERRATA, **positions.ERRATA, **qkv.ERRATA,
@@ -38,12 +41,39 @@ def build(merged: dict, results_dir: Path, report_dir: Path | None = None, facts
             continue
         refuted = [t for t in c.get("tests", []) if t["outcome"] == "refuted"]
         e = ERRATA.get(c["id"])
+        said = e.suggested(facts) if e else ()
+        edits = [] if isinstance(said, str) else [x for x in said if x.text and x.text != x.quote]
+        note = said if isinstance(said, str) else ""
+        if not edits and not note and any(t["outcome"] == "underspecified" for t in c.get("tests", [])):
+            note = _underspecified(c)["suggested"]       # its numbers reproduce under a declared reading
         out.append({"id": c["id"], "statement": c["statement"],
                     "figures": [{"test": t["nodeid"].split("::")[-1], "reason": t.get("reason", "")} for t in refuted],
                     "quote": e.quote if e else None, "cause": (e.cause(facts) if e else "") or "not yet found",
-                    "readings": e.readings(facts) if e else [], "suggested": e.suggested(facts) if e else "",
-                    "diagnosed": bool(e)})
+                    "readings": e.readings(facts) if e else [], "suggested": shown(edits) or note,
+                    "edits": edits, "diagnosed": bool(e)})
     return out
+
+
+def shown(edits: list[Edit]) -> str:
+    """The suggested sentence as the report shows it: each edited sentence of the chapter with its
+    edit applied (the edit's text alone where the chapter is not at hand)."""
+    if not edits:
+        return ""
+    try:
+        text, _ = CHAPTER.text_or_none()
+    except ChapterError:
+        text = None
+    said = []
+    for e in edits:
+        at = text.find(e.quote) if text else -1
+        if at < 0:
+            said.append(e.text)
+            continue
+        start = max(text.rfind(". ", 0, at) + 2, text.rfind("\n", 0, at) + 1)
+        ends = [i + (k == ". ") for k in (". ", "\n") if (i := text.find(k, at + len(e.quote))) >= 0]
+        end = at + len(e.quote) if e.quote.endswith(".") else min(ends, default=len(text))
+        said.append(text[start:at] + e.text + text[at + len(e.quote):end])
+    return " ".join(f"\"{s.strip()}\"" for s in dict.fromkeys(said))
 
 
 def seeds_step_cause(tests: list[dict]) -> str:
@@ -66,7 +96,7 @@ def _needs_seeds(c: dict) -> dict:
     return {"id": c["id"], "statement": c["statement"],
             "figures": [{"test": t["nodeid"].split("::")[-1], "reason": t.get("reason", "")} for t in tests],
             "quote": None, "cause": seeds_step_cause(tests),
-            "readings": [], "suggested": "", "diagnosed": True, "needs_seeds": True}
+            "readings": [], "suggested": "", "edits": [], "diagnosed": True, "needs_seeds": True}
 
 
 def _underspecified(c: dict) -> dict:
@@ -81,4 +111,4 @@ def _underspecified(c: dict) -> dict:
             "quote": None, "cause": f"underspecified: the chapter leaves open {choices}",
             "readings": [f"{r.name} (declared {r.declared[:10]}, docs/choices.md): reproduces the figures; the "
                          f"primary reading, {r.primary}, refutes them" for r in declared],
-            "suggested": f"State the choice: {choices}.", "diagnosed": True, "underspecified": True}
+            "suggested": f"State the choice: {choices}.", "edits": [], "diagnosed": True, "underspecified": True}

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from claimcheck.formats import cell as cell_of
-from claimcheck.formats import like
 from claims import registry
 from claims.chapter_figures import FIGURES
-from claims.report.errata.facts import Erratum, Facts
+from claims.report.errata.facts import Erratum, Facts, figure_edit
+from claims.report.errata.spread import Edit, edit, num
 from claims.report.evidence import NUMBER
 
 READ_EXPONENT = f"n^{FIGURES['cost.time_exponent'].printed}"
@@ -76,15 +76,15 @@ def _exponents(f: Facts) -> str:
             "laptop card, below it")
 
 
-def _time_doubling_sentence(f: Facts) -> str:
+def _time_doubling_sentence(f: Facts) -> tuple[Edit, ...]:
+    """Memory converges on 4 (its last ratio holds); time scatters: one range over the last four
+    doublings, whose spread sets its precision."""
     ratios = ((_doublings(f).get("measured") or {}).get("ratios") or [])[-4:]
     if len(ratios) < 4:
-        return ""
-    p = FIGURES["cost.ms_x4_4096"].printed
-    return (f"\"The x4 columns are the ratio to the row above: memory per doubling converges on 4 "
-            f"({FIGURES['cost.memory_last_ratio'].printed} at the last step), and time per doubling scatters around "
-            f"it, x{like(min(ratios), p)} to x{like(max(ratios), p)} over the last four doublings on a CPU, "
-            f"x{FIGURES['cost.ms_x4_8192'].printed} to x{p} over the last two on the laptop card above.\"")
+        return ()
+    return (edit("a doubling of $n$ converges on exactly 4 for both time and memory",
+                 "a doubling of $n$ converges on 4 for memory, and time per doubling scatters around it, {r} over the "
+                 "last four doublings on a CPU", r=num(ratios, how="range")),)
 
 
 ERRATA: dict[str, Erratum] = {
@@ -97,6 +97,6 @@ ERRATA: dict[str, Erratum] = {
     "cost.memory_quadratic": Erratum(
         figure="cost.memory_exponent",
         cause=_memory_exponent_cause,
-        suggested=lambda f: (f"\"memory ~ n^{_memory(f, 'exponent'):.3g}, converging on n^2 as the two n x n "
-                             "matrices dominate\"" if _memory(f, "exponent") is not None else "")),
+        suggested=lambda f: ((figure_edit(f, "cost.memory_exponent", [_memory(f, "exponent")]),)
+                             if _memory(f, "exponent") is not None else ())),
 }

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from claimcheck.formats import over_seeds
 from claims.report.errata.facts import Erratum, in_sentence
+from claims.report.errata.spread import edit
 
 ERRATA: dict[str, Erratum] = {
     "depth.two_blocks_overfit": Erratum(
@@ -10,10 +11,11 @@ ERRATA: dict[str, Erratum] = {
         cause=lambda f: (f"two blocks reach {over_seeds(f.per_run('ladder', 'two_blocks', 'train_ppl'))} on training text here; "
                          "the ordering the sentence draws (better on train, worse on held-out) and the other three "
                          "figures hold"),
-        suggested=lambda f: (f"\"Two blocks on this corpus reach a training perplexity of "
-                             f"{in_sentence(f, 'depth.two_blocks_train', f.per_run('ladder', 'two_blocks', 'train_ppl'))} "
-                             f"and a validation perplexity of {in_sentence(f, 'ladder.two_blocks', f.per_run('ladder', 'two_blocks'))}, "
-                             "against one block's "
-                             f"{in_sentence(f, 'depth.one_block_train', f.per_run('ladder', 'layernorm', 'train_ppl'))} and "
-                             f"{in_sentence(f, 'ladder.layernorm_val', f.per_run('ladder', 'layernorm'))}.\"")),
+        suggested=lambda f: (edit(
+            "a training perplexity of 14.49 and a validation perplexity of 40.57, against one block's 18.77 and 38.07",
+            "a training perplexity of {a} and a validation perplexity of {b}, against one block's {c} and {d}",
+            a=in_sentence(f, "depth.two_blocks_train", f.per_run("ladder", "two_blocks", "train_ppl")),
+            b=in_sentence(f, "ladder.two_blocks", f.per_run("ladder", "two_blocks")),
+            c=in_sentence(f, "depth.one_block_train", f.per_run("ladder", "layernorm", "train_ppl")),
+            d=in_sentence(f, "ladder.layernorm_val", f.per_run("ladder", "layernorm"))),)),
 }

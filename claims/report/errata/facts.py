@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from claimcheck.formats import like_mean, over_seeds
+from claimcheck.formats import over_seeds
 from claims.chapter_figures import FIGURES
+from claims.report.errata.spread import Edit, Num, edit, num
 from claims.report.evidence import Facts
 
 
@@ -19,7 +20,9 @@ class Erratum:
     quote: str = ""                              # the chapter's sentence, verbatim
     figure: str = ""                             # or the figure whose anchor it quotes
     readings: Callable[[Facts], list[str]] = field(default=lambda f: [])
-    suggested: Callable[[Facts], str] = field(default=lambda f: "")
+    # the suggested edits of the chapter (claims/report/patch.py applies them), or a note that is
+    # not part of the patch and prints no measured number ("State the choice: ...")
+    suggested: Callable[[Facts], tuple[Edit, ...] | str] = field(default=lambda f: ())
 
     def __post_init__(self):
         if bool(self.quote) == bool(self.figure):
@@ -37,13 +40,26 @@ def pct(values) -> str:
     return over_seeds([100 * v for v in values], " %") if values else "not measured"
 
 
-def in_sentence(f: Facts, fid: str, values) -> str:
-    """A figure as a suggested sentence prints it: the chapter's own number where that figure holds
-    (another number would contradict a claim that holds) or is undecided (it needs more seeds, not
-    a new number); where it is refuted, the measured mean at the chapter's precision."""
-    if f.figure_row(fid).get("verdict") in ("holds", "undecided"):
-        return FIGURES[fid].printed
-    return like_mean(values, FIGURES[fid].printed)
+def in_sentence(f: Facts, fid: str, values, percent: bool | None = None, how: str = "mean") -> Num | str:
+    """A figure as a suggested sentence prints it: the chapter's own number unless that figure is
+    refuted (a figure that holds keeps it: another number would contradict a claim that holds; an
+    undecided one needs more seeds, an underspecified one a stated choice, not a new number); where
+    it is refuted, the measurement at the precision its spread supports (spread.py)."""
+    printed = FIGURES[fid].printed
+    if f.figure_row(fid).get("verdict") != "refuted":
+        return printed
+    percent = printed.endswith("%") if percent is None else percent
+    return num(values, fid, printed if any(ch.isdigit() for ch in printed) else "", percent, how)
+
+
+def figure_edit(f: Facts, fid: str, values, quote: str = "") -> Edit:
+    """The figure's number, where `quote` (its anchor by default) prints it last, replaced by
+    in_sentence's: a no-op edit (text == quote, dropped) unless the figure is refuted."""
+    quote = quote or FIGURES[fid].anchor
+    printed = FIGURES[fid].printed
+    at = quote.rindex(printed)
+    return edit(quote, quote[:at].replace("{", "{{").replace("}", "}}") + "{v}"
+                + quote[at + len(printed):].replace("{", "{{").replace("}", "}}"), v=in_sentence(f, fid, values))
 
 
 def models_showing(f: Facts, claim: str, key: str, adjective_at: int) -> str:

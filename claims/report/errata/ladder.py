@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from claims.report.errata.facts import Erratum, Facts
+from claims.report.errata.spread import Edit, edit, num
 
 CLAIM = "ladder.mlp_holds_most_parameters"
 
@@ -20,18 +21,17 @@ def _cause(f: Facts) -> str:
             + "; the sentence is true of the blocks, not of the model")
 
 
-def _sentence(f: Facts) -> str:
+def _sentence(f: Facts) -> tuple[Edit, ...]:
     """The sentence from the recorded shares: "most" only of the blocks where no whole model's MLPs
     reach half its parameters, with the largest share measured, at the chapter's whole percent."""
     shares = _shares(f)
-    if not shares:
-        return ""
-    if all(v > 0.5 for v in shares.values()):
-        return ""                                   # the chapter's sentence stands: nothing to suggest
+    if not shares or all(v > 0.5 for v in shares.values()):
+        return ()                                   # the chapter's sentence stands: nothing to suggest
     top = max(shares, key=shares.get)
-    return ("\"Whatever a model's blocks know, most of the parameters holding them are in the per-position MLP; "
-            f"counting the embedding tables, the MLPs hold at most {shares[top]:.0%} of a whole model "
-            f"({top}).\"")
+    return (edit("Whatever a model knows, most of the parameters holding it are in the per-position MLP.",
+                 "Whatever a model's blocks know, most of the parameters holding them are in the per-position MLP; "
+                 "counting the embedding tables, the MLPs hold at most {share} of a whole model (" + top + ").",
+                 share=num([round(shares[top], 2)], percent=True)),)
 
 
 ERRATA: dict[str, Erratum] = {

@@ -4,12 +4,13 @@ from __future__ import annotations
 import statistics
 
 from claimcheck.decide import MIN_SEEDS, reading_agrees
-from claimcheck.formats import like_mean, mean_of, over_seeds
+from claimcheck.formats import mean_of, over_seeds
 from claims import registry
 from claims.chapter_figures import FIGURES
 from claims.readings_declared import standing
-from claims.report.errata.facts import Erratum, Facts, per_seed
+from claims.report.errata.facts import Erratum, Facts, figure_edit, per_seed
 from claims.report.errata.held_out import best_ppl, split_of, subset_bias
+from claims.report.errata.spread import Edit, between, mean_sd
 from fixtures.setup import GRAD_READINGS, PRENORM_STOP_AT, PRENORM_STOPPED
 
 
@@ -35,23 +36,16 @@ def _best(f: Facts, recipe: str) -> list[dict]:
 def _norm_curves(f: Facts) -> str:
     """What the held-out curves show, where runs recorded them."""
     stated = registry.figures("norm")
-    parts = []
-    for r in ("prenorm", "prenorm_warmup", "postnorm_warmup"):
-        for b in _best(f, r):
-            parts.append(f"{best_ppl(b):.2f} at step {b['step']} for {r} "
-                         f"({best_ppl(b) - stated[r]:+.2f} from the chapter's {stated[r]})")
-    if not parts:
+    best = _norm_best_clause(f)
+    if not best:
         return ""
     stopped = _stopped(f)
     stop = ("" if not stopped else
             f". Pre-norm stopped at step {PRENORM_STOP_AT} and evaluated on the full held-out split reaches "
-            f"{over_seeds(stopped)} ({len(stopped)} seed{'s' if len(stopped) > 1 else ''}), "
-            f"{statistics.mean(stopped) - stated['prenorm']:+.2f} from the chapter's {stated['prenorm']}; "
-            + standing("best held-out step", f.per_run("errata", PRENORM_STOPPED, "date")))
-    every = [b for r in ("prenorm", "prenorm_warmup", "postnorm_warmup") for b in _best(f, r)]
-    return (". The held-out curves put the chapter's figures on the way down: held-out perplexity (on "
-            f"{split_of(every)}) bottoms at " + "; ".join(parts)
-            + ", and then climbs to the final figures as the runs overfit" + stop)
+            f"{mean_sd(stopped)} ({len(stopped)} seed{'s' if len(stopped) > 1 else ''}), against the chapter's "
+            f"{stated['prenorm']}; " + standing("best held-out step", f.per_run("errata", PRENORM_STOPPED, "date")))
+    return (". The held-out curves put the chapter's figures on the way down: " + best
+            + ", and then climb to the final figures as the runs overfit" + stop)
 
 
 def _norm_readings(f: Facts) -> list[str]:
@@ -124,35 +118,22 @@ def _stopped_reading(f: Facts) -> list[str]:
             f"{statistics.mean(values) - stated:+.2f}; {verdict}{check}")]
 
 
-def _printed(fid: str) -> str:
-    return FIGURES[fid].printed
-
-
-def _norm_sentence(f: Facts) -> str:
-    pre, post = f.per_run("norm", "prenorm"), f.per_run("norm", "postnorm")
-    ratio = [b / a for a, b in zip(pre, post)]
-    return (f"\"Twelve blocks, 1000 steps and no dropout overfit this corpus: pre-norm ends at "
-            f"{like_mean(pre, _printed('norm.prenorm'))} without warmup and "
-            f"{like_mean(f.per_run('norm', 'prenorm_warmup'), _printed('norm.prenorm_warmup'))} with it, post-norm with "
-            f"warmup at {like_mean(f.per_run('norm', 'postnorm_warmup'), _printed('norm.postnorm_warmup'))}, and post-norm "
-            f"without warmup never leaves the unigram plateau, {like_mean(post, _printed('norm.postnorm'))}, about "
-            f"{like_mean(ratio, _printed('norm.eight_times'))} times worse than pre-norm." + _norm_best_clause(f) + "\"")
+def _norm_sentence(f: Facts) -> tuple[Edit, ...]:
+    """The twelve-block table's refuted numbers, measured; a figure that is underspecified (the
+    best held-out step reproduces it: docs/choices.md) or holds keeps the chapter's, and then
+    there is nothing to change: the erratum asks the chapter to state the choice instead."""
+    return tuple(figure_edit(f, f"norm.{r}", f.per_run("norm", r))
+                 for r in ("prenorm", "prenorm_warmup", "postnorm", "postnorm_warmup"))
 
 
 def _norm_best_clause(f: Facts) -> str:
-    """Where the runs stand at their best: measured on the full split where a run was stopped there,
-    else on the curve's subset, said so."""
-    stopped = _stopped(f)
-    if stopped:
-        return (f" Stopped at step {PRENORM_STOP_AT}, pre-norm reaches {like_mean(stopped, _printed('norm.prenorm'))} "
-                "on the held-out split.")
+    """Where the runs stand at their best held-out checkpoint: one range per recipe over its seeds
+    (never a list of per-seed values), at the precision their spread supports."""
     names = {"prenorm": "pre-norm", "prenorm_warmup": "pre-norm with warmup", "postnorm_warmup": "post-norm with warmup"}
-    parts = [f"{names[r]} {best_ppl(b):.1f} at step {b['step']}" for r in names for b in _best(f, r)]
-    if not parts:
-        return ""
+    parts = [f"{names[r]} {between([best_ppl(b) for b in best])} (steps {min(b['step'] for b in best)} to "
+             f"{max(b['step'] for b in best)})" for r in names if (best := _best(f, r))]
     every = [b for r in names for b in _best(f, r)]
-    return (f" At their best held-out checkpoint (on {split_of(every)}): " + ", ".join(parts)
-            + ".")
+    return f"at their best held-out checkpoint (on {split_of(every)}): " + ", ".join(parts) if parts else ""
 
 
 def _grad(f: Facts, label: str, norm: str, what: str):
@@ -211,11 +192,12 @@ def _grad_scale(f: Facts) -> str:
             "the L2 norms measured here")
 
 
-def _grad_sentence(f: Facts) -> str:
-    pre, post = per_seed(f, "norm.grad_pre_ratio"), per_seed(f, "norm.grad_post_ratio")
-    return ("\"With PyTorch's default initialisation the gradient at initialisation is about as large in the last "
-            f"block as in the first: ratio last/first {like_mean(pre, _printed('norm.grad_pre_ratio'))} for pre-norm, "
-            f"{like_mean(post, _printed('norm.grad_post_ratio'))} for post-norm.\"")
+def _grad_sentence(f: Facts) -> tuple[Edit, ...]:
+    """The gradient table's refuted numbers, measured with PyTorch's default initialisation."""
+    def quote(fid: str) -> str:         # the ratio's anchor begins with the last block's number: left out
+        return FIGURES[fid].anchor.split("   ", 1)[-1]
+    return tuple(figure_edit(f, fid, per_seed(f, fid), quote(fid)) for n in ("pre", "post")
+                 for fid in (f"norm.grad_{n}_first", f"norm.grad_{n}_last", f"norm.grad_{n}_ratio"))
 
 
 ERRATA: dict[str, Erratum] = {
@@ -232,7 +214,9 @@ ERRATA: dict[str, Erratum] = {
         cause=lambda f: (f"post-norm does end at the chapter's {registry.FIGURE_VALUES['norm.postnorm']}; the ratio is "
                          f"smaller because pre-norm ends higher than {registry.FIGURE_VALUES['norm.prenorm']}: "
                          + _norm_levels(f)),
-        readings=_norm_readings, suggested=_norm_sentence),
+        readings=_norm_readings,
+        suggested=lambda f: (*_norm_sentence(f), figure_edit(f, "norm.eight_times", per_seed(f, "norm.eight_times"),
+                                                             "Post-norm without warmup is eight"))),
     "norm.grad_profile": Erratum(
         figure="norm.grad_pre_ratio",
         cause=_grad_cause,

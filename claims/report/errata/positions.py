@@ -1,9 +1,11 @@
 """The errata of the chapter's section: Positions past the trained length: RoPE and ALiBi."""
 from __future__ import annotations
 
-from claimcheck.formats import like_mean, over_seeds
+from claimcheck.formats import over_seeds
 from claims import registry
+from claims.chapter_figures import FIGURES
 from claims.report.errata.facts import Erratum, Facts, in_sentence
+from claims.report.errata.spread import Edit, edit, num
 
 
 def _window(f: Facts, T: int) -> list[float]:
@@ -13,12 +15,12 @@ def _window(f: Facts, T: int) -> list[float]:
     return m.get(str(T), m.get(T, []))
 
 
-def _alibi_sentence(f: Facts) -> str:
+def _alibi_sentence(f: Facts) -> tuple[Edit, ...]:
     at64, at256 = _window(f, 64), _window(f, 256)
     if not at64:
-        return ""
-    return (f"\"Its perplexity improves as the window grows past the training length, from "
-            f"{in_sentence(f, 'positions.alibi_64', at64)} to {in_sentence(f, 'positions.alibi_256', at256)}.\"")
+        return ()
+    return (edit("from 44.95 to 42.49", "from {a} to {b}", a=in_sentence(f, "positions.alibi_64", at64),
+                 b=in_sentence(f, "positions.alibi_256", at256)),)
 
 
 def _rope_cause(f: Facts) -> str:
@@ -38,23 +40,28 @@ def _rope_cause(f: Facts) -> str:
 _LESS = "positions.rope_degrades: rope: worse at 256, by less than learned and sinusoidal"
 
 
-def _rope_sentence(f: Facts) -> str:
+def _rope_sentence(f: Facts) -> tuple[Edit, ...]:
     """The sentence from the measurements: RoPE's perplexity past the trained length against the
-    no-context baseline, each clause only where its measurement decides it."""
+    no-context baseline, each clause only where its test decides it, and what it says no more than
+    the test found (refuted: worse than the baseline; holds: still below it)."""
     rows = {T: f.measured("positions.rope_degrades", f"positions.rope_degrades: rope at {T}") or {} for T in (128, 256)}
     if not all(rows[T].get("perplexity") for T in rows):
-        return ""
+        return ()
     outcome = {t.get("key"): t["outcome"] for t in f.claims.get("positions.rope_degrades", {}).get("tests", [])}
     # a length whose comparison is undecided gets no number: it needs more seeds, not a correction
-    decided = [T for T in rows if outcome.get(f"positions.rope_degrades: rope at {T}") in ("holds", "refuted")]
+    decided = {T: outcome.get(f"positions.rope_degrades: rope at {T}") for T in rows}
+    decided = {T: o for T, o in decided.items() if o in ("holds", "refuted")}
     if not decided:
-        return ""
-    baseline = registry.FIGURE_VALUES["ladder.baseline"]
-    at = " and ".join(f"{like_mean(rows[T]['perplexity'], f'{baseline}')} at {T} tokens" for T in decided)
-    lost = [T for T in decided if min(rows[T]["perplexity"]) > baseline]
-    return (f"\"It degrades: past the trained length it reads {at}, against the no-context {baseline}"
-            + (f", so by {min(lost)} tokens it has lost what the context gave it" if lost else "")
-            + (", though less than the learned table and sinusoids" if outcome.get(_LESS) == "holds" else "") + ".\"")
+        return ()
+    baseline = FIGURES["ladder.baseline"].printed
+    nums = {f"p{T}": num(rows[T]["perplexity"]) for T in decided}
+    at = " and ".join(f"{{p{T}}} at {T} tokens" for T in decided)
+    lost = [T for T, o in decided.items() if o == "refuted"]
+    return (edit("It degrades, but it degrades.",
+                 f"It degrades: past the trained length it reads {at}, against the no-context {baseline}"
+                 + (f", so by {min(lost)} tokens it has lost what the context gave it" if lost else "")
+                 + (", though less than the learned table and sinusoids" if outcome.get(_LESS) == "holds" else "")
+                 + ".", cites=(*map(str, decided), baseline), **nums),)
 
 
 _STACK = "positions.prefix_orderings_stack: two blocks, no positions"
@@ -78,16 +85,15 @@ def _prefix_cause(f: Facts) -> str:
             f"{one['max |logit difference| at t']:.1g} with one block")
 
 
-def _prefix_sentence(f: Facts) -> str:
+def _prefix_sentence(f: Facts) -> tuple[Edit, ...]:
     """The sentence from the measurements: what reordering a prefix moves, in one layer and in the stack."""
     two, one = _moved(f)
     if not two or not one:
-        return ""
-    return ("\"It is the average's order-blindness in a better disguise — the causal mask restores some order, "
-            "since each position sees a different prefix; reordering a prefix moves one layer's output at t "
-            + ("only by float rounding" if one["max |logit difference| at t"] < 1e-6 else
-               f"by {one['max |logit difference| at t']:.1g}") + ", but a stack's by up to "
-            f"{two['max |logit difference| at t']:.2g}, because each earlier position saw a different one.\"")
+        return ()
+    return (edit("but within a prefix all orderings are alike",
+                 "and within a prefix all orderings are alike to one layer, but not to a stack: reordering a prefix "
+                 "moves a stack's logits at t by up to {d}, because each earlier position saw a different one",
+                 d=num([float(f"{two['max |logit difference| at t']:.2g}")])),)
 
 
 ERRATA: dict[str, Erratum] = {

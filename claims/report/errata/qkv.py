@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from claims.report.errata.facts import Erratum, Facts
+from claims.report.errata.spread import Edit, edit, num
 
 CLAIM = "qkv.head_thirty_lines"
 
@@ -24,9 +25,12 @@ def _cause(f: Facts) -> str:
             "ones; the multi-head wrapper, W_o and the block around it are not printed")
 
 
-def _sentence(f: Facts) -> str:
+def _sentence(f: Facts) -> tuple[Edit, ...]:
+    """The listing's counts, which are counts of the printed text, not measurements over seeds."""
     n = _counts(f)
-    return f"\"In code it is {n['lines']} lines, {n['shapes']} of which are shapes:\"" if n else ""
+    return (edit("In code it is thirty lines, twenty of which are shapes:", "In code it is {a} lines, {b} of which are "
+                 "shapes:", a=num([n["lines"]], "qkv.listing_lines"), b=num([n["shapes"]], "qkv.listing_shape_lines")),
+            ) if n else ()
 
 
 ERRATA: dict[str, Erratum] = {

@@ -4,10 +4,10 @@ from __future__ import annotations
 import statistics
 
 from claimcheck.decide import MIN_SEEDS
-from claimcheck.formats import like_mean, mean_of, over_seeds
+from claimcheck.formats import mean_of, over_seeds
 from claims import registry
-from claims.chapter_figures import FIGURES
-from claims.report.errata.facts import Erratum, Facts, pct, per_seed
+from claims.report.errata.facts import Erratum, Facts, in_sentence, pct, per_seed
+from claims.report.errata.spread import Edit, edit, k_of_n, mean_sd, num
 
 RUNAWAY_WIDE = "scale.runaway: a model 1024 wide throughout"
 
@@ -58,25 +58,48 @@ def _runaway_cause(f: Facts) -> str:
     return cause
 
 
-def _runaway_sentence(f: Facts) -> str:
+def _runaway_sentence(f: Facts) -> tuple[Edit, ...]:
+    """The runaway's refuted numbers, measured on the chapter's setup (the wide model is a reading,
+    shown with the readings, never put into the chapter)."""
     sd, frozen = per_seed(f, "scale.runaway_sd"), per_seed(f, "scale.runaway_frozen")
-    init = per_seed(f, "scale.runaway_init_sd")
-    div = per_seed(f, "scale.divided_sd")
+    init, div, entropy = (per_seed(f, f"scale.{k}") for k in ("runaway_init_sd", "divided_sd", "runaway_entropy"))
     if not (sd and frozen and init):
+        return ()
+    edits = [edit("goes from 21 at initialisation to 5147, the attention entropy falls to zero, and 99.9 % of rows",
+                  "goes from {init} at initialisation to {sd}, the attention entropy falls to {entropy}, and {frozen} "
+                  "of rows", init=in_sentence(f, "scale.runaway_init_sd", init), sd=in_sentence(f, "scale.runaway_sd", sd),
+                  entropy=in_sentence(f, "scale.runaway_entropy", entropy),
+                  frozen=in_sentence(f, "scale.runaway_frozen", frozen))]
+    if div:
+        edits.append(edit("score standard deviation of 3.44", "score standard deviation of {div}",
+                          div=in_sentence(f, "scale.divided_sd", div)))
+    return tuple(edits)
+
+
+AHEAD = "scale.no_effect_at_32: undivided ahead at d_k = 32"
+
+
+def _gain_32(f: Facts) -> list[float]:
+    """The divided run's advantage at d_k = 32 per seed (its figure, scale.worth_32, holds at nothing)."""
+    return (f.figure_measured("scale.worth_32") or {}).get("per seed") or []
+
+
+def _ahead_cause(f: Facts) -> str:
+    gain = _gain_32(f)
+    if not gain:
         return ""
-    p = {k: FIGURES[f"scale.{k}"].printed for k in ("runaway_init_sd", "runaway_sd", "runaway_frozen", "divided_sd")}
-    sentence = (f"\"It runs away: in this 128-wide model the standard deviation of its scores goes from "
-                f"{like_mean(init, p['runaway_init_sd'])} at initialisation to {like_mean(sd, p['runaway_sd'])}, the "
-                f"attention entropy falls to zero, and {like_mean(frozen, p['runaway_frozen'])} of rows put more than "
-                f"0.99 of their weight on a single token. ... The divided head sits at a score standard deviation of "
-                f"{like_mean(div, p['divided_sd'])}.")
-    wide = ((f.readings.get(RUNAWAY_WIDE) or {}).get("undivided") or {})
-    if wide.get("score_sd"):
-        wide_div = ((f.readings.get(RUNAWAY_WIDE) or {}).get("divided") or {}).get("score_sd")
-        sentence += (f" In a model 1024 wide throughout the same head runs to {like_mean(wide['score_sd'], p['runaway_sd'])}, "
-                     f"with {like_mean(wide['frozen'], p['runaway_frozen'])} of rows frozen"
-                     + (f", and the divided one sits at {like_mean(wide_div, p['divided_sd'])}." if wide_div else "."))
-    return sentence + "\""
+    return ("the division is worth nothing (that figure holds), but the run with it, not the one without, is ahead: "
+            f"by {mean_sd(gain)} points of perplexity over {len(gain)} seeds, ahead in {k_of_n([g > 0 for g in gain])}")
+
+
+def _ahead_sentence(f: Facts) -> tuple[Edit, ...]:
+    """Which run is ahead, as the paired test over seeds decides it; no sentence where it does not."""
+    gain = _gain_32(f)
+    if not gain or f.outcome("scale.no_effect_at_32", AHEAD) != "refuted":
+        return ()
+    return (edit("the run without it is very slightly ahead",
+                 "the run with it is very slightly ahead, by {gain} points of perplexity, in {k}", gain=num(gain),
+                 k=k_of_n([g > 0 for g in gain])),)
 
 
 ERRATA: dict[str, Erratum] = {
@@ -87,7 +110,5 @@ ERRATA: dict[str, Erratum] = {
         suggested=lambda f: _runaway_sentence(f)),
     "scale.no_effect_at_32": Erratum(
         quote="the run without it is very slightly ahead",  # the refuted part, no figure's anchor
-        cause=lambda f: ("the division is worth nothing (that figure holds), and which run is ahead is seed noise: "
-                         "the divided run's advantage per seed is "
-                         f"{over_seeds((f.figure_measured('scale.worth_32') or {}).get('per seed'), ' points')}")),
+        cause=_ahead_cause, suggested=_ahead_sentence),
 }

@@ -2,15 +2,12 @@
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable
 
-from claimcheck import decide as rules
-from claimcheck.formats import like_mean
 from claims import registry
 from claims.chapter_figures import FIGURES, MAP_SENTENCES
-from claims.report.errata.facts import Erratum, Facts, models_showing, pct
-from claims.report.evidence import NUMBER
-from fixtures.setup import HELD_OUT_ANSWERS_IN_RUNS, winograd_reading_runs
+from claims.report.errata.facts import Erratum, Facts, in_sentence, models_showing, pct
+from claims.report.errata.spread import Edit, Num, edit, k_of_n, num
+from claims.report.errata.winograd_readings import NO_READINGS, answers_of, answers_reading
 
 # the printed map's positions, read from its sentence (data/winograd.py has the same; it imports torch)
 _PRINTED = MAP_SENTENCES["tired"][0].split()
@@ -38,22 +35,22 @@ def _same_row_cause(f: Facts) -> str:
             "identical rows need a head that puts no weight on the adjective, which is learned, not implied")
 
 
-def _same_row_sentence(f: Facts) -> str:
+def _same_row_sentence(f: Facts) -> tuple[Edit, ...]:
     """The sentence from the measurement: the same query, rows apart by what the keys measured."""
     moved = _rows_moved(f)
-    if not moved:
-        return ""
-    return ("\"In the first layer the query at a position is a function of that position's own token and index, so "
-            "the at position 14 asks the same question in both sentences; the keys include the adjective, so the "
-            + (f"rows differ, by up to {max(moved):.2f} at initialisation, and are the same only in a head that "
-               "learned to ignore the adjective.\"" if max(moved) > 0 else "rows come out the same.\""))
+    if not moved or not max(moved) > 0:
+        return ()
+    return (edit("and the at position 14 is the same token in both sentences.",
+                 "and the at position 14 is the same token in both sentences; but the keys include the adjective, so "
+                 "the rows differ, by up to {m} at initialisation, and are the same only in a head that learned to "
+                 "ignore the adjective.", m=num([max(moved)])),)
 
 
-def _acc(f: Facts, name: str, key: str = "accuracy") -> str:
-    """A measured rate written as the chapter prints the figure it stands for (its % and decimals)."""
+def _acc(f: Facts, name: str, key: str = "accuracy") -> Num | str:
+    """A rate of the runs where the chapter prints it: the chapter's number where its figure is not
+    refuted, else the measured rate at the precision its spread supports."""
     fid = f"winograd.{name}" + ("_wrong_noun" if key == "wrong_noun" else "")
-    printed = FIGURES[fid].printed if fid in FIGURES and FIGURES[fid].printed.endswith("%") else "0.0 %"
-    return like_mean(f.per_run("winograd", f"winograd_{name}", key), printed)
+    return in_sentence(f, fid, f.per_run("winograd", f"winograd_{name}", key), percent=True)
 
 
 def _weight(f: Facts, fid: str) -> float | None:
@@ -87,11 +84,9 @@ def _block2_cause(f: Facts) -> str:
             f"{r['crosser: weight on first noun']:.2f} on the first noun (the referent) and "
             f"{r['crosser: weight on adjective']:.2f} on the adjective; for crossed ones "
             f"{r['crossed: weight on second noun']:.2f} on the second noun (the referent) and "
-            f"{r['crossed: weight on first noun']:.2f} on the first (means over the seeds). Its query at the "
-            "referent position can tell the two kinds apart only if block 1 has already moved the adjective "
-            "there, so the model runs the chapter's two hops in the other order: read the deciding word first, "
-            "then fetch the noun it points to. The architecture allows both orders: the chapter's model found "
-            "one, ours the other")
+            f"{r['crossed: weight on first noun']:.2f} on the first (means over the seeds). Where the models "
+            "read the adjective before that is not settled by any test that holds (winograd.block1_carries_first_noun "
+            "and winograd.two_hop_ablation are undecided)")
 
 
 def _block1_cause(f: Facts) -> str:
@@ -106,41 +101,50 @@ def _block1_cause(f: Facts) -> str:
             "(winograd.block2_routing): the same two hops as the chapter's circuit, in the other order")
 
 
-def _block1_sentence(f: Facts) -> str:
-    key = BLOCK1
-    # recorded beside the level since trained/2 (max_change_across_adjectives); inside `measured` before
-    change = f.measured("winograd.block1_first_noun", key, shape=NUMBER, field="max_change_across_adjectives")
-    if change is None:
-        change = (f.measured("winograd.block1_first_noun", key) or {}).get("max change across adjectives")
-    tired, noun = _weight(f, f"winograd.map_tired_1_{ADJ_POS}"), _weight(f, f"winograd.map_tired_1_{X_POS}")
-    if not isinstance(change, (int, float)) or None in (tired, noun):
-        return ""
-    return (f"\"Block 1 is not quite the same in both sentences: its row moves by up to "
-            f"{change:.2f} across the eight adjectives, and it spreads its weight, "
-            f"{noun:.2f} on the first noun and {tired:.2f} on the adjective.\"")
+def _cells(f: Facts, adj: str, block: int, quote: str, cells: tuple[int, ...]) -> Edit:
+    """One printed line of a map with its refuted cells measured (`cells`: their positions, in the
+    order the line prints them); a cell that holds or is undecided keeps the chapter's number."""
+    values = {p: in_sentence(f, fid, (f.figure_measured(fid) or {}).get("per seed") or [])
+              for p in cells for fid in [f"winograd.map_{adj}_{block}_{p}"]}
+    template, at = quote, 0
+    for p in cells:                                      # each printed number, in order, becomes a slot
+        printed = FIGURES[f"winograd.map_{adj}_{block}_{p}"].printed
+        at = template.index(printed, at)
+        template = template[:at] + f"{{c{p}}}" + template[at + len(printed):]
+        at += len(f"{{c{p}}}")
+    return edit(quote, template, **{f"c{p}": v for p, v in values.items()})
 
 
-def _block2_sentence(f: Facts) -> str:
-    r = _routing(f)
-    if not r:
-        return ""
-    return (f"\"For either kind of adjective the second block fetches the referent itself: "
-            f"{r['crosser: weight on first noun']:.2f} of its weight on the first noun for a crosser adjective, "
-            f"{r['crossed: weight on second noun']:.2f} on the second noun for a crossed one; the adjective was read "
-            "by block 1.\"")
+def _block1_sentence(f: Facts) -> tuple[Edit, ...]:
+    """Block 1's refuted map cells, measured; the sentence about its 0.70 stays (undecided: it needs
+    more seeds, not a new number)."""
+    if not (f.figure_measured("winograd.map_tired_1_14") or {}).get("per seed"):
+        return ()
+    return (_cells(f, "tired", 1, "tired:0.00 ,:0.05 so:0.00 the:0.19", (11, 12, 13, 14)),
+            _cells(f, "wet", 1, "wet:0.00 ,:0.05 so:0.00 the:0.19", (11, 12, 13, 14)))
 
 
-def _answers(f: Facts, kind: str, part: str, what: str) -> list[float]:
-    """Per seed, the share of the uniform average's answers going to `what` (claims/test_readings.py)."""
-    measured = f.readings.get(f"winograd: answers of {kind}", {})
-    if part == "held out" and what in HELD_OUT_ANSWERS_IN_RUNS and measured:   # the runs' own, of the seeds measured
-        seeds = range(len(measured["held out"]["absent noun"]))
-        return f.over_runs([("winograd", f"winograd_{kind}", seeds)], HELD_OUT_ANSWERS_IN_RUNS[what])
-    return measured.get(part, {}).get(what, [])
+def _block2_sentence(f: Facts) -> tuple[Edit, ...]:
+    """Block 2 for a crosser adjective: the weight it puts on the adjective and in how many models the
+    adjective is its heaviest word, where that test is refuted; the clause saying block 1 put the
+    answer in the residual stream goes (no test that holds says so); its refuted map cells, measured."""
+    adj = f.measured("winograd.block2_routing", BLOCK2["crosser"]) or {}
+    models = f.measured("winograd.block2_routing", BLOCK2["crosser"], field="per_model") or {}
+    if not adj.get("per seed") or f.outcome("winograd.block2_routing", BLOCK2["crosser"]) != "refuted":
+        return ()
+    edits = [edit("For a crosser-adjective the second block spends its entire weight on the adjective, because the "
+                  "answer is already in the residual stream — block 1 put it there — and all it needs is confirmation.",
+                  "For a crosser-adjective the second block puts {w} of its weight on the adjective, on average"
+                  + (", and the adjective is its heaviest word in {k}" if isinstance(models.get("per seed"), list)
+                     else "") + ".", w=num(adj["per seed"]), k=k_of_n(models.get("per seed") or []))]
+    if (f.figure_measured("winograd.map_tired_2_11") or {}).get("per seed"):
+        edits += [_cells(f, "tired", 2, "tired:1.00 ,:0.00 so:0.00 the:0.00", (11, 12, 13, 14)),
+                  _cells(f, "wet", 2, "wet:0.03 ,:0.00 so:0.00 the:0.25", (11, 12, 13, 14))]
+    return tuple(edits)
 
 
 def _cheat_cause(f: Facts) -> str:
-    a = lambda part, what: _answers(f, "cheatable_uniform", part, what)
+    a = lambda part, what: answers_of(f, "cheatable_uniform", part, what)
     if not a("held out", "referent"):
         return ""
     return (f"the uniform average knows the referent's category but not always which place: it names the referent in "
@@ -155,7 +159,7 @@ def _cheat_cause(f: Facts) -> str:
 
 
 def _uniform_fails_cause(f: Facts) -> str:
-    a = lambda part, what: _answers(f, "hardened_uniform", part, what)
+    a = lambda part, what: answers_of(f, "hardened_uniform", part, what)
     if not a("held out", "referent"):
         return ""
     right, wrong = registry.FIGURE_VALUES["winograd.hardened_uniform"], registry.FIGURE_VALUES["winograd.hardened_uniform_wrong_noun"]
@@ -168,83 +172,34 @@ def _uniform_fails_cause(f: Facts) -> str:
             f"more often than not, as the chapter predicts, but by less than its {100 * right:.1f} % implies")
 
 
-def _answers_reading(kind: str, kinds: tuple[str, ...], wrong_noun: bool = False):
-    def reading(f: Facts) -> list[str]:
-        a = lambda part, what: _answers(f, kind, part, what)
-        answers = ([f"where its answers go ({part}): " + ", ".join(
-            f"{what} {pct(a(part, what))}" for what in ("referent", "other noun", "absent noun", "not a noun"))
-            for part in ("train", "held out")] if a("held out", "absent noun") else
-            [("where its answers go, on training and held-out sentences: not yet measured "
-             "(`pytest claims/test_readings.py -m slow`)")])
-        return answers + _winograd_readings(kinds, wrong_noun)(f)
-    return reading
-
-
-def _winograd_readings(kinds: tuple[str, ...], wrong_noun: bool = False) -> Callable[[Facts], list[str]]:
-    """The accuracies of `kinds` (e.g. "cheatable_uniform") under each alternative reading of the
-    Winograd setup (fixtures/recipes.py WINOGRAD_READINGS), read from the runs it was measured on
-    (fixtures/setup.py winograd_reading_runs), beside the chapter's figures, each judged by the figure
-    rule (claimcheck/decide.py rate); a reading that agrees is labelled so and leaves the primary verdict alone."""
-    def reading(f: Facts) -> list[str]:
-        tried = {k: r for k, r in sorted(f.readings.items())
-                 if k.startswith("winograd: ") and not k.startswith("winograd: answers of")}
-        if not tried:
-            return [("the Winograd figures under another width, split or held-out fraction: not yet measured "
-                     "(`pytest claims/test_readings.py -m slow -k winograd_figures`)")]
-        out = []
-        for label, r in tried.items():
-            parts, agree = [], []
-            for kind in [k for k in kinds if r.get(k)]:          # readings.json: the items held out per seed
-                rates = [("accuracy", f"winograd.{kind}")] + (
-                    [("wrong_noun", f"winograd.{kind}_wrong_noun")] if wrong_noun else [])
-                for rate, figure in rates:
-                    stated = registry.FIGURE_VALUES[figure]
-                    values = f.over_runs(winograd_reading_runs(kind, label.removeprefix("winograd: ")), rate)
-                    if not values:                                   # its runs are not in results/
-                        continue
-                    agree.append(rules.rate(values, stated, r[kind]["held_out"],   # the figure rule, seeds included
-                                            FIGURES[figure].rounding).holds)
-                    parts.append(f"{kind.replace('_', ' ')} {rate.replace('_', ' ')} {pct(values)} "
-                                 f"(the chapter: {100 * stated:.1f} %)")
-            verdict = ("its runs are not all on record" if not agree
-                       else "agrees with the chapter (an alternative reading: the primary verdict stays)" if all(agree)
-                       else "moves no figure onto the chapter's" if not any(agree)
-                       else f"agrees on {sum(agree)} figure(s) of {len(agree)}")
-            out.append(f"{r['what']}: " + (f"{'; '.join(parts)}: " if parts else "") + verdict)
-        return out
-    return reading
-
-
-# No Winograd reading was trained for these figures; their causes, where found, are measured on the stated setup.
-_NO_READINGS = lambda f: [("none tried (the Winograd readings trained cover the uniform average's and the "
-                          "cheatable task's accuracies)")]
-
-
 ERRATA: dict[str, Erratum] = {
     "winograd.block1_same_row_argument": Erratum(
         quote="in the first layer the query at a position is a function of that position's own token and index",
         cause=lambda f: _same_row_cause(f),
         suggested=_same_row_sentence),
     "winograd.category_cheat": Erratum(
-        figure="winograd.cheatable_uniform",
-        cause=_cheat_cause, readings=_answers_reading("cheatable_uniform", ("cheatable_uniform", "cheatable_one_block")),
-        suggested=lambda f: (f"\"uniform causal average  held-out referent accuracy {_acc(f, 'cheatable_uniform')}; "
-                             f"one transformer block  held-out referent accuracy {_acc(f, 'cheatable_one_block')}\"")),
+        figure="winograd.cheatable_one_block",
+        cause=_cheat_cause, readings=answers_reading("cheatable_uniform", ("cheatable_uniform", "cheatable_one_block")),
+        suggested=lambda f: (edit(FIGURES["winograd.cheatable_one_block"].anchor,
+                                  "one transformer block            held-out referent accuracy {a:>7}",
+                                  a=_acc(f, "cheatable_one_block")),)),
     "winograd.uniform_fails": Erratum(
         figure="winograd.hardened_uniform",
         cause=_uniform_fails_cause,
-        readings=_answers_reading("hardened_uniform", ("hardened_uniform",), wrong_noun=True),
-        suggested=lambda f: (f"\"The uniform average lands at {_acc(f, 'hardened_uniform')} and answers with the wrong "
-                             f"noun of the pair {_acc(f, 'hardened_uniform', 'wrong_noun')} of the time.\"")),
+        readings=answers_reading("hardened_uniform", ("hardened_uniform",), wrong_noun=True),
+        suggested=lambda f: (edit("The uniform average lands at 27.9 % and answers with the wrong noun of the pair "
+                                  "exactly half the time", "The uniform average lands at {a} and answers with the wrong "
+                                  "noun of the pair {w} of the time", a=_acc(f, "hardened_uniform"),
+                                  w=_acc(f, "hardened_uniform", "wrong_noun")),)),
     "winograd.one_block": Erratum(
         figure="winograd.hardened_one_block",
-        cause=lambda f: "", readings=_NO_READINGS,
-        suggested=lambda f: f"\"one block reached {_acc(f, 'hardened_one_block')} and two reached "
-                            f"{_acc(f, 'hardened_two_blocks')}\""),
+        cause=lambda f: "", readings=NO_READINGS,
+        suggested=lambda f: (edit("one block reached 92.7 % and two reached 100 %", "one block reached {a} and two "
+                                  "reached {b}", a=_acc(f, "hardened_one_block"), b=_acc(f, "hardened_two_blocks")),)),
     "winograd.block1_first_noun": Erratum(
         quote="Block 1 is identical in both sentences — 0.70 on the first noun, whatever the adjective is.",
-        cause=_block1_cause, readings=_NO_READINGS, suggested=_block1_sentence),
+        cause=_block1_cause, readings=NO_READINGS, suggested=_block1_sentence),
     "winograd.block2_routing": Erratum(
         quote="For a crosser-adjective the second block spends its entire weight on the adjective",
-        cause=_block2_cause, readings=_NO_READINGS, suggested=_block2_sentence),
+        cause=_block2_cause, readings=NO_READINGS, suggested=_block2_sentence),
 }
