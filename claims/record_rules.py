@@ -126,6 +126,8 @@ DECLARED: dict[str, Spec] = {
     "qkv.raw_dot_product_works_badly: raw dot products: between the average and a learned head": _ordering(
         ("the raw head's held-out perplexity below the average's", "<", None),
         ("the raw head's held-out perplexity above the learned head's", ">", None)),
+    "winograd.bag_beats_transformer: animal/place task: the bag of words above the transformer": _ordering(
+        ("the uniform average's held-out accuracy above one block's", ">", None)),
     "scale.collapse_stable: undivided at 1024: the share of frozen rows after the collapse": _ordering(
         ("the lowest share of frozen rows after the collapse above 0.9", ">", 0.9)),
     "mask.leak_without_mask: without the mask: held-out perplexity": _ordering(

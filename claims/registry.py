@@ -127,6 +127,8 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
     _C("params.embedding_third", "Nearly {params.embedding_share} of GPT-2 small is the token table.", "nearly {params.embedding_share}", "exact", "fast"),
     # winograd
     _C("winograd.category_cheat", "With animal/place candidates the uniform average gets {winograd.cheatable_uniform} and one block {winograd.cheatable_one_block}.", "{winograd.cheatable_uniform} / {winograd.cheatable_one_block}", "trained", "slow"),
+    # added 2026-12-07 (issue 56): the headline sentence of the cheat section, an ordering
+    _C("winograd.bag_beats_transformer", "On the animal/place task the bag of words (the uniform average) beats the transformer (one block) on held-out referents.", "the bag of words beats the transformer", "trained", "slow"),
     _C("winograd.hard_chance", "In the hardened task chance among the two nouns is {winograd.chance}.", "{winograd.chance}", "exact", "fast"),
     _C("winograd.uniform_fails", "The uniform average lands at ~{winograd.hardened_uniform} and names the wrong noun of the pair exactly {winograd.hardened_uniform_wrong_noun} the time.", "{winograd.hardened_uniform}; wrong noun {winograd.hardened_uniform_wrong_noun} the time", "trained", "slow"),
     _C("winograd.one_block", "One block reaches ~{winograd.hardened_one_block}.", "{winograd.hardened_one_block}", "trained", "slow"),

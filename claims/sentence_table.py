@@ -224,7 +224,7 @@ SENTENCES: list[S] = [
     S("If the two candidates are an animal and a place", claims=("winograd.category_cheat",)),
     S("Measured on that version of the task", reason="caption", why="introduces the cheatable task's accuracies"),
     S("uniform causal average           held-out", reason="code", why="the cheatable task's accuracies (winograd.cheatable_*)"),
-    S("The bag of words beats the transformer.", claims=("winograd.category_cheat",)),
+    S("The bag of words beats the transformer.", claims=("winograd.category_cheat", "winograd.bag_beats_transformer")),
     S("Any demonstration built on that sentence proves nothing", reason="rhetoric"),
     S("So close the hole: draw both candidates", reason="setup", why="the hardened task's nouns and adjectives"),
     S("the {x} did not cross the {y}", reason="code", why="the task's sentence template"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 from claimcheck.formats import over_seeds
 from claims import registry
 from claims.chapter_figures import FIGURES
+from claims.registry import filled
 from claims.report.errata.facts import Erratum, Facts, in_sentence
 from claims.report.errata.spread import Edit, edit, num
 
@@ -19,7 +20,7 @@ def _alibi_sentence(f: Facts) -> tuple[Edit, ...]:
     at64, at256 = _window(f, 64), _window(f, 256)
     if not at64:
         return ()
-    return (edit("from 44.95 to 42.49", "from {a} to {b}", a=in_sentence(f, "positions.alibi_64", at64),
+    return (edit(filled("from {positions.alibi_64} to {positions.alibi_256}"), "from {a} to {b}", a=in_sentence(f, "positions.alibi_64", at64),
                  b=in_sentence(f, "positions.alibi_256", at256)),)
 
 

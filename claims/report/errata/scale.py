@@ -6,6 +6,7 @@ import statistics
 from claimcheck.decide import MIN_SEEDS
 from claimcheck.formats import mean_of, over_seeds
 from claims import registry
+from claims.registry import filled
 from claims.report.errata.facts import Erratum, Facts, in_sentence, pct, per_seed
 from claims.report.errata.spread import Edit, edit, k_of_n, mean_sd, num
 
@@ -65,13 +66,14 @@ def _runaway_sentence(f: Facts) -> tuple[Edit, ...]:
     init, div, entropy = (per_seed(f, f"scale.{k}") for k in ("runaway_init_sd", "divided_sd", "runaway_entropy"))
     if not (sd and frozen and init):
         return ()
-    edits = [edit("goes from 21 at initialisation to 5147, the attention entropy falls to zero, and 99.9 % of rows",
+    edits = [edit(filled("goes from {scale.runaway_init_sd} at initialisation to {scale.runaway_sd}, the attention "
+                         "entropy falls to {scale.runaway_entropy}, and {scale.runaway_frozen} of rows"),
                   "goes from {init} at initialisation to {sd}, the attention entropy falls to {entropy}, and {frozen} "
                   "of rows", init=in_sentence(f, "scale.runaway_init_sd", init), sd=in_sentence(f, "scale.runaway_sd", sd),
                   entropy=in_sentence(f, "scale.runaway_entropy", entropy),
                   frozen=in_sentence(f, "scale.runaway_frozen", frozen))]
     if div:
-        edits.append(edit("score standard deviation of 3.44", "score standard deviation of {div}",
+        edits.append(edit(filled("score standard deviation of {scale.divided_sd}"), "score standard deviation of {div}",
                           div=in_sentence(f, "scale.divided_sd", div)))
     return tuple(edits)
 
