@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from claimcheck import accounting, sentences, verdicts
+from claimcheck.decide import ONE_RUN
 from claimcheck.report.model.badges import Badge, badge_data
 from claimcheck.report.model.claim_rows import FigureLine, Section, claim_table, figure_lines
 from claimcheck.report.model.parts import Plot, Table
@@ -98,6 +99,17 @@ class Report:
     @property
     def figure_summary(self) -> dict:
         return self.merged.get("figure_summary") or {}
+
+    @property
+    def todo(self) -> dict:
+        """What the text's author has to do (rule version 3), first on the chapter view: the edits
+        of the patch (report/chapter.patch), the choices to state (underspecified claims), and the
+        undecided figures that more runs could settle apart from those one run cannot show."""
+        undecided = [f for f in self.figures if f.get("verdict") == "undecided"]
+        one_run = sum(1 for f in undecided if ONE_RUN in (f.get("reason") or ""))
+        return {"edits": sum(len(e.get("edits") or []) for e in self.errata),
+                "choices": sum(1 for e in self.errata if e.get("underspecified")),
+                "more runs": len(undecided) - one_run, "one run": one_run}
 
     @property
     def claims(self) -> list[dict]:

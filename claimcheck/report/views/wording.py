@@ -82,3 +82,11 @@ def figures_head(e: dict) -> str:
 def suggested_head(e: dict) -> str:
     """The head of an erratum's suggested sentence (an underspecified claim's asks for the choice)."""
     return _SUGGESTED_HEAD[bool(e.get("underspecified"))]
+
+
+def author_todo(todo: dict) -> str:
+    """What the chapter's author has to do, in words (the report model's `todo`)."""
+    e, c, m, o = (todo.get(k, 0) for k in ("edits", "choices", "more runs", "one run"))
+    return (f"For the author: {e} sentence{'s' if e != 1 else ''} or table line{'s' if e != 1 else ''} to change "
+            f"(chapter.patch), {c} choice{'s' if c != 1 else ''} to state, {m} figure{'s' if m != 1 else ''} that "
+            f"need{'s' if m == 1 else ''} more runs, and {o} that one run cannot show (no more seeds asked).")

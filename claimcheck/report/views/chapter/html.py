@@ -23,7 +23,14 @@ from claimcheck.report.model.parts import data_uri
 from claimcheck.report.views.chapter import chrome, contents, inserts, marks, mathml
 from claimcheck.report.views.chapter.legend import LEGEND, SYMBOL
 from claimcheck.report.views.pages import environment
-from claimcheck.report.views.wording import SMOKE, accounting_line, figures_line, sentences_line, suggestion
+from claimcheck.report.views.wording import (
+    SMOKE,
+    accounting_line,
+    author_todo,
+    figures_line,
+    sentences_line,
+    suggestion,
+)
 
 CSS = """body{font-family:Georgia,serif;max-width:52em;margin:2em auto;padding:0 1em;line-height:1.55;color:#222}
 header{font-family:sans-serif;font-size:14px;border-bottom:1px solid #ccc;margin-bottom:1.5em;padding-bottom:1em}
@@ -88,7 +95,7 @@ def render_html(r, svgs: dict[str, str]) -> str:
               for b in r.badges if b.name in svgs]
     return environment().get_template("chapter.html").render(
         r=r, project=r.project, css=Markup(CSS), smoke=SMOKE, badges=badges, legend=list(LEGEND.items()),
-        symbols=SYMBOL, figure_counts=[(k, fs.get(k, 0)) for k in COUNTED], figures_line=figures_line(fs),
+        todo=author_todo(r.todo), symbols=SYMBOL, figure_counts=[(k, fs.get(k, 0)) for k in COUNTED], figures_line=figures_line(fs),
         accounting=accounting_line(r.accounting, r.figure_summary), sentences=sentences_line(r.sentences),
         toc=Markup(toc), body=Markup("\n".join(_body(r, starts))), keys_hint=Markup(chrome.KEYS_HINT),
         script=Markup(chrome.JS))

@@ -18,7 +18,14 @@ from claimcheck.report.model.chapter.text import kind_of
 from claimcheck.report.views.chapter import inserts
 from claimcheck.report.views.chapter.legend import LEGEND, SYMBOL
 from claimcheck.report.views.pages import Written, markdown_environment
-from claimcheck.report.views.wording import SMOKE, accounting_line, figures_line, sentences_line, suggestion
+from claimcheck.report.views.wording import (
+    SMOKE,
+    accounting_line,
+    author_todo,
+    figures_line,
+    sentences_line,
+    suggestion,
+)
 
 
 def _note_id(fid: str) -> str:
@@ -52,7 +59,7 @@ def _header(r) -> str:
     """The page's head: the counts, then the key to the marks."""
     fs = r.figure_summary
     return _parts().header(r, SMOKE, figures_line(fs), accounting_line(r.accounting, fs), sentences_line(r.sentences),
-                           SYMBOL, LEGEND)
+                           SYMBOL, LEGEND, author_todo(r.todo))
 
 
 def _prose(text: str, b, inside: list) -> str:
