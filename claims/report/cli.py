@@ -25,6 +25,7 @@ import shutil
 import sys
 from pathlib import Path
 
+from claimcheck import evidence as figure_evidence
 from claimcheck.files import SaveError
 from claimcheck.report import publish
 from claimcheck.report.publish import badge_drift
@@ -32,7 +33,7 @@ from claimcheck.save import save_evidence, save_run
 from claimcheck.verdicts import is_smoke, summary_text
 from claims import rederive
 from claims.chapter import CHAPTER
-from claims.report import model, patch, site
+from claims.report import model, patch, patched, site
 from claims.report.readme import BADGES, README_BLOCKS, generated, readme_block, rewrite_readme, weakened
 from data.paths import PROJECT_ROOT, CheckoutError, committed_folder, require_checkout
 from fixtures.results import EvidenceError, read_json, reading
@@ -144,9 +145,14 @@ def _main(argv=None) -> int:
             raise EvidenceError("the committed evidence is refused by python -m claims.rederive (run it for "
                                 "the whole account):\n  " + "\n  ".join(refused[:20]))
         report = model.build(out, fresh, *read, results_dir=RESULTS.parent, with_readme=a.readme or a.check_readme)
+        committed = figure_evidence.load(CHAPTER)      # the patched chapter is decided on these
+
     publish.write(report, out, views=VIEWS)
     if read[0] is not None:                 # the errata applied to the chapter: chapter.patch (claims/report/patch.py)
         patch.write(out, read[0], report.errata, patch.figure_verdicts(report.figures))
+        patched.write(out, patched.decided_again(report.errata, committed,
+                                                 {c["id"]: c["verdict"] for c in report.claims},
+                                                 patch.figure_verdicts(report.figures)))
     code = _readme(a, report, out)
     if code:
         return code

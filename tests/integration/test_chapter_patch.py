@@ -206,3 +206,28 @@ def test_undecided_and_underspecified_claims_suggest_no_numbers(chapter_text, re
     for e in quiet:
         assert not e["edits"], e["id"]
         assert all(m.group() in chapter_text for m in NUMBER.finditer(e["suggested"])), e
+
+
+# -- the patched chapter decided again (claims/report/patched.py) ------------------------------
+
+def test_the_patched_chapter_holds_every_suggested_figure_and_moves_no_hold(rendered):
+    out, _ = rendered
+    first = (out / "chapter.patch.check.txt").read_text().splitlines()[0]
+    m = re.search(r"(\d+) of (\d+) suggested figures hold, (\d+) holds moved, (\d+) refuted claims", first)
+    assert m and m[1] == m[2] and m[3] == "0", first
+
+
+def test_a_suggested_number_that_would_not_hold_is_counted_and_named():
+    from claimcheck.evidence import load
+    from claims.chapter import CHAPTER
+    from claims.report import patched
+    records = load(CHAPTER)
+    planted = [{"id": "norm.prenorm_needs_no_warmup",
+                "edits": [Edit("perplexity   37.82", "perplexity   40.0", (num([40.0, 40.1, 39.9], "norm.prenorm"),))]}]
+    result = patched.decided_again(planted, records, {"norm.prenorm_needs_no_warmup": "refuted"},
+                                   {"norm.prenorm": "refuted"})
+    ((fid, was, now, verdict, _why),) = result["suggested"]
+    assert (fid, was, now, verdict) == ("norm.prenorm", "37.82", "40.00", "refuted")
+    assert "0 of 1 suggested figures hold" in patched.account(result)
+    # a derived difference whose operand the edit rewrites is decided again on the new difference
+    assert {key for key, *_ in result["derived"]} == {"norm.prenorm_needs_no_warmup: prenorm - prenorm_warmup"}

@@ -4,10 +4,11 @@ seeds is written."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from claimcheck.formats import over_seeds
 from claims.chapter_figures import FIGURES
+from claims.record_rules import decide, spec_for
 from claims.report.errata.spread import Edit, Num, edit, num
 from claims.report.evidence import Facts
 
@@ -49,7 +50,20 @@ def in_sentence(f: Facts, fid: str, values, percent: bool | None = None, how: st
     if f.figure_row(fid).get("verdict") != "refuted":
         return printed
     percent = printed.endswith("%") if percent is None else percent
-    return num(values, fid, printed if any(ch.isdigit() for ch in printed) else "", percent, how)
+    new = num(values, fid, printed if any(ch.isdigit() for ch in printed) else "", percent, how)
+    return new if holds_as_printed(fid, str(new), values) else printed
+
+
+def holds_as_printed(fid: str, printed: str, values) -> bool:
+    """Whether the figure, printed as `printed`, would hold on these values (the patched chapter is
+    decided again: claims/report/patched.py).  A trained figure whose runs cannot be told from its
+    null at any number ("one run cannot show it") has no number that holds: the chapter's stays,
+    and the check lists it as a refuted figure the patch leaves."""
+    spec = spec_for(fid)
+    if spec.kind != "trained" or spec.null is None or len(values) < 2:
+        return True
+    figure = replace(FIGURES[fid], printed=printed)
+    return decide(replace(spec, stated=figure.value, rounding=figure.rounding), {"values": list(values)}).holds
 
 
 def figure_edit(f: Facts, fid: str, values, quote: str = "") -> Edit:

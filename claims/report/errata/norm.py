@@ -10,7 +10,7 @@ from claims.chapter_figures import FIGURES
 from claims.readings_declared import standing
 from claims.report.errata.facts import Erratum, Facts, figure_edit, per_seed
 from claims.report.errata.held_out import best_ppl, split_of, subset_bias
-from claims.report.errata.spread import Edit, between, mean_sd
+from claims.report.errata.spread import Edit, between, edit, mean_sd, num
 from fixtures.setup import GRAD_READINGS, PRENORM_STOP_AT, PRENORM_STOPPED
 
 
@@ -126,6 +126,31 @@ def _norm_sentence(f: Facts) -> tuple[Edit, ...]:
                  for r in ("prenorm", "prenorm_warmup", "postnorm", "postnorm_warmup"))
 
 
+def _gap(f: Facts, a: str, b: str) -> list[float]:
+    """Held-out points recipe `a` ends above recipe `b`, paired by seed."""
+    return [x - y for x, y in zip(f.per_run("norm", a), f.per_run("norm", b))]
+
+
+def _matches_sentence(f: Facts) -> tuple[Edit, ...]:
+    """"post-norm with warmup matches pre-norm exactly", by the measured gap, where the difference the
+    tests derive from the table (postnorm_warmup - prenorm_warmup) is refuted."""
+    gap = _gap(f, "prenorm_warmup", "postnorm_warmup")
+    if f.claims.get("norm.warmup_rescues_postnorm", {}).get("verdict") != "refuted" or len(gap) < 2:
+        return ()
+    return (edit("post-norm with warmup matches pre-norm exactly",
+                 "post-norm with warmup ends {d} points below pre-norm with warmup", d=num(gap)),)
+
+
+def _need_sentence(f: Facts) -> tuple[Edit, ...]:
+    """"moving the LayerNorm removes the need for it", by the measured gap, where prenorm - prenorm_warmup is refuted."""
+    gap = _gap(f, "prenorm", "prenorm_warmup")
+    if f.claims.get("norm.prenorm_needs_no_warmup", {}).get("verdict") != "refuted" or len(gap) < 2:
+        return ()
+    return (edit("and moving the LayerNorm removes the need for it",
+                 "and moving the LayerNorm does not remove it here: pre-norm without warmup ends {d} points "
+                 "above pre-norm with it", d=num(gap)),)
+
+
 def _norm_best_clause(f: Facts) -> str:
     """Where the runs stand at their best held-out checkpoint: one range per recipe over its seeds
     (never a list of per-seed values), at the precision their spread supports."""
@@ -203,12 +228,12 @@ def _grad_sentence(f: Facts) -> tuple[Edit, ...]:
 ERRATA: dict[str, Erratum] = {
     "norm.prenorm_needs_no_warmup": Erratum(
         figure="norm.prenorm",
-        cause=_norm_levels, readings=_norm_readings, suggested=_norm_sentence),
+        cause=_norm_levels, readings=_norm_readings, suggested=lambda f: (*_norm_sentence(f), *_need_sentence(f))),
     "norm.warmup_rescues_postnorm": Erratum(
         quote="post-norm with warmup matches pre-norm exactly",
         cause=lambda f: _norm_levels(f) + ". With warmup post-norm is rescued from the plateau, and ends better "
                                           "than pre-norm because it overfits less",
-        readings=_norm_readings, suggested=_norm_sentence),
+        readings=_norm_readings, suggested=lambda f: (*_norm_sentence(f), *_matches_sentence(f))),
     "norm.postnorm_diverges": Erratum(
         figure="norm.eight_times",
         cause=lambda f: (f"post-norm does end at the chapter's {registry.FIGURE_VALUES['norm.postnorm']}; the ratio is "
