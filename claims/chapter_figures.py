@@ -40,7 +40,7 @@ def _f(fid: str, claim: str, anchor: str, device: str = "any", printed: str = ""
 # 8 GB device cannot hold an 8 GiB matrix) hold on any device.  No exception: whatever figure a
 # test is about, a clock or an allocator decides only on CUDA (fixtures/measurements.py
 # READ_OFF_INSTRUMENT, claimcheck/verdicts.py device_reading).
-INSTRUMENT_DEVICE = {"clock": "cuda", "allocator": "cuda", "arithmetic": "any", "theory": "any", "capacity": "any"}
+INSTRUMENT_DEVICE = {"clock": "cuda", "allocator": "cuda", "arithmetic": "any", "theory": "any", "capacity": "cuda"}
 COST_INSTRUMENT: dict[str, str] = {}        # figure ID -> instrument, for every figure of the cost table
 
 

@@ -150,8 +150,9 @@ def _winograd_seeds() -> int:
     return _module_constant("claims/test_winograd.py", "SEEDS")
 
 
-def _seed_steps() -> tuple:
-    return tuple(_module_constant("claimcheck/decide.py", "SEED_STEPS"))
+def _decide():
+    from claimcheck import decide
+    return decide
 
 
 def _min_seeds() -> int:
@@ -271,25 +272,31 @@ FACTS: list[Fact] = [
     Fact(r"(?P<n>\d+) % bootstrap interval",
          lambda m: {"n": 100 - 2 * _source_number("claims/timing.py", r"np\.percentile\(.*?\[([\d.]+), [\d.]+\]\)")},
          "claims/timing.py: the percentiles of the bootstrap"),
-    Fact(r"at least \+-(?P<n>\d+) run-to-run sd|value \+- (?P<m>\d+) run-to-run sd",
-         lambda m: {"n": _source_number("claimcheck/decide.py", r"value - (\d+) \* drift"),
-                    "m": _source_number("claimcheck/decide.py", r"value - (\d+) \* drift")}, "claimcheck/decide.py floor"),
+    Fact(r"at least \+-(?P<n>[\d.]+) run-to-run sd|value \+- (?P<m>[\d.]+) run-to-run sd",
+         lambda m: {"n": round(__import__("scipy.stats").stats.norm.ppf(1 - _decide().LEVEL / 2), 2),
+                    "m": round(__import__("scipy.stats").stats.norm.ppf(1 - _decide().LEVEL / 2), 2)},
+         "claimcheck/decide.py floor: the normal quantile at LEVEL"),
     Fact(r"it takes (?P<a>\d+) more processes, up to (?P<b>\d+)",
          lambda m: {"a": _module_constant("claims/timing.py", "REPEAT_STEP"), "b": _module_constant("claims/timing.py", "MAX_REPEATS")},
          "claims/timing.py REPEAT_STEP, MAX_REPEATS", ("docs/cost.md",)),
     Fact(r"two blocks, (?P<n>\d+) seeds each", lambda m: {"n": _winograd_seeds()}, "claims/test_winograd.py SEEDS"),
-    Fact(r"\+ (?P<k>\d+) seed-to-seed sd, over at least (?P<n>\d+) seeds|\(mean ± rounding \+ (?P<b>\d+) sd\)",
-         lambda m: {"k": _source_number("claimcheck/decide.py", r"tol = rounding \+ (\d+) \* sd"), "n": _min_seeds(),
-                    "b": _source_number("claimcheck/decide.py", r"tol = rounding \+ (\d+) \* sd")},
-         "claimcheck/decide.py trained, MIN_SEEDS", ("docs/figure-rule.md",)),
-    Fact(r"same rule with (?P<k>\d+) max\(sd, binomial SE\)",
-         lambda m: {"k": _source_number("claimcheck/decide.py", r"rounding \+ (\d+) \* max\(sd, se\)")},
-         "claimcheck/decide.py rate_tolerance", ("docs/figure-rule.md",)),
-    Fact(r"(?P<k>\d+)\s+standard\s+errors", lambda m: {"k": _module_constant("claimcheck/decide.py", "MARGIN_SE")},
-         "claimcheck/decide.py MARGIN_SE", ("docs/figure-rule.md",)),
-    Fact(r"undecided on (?P<a>\d+) seeds is run\s+on (?P<b>\d+); still undecided, on (?P<c>\d+); still undecided at (?P<d>\d+)",
-         lambda m: dict(zip("abcd", (*_seed_steps(), _seed_steps()[-1]))),
-         "claimcheck/decide.py SEED_STEPS", ("docs/figure-rule.md",)),
+    # rule version 3 (docs/figure-rule.md): scipy's quantiles at the level claimcheck/decide.py names
+    Fact(r"inside the (?P<n>\d+) %\s+prediction interval", lambda m: {"n": round(100 * (1 - _decide().LEVEL))},
+         "claimcheck/decide.py LEVEL", ("docs/figure-rule.md",)),
+    Fact(r"over at least (?P<n>\d+) seeds", lambda m: {"n": _min_seeds()}, "claimcheck/decide.py MIN_SEEDS",
+         ("docs/figure-rule.md",)),
+    Fact(r"At (?P<a>\d+) seeds\s+that asks for t beyond (?P<ta>\d+\.\d+), at (?P<b>\d+) beyond (?P<tb>\d+\.\d+), at "
+         r"(?P<c>\d+) beyond (?P<tc>\d+\.\d+)",
+         lambda m: {k: (int(m[k]) if len(k) == 1 else round(_decide().t_quantile(int(m[k[1]])), 2))
+                    for k in ("a", "b", "c", "ta", "tb", "tc")},
+         "claimcheck/decide.py t_quantile (scipy.stats)", ("docs/figure-rule.md",)),
+    Fact(r"cannot reach (?P<l>\d+) % below (?P<n>\d+) seeds \(its smallest two-sided p at (?P<k>\d+) seeds is\s+"
+         r"(?P<one>\d+)/(?P<d>\d+)\)",
+         lambda m: {"l": round(100 * _decide().LEVEL), "one": 1,
+                    "n": next(n for n in range(2, 20) if 2 / 2 ** n < _decide().LEVEL),
+                    "k": int(m["k"]), "d": 2 ** int(m["k"]) // 2},
+         "the sign-flip test's smallest two-sided p, 2 / 2^n, against claimcheck/decide.py LEVEL", ("docs/figure-rule.md",)),
+    Fact(r"significant at (?P<n>\d+) %", lambda m: {"n": round(100 * _decide().LEVEL)}, "claimcheck/decide.py LEVEL"),
     Fact(r"field, exit (?P<n>\d+)\.", lambda m: {"n": _source_number("claimcheck/rederive.py", r"print\(e, file=sys.stderr\)\s+return (\d+)")},
          "claimcheck/rederive.py: a record that cannot be decided exits 2", ("docs/evidence.md",)),
     # the committed evidence (docs/evidence.md)

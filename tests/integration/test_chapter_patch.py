@@ -96,7 +96,8 @@ def verdict():
      "prints 0.3606, which is neither the chapter's nor a measured number"),
     ("so:0.00", "so:0.10", "is found 4 times in the chapter, not once"),
     ("It degrades, but it degrades and degrades.", "It degrades.", "is found 0 times"),
-])
+], ids=["a held figure", "an undecided map cell", "a number of no figure", "an underspecified figure",
+        "digits past the spread", "a quote found four times", "a quote not found"])
 def test_an_edit_that_breaks_a_rule_is_an_error_naming_its_claim(chapter_text, verdict, quote, text, why):
     verdict = {**verdict, "norm.prenorm": "underspecified"}          # planted: whatever is committed today
     wrong = patch.problems(chapter_text, {"planted.claim": [Edit(quote, text)]}, verdict)

@@ -240,3 +240,27 @@ def test_the_committed_verdicts_are_typed_and_written_back_byte_for_byte():
                for c in claims for t in c.tests)
     text = verdict_file.dumps(chapter, claims, figures, figure_evidence.run_files_beside(results_dir / "x"))
     assert text == (results_dir / verdict_file.NAME).read_text()
+
+
+def test_redecide_writes_a_record_of_an_older_rule_version_again_under_todays(tmp_path):
+    """python -m claims.convert --redecide (rule version 3): a record decided under an older version
+    of its rule is decided again from its measured values, written with today's version and
+    verdict, its test and its claim following; a second run writes nothing."""
+    import shutil
+
+    from claimcheck.versions import rule_id
+    for path in (ROOT / "results").glob("*.json"):
+        shutil.copy(path, tmp_path / path.name)
+    data = json.loads((tmp_path / "figures.json").read_text())
+    target = next(r for r in data["records"] if r["key"] == "scale.no_effect_at_32: undivided ahead at d_k = 32")
+    assert target["rule"] == rule_id("ordering") and target["verdict"] == "undecided"
+    target["rule"], target["verdict"] = "ordering/1", "refuted"        # as rule version 2 of the ordering decided it
+    (tmp_path / "figures.json").write_text(json.dumps(data))
+    changes, moved = convert.redecide(CHAPTER, tmp_path)
+    assert ("scale.no_effect_at_32: undivided ahead at d_k = 32", "refuted", "undecided") in moved
+    for name, text in changes.items():
+        (tmp_path / name).write_text(text)
+    after = {r.key: r for r in figure_evidence.load(CHAPTER, tmp_path / "figures.json")}
+    rec = after["scale.no_effect_at_32: undivided ahead at d_k = 32"]
+    assert rec.rule == rule_id("ordering") and rec.verdict == "undecided"
+    assert convert.redecide(CHAPTER, tmp_path) == ({}, [])

@@ -26,7 +26,7 @@ def test_the_figure_table_sends_clock_and_allocator_figures_to_cuda_and_counts_t
     for fid, instrument in COST_INSTRUMENT.items():
         assert FIGURES[fid].device == INSTRUMENT_DEVICE[instrument], fid
     assert COST_INSTRUMENT["cost.converges_on_4"] == "clock"         # the measured x4 columns
-    assert {i for i, d in INSTRUMENT_DEVICE.items() if d == "cuda"} == {"clock", "allocator"}
+    assert {i for i, d in INSTRUMENT_DEVICE.items() if d == "cuda"} == {"clock", "allocator", "capacity"}
     assert spec_for("cost.converges_on_4").kind == "converges"       # its counts: the theory beside it
     assert spec_for("cost.converges_on_4 / cost.memory_quadratic").kind == "converges"
 
