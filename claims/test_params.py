@@ -8,7 +8,7 @@ from claimcheck import decide as rules
 from claims.chapter_figures import FIGURES, GPT2_ROWS
 from fixtures.recipes import LADDER
 from model import Block, LanguageModel, ModelConfig, MultiHeadAttention
-from model.params import GPT2Small, block_params, build_on_meta, count
+from model.params import GPT2Small, attention_params, block_params, build_on_meta, count, mlp_params
 
 pytestmark = pytest.mark.fast
 
@@ -156,3 +156,15 @@ def test_most_of_a_models_parameters_are_in_its_mlps(gpt2_small, claim):
                                                               for name, share in shares.items())
                  + f" (two thirds of each block's, {count(gpt2_small.blocks[0].ff) / count(gpt2_small.blocks[0]):.1%}; "
                    "the embedding tables hold much of the rest)")
+
+
+@pytest.mark.claim("params.block_formula")
+@settings(max_examples=30, deadline=None)
+@given(d=st.integers(1, 2048))
+def test_each_part_of_a_block_has_the_chapters_count(d):
+    # the sub-counts, each on its built module (docs/choices.md, 2026-12-07): attention 4d^2 + 4d
+    # with biases on W_q, W_k, W_v and W_o, the MLP 8d^2 + 5d, the two LayerNorms 4d
+    block = build_on_meta(lambda: gpt2_block(d))
+    assert count(block.attn) == 4 * d * d + 4 * d == attention_params(d)
+    assert count(block.ff) == 8 * d * d + 5 * d == mlp_params(d)
+    assert count(block.ln1) + count(block.ln2) == 4 * d

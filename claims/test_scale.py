@@ -11,7 +11,8 @@ import torch
 
 from claimcheck import decide as rules
 from claims.chapter_figures import FIGURES, READ, VARIANCE_D
-from model.attention import Head
+from model.attention import Head, MultiHeadAttention
+from model.mlp import MLP
 
 pytestmark = pytest.mark.fast
 
@@ -202,6 +203,31 @@ def test_a_bias_free_linear_layer_scales_its_output_with_its_input(claim):
     claim.record(stated=f.value, measured=farthest, tolerance=f"the printed rounding, {f.rounding} (exact)",
                  decision=decision.measured, input_factor=factor, bias=q.bias is not None)
     claim.decide(decision.holds, f"the output entry farthest from {f.value} x its input's: {decision.why}")
+
+
+# The same sentence tried on the layers of the chapter's block that carry a bias (docs/choices.md,
+# 2026-12-07): W_o and the MLP's expansion, as the chapter's GPT-2 accounting gives them biases.
+# W(2x) + b is not 2(Wx + b): the sentence holds for bias-free layers only, and the verdict says so.
+BIASED = {"W_o": lambda: MultiHeadAttention(128, 4).out, "the MLP's first layer": lambda: MLP(128).up}
+
+
+@pytest.mark.claim("scale.softmax_scale_sensitive")
+@pytest.mark.figure("scale.linear_doubles")
+@pytest.mark.parametrize("layer", list(BIASED))
+def test_a_linear_layer_with_a_bias_scales_its_output_with_its_input(layer, claim):
+    torch.manual_seed(0)
+    lin = BIASED[layer]()
+    x = torch.randn(64, 128)
+    factor, f = READ["scale.input_doubling"].value, FIGURES["scale.linear_doubles"]
+    with torch.no_grad():
+        y, y_scaled = lin(x), lin(factor * x)
+    ratio = y_scaled / y
+    farthest = ratio.flatten()[(ratio - f.value).abs().argmax()].item()
+    decision = rules.within(farthest, f.value, f.rounding)
+    claim.record(stated=f.value, measured=farthest, tolerance=f"the printed rounding, {f.rounding} (exact)",
+                 decision=decision.measured, input_factor=factor, bias=lin.bias is not None, label=layer)
+    claim.decide(decision.holds, f"{layer} (with a bias): the output entry farthest from {f.value} x its input's: "
+                                 f"{decision.why}; the sentence holds for bias-free layers only")
 
 
 def effective_and_top(w: torch.Tensor) -> tuple[float, float]:

@@ -152,7 +152,8 @@ def _main(argv=None) -> int:
         patch.write(out, read[0], report.errata, patch.figure_verdicts(report.figures))
         patched.write(out, patched.decided_again(report.errata, committed,
                                                  {c["id"]: c["verdict"] for c in report.claims},
-                                                 patch.figure_verdicts(report.figures)))
+                                                 patch.figure_verdicts(report.figures), read[0],
+                                                 patched.measured_fresh(report.claims)))
     code = _readme(a, report, out)
     if code:
         return code

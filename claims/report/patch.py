@@ -48,7 +48,7 @@ def too_precise(token: str, decimals: int | None) -> bool:
     return "." in digits or int(digits) % 10 ** -decimals != 0
 
 
-def _inside(text: str, start: int, end: int) -> list[str]:
+def inside(text: str, start: int, end: int) -> list[str]:
     """The figures whose printed number stands between start and end of the text."""
     out = []
     for fid, f in FIGURES.items():
@@ -71,7 +71,7 @@ def problems(text: str, edits: dict[str, list[Edit]], verdict: dict[str, str]) -
                 out.append(f"{cid}: its quote {e.quote[:60]!r} is found {found} times in the chapter, not once")
                 continue
             start = text.find(e.quote)
-            for fid in _inside(text, start, start + len(e.quote)):
+            for fid in inside(text, start, start + len(e.quote)):
                 v, printed = verdict.get(fid, "not run"), FIGURES[fid].printed
                 if v != "refuted" and not re.search(rf"(?<![\w.]){re.escape(printed)}(?![\w]|\.\d)", e.text):
                     out.append(f"{cid}: changes {fid} ({printed}), whose figure {v}; only a refuted number may change")

@@ -14,8 +14,10 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+from claimcheck.decide import RuleInputError, within
 from claims.chapter_figures import FIGURES
 from claims.record_rules import DECLARED, decide, spec_for
+from claims.report import patch
 
 DIFFERENCE = re.compile(r"^([a-z0-9_.]+) - ([a-z0-9_.]+)$")
 
@@ -25,21 +27,35 @@ def new_printed(entries: list[dict]) -> dict[str, str]:
     return {n.figure: str(n) for e in entries for x in e.get("edits") or [] for n in x.numbers if n.figure}
 
 
+def measured_fresh(claims: list[dict]) -> dict[str, dict]:
+    """{figure ID: the measured values a fresh run's test decided it on} (a fast figure has no
+    committed record: its measurement is this run's, the `decision` its test recorded)."""
+    return {rec["figures"][0]: rec["decision"] for c in claims for t in c.get("tests", [])
+            for rec in t.get("records", []) if isinstance(rec, dict) and len(rec.get("figures") or []) == 1
+            and isinstance(rec.get("decision"), dict) and t.get("source") == "fresh run"}
+
+
 def decided_again(entries: list[dict], records, claim_verdicts: dict[str, str],
-                  figure_verdicts: dict[str, str]) -> dict[str, list]:
+                  figure_verdicts: dict[str, str], text: str = "", fresh: dict | None = None) -> dict[str, list]:
     """{"suggested": [(figure, chapter's, patch's, verdict, why)], "derived": [(key, before, now, why)],
     "unresolved": [claim IDs], "kept": [figure IDs]}: the committed records decided against the patched
-    chapter's numbers; `kept`, the refuted figures (their rows' verdicts) no edit rewrites."""
+    chapter's numbers; `kept`, the refuted figures (their rows' verdicts) no edit rewrites (an edit
+    that qualifies the sentence around a figure's number, `text` the chapter, rewrites it too)."""
     printed = new_printed(entries)
     figures = {fid: replace(FIGURES[fid], printed=p) for fid, p in printed.items()}
     by_key = {r.key: r for r in records}
     out: dict[str, list] = {"suggested": [], "derived": [], "unresolved": []}
     for fid, f in figures.items():
-        rec = by_key.get(fid)
-        if rec is None:
-            out["suggested"].append((fid, FIGURES[fid].printed, f.printed, "not measured", "no committed record"))
+        measured = by_key[fid].measured if fid in by_key else (fresh or {}).get(fid)
+        if measured is None:
+            out["suggested"].append((fid, FIGURES[fid].printed, f.printed, "not measured", "no record of it"))
             continue
-        d = decide(replace(spec_for(fid), stated=f.value, rounding=f.rounding), rec.measured)
+        try:
+            d = (within(measured["value"], f.value, f.rounding) if set(measured) == {"value"}    # one count
+                 else decide(replace(spec_for(fid), stated=f.value, rounding=f.rounding), measured))
+        except RuleInputError as e:
+            out["suggested"].append((fid, FIGURES[fid].printed, f.printed, "not decidable", str(e)))
+            continue
         out["suggested"].append((fid, FIGURES[fid].printed, f.printed, d.verdict, d.why))
     value = {fid: (figures.get(fid) or FIGURES[fid]).value for fid in FIGURES}
     for key, spec in DECLARED.items():
@@ -50,7 +66,10 @@ def decided_again(entries: list[dict], records, claim_verdicts: dict[str, str],
         out["derived"].append((key, by_key[key].verdict, d.verdict, d.why))
     edited = {e["id"] for e in entries if e.get("edits")}
     out["unresolved"] = sorted(c for c, v in claim_verdicts.items() if v == "refuted" and c not in edited)
-    out["kept"] = sorted(fid for fid, v in figure_verdicts.items() if v == "refuted" and fid not in printed)
+    spans = [(text.find(x.quote), text.find(x.quote) + len(x.quote)) for e in entries for x in e.get("edits") or []]
+    rewritten = {fid for a, b in spans if a >= 0 for fid in patch.inside(text, a, b)}
+    out["kept"] = sorted(fid for fid, v in figure_verdicts.items()
+                         if v == "refuted" and fid not in printed and fid not in rewritten)
     return out
 
 

@@ -1,6 +1,8 @@
 """The errata of the chapter's section: Heads, residuals, MLP, LayerNorm (where the parameters sit)."""
 from __future__ import annotations
 
+import re
+
 from claims.report.errata.facts import Erratum, Facts
 from claims.report.errata.spread import Edit, edit, num
 
@@ -31,6 +33,7 @@ def _sentence(f: Facts) -> tuple[Edit, ...]:
     return (edit("Whatever a model knows, most of the parameters holding it are in the per-position MLP.",
                  "Whatever a model's blocks know, most of the parameters holding them are in the per-position MLP; "
                  "counting the embedding tables, the MLPs hold at most {share} of a whole model (" + top + ").",
+                 cites=tuple(re.findall(r"\d+", top)),         # a model's name the chapter prints ("GPT-2")
                  share=num([round(shares[top], 2)], percent=True)),)
 
 

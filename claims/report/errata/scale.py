@@ -104,7 +104,21 @@ def _ahead_sentence(f: Facts) -> tuple[Edit, ...]:
                  k=k_of_n([g > 0 for g in gain])),)
 
 
+def _biased(f: Facts) -> list[str]:
+    """The biased layers whose doubled input does not double their output (claims/test_scale.py)."""
+    tests = f.claims.get("scale.softmax_scale_sensitive", {}).get("tests", [])
+    return [t["nodeid"].split("[", 1)[1].rstrip("]") for t in tests
+            if "with_a_bias" in t["nodeid"] and "[" in t["nodeid"] and t["outcome"] == "refuted"]
+
+
 ERRATA: dict[str, Erratum] = {
+    "scale.softmax_scale_sensitive": Erratum(
+        quote="Doubling a linear layer's input doubles its output",
+        cause=lambda f: (f"a layer with a bias does not double its output: {', '.join(_biased(f))} (the block's W_o and "
+                         "MLP carry biases, as the chapter's GPT-2 accounting has them); the head's bias-free "
+                         "projections double it exactly" if _biased(f) else ""),
+        suggested=lambda f: (Edit("Doubling a linear layer's input doubles its output",
+                                  "Doubling a bias-free linear layer's input doubles its output"),) if _biased(f) else ()),
     "scale.runaway": Erratum(
         figure="scale.runaway_sd",
         cause=_runaway_cause,
