@@ -123,6 +123,8 @@ DECLARED: dict[str, Spec] = {
     "positions.untrained_rows_random: untrained position rows: still their starting vectors": _ordering(
         ("every untrained row in its starting direction (cosine above 1 - 1e-4)", ">", 0.9999),
         ("every untrained row its start times one factor (off by under 1e-4)", "<", 0.0001)),
+    "qkv.raw_dot_product_works_badly: raw dot products: below the no-context baseline": _ordering(
+        ("the raw head's held-out perplexity below the baseline's", "<", None)),
     "qkv.raw_dot_product_works_badly: raw dot products: between the average and a learned head": _ordering(
         ("the raw head's held-out perplexity below the average's", "<", None),
         ("the raw head's held-out perplexity above the learned head's", ">", None)),

@@ -24,6 +24,23 @@ def test_raw_dot_products_work_badly(trained, seeds, claim):
                    conditions=[c for i, (a, r, h) in enumerate(zip(average, raw, learned)) for c in (
                        [f"seed {i}: the raw head's held-out perplexity below the average's", r, "<", a],
                        [f"seed {i}: the raw head's held-out perplexity above the learned head's", r, ">", h])],
-                   tolerance="each comparison paired over seeds beyond 2 standard errors", seeds=len(raw),
+                   tolerance="each comparison a paired t test over seeds, significant at 5 % two-sided", seeds=len(raw),
                    reason=f"held-out perplexity: the average with positions {over_seeds(average)}, raw dot products "
                           f"{over_seeds(raw)}, the learned head {over_seeds(learned)}")
+
+
+@pytest.mark.gpu
+@pytest.mark.xdist_group("ladder")
+@pytest.mark.claim("qkv.raw_dot_product_works_badly")
+def test_raw_dot_products_work_against_the_no_context_baseline(trained, seeds, claim):
+    # "works" read against the no-context baseline too (docs/choices.md, 2026-12-07): the raw head's
+    # held-out perplexity below the baseline's, paired by seed
+    n = seeds(claim.seeds(SEEDS))
+    baseline = val(trained("ladder", "baseline", n, weights=False))
+    raw = val(trained("qkv", "raw_dot_product", n, weights=False))
+    claim.ordering(label="raw dot products: below the no-context baseline", stated="works",
+                   measured={"baseline": baseline, "raw": raw}, measurement="perplexity",
+                   conditions=[[f"seed {i}: the raw head's held-out perplexity below the baseline's", r, "<", b]
+                               for i, (b, r) in enumerate(zip(baseline, raw))],
+                   tolerance="a paired t test over seeds, significant at 5 % two-sided", seeds=len(raw),
+                   reason=f"held-out perplexity: no context {over_seeds(baseline)}, raw dot products {over_seeds(raw)}")
