@@ -173,6 +173,8 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
     _C("winograd.order_blind_answers_backwards", "An order-blind model answers each held-out sentence as it answers the same nouns in the training order, so it names the other noun.", "must answer backwards", "trained", "slow"),
     _C("winograd.two_hop_ablation", "Two blocks solve the hardened task by composition: removing either block's attention at the query position breaks it, and two blocks beat one.", "two-hop circuit; {winograd.hardened_one_block} vs {winograd.hardened_two_blocks}", "trained", "slow"),
     _C("scale.collapse_stable", "Once the undivided head has collapsed it stays collapsed: nothing pulls it back.", "above 0.9 of rows frozen at every point after the collapse", "trained", "gpu"),
+    # added 2026-12-07 (issue 56): "the one whose expensive step is a matrix multiply"
+    _C("recurrence.matmul_step", "The architecture that won is the one whose expensive step is a matrix multiply: matrix products are most of a transformer block's arithmetic.", "the expensive step is a matrix multiply", "exact", "fast"),
     _C("recurrence.gradient_vanishes", "Backpropagating through a recurrence multiplies one Jacobian per step, so the gradient on an early token vanishes or explodes geometrically; the average's does not.", "vanishes or explodes", "exact", "fast"),
     _C("winograd.block1_carries_first_noun", "Block 1 moves the first noun into the residual stream at the query position: read through the unembedding there, it favours the first noun over the second.", "drags the first noun forward", "trained", "slow"),
     # depth

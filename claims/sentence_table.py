@@ -29,7 +29,7 @@ SENTENCES: list[S] = [
     S("Everything below is that idea, applied by a sequence to itself", reason="context",
       why="self-attention as Bahdanau attention without recurrence"),
     S("And the update is sequential by construction", claims=("recurrence.sequential_updates",)),
-    S("The architecture that won is not obviously smarter", reason="rhetoric"),
+    S("The architecture that won is not obviously smarter", claims=("recurrence.matmul_step",)),
     S("The other classical inductive bias, convolution", reason="context", why="a scope note: convolution is not built"),
     S("Neither recurrence nor convolution reappears", reason="cross-reference", why="Chapter 1's promise of declared omissions"),
     # the average

@@ -121,3 +121,58 @@ def test_a_recurrences_gradient_vanishes_or_explodes_with_the_steps(seed, claim)
                  seed=seed, label=f"seed {seed}")
     claim.decide(decision.holds, f"from {short} to {long} steps the recurrence's gradient is multiplied by "
                                  f"{change['recurrence']:.3g}, the average's by {change['average']:.3g}: {decision.why}")
+
+
+# "The architecture that won is not obviously smarter; it is the one whose expensive step is a
+# matrix multiply" (docs/choices.md, 2026-12-07): the chapter's one full block (width 128, 4 heads,
+# 128 tokens, the explicit attention path so that masking and softmax are counted as their own
+# operations), one forward pass.  Matrix products as torch.utils.flop_counter counts them (2 a
+# multiply-add); every other operation one per element it writes (views and copies compute nothing).
+NOT_ARITHMETIC = {"view", "_unsafe_view", "t", "transpose", "permute", "expand", "reshape", "slice", "select",
+                  "split", "split_with_sizes", "unbind", "unsqueeze", "squeeze", "detach", "alias", "as_strided",
+                  "clone", "_to_copy", "copy_", "empty_like", "empty", "lift_fresh", "scalar_tensor", "zeros_like",
+                  "ones", "zeros", "arange", "full", "tril", "triu"}
+MATRIX = {"mm", "bmm", "addmm", "baddbmm"}
+
+
+def operations_of_a_block() -> tuple[int, dict[str, int]]:
+    """(matrix-product operations, {other aten op: elements it wrote}) of one forward pass."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+    from torch.utils.flop_counter import FlopCounterMode
+
+    from model import Block, MultiHeadAttention
+
+    class Elementwise(TorchDispatchMode):
+        def __init__(self):
+            super().__init__()
+            self.written: dict[str, int] = {}
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            out = func(*args, **(kwargs or {}))
+            name = func.overloadpacket.__name__
+            if name not in NOT_ARITHMETIC and name not in MATRIX:
+                outs = out if isinstance(out, (tuple, list)) else [out]
+                self.written[name] = self.written.get(name, 0) + sum(o.numel() for o in outs if torch.is_tensor(o))
+            return out
+
+    torch.manual_seed(0)
+    block = Block(MultiHeadAttention(128, 4, path="explicit"), 128, mlp=True, norm="pre").eval()
+    x = torch.randn(1, 128, 128)
+    with torch.no_grad(), FlopCounterMode(display=False) as flops, Elementwise() as rest:
+        block(x)
+    return flops.get_total_flops(), rest.written
+
+
+@pytest.mark.claim("recurrence.matmul_step")
+def test_a_blocks_arithmetic_is_mostly_matrix_products(claim):
+    matrix, rest = operations_of_a_block()
+    share = matrix / (matrix + sum(rest.values()))
+    decision = rules.bounds([["the matrix products' share of a block's operations above one half", share, ">", 0.5]])
+    # at ten operations an element for everything else (LayerNorm, GELU and softmax do several) the
+    # share is still shown beside it: the reading's generosity, not a second verdict
+    tenfold = matrix / (matrix + 10 * sum(rest.values()))
+    claim.record(stated="the expensive step is a matrix multiply", measured={"share": share, "matrix": matrix,
+                                                                            "other": rest, "share at ten": tenfold},
+                 tolerance="more than half of the block's operations", decision=decision.measured)
+    claim.decide(decision.holds, f"matrix products are {share:.1%} of a block's operations ({matrix:,} of "
+                                 f"{matrix + sum(rest.values()):,}; the rest: {rest})")

@@ -113,7 +113,7 @@ def _biased(f: Facts) -> list[str]:
 
 ERRATA: dict[str, Erratum] = {
     "scale.softmax_scale_sensitive": Erratum(
-        quote="Doubling a linear layer's input doubles its output",
+        figure="scale.linear_doubles",
         cause=lambda f: (f"a layer with a bias does not double its output: {', '.join(_biased(f))} (the block's W_o and "
                          "MLP carry biases, as the chapter's GPT-2 accounting has them); the head's bias-free "
                          "projections double it exactly" if _biased(f) else ""),
