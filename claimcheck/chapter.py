@@ -83,6 +83,10 @@ class Chapter:
     declared: Sequence[Declared] = ()                  # every other number (digits, words), with its reason
     declared_patterns: Sequence[tuple[str, str, str]] = ()   # (regex, reason, why): a reason for every match
     sentences: Sequence[Sentence] = ()                 # each sentence's claim IDs, or why it asserts none
+    # a falsification review's verdict on how strongly the tests measure a sentence, by its anchor:
+    # "weakly tested" (they check something easier than it says) or "untested" (it asserts something
+    # its declaration denies); a sentence absent here is tested as strongly as it says
+    strength: Mapping[str, str] = field(default_factory=dict)
     sentence_reasons: Mapping[str, str] = field(default_factory=dict)
     quotes: Sequence[AnchorList] = ()                  # the text's other lists of quotes (claimcheck/anchors.py)
     rule_inputs: Callable[[str], Any] | None = None    # record key -> claimcheck.decide.Spec

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from claimcheck.anchors import Anchor, index_of, listed
@@ -141,15 +142,18 @@ def problems(text: str, table, known_claims, reasons=SENTENCE_REASONS) -> list[s
     return out
 
 
-def counts_of(accounted_units: list[Accounted]) -> dict:
+def counts_of(accounted_units: list[Accounted], strength: Mapping[str, str] | None = None) -> dict:
     """The counts the report states, from one walk: units, sentences and blocks, each by kind
-    ("asserts" or a reason)."""
+    ("asserts" or a reason), and the units a falsification review finds "weakly tested" or
+    "untested" (`strength`: the text's Chapter.strength, by anchor)."""
     def by_kind(units) -> dict[str, int]:
         return dict(Counter(a.kind for a in units))
     said = [a for a in accounted_units if not a.unit.block]
     blocks = [a for a in accounted_units if a.unit.block]
+    reviewed = Counter((strength or {}).get(e.anchor) for a in accounted_units for e in a.entries)
     return {"units": len(accounted_units), "sentences": len(said), "blocks": len(blocks),
-            "by kind": by_kind(accounted_units), "sentences by kind": by_kind(said), "blocks by kind": by_kind(blocks)}
+            "by kind": by_kind(accounted_units), "sentences by kind": by_kind(said), "blocks by kind": by_kind(blocks),
+            "weakly tested": reviewed["weakly tested"], "untested": reviewed["untested"]}
 
 
 def counts(text: str, table) -> dict:

@@ -72,3 +72,37 @@ def test_a_template_with_slots_is_a_block():
     us = sentences.units("Train it.\n\nthe {x} did not cross the {y} .\n\nScore it.")
     assert [(u.text, u.block) for u in us] == [("Train it.", False), ("the {x} did not cross the {y} .", True),
                                                ("Score it.", False)]
+
+
+def test_every_asserting_sentence_is_reviewed_against_its_falsifier():
+    """The falsification review (claims/falsification.py, from docs/falsifiers-blind.md) covers every
+    sentence that asserts claims, once, by its anchor; each review is tested, weakly tested or
+    untested, and a tested or weakly tested one names the test that runs it."""
+    from claims.falsification import REVIEWS
+    from claims.sentence_table import SENTENCES
+    asserting = [s.anchor for s in SENTENCES if s.claims]
+    reviewed = [r.anchor for r in REVIEWS]
+    assert len(reviewed) == len(set(reviewed))
+    assert sorted(set(asserting) - set(reviewed)) == []
+    assert set(reviewed) <= {s.anchor for s in SENTENCES}
+    for r in REVIEWS:
+        assert r.status in ("tested", "weakly tested", "untested"), r.anchor
+        assert r.falsifier and r.why, r.anchor
+        assert (r.status == "untested") == (not r.test), r.anchor
+
+
+def test_an_asserting_sentence_has_a_test_or_a_declared_reason():
+    """A sentence the review finds asserting without a test is one the sentence table declares as
+    asserting nothing: the accounting counts it (Chapter.strength), and its declared reason is
+    there for a reader to dispute; a sentence with claim IDs has at least one test carrying one."""
+    from pathlib import Path
+
+    from claims.falsification import REVIEWS
+    from claims.sentence_table import SENTENCES
+    by_anchor = {s.anchor: s for s in SENTENCES}
+    for r in REVIEWS:
+        if r.status == "untested":
+            assert not by_anchor[r.anchor].claims and by_anchor[r.anchor].reason, r.anchor
+    root = Path(__file__).resolve().parents[2]
+    named = {r.test.split("::")[0] for r in REVIEWS if r.test}
+    assert sorted(t for t in named if not (root / t).exists()) == []

@@ -136,7 +136,7 @@ def _sentences(chapter, text: str | None, missing: str) -> tuple[dict, list]:
         found = sentences.accounted(text, chapter.sentences)
     except ValueError as e:            # the sentence table's anchor that is not in this text, named
         return {"not built": f"the sentence table does not match the text: {e}"}, []
-    return sentences.counts_of(found), found
+    return sentences.counts_of(found, chapter.strength), found
 
 
 def assemble(chapter, parts: Parts, merged: dict, out: Path, text: str | None, why_absent: str = "",

@@ -62,8 +62,10 @@ def sentences_line(counts: dict) -> str:
     if "sentences" not in counts:
         return "The sentences of the chapter are not accounted here: " + (counts.get("not built") or "no chapter text")
     said = counts["sentences by kind"]
-    text = (f"The chapter's sentences: {counts['sentences']}, of which {said.get('asserts', 0)} assert claims; the "
-            f"others by reason: {_by_reason(said, ('asserts',))}")
+    text = (f"The chapter's sentences: {counts['sentences']}, of which {said.get('asserts', 0)} assert claims"
+            + (f" ({counts['weakly tested']} weakly tested, {counts['untested']} asserting without a test, by the "
+               "falsification review)" if "weakly tested" in counts else "")
+            + f"; the others by reason: {_by_reason(said, ('asserts',))}")
     return text + (f". Its blocks (listings, printed tables and output, the title): {counts['blocks']}, by reason: "
                    f"{_by_reason(counts['blocks by kind'], ())}.")
 
