@@ -33,6 +33,7 @@ class DeclaredReading:
     # stays in results/): a reading declared after it was first measured is "declared after a
     # measurement" and never makes a figure underspecified, whatever its later runs' dates
     first_measured: str | None = None
+    cites: tuple[str, ...] = ()      # the keys of the runs that measurement is (kept in results/: never pruned)
 
 
 class ReadingError(ValueError):

@@ -50,7 +50,11 @@ def stronger_evidence(merged: dict, committed: dict[str, dict], replace_weaker: 
     verdict may be saved, else why the committed one is kept.  A run on fewer seeds than the
     committed verdict is weaker evidence and does not replace it unless asked."""
     for c in merged["claims"]:
-        if c["verdict"] not in DECIDED or c["tier"] == "fast":
+        # a claim all of whose tests are readings (a clock's, an allocator's, the theory's counts) is
+        # "not run" here, yet its readings are kept like any committed evidence
+        readings = any(t.get("outcome") in DECIDED and str(t.get("reason", "")).startswith(READING)
+                       for t in c.get("tests", []) if t.get("source") != "committed")
+        if (c["verdict"] not in DECIDED and not readings) or c["tier"] == "fast":
             continue
         prev = committed.get(c["id"])
         if prev and not replace_weaker and (c.get("seeds") or 0) < (prev.get("seeds") or 0):

@@ -21,7 +21,7 @@ DECLARED_READINGS: dict[str, DeclaredReading] = {r.name: r for r in [
         "Which checkpoint the twelve-block table scores",
         # its first measurement: pre-norm stopped at step 500, seed 0, results/errata.json
         # (prenorm_stopped_500), two days before the declaration, whose step was read off it
-        first_measured="2026-12-01T13:23:56+00:00"),
+        first_measured="2026-12-01T13:23:56+00:00", cites=("8ae72f8448ef3a9d34ea",)),
 ]}
 
 

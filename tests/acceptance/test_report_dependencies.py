@@ -7,7 +7,14 @@ import sys
 
 from data.paths import PROJECT_ROOT as ROOT
 
-BLOCK = "import sys\nfor m in ('torch', 'pytest', '_pytest'):\n    sys.modules[m] = None\n"
+# torch and pytest made unimportable by a finder that refuses them (not by None in sys.modules, which
+# libraries that look for an already imported torch, scipy's array API among them, read as imported)
+BLOCK = ("import sys\n"
+         "class _Refused:\n"
+         "    def find_spec(self, name, path=None, target=None):\n"
+         "        if name.partition('.')[0] in ('torch', 'pytest', '_pytest'):\n"
+         "            raise ImportError(f'import of {name} halted; None in sys.modules')\n"
+         "sys.meta_path.insert(0, _Refused())\n")
 
 
 def _run_blocked(module: str, *args: str) -> subprocess.CompletedProcess:

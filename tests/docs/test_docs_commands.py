@@ -144,6 +144,7 @@ DECLARED: list[Declared] = [
     Declared(r"pip install .*", "installs packages from the network (minutes); README's torch pin is checked "
              "against .ci/run by tests/docs/test_docs.py"),
     Declared(r"git diff results/", "git's, not the project's: reviews a save"),
+    Declared(r"python benchmarks/rederive\.py", "a benchmark (seconds, several runs); its figure is quoted dated"),
     Declared(r"python -m claims\.convert --redecide",
              "rewrites results/ after a rule change (tests/integration/test_convert.py runs it on a copy)"),
     Declared(r"pytest -m fast(?: -n 2)?", "the fast tier: about a minute on 2 cores (README.md's tier table); CI runs "

@@ -282,7 +282,7 @@ FACTS: list[Fact] = [
     Fact(r"two blocks, (?P<n>\d+) seeds each", lambda m: {"n": _winograd_seeds()}, "claims/test_winograd.py SEEDS"),
     # rule version 3 (docs/figure-rule.md): scipy's quantiles at the level claimcheck/decide.py names
     Fact(r"inside the (?P<n>\d+) %\s+prediction interval", lambda m: {"n": round(100 * (1 - _decide().LEVEL))},
-         "claimcheck/decide.py LEVEL", ("docs/figure-rule.md",)),
+         "claimcheck/decide.py LEVEL", ("docs/figure-rule.md", "README.md")),
     Fact(r"over at least (?P<n>\d+) seeds", lambda m: {"n": _min_seeds()}, "claimcheck/decide.py MIN_SEEDS",
          ("docs/figure-rule.md",)),
     Fact(r"At (?P<a>\d+) seeds\s+that asks for t beyond (?P<ta>\d+\.\d+), at (?P<b>\d+) beyond (?P<tb>\d+\.\d+), at "

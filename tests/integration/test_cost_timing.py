@@ -3,7 +3,11 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from statistics import NormalDist
 
+import pytest
+
+from claimcheck.decide import LEVEL
 from claims import timing
 from fixtures import cost
 
@@ -60,7 +64,8 @@ def _flake_runs():
 def test_two_quiet_runs_minutes_apart_cannot_flip_a_verdict_once_the_run_to_run_spread_is_counted():
     """The committed quiet runs (docs/cost.md): judged on their own intervals, the time slope
     holds in one run and is refuted in another, a flip; widened to +-2 run-to-run sd of the other
-    runs (as a run is judged once the spread is on record) no two of them disagree that way."""
+    runs (as a run is judged once the spread is on record) no two of them disagree that way (rule
+    version 3: +-1.96 run-to-run sd, the normal quantile at claimcheck/decide.py LEVEL)."""
     flakes, quiet = _flake_runs()
     slope = timing.TIMED["time slope"]
     alone = [timing.judge(slope, f["time slope"]["value"], *f["time slope"]["bootstrap"])[0] for _, f in quiet]
@@ -71,7 +76,8 @@ def test_two_quiet_runs_minutes_apart_cannot_flip_a_verdict_once_the_run_to_run_
     assert not {"holds", "outside"} <= {v["time slope"] for v in widened}
     value, sd = quiet[0][1]["time slope"]["value"], 0.05
     _, lo, hi = timing.judge(slope, value, value - 0.01, value + 0.01, sd)
-    assert (lo, hi) == (value - 2 * sd, value + 2 * sd)                  # the spread sets the interval
+    z = NormalDist().inv_cdf(1 - LEVEL / 2)                                # 1.96
+    assert (lo, hi) == pytest.approx((value - z * sd, value + z * sd))   # the spread sets the interval
 
 
 def test_a_printed_figure_is_refuted_by_any_interval_that_excludes_it_and_confirmed_only_by_a_narrow_one():

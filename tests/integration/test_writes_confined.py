@@ -509,6 +509,9 @@ def test_6_every_committed_run_is_its_recipes_current_run_or_evidence_of_a_figur
     referred to by nothing is not kept beside the run that replaced it."""
     from fixtures.train import TRAINING_VERSION
     named = "".join((ROOT / "results" / f).read_text() for f in ("figures.json", "verdicts.json", "readings.json"))
+    # and the runs a declared reading cites as its first measurement (rule version 3: kept on record)
+    from claims.readings_declared import DECLARED_READINGS
+    named += "".join(key for r in DECLARED_READINGS.values() for key in r.cites)
 
     def current(r: RunRecord) -> bool:          # a seed below the recipe's first_seed is another recipe's run
         recipe = RECIPES.get(r.recipe)
