@@ -66,7 +66,7 @@ def test_the_undivided_run_is_very_slightly_ahead_at_d_k_32(trained, seeds, clai
                                                      marks=pytest.mark.figure(f"scale.worth_{d_k}"))
                                         for d_k in WIDE_HEADS])
 def test_without_the_division_wide_heads_are_worse(d_k, stated, trained, seeds, claim):
-    n = seeds(SEEDS)
+    n = seeds(claim.seeds(SEEDS))           # the seeds on record (claims/seed_steps.py)
     divided = trained("scale", f"scale{d_k}_divided", n, weights=False)
     undivided = trained("scale", f"scale{d_k}_undivided", n, weights=False)
     worth = gain(undivided, divided)
@@ -153,7 +153,7 @@ def after_collapse(curve: list) -> tuple[int | None, float]:
 @pytest.mark.xdist_group("scale")
 @pytest.mark.claim("scale.collapse_stable")
 def test_the_collapse_is_stable(trained, seeds, claim):
-    runs = trained("scale", "scale1024_undivided", seeds(SEEDS), weights=False)
+    runs = trained("scale", "scale1024_undivided", seeds(claim.seeds(SEEDS)), weights=False)
     found = [after_collapse(r.metrics["attention_curve"]) for r in runs]
     lows = [low for _, low in found]
     collapsed_at = [step for step, _ in found]
