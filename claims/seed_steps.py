@@ -27,6 +27,10 @@ SEEDS_ON_RECORD: dict[str, int] = {
     # the scale group's declared 5, every recipe trained 2026-12-07 (seeds 3 and 4 of the 256- and
     # 1024-wide heads); scale.runaway measures weights, which only seeds 3 and 4 have in the cache: 3 seeds
     "scale.matters_at_256": 5,
+    # the ladder's baseline, residual_average and average on 5, trained 2026-12-07
+    "average.residual_matches_baseline": 5,
+    "average.worse_than_baseline": 5,
+    "ladder.residual_average": 5,
     "scale.collapse_stable": 5,
     "depth.two_blocks_overfit": 5,       # two_blocks and layernorm (ladder): 5 each
     "positions.rope_degrades": 10,       # rope, learned and sinusoidal (positions): 10 each
