@@ -31,6 +31,7 @@ SEEDS_ON_RECORD: dict[str, int] = {
     "average.residual_matches_baseline": 5,
     "average.worse_than_baseline": 5,
     "ladder.residual_average": 5,
+    "average.positions_dont_help": 5,       # average and average_positions on 5, trained 2026-12-07
     "scale.collapse_stable": 5,
     "depth.two_blocks_overfit": 5,       # two_blocks and layernorm (ladder): 5 each
     "positions.rope_degrades": 10,       # rope, learned and sinusoidal (positions): 10 each
