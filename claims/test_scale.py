@@ -183,26 +183,29 @@ def test_divided_no_row_is_frozen_on_one_token(d, claim):
 
 # ------------------------------------------------------------------ the softmax is scale-sensitive
 
+def _doubling(layer, claim, what: str, **label) -> None:
+    """`layer` (built with seed 0) on 64 rows of N(0, 1) inputs and on the same rows multiplied by the
+    chapter's "Doubling" (READ): the output entry whose ratio is farthest from the figure, decided
+    at its word's rounding (0: scaling by a power of two is exact in floating point)."""
+    torch.manual_seed(0)
+    lin = layer()
+    x = torch.randn(64, 128)
+    factor, f = READ["scale.input_doubling"].value, FIGURES["scale.linear_doubles"]
+    with torch.no_grad():
+        ratio = lin(factor * x) / lin(x)
+    farthest = ratio.flatten()[(ratio - f.value).abs().argmax()].item()
+    decision = rules.within(farthest, f.value, f.rounding)
+    claim.record(stated=f.value, measured=farthest, tolerance=f"the printed rounding, {f.rounding} (exact)",
+                 decision=decision.measured, input_factor=factor, bias=lin.bias is not None, **label)
+    claim.decide(decision.holds, f"{what}the output entry farthest from {f.value} x its input's: {decision.why}")
+
+
 @pytest.mark.claim("scale.softmax_scale_sensitive")
 @pytest.mark.figure("scale.linear_doubles")
 def test_a_bias_free_linear_layer_scales_its_output_with_its_input(claim):
     # "Doubling a linear layer's input doubles its output": the project's query projection (the
-    # chapter's Head at width 128, model/attention.py), on 64 rows of N(0, 1) inputs, the input
-    # multiplied by the chapter's "Doubling" (READ).  Scaling by a power of two is exact in
-    # floating point, so a projection without a bias gives the figure exactly (a word's rounding:
-    # 0); one with a bias would not.
-    torch.manual_seed(0)
-    q = Head(128, 128, block=128).q
-    x = torch.randn(64, 128)
-    factor, f = READ["scale.input_doubling"].value, FIGURES["scale.linear_doubles"]
-    with torch.no_grad():
-        y, y_scaled = q(x), q(factor * x)
-    ratio = y_scaled / y
-    farthest = ratio.flatten()[(ratio - f.value).abs().argmax()].item()
-    decision = rules.within(farthest, f.value, f.rounding)
-    claim.record(stated=f.value, measured=farthest, tolerance=f"the printed rounding, {f.rounding} (exact)",
-                 decision=decision.measured, input_factor=factor, bias=q.bias is not None)
-    claim.decide(decision.holds, f"the output entry farthest from {f.value} x its input's: {decision.why}")
+    # chapter's Head at width 128, model/attention.py), which has no bias
+    _doubling(lambda: Head(128, 128, block=128).q, claim, "")
 
 
 # The same sentence tried on the layers of the chapter's block that carry a bias (docs/choices.md,
@@ -215,19 +218,8 @@ BIASED = {"W_o": lambda: MultiHeadAttention(128, 4).out, "the MLP's first layer"
 @pytest.mark.figure("scale.linear_doubles")
 @pytest.mark.parametrize("layer", list(BIASED))
 def test_a_linear_layer_with_a_bias_scales_its_output_with_its_input(layer, claim):
-    torch.manual_seed(0)
-    lin = BIASED[layer]()
-    x = torch.randn(64, 128)
-    factor, f = READ["scale.input_doubling"].value, FIGURES["scale.linear_doubles"]
-    with torch.no_grad():
-        y, y_scaled = lin(x), lin(factor * x)
-    ratio = y_scaled / y
-    farthest = ratio.flatten()[(ratio - f.value).abs().argmax()].item()
-    decision = rules.within(farthest, f.value, f.rounding)
-    claim.record(stated=f.value, measured=farthest, tolerance=f"the printed rounding, {f.rounding} (exact)",
-                 decision=decision.measured, input_factor=factor, bias=lin.bias is not None, label=layer)
-    claim.decide(decision.holds, f"{layer} (with a bias): the output entry farthest from {f.value} x its input's: "
-                                 f"{decision.why}; the sentence holds for bias-free layers only")
+    _doubling(BIASED[layer], claim, f"{layer} (with a bias; the sentence holds for bias-free layers only): ",
+              label=layer)
 
 
 def effective_and_top(w: torch.Tensor) -> tuple[float, float]:
