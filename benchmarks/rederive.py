@@ -26,7 +26,9 @@ def main() -> int:
     from claimcheck.rederive import main as rederive
     from claims.chapter import CHAPTER
     inside, whole = [], []
+    from fixtures import results
     for _ in range(a.runs):
+        results._LOADED.clear()         # each run reads the run records afresh, as one command does
         started = time.perf_counter()
         with contextlib.redirect_stdout(io.StringIO()):
             code = rederive(CHAPTER, [])

@@ -24,6 +24,7 @@ Pure standard library.
 """
 from __future__ import annotations
 
+import functools
 import types
 import typing
 from dataclasses import MISSING, dataclass, field, fields
@@ -133,6 +134,7 @@ class RunRecord:
     python: Union[str, None] = None    # noqa: UP007
 
 
+@functools.cache               # a kind's hints never change: resolved once per process, not per record
 def _hints(kind) -> dict:
     return typing.get_type_hints(kind, globalns=globals())
 
