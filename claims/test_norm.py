@@ -5,7 +5,6 @@ backward pass of the cross-entropy on one batch of real training windows, before
 a block's gradient norm is the L2 norm of all its parameters' gradients together.  PyTorch's
 default initialisation (the chapter does not give one).  Four seeds, each with its own batch.
 """
-import hashlib
 import statistics
 
 import pytest
@@ -13,23 +12,28 @@ import torch
 
 from claims.chapter_figures import FIGURES
 from data import split
-from fixtures.grad_profile import block_grad_norms
+from fixtures import grad_profile
+from fixtures.results import RESULTS_DIR
 from model import LanguageModel, ModelConfig
 
 pytestmark = pytest.mark.fast
-SEEDS = range(4)
 
 
 @pytest.fixture(scope="module")
 def profiles(corpus_tokens, run_cache):
-    """profiles(norm) -> each seed's block norms.  Computed once per run (fixtures/run_cache.py):
-    under xdist the workers that need a profile split its seeds, and each reads the others'."""
+    """profiles(norm) -> each seed's block norms: the committed evidence (results/grad_profile.json)
+    where this measurement measured it on these tokens, else the cache, else measured now
+    (fixtures/grad_profile.py); measured once per run (fixtures/run_cache.py): under xdist the
+    workers that need a profile split its seeds, and each reads the others'."""
     train, _ = split(corpus_tokens)
-    tokens = f"{train.dtype}:{len(train)}:{hashlib.sha256(train).hexdigest()}"
+    stored = grad_profile.committed(train, RESULTS_DIR)
 
     def get(norm):
-        return run_cache.get_all("grad_profile", [{"norm": norm, "seed": s, "train": tokens} for s in SEEDS],
-                                 lambda i: block_grad_norms(i["norm"], i["seed"], train))
+        if stored is not None:
+            return stored[norm]
+        return run_cache.get_all("grad_profile", [{"norm": norm, "seed": s, "train": grad_profile.tokens_id(train)}
+                                                  for s in grad_profile.SEEDS],
+                                 lambda i: grad_profile.measured(i["norm"], i["seed"], train))
     return get
 
 

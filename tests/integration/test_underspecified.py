@@ -32,7 +32,6 @@ from data.paths import PROJECT_ROOT
 FILE = file_of(CHAPTER)                 # results/figures.json
 pytest_plugins = ["pytester"]
 
-pytestmark = pytest.mark.fast
 READING = DECLARED_READINGS["best held-out step"]
 AFTER, BEFORE = "2026-12-04T00:00:00+00:00", "2026-12-01T13:23:56+00:00"
 # the same choice declared blind (no measurement of it before its declaration), for the planted records
