@@ -177,6 +177,8 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
     _C("recurrence.matmul_step", "The architecture that won is the one whose expensive step is a matrix multiply: matrix products are most of a transformer block's arithmetic.", "the expensive step is a matrix multiply", "exact", "fast"),
     _C("recurrence.gradient_vanishes", "Backpropagating through a recurrence multiplies one Jacobian per step, so the gradient on an early token vanishes or explodes geometrically; the average's does not.", "vanishes or explodes", "exact", "fast"),
     _C("winograd.block1_carries_first_noun", "Block 1 moves the first noun into the residual stream at the query position: read through the unembedding there, it favours the first noun over the second.", "drags the first noun forward", "trained", "slow"),
+    # added 2026-12-07 (issue 56): three sentences measured as strongly as they say (docs/choices.md)
+    _C("average.model_fifteen_lines", "Embedding table, the causal average and a linear layer to the vocabulary are a complete language model in at most {average.model_lines} lines.", "a complete language model in {average.model_lines} lines", "exact", "fast"),
     # depth
     _C("depth.two_blocks_overfit", "Two blocks fit the training set better and the held-out set worse than one.", "{depth.two_blocks_train}/{ladder.two_blocks} vs {depth.one_block_train}/{ladder.layernorm_val}", "trained", "gpu"),
 ]}
