@@ -950,10 +950,14 @@ REVIEWS: list[Review] = [
     Review(
         "That is a two-hop circuit",
         "tested",
-        ("Zero each block's attention output at the query position in the trained two-block models: "
-         "accuracy that survives either ablation falsifies the two-hop circuit."),
-        "claims/test_winograd.py::test_each_blocks_attention_at_the_query_is_needed",
-        "Both ablations are decided against the intact model over ten seeds.",
+        ("Zero each block's attention output at the query position in the trained two-block models, and "
+         "each head of each block alone: accuracy that survives either ablation, or stays well above "
+         "chance with one head of a block removed, falsifies the two-hop circuit."),
+        "claims/test_winograd.py::test_one_head_of_each_block_removed_leaves_chance",
+        ("Since 2026-12-07 (winograd.two_hop_heads_near_chance, issue 56): one head of each block (the "
+         "one whose removal leaves the lowest accuracy) and each whole block are removed at the query "
+         "and decided against near chance (chance plus 10 points, docs/choices.md) over the ten seeds; "
+         "the blocks against the intact model too (winograd.two_hop_ablation)."),
     ),
     Review(
         "Composition across layers is the mechanism",

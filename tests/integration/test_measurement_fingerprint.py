@@ -246,6 +246,15 @@ def _winograd_ablation() -> dict:
     return out
 
 
+def _winograd_head_ablation() -> dict:
+    fam = "winograd_two_blocks"
+    task = training.winograd_task(_recipe(fam))
+    models = [_model(fam, seed) for seed in WINOGRAD_SEEDS]
+    heads = _recipe(fam).model.n_heads
+    return {f"block {b + 1} head {h + 1} removed": [winograd.head_ablated_score(m, task, b, h) for m in models]
+            for b in (0, 1) for h in range(heads)}
+
+
 # ------------------------------------------------------------------ the cost claims' kinds: one layer, not a model
 
 PEAK_NS = (64, 128, 256)
@@ -416,6 +425,7 @@ MEASURES: dict[str, Callable[[], dict]] = {
     "grad_profile": _grad_profile, "grad_profile_readings": _grad_profile_readings,
     "winograd_accuracy": _winograd_accuracy, "winograd_answers": _winograd_answers,
     "winograd_attention": _winograd_attention, "winograd_ablation": _winograd_ablation,
+    "winograd_head_ablation": _winograd_head_ablation,
     "peak_memory": _peak_memory, "timing": _timing, "capped_run": _capped_run, "fused_kernel": _fused_kernel,
     "op_counts": _op_counts,
 }
@@ -432,6 +442,7 @@ MEASURED_BY = {
     "grad_profile_readings": (grad_profile, "block_grad_norms"),
     "winograd_accuracy": (winograd, "score"), "winograd_answers": (winograd, "answers"),
     "winograd_attention": (winograd, "attention_rows"), "winograd_ablation": (winograd, "ablated_score"),
+    "winograd_head_ablation": (winograd, "head_ablated_score"),
     "peak_memory": (cost, "peak_table"), "timing": (cost, "loglog_slope"), "capped_run": (cost, "run_capped"),
     "fused_kernel": (cost, "fused"), "op_counts": (cost, "counted_flops"),
 }
