@@ -148,6 +148,11 @@ DECLARED: dict[str, Spec] = {
         ("the raw head's held-out perplexity above the learned head's", ">", None)),
     "winograd.bag_beats_transformer: animal/place task: the bag of words above the transformer": _ordering(
         ("the uniform average's held-out accuracy above one block's", ">", None)),
+    "scale.soft_blend_still_changeable: at 1024 after the same training: the divided head blends more": _ordering(
+        ("the divided head's attention entropy above the undivided head's", ">", None)),
+    "scale.soft_blend_still_changeable: at 1024 after the same training: the divided head still has a gradient": _ordering(
+        ("the gradient at the divided head's softmax input above the undivided head's", ">", None),
+        ("the gradient of the divided head's W_q and W_k above the undivided head's", ">", None)),
     "scale.collapse_stable: undivided at 1024: the share of frozen rows after the collapse": _ordering(
         ("the lowest share of frozen rows after the collapse above 0.9", ">", 0.9)),
     "mask.leak_without_mask: without the mask: held-out perplexity": _ordering(

@@ -121,8 +121,9 @@ SENTENCES: list[S] = [
     S("The undivided head does not recover.", claims=("scale.runaway", "scale.collapse_stable")),
     S("It runs away: the standard deviation of its scores", claims=("scale.runaway",)),
     S("Once a head is a hard selector its gradient is nearly zero",
-      claims=("scale.runaway", "scale.softmax_jacobian_diagonal", "scale.collapse_stable")),
-    S("The divided head sits at a score standard deviation", claims=("scale.runaway",)),
+      claims=("scale.runaway", "scale.softmax_jacobian_diagonal", "scale.collapse_stable",
+              "scale.soft_blend_still_changeable")),
+    S("The divided head sits at a score standard deviation", claims=("scale.runaway", "scale.soft_blend_still_changeable")),
     S("Vaswani et al. say exactly this and no more", reason="history", why="what the 2017 paper says about the division"),
     S("The word large is load-bearing", claims=("scale.no_effect_at_32", "scale.matters_at_256")),
     # heads, residuals, MLP, LayerNorm

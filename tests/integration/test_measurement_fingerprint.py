@@ -172,6 +172,19 @@ def _softmax_stats_at_init() -> dict:
             "divided": [attention_stats.softmax_stats_at_init(cfg.replace(divide=True), 0, x)]}
 
 
+def _softmax_gradients() -> dict:
+    # the wide head undivided and divided (claims/test_scale_trained.py compares the two), and a block
+    # of several heads
+    out = {}
+    for label, family, changes in (("undivided", "wide_head_undivided", {}),
+                                   ("divided", "wide_head_undivided", {"divide": True}),
+                                   ("prenorm_two_blocks", "prenorm_two_blocks", {})):
+        cfg = _recipe(family).model
+        x, y = attention_stats.held_out_batch(cfg.vocab_size, cfg.context)
+        out[label] = attention_stats.softmax_gradients(_model(family, **changes), x, y)
+    return out
+
+
 @contextmanager
 def _small_grad_profile(asked: dict) -> Iterator[None]:
     """fixtures/grad_profile.py block_grad_norms as it is, on its model and batch shrunk to seconds'
@@ -421,6 +434,7 @@ MEASURES: dict[str, Callable[[], dict]] = {
     "perplexity": _perplexity, "perplexity_at_window": _perplexity_at_window,
     "held_out_curve": _held_out_curve, "position_rows": _position_rows,
     "softmax_stats": _softmax_stats, "softmax_stats_at_init": _softmax_stats_at_init,
+    "softmax_gradients": _softmax_gradients,
     "attention_curve": _attention_curve,
     "grad_profile": _grad_profile, "grad_profile_readings": _grad_profile_readings,
     "winograd_accuracy": _winograd_accuracy, "winograd_answers": _winograd_answers,
@@ -437,6 +451,7 @@ MEASURED_BY = {
     "position_rows": (position_rows, "untrained_rows"),
     "softmax_stats": (attention_stats, "softmax_stats"),
     "softmax_stats_at_init": (attention_stats, "softmax_stats_at_init"),
+    "softmax_gradients": (attention_stats, "softmax_gradients"),
     "attention_curve": (training, "softmax_stats"),
     "grad_profile": (grad_profile, "block_grad_norms"),
     "grad_profile_readings": (grad_profile, "block_grad_norms"),
