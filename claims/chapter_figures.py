@@ -130,6 +130,7 @@ FIGURES: dict[str, Figure] = dict([
     # the average: order, dilution, and the ladder's first rows
     _f("average.shuffle_diff", "average.permutation_invariant", "\n2.9802322387695312e-08"),
     _f("average.one_hundredth", "average.dilution", "the current token is one hundredth"),
+    _f("average.model_lines", "average.model_fifteen_lines", "a complete language model in fifteen"),
     _f("average.four_times", "average.worse_than_baseline", "it makes the model four"),
     _f("average.positions_gain", "average.positions_dont_help", "bought 2.14"),
     # the mask: the loop, the matmul and the softmax, and the printed averaging matrix

@@ -40,8 +40,6 @@ DECLARED_WORDS: list[Declared] = [
     Declared("a GPU with ten thousand cores", "context", "an order of magnitude for a GPU, not a measurement"),
     Declared("slide one small filter", "context", "what a convolution is"),
     Declared("returns one vector is the average", "context", "the function's output: a single vector"),
-    Declared("language model in fifteen lines", "context",
-             "the chapter does not print that listing, so its lines cannot be counted"),
     # the average and why it fails
     Declared("Read the second row twice", "not a number", "an idiom: read it again"),
     Declared("Two reasons, both provable", "context", "the two reasons the section gives"),

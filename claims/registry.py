@@ -177,6 +177,10 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
     _C("recurrence.matmul_step", "The architecture that won is the one whose expensive step is a matrix multiply: matrix products are most of a transformer block's arithmetic.", "the expensive step is a matrix multiply", "exact", "fast"),
     _C("recurrence.gradient_vanishes", "Backpropagating through a recurrence multiplies one Jacobian per step, so the gradient on an early token vanishes or explodes geometrically; the average's does not.", "vanishes or explodes", "exact", "fast"),
     _C("winograd.block1_carries_first_noun", "Block 1 moves the first noun into the residual stream at the query position: read through the unembedding there, it favours the first noun over the second.", "drags the first noun forward", "trained", "slow"),
+    # added 2026-12-07 (issue 56): three sentences measured as strongly as they say (docs/choices.md)
+    _C("winograd.two_hop_heads_near_chance", "One head of each block carries the two-hop circuit: removing block 1's or block 2's most needed head at the query position (or either block's attention there) leaves the two-block model near chance.", "one head moves a candidate forward, a head in a later layer reads a token", "trained", "slow"),
+    _C("scale.soft_blend_still_changeable", "After the same training the divided 1024-wide head blends more tokens than the collapsed undivided one, and the loss's gradient still reaches it where the collapsed head's is nearly zero.", "a soft blend that can still be changed; the collapsed head's gradient nearly zero", "trained", "gpu"),
+    _C("average.model_fifteen_lines", "Embedding table, the causal average and a linear layer to the vocabulary are a complete language model in at most {average.model_lines} lines.", "a complete language model in {average.model_lines} lines", "exact", "fast"),
     # depth
     _C("depth.two_blocks_overfit", "Two blocks fit the training set better and the held-out set worse than one.", "{depth.two_blocks_train}/{ladder.two_blocks} vs {depth.one_block_train}/{ladder.layernorm_val}", "trained", "gpu"),
 ]}

@@ -17,8 +17,10 @@ if TYPE_CHECKING:
     from claimcheck.run_refs import RunIndex
 
 # measurements taken from a trained model: a record of one names the runs it came from
-TRAINED = frozenset({"perplexity", "perplexity_at_window", "softmax_stats", "softmax_stats_at_init", "position_rows",
-                     "winograd_accuracy", "winograd_answers", "winograd_attention", "winograd_ablation", "held_out_curve"})
+TRAINED = frozenset({"perplexity", "perplexity_at_window", "softmax_stats", "softmax_stats_at_init", "softmax_gradients",
+                     "position_rows",
+                     "winograd_accuracy", "winograd_answers", "winograd_attention", "winograd_ablation", "winograd_head_ablation",
+                     "held_out_curve"})
 
 # measurements whose per-seed values are run metrics: (metric names a value may be)
 METRICS = {"perplexity": ("val_ppl", "train_ppl"), "winograd_accuracy": ("accuracy", "wrong_noun")}

@@ -1,15 +1,24 @@
 """Dividing by sqrt(d_k), trained: at the ladder's head width of 32 (3000-step setup), and with
 one wide head of 256 or 1024 on the chapter's shorter run (recipes and the choices the chapter
 leaves open: fixtures/recipes.py, SCALE; how the softmax is measured: fixtures/attention_stats.py)."""
+import math
+
 import pytest
 
 from claimcheck.decide import spread
 from claimcheck.formats import over_seeds
 from claims.chapter_figures import FIGURES, READ
 from claims.registry import figures
+from claims.seed_steps import DECLARED_SEEDS
 from claims.trained import gain, val
 from fixtures import recipes
-from fixtures.attention_stats import held_out_windows, softmax_stats, softmax_stats_at_init
+from fixtures.attention_stats import (
+    held_out_batch,
+    held_out_windows,
+    softmax_gradients,
+    softmax_stats,
+    softmax_stats_at_init,
+)
 from fixtures.setup import WIDE_HEADS
 
 SEEDS = 3
@@ -173,3 +182,76 @@ def test_the_collapse_is_stable(trained, seeds, claim):
 def _probe_gap(run) -> int:
     steps = [step for step, _ in run.metrics["attention_curve"]]
     return steps[1] - steps[0]
+
+
+# "Once a head is a hard selector its gradient is nearly zero and nothing pulls it back" and "The divided
+# head sits at a score standard deviation of 3.44 after the same training, which is a soft blend that can
+# still be changed" (read as docs/choices.md declares it, 2026-12-07): the two trained 1024-wide heads,
+# paired by seed over the scale group's declared seeds, each measured on the same held-out batch (the
+# softmax statistics' windows, with their next tokens).
+WIDE = ("divided", "undivided")
+
+
+def _wide_heads(trained, seeds) -> dict[str, list]:
+    n = seeds(DECLARED_SEEDS["scale"])
+    return {v: trained("scale", f"scale1024_{v}", n) for v in WIDE}
+
+
+def _on_device(run, *tensors):
+    device = next(run.model.parameters()).device
+    return [t.to(device) for t in tensors]
+
+
+@pytest.mark.gpu
+@pytest.mark.xdist_group("scale")
+@pytest.mark.claim("scale.soft_blend_still_changeable")
+def test_the_divided_head_blends_more_than_the_collapsed_one(trained, seeds, claim):
+    heads = _wide_heads(trained, seeds)
+    cfg = recipes.get("scale1024_divided").model
+    x = held_out_windows(cfg.vocab_size, cfg.context)
+    stats = {v: [softmax_stats(r.model, *_on_device(r, x))[0] for r in runs] for v, runs in heads.items()}
+    entropy = {v: [s["entropy"] for s in stats[v]] for v in WIDE}
+    n = len(entropy["divided"])
+    claim.ordering(label="at 1024 after the same training: the divided head blends more", stated="a soft blend",
+                   measured={"entropy (nats)": entropy,
+                             "effective tokens": {v: [math.exp(e) for e in entropy[v]] for v in WIDE},
+                             "frozen rows": {v: [s["frozen"] for s in stats[v]] for v in WIDE},
+                             "score sd": {v: [s["score_sd"] for s in stats[v]] for v in WIDE}},
+                   measurement="softmax_stats", seeds=n, d_k=1024,
+                   conditions=[[f"seed {i}: the divided head's attention entropy above the undivided head's", d, ">", u]
+                               for i, (d, u) in enumerate(zip(entropy["divided"], entropy["undivided"]))],
+                   tolerance="a paired t test over seeds, significant at 5 % two-sided",
+                   reason=f"attention entropy: divided {over_seeds(entropy['divided'], ' nats')}, undivided "
+                          f"{over_seeds(entropy['undivided'], ' nats')}")
+
+
+@pytest.mark.gpu
+@pytest.mark.xdist_group("scale")
+@pytest.mark.claim("scale.soft_blend_still_changeable")
+def test_the_divided_head_still_has_a_gradient_where_the_collapsed_one_has_none(trained, seeds, claim):
+    heads = _wide_heads(trained, seeds)
+    cfg = recipes.get("scale1024_divided").model
+    x, y = held_out_batch(cfg.vocab_size, cfg.context)
+    grads = {v: [softmax_gradients(r.model, *_on_device(r, x, y)) for r in runs] for v, runs in heads.items()}
+    at_scores = {v: [g["score_grad"] for g in grads[v]] for v in WIDE}
+    at_wqk = {v: [g["wqk_grad"] for g in grads[v]] for v in WIDE}
+    n = len(at_scores["divided"])
+    # shown beside, never deciding (docs/choices.md): the W_q, W_k gradient relative to those weights'
+    # norm, and the gradient with respect to the undivided product q . k
+    relative = {v: [g["wqk_grad"] / g["wqk_norm"] for g in grads[v]] for v in WIDE}
+    at_qk = {v: [g["score_grad"] / (math.sqrt(g["d_head"]) if g["divided"] else 1.0) for g in grads[v]] for v in WIDE}
+    claim.ordering(label="at 1024 after the same training: the divided head still has a gradient",
+                   stated="a soft blend that can still be changed; the collapsed head's gradient nearly zero",
+                   measured={"gradient at the softmax input": at_scores, "gradient of W_q and W_k": at_wqk,
+                             "W_q and W_k's gradient over their norm": relative, "gradient at q . k": at_qk,
+                             "held-out loss": {v: [g["loss"] for g in grads[v]] for v in WIDE}},
+                   measurement="softmax_gradients", seeds=n, d_k=1024,
+                   conditions=[c for i in range(n) for c in (
+                       [f"seed {i}: the gradient at the divided head's softmax input above the undivided head's",
+                        at_scores["divided"][i], ">", at_scores["undivided"][i]],
+                       [f"seed {i}: the gradient of the divided head's W_q and W_k above the undivided head's",
+                        at_wqk["divided"][i], ">", at_wqk["undivided"][i]])],
+                   tolerance="a paired t test over seeds, significant at 5 % two-sided",
+                   reason=f"the gradient at the softmax input: divided {over_seeds(at_scores['divided'])}, undivided "
+                          f"{over_seeds(at_scores['undivided'])}; of W_q and W_k: divided {over_seeds(at_wqk['divided'])}, "
+                          f"undivided {over_seeds(at_wqk['undivided'])}")

@@ -520,3 +520,62 @@ def test_block1_puts_the_first_noun_in_the_residual_stream(winograd, claim):
                    tolerance="a paired t test over seeds, significant at 5 % two-sided",
                    reason=f"first noun favoured after block 1 in {over_seeds([100 * v for v in share], ' %')} of held-out "
                           f"sentences; with its attention at the query removed {over_seeds([100 * v for v in removed], ' %')}")
+
+
+# "That is a two-hop circuit: one head moves a candidate forward, a head in a later layer reads a token
+# that decides whether to keep it" (read as docs/choices.md declares it, 2026-12-07): with one head of
+# each block removed at the query position, or either block's attention there, the two-block model is
+# back near chance: below chance among the two nouns plus 10 points, by the ordering rule over seeds
+# against that bound; the bounds it admits besides are shown, never deciding.
+def _near_chance(claim, runs, label: str, what: str, removed: dict[int, list[float]], measurement: str,
+                 **details) -> None:
+    from claims.record_rules import NEAR_CHANCE, NEAR_CHANCE_ALTERNATIVES, near_chance
+    intact = [r.accuracy for r in runs]
+    shown = {}
+    for name, bound in NEAR_CHANCE_ALTERNATIVES.items():
+        d = rules.ordering([(f"block {b + 1}: below {bound}", "<", removed[b], [bound] * len(runs)) for b in (0, 1)])
+        shown[name] = {"bound": bound, "verdict": d.verdict, "why": d.why}
+    claim.ordering(label=label, stated="one head moves a candidate forward, a head in a later layer reads a token",
+                   measured={"intact": intact, **{f"block {b + 1}'s {what} removed": removed[b] for b in (0, 1)}},
+                   measurement=measurement, seeds=len(runs),
+                   conditions=[[f"seed {i}: {near_chance(what, b + 1)}", removed[b][i], "<", NEAR_CHANCE]
+                               for b in (0, 1) for i in range(len(runs))],
+                   tolerance=f"a paired t test over seeds against {NEAR_CHANCE} (chance plus 10 points), "
+                             "significant at 5 % two-sided",
+                   alternatives=shown, **details,
+                   reason=f"intact {over_seeds([100 * v for v in intact], ' %')}; "
+                          + "; ".join(f"block {b + 1}'s {what} removed {over_seeds([100 * v for v in removed[b]], ' %')}"
+                                      for b in (0, 1))
+                          + "; other bounds, shown: " + ", ".join(f"{s['bound']}: {s['verdict']}" for s in shown.values()))
+
+
+@pytest.mark.slow
+@pytest.mark.claim("winograd.two_hop_heads_near_chance")
+@pytest.mark.xdist_group("winograd_hardened_two_blocks")
+def test_one_head_of_each_block_removed_leaves_chance(winograd, claim):
+    # each head of each block removed at the query, one at a time; a block's head "that moves" or
+    # "that reads" is, on each seed, the one whose removal leaves the lowest accuracy
+    from fixtures.winograd import head_ablated_score
+    runs = winograd("hardened", "two_blocks", weights=True)
+    task = winograd.tasks["hardened"]
+    heads = range(runs[0].model.config.n_heads)
+    per_head = {b: [[head_ablated_score(r.model, task, b, h)[0] for h in heads] for r in runs] for b in (0, 1)}
+    needed = {b: [min(accuracies) for accuracies in per_head[b]] for b in (0, 1)}
+    _near_chance(claim, runs, "two blocks: one head of each block removed at the query", "most needed head",
+                 needed, "winograd_head_ablation",
+                 each_head={f"block {b + 1}": per_head[b] for b in (0, 1)},
+                 most_needed_head={f"block {b + 1}": [a.index(min(a)) + 1 for a in per_head[b]] for b in (0, 1)})
+
+
+@pytest.mark.slow
+@pytest.mark.claim("winograd.two_hop_heads_near_chance")
+@pytest.mark.xdist_group("winograd_hardened_two_blocks")
+def test_either_blocks_attention_removed_leaves_chance(winograd, claim):
+    # the whole block's attention output at the query zeroed (as winograd.two_hop_ablation removes it),
+    # against chance rather than against the intact model
+    from fixtures.winograd import ablated_score
+    runs = winograd("hardened", "two_blocks", weights=True)
+    task = winograd.tasks["hardened"]
+    removed = {b: [ablated_score(r.model, task, b)[0] for r in runs] for b in (0, 1)}
+    _near_chance(claim, runs, "two blocks: either block's attention removed at the query", "attention output",
+                 removed, "winograd_ablation")

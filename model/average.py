@@ -26,3 +26,22 @@ class CausalAverage(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:           # x: (B, T, C)
         T = x.shape[-2]
         return averaging_matrix(T, x.dtype, x.device) @ x          # (B, T, C)
+
+
+# "Embedding table plus this average plus a linear layer to the vocabulary is a complete language
+# model in fifteen lines": that model as a listing in the form of the chapter's `class Head`
+# (docs/choices.md), the average written out.  It is the ladder's `average` row
+# (claims/test_average.py: its logits are that LanguageModel's, with its weights).
+class AverageLM(nn.Module):
+    """Embedding table, the causal average, a linear layer to the vocabulary."""
+
+    def __init__(self, vocab_size, d_model):
+        super().__init__()
+        self.tok_emb = nn.Embedding(vocab_size, d_model)
+        self.lm_head = nn.Linear(d_model, vocab_size)
+
+    def forward(self, idx):
+        T = idx.shape[1]
+        a = torch.tril(torch.ones(T, T, device=idx.device))
+        x = (a / a.sum(1, keepdim=True)) @ self.tok_emb(idx)
+        return self.lm_head(x)

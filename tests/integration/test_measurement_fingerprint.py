@@ -172,6 +172,19 @@ def _softmax_stats_at_init() -> dict:
             "divided": [attention_stats.softmax_stats_at_init(cfg.replace(divide=True), 0, x)]}
 
 
+def _softmax_gradients() -> dict:
+    # the wide head undivided and divided (claims/test_scale_trained.py compares the two), and a block
+    # of several heads
+    out = {}
+    for label, family, changes in (("undivided", "wide_head_undivided", {}),
+                                   ("divided", "wide_head_undivided", {"divide": True}),
+                                   ("prenorm_two_blocks", "prenorm_two_blocks", {})):
+        cfg = _recipe(family).model
+        x, y = attention_stats.held_out_batch(cfg.vocab_size, cfg.context)
+        out[label] = attention_stats.softmax_gradients(_model(family, **changes), x, y)
+    return out
+
+
 @contextmanager
 def _small_grad_profile(asked: dict) -> Iterator[None]:
     """fixtures/grad_profile.py block_grad_norms as it is, on its model and batch shrunk to seconds'
@@ -244,6 +257,15 @@ def _winograd_ablation() -> dict:
             out[fam]["first noun after block 1"] = [[winograd.first_noun_after_block1(m, task, zero_attention=z)
                                                      for z in (False, True)] for m in models]
     return out
+
+
+def _winograd_head_ablation() -> dict:
+    fam = "winograd_two_blocks"
+    task = training.winograd_task(_recipe(fam))
+    models = [_model(fam, seed) for seed in WINOGRAD_SEEDS]
+    heads = _recipe(fam).model.n_heads
+    return {f"block {b + 1} head {h + 1} removed": [winograd.head_ablated_score(m, task, b, h) for m in models]
+            for b in (0, 1) for h in range(heads)}
 
 
 # ------------------------------------------------------------------ the cost claims' kinds: one layer, not a model
@@ -412,10 +434,12 @@ MEASURES: dict[str, Callable[[], dict]] = {
     "perplexity": _perplexity, "perplexity_at_window": _perplexity_at_window,
     "held_out_curve": _held_out_curve, "position_rows": _position_rows,
     "softmax_stats": _softmax_stats, "softmax_stats_at_init": _softmax_stats_at_init,
+    "softmax_gradients": _softmax_gradients,
     "attention_curve": _attention_curve,
     "grad_profile": _grad_profile, "grad_profile_readings": _grad_profile_readings,
     "winograd_accuracy": _winograd_accuracy, "winograd_answers": _winograd_answers,
     "winograd_attention": _winograd_attention, "winograd_ablation": _winograd_ablation,
+    "winograd_head_ablation": _winograd_head_ablation,
     "peak_memory": _peak_memory, "timing": _timing, "capped_run": _capped_run, "fused_kernel": _fused_kernel,
     "op_counts": _op_counts,
 }
@@ -427,11 +451,13 @@ MEASURED_BY = {
     "position_rows": (position_rows, "untrained_rows"),
     "softmax_stats": (attention_stats, "softmax_stats"),
     "softmax_stats_at_init": (attention_stats, "softmax_stats_at_init"),
+    "softmax_gradients": (attention_stats, "softmax_gradients"),
     "attention_curve": (training, "softmax_stats"),
     "grad_profile": (grad_profile, "block_grad_norms"),
     "grad_profile_readings": (grad_profile, "block_grad_norms"),
     "winograd_accuracy": (winograd, "score"), "winograd_answers": (winograd, "answers"),
     "winograd_attention": (winograd, "attention_rows"), "winograd_ablation": (winograd, "ablated_score"),
+    "winograd_head_ablation": (winograd, "head_ablated_score"),
     "peak_memory": (cost, "peak_table"), "timing": (cost, "loglog_slope"), "capped_run": (cost, "run_capped"),
     "fused_kernel": (cost, "fused"), "op_counts": (cost, "counted_flops"),
 }
