@@ -123,12 +123,44 @@ def read_at_most(path: Path, cap: int, refuse) -> bytes:
 
 
 def lock_wait_seconds() -> float:
-    """$ATTENTION_CLAIMS_LOCK_WAIT, or LOCK_WAIT_DEFAULT; a value that is no number is a SaveError."""
+    """$ATTENTION_CLAIMS_LOCK_WAIT, or LOCK_WAIT_DEFAULT; a value that is no number of seconds from 0
+    to a day (nan, inf, 1e400 or a negative one, which would wait forever) is a SaveError."""
     raw = os.environ.get("ATTENTION_CLAIMS_LOCK_WAIT", str(LOCK_WAIT_DEFAULT))
     try:
-        return float(raw)
+        wait = float(raw)
     except ValueError:
         raise SaveError(f"$ATTENTION_CLAIMS_LOCK_WAIT={raw!r}: not a number of seconds") from None
+    if not 0 <= wait <= MAX_LOCK_WAIT:           # nan, inf, 1e400 or a negative one would wait forever
+        raise SaveError(f"$ATTENTION_CLAIMS_LOCK_WAIT={raw!r}: not a number of seconds from 0 to "
+                        f"{MAX_LOCK_WAIT:g} (a day)")
+    return wait
+
+
+MAX_LOCK_WAIT = 86400.0
+
+
+def link_in(folder: Path, depth: int = 4) -> str | None:
+    """Where a write into `folder` would follow a symbolic link out of it: the folder itself, or a
+    file or folder inside it (down to `depth` levels), that is a link, as "badges -> /x/results/badges";
+    None where there is none (or no folder yet).  Every command that writes into a folder of its
+    own (a report, a site, a run's report dir) refuses one that holds a link, rather than write
+    through it into a file it does not own (README.md, the committed badges)."""
+    folder = Path(folder)
+    if folder.is_symlink():
+        return f"{folder.name} -> {os.readlink(folder)}"
+    todo = [(folder, 0)]
+    while todo:
+        here, level = todo.pop()
+        try:
+            entries = list(os.scandir(here))
+        except OSError:
+            continue
+        for e in sorted(entries, key=lambda e: e.name):
+            if e.is_symlink():
+                return f"{Path(e.path).relative_to(folder)} -> {os.readlink(e.path)}"
+            if level + 1 < depth and e.is_dir(follow_symlinks=False):
+                todo.append((Path(e.path), level + 1))
+    return None
 
 
 def _holder(lock: Path) -> str:
@@ -435,3 +467,36 @@ def checkout_commit(root: Path) -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return out.stdout.strip() if out.returncode == 0 and out.stdout.strip() else None
+
+
+def tracked_files(root: Path, folder: Path) -> list[str]:
+    """The files under `folder` that git tracks in the checkout at `root` ([] without git)."""
+    import subprocess
+    try:
+        out = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--", str(Path(folder).relative_to(root))],
+                             capture_output=True, timeout=20, check=False)
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return []
+    return [n for n in out.stdout.decode("utf-8", "replace").split("\0") if n] if out.returncode == 0 else []
+
+
+def not_its_own_folder(path: Path, root: Path) -> str | None:
+    """Why a command may not write into `path`, a folder of the checkout at `root`, or None: it is
+    or holds a symbolic link (link_in), it is the checkout's root, or git tracks files in it.  The
+    rule for a text that declares no committed folders of its own (the example's report)."""
+    link = link_in(Path(path))
+    if link:
+        return f"that folder holds a link ({link}), which a write would follow out of it"
+    root, where = Path(root).resolve(), Path(path).resolve()
+    if where == root:
+        return "that is the checkout's root"
+    tracked = tracked_files(root, where) if where.is_relative_to(root) else []
+    if tracked:
+        return f"that folder holds {len(tracked)} file(s) committed to git ({', '.join(tracked[:3])}), a committed folder"
+    return None
+
+
+def checkout_of(path: Path) -> Path:
+    """The git checkout that holds `path` (the nearest folder above it with a .git), else `path`."""
+    path = Path(path).resolve()
+    return next((p for p in (path, *path.parents) if (p / ".git").exists()), path)

@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 from claimcheck import hooks, rule, verdicts, versions
-from claimcheck.files import atomic_write, checkout_commit
+from claimcheck.files import atomic_write, checkout_commit, link_in
 from claimcheck.hooks import chapter_of, run_facts
 from claimcheck.specs import Spec
 
@@ -87,6 +87,10 @@ def pytest_configure(config):
         if why:
             raise pytest.UsageError(why)
     if not hasattr(config, "workerinput"):          # the controller (or a run without xdist)
+        link = link_in(Path(config.rootpath, config.getoption("--report-dir")))
+        if link:                                    # checked before the run, not after it
+            raise pytest.UsageError(f"--report-dir={config.getoption('--report-dir')}: that folder holds a link "
+                                    f"({link}), which a write would follow out of it")
         config.pluginmanager.register(ClaimReporter(config), "claim-reporter")
 
 

@@ -57,11 +57,27 @@ def read_bytes(path: Path, what: str = "evidence") -> bytes:
     return data
 
 
+class DuplicateKey(ValueError):
+    """A key that stands twice in one JSON object (Python's parser would keep the last silently)."""
+
+
+def _one_value_per_key(pairs: list) -> dict:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen = set()
+        raise DuplicateKey(next(k for k, _ in pairs if k in seen or seen.add(k)))
+    return out
+
+
 def read_json(path: Path, what: str = "evidence"):
     """JSON from a committed file, or EvidenceError naming the file and where it breaks: the one
     reader of results/'s JSON (and of a run's), its type and size checked before it is parsed."""
     try:
-        return json.loads(read_bytes(path, what).decode("utf-8"))
+        return json.loads(read_bytes(path, what).decode("utf-8"), object_pairs_hook=_one_value_per_key)
+    except DuplicateKey as e:
+        raise EvidenceError(f"{path}: the key {e.args[0]!r} stands twice in one object: which value counts is not "
+                            f"clear; the {what} file was edited by hand (restore it: git checkout -- "
+                            f"{Path(path).name})") from None
     except json.JSONDecodeError as e:
         raise EvidenceError(f"{path}: not valid JSON ({e.msg} at line {e.lineno}, column {e.colno}): the {what} "
                             "file is truncated or edited by hand; restore it (git checkout -- "

@@ -68,7 +68,11 @@ def committed_folder(path: Path, root: Path | None = None) -> str | None:
     """Why `path` is a committed folder of the checkout at `root` (PROJECT_ROOT), which no report,
     site or run may write into, or None.  The one rule of pytest's --report-dir, the report's
     --report-dir and publish's two folders: the checkout's root, a folder of COMMITTED or one inside
-    it, and a folder holding files committed to git."""
+    it, a folder holding files committed to git, and a folder that is or holds a symbolic link."""
+    from claimcheck.files import link_in
+    link = link_in(Path(path))
+    if link:
+        return f"that folder holds a link ({link}), which a write would follow out of it"
     root = Path(root or PROJECT_ROOT).resolve()
     where = Path(path).resolve()
     if where == root:
@@ -87,14 +91,8 @@ def committed_folder(path: Path, root: Path | None = None) -> str | None:
 
 
 def _tracked(root: Path, folder: Path) -> list[str]:
-    """The files under `folder` that git tracks in the checkout at `root` ([] without git)."""
-    import subprocess
-    try:
-        out = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--", str(folder.relative_to(root))],
-                             capture_output=True, timeout=20, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return []
-    return [n for n in out.stdout.decode("utf-8", "replace").split("\0") if n] if out.returncode == 0 else []
+    from claimcheck.files import tracked_files
+    return tracked_files(root, folder)
 
 
 def checkout_commit(root: Path | None = None) -> str | None:

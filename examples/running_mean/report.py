@@ -16,6 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from claimcheck.files import checkout_of, not_its_own_folder
 from claimcheck.formats import like
 from claimcheck.report import publish
 from claimcheck.report.model import details, since
@@ -79,7 +80,12 @@ def main(argv=None) -> int:
     p.add_argument("--report-dir", required=True,
                    help="the run's report directory (its claims.json, where there is one); the report is written there")
     a = p.parse_args(argv)
-    r = render(Path(a.report_dir).resolve())
+    out = Path(a.report_dir)
+    why = not_its_own_folder(out, checkout_of(CHAPTER.root))
+    if why:
+        print(f"{p.prog}: --report-dir={a.report_dir}: {why}; nothing was written", file=sys.stderr)
+        return 2
+    r = render(out.resolve())
     print(f"{a.report_dir}: {r.summary_line}" + ("" if r.fresh else " (committed verdicts only)"))
     return 0
 
