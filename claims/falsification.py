@@ -251,13 +251,15 @@ REVIEWS: list[Review] = [
     ),
     Review(
         "They cannot be plain parameters.",
-        "untested",
+        "tested",
         ("Train the one-block model with its mixing replaced by a learned content-independent T x T "
          "matrix (per head, value maps and MLP kept) against the attention model, on the ladder and on "
          "the Winograd task: a match falsifies it."),
-        "",
-        ("Declared context, but it asserts that fixed learned weights would not do, and no test trains a"
-         " position-only mixing matrix."),
+        "claims/test_qkv_trained.py::test_the_weights_cannot_be_plain_parameters",
+        ("Since 2026-12-07 (qkv.weights_not_plain_parameters): the one block with each head's weights a "
+         "learned T x T matrix (W_v, W_o and the MLP kept) against one block on the hardened Winograd "
+         "task, paired over the group's 10 seeds, decides it; the one head with a fixed 128 x 128 matrix "
+         "on the corpus is shown beside one head and the uniform average, and does not decide."),
     ),
     Review(
         r"A learned $T \times T$ matrix would be identical",
@@ -326,12 +328,14 @@ REVIEWS: list[Review] = [
     ),
     Review(
         "So learn a third map",
-        "untested",
+        "tested",
         ("The same value-map ablation: one head with learned W_q, W_k and the tokens themselves as "
          "values, against the learned head with W_v."),
-        "",
-        ("Declared as defining the value, but it presents W_v as the fix for a flaw, and no test removes"
-         " the value map while keeping the query and key maps."),
+        "claims/test_qkv_trained.py::test_learning_a_third_map_helps",
+        ("Since 2026-12-07 (qkv.value_map_helps): the ladder's one head against the same head without "
+         "W_v (no_value_map), held-out perplexity paired over the qkv group's 5 seeds. In that model "
+         "only the linear output layer reads the values, so W_v could be folded into it: the test "
+         "measures what training makes of the extra map, not a model that cannot express it."),
     ),
     Review(
         "In code it is thirty lines, twenty of which are shapes:",

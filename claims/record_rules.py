@@ -146,6 +146,10 @@ DECLARED: dict[str, Spec] = {
     "qkv.raw_dot_product_works_badly: raw dot products: between the average and a learned head": _ordering(
         ("the raw head's held-out perplexity below the average's", "<", None),
         ("the raw head's held-out perplexity above the learned head's", ">", None)),
+    "qkv.value_map_helps: one head: with W_v below without": _ordering(
+        ("the learned head's held-out perplexity below the head without W_v's", "<", None)),
+    "qkv.weights_not_plain_parameters: hardened task: one block above fixed weights": _ordering(
+        ("one block's held-out accuracy above the fixed-weights block's", ">", None)),
     "winograd.bag_beats_transformer: animal/place task: the bag of words above the transformer": _ordering(
         ("the uniform average's held-out accuracy above one block's", ">", None)),
     "scale.soft_blend_still_changeable: at 1024 after the same training: the divided head blends more": _ordering(

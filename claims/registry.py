@@ -78,6 +78,9 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
     _C("qkv.self_attention_dominates", "Scored by raw x_t . x_i, tokens attend mostly to themselves.", "mostly self", "stat", "fast"),
     _C("qkv.raw_scores_symmetric", "Raw dot-product scores are symmetric; with W_q != W_k they are not.", "symmetric", "exact", "fast"),
     _C("qkv.raw_dot_product_works_badly", "Raw dot-product attention (x_t . x_i, no learned map) works, badly: better than the average, worse than a learned head.", "works, badly", "trained", "gpu"),
+    # added 2026-12-07 (issue 56): two steps of the section's argument, each on a model built for it
+    _C("qkv.value_map_helps", "Learning a third map, W_v, helps: the one-head model with it has a lower held-out perplexity than the same head mixing the tokens themselves.", "so learn a third map", "trained", "gpu"),
+    _C("qkv.weights_not_plain_parameters", "The weights cannot be plain parameters: on a task where the right position depends on the words (the hardened Winograd task), a learned T x T matrix, the same for every sentence, falls below one block of attention.", "they cannot be plain parameters", "trained", "gpu"),
     _C("qkv.head_matches_torch", "The thirty-line head matches nn.MultiheadAttention and SDPA at float32 precision.", "{qkv.diff_mha} (outputs of mean magnitude {qkv.out_magnitude})", "exact", "fast"),
     # scale
     _C("scale.variance_is_d", "Var(q . k) = d for unit-variance entries.", "{scale.var_4} {scale.var_16} {scale.var_64} {scale.var_256} {scale.var_1024}", "stat", "fast"),

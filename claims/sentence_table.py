@@ -75,7 +75,7 @@ SENTENCES: list[S] = [
     S("The uniform average is what you get when every allowed score", claims=("mask.any_scores_valid_weights",)),
     S("The rest of this chapter is one question", reason="rhetoric"),
     # queries, keys and values
-    S("They cannot be plain parameters.", reason="context", why="the argument for content-dependent weights"),
+    S("They cannot be plain parameters.", claims=("qkv.weights_not_plain_parameters",)),
     S(r"A learned $T \times T$ matrix would be identical", reason="context",
       why="a fixed matrix is the same for every input, by definition"),
     S("The weight linking position $t$ to position $i$ must depend", reason="context"),
@@ -88,7 +88,7 @@ SENTENCES: list[S] = [
     S("One thing is still wrong.", reason="rhetoric"),
     S("The weighted sum was over the $\\mathbf{x}_i$ themselves", reason="context", why="motivates the value map"),
     S("Matching wants the features that identify a token", reason="context"),
-    S("So learn a third map", reason="context", why="defines the value"),
+    S("So learn a third map", claims=("qkv.value_map_helps",)),
     S("The formula is now bookkeeping:", reason="caption", why="introduces the attention formula, omitted from the text"),
     S("with $M$ the causal mask, zero on and below the diagonal", reason="context", why="defines M in the omitted formula"),
     S("In code it is thirty lines, twenty of which are shapes:", claims=("qkv.head_thirty_lines",)),

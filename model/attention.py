@@ -5,6 +5,9 @@ language model uses: h heads of width d/h from one fused q/k/v projection, conca
 mixed by W_o.  Its explicit path (`attend`) materialises the scores and weights; the fused
 path calls F.scaled_dot_product_attention, which computes the same without keeping them.
 `capture(model)` names what the explicit path saw: `seen["blocks.0.attn.weights"]`.
+The chapter's steps toward the head, as ablations of it: `RawAttention` (no learned map at all),
+`FixedWeights` (the weights as plain parameters, the same for every input) and
+`MultiHeadAttention(values=False)` (queries and keys, the tokens themselves as values).
 """
 from __future__ import annotations
 
@@ -77,6 +80,28 @@ class RawAttention(nn.Module):
         return mix(normalise(s), x)
 
 
+class FixedWeights(nn.Module):
+    """The weights as plain parameters (the chapter's "They cannot be plain parameters"): each
+    head's T x T scores are learned numbers, the same for every sequence, masked and normalised
+    as attention's are, mixing learned values (W_v, then W_o where asked).  The scores start at
+    zero: the uniform average."""
+
+    def __init__(self, d_model: int, n_heads: int, context: int, *, out_proj: bool = True, out_bias: bool = True):
+        super().__init__()
+        if not out_proj and n_heads != 1:
+            raise ValueError("out_proj=False needs n_heads=1 (the heads must be mixed by W_o)")
+        self.n_heads = n_heads
+        self.scores = nn.Parameter(torch.zeros(n_heads, context, context))   # (h, T, T)
+        self.v = nn.Linear(d_model, d_model, bias=False)
+        self.out = nn.Linear(d_model, d_model, bias=out_bias) if out_proj else nn.Identity()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:            # x: (B, T, C)
+        B, T, C = x.shape
+        v = self.v(x).view(B, T, self.n_heads, C // self.n_heads).transpose(1, 2)   # (B, h, T, d_head)
+        w = normalise(mask(self.scores[:, :T, :T], causal_mask(T, x.device)))       # (h, T, T): any input
+        return self.out(mix(w, v).transpose(1, 2).reshape(B, T, C))
+
+
 class MultiHeadAttention(nn.Module):
     """h heads of width d/h: the width is partitioned, not added to.
 
@@ -88,6 +113,9 @@ class MultiHeadAttention(nn.Module):
     meaningful for one head, whose output is then already d wide); `causal` False drops the
     mask (only to show what the mask is for).
 
+    values: False drops W_v: the heads mix the tokens themselves, each head its d_head-wide slice
+    of them (the chapter's "One thing is still wrong", before the third map).
+
     path: "fused" calls F.scaled_dot_product_attention, which never materialises the n x n
     scores; "explicit" is the chapter's score, mask, normalise, mix (`attend`).  Both compute
     the same thing.  Under `capture` the explicit path runs and keeps the scores and weights.
@@ -96,7 +124,7 @@ class MultiHeadAttention(nn.Module):
     def __init__(self, d_model: int, n_heads: int, *, divide: bool = True, out_proj: bool = True,
                  qkv_bias: bool = False, out_bias: bool = True, dropout: float = 0.0,
                  positions: nn.Module | None = None, d_head: int | None = None, causal: bool = True,
-                 path: str = "fused"):
+                 values: bool = True, path: str = "fused"):
         super().__init__()
         if d_head is None:
             assert d_model % n_heads == 0, "heads partition the width: d_model % n_heads == 0"
@@ -106,9 +134,11 @@ class MultiHeadAttention(nn.Module):
             raise ValueError("out_proj=False needs n_heads * d_head == d_model (W_o must map back)")
         if not out_proj and n_heads != 1:
             raise ValueError("out_proj=False needs n_heads=1 (the heads must be mixed by W_o)")
+        if not values and inner != d_model:
+            raise ValueError("values=False needs n_heads * d_head == d_model (the heads split the tokens themselves)")
         self.n_heads, self.d_head, self.inner, self.divide, self.causal = n_heads, d_head, inner, divide, causal
         self.path = _check_path(path)
-        self.qkv = nn.Linear(d_model, 3 * inner, bias=qkv_bias)     # W_q, W_k, W_v stacked
+        self.qkv = nn.Linear(d_model, (3 if values else 2) * inner, bias=qkv_bias)   # W_q, W_k (, W_v) stacked
         self.out = nn.Linear(inner, d_model, bias=out_bias) if out_proj else nn.Identity()
         self.attn_dropout = nn.Dropout(dropout)                      # on the weights, after softmax
         self.positions = positions
@@ -117,7 +147,8 @@ class MultiHeadAttention(nn.Module):
 
     def split_heads(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         B, T, _ = x.shape
-        q, k, v = self.qkv(x).split(self.inner, dim=-1)             # 3 x (B, T, h * d_head)
+        q, k, *v = self.qkv(x).split(self.inner, dim=-1)            # 2 or 3 x (B, T, h * d_head)
+        v = v[0] if v else x                                        # no W_v: the tokens themselves
         # (B, T, h * d_head) -> (B, h, T, d_head)
         return tuple(t.view(B, T, self.n_heads, self.d_head).transpose(1, 2) for t in (q, k, v))
 

@@ -15,7 +15,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from model.attention import MultiHeadAttention, RawAttention, capture
+from model.attention import FixedWeights, MultiHeadAttention, RawAttention, capture
 from model.average import CausalAverage
 from model.block import Block
 from model.positions import ALiBi, LearnedPositions, RoPE, SinusoidalPositions
@@ -24,7 +24,10 @@ from model.positions import ALiBi, LearnedPositions, RoPE, SinusoidalPositions
 # to show what the mask is for (the leak: the next token is in the input; fixtures/recipes.py LEAK)
 # "raw": the chapter's first try, scores x_t . x_i and the tokens themselves mixed, no learned map
 # (fixtures/recipes.py QKV: what learned queries, keys and values buy)
-MIXERS = ("none", "average", "attention", "unmasked", "raw")
+# "qk": attention without W_v, the tokens themselves mixed by learned queries and keys ("So learn
+# a third map"); "fixed": the weights as plain parameters, a learned T x T matrix per head
+# ("They cannot be plain parameters")
+MIXERS = ("none", "average", "attention", "unmasked", "raw", "qk", "fixed")
 POSITIONS = ("none", "learned", "sinusoidal", "rope", "alibi")
 
 
@@ -55,7 +58,7 @@ class ModelConfig:
             raise ValueError(f"positions must be one of {POSITIONS}, not {self.positions!r}")
         if self.norm not in ("none", "pre", "post"):
             raise ValueError(f"norm must be 'none', 'pre' or 'post', not {self.norm!r}")
-        if self.positions in ("rope", "alibi") and self.mixer not in ("attention", "unmasked"):
+        if self.positions in ("rope", "alibi") and self.mixer not in ("attention", "unmasked", "qk"):
             raise ValueError(f"{self.positions} acts on attention scores; mixer is {self.mixer!r}")
 
     def replace(self, **changes) -> ModelConfig:
@@ -90,10 +93,12 @@ class LanguageModel(nn.Module):
             return CausalAverage()
         if c.mixer == "raw":
             return RawAttention(divide=c.divide)
+        if c.mixer == "fixed":
+            return FixedWeights(c.d_model, c.n_heads, c.n_positions or c.context, out_proj=c.out_proj)
         pos = {"rope": lambda: RoPE(c.d_head or c.d_model // c.n_heads), "alibi": lambda: ALiBi(c.n_heads)}
         return MultiHeadAttention(c.d_model, c.n_heads, divide=c.divide, out_proj=c.out_proj,
                                   qkv_bias=c.qkv_bias, dropout=c.dropout, d_head=c.d_head,
-                                  causal=c.mixer != "unmasked", positions=pos[c.positions]() if c.positions in pos else None)
+                                  causal=c.mixer != "unmasked", values=c.mixer != "qk", positions=pos[c.positions]() if c.positions in pos else None)
 
     @property
     def attention(self) -> list[MultiHeadAttention]:

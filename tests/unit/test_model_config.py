@@ -85,3 +85,45 @@ def test_captured_names_are_module_paths_and_weights_saved_under_the_old_name_st
     again = LanguageModel(ModelConfig(n_blocks=2))
     again.load_state_dict(old)
     assert all(torch.equal(a, b) for a, b in zip(model.state_dict().values(), again.state_dict().values()))
+
+
+def test_the_one_heads_ablations_each_drop_one_piece():
+    """The qkv group's models beside the ladder's one head (fixtures/recipes.py QKV): without W_v
+    the head keeps W_q and W_k and mixes the tokens themselves; with fixed weights it keeps W_v and
+    its scores are one learned T x T matrix (no W_q, no W_k)."""
+    from fixtures.recipes import RECIPES
+    sizes = {n: LanguageModel(RECIPES[n].model).n_params() for n in ("one_head", "no_value_map", "fixed_weights")}
+    assert sizes["one_head"] - sizes["no_value_map"] == 128 * 128                       # W_v
+    assert sizes["one_head"] - sizes["fixed_weights"] == 2 * 128 * 128 - 128 * 128      # W_q, W_k for T x T
+
+
+def test_without_w_v_the_head_mixes_the_tokens_themselves():
+    from model import MultiHeadAttention, causal_mask, mask, normalise, score
+    torch.manual_seed(0)
+    x = torch.randn(2, 9, 16)
+    for heads in (1, 4):
+        att = MultiHeadAttention(16, heads, values=False, out_proj=heads > 1)
+        q, k, v = att.split_heads(x)
+        assert torch.equal(v, x.view(2, 9, heads, 16 // heads).transpose(1, 2))
+        assert torch.allclose(att(x, path="fused"), att(x, path="explicit"), atol=1e-6)
+    att = MultiHeadAttention(16, 1, values=False, out_proj=False)
+    q, k, _ = att.split_heads(x)
+    w = normalise(mask(score(q, k), causal_mask(9)))
+    assert torch.allclose(att(x), (w @ x.unsqueeze(1)).squeeze(1), atol=1e-6)
+    with pytest.raises(ValueError, match="values=False needs"):
+        MultiHeadAttention(16, 1, values=False, d_head=32)
+
+
+def test_fixed_weights_are_the_same_for_every_input_and_start_as_the_average():
+    from model import averaging_matrix, causal_mask, mask, normalise
+    from model.attention import FixedWeights
+    torch.manual_seed(0)
+    mixer = FixedWeights(16, 4, context=12)
+    x = torch.randn(3, 10, 16)
+    assert torch.allclose(mixer(x), mixer.out(averaging_matrix(10) @ mixer.v(x)), atol=1e-6)   # zero scores: uniform
+    with torch.no_grad():
+        mixer.scores.normal_()
+    w = normalise(mask(mixer.scores[:, :10, :10], causal_mask(10)))          # (h, T, T), from the parameters alone
+    v = mixer.v(x).view(3, 10, 4, 4).transpose(1, 2)                          # (B, h, T, d_head)
+    assert torch.allclose(mixer(x), mixer.out((w @ v).transpose(1, 2).reshape(3, 10, 16)), atol=1e-6)
+    assert torch.equal(w[:, 2, 3:], torch.zeros(4, 7))                        # causal: position 2 never sees 3 on
