@@ -71,15 +71,15 @@ def main() -> int:
             ("fast serial, first run", fast, "b"), ("fast serial, second run", fast, "b"),
             ("fast -n 2, first run", f"{fast} -n 2", "c"), ("fast -n 2, second run", f"{fast} -n 2", "c")]
     if not args.no_suite:
-        runs.append(("test command (-n auto)", 'python -m pytest -m "not slow" -n auto -q -p no:cacheprovider '
-                                               "--durations=0", "d"))
+        suite = 'python -m pytest -m "not slow" -n auto -q -p no:cacheprovider --durations=0'
+        runs.append(("test command (-n auto)", suite, "d"))
     seconds = {}
     with tempfile.TemporaryDirectory(prefix="fresh-clone-") as tmp:
         os.symlink(Path(args.shared).resolve(), Path(tmp) / "shared")
         clone = Path(tmp) / "attention-claims"
         subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
         print(f"{os.cpu_count()} cores; a fresh clone of {ROOT} at "
-              f"{subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], cwd=clone, capture_output=True, text=True).stdout.strip()}")
+              f"{subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], cwd=clone, capture_output=True, text=True, check=False).stdout.strip()}")
         for name, cmd, cache in runs:
             env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", ATTENTION_CLAIMS_CACHE=str(Path(tmp) / f"cache-{cache}"))
             seconds[name] = timed(name, cmd, clone, env)

@@ -80,7 +80,20 @@ def _unknown_selection(config) -> str | None:
     return "\n".join(problems) or None
 
 
+# The engine's markers, registered for every text that loads the plugin (a text's pytest.ini
+# declares none of them): the tiers a record is kept by, and the two that tie a test to its text.
+MARKERS = (
+    "fast: exact and statistical claims; CPU, seconds",
+    "slow: claims that take minutes (statistics over seeds, timing); their evidence is committed",
+    "gpu: trained claims at the text's scale; skipped without CUDA unless the text's plugin says otherwise",
+    "claim(id): the claim ID this test checks",
+    "figure(*ids): the printed figures this test asserts, by figure ID",
+)
+
+
 def pytest_configure(config):
+    for line in MARKERS:
+        config.addinivalue_line("markers", line)
     config.stash[COLLECTED] = set()
     if not hasattr(config, "workerinput") and (config.getoption("--claim") or config.getoption("--figure")):
         why = _unknown_selection(config)

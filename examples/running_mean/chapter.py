@@ -7,6 +7,7 @@ from pathlib import Path
 
 from claimcheck.anchors import Anchor, AnchorList
 from claimcheck.chapter import Chapter
+from claimcheck.commands import TextReport
 from claimcheck.report.model.chapter.contents import anchor_list
 from claimcheck.sentences import SENTENCE_REASONS
 from examples.running_mean import tables
@@ -51,3 +52,12 @@ CHAPTER = Chapter(
 def pytest_claimcheck_chapter(config) -> Chapter:
     """The one entry (claimcheck/hooks.py): the engine is handed this text."""
     return CHAPTER
+
+
+# The text's own parts of its report, for the engine's commands (`python -m claimcheck report --text
+# examples.running_mean.chapter`, claimcheck/commands.py): its errata from its table of quotes and
+# causes, its chapter view cut at its headings; since when each verdict stands and what each mark
+# shows are the engine's.
+REPORT = TextReport(errata_table=tables.ERRATA, headings=tables.HEADINGS, project="the running-mean example",
+                    errata_home="examples/running_mean/tables.py ERRATA")
+

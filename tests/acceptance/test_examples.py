@@ -33,7 +33,7 @@ def test_the_example_runs_end_to_end_and_its_verdicts_are_the_texts(tmp_path):
 
 
 def test_the_examples_committed_figures_are_decided_again_from_its_results_alone():
-    run = _run("-m", "examples.running_mean.rederive")
+    run = _run("-m", "claimcheck", "rederive", "--text", "examples.running_mean.chapter")
     assert run.returncode == 0, run.stdout + run.stderr
     assert "1 agree, 0 differ" in run.stdout and "agrees with the figure records" in run.stdout
 

@@ -585,3 +585,56 @@ def test_a_count_of_the_project_is_never_merely_dated():
                   "The hint says which is focused (`3 of 26`); it took about a minute.\n")
     missing = [n.text for n in walk(page) if not n.how]
     assert missing == ["106", "9", "132", "3", "26", "a"], missing
+
+
+# A bound on how long something takes ("in under a minute", "well under a second", "in about two
+# seconds") goes stale like a measured time: each one the docs state is tied here to the benchmark
+# figure on record that it summarises (benchmarks/README.md, "Figures on record": the value of one
+# of its `key:value` parts, or its first number), and holds only while that figure is within it.
+# (page, the phrase as the page writes it, the figure on record, its part or None, the bound in seconds)
+BOUND = re.compile(r"(?i)\b(?:well |just )?(?:under|within|below|in about|about) (?:an?|one|two|three|five|ten|"
+                   r"\d+(?:\.\d+)?) ?(?:s|seconds?|minutes?|hours?)\b")
+BOUNDS = [
+    ("README.md", "under a minute", "fresh_clone_seconds", "fast_n2_first", 60),
+    ("README.md", "well under a second", "rederive_in_process_seconds", None, 0.5),
+    ("docs/running.md", "under a minute", "fresh_clone_seconds", "fast_n2_first", 60),
+    ("docs/evidence.md", "well under a second", "rederive_in_process_seconds", None, 0.5),
+    # declared, each with its reason: no command of the project's that a benchmark times
+    ("docs/adding-a-claim.md", "well under a second", None, None, "one example test's run, not a tier's"),
+    ("docs/cost.md", "within an hour", None, None, "how fast a logged timing drifts, not a command's time"),
+    ("docs/figures.md", "about 0.1 s", None, None, "a dated measurement (2026-12-02) of one git log"),
+    ("benchmarks/README.md", "under 2 s", None, None, "the chapter view's target, beside its figure on record"),
+]
+
+
+def figures_on_record() -> dict[str, str]:
+    """{figure name: its value cell} of benchmarks/README.md's "Figures on record"."""
+    text = (ROOT / "benchmarks" / "README.md").read_text()
+    table = text[text.index("## Figures on record"):].split("\n## ", 1)[0]
+    return {m[1]: m[2] for m in re.finditer(r"^\|\s*`(\w+)`\s*\|([^|]*)\|", table, re.MULTILINE)}
+
+
+def on_record(figure: str, part: str | None, cells: dict[str, str]) -> float:
+    cell = cells[figure]
+    found = re.search(rf"\b{part}:([\d.]+)", cell) if part else re.search(r"[\d.]+", cell)
+    assert found, f"benchmarks/README.md: the figure on record {figure} has no {part or 'number'}: {cell[:120]}"
+    return float(found.group(1) if part else found.group())
+
+
+def test_every_timing_bound_in_the_docs_is_tied_to_a_figure_on_record_and_holds():
+    cells, stated, untied, stale = figures_on_record(), {}, [], []
+    for page in pages():
+        rel = str(page.path.relative_to(ROOT))
+        for m in BOUND.finditer(page.text):
+            stated.setdefault((rel, m.group().lower()), page.text.count("\n", 0, m.start()) + 1)
+    tied = {(page, phrase.lower()) for page, phrase, *_ in BOUNDS}
+    for (rel, phrase), line in sorted(stated.items()):
+        if not any(rel == p and phrase.endswith(t) for p, t in tied):
+            untied.append(f"{rel}:{line}: {phrase!r}")
+    for page, phrase, figure, part, bound in BOUNDS:
+        if figure is not None and any(rel == page and p.endswith(phrase.lower()) for rel, p in stated):
+            value = on_record(figure, part, cells)
+            if not value < bound:          # (a declared entry's "bound" is its reason)
+                stale.append(f"{page}: {phrase!r}, but {figure}{':' + part if part else ''} is {value} on record")
+    assert not untied, "timing bounds tied to no figure on record (BOUNDS):\n" + "\n".join(untied)
+    assert not stale, "timing bounds the figures on record no longer meet:\n" + "\n".join(stale)

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from claimcheck.commands import main as engine_main
 from claimcheck.files import link_in, lock_wait_seconds, not_its_own_folder
 from claimcheck.store import EvidenceError, read_json
 from claims.report.cli import main as report_main
-from examples.running_mean import report as example_report
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 pytest_plugins = ["pytester"]
@@ -38,7 +38,7 @@ def test_3_a_report_folder_holding_links_is_refused_and_nothing_is_written(linke
     before = _digests(ROOT / "README.md", *sorted((ROOT / "results" / "badges").iterdir()))
     assert report_main([f"--report-dir={linked}"]) == 2
     assert "holds a link" in capsys.readouterr().err
-    assert example_report.main([f"--report-dir={linked}"]) == 2
+    assert engine_main(["report", "--text", "examples.running_mean.chapter", f"--report-dir={linked}"]) == 2
     assert "holds a link (badges -> " in capsys.readouterr().err
     assert _digests(ROOT / "README.md", *sorted((ROOT / "results" / "badges").iterdir())) == before
 
@@ -55,7 +55,7 @@ def test_3_a_folder_that_is_a_link_or_holds_one_deep_down_is_named(tmp_path):
 def test_3_the_examples_report_refuses_a_committed_folder(capsys):
     results = ROOT / "examples" / "running_mean" / "results"
     before = _digests(*sorted(results.iterdir()))
-    assert example_report.main([f"--report-dir={results}"]) == 2
+    assert engine_main(["report", "--text", "examples.running_mean.chapter", f"--report-dir={results}"]) == 2
     assert "committed to git" in capsys.readouterr().err
     assert _digests(*sorted(results.iterdir())) == before
     assert not_its_own_folder(ROOT, ROOT) == "that is the checkout's root"

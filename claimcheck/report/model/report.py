@@ -13,7 +13,7 @@ report the README's blocks show.
 
 What is a text's own (its evidence reader, errata, tables, since-when and cut, its project's name)
 comes in `Parts`, built by the text's package (this project's claims/report/model.py, the
-example's examples/running_mean/report.py); the engine calls each once.  The engine gives the
+example's the engine's own, claimcheck/commands.py, from its TextReport); the engine calls each once.  The engine gives the
 parts of the chapter view that are no text's own: the cut (claimcheck/report/model/chapter/cut.py,
 called by a text's `cut` with its own lists of places and headings), since when each verdict
 stands (since.py) and what each figure's mark shows (details.py).
