@@ -105,6 +105,7 @@ class Chapter:
     # places and headings) are not here: they come in the report's Parts (claimcheck/report/model/report.py).
     where: Mapping[str, str] = field(default_factory=dict)   # "figures", "claims", ...: the file that holds each table
     tests: str = "claims"                              # the folder of the claim tests, from the root
+    device: str = ""        # the device the text measured on, as its pages name it; "" where it names none
 
     def named(self, table: str) -> str:
         """Where a table of this text lives, for a message ("claims/chapter_figures.py")."""

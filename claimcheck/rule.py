@@ -38,7 +38,7 @@ def decide(request, holds: bool, reason: str) -> None:
 
 def device_specific(request, device: str, ours: str) -> None:
     """Skip, as `not run: device-specific`, a test whose every figure is one the chapter measured
-    on its CUDA laptop card (the figure table's device="cuda") when we measured on another
+    on its own device (the figure table's device="cuda", the Chapter's `device`) when we measured on another
     device: our measurement, recorded before this, is a reading beside the chapter's figure,
     never a verdict on it (claimcheck/verdicts.py device_reading, the one answer)."""
     chapter = chapter_of(request.config)
@@ -46,7 +46,7 @@ def device_specific(request, device: str, ours: str) -> None:
     entries = [chapter.figures[f] for f in ids]
     if ids and all(device_reading(chapter, f, {"device": device}) for f in ids):
         pytest.skip(f"not run: device-specific: {ours} on {device}, a reading beside the chapter's "
-                    f"{', '.join(e.printed for e in entries)}, which is its 8 GB laptop card's (CUDA)")
+                    f"{', '.join(e.printed for e in entries)}, which is its {chapter.device or 'own device'}'s")
 
 
 def instrument_reading(request, device: str, ours: str) -> None:

@@ -146,7 +146,7 @@ def device_reading(chapter: Chapter, figure: str | None, t: dict) -> bool:
     """Whether a test's (a figure record's, as_test) measurement of `figure` (a figure ID; None for a
     record of no printed figure) is a reading shown beside the chapter's figure, never a verdict
     on it: measured elsewhere than on the chapter's kind of device (CUDA), of a figure the chapter
-    measured on its CUDA laptop card (device="cuda"), or read off a clock or an allocator whatever
+    measured on its own device (device="cuda"), or read off a clock or an allocator whatever
     it is about (docs/cost.md: one rule, no exception).  The one answer: the tests' skips
     (claimcheck/rule.py), the claims', the figures' rows and the re-derivation ask it."""
     if theory(t):

@@ -44,6 +44,7 @@ def _load_text(explain) -> str:
 
 CHAPTER = Chapter(
     name="the attention chapter",
+    device="CUDA laptop card",
     root=PROJECT_ROOT,
     load_text=_load_text,
     sha256=CHAPTER_SHA256,

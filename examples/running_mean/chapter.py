@@ -5,11 +5,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from claimcheck.anchors import Anchor, AnchorList
-from claimcheck.chapter import Chapter
-from claimcheck.commands import TextReport
-from claimcheck.report.model.chapter.contents import anchor_list
-from claimcheck.sentences import SENTENCE_REASONS
+from claimcheck import SENTENCE_REASONS, Anchor, AnchorList, Chapter, TextReport, headings
 from examples.running_mean import tables
 
 HERE = Path(__file__).resolve().parent
@@ -40,7 +36,7 @@ CHAPTER = Chapter(
     sentences=tables.SENTENCES,
     sentence_reasons=SENTENCE_REASONS,
     # the chapter view's headings and the errata's quotes, found like every quote of the text
-    quotes=(anchor_list(tables.HEADINGS),
+    quotes=(headings(tables.HEADINGS),
             AnchorList("errata", tuple(Anchor(q, "errata", cid) for cid, (q, _) in tables.ERRATA.items()))),
     rule_inputs=tables.rule_inputs,
     measurements=tables.MEASUREMENTS,

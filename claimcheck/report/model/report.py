@@ -72,6 +72,7 @@ class Report:
     title: str = "claim report"   # the pages' title (the text's Parts)
     errata_home: str = ""         # where the errata's prose is written (the text's Parts)
     project: str = "claimcheck"   # the project's name, in the chapter view's title (the text's Parts)
+    device: str = ""              # the device the text measured on, as its pages name it (its Chapter)
 
     @property
     def smoke(self) -> bool:
@@ -161,7 +162,7 @@ def assemble(chapter, parts: Parts, merged: dict, out: Path, text: str | None, w
     return Report(merged, fresh, figures, sections, numbers, said, entries, built,
                   [Plot.read(p) for p in plot_files(out, results_dir)],
                   [] if verdicts.is_smoke(merged) else badge_data(sections), cut, missing, readme, parts.title, parts.errata_home,
-                  parts.project)
+                  parts.project, chapter.device)
 
 
 def plot_files(out: Path, results_dir: Path) -> list[Path]:

@@ -21,7 +21,7 @@ from markupsafe import Markup
 
 from claimcheck.report.model.parts import data_uri
 from claimcheck.report.views.chapter import chrome, contents, inserts, marks, mathml
-from claimcheck.report.views.chapter.legend import LEGEND, SYMBOL
+from claimcheck.report.views.chapter.legend import SYMBOL, legend
 from claimcheck.report.views.pages import environment
 from claimcheck.report.views.wording import (
     SMOKE,
@@ -94,7 +94,7 @@ def render_html(r, svgs: dict[str, str]) -> str:
     badges = [{"label": b.label, "uri": data_uri(svgs[b.name].encode(), "image/svg+xml")}
               for b in r.badges if b.name in svgs]
     return environment().get_template("chapter.html").render(
-        r=r, project=r.project, css=Markup(CSS), smoke=SMOKE, badges=badges, legend=list(LEGEND.items()),
+        r=r, project=r.project, css=Markup(CSS), smoke=SMOKE, badges=badges, legend=list(legend(r.device).items()),
         todo=author_todo(r.todo), symbols=SYMBOL, figure_counts=[(k, fs.get(k, 0)) for k in COUNTED], figures_line=figures_line(fs),
         accounting=accounting_line(r.accounting, r.figure_summary), sentences=sentences_line(r.sentences),
         toc=Markup(toc), body=Markup("\n".join(_body(r, starts))), keys_hint=Markup(chrome.KEYS_HINT),

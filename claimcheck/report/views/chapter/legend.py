@@ -12,8 +12,16 @@ LEGEND = {"holds": "holds", "refuted": "refuted (the chapter's figure is contrad
           "undecided": ("undecided (needs more seeds: our measurement cannot tell the chapter's figure from the "
                         "null it contrasts it with, or an ordering is not significant at 5 %)"),
           "fails": "fails (a broken test)", "stale": "stale (decided under an older rule)",
-          "not run": "not run here", "device-specific": "not run: device-specific (a figure of the chapter's "
-                                                         "CUDA laptop card; ours is a reading beside it)"}
+          "not run": "not run here", "device-specific": "not run: device-specific (a figure of the text's own "
+                                                         "device; ours is a reading beside it)"}
+
+
+def legend(device: str = "") -> dict[str, str]:
+    """LEGEND, its device-specific entry naming the text's device where the text names one."""
+    if not device:
+        return LEGEND
+    return dict(LEGEND, **{"device-specific": f"not run: device-specific (a figure of the chapter's {device}; "
+                                                 "ours is a reading beside it)"})
 # each kind's colour: a figure's mark (its background, its border), a sentence's bar
 COLOURS = {"holds": ("#dff3e1", "#2e7d32"), "refuted": ("#fde2c8", "#c62828"), "fails": ("#f8c9c9", "#8e0000"),
            "underspecified": ("#fff3c4", "#b26a00"), "undecided": ("#f1f1d8", "#827717"),

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from claimcheck.report.model.chapter.text import kind_of
 from claimcheck.report.views.chapter import inserts
-from claimcheck.report.views.chapter.legend import LEGEND, SYMBOL
+from claimcheck.report.views.chapter.legend import SYMBOL, legend
 from claimcheck.report.views.pages import Written, markdown_environment
 from claimcheck.report.views.wording import (
     SMOKE,
@@ -59,7 +59,7 @@ def _header(r) -> str:
     """The page's head: the counts, then the key to the marks."""
     fs = r.figure_summary
     return _parts().header(r, SMOKE, figures_line(fs), accounting_line(r.accounting, fs), sentences_line(r.sentences),
-                           SYMBOL, LEGEND, author_todo(r.todo))
+                           SYMBOL, legend(r.device), author_todo(r.todo))
 
 
 def _prose(text: str, b, inside: list) -> str:
