@@ -134,9 +134,9 @@ RUN: list[Run] = [
     Run(r"pytest --figure qkv\.listing_lines", "docs/running.md: the tests of one printed figure, fast",
         output=r"1 xfailed"),
     Run(r"pytest -m slow --collect-only -q", "docs/running.md: the slow tier is what it lists (the files named there)"),
-    Run(r"python -m examples\.running_mean\.report --report-dir=report/example",
-        "docs/layout.md, docs/figures.md: the example's report through the engine's views, its chapter view among "
-        "them, from its committed verdicts", output=r"\d+ hold"),
+    Run(r"python -m claimcheck report --text examples\.running_mean\.chapter --report-dir=report/example",
+        "docs/layout.md, docs/figures.md: the example's report through the engine's command and views, its chapter "
+        "view among them, from its committed verdicts", output=r"\d+ hold"),
 ]
 
 # each reason says why the command is not run here: what it takes, or that it is a template
@@ -145,6 +145,13 @@ DECLARED: list[Declared] = [
              "against .ci/run by tests/docs/test_docs.py"),
     Declared(r"git diff results/", "git's, not the project's: reviews a save"),
     Declared(r"python benchmarks/rederive\.py", "a benchmark (seconds, several runs); its figure is quoted dated"),
+    Declared(r"python benchmarks/fresh_clone\.py(?: --no-suite)?", "a benchmark that clones and runs the fast tier "
+             "five times and the whole suite (minutes); its figures are quoted dated (benchmarks/README.md)"),
+    Declared(r"python -m claimcheck report\|save\|rederive --text examples\.running_mean\.chapter",
+             "three commands in one (report, save and rederive); the report is run as written on docs/layout.md"),
+    Declared(r"python -m fixtures\.grad_profile(?: --write)?",
+             "measures the gradient profile of the twelve-block model (a minute); the slow tier's "
+             "tests/integration/test_grad_profile_evidence.py runs the same comparison"),
     Declared(r"python -m claims\.convert --redecide",
              "rewrites results/ after a rule change (tests/integration/test_convert.py runs it on a copy)"),
     Declared(r"pytest -m fast(?: -n 2)?", "the fast tier: about a minute on 2 cores (README.md's tier table); CI runs "
