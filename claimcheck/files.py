@@ -139,6 +139,18 @@ def lock_wait_seconds() -> float:
 MAX_LOCK_WAIT = 86400.0
 
 
+def unusable_folder(path: Path) -> str | None:
+    """Why `path` cannot be a folder a command writes into, or None (it is one, or can be made):
+    a file stands there, or its name cannot be used (too long, not allowed by the file system)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        return f"that path cannot be used ({e.strerror})"
+    return None if stat.S_ISDIR(st.st_mode) else "that is a file, not a folder"
+
+
 def link_in(folder: Path, depth: int = 4) -> str | None:
     """Where a write into `folder` would follow a symbolic link out of it: the folder itself, or a
     file or folder inside it (down to `depth` levels), that is a link, as "badges -> /x/results/badges";
@@ -484,6 +496,9 @@ def not_its_own_folder(path: Path, root: Path) -> str | None:
     """Why a command may not write into `path`, a folder of the checkout at `root`, or None: it is
     or holds a symbolic link (link_in), it is the checkout's root, or git tracks files in it.  The
     rule for a text that declares no committed folders of its own (the example's report)."""
+    unusable = unusable_folder(Path(path))
+    if unusable:
+        return unusable
     link = link_in(Path(path))
     if link:
         return f"that folder holds a link ({link}), which a write would follow out of it"

@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 from claimcheck import hooks, rule, verdicts, versions
-from claimcheck.files import atomic_write, checkout_commit, link_in
+from claimcheck.files import atomic_write, checkout_commit, link_in, unusable_folder
 from claimcheck.hooks import chapter_of, run_facts
 from claimcheck.specs import Spec
 
@@ -75,7 +75,8 @@ def _unknown_selection(config) -> str | None:
         for wanted in config.getoption(option):
             if wanted not in known:
                 near = difflib.get_close_matches(wanted, list(known), n=3, cutoff=0.5)
-                problems.append(f"{option} {wanted}: no such ID in {where}"
+                shown = wanted if wanted.isprintable() else repr(wanted)    # a newline or a control character: quoted
+                problems.append(f"{option} {shown}: no such ID in {where}"
                                 + (f"; the nearest: {', '.join(near)}" if near else ""))
     return "\n".join(problems) or None
 
@@ -100,10 +101,11 @@ def pytest_configure(config):
         if why:
             raise pytest.UsageError(why)
     if not hasattr(config, "workerinput"):          # the controller (or a run without xdist)
-        link = link_in(Path(config.rootpath, config.getoption("--report-dir")))
-        if link:                                    # checked before the run, not after it
-            raise pytest.UsageError(f"--report-dir={config.getoption('--report-dir')}: that folder holds a link "
-                                    f"({link}), which a write would follow out of it")
+        out = Path(config.rootpath, config.getoption("--report-dir"))
+        link = link_in(out) if unusable_folder(out) is None else None
+        why = unusable_folder(out) or (link and f"that folder holds a link ({link}), which a write would follow out of it")
+        if why:                                     # checked before the run, not after it
+            raise pytest.UsageError(f"--report-dir={config.getoption('--report-dir')}: {why}")
         config.pluginmanager.register(ClaimReporter(config), "claim-reporter")
 
 

@@ -96,3 +96,19 @@ def test_the_committed_files_hold_no_key_twice():
     for path in sorted((ROOT / "results").glob("*.json")) + sorted((ROOT / "examples").rglob("results/*.json")):
         read_json(path)             # raises, naming the file and the key
     assert os.path.exists(ROOT / "results" / "figures.json")
+
+
+@pytest.mark.parametrize("folder", ["a-file", "x" * 300])
+def test_a_report_folder_that_is_a_file_or_an_unusable_name_is_a_named_error(folder, tmp_path, capsys):
+    (tmp_path / "a-file").write_text("")
+    assert report_main([f"--report-dir={tmp_path / folder}"]) == 2
+    assert engine_main(["report", "--text", "examples.running_mean.chapter", f"--report-dir={tmp_path / folder}"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("that is a file, not a folder" if folder == "a-file" else "cannot be used (File name too long)") == 2
+
+
+def test_a_claim_id_with_a_newline_is_named_quoted(pytester):
+    pytester.makeini("[pytest]\n")
+    result = pytester.runpytest_inprocess("-p", "claimcheck.plugin", "-p", "examples.running_mean.chapter",
+                                          "--claim", "mean.squares\nx", "--collect-only")
+    assert result.ret == 4 and "--claim 'mean.squares\\nx': no such ID" in "\n".join(result.errlines)
