@@ -1,0 +1,76 @@
+"""The engine on a text it was not written for (examples/running_mean/), through its public face
+and its commands alone, with this chapter's packages unimportable (chapter_unimportable.py)."""
+import json
+import shutil
+
+import pytest
+
+import claimcheck
+from claimcheck.commands import main
+from claimcheck.files import link_in, lock_wait_seconds
+from claimcheck.store import EvidenceError, read_json
+from examples.running_mean.chapter import CHAPTER
+
+pytestmark = pytest.mark.fast
+
+
+def test_this_chapters_packages_cannot_be_imported_here():
+    for name in ("claims", "fixtures", "data", "model"):
+        with pytest.raises(ImportError, match="unimportable in the engine's tests"):
+            __import__(name)
+
+
+def test_the_public_face_is_a_dozen_names_each_loaded_on_first_use():
+    assert len(claimcheck.__all__) == 12
+    for name in claimcheck.__all__:
+        assert getattr(claimcheck, name) is not None, name
+
+
+@pytest.mark.parametrize("kind", ["figures", "numbers", "sentences", "claims"])
+def test_the_examples_bookkeeping_is_complete(kind):
+    text, why = CHAPTER.text_or_none()
+    assert text is not None, why
+    assert claimcheck.bookkeeping(CHAPTER, text)[kind] == []
+
+
+def test_the_rederivation_agrees_with_the_examples_committed_verdicts(capsys):
+    assert main(["rederive", "--text", "examples.running_mean.chapter"]) == 0
+    assert "agrees with the figure records" in capsys.readouterr().out
+
+
+def test_the_report_of_the_committed_verdicts_is_written_with_its_chapter_view(tmp_path, capsys):
+    assert main(["report", "--text", "examples.running_mean.chapter", f"--report-dir={tmp_path}"]) == 0
+    assert {"claims.md", "index.html", "chapter.html", "chapter.md", "errata.md"} <= {p.name for p in tmp_path.iterdir()}
+    assert "(committed verdicts only)" in capsys.readouterr().out
+
+
+def test_a_save_of_a_bad_run_report_is_a_named_error(tmp_path, capsys):
+    (tmp_path / "claims.json").write_text('{"claims": [')
+    assert main(["save", "--text", "examples.running_mean.chapter", f"--report-dir={tmp_path}"]) == 2
+    assert "claims.json: not valid JSON" in capsys.readouterr().err
+
+
+def test_a_text_without_a_chapter_is_named():
+    with pytest.raises(SystemExit, match="holds no Chapter named CHAPTER"):
+        main(["rederive", "--text", "examples.running_mean.tables"])
+
+
+def test_the_store_refuses_a_key_twice_links_and_an_endless_wait(tmp_path, monkeypatch):
+    (tmp_path / "f.json").write_text('{"a": 1, "a": 2}')
+    with pytest.raises(EvidenceError, match="the key 'a' stands twice"):
+        read_json(tmp_path / "f.json")
+    (tmp_path / "badges").symlink_to(CHAPTER.root)
+    assert link_in(tmp_path).startswith("badges -> ")
+    monkeypatch.setenv("ATTENTION_CLAIMS_LOCK_WAIT", "inf")
+    with pytest.raises(Exception, match="not a number of seconds from 0 to 86400"):
+        lock_wait_seconds()
+
+
+def test_a_run_of_the_examples_tests_is_reported_and_its_refuted_figure_named(pytester, tmp_path):
+    shutil.copy(CHAPTER.root / "test_running_mean.py", pytester.path / "test_running_mean.py")
+    pytester.makeini("[pytest]\n")
+    result = pytester.runpytest_inprocess("-p", "claimcheck.plugin", "-p", "examples.running_mean.chapter",
+                                          "-m", "fast", f"--report-dir={tmp_path}", "-p", "no:cacheprovider")
+    assert result.ret == 0
+    report = json.loads((tmp_path / "claims.json").read_text())
+    assert {c["id"]: c["verdict"] for c in report["claims"]}["mean.squares"] == "refuted"
