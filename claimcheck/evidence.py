@@ -89,8 +89,9 @@ def encode(rec: FigureRecord) -> dict:
     """The one encoder: a figure record as the file's JSON object, every field (its runs as
     objects), `reading` only where it keeps one."""
     out = asdict(rec)
-    if rec.reading is None:
-        del out["reading"]
+    for name in ("reading", "shown"):
+        if out[name] is None:
+            del out[name]
     return out
 
 
