@@ -45,7 +45,7 @@ def main(argv=None) -> int:
     attached = replace(rec, reading=reading)
     attached = replace(attached, verdict=figure_evidence.redecide(CHAPTER, attached).verdict)
     records = [attached if r is rec else r for r in records]
-    path.write_text(figure_evidence.dumps(records, CHAPTER, figure_evidence.run_files_beside(path)))
+    path.write_text(figure_evidence.dumps(CHAPTER, records))
     print(f"{a.key}: {attached.verdict}: {figure_evidence.redecide(CHAPTER, attached).why}")
     return 0
 

@@ -1,29 +1,29 @@
-"""Rewrite a text's committed evidence in today's format, each measured value stored once.
+"""Rewrite a text's committed evidence in today's format, each value stored once.
 
-  python -m claims.convert [--results DIR] [--check]   (this project's command: claims/convert.py)
+  python -m claims.convert [--results DIR] [--check] [--redecide]   (this project's command: claims/convert.py)
 
-Reads results/verdicts.json in either format (claimcheck/verdict_file.py: schema 1, whose
-claims carried copies of their records and of the figure table, or 2), results/figures.json and
-the text's run records, and writes them back through their codecs: verdicts.json as claims of ID,
-verdict and tests whose values refer to their figure records by key, a test record's copy of a
-chapter table dropped (`table`, or a field named for a figure holding its printed value), and each run record's metrics once (the text's `RunRecords.dump`).
-It proves before it writes that nothing a reader sees moved: every claim's and every test's
-verdict, every figure record's, and every expanded record field but the dropped copies; a
-difference is an error and nothing is written.  Idempotent: a second run writes nothing.  It is
-run again after a merge brings evidence in the old format (new seeds committed elsewhere).
-Exit 0 (written, or already converted), 1 (--check: not converted yet), 2 (a file it cannot read,
-or a conversion that would move a verdict).
+Reads results/verdicts.json, results/figures.json and the text's run records and writes them back
+through their codecs (claimcheck/verdict_file.py texts, the text's `RunRecords.dump`).  Schema 2
+(the $-reference codec, claimcheck/schema2.py) is read for the last conversion to schema 3: each
+test's record moves into its figure record's `shown`, and verdicts.json becomes an index holding no
+value.  It proves before it writes that nothing a reader sees moved: every claim's and test's
+verdict, every figure record, every test's record field by field; a difference is an error and
+nothing is written.  Idempotent: a second run writes nothing.  `--redecide` decides every record of
+an older rule version again under today's rules.  Exit 0 (written, or already converted), 1
+(--check: not converted yet), 2 (a file it cannot read, or a conversion that would move something).
 """
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from dataclasses import replace
+import tempfile
+from collections.abc import Mapping
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from claimcheck import evidence, verdict_file
+from claimcheck import evidence, schema2, verdict_file
 from claimcheck.files import SaveError, Transaction, recover
 from claimcheck.records import ClaimVerdict
 from claimcheck.store import EvidenceError, read_json, save_lock
@@ -33,70 +33,84 @@ from claimcheck.versions import RULE_VERSIONS, is_current, rule_id
 if TYPE_CHECKING:
     from claimcheck.chapter import Chapter
 
-COPIES = ("table",)     # fields of a test record that copied a chapter table (the figure table has it)
 
-
-def _copy_of_table(chapter: Chapter, claim: str, field: str, value) -> bool:
-    """A test record's field that copies the figure table: `table`, or a field named for a figure
-    of the claim's section ("prenorm_warmup" of norm: norm.prenorm_warmup) holding its value."""
-    if field in COPIES:
-        return True
-    entry = chapter.figures.get(f"{claim.partition('.')[0]}.{field}")
-    return entry is not None and isinstance(value, (int, float)) and not isinstance(value, bool) \
-        and value == entry.value
+class ConversionError(ValueError):
+    """A conversion that would change what a reader sees: names the file, the claim and what moved."""
 
 
 def _json(x) -> str:
     return json.dumps(x, sort_keys=True, default=str)
 
 
-class ConversionError(ValueError):
-    """A conversion that would change what a reader sees: names the file, the claim and what moved."""
-
-
-def _without_copies(chapter: Chapter, claims: list[ClaimVerdict]) -> list[ClaimVerdict]:
-    """The claims with no record copying the figure table, each verdict as its tests then give it."""
-    def strip(cid, records):
-        return [{k: v for k, v in r.items() if not _copy_of_table(chapter, cid, k, v)} if isinstance(r, dict) else r
-                for r in records]
-    out = []
-    for c in claims:
-        tests = [replace(t, records=strip(c.id, t.records)) for t in c.tests]
-        out.append(ClaimVerdict(c.id, verdict_file.verdict_of(chapter, c.id, tests), tests))
-    return out
-
-
 def verdict_counts(claims: list[ClaimVerdict]) -> dict:
-    """{claim: (verdict, {test key: outcome})} of verdicts as read (claimcheck/verdict_file.py load)."""
+    """{claim: (verdict, {test key: outcome})} of verdicts as read."""
     return {c.id: (c.verdict, {t.key: t.outcome for t in c.tests}) for c in claims}
 
 
-def convert(chapter: Chapter, results_dir: Path) -> dict[str, str]:
+def _moved(before: list[ClaimVerdict], after: list[ClaimVerdict], figures_before, figures_after) -> list[str]:
+    """What a reader would see differently after the conversion (a test's runs, which it now takes
+    from its figure record, aside where it named none)."""
+    out = [f"claim {c.id}: {c.verdict} -> {d.verdict}" for c, d in zip(before, after) if c.verdict != d.verdict]
+    if [c.id for c in before] != [c.id for c in after]:
+        out.append("the claims differ")
+    for c, d in zip(before, after):
+        for t, u in zip(c.tests, d.tests):
+            was, now = asdict(t), asdict(u)
+            if t.runs is None:
+                was.pop("runs"), now.pop("runs")
+            # a record's fields in claim.record's order (shown.py): each field's value, its order within, alike
+            was["records"], now["records"] = ([sorted((k, json.dumps(v)) for k, v in r.items()) for r in x["records"]]
+                                              for x in (was, now))
+            diff = [k for k in was if _json(was[k]) != _json(now[k])]
+            out += [f"claim {c.id}: test {t.key}: {k}" for k in diff]
+        if len(c.tests) != len(d.tests):
+            out.append(f"claim {c.id}: its tests differ")
+    plain = [dict(asdict(r), shown=None) for r in figures_before]
+    out += [f"figure record {r['key']}" for r, s in zip(plain, [dict(asdict(r), shown=None) for r in figures_after])
+            if _json(r) != _json(s)]
+    return out
+
+
+def _read_back(chapter: Chapter, results_dir: Path, texts: dict[str, str]):
+    """The claims and figure records as today's readers read `texts` beside `results_dir`'s run records."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, text in texts.items():
+            (Path(tmp) / name).write_text(text)
+        run_file = lambda group: results_dir / f"{group}.json"
+        figures = evidence.load(chapter, Path(tmp) / evidence.NAME, run_file)
+        return verdict_file.load(chapter, Path(tmp) / verdict_file.NAME, figures), figures
+
+
+def _without(c: ClaimVerdict, dropped) -> ClaimVerdict:
+    return replace(c, tests=[replace(t, records=[{k: v for k, v in r.items() if k not in dropped} for r in t.records])
+                             for t in c.tests])
+
+
+def convert(chapter: Chapter, results_dir: Path, dropped: Mapping[str, str] | None = None) -> dict[str, str]:
     """{file name: its converted text} for the files that change (empty when already converted).
-    ConversionError where the conversion would move a verdict or change an expanded value."""
+    ConversionError where the conversion would move a verdict or change what a reader reads.
+    `dropped`: fields of a test's record the last conversion leaves out, each with why (a value
+    derived from other records, or stored in another file), named by the text."""
     results_dir = Path(results_dir)
-    figures_path = results_dir / evidence.NAME
-    records = evidence.load(chapter, figures_path) if figures_path.exists() else []
+    figures_path, verdicts_path = results_dir / evidence.NAME, results_dir / verdict_file.NAME
     out = {}
-    if records:
-        text = evidence.dumps(records, chapter, evidence.run_files_beside(figures_path))   # run metrics referred to
-        if figures_path.read_text() != text:
-            out[figures_path.name] = text
-    verdicts_path = results_dir / verdict_file.NAME
-    if verdicts_path.exists():
-        before = _without_copies(chapter, verdict_file.load(chapter, verdicts_path, records))
-        stored = {c["id"]: c.get("verdict") for c in read_json(verdicts_path, "committed verdicts")["claims"]}
-        moved = [f"claim {c.id}: stored {stored[c.id]!r}, its tests give {c.verdict!r}"
-                 for c in before if stored.get(c.id) != c.verdict]
+    if verdicts_path.exists() and read_json(verdicts_path, "committed verdicts").get("schema") == schema2.SCHEMA:
+        figures = schema2.load_figures(chapter, figures_path)
+        claims = [_without(c, dropped or {}) for c in schema2.load(chapter, verdicts_path, figures)]
+    elif verdicts_path.exists():
+        figures = evidence.load(chapter, figures_path)
+        claims = verdict_file.load(chapter, verdicts_path, figures)
+    else:
+        figures, claims = (evidence.load(chapter, figures_path) if figures_path.exists() else []), []
+    if figures or claims:
+        texts = verdict_file.texts(chapter, claims, figures, lambda group: results_dir / f"{group}.json")
+        if not claims:
+            texts = {evidence.NAME: texts[evidence.NAME]}
+        after, figures_after = _read_back(chapter, results_dir, texts) if claims else ([], figures)
+        moved = _moved(claims, after, figures, figures_after)
         if moved:
-            raise ConversionError(f"{verdicts_path}: " + "; ".join(moved))
-        text = verdict_file.dumps(chapter, before, records, evidence.run_files_beside(verdicts_path))
-        after = [verdict_file.plain(c) for c in verdict_file.expanded(chapter, json.loads(text), verdicts_path, records)]
-        if _json(after) != _json([verdict_file.plain(c) for c in before]):
-            changed = [c.id for c, d in zip(before, after) if _json(verdict_file.plain(c)) != _json(d)]
-            raise ConversionError(f"{verdicts_path}: converted, claims {', '.join(changed)} would read differently")
-        if verdicts_path.read_text() != text:
-            out[verdicts_path.name] = text
+            raise ConversionError(f"{verdicts_path}: converted, a reader would see differently: " + "; ".join(moved[:20]))
+        out.update({name: text for name, text in texts.items() if (results_dir / name).read_text() != text})
     for group in chapter.run_records.groups:
         path = results_dir / f"{group}.json"
         if path.exists() and chapter.run_records.dump is not None:
@@ -159,9 +173,7 @@ def redecide(chapter: Chapter, results_dir: Path) -> tuple[dict[str, str], list[
         if verdict != c.verdict:
             moved.append((f"claim {c.id}", c.verdict, verdict))
         out_claims.append(ClaimVerdict(c.id, verdict, tests))
-    run_file = evidence.run_files_beside(figures_path)
-    texts = {figures_path.name: evidence.dumps(now, chapter, run_file),
-             verdicts_path.name: verdict_file.dumps(chapter, out_claims, now, run_file)}
+    texts = verdict_file.texts(chapter, out_claims, now, lambda group: results_dir / f"{group}.json")
     return {name: text for name, text in texts.items() if (results_dir / name).read_text() != text}, moved
 
 
@@ -169,7 +181,8 @@ def _tolerance(d) -> str:
     return f"today's rule (claimcheck/versions.py): {d.tolerance:.4g}"
 
 
-def main(chapter: Chapter, argv=None, prog: str = "python -m claims.convert") -> int:
+def main(chapter: Chapter, argv=None, prog: str = "python -m claims.convert", dropped: Mapping[str, str] | None = None
+         ) -> int:
     p = argparse.ArgumentParser(prog=prog, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--results", default=str(Path(chapter.root) / "results"), help="the results folder to convert")
     p.add_argument("--check", action="store_true", help="write nothing; exit 1 if a file is not converted yet")
@@ -186,7 +199,7 @@ def main(chapter: Chapter, argv=None, prog: str = "python -m claims.convert") ->
                 for key, was, is_ in moved:
                     print(f"  MOVED {key}: {was} -> {is_}")
             else:
-                changes = convert(chapter, results_dir)
+                changes = convert(chapter, results_dir, dropped)
             if a.check or not changes:
                 print(f"{results_dir}: " + (f"not converted yet: {', '.join(sorted(changes))}" if changes
                                             else "already in today's format"))

@@ -3,7 +3,8 @@
 A run a figure record names (`RunRef`), a declared reading's measurement (`Reading`), a figure
 record of results/figures.json (`FigureRecord`: the measurement, its decision and the test's display
 of it), a test's outcome (`TestOutcome`) and a claim's verdict (`ClaimVerdict`) of
-results/verdicts.json, and a run record of results/<group>.json (`RunRecord`).  Each is a frozen
+results/verdicts.json as the report reads them, the index's entries of them as that file holds them
+(`ClaimEntry`, `TestEntry`), and a run record of results/<group>.json (`RunRecord`).  Each is a frozen
 pydantic dataclass: typed from the file to the arithmetic, compared, copied (`dataclasses.replace`)
 and encoded (`dataclasses.asdict`) as a dataclass.  `check(kind, value, where)` validates a JSON
 object as one and turns pydantic's first complaint into a `RecordFieldError` naming the file, the
@@ -115,6 +116,33 @@ class ClaimVerdict:
     id: StrictStr
     verdict: StrictStr
     tests: list[TestOutcome]
+
+
+@dataclass(frozen=True, config=CONFIG)
+class TestEntry:
+    """A test in results/verdicts.json, the index: what it measured (`key`: its figure records'
+    keys), its outcome and the provenance its figure records do not hold.  Its device and torch
+    are its figure record's, named here only where they differ."""
+    __test__ = False
+    nodeid: StrictStr
+    key: StrictStr
+    outcome: StrictStr
+    reason: StrictStr = ""
+    tier: Str = None
+    seconds: Number | None = None
+    timestamp: Str = None
+    python: Str = None
+    source: Str = None
+    device: Str = None
+    torch: Str = None
+
+
+@dataclass(frozen=True, config=CONFIG)
+class ClaimEntry:
+    """A claim in results/verdicts.json: its ID, its verdict and its tests."""
+    id: StrictStr
+    verdict: StrictStr
+    tests: list[TestEntry]
 
 
 @dataclass(frozen=True, config=CONFIG)

@@ -34,21 +34,19 @@ from claimcheck.evidence import (
     FigureEvidenceError,
     RecordError,
     as_test,
-    changed_runs,
     file_of,
     from_test,
     load,
     outcome_of,
     printed_now,
     redecide,
-    run_files_beside,
     stale,
 )
 from claimcheck.files import SaveError
 from claimcheck.records import ClaimVerdict, FigureRecord
-from claimcheck.run_refs import RunIndex
+from claimcheck.run_refs import RunIndex, files_beside
 from claimcheck.store import EvidenceError, check_file, reading
-from claimcheck.verdicts import COMMITTED_TIERS, FIGURE_VERDICTS, only_readings, record_key
+from claimcheck.verdicts import COMMITTED_TIERS, FIGURE_VERDICTS, only_readings
 
 if TYPE_CHECKING:
     from claimcheck.chapter import Chapter
@@ -95,11 +93,10 @@ def against_verdicts(chapter: Chapter, records: list[FigureRecord], verdicts: li
         for t in c.tests:
             if t.outcome not in FIGURE_VERDICTS or t.tier not in COMMITTED_TIERS:
                 continue
-            keys = [record_key(chapter, rec, c.id) for rec in t.records]
+            keys = str(t.key).split(verdict_file.SEPARATOR)
             carried.update(keys)
             missing = [k for k in keys if k not in by_key]
-            missing += [f"{k} (a value it refers to)" for k in verdict_file.dangling(t.records)]
-            if missing or not keys:
+            if missing:
                 out.append(f"{c.id} {t.key}: {t.outcome} in verdicts.json, but no figure record "
                            f"{', '.join(missing) or 'at all'}")
                 continue
@@ -181,10 +178,8 @@ def refusals(chapter: Chapter, results_dir: Path) -> list[str]:
     out += [f"{evidence}: {key}: printed {was} when decided, {now} in the figure table now"
             for key, was, now in result["changed"]]
     out += [f"{verdicts_path}: {line}" for line in (against_verdicts(chapter, records, verdicts) if verdicts is not None else [])]
-    runs = RunIndex(chapter, run_files_beside(evidence))
+    runs = RunIndex(chapter, files_beside(evidence))
     out += [line for rec in records for line in chapter.run_records.check(rec, runs)]
-    out += [f"{evidence}: {line}" for line in changed_runs(chapter, evidence)]
-    out += [f"{verdicts_path}: {line}" for line in verdict_file.changed_runs(chapter, verdicts_path, records, runs)]
     return out
 
 
@@ -208,12 +203,8 @@ def main(chapter: Chapter, argv=None, prog: str = "python -m claims.rederive") -
         print(f"{a.evidence}: no figure records: nothing to decide again", file=sys.stderr)
         return 1
     result = compare(chapter, records, Path(a.evidence))
-    runs = RunIndex(chapter, run_files_beside(Path(a.evidence)))
+    runs = RunIndex(chapter, files_beside(Path(a.evidence)))
     result["runs"] = [line for rec in records for line in chapter.run_records.check(rec, runs)]
-    result["runs"] += changed_runs(chapter, Path(a.evidence))      # a run recorded over since it was measured
-    if verdicts is not None:                                       # ... or since a test showed its metrics
-        result["runs"] += [f"{verdicts_path}: {line}"
-                           for line in verdict_file.changed_runs(chapter, verdicts_path, records, runs)]
     if result["errors"]:
         print(f"{len(result['errors'])} record(s) cannot be decided (no rule code or figure table entry decides "
               "them as they stand):", file=sys.stderr)
