@@ -3,14 +3,14 @@
   python -m claims.convert [--results DIR] [--check] [--redecide]   (this project's command: claims/convert.py)
 
 Reads results/verdicts.json, results/figures.json and the text's run records and writes them back
-through their codecs (claimcheck/verdict_file.py texts, the text's `RunRecords.dump`).  Schema 2
-(the $-reference codec, claimcheck/schema2.py) is read for the last conversion to schema 3: each
-test's record moves into its figure record's `shown`, and verdicts.json becomes an index holding no
-value.  It proves before it writes that nothing a reader sees moved: every claim's and test's
-verdict, every figure record, every test's record field by field; a difference is an error and
-nothing is written.  Idempotent: a second run writes nothing.  `--redecide` decides every record of
-an older rule version again under today's rules.  Exit 0 (written, or already converted), 1
-(--check: not converted yet), 2 (a file it cannot read, or a conversion that would move something).
+through their codecs (claimcheck/verdict_file.py texts, the text's `RunRecords.dump`), proving
+before it writes that nothing a reader sees moved: every claim's and test's verdict, every figure
+record, every test's record field by field; a difference is an error and nothing is written.
+Idempotent: a second run writes nothing.  `--redecide` decides every record of an older rule
+version again under today's rules.  Exit 0 (written, or already in today's format), 1 (--check:
+not yet), 2 (a file it cannot read, or a rewrite that would move something).  The last
+conversion of an older format (schema 2, the $-reference codec, 2026-12-07) is in the history
+(claimcheck/schema2.py, deleted after it).
 """
 from __future__ import annotations
 
@@ -18,12 +18,11 @@ import argparse
 import json
 import sys
 import tempfile
-from collections.abc import Mapping
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from claimcheck import evidence, schema2, verdict_file
+from claimcheck import evidence, verdict_file
 from claimcheck.files import SaveError, Transaction, recover
 from claimcheck.records import ClaimVerdict
 from claimcheck.store import EvidenceError, read_json, save_lock
@@ -81,25 +80,20 @@ def _read_back(chapter: Chapter, results_dir: Path, texts: dict[str, str]):
         return verdict_file.load(chapter, Path(tmp) / verdict_file.NAME, figures), figures
 
 
-def _without(c: ClaimVerdict, dropped) -> ClaimVerdict:
-    return replace(c, tests=[replace(t, records=[{k: v for k, v in r.items() if k not in dropped} for r in t.records])
-                             for t in c.tests])
-
-
-def convert(chapter: Chapter, results_dir: Path, dropped: Mapping[str, str] | None = None) -> dict[str, str]:
-    """{file name: its converted text} for the files that change (empty when already converted).
-    ConversionError where the conversion would move a verdict or change what a reader reads.
-    `dropped`: fields of a test's record the last conversion leaves out, each with why (a value
-    derived from other records, or stored in another file), named by the text."""
+def convert(chapter: Chapter, results_dir: Path) -> dict[str, str]:
+    """{file name: its text in today's format} for the files that change (empty when already in it).
+    ConversionError where the rewrite would move a verdict or change what a reader reads."""
     results_dir = Path(results_dir)
     figures_path, verdicts_path = results_dir / evidence.NAME, results_dir / verdict_file.NAME
     out = {}
-    if verdicts_path.exists() and read_json(verdicts_path, "committed verdicts").get("schema") == schema2.SCHEMA:
-        figures = schema2.load_figures(chapter, figures_path)
-        claims = [_without(c, dropped or {}) for c in schema2.load(chapter, verdicts_path, figures)]
-    elif verdicts_path.exists():
+    if verdicts_path.exists():
         figures = evidence.load(chapter, figures_path)
         claims = verdict_file.load(chapter, verdicts_path, figures)
+        stored = {c["id"]: c["verdict"] for c in read_json(verdicts_path, "committed verdicts")["claims"]}
+        moved = [f"claim {c.id}: stored {stored[c.id]!r}, its tests give {c.verdict!r}" for c in claims
+                 if stored[c.id] != c.verdict]
+        if moved:
+            raise ConversionError(f"{verdicts_path}: " + "; ".join(moved))
     else:
         figures, claims = (evidence.load(chapter, figures_path) if figures_path.exists() else []), []
     if figures or claims:
@@ -181,8 +175,7 @@ def _tolerance(d) -> str:
     return f"today's rule (claimcheck/versions.py): {d.tolerance:.4g}"
 
 
-def main(chapter: Chapter, argv=None, prog: str = "python -m claims.convert", dropped: Mapping[str, str] | None = None
-         ) -> int:
+def main(chapter: Chapter, argv=None, prog: str = "python -m claims.convert") -> int:
     p = argparse.ArgumentParser(prog=prog, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--results", default=str(Path(chapter.root) / "results"), help="the results folder to convert")
     p.add_argument("--check", action="store_true", help="write nothing; exit 1 if a file is not converted yet")
@@ -199,7 +192,7 @@ def main(chapter: Chapter, argv=None, prog: str = "python -m claims.convert", dr
                 for key, was, is_ in moved:
                     print(f"  MOVED {key}: {was} -> {is_}")
             else:
-                changes = convert(chapter, results_dir, dropped)
+                changes = convert(chapter, results_dir)
             if a.check or not changes:
                 print(f"{results_dir}: " + (f"not converted yet: {', '.join(sorted(changes))}" if changes
                                             else "already in today's format"))

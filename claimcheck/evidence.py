@@ -68,7 +68,7 @@ class FigureEvidenceError(ValueError):
     """results/figures.json (or a record in it) is not what it should be; names the file, the record and the field."""
 
 
-def decode(chapter: Chapter, obj, where: str, index: RunIndex) -> FigureRecord:
+def decode(chapter: Chapter, obj, where: str = "a figure record", index: RunIndex | None = None) -> FigureRecord:
     """The one decoder: one record of the file as a FigureRecord, its run references read
     (claimcheck/run_refs.py), every field checked (claimcheck/records.py), what its test showed
     read back (claimcheck/shown.py); FigureEvidenceError naming `where` and the first field it
@@ -99,7 +99,7 @@ def _sorted(x):
         if isinstance(x, list) else x
 
 
-def encode(chapter: Chapter, rec: FigureRecord, index: RunIndex) -> dict:
+def encode(chapter: Chapter, rec: FigureRecord, index: RunIndex | None = None) -> dict:
     """The one encoder: a figure record as the file's JSON object, its fields in sorted order, a
     value per seed that is its run's metric as a reference to it, `reading` only where it keeps
     one, and what its test showed as claimcheck/shown.py stores it (in the order the test showed it)."""
@@ -141,8 +141,9 @@ def load(chapter: Chapter, path: Path | None = None, run_file: RunFile | None = 
 
 def dumps(chapter: Chapter, records: list[FigureRecord], run_file: RunFile | None = None) -> str:
     """The file's text: records (each as `encode` writes it, against the run records `run_file`
-    gives, by default the text's results/) sorted by key, one stable layout (a diff shows what changed)."""
-    index = RunIndex(chapter, run_file or files_beside(file_of(chapter)))
+    gives: without them, a run's metric stays a number) sorted by key, one stable layout (a diff
+    shows what changed)."""
+    index = RunIndex(chapter, run_file) if run_file is not None else None
     objects = [encode(chapter, r, index) for r in sorted(records, key=lambda r: r.key)]
     return json.dumps({"schema": SCHEMA, "records": objects}, indent=1) + "\n"
 

@@ -102,10 +102,12 @@ class Runs:
     """One figure record's runs (its `runs`, RunRefs or their objects), found in the index: what its
     references resolve against."""
 
-    def __init__(self, chapter: Chapter, named: list, index: RunIndex):
+    def __init__(self, chapter: Chapter, named: list, index: RunIndex | None):
         self.chapter, self.named, self.index = chapter, list(named or []), index
 
     def _found(self, field: str, recipe, seed=None) -> list[tuple[dict, RunRecord]]:
+        if self.index is None:
+            raise RefError(field, "refers to a run, but no run records were given to read it from")
         out = []
         for r in self.named:
             r = asdict(r) if is_dataclass(r) else r
@@ -167,7 +169,7 @@ def refer(chapter: Chapter, measurement, measured, runs: Runs):
     same number).  Only the record's own runs, and only the metrics its measurement's values may
     be (the text's `run_records.metrics`)."""
     names = chapter.run_records.metrics.get(str(measurement).partition("/")[0], ())
-    if not names or not isinstance(measured, dict):
+    if not names or not isinstance(measured, dict) or runs.index is None:
         return measured
     try:
         found = [(r, runs.index.run(r)) for r in runs.named]

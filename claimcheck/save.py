@@ -43,7 +43,8 @@ def load_verdicts(chapter: Chapter, path: Path, figures: list[FigureRecord] | No
     `run_file` gives, by default the files beside it): EvidenceError names the file, the claim and
     test, and the field."""
     path = Path(path)
-    if figures is None and path.exists():
+    beside = path.with_name(figure_evidence.NAME)
+    if figures is None and path.exists() and (beside.exists() or beside.is_symlink()):
         try:
             figures = figure_evidence.load(chapter, path.with_name(figure_evidence.NAME), run_file)
         except figure_evidence.FigureEvidenceError as e:
@@ -146,11 +147,13 @@ def _as_committed(chapter: Chapter, c: dict, prev: ClaimVerdict | None) -> Claim
     return ClaimVerdict(c["id"], verdict_file.verdict_of(chapter, c["id"], tests), tests)
 
 
-def _kept_figures(chapter: Chapter, results_dir: Path, saved, fresh: dict, decided: dict) -> list[FigureRecord]:
+def _kept_figures(chapter: Chapter, results_dir: Path, saved, fresh: dict, decided: dict
+                  ) -> tuple[list[FigureRecord], bool]:
     """The figure records results/figures.json keeps: those of every test this run decided and saves
     (claimcheck/evidence.py from_test), each replacing the committed record of its key, and the
     other committed records of the tests kept (`decided`: the records of the readings, decided
-    once already).  Written with verdicts.json, in the same transaction (claimcheck/verdict_file.py texts)."""
+    once already), and whether they differ from the committed ones.  Written with verdicts.json, in
+    the same transaction (claimcheck/verdict_file.py texts)."""
     path = results_dir / figure_evidence.NAME
     try:
         records = {r.key: r for r in figure_evidence.load(chapter, path)} if path.exists() else {}
@@ -174,7 +177,8 @@ def _kept_figures(chapter: Chapter, results_dir: Path, saved, fresh: dict, decid
                     if _measured_nothing(mine, meta):
                         r = _provenance(chapter, r, before.get(r.key), results_dir)
                     records[r.key] = r
-    return [r for k, r in records.items() if k in kept]   # a replaced test's old records go with it
+    records = {k: r for k, r in records.items() if k in kept}     # a replaced test's old records go with it
+    return list(records.values()), records != before
 
 
 def _run_files(tx: Transaction):
@@ -257,12 +261,14 @@ def save_run(chapter: Chapter, fresh: dict, evidence, results_dir: Path, replace
         try:
             # the text's evidence first (its run records among it): the figure records refer to those runs
             carried = evidence.save(tx, held)
-            records = _kept_figures(chapter, Path(results_dir), kept.values(), fresh, decided)
+            records, changed = _kept_figures(chapter, Path(results_dir), kept.values(), fresh, decided)
             new = [_without_decisions(c) for c in sorted(kept.values(), key=lambda c: c.id)]
-            # both files from the one writer: each test's record stored in its figure record, the index beside
+            # both files from the one writer: each test's record stored in its figure record, the index
+            # beside; a save that changes nothing writes nothing
+            changed = changed or new != sorted(committed, key=lambda c: c.id)
             for name, text in verdict_file.texts(chapter, new, records, _run_files(tx)).items():
                 was = Path(results_dir) / name
-                if was.exists() and was.read_text() == text:
+                if not changed or (was.exists() and was.read_text() == text):
                     lines.append(f"{name}: unchanged")
                 else:
                     tx.stage(name, text)

@@ -19,9 +19,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from claimcheck import evidence
-from claimcheck.records import ClaimEntry, ClaimVerdict, FigureRecord, RecordFieldError, TestOutcome, check
+from claimcheck.records import (
+    ClaimEntry,
+    ClaimVerdict,
+    FigureRecord,
+    RecordFieldError,
+    TestEntry,
+    TestOutcome,
+    check,
+)
 from claimcheck.run_refs import RunFile
-from claimcheck.store import EvidenceError, read_json
+from claimcheck.store import EvidenceError, read_json, shown
 from claimcheck.verdicts import outcome_object, record_key, summarise_claim
 
 if TYPE_CHECKING:
@@ -47,16 +55,22 @@ def load(chapter: Chapter, path: Path, figures: list[FigureRecord] | None = None
         raise EvidenceError(f"{path}: not committed verdicts of schema {SCHEMA} (an object of 'schema' and a list "
                             f"'claims'{'; keys ' + str(sorted(data)) if isinstance(data, dict) else ''})")
     if figures is None:
-        figures = evidence.load(chapter, path.with_name(evidence.NAME))
+        beside = path.with_name(evidence.NAME)
+        figures = evidence.load(chapter, beside) if beside.exists() or beside.is_symlink() else []
     by_key = {r.key: r for r in figures}
     out = []
     for i, c in enumerate(data["claims"]):
         where = f"{path}: claim {i}" + (f" ({c.get('id')})" if isinstance(c, dict) else "")
-        entry = check(ClaimEntry, c, where)
+        entry = check(ClaimEntry, {**c, "tests": []} if isinstance(c, dict) else c, where)
         if entry.id not in chapter.claims:
             raise RecordFieldError(where, "id", f"{entry.id!r} is not a claim of {chapter.named('claims')}")
-        tests = [_test(t, [by_key.get(k) for k in t.key.split(SEPARATOR)], f"{path}: claim {entry.id}: test {j} ({t.key})",
-                       dangling) for j, t in enumerate(entry.tests)]
+        if not isinstance(c.get("tests"), list):
+            raise RecordFieldError(where, "tests", f"is {shown(c.get('tests'))}, not a list")
+        tests = []
+        for j, obj in enumerate(c["tests"]):
+            at = f"{path}: claim {entry.id}: test {j}" + (f" ({obj.get('key')})" if isinstance(obj, dict) else "")
+            t = check(TestEntry, obj, at)
+            tests.append(_test(t, [by_key.get(k) for k in t.key.split(SEPARATOR)], at, dangling))
         out.append(ClaimVerdict(entry.id, verdict_of(chapter, entry.id, tests), tests))
     return out
 

@@ -123,7 +123,7 @@ def _save_and_die(ev_root, results_dir, kill_at, count=None):
 def _start(base: Path) -> Evidence:
     """results/ with a committed plot and verdicts, and a run that saves over the plot and adds two files."""
     (base / "results").mkdir(parents=True)
-    atomic_write(base / "results" / "verdicts.json", json.dumps({"claims": []}))
+    atomic_write(base / "results" / "verdicts.json", json.dumps({"schema": 3, "claims": []}))
     atomic_write(base / "results" / "norm.png", b"old" * 1000)
     return _run_dir(base, "run", "norm.postnorm_diverges",
                     {"norm.png": b"new" * 200_000, "norm_table.md": b"t" * 10, "readings.txt": b"r"})

@@ -63,7 +63,7 @@ def _box(tmp_path: Path) -> Path:
     (box / "results").mkdir(parents=True)
     (box / "outside").mkdir()
     (box / "outside" / "v1.txt").write_text("outside, untouched")
-    atomic_write(box / "results" / "verdicts.json", json.dumps({"claims": []}))
+    atomic_write(box / "results" / "verdicts.json", json.dumps({"schema": 3, "claims": []}))
     atomic_write(box / "results" / "norm.json", json.dumps({"group": "norm", "runs": [_record("prenorm", 0, 50.0)]}))
     atomic_write(box / "results" / "readings.json", json.dumps({f"reading {i}": {"what": "w", "cpu": {"value": i}} for i in range(10)}))
     atomic_write(box / "results" / "norm.png", b"committed plot")
