@@ -1,118 +1,35 @@
-"""Rewrite a text's committed evidence in today's format, each value stored once.
+"""Decide the committed figure records of an older rule version again under today's rules.
 
-  python -m claims.convert [--results DIR] [--check] [--redecide]   (this project's command: claims/convert.py)
+  python -m claims.convert [--results DIR] [--check]   (this project's command: claims/convert.py)
 
-Reads results/verdicts.json, results/figures.json and the text's run records and writes them back
-through their codecs (claimcheck/verdict_file.py texts, the text's `RunRecords.dump`), proving
-before it writes that nothing a reader sees moved: every claim's and test's verdict, every figure
-record, every test's record field by field; a difference is an error and nothing is written.
-Idempotent: a second run writes nothing.  `--redecide` decides every record of an older rule
-version again under today's rules.  Exit 0 (written, or already in today's format), 1 (--check:
-not yet), 2 (a file it cannot read, or a rewrite that would move something).  The last
-conversion of an older format (schema 2, the $-reference codec, 2026-12-07) is in the history
-(claimcheck/schema2.py, deleted after it).
+A rule changes (claimcheck/versions.py RULE_VERSIONS); the records it decided need no new
+measurement, only a new decision: every record decided under an older version of the rule the
+figure table now decides it by (and measured under its measurement's current version) is decided
+again from its measured values, and written with today's rule ID and verdict; the tests that show
+it take the outcome their records now give, with the decision's words as their reason, and each
+claim the verdict its tests give (a claim that moves is listed).  Both files are written by their
+one writer (claimcheck/verdict_file.py texts), in one transaction; run again, it writes nothing.
+Exit 0 (written, or nothing to decide again), 1 (--check: something to decide again), 2 (a file it
+cannot read).  The last conversion of an older format (schema 2, the $-reference codec, to the
+index and the figure records' `shown`, 2026-12-07) is in the history (claimcheck/schema2.py).
 """
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-import tempfile
-from dataclasses import asdict, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from claimcheck import evidence, verdict_file
 from claimcheck.files import SaveError, Transaction, recover
 from claimcheck.records import ClaimVerdict
-from claimcheck.store import EvidenceError, read_json, save_lock
+from claimcheck.store import EvidenceError, save_lock
 from claimcheck.verdicts import record_key
 from claimcheck.versions import RULE_VERSIONS, is_current, rule_id
 
 if TYPE_CHECKING:
     from claimcheck.chapter import Chapter
-
-
-class ConversionError(ValueError):
-    """A conversion that would change what a reader sees: names the file, the claim and what moved."""
-
-
-def _json(x) -> str:
-    return json.dumps(x, sort_keys=True, default=str)
-
-
-def verdict_counts(claims: list[ClaimVerdict]) -> dict:
-    """{claim: (verdict, {test key: outcome})} of verdicts as read."""
-    return {c.id: (c.verdict, {t.key: t.outcome for t in c.tests}) for c in claims}
-
-
-def _moved(before: list[ClaimVerdict], after: list[ClaimVerdict], figures_before, figures_after) -> list[str]:
-    """What a reader would see differently after the conversion (a test's runs, which it now takes
-    from its figure record, aside where it named none)."""
-    out = [f"claim {c.id}: {c.verdict} -> {d.verdict}" for c, d in zip(before, after) if c.verdict != d.verdict]
-    if [c.id for c in before] != [c.id for c in after]:
-        out.append("the claims differ")
-    for c, d in zip(before, after):
-        for t, u in zip(c.tests, d.tests):
-            was, now = asdict(t), asdict(u)
-            if t.runs is None:
-                was.pop("runs"), now.pop("runs")
-            # a record's fields in claim.record's order (shown.py): each field's value, its order within, alike
-            was["records"], now["records"] = ([sorted((k, json.dumps(v)) for k, v in r.items()) for r in x["records"]]
-                                              for x in (was, now))
-            diff = [k for k in was if _json(was[k]) != _json(now[k])]
-            out += [f"claim {c.id}: test {t.key}: {k}" for k in diff]
-        if len(c.tests) != len(d.tests):
-            out.append(f"claim {c.id}: its tests differ")
-    plain = [dict(asdict(r), shown=None) for r in figures_before]
-    out += [f"figure record {r['key']}" for r, s in zip(plain, [dict(asdict(r), shown=None) for r in figures_after])
-            if _json(r) != _json(s)]
-    return out
-
-
-def _read_back(chapter: Chapter, results_dir: Path, texts: dict[str, str]):
-    """The claims and figure records as today's readers read `texts` beside `results_dir`'s run records."""
-    with tempfile.TemporaryDirectory() as tmp:
-        for name, text in texts.items():
-            (Path(tmp) / name).write_text(text)
-        run_file = lambda group: results_dir / f"{group}.json"
-        figures = evidence.load(chapter, Path(tmp) / evidence.NAME, run_file)
-        return verdict_file.load(chapter, Path(tmp) / verdict_file.NAME, figures), figures
-
-
-def convert(chapter: Chapter, results_dir: Path) -> dict[str, str]:
-    """{file name: its text in today's format} for the files that change (empty when already in it).
-    ConversionError where the rewrite would move a verdict or change what a reader reads."""
-    results_dir = Path(results_dir)
-    figures_path, verdicts_path = results_dir / evidence.NAME, results_dir / verdict_file.NAME
-    out = {}
-    if verdicts_path.exists():
-        figures = evidence.load(chapter, figures_path)
-        claims = verdict_file.load(chapter, verdicts_path, figures)
-        stored = {c["id"]: c["verdict"] for c in read_json(verdicts_path, "committed verdicts")["claims"]}
-        moved = [f"claim {c.id}: stored {stored[c.id]!r}, its tests give {c.verdict!r}" for c in claims
-                 if stored[c.id] != c.verdict]
-        if moved:
-            raise ConversionError(f"{verdicts_path}: " + "; ".join(moved))
-    else:
-        figures, claims = (evidence.load(chapter, figures_path) if figures_path.exists() else []), []
-    if figures or claims:
-        texts = verdict_file.texts(chapter, claims, figures, lambda group: results_dir / f"{group}.json")
-        if not claims:
-            texts = {evidence.NAME: texts[evidence.NAME]}
-        after, figures_after = _read_back(chapter, results_dir, texts) if claims else ([], figures)
-        moved = _moved(claims, after, figures, figures_after)
-        if moved:
-            raise ConversionError(f"{verdicts_path}: converted, a reader would see differently: " + "; ".join(moved[:20]))
-        out.update({name: text for name, text in texts.items() if (results_dir / name).read_text() != text})
-    for group in chapter.run_records.groups:
-        path = results_dir / f"{group}.json"
-        if path.exists() and chapter.run_records.dump is not None:
-            runs = chapter.run_records.load_file(path, group)
-            text = chapter.run_records.dump(group, runs)
-            if path.read_text() != text:
-                out[path.name] = text
-    return out
 
 
 def _outdated_rule(chapter: Chapter, rec) -> bool:
@@ -177,25 +94,20 @@ def _tolerance(d) -> str:
 
 def main(chapter: Chapter, argv=None, prog: str = "python -m claims.convert") -> int:
     p = argparse.ArgumentParser(prog=prog, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--results", default=str(Path(chapter.root) / "results"), help="the results folder to convert")
-    p.add_argument("--check", action="store_true", help="write nothing; exit 1 if a file is not converted yet")
-    p.add_argument("--redecide", action="store_true",
-                   help="decide every record of an older rule version again under today's rules, and write it")
+    p.add_argument("--results", default=str(Path(chapter.root) / "results"), help="the results folder")
+    p.add_argument("--check", action="store_true", help="write nothing; exit 1 if a record would be decided again")
     a = p.parse_args(argv)
     results_dir = Path(a.results)
     try:
         with save_lock(results_dir):
             for line in recover(results_dir):
                 print(line, file=sys.stderr)
-            if a.redecide:
-                changes, moved = redecide(chapter, results_dir)
-                for key, was, is_ in moved:
-                    print(f"  MOVED {key}: {was} -> {is_}")
-            else:
-                changes = convert(chapter, results_dir)
+            changes, moved = redecide(chapter, results_dir)
+            for key, was, is_ in moved:
+                print(f"  MOVED {key}: {was} -> {is_}")
             if a.check or not changes:
-                print(f"{results_dir}: " + (f"not converted yet: {', '.join(sorted(changes))}" if changes
-                                            else "already in today's format"))
+                print(f"{results_dir}: " + (f"to decide again: {', '.join(sorted(changes))}" if changes
+                                            else "every record decided under today's rules"))
                 return 1 if changes else 0
             tx = Transaction(results_dir)
             try:
@@ -205,8 +117,8 @@ def main(chapter: Chapter, argv=None, prog: str = "python -m claims.convert") ->
             except BaseException:
                 tx.abort()
                 raise
-    except (ConversionError, EvidenceError, evidence.FigureEvidenceError, SaveError) as e:
+    except (EvidenceError, evidence.FigureEvidenceError, SaveError) as e:
         print(e, file=sys.stderr)
         return 2
-    print(f"{results_dir}: converted {', '.join(sorted(changes))}")
+    print(f"{results_dir}: decided again, wrote {', '.join(sorted(changes))}")
     return 0

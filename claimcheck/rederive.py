@@ -85,8 +85,8 @@ def compare(chapter: Chapter, records: list[FigureRecord], path: Path) -> dict:
 def against_verdicts(chapter: Chapter, records: list[FigureRecord], verdicts: list[ClaimVerdict]) -> list[str]:
     """Where results/figures.json and results/verdicts.json disagree: a committed trained or slow
     test whose records have no figure record, or whose outcome is not what its figure records
-    say (holds: every one holds; refuted: one at least), and a figure record no committed test
-    carries.  One line per disagreement."""
+    say (holds: every one holds; refuted: one at least), a figure record no committed test
+    carries, and a claim whose stored verdict is not what its tests give.  One line per disagreement."""
     by_key = {r.key: r for r in records}
     carried, out = set(), []
     for c in verdicts:
@@ -105,6 +105,8 @@ def against_verdicts(chapter: Chapter, records: list[FigureRecord], verdicts: li
                 out.append(f"{c.id} {t.key}: {t.outcome} in verdicts.json, "
                            f"{', '.join(says)} in figures.json")
     out += [f"{k}: a figure record no committed test carries" for k in sorted(set(by_key) - carried)]
+    out += [f"claim {c.id}: {c.verdict} in verdicts.json, its tests give {given}" for c in verdicts
+            for given in [verdict_file.verdict_of(chapter, c.id, c.tests)] if given != c.verdict]
     return out
 
 

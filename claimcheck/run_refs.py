@@ -17,7 +17,7 @@ metric is read, are the text's (the Chapter's `run_records`: `metrics`, `metric`
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, is_dataclass
+from dataclasses import is_dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -84,10 +84,10 @@ class RunIndex:
     def run(self, ref) -> RunRecord | None:
         """The run a figure record names (a RunRef, or its object as a file holds it), or None where
         there is none (no such group, file or run; a malformed name)."""
-        ref = asdict(ref) if is_dataclass(ref) else ref
-        if not isinstance(ref, dict) or ref.get("group") not in self.chapter.run_records.groups:
+        ref = _named(ref)
+        if ref is None or ref["group"] not in self.chapter.run_records.groups:
             return None
-        where = (ref.get("recipe"), ref.get("seed"), ref.get("key"))
+        where = (ref["recipe"], ref["seed"], ref["key"])
         if not all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in where):
             return None
         try:
@@ -98,20 +98,30 @@ class RunIndex:
             raise
 
 
+def _named(r) -> dict | None:
+    """A run a record names as its object ({"group", "recipe", "seed", "key"}: a RunRef's fields, or
+    the object a file holds), or None for what names no run."""
+    if is_dataclass(r):
+        return {"group": r.group, "recipe": r.recipe, "seed": r.seed, "key": r.key}
+    if isinstance(r, dict) and isinstance(r.get("group"), str):
+        return {k: r.get(k) for k in ("group", "recipe", "seed", "key")}
+    return None
+
+
 class Runs:
     """One figure record's runs (its `runs`, RunRefs or their objects), found in the index: what its
     references resolve against."""
 
     def __init__(self, chapter: Chapter, named: list, index: RunIndex | None):
-        self.chapter, self.named, self.index = chapter, list(named or []), index
+        self.chapter, self.index = chapter, index
+        self.named = [n for n in map(_named, named or []) if n is not None]
 
     def _found(self, field: str, recipe, seed=None) -> list[tuple[dict, RunRecord]]:
         if self.index is None:
             raise RefError(field, "refers to a run, but no run records were given to read it from")
         out = []
         for r in self.named:
-            r = asdict(r) if is_dataclass(r) else r
-            if isinstance(r, dict) and r.get("recipe") == recipe and seed in (None, r.get("seed")):
+            if r["recipe"] == recipe and seed in (None, r["seed"]):
                 run = self.index.run(r)
                 if run is None:
                     raise RefError(field, f"run {r.get('group')} {recipe} seed {r.get('seed')} key {r.get('key')} is "
@@ -140,7 +150,6 @@ class Runs:
         try:
             for seed in (False, True):
                 for r in self.named:
-                    r = asdict(r) if is_dataclass(r) else r
                     for name in names:
                         ref = {"recipe": r["recipe"], "seed": r["seed"], "metric": name} if seed \
                             else {"recipe": r["recipe"], "metric": name}

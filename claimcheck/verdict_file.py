@@ -6,15 +6,15 @@
 A test is kept under what it measured (`key`: its figure records' keys, " & "-joined): what it
 showed, its figures, its runs, its device and torch are its figure records' (results/figures.json;
 a device or torch of its own is named here only where it differs).  A claim's verdict is stored
-(the history of results/verdicts.json says since when it stands: claimcheck/report/model/since.py)
-and read as its tests give it.  Read (`load`), each claim is a ClaimVerdict of TestOutcomes, typed
+(the history of results/verdicts.json says since when it stands: claimcheck/report/model/since.py);
+the re-derivation checks it is what its tests give.  Read (`load`), each claim is a ClaimVerdict of TestOutcomes, typed
 (claimcheck/records.py); the one writer of both files (`texts`) puts each test's record into its
 figure record's `shown` and writes the index beside them.
 """
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, replace
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -71,7 +71,7 @@ def load(chapter: Chapter, path: Path, figures: list[FigureRecord] | None = None
             at = f"{path}: claim {entry.id}: test {j}" + (f" ({obj.get('key')})" if isinstance(obj, dict) else "")
             t = check(TestEntry, obj, at)
             tests.append(_test(t, [by_key.get(k) for k in t.key.split(SEPARATOR)], at, dangling))
-        out.append(ClaimVerdict(entry.id, verdict_of(chapter, entry.id, tests), tests))
+        out.append(ClaimVerdict(entry.id, entry.verdict, tests))
     return out
 
 
@@ -82,7 +82,7 @@ def _test(t, found: list[FigureRecord | None], where: str, dangling: bool) -> Te
                                "does not hold (or holds without what its test showed)")
     found = [r for r in found if r is not None and r.shown is not None]
     first = found[0] if found else None
-    runs = list({json.dumps(asdict(r), sort_keys=True): r for f in found for r in f.runs}.values())
+    runs = list({(r.group, r.recipe, r.seed, r.key): r for f in found for r in f.runs}.values())
     return TestOutcome(nodeid=t.nodeid, outcome=t.outcome, reason=t.reason, records=[f.shown for f in found],
                        tier=t.tier, device=t.device or (first.device if first else None),
                        figures=list(first.figures) if first else [], runs=runs or None, seconds=t.seconds,
@@ -91,8 +91,10 @@ def _test(t, found: list[FigureRecord | None], where: str, dangling: bool) -> Te
 
 
 def verdict_of(chapter: Chapter, claim: str, tests: list[TestOutcome]) -> str:
-    """A claim's verdict as its tests give it (claimcheck/verdicts.py summarise_claim)."""
-    return summarise_claim(chapter, claim, [outcome_object(t) for t in tests], True)["verdict"]
+    """A claim's verdict as its tests give it (claimcheck/verdicts.py summarise_claim, read off each
+    test's fields: nothing is copied)."""
+    return summarise_claim(chapter, claim, [{f.name: getattr(t, f.name) for f in fields(t)} for t in tests],
+                           True)["verdict"]
 
 
 def summary(chapter: Chapter, c: ClaimVerdict) -> dict:

@@ -1,8 +1,9 @@
 """One evidence store, each value in one place (docs/evidence.md): results/verdicts.json an index
 holding no value, each test's record stored once in its figure record (claimcheck/shown.py), no
 $-reference and no digest anywhere in results/; the codecs read and write the committed files back
-byte for byte; python -m claims.convert rewrites nothing and refuses a rewrite that would move a
-verdict; the one check names the file, the record and the field (claimcheck/records.py)."""
+byte for byte; the re-derivation names a stored claim verdict its tests do not give; python -m
+claims.convert decides again what an older rule decided; the one check names the file, the record
+and the field (claimcheck/records.py)."""
 import json
 import math
 import re
@@ -219,26 +220,23 @@ def test_a_save_writes_both_files_from_the_one_writer_and_a_test_without_a_figur
         verdict_file.texts(CHAPTER, claims, [r for r in figures if r.key != key])
 
 
-# ---------------------------------------------------------------- convert
+# ---------------------------------------------------------------- the index's verdicts, checked
 
-def test_the_committed_store_is_in_todays_format_and_a_rewrite_writes_nothing(tmp_path, capsys):
-    assert convert.convert(CHAPTER, RESULTS) == {}
-    folder = _results_copy(tmp_path)
-    assert convert.main(CHAPTER, ["--results", str(folder), "--check"]) == 0
-    assert "already in today's format" in capsys.readouterr().out
+def test_the_committed_store_needs_no_decision_again(tmp_path, capsys):
+    assert convert.redecide(CHAPTER, RESULTS) == ({}, [])
+    assert convert.main(CHAPTER, ["--results", str(_results_copy(tmp_path)), "--check"]) == 0
+    assert "every record decided under today's rules" in capsys.readouterr().out
 
 
-def test_a_rewrite_that_would_move_a_verdict_writes_nothing(tmp_path, capsys):
+def test_a_claim_verdict_its_tests_do_not_give_is_named_by_the_re_derivation(tmp_path):
     folder = _results_copy(tmp_path)
     data = json.loads((folder / "verdicts.json").read_text())
     claim = next(c for c in data["claims"] if c["id"] == CLAIM)
     given, claim["verdict"] = claim["verdict"], "holds"
     (folder / "verdicts.json").write_text(json.dumps(data))
-    texts = {p.name: p.read_text() for p in folder.iterdir() if not p.name.startswith(".")}
-    assert convert.main(CHAPTER, ["--results", str(folder)]) == 2
-    err = capsys.readouterr().err
-    assert given != "holds" and f"claim {CLAIM}: stored 'holds', its tests give {given!r}" in err and "Traceback" not in err
-    assert {p.name: p.read_text() for p in folder.iterdir() if not p.name.startswith(".")} == texts
+    claims = verdict_file.load(CHAPTER, folder / "verdicts.json")
+    lines = engine_rederive.against_verdicts(CHAPTER, figure_evidence.load(CHAPTER), claims)
+    assert given != "holds" and lines == [f"claim {CLAIM}: holds in verdicts.json, its tests give {given}"]
 
 
 @pytest.mark.parametrize("edit,field", [
