@@ -255,7 +255,7 @@ def test_6_killing_the_scheduler_kills_its_workers(tmp_path, sig):
 # ------------------------------------------------------------ 7. corrupt committed evidence
 
 def test_7_a_string_where_a_number_belongs_is_named_by_file_record_and_field(tmp_path):
-    good = {"recipe": "postnorm", "seed": 0, "key": "k", "config": {}, "val_ppl": 307.6, "train_ppl": 300.0,
+    good = {"recipe": "postnorm", "seed": 0, "key": "k", "config": {},
             "metrics": {"val_ppl": "oops", "train_ppl": 300.0}, "date": "d", "curve": [[0, 6.9]]}
     (tmp_path / "norm.json").write_text(json.dumps({"group": "norm", "runs": [good]}))
     with pytest.raises(results.EvidenceError) as e:
