@@ -158,19 +158,31 @@ def _read(chapter: Chapter, a, verdicts_path: Path) -> tuple[list[FigureRecord],
     return records, verdicts
 
 
-def refusals(chapter: Chapter, results_dir: Path) -> list[str]:
+def committed(chapter: Chapter, results_dir: Path) -> tuple[list[FigureRecord], list[ClaimVerdict]]:
+    """The committed evidence of `results_dir`, read once for a command (the report's refusals, its
+    model and its patched chapter): its figure records and its claims (none where there is no file);
+    EvidenceError or FigureEvidenceError naming the file otherwise.  The caller holds the read lock."""
+    evidence = Path(results_dir) / NAME
+    if not evidence.exists() and not evidence.is_symlink():
+        return [], verdict_file.load(chapter, evidence.with_name(verdict_file.NAME), [])
+    records, verdicts = _read(chapter, argparse.Namespace(evidence=str(evidence), verdicts=None),
+                              evidence.with_name(verdict_file.NAME))
+    return records, verdicts or []
+
+
+def refusals(chapter: Chapter, results_dir: Path, read: tuple | None = None) -> list[str]:
     """What `python -m claims.rederive` would refuse in `results_dir`, one line each (empty when it
     would exit 0): a record it cannot read or decide, a verdict that differs when decided again, a
     printed figure changed since, a disagreement with verdicts.json or with the run records.  The
-    report calls it before it renders, so it never shows a verdict the re-derivation refuses.  A
-    results folder without figure records (a scratch checkout) has nothing to refuse.  The caller
-    holds the read lock (claimcheck/store.py reading)."""
+    report calls it before it renders (with what it read, `committed`), so it never shows a verdict
+    the re-derivation refuses.  A results folder without figure records (a scratch checkout) has
+    nothing to refuse.  The caller holds the read lock (claimcheck/store.py reading)."""
     evidence = Path(results_dir) / NAME
     if not evidence.exists() and not evidence.is_symlink():
         return []
-    verdicts_path = evidence.with_name("verdicts.json")
+    verdicts_path = evidence.with_name(verdict_file.NAME)
     try:
-        records, verdicts = _read(chapter, argparse.Namespace(evidence=str(evidence), verdicts=None), verdicts_path)
+        records, verdicts = read if read is not None else committed(chapter, results_dir)
     except (FigureEvidenceError, EvidenceError, SaveError) as e:
         return [str(e)]
     result = compare(chapter, records, evidence)
@@ -179,7 +191,7 @@ def refusals(chapter: Chapter, results_dir: Path) -> list[str]:
             for key, was, now, why in result["differ"]]
     out += [f"{evidence}: {key}: printed {was} when decided, {now} in the figure table now"
             for key, was, now in result["changed"]]
-    out += [f"{verdicts_path}: {line}" for line in (against_verdicts(chapter, records, verdicts) if verdicts is not None else [])]
+    out += [f"{verdicts_path}: {line}" for line in against_verdicts(chapter, records, verdicts)]
     runs = RunIndex(chapter, files_beside(evidence))
     out += [line for rec in records for line in chapter.run_records.check(rec, runs)]
     return out
