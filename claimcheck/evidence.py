@@ -77,9 +77,9 @@ def decode(chapter: Chapter, obj, where: str = "a figure record", index: RunInde
         raise FigureEvidenceError(f"{where}: field 'decision' holds rule inputs; a record holds measured values "
                                   "only ('measured')")
     try:
-        runs = Runs(chapter, obj.get("runs") if isinstance(obj, dict) and isinstance(obj.get("runs"), list) else [], index)
-        measured = resolve(obj.get("measured"), runs, "measured") if isinstance(obj, dict) else None
-        typed = check(FigureRecord, {**obj, "measured": measured, "shown": None} if isinstance(obj, dict) else obj, where)
+        typed = check(FigureRecord, {**obj, "shown": None} if isinstance(obj, dict) else obj, where)
+        runs = Runs(chapter, typed.runs, index)
+        typed = replace(typed, measured=resolve(typed.measured, runs, "measured"))
         if not typed.key:
             raise FigureEvidenceError(f"{where}: field 'key' is not a non-empty string")
         unknown = [f for f in typed.figures if f not in chapter.figures]
@@ -87,7 +87,7 @@ def decode(chapter: Chapter, obj, where: str = "a figure record", index: RunInde
             raise FigureEvidenceError(f"{where}: field 'figures' names figures the figure table does not know: {unknown}")
         if obj.get("shown") is None:
             return typed
-        return replace(typed, shown=shown.expand(chapter, typed, obj["shown"], Runs(chapter, typed.runs, index), where))
+        return replace(typed, shown=shown.expand(chapter, typed, obj["shown"], runs, where))
     except (RecordFieldError, ShownError) as e:
         raise FigureEvidenceError(str(e)) from None
     except ValueError as e:                 # a reference to a run not there, or a run file its reader refuses
