@@ -20,6 +20,7 @@ sys.path.insert(0, str(ROOT))
 from claimcheck import evidence as figure_evidence
 from claimcheck.readings import declared_for
 from claimcheck.records import Reading, RunRef
+from claimcheck.run_refs import files_beside
 from claims.chapter import CHAPTER
 from fixtures import results
 
@@ -45,7 +46,7 @@ def main(argv=None) -> int:
     attached = replace(rec, reading=reading)
     attached = replace(attached, verdict=figure_evidence.redecide(CHAPTER, attached).verdict)
     records = [attached if r is rec else r for r in records]
-    path.write_text(figure_evidence.dumps(records, CHAPTER, figure_evidence.run_files_beside(path)))
+    path.write_text(figure_evidence.dumps(CHAPTER, records, files_beside(path)))
     print(f"{a.key}: {attached.verdict}: {figure_evidence.redecide(CHAPTER, attached).why}")
     return 0
 

@@ -48,9 +48,8 @@ class Claim:
 class RunRecords:
     """A text's run records (results/<group>.json: the trained runs its figure records name), as
     the engine reads them: the groups there are, one group's records from a folder, one file
-    checked, one figure record checked against the runs it names (a list of problems), a
-    group's records as its file's text (claimcheck/convert.py rewrites a file through it), and
-    the run metrics a figure record refers to instead of repeating them.  A run is the RunRecord
+    checked, one figure record checked against the runs it names (a list of problems), and the
+    run metrics a figure record refers to instead of repeating them.  A run is the RunRecord
     the text's one decoder gives (claimcheck/records.py): the engine takes its fields by name."""
     groups: tuple[str, ...] = ()
     load: Callable[[str, Path], list[RunRecord]] = lambda group, directory: []
@@ -58,7 +57,6 @@ class RunRecords:
     # a figure record against the runs it names, looked up in the engine's one index of them
     # (claimcheck/run_refs.py RunIndex): a line per disagreement
     check: Callable[[FigureRecord, Any], list[str]] = lambda record, runs: []
-    dump: Callable[[str, list[RunRecord]], str] | None = None     # a group's file text (each value once)
     # the run metrics a measurement's per-seed values may be ("perplexity" -> ("val_ppl", ...)), and
     # one run's metric by name (None where it has none): figures.json refers to them (claimcheck/run_refs.py)
     metrics: Mapping[str, tuple[str, ...]] = field(default_factory=dict)

@@ -102,8 +102,17 @@ def measured_list(xs, field: str) -> list[float]:
 
 
 def spread(values: Sequence[float]) -> tuple[float, float]:
-    mean = statistics.mean(values)
-    return mean, (statistics.stdev(values) if len(values) > 1 else 0.0)
+    """The mean and the sample standard deviation of `values` (0 for one), exact as the statistics
+    module computes them; each list is summarised once per process (a test's display and the rule
+    read the same values)."""
+    key = tuple(map(repr, values))            # 1 and 1.0, 0.0 and -0.0 apart: each summarised as it is
+    if key not in _SPREADS:
+        mean = statistics.mean(values)
+        _SPREADS[key] = mean, (statistics.stdev(values) if len(values) > 1 else 0.0)
+    return _SPREADS[key]
+
+
+_SPREADS: dict[tuple, tuple[float, float]] = {}
 
 
 def _against(mean: float, stated: float, half: float, rounding: float, null: float | None) -> str:

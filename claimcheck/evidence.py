@@ -11,9 +11,9 @@ only, never a rule input (docs/evidence.md):
   rule         the rule and its version it was decided under ("trained/2", claimcheck/versions.py)
   measured     the measured values, per seed in seed order or per cell (claimcheck/specs.py
                MEASURED says which fields each kind holds); a value that is a run's own metric is
-               stored as a reference to it (claimcheck/run_refs.py) and read back as the number;
-               the stated figure, its rounding, its null and the rule's kind are the figure
-               table's (the Chapter's rule_inputs)
+               a typed reference to it, {"recipe", "seed", "metric"}, among the record's runs
+               (claimcheck/run_refs.py); the stated figure, its rounding, its null and the rule's
+               kind are the figure table's (the Chapter's rule_inputs)
   measurement  what was measured and its version ("perplexity/1", the Chapter's measurements)
   runs         the runs it came from: group, recipe, seed and cache key of each
   verdict      the verdict it was given: holds, refuted, underspecified or undecided
@@ -22,11 +22,12 @@ only, never a rule input (docs/evidence.md):
                rule inputs), the date they were measured and the runs; it makes a refuted figure
                underspecified only if declared before that date
   device, date, code, torch   where, when and at which commit it was measured
+  shown        what its test showed of it (the test's record: claimcheck/shown.py), without what a
+               rule derives, each value once
 
-Read (`load`), each record is a FigureRecord (claimcheck/records.py), its references to run metrics
-resolved on the object as stored before it is typed (`decode`); written (`dumps`), each is the
-object `encode` makes of it.  The one codec of the file: every reader elsewhere takes a record's
-fields by name.
+Read (`load`), each record is a FigureRecord (claimcheck/records.py), its references read and what
+its test showed expanded (`decode`); written (`dumps`), each is the object `encode` makes of it.
+The one codec of the file: every reader elsewhere takes a record's fields by name.
 
 Pure (no torch, no pytest): `python -m claims.rederive` decides every record again from this
 file, the run records it refers to and the figure table alone.  A measurement taken from a model's weights (attention
@@ -40,10 +41,12 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from claimcheck import run_refs, versions
+from claimcheck import shown, versions
 from claimcheck.decide import Decision, RuleInputError
 from claimcheck.readings import ReadingError, declared_for, with_reading
 from claimcheck.records import FigureRecord, RecordFieldError, check
+from claimcheck.run_refs import RunFile, RunIndex, Runs, files_beside, refer, resolve
+from claimcheck.shown import ShownError
 from claimcheck.specs import decide
 from claimcheck.store import EvidenceError, read_json
 from claimcheck.verdicts import FIGURE_VERDICTS, most_severe, record_key
@@ -53,7 +56,7 @@ if TYPE_CHECKING:
     from claimcheck.chapter import Chapter
 
 NAME = "figures.json"                                   # in a text's results/
-SCHEMA = 2              # 1: records carried their rule inputs ("decision"); 2: measured values only
+SCHEMA = 3      # 2: verdicts.json held each test's record, by $-references; 3: its figure record shows it
 
 
 def file_of(chapter: Chapter) -> Path:
@@ -65,48 +68,60 @@ class FigureEvidenceError(ValueError):
     """results/figures.json (or a record in it) is not what it should be; names the file, the record and the field."""
 
 
-def decode(chapter: Chapter, rec, where: str = "a figure record") -> FigureRecord:
-    """The one decoder: one record of the file (its run references already resolved, on the raw
-    object: claimcheck/run_refs.py resolve) as a FigureRecord, every field checked by the one
-    validator (claimcheck/records.py); FigureEvidenceError naming `where` and the first field it
+def decode(chapter: Chapter, obj, where: str = "a figure record", index: RunIndex | None = None) -> FigureRecord:
+    """The one decoder: one record of the file as a FigureRecord, its run references read
+    (claimcheck/run_refs.py), every field checked (claimcheck/records.py), what its test showed
+    read back (claimcheck/shown.py); FigureEvidenceError naming `where` and the first field it
     refuses, a rule input where a measurement belongs, or a figure the figure table does not know."""
-    if isinstance(rec, dict) and "decision" in rec:
+    if isinstance(obj, dict) and "decision" in obj:
         raise FigureEvidenceError(f"{where}: field 'decision' holds rule inputs; a record holds measured values "
                                   "only ('measured')")
     try:
-        typed = check(FigureRecord, rec, where)
-    except RecordFieldError as e:
+        typed = check(FigureRecord, {**obj, "shown": None} if isinstance(obj, dict) else obj, where)
+        runs = Runs(chapter, typed.runs, index)
+        typed = replace(typed, measured=resolve(typed.measured, runs, "measured"))
+        if not typed.key:
+            raise FigureEvidenceError(f"{where}: field 'key' is not a non-empty string")
+        unknown = [f for f in typed.figures if f not in chapter.figures]
+        if unknown:
+            raise FigureEvidenceError(f"{where}: field 'figures' names figures the figure table does not know: {unknown}")
+        if obj.get("shown") is None:
+            return typed
+        return replace(typed, shown=shown.expand(chapter, typed, obj["shown"], runs, where))
+    except (RecordFieldError, ShownError) as e:
         raise FigureEvidenceError(str(e)) from None
-    if not typed.key:
-        raise FigureEvidenceError(f"{where}: field 'key' is not a non-empty string")
-    unknown = [f for f in typed.figures if f not in chapter.figures]
-    if unknown:
-        raise FigureEvidenceError(f"{where}: field 'figures' names figures the figure table does not know: {unknown}")
-    return typed
+    except ValueError as e:                 # a reference to a run not there, or a run file its reader refuses
+        raise FigureEvidenceError(f"{where}: {e}") from None
 
 
-def encode(rec: FigureRecord) -> dict:
-    """The one encoder: a figure record as the file's JSON object, every field (its runs as
-    objects), `reading` only where it keeps one."""
-    out = asdict(rec)
+def _sorted(x):
+    return {k: _sorted(x[k]) for k in sorted(x)} if isinstance(x, dict) else [_sorted(v) for v in x] \
+        if isinstance(x, list) else x
+
+
+def encode(chapter: Chapter, rec: FigureRecord, index: RunIndex | None = None) -> dict:
+    """The one encoder: a figure record as the file's JSON object, its fields in sorted order, a
+    value per seed that is its run's metric as a reference to it, `reading` only where it keeps
+    one, and what its test showed as claimcheck/shown.py stores it (in the order the test showed it)."""
+    runs = Runs(chapter, rec.runs, index)
+    out = _sorted({**asdict(rec), "measured": refer(chapter, rec.measurement, rec.measured, runs), "shown": None})
     if rec.reading is None:
         del out["reading"]
+    del out["shown"]
+    if rec.shown is not None:
+        try:
+            out["shown"] = shown.compact(chapter, rec, rec.shown, runs, f"record {rec.key}")
+        except ShownError as e:
+            raise FigureEvidenceError(str(e)) from None
     return out
 
 
-def run_files_beside(path: Path) -> run_refs.RunFile:
-    """The run records a figures.json refers to: the group files in its own folder."""
-    return lambda group: Path(path).parent / f"{group}.json"
-
-
-def load(chapter: Chapter, path: Path | None = None, run_file: run_refs.RunFile | None = None) -> list[FigureRecord]:
-    """Every record of the file as a FigureRecord: each value that refers to a run's metric read
-    from the run records (`run_file`, by default the group files beside it; claimcheck/run_refs.py),
-    then the record checked and typed (`decode`); raises FigureEvidenceError naming the file, the
-    record and the field.  A FIFO, a device or an oversized file is refused unread
-    (claimcheck/store.py read_json)."""
+def load(chapter: Chapter, path: Path | None = None, run_file: RunFile | None = None) -> list[FigureRecord]:
+    """Every record of the file as a FigureRecord (`decode`), its run references read from the run
+    records (`run_file`: by default the group files beside it), each run file read once; raises
+    FigureEvidenceError naming the file, the record and the field.  A FIFO, a device or an
+    oversized file is refused unread (claimcheck/store.py read_json)."""
     path = file_of(chapter) if path is None else Path(path)
-    run_file = run_files_beside(path) if run_file is None else run_file
     try:
         data = read_json(path, "figure evidence")     # the one reader: type and size checked before it is read
     except EvidenceError as e:
@@ -114,45 +129,23 @@ def load(chapter: Chapter, path: Path | None = None, run_file: run_refs.RunFile 
     if not isinstance(data, dict) or data.get("schema") != SCHEMA or not isinstance(data.get("records"), list):
         raise FigureEvidenceError(f"{path}: not figure evidence of schema {SCHEMA} "
                                   "(an object with 'schema' and a list 'records')")
-    seen, runs, out = set(), run_refs.RunIndex(chapter, run_file), []     # each run file read once
-    for i, rec in enumerate(data["records"]):
-        where = f"{path}: record {i}" + (f" ({rec.get('key')})" if isinstance(rec, dict) else "")
-        if isinstance(rec, dict):
-            try:
-                rec = run_refs.resolve(chapter, rec, run_file, runs)
-            except (run_refs.RefError, ValueError) as e:         # a run file its reader refuses, too
-                raise FigureEvidenceError(f"{where}: {e}") from None
-        out.append(decode(chapter, rec, where))
+    index, seen, out = RunIndex(chapter, run_file or files_beside(path)), set(), []
+    for i, obj in enumerate(data["records"]):
+        where = f"{path}: record {i}" + (f" ({obj.get('key')})" if isinstance(obj, dict) else "")
+        out.append(decode(chapter, obj, where, index))
         if out[-1].key in seen:
             raise FigureEvidenceError(f"{where}: key {out[-1].key!r} appears twice")
         seen.add(out[-1].key)
     return out
 
 
-def changed_runs(chapter: Chapter, path: Path | None = None, run_file: run_refs.RunFile | None = None) -> list[str]:
-    """A line per value whose run's metric changed since the figure was measured (its reference's
-    digest differs; claimcheck/run_refs.py changed), each "<key>: field ...: ...".  For a file
-    `load` has read: its shape is checked there."""
-    path = file_of(chapter) if path is None else Path(path)
-    run_file = run_files_beside(path) if run_file is None else run_file
-    try:
-        records = read_json(path, "figure evidence")["records"]
-        runs = run_refs.RunIndex(chapter, run_file)
-        return [f"{rec['key']}: {line}" for rec in records for line in run_refs.changed(chapter, rec, run_file, runs)]
-    except (EvidenceError, run_refs.RefError, ValueError, KeyError, TypeError) as e:
-        raise FigureEvidenceError(f"{path}: {e}") from None
-
-
-def dumps(records: list[FigureRecord], chapter: Chapter | None = None, run_file: run_refs.RunFile | None = None) -> str:
-    """The file's text: records (each as `encode` writes it) sorted by key, one stable layout (a
-    diff shows what changed).  Given the text's Chapter and its run records (`run_file`), each
-    per-seed value that is a run's own metric is written as a reference to it, so that it stands
-    once (claimcheck/run_refs.py)."""
-    objects = [encode(r) for r in sorted(records, key=lambda r: r.key)]
-    if chapter is not None and run_file is not None:
-        runs = run_refs.RunIndex(chapter, run_file)
-        objects = [run_refs.refer(chapter, r, run_file, runs) for r in objects]
-    return json.dumps({"schema": SCHEMA, "records": objects}, indent=1, sort_keys=True) + "\n"
+def dumps(chapter: Chapter, records: list[FigureRecord], run_file: RunFile | None = None) -> str:
+    """The file's text: records (each as `encode` writes it, against the run records `run_file`
+    gives: without them, a run's metric stays a number) sorted by key, one stable layout (a diff
+    shows what changed)."""
+    index = RunIndex(chapter, run_file) if run_file is not None else None
+    objects = [encode(chapter, r, index) for r in sorted(records, key=lambda r: r.key)]
+    return json.dumps({"schema": SCHEMA, "records": objects}, indent=1) + "\n"
 
 
 class RecordError(ValueError):
@@ -276,7 +269,8 @@ def _figure_record(chapter: Chapter, test: dict, meta: dict, claim: str, rec: di
            "measurement": rec.get("measurement"), "runs": runs, "verdict": decided.verdict,
            "device": rec.get("device") or test.get("device") or meta.get("device"),
            "date": test.get("timestamp") or meta.get("timestamp"), "code": meta.get("commit"),
-           "torch": test.get("torch") or meta.get("torch")}
+           "torch": test.get("torch") or meta.get("torch"),
+           "shown": {k: v for k, v in rec.items() if k != "decision"}}      # what the test showed of it
     if rec.get("reading"):          # a declared reading, decided with the primary (claimcheck/rule.py)
         obj["reading"] = {**rec["reading"], "runs": runs}
     try:

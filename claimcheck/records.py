@@ -1,37 +1,31 @@
-"""Typed evidence: the kinds of record results/ holds, and the one validator that checks them.
+"""Typed evidence: the kinds of record results/ holds, one pydantic model each, and the one check.
 
-Each kind is a dataclass whose fields say what the record holds and of which type: a run a
-figure record names (`RunRef`), a declared reading's measurement (`Reading`), a figure record of
-results/figures.json (`FigureRecord`: the measurement and its decision), a test's outcome
-(`TestOutcome`) and a claim's verdict (`ClaimVerdict`) of results/verdicts.json, and a run record
-of results/<group>.json (`RunRecord`).  `check(kind, value, where)` is the one validator: it
-reads the dataclass's fields and raises a `RecordFieldError` naming the file, the record (its key
-or index) and the field; the codecs (claimcheck/evidence.py for figures.json,
-claimcheck/verdict_file.py for verdicts.json, a text's run records) call it on every record they
-read.  A figure record is handed on as the FigureRecord it gives (claimcheck/evidence.py load:
-its readers take its fields by name), and so is a committed claim, as the ClaimVerdict of its
-tests' TestOutcomes (claimcheck/verdict_file.py load); a test's own records, the report's rows
-of the merged claims and a fresh run's tests are read as the JSON objects they are (a fresh test
-is typed, checked by the validator, when the save keeps it).  A run record is handed on as the RunRecord it gives (the text's decoder: the engine
-reads it through the Chapter's `run_records`, this project's is fixtures/results.py decode).
-
-Why dataclasses and a validator of our own rather than pydantic (docs/evidence.md): the engine
-imports nothing a text's package does not already have (the report and `python -m
-claims.rederive` run without torch, in CI, from a bare checkout), the records are few and flat,
-and every error has to name the file and the record as well as the field, in the words the
-tests and docs/evidence.md use; a validator of thirty lines does that and is read in a minute.
-Pure standard library.
+A run a figure record names (`RunRef`), a declared reading's measurement (`Reading`), a figure
+record of results/figures.json (`FigureRecord`: the measurement, its decision and the test's display
+of it), a test's outcome (`TestOutcome`) and a claim's verdict (`ClaimVerdict`) of
+results/verdicts.json as the report reads them, the index's entries of them as that file holds them
+(`ClaimEntry`, `TestEntry`), and a run record of results/<group>.json (`RunRecord`).  Each is a frozen
+pydantic dataclass: typed from the file to the arithmetic, compared, copied (`dataclasses.replace`)
+and encoded (`dataclasses.asdict`) as a dataclass.  `check(kind, value, where)` validates a JSON
+object as one and turns pydantic's first complaint into a `RecordFieldError` naming the file, the
+record (its key or index) and the field, in one line: every command shows that line and exits 2,
+never a traceback.  A number is an int or a float, never a bool or a string; inf and nan are
+numbers (a diverged run's perplexity is evidence too).
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
-import types
-import typing
-from dataclasses import MISSING, dataclass, field, fields
-from typing import Literal, Union
+from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints
+
+from pydantic import ConfigDict, PlainValidator, StrictInt, StrictStr, TypeAdapter, ValidationError
+from pydantic.dataclasses import dataclass
+from pydantic_core import PydanticCustomError
 
 from claimcheck.store import EvidenceError, shown
 from claimcheck.verdicts import FIGURE_VERDICTS
+
+CONFIG = ConfigDict(extra="forbid", allow_inf_nan=True)
 
 
 class RecordFieldError(EvidenceError):
@@ -42,167 +36,189 @@ class RecordFieldError(EvidenceError):
         self.where, self.field = where, field
 
 
-@dataclass(frozen=True)
+def _number(v):
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return v
+    raise PydanticCustomError("number", "a number")
+
+
+Number = Annotated[Any, PlainValidator(_number)]
+Str = StrictStr | None
+
+
+@dataclass(frozen=True, config=CONFIG)
 class RunRef:
     """A trained run a figure record names: its group (results/<group>.json), recipe, seed and cache key."""
-    group: str
-    recipe: str
-    seed: int
-    key: str
+    group: StrictStr
+    recipe: StrictStr
+    seed: StrictInt
+    key: StrictStr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=CONFIG)
 class Reading:
     """A reading the text leaves open, declared in docs/choices.md, measured beside the primary one."""
-    name: str
+    name: StrictStr
     measured: dict
-    date: str
+    date: StrictStr
     runs: list[RunRef]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=CONFIG)
 class FigureRecord:
     """One record of results/figures.json: the measurement of a figure and its decision, with
-    provenance.  Never a rule input: those are the figure table's (claimcheck/specs.py)."""
-    key: str
-    figures: list[str]
-    printed: list[str]                 # each figure as the table printed it when it was decided
-    claim: str
-    rule: str                          # "trained/2" (claimcheck/versions.py)
-    measured: Union[dict, None]        # noqa: UP007 -- evaluated at run time by check()
-    measurement: Union[str, None]      # noqa: UP007 -- "perplexity/1" (the Chapter's measurements)
+    provenance, and what its test shows of it (`shown`: the test's record as the report reads it).
+    Never a rule input: those are the figure table's (claimcheck/specs.py)."""
+    key: StrictStr
+    figures: list[StrictStr]
+    printed: list[StrictStr]           # each figure as the table printed it when it was decided
+    claim: StrictStr
+    rule: StrictStr                    # "trained/3" (claimcheck/versions.py)
+    measured: dict | None
+    measurement: Str                   # "perplexity/1" (the Chapter's measurements)
     runs: list[RunRef]
     verdict: Literal[FIGURE_VERDICTS]  # the ladder's decided rungs (claimcheck/verdicts.py LADDER)
-    device: Union[str, None]           # noqa: UP007
-    date: Union[str, None]             # noqa: UP007
-    code: Union[str, None]             # noqa: UP007
-    torch: Union[str, None] = None     # noqa: UP007
-    reading: Union[Reading, None] = None   # noqa: UP007
+    device: Str
+    date: Str
+    code: Str
+    torch: Str = None
+    reading: Reading | None = None
+    shown: dict | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=CONFIG)
 class TestOutcome:
-    """One test's outcome in results/verdicts.json, keyed by what it measured (`key`: its figure
-    record keys, " & "-joined).  Its records hold what its figure records do not: the stated
-    figure, the tolerance, the label; a measured value its figure record holds is referred to
-    by key (claimcheck/verdict_file.py), never copied.  Its fields stand in the order the file
-    writes them (claimcheck/verdicts.py outcome_object: the one encoder)."""
+    """One test's outcome, keyed by what it measured (`key`: its figure record keys, " & "-joined).
+    Its records are what it showed (in results/, its figure records' `shown`).  Its fields stand
+    in the order a run's claims.json writes them (claimcheck/verdicts.py outcome_object)."""
     __test__ = False                   # not a pytest test class
-    nodeid: str
-    outcome: str
-    reason: str = ""
-    records: list[dict] = field(default_factory=list)
-    tier: Union[str, None] = None      # noqa: UP007
-    device: Union[str, None] = None    # noqa: UP007
-    figures: list[str] = field(default_factory=list)
-    runs: Union[list[RunRef], None] = None    # noqa: UP007 -- the trained runs it came from; None: it names none
-    seconds: Union[float, None] = None    # noqa: UP007
-    timestamp: Union[str, None] = None    # noqa: UP007
-    torch: Union[str, None] = None     # noqa: UP007
-    python: Union[str, None] = None    # noqa: UP007
-    source: Union[str, None] = None    # noqa: UP007
-    key: Union[str, None] = None       # noqa: UP007 -- None in a run's report for a test that recorded nothing
+    nodeid: StrictStr
+    outcome: StrictStr
+    reason: StrictStr = ""
+    records: list[dict] = dataclasses.field(default_factory=list)
+    tier: Str = None
+    device: Str = None
+    figures: list[StrictStr] = dataclasses.field(default_factory=list)
+    runs: list[RunRef] | None = None     # the trained runs it came from; None: it names none
+    seconds: Number | None = None
+    timestamp: Str = None
+    torch: Str = None
+    python: Str = None
+    source: Str = None
+    key: Str = None                    # None in a run's report for a test that recorded nothing
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=CONFIG)
 class ClaimVerdict:
-    """One claim in results/verdicts.json: its verdict and its tests.  Everything else a report
+    """One claim of results/verdicts.json: its verdict and its tests.  Everything else a report
     shows of it (statement, section, stated figure, reasons, seeds) is the Chapter's or is
     summarised from its tests when it is read (claimcheck/verdicts.py summarise_claim)."""
-    id: str
-    verdict: str
+    id: StrictStr
+    verdict: StrictStr
     tests: list[TestOutcome]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=CONFIG)
+class TestEntry:
+    """A test in results/verdicts.json, the index: what it measured (`key`: its figure records'
+    keys), its outcome and the provenance its figure records do not hold.  Its device and torch
+    are its figure record's, named here only where they differ."""
+    __test__ = False
+    nodeid: StrictStr
+    key: StrictStr
+    outcome: StrictStr
+    reason: StrictStr = ""
+    tier: Str = None
+    seconds: Number | None = None
+    timestamp: Str = None
+    python: Str = None
+    source: Str = None
+    device: Str = None
+    torch: Str = None
+
+
+@dataclass(frozen=True, config=CONFIG)
+class ClaimEntry:
+    """A claim in results/verdicts.json: its ID, its verdict and its tests."""
+    id: StrictStr
+    verdict: StrictStr
+    tests: list[TestEntry]
+
+
+@dataclass(frozen=True, config=CONFIG)
 class RunRecord:
-    """One trained run of results/<group>.json.  Its metrics are stored once, in `metrics` (a file of
-    the first format repeated val_ppl and train_ppl beside them: read, never written; a copy that
-    differs is refused).  `device` is written only where it is not the one in `metrics`."""
-    recipe: str
-    seed: int
-    key: Union[str, None] = None       # noqa: UP007
-    config: Union[dict, None] = None   # noqa: UP007 -- what ties it to its recipe (fixtures' validator)
-    metrics: dict = field(default_factory=dict)
-    curve: list = field(default_factory=list)      # [step, loss] pairs (fixtures' validator checks each)
-    date: Union[str, None] = None      # noqa: UP007
-    wall_seconds: Union[float, None] = None    # noqa: UP007
-    device: Union[str, None] = None    # noqa: UP007
-    training_version: Union[int, None] = None  # noqa: UP007
-    code: Union[str, None] = None      # noqa: UP007
-    torch: Union[str, None] = None     # noqa: UP007
-    python: Union[str, None] = None    # noqa: UP007
+    """One trained run of results/<group>.json (its text's codec: fixtures/results.py)."""
+    recipe: StrictStr
+    seed: StrictInt
+    key: Str = None
+    config: dict | None = None      # what ties it to its recipe (the text's validator)
+    metrics: dict = dataclasses.field(default_factory=dict)
+    curve: list = dataclasses.field(default_factory=list)      # [step, loss] pairs (the text's validator)
+    date: Str = None
+    wall_seconds: Number | None = None
+    device: Str = None
+    training_version: StrictInt | None = None
+    code: Str = None
+    torch: Str = None
+    python: Str = None
 
 
-@functools.cache               # a kind's hints never change: resolved once per process, not per record
-def _hints(kind) -> dict:
-    return typing.get_type_hints(kind, globalns=globals())
+WORDS = {"int_type": "a whole number", "int_from_float": "a whole number", "string_type": "a string",
+         "dict_type": "an object", "list_type": "a list", "number": "a number", "bool_type": "true or false"}
 
 
-def _type_name(tp) -> str:
-    origin = typing.get_origin(tp)
-    if origin is Literal:
-        return "one of " + ", ".join(map(str, typing.get_args(tp)))
-    if origin in (Union, types.UnionType):
-        return " or ".join(_type_name(a) for a in typing.get_args(tp))
-    if origin is list:
-        return f"a list of {_type_name(typing.get_args(tp)[0])}"
-    return {str: "a string", int: "a whole number", float: "a number", dict: "an object", type(None): "null"}.get(
-        tp, f"a {getattr(tp, '__name__', tp)}")
+@functools.cache
+def _adapter(kind) -> TypeAdapter:
+    return TypeAdapter(kind)
 
 
-def _conforms(value, tp, where: str, field: str):
-    """`value` as `tp` (a dataclass built from its object), or RecordFieldError naming where."""
-    origin = typing.get_origin(tp)
-    if origin in (Union, types.UnionType):
-        if value is None and type(None) in typing.get_args(tp):
-            return None
-        options = [a for a in typing.get_args(tp) if a is not type(None)]
-        if len(options) == 1:
-            return _conforms(value, options[0], where, field)
-        if any(_is(value, a) for a in options):
-            return value
-    elif origin is Literal:
-        if value in typing.get_args(tp):
-            return value
-    elif origin is list:
-        if isinstance(value, list):
-            return [_conforms(v, typing.get_args(tp)[0], where, f"{field}[{i}]") for i, v in enumerate(value)]
-    elif hasattr(tp, "__dataclass_fields__"):
-        if isinstance(value, dict):
-            return check(tp, value, where, prefix=f"{field}.")
-    elif _is(value, tp):
-        return value
-    raise RecordFieldError(where, field, f"is {shown(value)}, not {_type_name(tp)}")
+@functools.cache
+def _names(kind) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(kind))
 
 
-def _is(value, tp) -> bool:
-    if tp is float:       # a number (inf and nan included: a diverged run's perplexity is evidence too)
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if tp is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    return isinstance(value, tp)
+def _inner(tp):
+    """The record kind a field's type holds (through list[...] and Optional[...]), or None."""
+    while get_origin(tp) in (list, Union, Annotated):
+        tp = next((a for a in get_args(tp) if a is not type(None)), None)
+    return tp if dataclasses.is_dataclass(tp) else None
+
+
+def _error(kind, where: str, prefix: str, e: dict) -> RecordFieldError:
+    """pydantic's complaint `e` in the words of the other checks: the field's path, then why."""
+    path, owner = prefix, kind
+    for step in e["loc"]:
+        if isinstance(step, int):
+            path += f"[{step}]"
+        elif owner is not None and step in _names(owner):
+            path += ("." if path and not path.endswith(".") else "") + step
+            owner = _inner(get_type_hints(owner)[step])
+        elif owner is not None and e["type"] == "unexpected_keyword_argument":
+            path += ("." if path and not path.endswith(".") else "") + str(step)
+    if e["type"] == "missing":
+        return RecordFieldError(where, path, "is missing")
+    if e["type"] == "unexpected_keyword_argument":
+        return RecordFieldError(where, path, f"is not a field of a {owner.__name__} "
+                                f"(its fields: {', '.join(_names(owner))})")
+    if e["type"] == "literal_error":
+        expected = "one of " + e["ctx"]["expected"].replace("'", "")
+    elif e["type"] in ("dataclass_type", "dataclass_args_type"):
+        expected = f"an object (a {(owner or kind).__name__})"
+    else:
+        expected = WORDS.get(e["type"], e["msg"].lower())
+    return RecordFieldError(where, path or "(the record)", f"is {shown(e.get('input'))}, not {expected}")
 
 
 def check(kind, value, where: str, prefix: str = "", extra: bool = False):
-    """`value` (an object read from JSON) as a `kind` (one of the dataclasses above), every field
-    checked; RecordFieldError naming `where` (the file and the record) and the field otherwise: a
-    field missing, of the wrong type, or (unless `extra`) one the kind does not have."""
+    """`value` (an object read from JSON) as a `kind` (one of the models above), every field
+    checked; RecordFieldError naming `where` (the file and the record) and the first field it
+    refuses otherwise: a field missing, of the wrong type, or (unless `extra`) one the kind does not have."""
     if not isinstance(value, dict):
         raise RecordFieldError(where, prefix.rstrip(".") or "(the record)",
                                f"is {shown(value)}, not an object (a {kind.__name__})")
-    hints = _hints(kind)
-    out = {}
-    for f in fields(kind):
-        name = prefix + f.name
-        if f.name not in value:
-            if f.default is MISSING and f.default_factory is MISSING:
-                raise RecordFieldError(where, name, "is missing")
-            out[f.name] = f.default if f.default is not MISSING else f.default_factory()
-            continue
-        out[f.name] = _conforms(value[f.name], hints[f.name], where, name)
-    unknown = sorted(set(value) - set(out))
-    if unknown and not extra:
-        raise RecordFieldError(where, prefix + unknown[0], f"is not a field of a {kind.__name__} "
-                               f"(its fields: {', '.join(f.name for f in fields(kind))})")
-    return kind(**out)
+    if extra:
+        value = {k: v for k, v in value.items() if k in _names(kind)}
+    try:
+        return _adapter(kind).validate_python(value)
+    except ValidationError as e:
+        raise _error(kind, where, prefix, e.errors()[0]) from None

@@ -34,21 +34,19 @@ from claimcheck.evidence import (
     FigureEvidenceError,
     RecordError,
     as_test,
-    changed_runs,
     file_of,
     from_test,
     load,
     outcome_of,
     printed_now,
     redecide,
-    run_files_beside,
     stale,
 )
 from claimcheck.files import SaveError
 from claimcheck.records import ClaimVerdict, FigureRecord
-from claimcheck.run_refs import RunIndex
+from claimcheck.run_refs import RunIndex, files_beside
 from claimcheck.store import EvidenceError, check_file, reading
-from claimcheck.verdicts import COMMITTED_TIERS, FIGURE_VERDICTS, only_readings, record_key
+from claimcheck.verdicts import COMMITTED_TIERS, FIGURE_VERDICTS, only_readings
 
 if TYPE_CHECKING:
     from claimcheck.chapter import Chapter
@@ -87,19 +85,18 @@ def compare(chapter: Chapter, records: list[FigureRecord], path: Path) -> dict:
 def against_verdicts(chapter: Chapter, records: list[FigureRecord], verdicts: list[ClaimVerdict]) -> list[str]:
     """Where results/figures.json and results/verdicts.json disagree: a committed trained or slow
     test whose records have no figure record, or whose outcome is not what its figure records
-    say (holds: every one holds; refuted: one at least), and a figure record no committed test
-    carries.  One line per disagreement."""
+    say (holds: every one holds; refuted: one at least), a figure record no committed test
+    carries, and a claim whose stored verdict is not what its tests give.  One line per disagreement."""
     by_key = {r.key: r for r in records}
     carried, out = set(), []
     for c in verdicts:
         for t in c.tests:
             if t.outcome not in FIGURE_VERDICTS or t.tier not in COMMITTED_TIERS:
                 continue
-            keys = [record_key(chapter, rec, c.id) for rec in t.records]
+            keys = str(t.key).split(verdict_file.SEPARATOR)
             carried.update(keys)
             missing = [k for k in keys if k not in by_key]
-            missing += [f"{k} (a value it refers to)" for k in verdict_file.dangling(t.records)]
-            if missing or not keys:
+            if missing:
                 out.append(f"{c.id} {t.key}: {t.outcome} in verdicts.json, but no figure record "
                            f"{', '.join(missing) or 'at all'}")
                 continue
@@ -108,6 +105,8 @@ def against_verdicts(chapter: Chapter, records: list[FigureRecord], verdicts: li
                 out.append(f"{c.id} {t.key}: {t.outcome} in verdicts.json, "
                            f"{', '.join(says)} in figures.json")
     out += [f"{k}: a figure record no committed test carries" for k in sorted(set(by_key) - carried)]
+    out += [f"claim {c.id}: {c.verdict} in verdicts.json, its tests give {given}" for c in verdicts
+            for given in [verdict_file.verdict_of(chapter, c.id, c.tests)] if given != c.verdict]
     return out
 
 
@@ -159,19 +158,31 @@ def _read(chapter: Chapter, a, verdicts_path: Path) -> tuple[list[FigureRecord],
     return records, verdicts
 
 
-def refusals(chapter: Chapter, results_dir: Path) -> list[str]:
+def committed(chapter: Chapter, results_dir: Path) -> tuple[list[FigureRecord], list[ClaimVerdict]]:
+    """The committed evidence of `results_dir`, read once for a command (the report's refusals, its
+    model and its patched chapter): its figure records and its claims (none where there is no file);
+    EvidenceError or FigureEvidenceError naming the file otherwise.  The caller holds the read lock."""
+    evidence = Path(results_dir) / NAME
+    if not evidence.exists() and not evidence.is_symlink():
+        return [], verdict_file.load(chapter, evidence.with_name(verdict_file.NAME), [])
+    records, verdicts = _read(chapter, argparse.Namespace(evidence=str(evidence), verdicts=None),
+                              evidence.with_name(verdict_file.NAME))
+    return records, verdicts or []
+
+
+def refusals(chapter: Chapter, results_dir: Path, read: tuple | None = None) -> list[str]:
     """What `python -m claims.rederive` would refuse in `results_dir`, one line each (empty when it
     would exit 0): a record it cannot read or decide, a verdict that differs when decided again, a
     printed figure changed since, a disagreement with verdicts.json or with the run records.  The
-    report calls it before it renders, so it never shows a verdict the re-derivation refuses.  A
-    results folder without figure records (a scratch checkout) has nothing to refuse.  The caller
-    holds the read lock (claimcheck/store.py reading)."""
+    report calls it before it renders (with what it read, `committed`), so it never shows a verdict
+    the re-derivation refuses.  A results folder without figure records (a scratch checkout) has
+    nothing to refuse.  The caller holds the read lock (claimcheck/store.py reading)."""
     evidence = Path(results_dir) / NAME
     if not evidence.exists() and not evidence.is_symlink():
         return []
-    verdicts_path = evidence.with_name("verdicts.json")
+    verdicts_path = evidence.with_name(verdict_file.NAME)
     try:
-        records, verdicts = _read(chapter, argparse.Namespace(evidence=str(evidence), verdicts=None), verdicts_path)
+        records, verdicts = read if read is not None else committed(chapter, results_dir)
     except (FigureEvidenceError, EvidenceError, SaveError) as e:
         return [str(e)]
     result = compare(chapter, records, evidence)
@@ -180,11 +191,9 @@ def refusals(chapter: Chapter, results_dir: Path) -> list[str]:
             for key, was, now, why in result["differ"]]
     out += [f"{evidence}: {key}: printed {was} when decided, {now} in the figure table now"
             for key, was, now in result["changed"]]
-    out += [f"{verdicts_path}: {line}" for line in (against_verdicts(chapter, records, verdicts) if verdicts is not None else [])]
-    runs = RunIndex(chapter, run_files_beside(evidence))
+    out += [f"{verdicts_path}: {line}" for line in against_verdicts(chapter, records, verdicts)]
+    runs = RunIndex(chapter, files_beside(evidence))
     out += [line for rec in records for line in chapter.run_records.check(rec, runs)]
-    out += [f"{evidence}: {line}" for line in changed_runs(chapter, evidence)]
-    out += [f"{verdicts_path}: {line}" for line in verdict_file.changed_runs(chapter, verdicts_path, records, runs)]
     return out
 
 
@@ -208,12 +217,8 @@ def main(chapter: Chapter, argv=None, prog: str = "python -m claims.rederive") -
         print(f"{a.evidence}: no figure records: nothing to decide again", file=sys.stderr)
         return 1
     result = compare(chapter, records, Path(a.evidence))
-    runs = RunIndex(chapter, run_files_beside(Path(a.evidence)))
+    runs = RunIndex(chapter, files_beside(Path(a.evidence)))
     result["runs"] = [line for rec in records for line in chapter.run_records.check(rec, runs)]
-    result["runs"] += changed_runs(chapter, Path(a.evidence))      # a run recorded over since it was measured
-    if verdicts is not None:                                       # ... or since a test showed its metrics
-        result["runs"] += [f"{verdicts_path}: {line}"
-                           for line in verdict_file.changed_runs(chapter, verdicts_path, records, runs)]
     if result["errors"]:
         print(f"{len(result['errors'])} record(s) cannot be decided (no rule code or figure table entry decides "
               "them as they stand):", file=sys.stderr)

@@ -18,7 +18,6 @@ from claimcheck import evidence as figure_evidence
 from claimcheck import verdict_file
 from claimcheck.files import Transaction, recover
 from claimcheck.records import ClaimVerdict, FigureRecord, RecordFieldError, TestOutcome, check
-from claimcheck.run_refs import RunIndex
 from claimcheck.store import EvidenceError, check_staged, save_lock
 from claimcheck.verdicts import (
     COMMITTED_TIERS,
@@ -28,6 +27,7 @@ from claimcheck.verdicts import (
     evidence_key,
     ident,
     merge,
+    outcome_object,
     record_key,
     shared_keys,
 )
@@ -38,11 +38,18 @@ if TYPE_CHECKING:
 
 def load_verdicts(chapter: Chapter, path: Path, figures: list[FigureRecord] | None = None, run_file=None
                   ) -> list[ClaimVerdict]:
-    """results/verdicts.json's claims, each a ClaimVerdict of its one codec (claimcheck/verdict_file.py):
-    EvidenceError names the file, the claim and test, and the field.  `run_file`: the run records
-    its references name (by default the files beside it)."""
-    runs = RunIndex(chapter, run_file) if run_file is not None else None
-    return verdict_file.load(chapter, Path(path), figures, runs=runs)
+    """results/verdicts.json's claims, each a ClaimVerdict (claimcheck/verdict_file.py), its tests'
+    records those of the figure records beside it (`figures`, else read with the run records
+    `run_file` gives, by default the files beside it): EvidenceError names the file, the claim and
+    test, and the field."""
+    path = Path(path)
+    beside = path.with_name(figure_evidence.NAME)
+    if figures is None and path.exists() and (beside.exists() or beside.is_symlink()):
+        try:
+            figures = figure_evidence.load(chapter, path.with_name(figure_evidence.NAME), run_file)
+        except figure_evidence.FigureEvidenceError as e:
+            raise EvidenceError(str(e)) from None
+    return verdict_file.load(chapter, path, figures or [])
 
 
 def stronger_evidence(merged: dict, committed: dict[str, dict], replace_weaker: bool = False):
@@ -112,8 +119,13 @@ def _as_committed(chapter: Chapter, c: dict, prev: ClaimVerdict | None) -> Claim
     (the fast ones are run again in seconds, never committed), keyed by what they measured, each a
     TestOutcome checked by the one validator; each test the run did not decide anew is the
     committed test, unchanged."""
+    old = {ident(t): t for t in prev.tests} if prev is not None else {}
+    # a failing test is a bug, never evidence: the committed test of its key stays
+    failed = {t.get("key") or evidence_key(chapter, t, c["id"]) for t in c["tests"]
+              if t["outcome"] == "fails" and t.get("tier") in COMMITTED_TIERS}
     tests = [t if t.get("key") else dict(t, key=evidence_key(chapter, t, c["id"])) for t in c["tests"]
-             if t["outcome"] in DECIDED and t.get("tier") in COMMITTED_TIERS]
+             if t["outcome"] in FIGURE_VERDICTS and t.get("tier") in COMMITTED_TIERS]
+    tests += [outcome_object(old[k]) | {"source": "committed"} for k in failed if k in old]
     unkeyed = [t["nodeid"] for t in tests if not t.get("key")]
     if unkeyed:
         raise EvidenceError(f"claim {c['id']}: {', '.join(unkeyed)} decided but recorded nothing (claim_record): "
@@ -128,7 +140,6 @@ def _as_committed(chapter: Chapter, c: dict, prev: ClaimVerdict | None) -> Claim
     tests = [_fresh_outcome(c["id"], t) for t in tests
              if t.get("source") != "committed" or t["key"] not in {f["key"] for f in fresh}]
     if prev is not None:
-        old = {ident(t): t for t in prev.tests}
         tests = [was if was is not None and (was.timestamp, was.outcome) == (t.timestamp, t.outcome) else t
                  for t, was in ((t, old.get(ident(t))) for t in tests)]
         if tests == prev.tests:
@@ -136,13 +147,13 @@ def _as_committed(chapter: Chapter, c: dict, prev: ClaimVerdict | None) -> Claim
     return ClaimVerdict(c["id"], verdict_file.verdict_of(chapter, c["id"], tests), tests)
 
 
-def _stage_figures(chapter: Chapter, tx: Transaction, results_dir: Path, saved, fresh: dict,
-                   decided: dict) -> tuple[list[str], list]:
-    """results/figures.json with the figure records of every test this run decided and saves
-    (claimcheck/evidence.py from_test), each replacing the committed record of its key; the
-    other records stay as they are (`decided`: the records of the readings, decided once already).
-    In the same transaction as verdicts.json.  Lines to print,
-    and the records as they will stand (verdicts.json refers to them by key)."""
+def _kept_figures(chapter: Chapter, results_dir: Path, saved, fresh: dict, decided: dict
+                  ) -> tuple[list[FigureRecord], bool]:
+    """The figure records results/figures.json keeps: those of every test this run decided and saves
+    (claimcheck/evidence.py from_test), each replacing the committed record of its key, and the
+    other committed records of the tests kept (`decided`: the records of the readings, decided
+    once already), and whether they differ from the committed ones.  Written with verdicts.json, in
+    the same transaction (claimcheck/verdict_file.py texts)."""
     path = results_dir / figure_evidence.NAME
     try:
         records = {r.key: r for r in figure_evidence.load(chapter, path)} if path.exists() else {}
@@ -166,12 +177,8 @@ def _stage_figures(chapter: Chapter, tx: Transaction, results_dir: Path, saved, 
                     if _measured_nothing(mine, meta):
                         r = _provenance(chapter, r, before.get(r.key), results_dir)
                     records[r.key] = r
-    records = {k: r for k, r in records.items() if k in kept}   # a replaced test's old records go with it
-    if records == before:
-        return [f"{path.name}: unchanged"], list(records.values())
-    # a value that is a run's metric refers to it, in the run records as this save leaves them
-    tx.stage(path.name, figure_evidence.dumps(list(records.values()), chapter, _run_files(tx)))
-    return [f"{path.name}: saved"], list(records.values())
+    records = {k: r for k, r in records.items() if k in kept}     # a replaced test's old records go with it
+    return list(records.values()), records != before
 
 
 def _run_files(tx: Transaction):
@@ -179,34 +186,14 @@ def _run_files(tx: Transaction):
     return lambda group: tx.current(f"{group}.json")
 
 
-def refuse_changed_runs(chapter: Chapter, tx: Transaction) -> None:
-    """Before a save commits: every figure record it keeps, staged or committed, against the run
-    records as it leaves them.  A record referring to a run whose metric this save changes (a run
-    trained again under the same key, recorded over the one it was measured from) and that it does
-    not measure again stops the save, naming the figure: nothing saved, nothing lost."""
-    path = tx.current(figure_evidence.NAME)
-    if not path.exists():
-        return
-    try:
-        lines = figure_evidence.changed_runs(chapter, path, _run_files(tx))
-    except figure_evidence.FigureEvidenceError as e:
-        raise EvidenceError(str(e).replace(str(path), str(tx.directory / figure_evidence.NAME))) from None
-    if lines:
-        raise EvidenceError(f"{tx.directory / figure_evidence.NAME}: this save changes the runs these figures were "
-                            "measured from; measure them again in the same save (pytest --figure <ID> ... "
-                            "--save-results): " + "; ".join(lines) + "; nothing saved")
-
-
 def save_evidence(chapter: Chapter, evidence, results_dir: Path) -> list[str]:
     """A run's evidence alone (no verdicts: claims/test_readings.py) saved into `results_dir`, in
-    one locked transaction as save_run saves it, refused where it changes the runs a committed
-    figure was measured from; lines to print."""
+    one locked transaction as save_run saves it; lines to print."""
     with save_lock(results_dir), ExitStack() as held:
         lines = recover(results_dir)
         tx = Transaction(results_dir)
         try:
             lines += evidence.save(tx, held)
-            refuse_changed_runs(chapter, tx)
             check_staged(tx, {f"{g}.json": (lambda p, g=g: chapter.run_records.load_file(p, g))
                               for g in chapter.run_records.groups})
             tx.commit()
@@ -274,24 +261,25 @@ def save_run(chapter: Chapter, fresh: dict, evidence, results_dir: Path, replace
         try:
             # the text's evidence first (its run records among it): the figure records refer to those runs
             carried = evidence.save(tx, held)
-            figures, records = _stage_figures(chapter, tx, Path(results_dir), kept.values(), fresh, decided)
+            records, changed = _kept_figures(chapter, Path(results_dir), kept.values(), fresh, decided)
             new = [_without_decisions(c) for c in sorted(kept.values(), key=lambda c: c.id)]
-            text = verdict_file.dumps(chapter, new, records, _run_files(tx))
-            # written whenever a figure record changes too, not only its claims: its references are to
-            # the figure records saved with it, so a record replaced rewrites every test that referred to it
-            if new != committed or figures != [f"{figure_evidence.NAME}: unchanged"]:
-                tx.stage(path.name, text)
-                lines.append("verdicts.json: saved")
-            else:
-                lines.append("verdicts.json: unchanged")
-            lines += figures
+            # both files from the one writer: each test's record stored in its figure record, the index
+            # beside; a save that changes nothing writes nothing
+            changed = changed or new != sorted(committed, key=lambda c: c.id)
+            for name, text in verdict_file.texts(chapter, new, records, _run_files(tx)).items():
+                was = Path(results_dir) / name
+                if not changed or (was.exists() and was.read_text() == text):
+                    lines.append(f"{name}: unchanged")
+                else:
+                    tx.stage(name, text)
+                    lines.append(f"{name}: saved")
             lines += carried
             # every file staged, read back as the report and the re-derivation read it: a file they
             # would refuse stops the save before anything is committed
-            refuse_changed_runs(chapter, tx)
             runs = {f"{g}.json": (lambda p, g=g: chapter.run_records.load_file(p, g)) for g in chapter.run_records.groups}
-            check_staged(tx, {**runs, path.name: lambda p: load_verdicts(chapter, p, records, _run_files(tx)),
-                              figure_evidence.NAME: lambda p: figure_evidence.load(chapter, p, _run_files(tx))})
+            figures = lambda p: figure_evidence.load(chapter, p, _run_files(tx))
+            check_staged(tx, {**runs, figure_evidence.NAME: figures,
+                              path.name: lambda p: load_verdicts(chapter, p, figures(tx.current(figure_evidence.NAME)))})
             tx.commit()
         except BaseException:
             tx.abort()

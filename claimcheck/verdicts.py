@@ -99,10 +99,10 @@ def ident(t: TestOutcome) -> str:
 
 
 def outcome_object(t: TestOutcome) -> dict:
-    """The one encoder of a test's outcome: the JSON object results/verdicts.json stores (before
-    its references are written, claimcheck/verdict_file.py), a run's claims.json and the report's
-    merged.json hold, its fields in their order, its runs as objects, left out only where it has none
-    (`None`; an empty list is kept).
+    """The one encoder of a test's outcome as a run's claims.json and the report's merged.json hold
+    it (results/ splits it: its record in its figure record, the rest in the index,
+    claimcheck/verdict_file.py), its fields in their order, its runs as objects, left out only where
+    it has none (`None`; an empty list is kept).
     Here, beside the arithmetic, because the merge makes the report's rows of committed tests with
     it (this module is below the records, so it reads a TestOutcome by its fields alone)."""
     out = asdict(t)

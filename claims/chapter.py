@@ -68,7 +68,7 @@ CHAPTER = Chapter(
     seed_steps=seed_steps.SEEDS_ON_RECORD,
     strength={r.anchor: r.status for r in falsification.REVIEWS if r.status != "tested"},
     run_records=RunRecords(groups=results.RUN_GROUPS, load=results.load, load_file=results.load_file,
-                           check=run_check.check, dump=results.dumps, metrics=run_check.REFERABLE,
+                           check=run_check.check, metrics=run_check.REFERABLE,
                            metric=run_check.metric),
     where={"figures": "claims/chapter_figures.py", "claims": "claims/registry.py, whose IDs come from "
            "../shared/claims.md", "sentences": "claims/sentence_table.py", "rule inputs": "claims/record_rules.py",

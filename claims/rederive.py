@@ -12,9 +12,15 @@ def main(argv=None) -> int:
     return rederive.main(CHAPTER, argv)
 
 
-def refusals(results_dir) -> list[str]:
-    """What the re-derivation would refuse in `results_dir` (claimcheck/rederive.py refusals)."""
-    return rederive.refusals(CHAPTER, results_dir)
+def committed(results_dir) -> tuple:
+    """The committed figure records and claims of `results_dir`, read once (claimcheck/rederive.py committed)."""
+    return rederive.committed(CHAPTER, results_dir)
+
+
+def refusals(results_dir, read: tuple | None = None) -> list[str]:
+    """What the re-derivation would refuse in `results_dir` (claimcheck/rederive.py refusals), of
+    what `committed` read where given."""
+    return rederive.refusals(CHAPTER, results_dir, read)
 
 
 if __name__ == "__main__":

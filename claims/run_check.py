@@ -34,8 +34,7 @@ REFERABLE = {**METRICS, "perplexity_at_window": ("val_ppl",)}
 
 
 def metric(run: RunRecord, name: str):
-    """A run's metric by name (a number), or None: under its `metrics` (where the decoder gives
-    back a first-format copy that stood beside them: fixtures/results.py decode)."""
+    """A run's metric by name (a number), or None: under its `metrics`."""
     v = run.metrics.get(name)
     return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 

@@ -458,7 +458,7 @@ def test_memory_figures_are_the_chapters(requested, which, fid, device, tables, 
     stated, rounding = FIGURES[fid].value, FIGURES[fid].rounding
     decision = rules.within(value, stated, rounding)
     claim.record(stated=stated, measured=value, tolerance=f"the chapter's rounding, {rounding:g} (byte counts)",
-                 label=f"memory {which}", peak_mb=list(peaks.values()), device=dev,
+                 label=f"memory {which}", device=dev,
                  decision=decision.measured, measurement="peak_memory")
     claim.device_specific(dev, f"memory {which} {value:.3f}")
     claim.decide(decision.holds,

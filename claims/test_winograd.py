@@ -334,9 +334,7 @@ CELLS = [pytest.param(adj, blk, pos, w, id=f"{adj} blk {blk} {PAIR[adj == 'wet']
 def test_printed_attention_weight(adj, block, pos, stated, maps, claim):
     per_seed = maps["by_adj"][(CROSSER + CROSSED).index(adj), :, block - 1, pos]     # (seeds,)
     claim.trained_figure(measurement="winograd_attention", label=f"{adj}: block {block} on {WORDS[pos]!r} (position {pos})",
-                         stated=stated, values=per_seed.tolist(), rounding=FIGURES[f"winograd.map_{adj}_{block}_{pos}"].rounding,
-                         row_mean={w: round(v, 3) for w, v in zip(WORDS, maps["by_adj"][(CROSSER + CROSSED).index(adj), :,
-                                                                                       block - 1].mean(0).tolist())})
+                         stated=stated, values=per_seed.tolist(), rounding=FIGURES[f"winograd.map_{adj}_{block}_{pos}"].rounding)
 
 
 def _block2(maps):

@@ -10,6 +10,7 @@ again through the one validator (`figure`) or, where the edit is what the reader
 writes the objects as they are (`figures_text`).  A committed claim is typed too (ClaimVerdict,
 its tests TestOutcomes): a test that plants one builds it from its JSON objects (`committed`)."""
 import json
+from dataclasses import asdict
 
 from claimcheck import evidence
 from claimcheck.records import ClaimVerdict, FigureRecord, RunRecord, TestOutcome, check
@@ -40,9 +41,9 @@ def figure(obj: dict) -> FigureRecord:
 
 
 def figure_objects(records: list[FigureRecord]) -> list[dict]:
-    """Figure records as results/figures.json holds them (claimcheck/evidence.py encode), each a
-    new object a test may edit."""
-    return [evidence.encode(r) for r in records]
+    """Figure records as a hand would write them into results/figures.json: every value a number
+    (no run reference), what its test showed in full, each a new object a test may edit."""
+    return [{k: v for k, v in asdict(r).items() if v is not None or k not in ("reading", "shown")} for r in records]
 
 
 def figures_text(objects: list[dict]) -> str:

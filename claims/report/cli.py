@@ -140,12 +140,16 @@ def _main(argv=None) -> int:
     if code:
         return code
     with reading(RESULTS.parent):           # results/ as one save left it, never half of the next
-        refused = rederive.refusals(RESULTS.parent)   # never a verdict the re-derivation would refuse
+        try:                                # read once: the refusals, the model and the patched chapter
+            committed, claims = rederive.committed(RESULTS.parent)
+            refused = rederive.refusals(RESULTS.parent, (committed, claims))  # never a verdict it would refuse
+        except (EvidenceError, figure_evidence.FigureEvidenceError, SaveError) as e:
+            refused = [str(e)]
         if refused:
             raise EvidenceError("the committed evidence is refused by python -m claims.rederive (run it for "
                                 "the whole account):\n  " + "\n  ".join(refused[:20]))
-        report = model.build(out, fresh, *read, results_dir=RESULTS.parent, with_readme=a.readme or a.check_readme)
-        committed = figure_evidence.load(CHAPTER)      # the patched chapter is decided on these
+        report = model.build(out, fresh, *read, results_dir=RESULTS.parent, with_readme=a.readme or a.check_readme,
+                             committed=claims)
 
     publish.write(report, out, views=VIEWS)
     if read[0] is not None:                 # the errata applied to the chapter: chapter.patch (claims/report/patch.py)

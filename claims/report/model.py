@@ -27,10 +27,12 @@ PARTS = Parts(facts=lambda *a, **k: evidence.Facts(*a, **k), errata=lambda *a, *
 
 
 def build(out: Path, fresh: dict | None, text: str | None, why_absent: str = "", results_dir: Path = RESULTS_DIR,
-          with_readme: bool = False) -> Report:
+          with_readme: bool = False, committed: list | None = None) -> Report:
     """The model of one render into `out`.  `with_readme`: also the README's report (the committed
-    verdicts merged with this run's fast tests alone: claims/report/readme.py readme_report)."""
-    committed = save.load_verdicts(CHAPTER, results_dir / "verdicts.json")       # the committed verdicts, read once
+    verdicts merged with this run's fast tests alone: claims/report/readme.py readme_report).
+    `committed`: the committed claims where the command has read them already."""
+    if committed is None:
+        committed = save.load_verdicts(CHAPTER, results_dir / "verdicts.json")
     merged = merged_verdicts(CHAPTER, fresh, committed)
     shown = None
     if with_readme:

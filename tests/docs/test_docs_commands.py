@@ -117,8 +117,8 @@ RUN: list[Run] = [
         "and says so", output=r"rendering the committed verdicts alone"),
     Run(r"python -m claims\.rederive", "docs/evidence.md, docs/running.md: every committed figure decided again, "
         "no torch", output=r"0 differ; 0 need weights"),
-    Run(r"python -m claims\.convert", "docs/evidence.md: the committed evidence is in today's format, so it "
-        "writes nothing", output=r"already in today's format"),
+    Run(r"python -m claims\.convert", "docs/evidence.md, docs/figure-rule.md: every committed record is decided "
+        "under today's rules, so it writes nothing", output=r"every record decided under today's rules"),
     Run(r"python -m fixtures(?: --list)?", "docs/running.md: the recipes, training nothing"),
     Run(r"python -m fixtures norm --jobs 2 --dry-run", "docs/running.md: the plan, training nothing"),
     Run(r"python -m fixtures\.fingerprint", 'docs/running.md: compare: "fingerprint unchanged" or what moved'),
@@ -152,8 +152,6 @@ DECLARED: list[Declared] = [
     Declared(r"python -m fixtures\.grad_profile(?: --write)?",
              "measures the gradient profile of the twelve-block model (a minute); the slow tier's "
              "tests/integration/test_grad_profile_evidence.py runs the same comparison"),
-    Declared(r"python -m claims\.convert --redecide",
-             "rewrites results/ after a rule change (tests/integration/test_convert.py runs it on a copy)"),
     Declared(r"pytest -m fast(?: -n 2)?", "the fast tier: about a minute on 2 cores (README.md's tier table); CI runs "
              "it as part of `pytest -m \"not slow\" -n auto`"),
     Declared(r'pytest -m "not slow" -n auto', "the whole suite but the slow tier: CI's command, minutes"),

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def _record(recipe, seed, val):
-    return run_record({"recipe": recipe, "seed": seed, "val_ppl": val, "date": f"2026-11-30T00:00:0{seed}"})
+    return run_record({"recipe": recipe, "seed": seed, "metrics": {"val_ppl": val}, "date": f"2026-11-30T00:00:0{seed}"})
 
 
 def test_evidence_goes_to_the_report_dir_and_reaches_results_only_on_save(tmp_path):
@@ -114,7 +114,7 @@ def _run_record(recipe, seed, val, **model_changes):
     r = recipe.with_seed(seed)
     cfg = r.to_dict()
     cfg["model"].update(model_changes)
-    return run_record({"recipe": r.name, "seed": seed, "config": cfg, "val_ppl": val, "train_ppl": 1.0,
+    return run_record({"recipe": r.name, "seed": seed, "config": cfg,
                      "metrics": {"val_ppl": val, "train_ppl": 1.0}, "date": f"2026-11-29T00:00:0{seed}",
                      "curve": [[0, 7.0]]})
 

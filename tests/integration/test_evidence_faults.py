@@ -123,7 +123,7 @@ def _save_and_die(ev_root, results_dir, kill_at, count=None):
 def _start(base: Path) -> Evidence:
     """results/ with a committed plot and verdicts, and a run that saves over the plot and adds two files."""
     (base / "results").mkdir(parents=True)
-    atomic_write(base / "results" / "verdicts.json", json.dumps({"claims": []}))
+    atomic_write(base / "results" / "verdicts.json", json.dumps({"schema": 3, "claims": []}))
     atomic_write(base / "results" / "norm.png", b"old" * 1000)
     return _run_dir(base, "run", "norm.postnorm_diverges",
                     {"norm.png": b"new" * 200_000, "norm_table.md": b"t" * 10, "readings.txt": b"r"})
@@ -255,7 +255,7 @@ def test_6_killing_the_scheduler_kills_its_workers(tmp_path, sig):
 # ------------------------------------------------------------ 7. corrupt committed evidence
 
 def test_7_a_string_where_a_number_belongs_is_named_by_file_record_and_field(tmp_path):
-    good = {"recipe": "postnorm", "seed": 0, "key": "k", "config": {}, "val_ppl": 307.6, "train_ppl": 300.0,
+    good = {"recipe": "postnorm", "seed": 0, "key": "k", "config": {},
             "metrics": {"val_ppl": "oops", "train_ppl": 300.0}, "date": "d", "curve": [[0, 6.9]]}
     (tmp_path / "norm.json").write_text(json.dumps({"group": "norm", "runs": [good]}))
     with pytest.raises(results.EvidenceError) as e:

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -309,7 +310,7 @@ def test_a_save_keeps_the_records_of_an_undecided_figure(tmp_path):
     values = committed.measured["values"]
     test = {"nodeid": "claims/test_winograd.py::test_probe_map", "outcome": "undecided", "reason": "undecided: probe",
             "tier": "slow", "device": "cpu", "seconds": 1.0, "timestamp": "2026-12-03T09:00:00+00:00",
-            "source": "fresh run", "torch": "9.9", "runs": figure_evidence.encode(committed)["runs"],
+            "source": "fresh run", "torch": "9.9", "runs": asdict(committed)["runs"],
             "records": [{"stated": 0, "measured": 0, "tolerance": "t", "rule": committed.rule,
                          "seeds": len(values), "measurement": committed.measurement,
                          "figures": ["winograd.map_tired_1_0"], "decision": {"values": values}}]}

@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 def _run(name, seed, val, group_recipes):
     r = next(r for r in group_recipes if r.name == name).with_seed(seed)
-    return recorded({"recipe": name, "seed": seed, "config": r.to_dict(), "val_ppl": val,
-                     "train_ppl": val / 2, "date": "2026-11-29T00:00:00+00:00",
+    return recorded({"recipe": name, "seed": seed, "config": r.to_dict(),
+                     "metrics": {"val_ppl": val, "train_ppl": val / 2}, "date": "2026-11-29T00:00:00+00:00",
                      "curve": [[s, 6.0 - s / 500] for s in range(0, 1000, 100)]})
 
 
@@ -73,7 +73,8 @@ def test_the_plots_data_holds_every_number_they_show(results_dir):
     chapter quotes, and the norm curves in the unit drawn (a held-out perplexity as its log)."""
     _write(results_dir, "ladder", [_run("baseline", s, 60 + s, recipes.LADDER) for s in range(2)]
            + [_run("average", 0, 300, recipes.LADDER)])
-    norm_run = recorded(dict(_run("prenorm", 0, 40, recipes.NORM), metrics={"held_out_curve": [[100, 90.0], [200, 50.0]]}))
+    prenorm = _run("prenorm", 0, 40, recipes.NORM)
+    norm_run = recorded(dict(prenorm, metrics={**prenorm["metrics"], "held_out_curve": [[100, 90.0], [200, 50.0]]}))
     _write(results_dir, "norm", [norm_run])
     data = _data(results_dir)
     baseline, average = data.ladder.rows

@@ -6,7 +6,6 @@ import json
 import re
 import subprocess
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -137,7 +136,7 @@ def test_a_malformed_bound_interval_or_count_is_a_named_error(key, edit, field, 
 
 def test_a_mistyped_verdicts_path_is_an_error_not_a_skipped_check(tmp_path):
     path = tmp_path / "figures.json"
-    path.write_text(figure_evidence.dumps(COMMITTED))
+    path.write_text(figure_evidence.dumps(CHAPTER, COMMITTED))
     r = subprocess.run([sys.executable, "-m", "claims.rederive", f"--evidence={path}",
                         f"--verdicts={tmp_path / 'verdict.json'}"], cwd=ROOT, capture_output=True, text=True,
                        check=False)
@@ -225,110 +224,85 @@ def _rederive_in(results: Path):
                           cwd=ROOT, capture_output=True, text=True, check=False)
 
 
-def test_a_run_metric_edited_in_its_group_file_is_caught_naming_both(tmp_path):
+def _edited(results: Path, group: str, run_ref, metric: str, value) -> None:
+    data = json.loads((results / f"{group}.json").read_text())
+    run = next(r for r in data["runs"] if (r["recipe"], r["seed"], r["key"]) == (run_ref.recipe, run_ref.seed, run_ref.key))
+    run["metrics"][metric] = value
+    (results / f"{group}.json").write_text(json.dumps(data))
+
+
+def test_a_run_metric_edited_by_hand_is_what_every_reader_reads_and_a_moved_verdict_is_named(tmp_path):
+    """A figure record refers to its runs' metrics ({"recipe", "seed", "metric"}), keeping no copy and
+    no digest: a run record edited by hand is what the figure reads, so the re-derivation decides
+    with the edit and names a verdict it moves (exit 1), as a regenerated page shows any value it
+    moves (docs/evidence.md)."""
     results = _results_copy(tmp_path)
-    norm = json.loads((results / "norm.json").read_text())
-    run = next(r for r in norm["runs"] if r["recipe"] == "prenorm" and r["seed"] == 0
-               and any(x.key == r["key"] for rec in COMMITTED if rec.key == "norm.prenorm" for x in rec.runs))
-    run["val_ppl"] = run["metrics"]["val_ppl"] = 39.0
-    (results / "norm.json").write_text(json.dumps(norm))
+    rec = next(r for r in COMMITTED if r.key == "norm.prenorm")
+    stored = next(r for r in _raw_records(results) if r["key"] == "norm.prenorm")
+    assert stored["measured"]["values"][0] == {"recipe": "prenorm", "seed": 0, "metric": "val_ppl"}
+    assert rec.verdict == "refuted"
+    for run in rec.runs:                    # every seed on the chapter's figure: it holds now
+        _edited(results, "norm", run, "val_ppl", FIGURES["norm.prenorm"].value)
+    read = next(r for r in figure_evidence.load(CHAPTER, results / "figures.json") if r.key == rec.key)
+    assert read.measured["values"] == [FIGURES["norm.prenorm"].value] * len(rec.runs)
     r = _rederive_in(results)
-    # figures.json refers to the run's metric (claimcheck/run_refs.py), keeping a digest of the value
-    # it was measured as: the edit is caught naming the record, the field and the run file
     said = r.stdout + r.stderr
     assert r.returncode == 1 and "Traceback" not in said, said
-    assert "RUNS norm.prenorm: field 'measured.values[0]'" in said and "norm.json is 39.0" in said, said
-    assert "the run record changed after" in said, said
+    assert "DIFFERS norm.prenorm: committed refuted, decided now holds" in said, said
 
 
-def test_a_run_metric_an_ordering_compares_edited_is_caught_naming_the_side(tmp_path):
-    """An ordering's two sides refer to their runs' metrics too: editing one is a disagreement
-    naming the comparison, its side and the run file."""
-    results = _results_copy(tmp_path)
+def test_a_run_metric_an_ordering_compares_is_read_from_its_run():
+    """An ordering's two sides refer to their runs' metrics too: each side is read from the run."""
     rec = next(r for r in COMMITTED if r.key.startswith("depth.two_blocks_overfit"))
-    two_blocks = next(x for x in rec.runs if x.recipe == "two_blocks" and x.seed == 0)
-    ladder = json.loads((results / "ladder.json").read_text())
-    run = next(r for r in ladder["runs"] if r["key"] == two_blocks.key and r["seed"] == 0)
-    run["metrics"]["val_ppl"] = 41.0
-    (results / "ladder.json").write_text(json.dumps(ladder))
-    r = _rederive_in(results)
-    said = r.stdout + r.stderr
-    assert r.returncode == 1 and "Traceback" not in said, said
-    assert "measured.comparisons[\"two blocks' held-out perplexity above one block's\"].a[0]" in said, said
-    assert "ladder.json is 41.0" in said, said
-
-
-def test_a_run_metric_a_test_shows_beside_its_figure_is_read_from_the_run_and_its_edit_caught(tmp_path):
-    """verdicts.json shows the average model's perplexities beside the gain they make as a reference
-    to the gain's figure record's runs ({"$runs", recipe, metric}), never a copy; a run record
-    edited after is a disagreement (the gain is no longer a difference of its runs' metrics)."""
-    from claimcheck import verdict_file
-    stored = json.loads((ROOT / "results" / "verdicts.json").read_text())
-    test = next(t for c in stored["claims"] if c["id"] == "average.positions_dont_help" for t in c["tests"])
-    # the average's perplexities sit beside the record's measurement (a fresh test's detail) or, in
-    # records converted from the first format, inside it
-    shown_at = test["records"][0] if "average" in test["records"][0] else test["records"][0]["measured"]
-    ref = shown_at["average"]
-    assert {k: ref[k] for k in ("$figure", "$at")} == {"$figure": "average.positions_gain",
-                                                        "$at": ["$runs", "average", "val_ppl"]}
-    read = verdict_file.load(CHAPTER, ROOT / "results" / "verdicts.json")
-    shown = next(t for c in read if c.id == "average.positions_dont_help" for t in c.tests)
-    rec = next(r for r in COMMITTED if r.key == "average.positions_gain")
+    stored = next(r for r in _raw_records(ROOT / "results") if r["key"] == rec.key)
+    label = "two blocks' held-out perplexity above one block's"
+    assert stored["measured"]["comparisons"][label]["a"][0] == {"metric": "val_ppl", "recipe": "two_blocks", "seed": 0}
+    run = next(x for x in rec.runs if x.recipe == "two_blocks" and x.seed == 0)
     ladder = {(r.recipe, r.seed, r.key): r for r in CHAPTER.run_records.load("ladder", ROOT / "results")}
-    assert (shown.records[0].get("average") or shown.records[0]["measured"]["average"]) == [
-        ladder[(x.recipe, x.seed, x.key)].metrics["val_ppl"] for x in rec.runs if x.recipe == "average"]
+    assert rec.measured["comparisons"][label]["a"][0] == ladder[(run.recipe, run.seed, run.key)].metrics["val_ppl"]
+
+
+def test_a_run_metric_a_test_shows_beside_its_figure_is_read_from_its_runs(tmp_path):
+    """What a test shows of its runs beside its figure (the average model's perplexities beside the
+    gain they make, a Winograd model's wrong-noun rate beside its accuracy) is a pointer to that
+    metric of each of its figure record's runs of the recipe ({"recipe", "metric"}), never a copy:
+    read, it is the runs' metric; edited in the run record, the edit."""
+    from claimcheck import verdict_file
+    for key, recipe, metric in (("average.positions_gain", "average", "val_ppl"),
+                                ("winograd.cheatable_one_block", "winograd_cheatable_one_block", "wrong_noun")):
+        stored = next(r for r in _raw_records(ROOT / "results") if r["key"] == key)
+        where = stored["shown"] if recipe in stored["shown"] or "wrong noun" not in stored["shown"]["measured"] \
+            else stored["shown"]["measured"]
+        field = recipe if recipe in where else "wrong noun"
+        assert where[field] == {"recipe": recipe, "metric": metric}, (key, where)
+        rec = next(r for r in COMMITTED if r.key == key)
+        group = rec.runs[0].group
+        runs = {(r.recipe, r.seed, r.key): r for r in CHAPTER.run_records.load(group, ROOT / "results")}
+        shown = rec.shown if field in rec.shown else rec.shown["measured"]
+        assert shown[field] == [runs[(x.recipe, x.seed, x.key)].metrics[metric] for x in rec.runs if x.recipe == recipe]
     results = _results_copy(tmp_path)
-    data = json.loads((results / "ladder.json").read_text())
+    rec = next(r for r in COMMITTED if r.key == "average.positions_gain")
     first = next(x for x in rec.runs if x.recipe == "average")
-    next(r for r in data["runs"] if r["key"] == first.key and r["seed"] == first.seed)["metrics"]["val_ppl"] = 250.5
-    (results / "ladder.json").write_text(json.dumps(data))
-    r = _rederive_in(results)
-    said = r.stdout + r.stderr
-    assert r.returncode == 1 and "Traceback" not in said and "average.positions_gain" in said, said
+    _edited(results, "ladder", first, "val_ppl", 250.5)
+    read = verdict_file.load(CHAPTER, results / "verdicts.json")
+    test = next(t for c in read if c.id == "average.positions_dont_help" for t in c.tests)
+    assert test.records[0]["average"][0] == 250.5
 
 
-def test_a_run_metric_a_test_shows_and_no_figure_checks_is_caught_when_its_run_changes(tmp_path):
-    """A wrong-noun rate a test shows beside its accuracy is its runs' metric that no figure record
-    refers to or checks: the reference keeps a digest of the list, and an edited run is a
-    disagreement (exit 1) naming the claim, the test and the field."""
-    stored = json.loads((ROOT / "results" / "verdicts.json").read_text())
-    rec = next(r for r in COMMITTED if r.key == "winograd.cheatable_one_block")
-    assert ["$runs", "winograd_cheatable_one_block", "wrong_noun"] in _runs_paths(stored)
+@pytest.mark.parametrize("pointer, said", [
+    ({"recipe": "no_such_recipe", "metric": "val_ppl"}, "names no run of recipe 'no_such_recipe'"),
+    ({"recipe": "average", "metric": "no_such_metric"}, "has no metric 'no_such_metric'"),
+    ({"measured": ["no", "such", "path"]}, "holds no measured value at ['no', 'such', 'path']")])
+def test_a_pointer_to_nothing_in_what_a_test_showed_is_a_named_error(tmp_path, pointer, said):
     results = _results_copy(tmp_path)
-    data = json.loads((results / "winograd.json").read_text())
-    first = rec.runs[0]
-    next(r for r in data["runs"] if r["key"] == first.key and r["seed"] == first.seed)["metrics"]["wrong_noun"] = 0.77
-    (results / "winograd.json").write_text(json.dumps(data))
-    r = _rederive_in(results)
-    said = r.stdout + r.stderr
-    assert r.returncode == 1 and "Traceback" not in said, said
-    assert "verdicts.json: claim winograd.category_cheat" in said and "not what the test showed" in said, said
-
-
-def _runs_paths(x) -> list:
-    """The paths of every reference to a figure record's runs in a parsed verdicts.json."""
-    if isinstance(x, dict):
-        return ([x["$at"]] if x.get("$at", [None])[:1] == ["$runs"] else []) + [p for v in x.values() for p in _runs_paths(v)]
-    return [p for v in x for p in _runs_paths(v)] if isinstance(x, list) else []
-
-
-@pytest.mark.parametrize("at, said", [
-    (["$runs", ["average"], "val_ppl"], "is not a reference to a figure record's runs"),
-    (["$runs", "average"], "is not a reference to a figure record's runs"),
-    (["$runs", {}, 1], "is not a reference to a figure record's runs"),
-    (["$runs", "no_such_recipe", "val_ppl"], "names no runs of that recipe with that metric"),
-    (["$runs", "average", "final_train_loss"], "names no runs of that recipe with that metric")])
-def test_a_malformed_reference_to_a_figure_records_runs_is_a_named_error(tmp_path, at, said):
-    results = _results_copy(tmp_path)
-    data = json.loads((results / "verdicts.json").read_text())
-    test = next(t for c in data["claims"] if c["id"] == "average.positions_dont_help" for t in c["tests"])
-    rec = test["records"][0]
-    (rec if "average" in rec else rec["measured"])["average"]["$at"] = at
-    (results / "verdicts.json").write_text(json.dumps(data))
+    data = json.loads((results / "figures.json").read_text())
+    rec = next(r for r in data["records"] if r["key"] == "average.positions_gain")
+    rec["shown"]["average"] = pointer
+    (results / "figures.json").write_text(json.dumps(data))
     r = _rederive_in(results)
     out = r.stdout + r.stderr
     assert r.returncode == 2 and "Traceback" not in out, out
-    assert "claim average.positions_dont_help" in out and said in out, out
+    assert "(average.positions_gain): field 'shown.average'" in out and said in out, out
 
 
 def test_each_list_refers_to_the_runs_of_one_recipe():
@@ -339,18 +313,17 @@ def test_each_list_refers_to_the_runs_of_one_recipe():
         lists = [measured.get("values") or []] + [c.get(side) or [] for c in (measured.get("comparisons") or {}).values()
                                                   for side in ("a", "b")]
         for values in lists:
-            recipes = {rec["runs"][v["$run"]]["recipe"] for v in values if isinstance(v, dict)}
+            recipes = {v["recipe"] for v in values if isinstance(v, dict)}
             assert len(recipes) <= 1, (rec["key"], recipes)
             assert not recipes or all(isinstance(v, dict) for v in values), rec["key"]
 
 
 def test_a_negative_zero_is_not_written_as_a_reference_to_a_zero():
-    from claimcheck import run_refs
-    rec = next(r for r in figure_objects(COMMITTED) if r["key"] == "winograd.cheatable_one_block")
-    run_file = figure_evidence.run_files_beside(ROOT / "results" / "figures.json")
-    zeros = dict(rec, measurement="winograd_accuracy/1",
-                 measured=dict(rec["measured"], values=[-0.0] * len(rec["measured"]["values"])))
-    assert run_refs.refer(CHAPTER, zeros, run_file)["measured"]["values"] == zeros["measured"]["values"]
+    from claimcheck.run_refs import RunIndex, Runs, files_beside, refer
+    rec = next(r for r in COMMITTED if r.key == "winograd.cheatable_one_block")
+    zeros = dict(rec.measured, values=[-0.0] * len(rec.measured["values"]))
+    runs = Runs(CHAPTER, rec.runs, RunIndex(CHAPTER, files_beside(ROOT / "results" / "figures.json")))
+    assert refer(CHAPTER, "winograd_accuracy/1", zeros, runs)["values"] == zeros["values"]
 
 
 def _raw_records(results: Path) -> list[dict]:
@@ -381,16 +354,15 @@ def test_a_figure_value_that_is_a_run_metric_stands_once_in_the_run_records():
 
 
 @pytest.mark.parametrize("edit, said", [
-    (lambda rec: rec["measured"]["values"][1].update({"$run": 99}), "names no run of the record's"),
+    (lambda rec: rec["measured"]["values"][1].update({"seed": 99}), "names no run of recipe 'postnorm' seed 99"),
     (lambda rec: rec["measured"]["values"][1].update({"metric": "no_such_metric"}), "has no metric 'no_such_metric'"),
-    (lambda rec: rec["measured"]["values"][1].pop("digest"), "is not a number nor a reference"),
-    (lambda rec: rec["runs"][1].update({"recipe": ["postnorm"]}), "is not in its group's run records"),
+    (lambda rec: rec["runs"][1].update({"key": "0" * 20}), "is not in its group's run records"),
 ])
 def test_a_malformed_or_dangling_run_reference_is_a_named_error(tmp_path, edit, said):
     results = _results_copy(tmp_path)
     data = json.loads((results / "figures.json").read_text())
     rec = next(r for r in data["records"] if r["key"] == "norm.postnorm")
-    assert rec["measured"]["values"][1]["$run"] == 1
+    assert rec["measured"]["values"][1] == {"metric": "val_ppl", "recipe": "postnorm", "seed": 1}
     edit(rec)
     (results / "figures.json").write_text(json.dumps(data))
     r = _rederive_in(results)
@@ -399,30 +371,19 @@ def test_a_malformed_or_dangling_run_reference_is_a_named_error(tmp_path, edit, 
     assert "(norm.postnorm): field 'measured.values[1]'" in out, out
 
 
-def test_a_save_that_records_over_a_run_a_kept_figure_was_measured_from_is_refused(tmp_path):
-    """A run trained again under the same key and recorded over the one a committed figure refers
-    to: the save stops naming the figure unless it measures that figure again; nothing is saved."""
-    from claimcheck.files import Transaction
-    from claimcheck.save import refuse_changed_runs
-    from claimcheck.store import EvidenceError
+def test_a_save_that_records_over_a_run_keeps_what_a_kept_figure_measured_and_the_re_derivation_names_it(tmp_path):
+    """A run trained again under the same key and recorded over the one a committed figure was
+    measured from: the figure keeps the value it was measured as (written as a number, no longer a
+    reference to the run), and the re-derivation names the disagreement with the run (exit 1)."""
     results = _results_copy(tmp_path)
-    before = {p.name: p.read_bytes() for p in results.iterdir()}
-    norm = json.loads((results / "norm.json").read_text())
     rec = next(r for r in COMMITTED if r.key == "norm.postnorm")
-    run = next(r for r in norm["runs"] if (r["recipe"], r["seed"], r["key"]) ==
-               (rec.runs[0].recipe, rec.runs[0].seed, rec.runs[0].key))
-    run["metrics"]["val_ppl"] += 0.5                     # the same run, trained again elsewhere
-    tx = Transaction(results)
-    tx.stage("norm.json", json.dumps(norm))
-    with pytest.raises(EvidenceError, match=r"norm\.postnorm: field 'measured\.values\[0\]'.*nothing saved"):
-        refuse_changed_runs(CHAPTER, tx)
-    # measured again in the same save, its record referring to the run as the save leaves it: kept
-    again = [replace(r, measured=dict(r.measured, values=[run["metrics"]["val_ppl"], *r.measured["values"][1:]]))
-             if r.key == "norm.postnorm" else r for r in COMMITTED]
-    tx.stage("figures.json", figure_evidence.dumps(again, CHAPTER, lambda g: tx.current(f"{g}.json")))
-    refuse_changed_runs(CHAPTER, tx)
-    tx.abort()
-    assert {p.name: p.read_bytes() for p in results.iterdir()} == before
+    _edited(results, "norm", rec.runs[0], "val_ppl", rec.measured["values"][0] + 0.5)
+    run_file = lambda g: results / f"{g}.json"
+    (results / "figures.json").write_text(figure_evidence.dumps(CHAPTER, COMMITTED, run_file))
+    stored = next(r for r in _raw_records(results) if r["key"] == "norm.postnorm")
+    assert stored["measured"]["values"] == rec.measured["values"]      # numbers: no longer all its runs' metric
+    r = _rederive_in(results)
+    assert r.returncode == 1 and "RUNS norm.postnorm: seed 0's value" in r.stdout, r.stdout + r.stderr
 
 
 def test_a_trained_record_naming_no_runs_or_a_missing_run_is_caught(tmp_path):
@@ -432,7 +393,7 @@ def test_a_trained_record_naming_no_runs_or_a_missing_run_is_caught(tmp_path):
     rec["runs"] = []
     other = next(r for r in records if r["key"] == "ladder.baseline")
     other["runs"][0]["key"] = "0" * 20
-    (results / "figures.json").write_text(figure_evidence.dumps([figure(r) for r in records]))
+    (results / "figures.json").write_text(figure_evidence.dumps(CHAPTER, [figure(r) for r in records]))
     r = _rederive_in(results)
     assert r.returncode == 1, r.stdout
     kind = rec["measurement"].partition("/")[0]

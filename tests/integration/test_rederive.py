@@ -87,7 +87,7 @@ def test_a_changed_measurement_in_each_results_group_is_caught_naming_the_figure
     target = _first(group)
     records = [replace(rec, measured=_changed(rec)) if rec.key == target.key else rec for rec in COMMITTED]
     path = tmp_path / "figures.json"
-    path.write_text(figure_evidence.dumps(records))
+    path.write_text(figure_evidence.dumps(CHAPTER, records))
     r = _run(f"--evidence={path}")
     assert r.returncode == 1, r.stdout + r.stderr
     assert f"DIFFERS {target.key}: committed {target.verdict}, decided now" in r.stdout, r.stdout
@@ -98,15 +98,15 @@ def test_a_figure_the_table_now_prints_differently_is_named(tmp_path):
     rec = next(r for r in COMMITTED if r.figures)
     records = [replace(r, printed=["12345"]) if r is rec else r for r in COMMITTED]
     path = tmp_path / "figures.json"
-    path.write_text(figure_evidence.dumps(records))
+    path.write_text(figure_evidence.dumps(CHAPTER, records))
     r = _run(f"--evidence={path}")
     assert r.returncode == 1 and f"CHANGED {rec.key}: decided against ['12345']" in r.stdout
 
 
 @pytest.mark.parametrize(("text", "why"), [
     ('{"records": [', "not valid JSON"),
-    ('{"schema": 2, "records": [{"key": "x"}]}', "field 'figures' is missing"),
-    ('{"schema": 9, "records": []}', "not figure evidence of schema 2"),
+    ('{"schema": 3, "records": [{"key": "x"}]}', "field 'figures' is missing"),
+    ('{"schema": 2, "records": []}', "not figure evidence of schema 3"),
 ])
 def test_corrupt_figure_evidence_is_named(tmp_path, text, why):
     path = tmp_path / "figures.json"
@@ -135,18 +135,18 @@ def test_a_verdict_changed_in_verdicts_json_or_a_figure_record_dropped_is_caught
     test = next(t for c in verdicts["claims"] for t in c["tests"] if t["outcome"] == "holds")
     test["outcome"] = "refuted"
     (tmp_path / "verdicts.json").write_text(json.dumps(verdicts))
-    (tmp_path / "figures.json").write_text(figure_evidence.dumps(COMMITTED))
+    (tmp_path / "figures.json").write_text(figure_evidence.dumps(CHAPTER, COMMITTED))
     r = _run(f"--evidence={tmp_path / 'figures.json'}")
     assert r.returncode == 1 and "DISAGREES" in r.stdout and test["key"] in r.stdout, r.stdout
     (tmp_path / "verdicts.json").write_text((ROOT / "results" / "verdicts.json").read_text())
-    (tmp_path / "figures.json").write_text(figure_evidence.dumps(COMMITTED[1:]))
+    (tmp_path / "figures.json").write_text(figure_evidence.dumps(CHAPTER, COMMITTED[1:]))
     r = _run(f"--evidence={tmp_path / 'figures.json'}")
     assert r.returncode == 1 and "no figure record" in r.stdout and COMMITTED[0].key in r.stdout, r.stdout
 
 
 def test_the_committed_verdicts_all_name_their_rule():
-    committed = json.loads((ROOT / "results" / "verdicts.json").read_text())
-    rule_names = {rec.get("rule") for c in committed["claims"] for t in c["tests"] for rec in t["records"]}
+    committed = verdict_file.load(CHAPTER, ROOT / "results" / "verdicts.json")
+    rule_names = {rec.get("rule") for c in committed for t in c.tests for rec in t.records}
     assert None not in rule_names
     assert {r.partition("/")[0] for r in rule_names} <= set(rule_versions.RULE_VERSIONS)
 

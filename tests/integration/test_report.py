@@ -225,7 +225,7 @@ def test_the_best_checkpoint_reading_is_built_from_the_recorded_curve_and_never_
     from claims.report import errata
     from fixtures import results
     from fixtures.recipes import RECIPES
-    run = {"recipe": "prenorm", "seed": 0, "key": "k", "date": "2026-12-01", "val_ppl": 52.2,
+    run = {"recipe": "prenorm", "seed": 0, "key": "k", "date": "2026-12-01",
            "config": RECIPES["prenorm"].to_dict(),
            "metrics": {"val_ppl": 52.2, "best_held_out": {"step": 300, "val_ppl_subset": 38.5}}}
     results.merge("norm", [run_record(run)], tmp_path)
@@ -256,12 +256,12 @@ def test_the_stopped_prenorm_reading_is_measured_on_the_full_split_and_checked_a
     merged = {"claims": [{"id": "norm.prenorm_needs_no_warmup", "statement": "s", "verdict": "refuted", "tests": []}]}
     [entry] = errata.build(merged, tmp_path)
     assert any("stopped at step 500" in r and "not yet measured" in r for r in entry["readings"])
-    long = {"recipe": "prenorm", "seed": 0, "key": "k", "date": "2026-12-01", "val_ppl": 50.0,
+    long = {"recipe": "prenorm", "seed": 0, "key": "k", "date": "2026-12-01",
             "config": RECIPES["prenorm"].to_dict(),
             "metrics": {"val_ppl": 50.0, "held_out_curve": [[250, 45.0], [500, 40.0], [1000, 55.0]],
                         "best_held_out": {"step": 500, "val_ppl_subset": 40.0}}}
     results.merge("norm", [run_record(long)], tmp_path)
-    stopped = dict(long, recipe=PRENORM_STOPPED.name, key="s", val_ppl=37.9, config=PRENORM_STOPPED.to_dict(),
+    stopped = dict(long, recipe=PRENORM_STOPPED.name, key="s", config=PRENORM_STOPPED.to_dict(),
                    metrics={"val_ppl": 37.9, "held_out_curve": [[250, 45.0], [500, 40.0]]})
     results.merge("errata", [run_record(stopped)], tmp_path)
     [entry] = errata.build(merged, tmp_path)

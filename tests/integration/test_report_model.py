@@ -67,14 +67,16 @@ def _fresh_run() -> dict:
 def test_a_render_computes_each_part_of_the_report_once(tmp_path, monkeypatch, fresh):
     import anybadge
 
-    from claimcheck import accounting, save, sentences, verdicts
+    from claimcheck import accounting, rederive, save, sentences, verdicts
+    from claimcheck import evidence as figure_evidence
     from claimcheck.report.model.chapter import text as chapter_text
     from claims.report import cli, errata, evidence, model, tables
     from data.chapter import chapter_or_none
     if fresh:
         (tmp_path / "claims.json").write_text(json.dumps(_fresh_run()))
     counts: collections.Counter = collections.Counter()
-    for owner, name in [(save, "load_verdicts"), (verdicts, "figure_rows"), (verdicts, "merge"),
+    for owner, name in [(rederive, "committed"), (save, "load_verdicts"), (figure_evidence, "load"),
+                        (verdicts, "figure_rows"), (verdicts, "merge"),
                         (verdicts, "committed_only"), (accounting, "accounting"), (sentences, "accounted"),
                         (errata, "build"), (tables, "data"), (chapter_text, "blocks")]:
         _count(monkeypatch, counts, owner, name, f"{owner.__name__.rsplit('.', 1)[-1]}.{name}")
@@ -91,7 +93,9 @@ def test_a_render_computes_each_part_of_the_report_once(tmp_path, monkeypatch, f
     text, _ = chapter_or_none()
     sections = len(dict.fromkeys(c.section for c in registry.CLAIMS.values()))
     with_text = 1 if text is not None else 0
-    assert counts == {"save.load_verdicts": 1, "verdicts.figure_rows": 1,
+    # the committed evidence read once (results/figures.json and verdicts.json), for the refusals,
+    # the model and the patched chapter alike
+    assert counts == {"rederive.committed": 1, "evidence.load": 1, "verdicts.figure_rows": 1,
                       "verdicts.merge" if fresh else "verdicts.committed_only": 1, "accounting.accounting": with_text,
                       "sentences.accounted": with_text, "text.blocks": with_text, "errata.build": 1,
                       "tables.data": 1, "Facts": 1, "badge": 1 + sections}, counts

@@ -11,17 +11,18 @@ import json
 import re
 import shutil
 import subprocess
-from dataclasses import replace
+from dataclasses import asdict, replace
 
 import pytest
 from records import figure, figure_objects
 
 from claimcheck import evidence as figure_evidence
+from claimcheck import verdict_file
 from claimcheck.evidence import RecordError, file_of, redecide
 from claimcheck.rederive import main as engine_rederive
 from claimcheck.report.views.chapter.legend import SYMBOL
 from claimcheck.report.views.errata import render
-from claimcheck.verdicts import summarise_claim, summary_of, summary_text
+from claimcheck.verdicts import outcome_object, summarise_claim, summary_of, summary_text
 from claims import rederive
 from claims.chapter import CHAPTER
 from claims.readings_declared import DECLARED_READINGS
@@ -99,7 +100,7 @@ def test_underspecified_end_to_end_rederive_claim_errata_and_counts(tmp_path, ca
             shutil.copy(path, tmp_path / path.name)
     records = [r for r in figure_evidence.load(CHAPTER, FILE) if r.key != "norm.prenorm"]
     planted = figure(dict(_planted(AFTER), verdict="underspecified"))
-    (tmp_path / "figures.json").write_text(figure_evidence.dumps([*records, planted]))
+    (tmp_path / "figures.json").write_text(figure_evidence.dumps(CHAPTER, [*records, planted]))
     verdicts = json.loads((FILE.parent / "verdicts.json").read_text())
     claim = next(c for c in verdicts["claims"] if c["id"] == "norm.prenorm_needs_no_warmup")
     test = next(t for t in claim["tests"] if t["key"] == "norm.prenorm")
@@ -113,7 +114,9 @@ def test_underspecified_end_to_end_rederive_claim_errata_and_counts(tmp_path, ca
     # ... and the chapter's own commands know no blind declaration: the planted reading is refused
     assert rederive.main(["--evidence", str(tmp_path / "figures.json")]) == 2
     # the claim: underspecified when no other test refutes it
-    only = summarise_claim(CHAPTER, claim["id"], [dict(test, outcome="underspecified")], True)
+    (full,) = [outcome_object(t) for c in verdict_file.load(CHAPTER, FILE.parent / "verdicts.json") for t in c.tests
+               if t.key == "norm.prenorm" and c.id == claim["id"]]
+    only = summarise_claim(CHAPTER, claim["id"], [dict(full, outcome="underspecified", reason=test["reason"])], True)
     assert only["verdict"] == "underspecified"
     s = summary_of([only])
     assert s["underspecified"] == 1 and "1 underspecified" in summary_text(s)
@@ -205,5 +208,5 @@ def test_a_live_test_with_a_declared_reading_is_underspecified_and_one_measured_
     test = {**outcome[AFTER], "claims": [claim["id"]],
             "runs": [{"group": "norm", "recipe": "prenorm", "seed": s, "key": f"k{s}"} for s in range(3)]}
     (rec,) = figure_evidence.from_test(CHAPTER, test, {"timestamp": AFTER})
-    assert rec.verdict == "refuted" and figure_evidence.encode(rec)["reading"]["runs"] == test["runs"]
+    assert rec.verdict == "refuted" and asdict(rec)["reading"]["runs"] == test["runs"]
     assert redecide(CHAPTER, rec).verdict == "refuted" and redecide(BLIND, blind(rec)).verdict == "underspecified"

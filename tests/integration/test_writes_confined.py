@@ -48,7 +48,7 @@ def _fresh(cid: str = "norm.postnorm_diverges", tier: str = "gpu") -> dict:
 def _record(recipe: str, seed: int, ppl: float, scale: str = "chapter") -> dict:
     r = RECIPES[recipe].with_seed(seed)
     return recorded({"recipe": recipe, "seed": seed, "config": (r.smoke() if scale == "smoke" else r).to_dict(),
-                     "val_ppl": ppl, "metrics": {"val_ppl": ppl, **({"scale": "smoke"} if scale == "smoke" else {})},
+                     "metrics": {"val_ppl": ppl, **({"scale": "smoke"} if scale == "smoke" else {})},
                      "date": "2026-12-02", "curve": [[0, 5.0]]})
 
 
@@ -63,7 +63,7 @@ def _box(tmp_path: Path) -> Path:
     (box / "results").mkdir(parents=True)
     (box / "outside").mkdir()
     (box / "outside" / "v1.txt").write_text("outside, untouched")
-    atomic_write(box / "results" / "verdicts.json", json.dumps({"claims": []}))
+    atomic_write(box / "results" / "verdicts.json", json.dumps({"schema": 3, "claims": []}))
     atomic_write(box / "results" / "norm.json", json.dumps({"group": "norm", "runs": [_record("prenorm", 0, 50.0)]}))
     atomic_write(box / "results" / "readings.json", json.dumps({f"reading {i}": {"what": "w", "cpu": {"value": i}} for i in range(10)}))
     atomic_write(box / "results" / "norm.png", b"committed plot")
@@ -481,26 +481,16 @@ def test_6_a_summary_that_differs_from_its_curve_is_kept_not_lost(tmp_path):
     assert results.encode(results.decode(raw, "norm.json")) == raw          # read and written back: as stored
 
 
-def test_6_a_first_format_record_is_read_into_its_metrics_and_an_unknown_field_is_named(tmp_path):
-    """A record of the first format (its metrics beside `metrics`, not in them) is read with them
-    in `metrics` and written back with each once; a field a RunRecord does not have, which written
-    back would be lost, is an EvidenceError naming the file, the record and the field."""
+def test_6_a_field_a_run_record_does_not_have_is_named(tmp_path):
+    """A field a RunRecord does not have (a metric beside `metrics`, as the first format wrote it:
+    no reader of that format is left), which written back would be lost, is an EvidenceError naming
+    the file, the record and the field."""
     d, data, i = _committed_norm(tmp_path)
     stored = data["runs"][i]
-    metrics = {k: v for k, v in stored["metrics"].items() if k not in ("val_ppl", "train_ppl")}
-    first = dict(stored, val_ppl=stored["metrics"]["val_ppl"], train_ppl=stored["metrics"]["train_ppl"],
-                 metrics=metrics)
-    run = results.decode(first, "norm.json")
-    assert (run.metrics["val_ppl"], run.metrics["train_ppl"]) == (first["val_ppl"], first["train_ppl"])
-    again = results.encode(run)
-    assert "val_ppl" not in again and again["metrics"]["val_ppl"] == first["val_ppl"]
-    (d / "norm.json").write_text(json.dumps({"group": "norm", "runs": [dict(stored, valppl=1.0)]}))
-    with pytest.raises(EvidenceError, match=r"norm.json, record 0 \(prenorm seed 0\): field 'valppl' is not a field"):
-        results.load("norm", d)
-    # a copy beside `metrics` that differs from it: one of the two would be lost written back once
-    (d / "norm.json").write_text(json.dumps({"group": "norm", "runs": [dict(stored, val_ppl=1.0)]}))
-    with pytest.raises(EvidenceError, match=r"record 0 \(prenorm seed 0\): field 'val_ppl' is 1.0, but metrics.val_ppl is "):
-        results.load("norm", d)
+    for field in ("valppl", "val_ppl"):
+        (d / "norm.json").write_text(json.dumps({"group": "norm", "runs": [dict(stored, **{field: 1.0})]}))
+        with pytest.raises(EvidenceError, match=rf"norm.json, record 0 \(prenorm seed 0\): field '{field}' is not a field"):
+            results.load("norm", d)
 
 
 def test_6_every_committed_run_is_its_recipes_current_run_or_evidence_of_a_figure():
