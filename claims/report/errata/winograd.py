@@ -214,22 +214,22 @@ def _heads_cause(f: Facts) -> str:
     intact, one, two = _heads(f)
     if not one:
         return ""
-    return (f"no single head carries either hop: with the head of block 1 whose removal costs most taken out at the "
+    return (f"the first hop is not one head's: with the head of block 1 whose removal costs most taken out at the "
             f"query position, the two-block models keep {pct(one)} of the held-out referents (intact {pct(intact)}), "
-            f"above chance plus 10 points (60 %) on {sum(a >= 0.6 for a in one)} of {len(one)} models; with block 2's, "
-            f"{pct(two)}. The hops are spread over the heads of each block")
+            f"at or above chance plus 10 points (60 %) on {sum(a >= 0.6 for a in one)} of {len(one)} models; with "
+            f"block 2's, {pct(two)}, which the rule cannot yet tell from near chance (undecided)")
 
 
 def _heads_sentence(f: Facts) -> tuple[Edit, ...]:
-    """The circuit as the ablations show it: two hops across layers, each spread over a block's heads."""
+    """The circuit as the ablations show it: two hops across layers, the first not one head's."""
     one = _heads(f)[1]
     if not one:
         return ()
     return (edit("That is a two-hop circuit: one head moves a candidate forward, a head in a later layer reads a token "
                  "that decides whether to keep it.",
                  "That is a two-hop circuit: the first layer moves a candidate forward, a later layer reads a token that "
-                 "decides whether to keep it, and neither hop sits in one head (without the head of block 1 that matters "
-                 "most the models still answer {a} of the held-out sentences).", a=num(one, percent=True)),)
+                 "decides whether to keep it; the first hop is not one head's (without the first block's most needed "
+                 "head the models still answer {a} of the held-out sentences).", a=num(one, percent=True)),)
 
 
 ERRATA: dict[str, Erratum] = {
