@@ -20,10 +20,13 @@ COMMANDS = {
     "python -m claims.rederive": [sys.executable, "-m", "claims.rederive", "--help"],
     "python -m claims.convert": [sys.executable, "-m", "claims.convert", "--help"],
     "python -m fixtures.fingerprint": [sys.executable, "-m", "fixtures.fingerprint", "--help"],
+    "python -m fixtures.grad_profile": [sys.executable, "-m", "fixtures.grad_profile", "--help"],
     "python -m fixtures": [sys.executable, "-m", "fixtures", "--help"],
     "benchmarks/gpu_tier": [sys.executable, "benchmarks/gpu_tier.py", "--help"],
     "benchmarks/cost_flakes.py": [sys.executable, "benchmarks/cost_flakes.py", "--help"],
     "benchmarks/full_cost.py": [sys.executable, "benchmarks/full_cost.py", "--help"],
+    "benchmarks/fresh_clone.py": [sys.executable, "benchmarks/fresh_clone.py", "--help"],
+    "python -m claimcheck": [sys.executable, "-m", "claimcheck", "report", "--help"],
     "pytest": [sys.executable, "-m", "pytest", "--help", "-p", "no:cacheprovider"],
 }
 # Options of other programs the docs quote (pip, git, Chromium, GitHub's runner, the linker).

@@ -144,7 +144,9 @@ DECLARED: list[Declared] = [
     Declared(r"pip install .*", "installs packages from the network (minutes); README's torch pin is checked "
              "against .ci/run by tests/docs/test_docs.py"),
     Declared(r"git diff results/", "git's, not the project's: reviews a save"),
-    Declared(r"python benchmarks/rederive\.py", "a benchmark (seconds, several runs); its figure is quoted dated"),
+    Declared(r"python benchmarks/rederive\.py(?: --runs \d+)?", "a benchmark (seconds, several runs); its figure is quoted dated"),
+    Declared(r"python -m pytest -c tests/engine/pytest\.ini tests/engine",
+             "the engine's own tests, their own pytest project (a minute); .ci/run runs them as written"),
     Declared(r"python benchmarks/fresh_clone\.py(?: --no-suite)?", "a benchmark that clones and runs the fast tier "
              "five times and the whole suite (minutes); its figures are quoted dated (benchmarks/README.md)"),
     Declared(r"python -m claimcheck report\|save\|rederive --text examples\.running_mean\.chapter",
