@@ -628,8 +628,11 @@ def _command_problems(command: str) -> list[str]:
             out += [f"{part}: no group {args[3]}"] if not group else []
             out += [f"{part}: no recipe {r} in {args[3]}" for r in opts.get("--only", "").split(",")
                     if r and r not in {g.name for g in group}]
+        elif args[:3] == ["python", "-m", "fixtures.grad_profile"]:     # the committed gradient profile's own
+            out += [f"{part}: {a}: not an option of python -m fixtures.grad_profile" for a in args[3:] if a != "--write"]
         elif args[:3] != ["python", "-m", "claims.report"]:
-            out.append(f"{part}: not a pytest, python -m fixtures or python -m claims.report command")
+            out.append(f"{part}: not a pytest, python -m fixtures, python -m fixtures.grad_profile or "
+                       "python -m claims.report command")
     return out
 
 
