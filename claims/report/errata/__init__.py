@@ -15,14 +15,15 @@ from pathlib import Path
 from claimcheck.decide import MORE_RUNS, ONE_RUN
 from claims.chapter import CHAPTER
 from claims.readings_declared import DECLARED_READINGS
-from claims.report.errata import cost, depth, ladder, norm, positions, qkv, scale, winograd
+from claims.report.errata import cost, depth, ladder, norm, positions, qkv, scale, winograd, winograd_circuit
 from claims.report.errata.facts import Erratum, Facts
 from claims.report.errata.spread import Edit
 from data.chapter import ChapterError
 
 # one entry per refuted claim, each written beside its section's causes and sentences
 ERRATA: dict[str, Erratum] = {**cost.ERRATA, **depth.ERRATA, **ladder.ERRATA, **norm.ERRATA, **positions.ERRATA, **qkv.ERRATA,
-                              **scale.ERRATA, **winograd.ERRATA}
+                              **scale.ERRATA, **winograd.ERRATA,
+                              **winograd_circuit.ERRATA}
 
 
 def build(merged: dict, results_dir: Path, report_dir: Path | None = None, facts: Facts | None = None) -> list[dict]:
