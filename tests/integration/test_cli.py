@@ -84,7 +84,7 @@ def test_an_unwritable_report_dir_is_refused_before_any_test_runs(tmp_path):
     a_file = tmp_path / "a-file"
     a_file.write_text("")
     r = run("-m", "pytest", "claims/test_corpus.py", "-p", "no:cacheprovider", f"--report-dir={a_file}")
-    assert r.returncode == 4 and "cannot write there" in r.stderr and "passed" not in r.stdout
+    assert r.returncode == 4 and "that is a file, not a folder" in r.stderr and "passed" not in r.stdout
 
 
 def test_saving_a_report_dir_with_nothing_of_its_own_is_an_error(tmp_path):

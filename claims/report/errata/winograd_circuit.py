@@ -31,15 +31,15 @@ def _heads_sentence(f: Facts) -> tuple[Edit, ...]:
     if not one:
         return ()
     return (edit("That is a two-hop circuit: one head moves a candidate forward, a head in a later layer reads a token "
-                 "that decides whether to keep it.",
+                 "that decides whether to keep it",
                  "That is a two-hop circuit: the first layer moves a candidate forward, a later layer reads a token that "
                  "decides whether to keep it; the first hop is not one head's (without the first block's most needed "
-                 "head the models still answer {a} of the held-out sentences).", a=num(one, percent=True)),)
+                 "head the models still answer {a} of the held-out sentences)", a=num(one, percent=True)),)
 
 
 ERRATA: dict[str, Erratum] = {
     "winograd.two_hop_heads_near_chance": Erratum(
         quote="That is a two-hop circuit: one head moves a candidate forward, a head in a later layer reads a token "
-              "that decides whether to keep it.",
+              "that decides whether to keep it",
         cause=_heads_cause, suggested=_heads_sentence),
 }
