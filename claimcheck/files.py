@@ -492,16 +492,23 @@ def tracked_files(root: Path, folder: Path) -> list[str]:
     return [n for n in out.stdout.decode("utf-8", "replace").split("\0") if n] if out.returncode == 0 else []
 
 
-def not_its_own_folder(path: Path, root: Path) -> str | None:
-    """Why a command may not write into `path`, a folder of the checkout at `root`, or None: it is
-    or holds a symbolic link (link_in), it is the checkout's root, or git tracks files in it.  The
-    rule for a text that declares no committed folders of its own (the example's report)."""
+def unsafe_folder(path: Path) -> str | None:
+    """Why no command may write into `path` whatever text it serves: it cannot be a folder
+    (unusable_folder), or it is or holds a link (link_in); None otherwise."""
     unusable = unusable_folder(Path(path))
     if unusable:
         return unusable
     link = link_in(Path(path))
-    if link:
-        return f"that folder holds a link ({link}), which a write would follow out of it"
+    return f"that folder holds a link ({link}), which a write would follow out of it" if link else None
+
+
+def not_its_own_folder(path: Path, root: Path) -> str | None:
+    """Why a command may not write into `path`, a folder of the checkout at `root`, or None: it is
+    or holds a symbolic link (link_in), it is the checkout's root, or git tracks files in it.  The
+    rule for a text that declares no committed folders of its own (the example's report)."""
+    why = unsafe_folder(Path(path))
+    if why:
+        return why
     root, where = Path(root).resolve(), Path(path).resolve()
     if where == root:
         return "that is the checkout's root"

@@ -69,13 +69,10 @@ def committed_folder(path: Path, root: Path | None = None) -> str | None:
     site or run may write into, or None.  The one rule of pytest's --report-dir, the report's
     --report-dir and publish's two folders: the checkout's root, a folder of COMMITTED or one inside
     it, a folder holding files committed to git, and a folder that is or holds a symbolic link."""
-    from claimcheck.files import link_in, unusable_folder
-    unusable = unusable_folder(Path(path))
-    if unusable:
-        return unusable
-    link = link_in(Path(path))
-    if link:
-        return f"that folder holds a link ({link}), which a write would follow out of it"
+    from claimcheck.files import unsafe_folder
+    why = unsafe_folder(Path(path))
+    if why:
+        return why
     root = Path(root or PROJECT_ROOT).resolve()
     where = Path(path).resolve()
     if where == root:
