@@ -94,6 +94,18 @@ def near_chance(what: str, block: int) -> str:
     return f"accuracy with block {block}'s {what} at the query zeroed below chance plus 10 points"
 
 
+# "cannot tell where anything is" (positions.no_positions_cannot_tell_where, declared in docs/choices.md
+# 2026-12-07 before it was measured): a linear probe's held-out R^2 for the position below 0.1 (chance
+# is 0).  The alternatives are shown beside the verdict, decided by the same rule, never deciding.
+PROBE_BOUND = 0.1
+PROBE_ALTERNATIVES = (0.05, 0.25)
+
+
+def probe_below() -> str:
+    """The comparison of the no-position model's probe with the bound, as its records name it."""
+    return f"the position probe's held-out R^2 on block 1's output below {PROBE_BOUND}"
+
+
 def _ordering(*comparisons) -> Spec:
     return Spec("ordering", comparisons=tuple(comparisons))
 
@@ -174,6 +186,8 @@ DECLARED: dict[str, Spec] = {
         *[(near_chance("most needed head", b), "<", NEAR_CHANCE) for b in (1, 2)]),
     "winograd.two_hop_heads_near_chance: two blocks: either block's attention removed at the query": _ordering(
         *[(near_chance("attention output", b), "<", NEAR_CHANCE) for b in (1, 2)]),
+    "positions.no_positions_cannot_tell_where: no positions: a linear probe for the position on block 1's output":
+        _ordering((probe_below(), "<", PROBE_BOUND)),
     "winograd.two_hop_ablation: two blocks above one": _ordering(
         ("two blocks' held-out accuracy above one block's", ">", None)),
     "scale.no_effect_at_32: undivided ahead at d_k = 32": _ordering(

@@ -164,6 +164,7 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in [
     _C("ladder.layernorm_per_example", "LayerNorm needs no batch, keeps no running statistics, is the same in training and inference and indifferent to length.", "per example", "exact", "fast"),
     _C("norm.residual_path_identity", "In pre-norm the residual path is never normalised; post-norm puts a LayerNorm on it.", "identity path", "exact", "fast"),
     _C("positions.no_positions_still_trains", "Without position embeddings the model still trains (beats the no-context baseline).", "still trains", "trained", "gpu"),
+    _C("positions.no_positions_cannot_tell_where", "Without positions the trained model cannot tell where anything is: a linear probe reads no more of a token's absolute position from its block's output than chance.", "it simply cannot tell where anything is", "trained", "gpu"),
     _C("positions.prefix_orderings_stack", "Without positions, every ordering of a prefix gives the same output at its last position.", "all orderings alike", "exact", "fast"),
     _C("positions.untrained_rows_random", "Rows of a learned position table past the trained length are still the random vectors they started as.", "still the random vector", "trained", "gpu"),
     _C("winograd.heldout_reversed_in_training", "Every held-out noun pair was in training in the reversed order, never in its own.", "reversed in training", "exact", "fast"),

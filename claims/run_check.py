@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 # measurements taken from a trained model: a record of one names the runs it came from
 TRAINED = frozenset({"perplexity", "perplexity_at_window", "softmax_stats", "softmax_stats_at_init", "softmax_gradients",
-                     "position_rows",
+                     "position_rows", "position_probe",
                      "winograd_accuracy", "winograd_answers", "winograd_attention", "winograd_ablation", "winograd_head_ablation",
                      "held_out_curve"})
 

@@ -163,7 +163,8 @@ SENTENCES: list[S] = [
     S("That is why essentially every model since 2019 is pre-norm", reason="history"),
     # positions
     S("Delete the position embeddings and the model still trains",
-      claims=("positions.no_positions_still_trains", "positions.permutation_equivariant")),
+      claims=("positions.no_positions_still_trains", "positions.permutation_equivariant",
+              "positions.no_positions_cannot_tell_where")),
     S("Nothing in the attention score mentions", claims=("positions.permutation_equivariant",)),
     S("It is the average's order-blindness in a better disguise", claims=("positions.prefix_orderings_stack",)),
     S("Four ways to inject position, trained on 64-token windows", reason="caption",

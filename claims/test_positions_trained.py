@@ -315,3 +315,33 @@ def test_rows_past_the_trained_length_are_still_the_vectors_they_started_as(trai
                    reason="untrained rows per seed: " + "; ".join(
                        f"min cosine {m['untrained']['min cosine']:.6f}, off {m['untrained']['max off the scaled start']:.2e}"
                        for m in rows))
+
+
+# "it simply cannot tell where anything is" (read as docs/choices.md declares it): a linear probe for
+# the absolute position on the trained no-position model's block output, its held-out R^2 below
+# PROBE_BOUND on every seed by the ordering rule (a t test over the positions group's declared seeds).
+# The embeddings (no position to read) and the positioned model (position to read) are shown beside:
+# the checks that the probe neither invents position nor misses it.
+@pytest.mark.claim("positions.no_positions_cannot_tell_where")
+def test_without_positions_a_linear_probe_cannot_read_where_a_token_is(trained, seeds, claim):
+    from claimcheck import decide as rules
+    from claims.record_rules import PROBE_ALTERNATIVES, PROBE_BOUND, probe_below
+    from claims.seed_steps import DECLARED_SEEDS
+    from fixtures.position_probe import probe
+    n = seeds(claim.seeds(DECLARED_SEEDS["positions"]))
+    per_model = {name: [probe(r.model, POSITIONS_CONTEXT) for r in trained("positions", name, n)]
+                 for name in ("positions_none", "positions_learned")}
+    blind = [p["blocks.0"]["r2"] for p in per_model["positions_none"]]
+    shown = {}
+    for bound in PROBE_ALTERNATIVES:
+        d = rules.ordering([(f"below {bound}", "<", blind, [bound] * len(blind))])
+        shown[str(bound)] = {"bound": bound, "verdict": d.verdict, "why": d.why}
+    claim.ordering(label="no positions: a linear probe for the position on block 1's output",
+                   stated="it simply cannot tell where anything is", measured={"block 1, R^2": blind},
+                   conditions=[[f"seed {i}: {probe_below()}", v, "<", PROBE_BOUND] for i, v in enumerate(blind)],
+                   measurement="position_probe", seeds=len(blind),
+                   tolerance=f"a t test over seeds against R^2 {PROBE_BOUND}, significant at 5 % two-sided",
+                   probes={name: runs for name, runs in per_model.items()}, alternatives=shown,
+                   reason=f"held-out R^2 of the position probe, no positions: block 1 {over_seeds(blind)}, embeddings "
+                          f"{over_seeds([p['tok_emb']['r2'] for p in per_model['positions_none']])}; learned positions: "
+                          f"block 1 {over_seeds([p['blocks.0']['r2'] for p in per_model['positions_learned']])}")

@@ -60,7 +60,7 @@ from claims import timing
 from data import load_tokens, split
 from data.paths import PROJECT_ROOT
 from data.winograd import CROSSED, CROSSER, sentence
-from fixtures import attention_stats, cost, grad_profile, position_rows, winograd
+from fixtures import attention_stats, cost, grad_profile, position_probe, position_rows, winograd
 from fixtures import train as training
 from fixtures.fingerprint import families
 from fixtures.measurements import AT_TRAINING, MEASUREMENTS, REMEASURE, measurement_id
@@ -148,6 +148,13 @@ def _position_rows() -> dict:
         model(x[:, :-1], x[:, 1:])[1].backward()
         opt.step()
     return position_rows.untrained_rows(model.pos_emb.table.weight, position_rows.initial_table(cfg, 0), cfg.context)
+
+
+def _position_probe() -> dict:
+    # the probe on the tiny positionless and learned-position models at their own context, a few windows
+    cfg = _recipe("sinusoidal").model
+    return {name: position_probe.probe(_model("sinusoidal", positions=name), cfg.context, n_windows=32)
+            for name in ("none", "learned")}
 
 
 def _softmax_inputs(family: str) -> torch.Tensor:
@@ -432,7 +439,7 @@ def _op_counts() -> dict:
 
 MEASURES: dict[str, Callable[[], dict]] = {
     "perplexity": _perplexity, "perplexity_at_window": _perplexity_at_window,
-    "held_out_curve": _held_out_curve, "position_rows": _position_rows,
+    "held_out_curve": _held_out_curve, "position_rows": _position_rows, "position_probe": _position_probe,
     "softmax_stats": _softmax_stats, "softmax_stats_at_init": _softmax_stats_at_init,
     "softmax_gradients": _softmax_gradients,
     "attention_curve": _attention_curve,
@@ -449,6 +456,7 @@ MEASURED_BY = {
     "perplexity": (training, "evaluate"), "perplexity_at_window": (training, "evaluate"),
     "held_out_curve": (training, "perplexity"),
     "position_rows": (position_rows, "untrained_rows"),
+    "position_probe": (position_probe, "score"),
     "softmax_stats": (attention_stats, "softmax_stats"),
     "softmax_stats_at_init": (attention_stats, "softmax_stats_at_init"),
     "softmax_gradients": (attention_stats, "softmax_gradients"),
