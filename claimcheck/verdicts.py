@@ -176,8 +176,14 @@ def counts(chapter: Chapter, t: dict) -> bool:
     return t["outcome"] in DECIDED and not is_stale(chapter, t) and not only_readings(chapter, t)
 
 
-DEVICE_SPECIFIC = ("not run: device-specific: measured on {device}; the chapter's figure is its 8 GB laptop "
-                   "card's (CUDA), so ours is a reading beside it, not a verdict")
+DEVICE_SPECIFIC = ("not run: device-specific: measured on {device}; the chapter's figure is its {theirs}'s, "
+                   "so ours is a reading beside it, not a verdict")
+
+
+def device_specific(chapter: Chapter, t: dict) -> str:
+    """Why a reading off the text's kind of device decides nothing, naming both devices (the text's
+    as its Chapter names it)."""
+    return DEVICE_SPECIFIC.format(device=measured_on(t), theirs=chapter.device or "own device")
 
 
 def summarise_claim(chapter: Chapter, cid: str, tests: list[dict], encoded: bool) -> dict:
@@ -231,7 +237,7 @@ def outcome_label(chapter: Chapter, t: dict) -> str:
                  else "measure it again (the command its text names for it)")
         return f"stale: {outcome}, {'; '.join(why)}: {again}"
     if outcome in DECIDED and only_readings(chapter, t):
-        return DEVICE_SPECIFIC.format(device=measured_on(t))
+        return device_specific(chapter, t)
     return outcome
 
 
@@ -280,7 +286,7 @@ def figure_rows(chapter: Chapter, claims: list[dict]) -> list[dict]:
         rows.append({
             "id": fid, "claim": f.claim, "printed": f.printed, "value": f.value, "rounding": f.rounding,
             "device": f.device, "verdict": verdict, "label": label,
-            "reason": (DEVICE_SPECIFIC.format(device=measured_on(t)) if label == "not run: device-specific"
+            "reason": (device_specific(chapter, t) if label == "not run: device-specific"
                        else t.get("reason", "")),
             "tests": [x["nodeid"] for x in tests], "test": t.get("nodeid"), "key": t.get("key"),
             # a test of several figures may record each one's measurement by figure ID ("per_figure")
