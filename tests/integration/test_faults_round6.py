@@ -1,0 +1,188 @@
+"""The sixth round of fault findings (issue 59).  Covers: finding 2 (a save commits what the
+re-derivation then refuses: it now runs the whole re-derivation on the files it staged and
+refuses before it commits), findings 1 and 5 (a --from-results run, which measured nothing,
+commits nothing it read from results/), findings 6, 7, 9, 11, 12 and 13 (what a verdict rests on
+comes from the figure table and the declared design, never from the record), finding 4 (a save
+killed at random points leaves results/ fully old or fully new, as every reader sees it; a reader
+finishes an interrupted save's journal or refuses naming it), and the tracebacks of the round
+(each a named error with exit 2).  Every write goes to a scratch copy of results/ or a scratch
+checkout, never the checkout's own."""
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from claimcheck import evidence as figure_evidence
+from claimcheck.save import save_run
+from claimcheck.store import EvidenceError
+from claims.chapter import CHAPTER
+from fixtures import results
+from fixtures.evidence import Evidence
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+STAMP = "2026-12-24T10:00:00+00:00"
+
+
+def _state(folder: Path) -> dict[str, str]:
+    """Every file under `folder` and its sha256 (the locks' own files not)."""
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file() and not p.name.endswith((".lock", ".lock.holder"))}
+
+
+@pytest.fixture
+def results_dir(tmp_path) -> Path:
+    """A scratch copy of the committed results/ (its JSON files: what a save and a reader read)."""
+    out = tmp_path / "results"
+    out.mkdir()
+    for p in (ROOT / "results").glob("*.json"):
+        shutil.copy2(p, out / p.name)
+    return out
+
+
+def _committed(results_dir: Path, key: str) -> tuple[dict, dict, str]:
+    """The committed figure record `key` (as the file holds it), its test's entry and its claim."""
+    rec = next(r for r in json.loads((results_dir / "figures.json").read_text())["records"] if r["key"] == key)
+    for c in json.loads((results_dir / "verdicts.json").read_text())["claims"]:
+        for t in c["tests"]:
+            if t["key"] == key:
+                return rec, t, c["id"]
+    raise KeyError(key)
+
+
+def _fresh(results_dir: Path, key: str, values: list, runs: list | None = None, meta: dict | None = None,
+           outcome: str | None = None) -> dict:
+    """A run's claims.json that measured the committed figure `key` again: `values` per seed, named
+    runs `runs` (by default the committed record's)."""
+    rec, entry, claim = _committed(results_dir, key)
+    shown = next(r for r in figure_evidence.load(CHAPTER, results_dir / "figures.json") if r.key == key).shown
+    if outcome is None:                 # as the figure table decides the values
+        from claimcheck.specs import decide
+        outcome = decide(CHAPTER.rule_inputs(key), {"values": values}, CHAPTER.timed).verdict
+    test = {"nodeid": entry["nodeid"], "outcome": outcome, "reason": "r", "tier": entry["tier"],
+            "device": "cpu", "seconds": 1.0, "timestamp": STAMP, "source": "fresh run", "torch": "9.9",
+            "runs": runs if runs is not None else rec["runs"],
+            "records": [{**shown, "rule": rec["rule"], "measurement": rec["measurement"],
+                         "figures": rec["figures"], "decision": {"values": values}}]}
+    return {"meta": {"source": "fresh run", "timestamp": STAMP, "commit": "c-today", "torch": "9.9", **(meta or {})},
+            "claims": [{"id": claim, "verdict": test["outcome"], "tests": [test]}]}
+
+
+def _run_dir(tmp_path: Path, fresh: dict, results_dir: Path, name: str = "run") -> Evidence:
+    ev = Evidence(tmp_path / name, results_dir=results_dir)
+    (ev.root / "claims.json").write_text(json.dumps(fresh))
+    return ev
+
+
+def _metric(results_dir: Path, group: str, recipe: str, name: str = "val_ppl") -> list:
+    return [r.metrics[name] for r in results.load(group, results_dir) if r.recipe == recipe]
+
+
+def _rederive(results_dir: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "claims.rederive", "--evidence", str(results_dir / "figures.json")],
+                          cwd=ROOT, capture_output=True, text=True, check=False,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=120)
+
+
+# ------------------------------------------------------------ 2. a save commits what the re-derivation refuses
+
+def test_2_a_fresh_test_naming_runs_not_in_results_is_refused_before_commit(tmp_path, results_dir):
+    before = _state(results_dir)
+    runs = [{"group": "norm", "recipe": "prenorm", "seed": s, "key": f"{s:020x}"} for s in range(3)]
+    fresh = _fresh(results_dir, "norm.prenorm", [52.0, 51.0, 53.0], runs=runs)
+    with pytest.raises(EvidenceError, match=r"figures\.json: this save would commit what the re-derivation refuses"
+                                            r"(.|\n)*norm\.prenorm: runs\[0\] \(norm prenorm seed 0 key 0+\) "
+                                            r"is not in results/norm\.json"):
+        save_run(CHAPTER, fresh, _run_dir(tmp_path, fresh, results_dir), results_dir)
+    assert _state(results_dir) == before
+
+
+def test_2_perplexities_that_are_no_metric_of_their_runs_are_refused_before_commit(tmp_path, results_dir):
+    before = _state(results_dir)
+    fresh = _fresh(results_dir, "norm.prenorm", [39.0, 40.0, 41.0])
+    with pytest.raises(EvidenceError, match=r"norm\.prenorm: seed 0's value 39\.0 in results/figures\.json is no "
+                                            r"metric of its runs"):
+        save_run(CHAPTER, fresh, _run_dir(tmp_path, fresh, results_dir), results_dir)
+    assert _state(results_dir) == before
+
+
+def test_2_retraining_some_seeds_and_saving_some_tests_of_the_group_is_refused(tmp_path, results_dir):
+    """prenorm seed 0 trained again with another perplexity (the same recipe and key), and only
+    norm.prenorm's test saved: the records of the group's tests not run again (norm.eight_times,
+    a ratio stored as a number) still name the old value, so the save is refused naming one."""
+    before = _state(results_dir)
+    runs = results.load("norm", results_dir)
+    redone = [r for r in runs if r.recipe == "prenorm" and r.seed == 0]
+    (redone,) = redone
+    from dataclasses import replace
+    new = replace(redone, metrics={**redone.metrics, "val_ppl": 60.5})
+    values = [60.5, *_metric(results_dir, "norm", "prenorm")[1:]]
+    fresh = _fresh(results_dir, "norm.prenorm", values)
+    ev = _run_dir(tmp_path, fresh, results_dir)
+    ev.write_run_records("norm", [new])
+    with pytest.raises(EvidenceError, match=r"this save would commit what the re-derivation refuses(.|\n)*"
+                                            r"norm\.eight_times: seed 0's value"):
+        save_run(CHAPTER, fresh, ev, results_dir)
+    assert _state(results_dir) == before
+    # the run records alone (a save of evidence without verdicts) are refused the same way
+    from claimcheck.save import save_evidence
+    with pytest.raises(EvidenceError, match=r"norm\.eight_times: seed 0's value"):
+        save_evidence(CHAPTER, ev, results_dir)
+    assert _state(results_dir) == before
+
+
+def test_2_a_save_of_what_was_measured_still_commits(tmp_path, results_dir):
+    """The check refuses only what the re-derivation refuses: the committed values measured again
+    are saved (the date is the run's), and the re-derivation then passes."""
+    fresh = _fresh(results_dir, "norm.prenorm", _metric(results_dir, "norm", "prenorm"))
+    save_run(CHAPTER, fresh, _run_dir(tmp_path, fresh, results_dir), results_dir)
+    saved = {r.key: r for r in figure_evidence.load(CHAPTER, results_dir / "figures.json")}
+    assert saved["norm.prenorm"].date == STAMP
+    r = _rederive(results_dir)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+# ------------------------------------------------------------ 1 and 5. a --from-results run measured nothing
+
+def _hand_edit_prenorm(results_dir: Path, value: float = 39.0) -> None:
+    """prenorm seed 0's val_ppl in norm.json edited by hand (its key, made of its config, unchanged)."""
+    data = json.loads((results_dir / "norm.json").read_text())
+    (run,) = [r for r in data["runs"] if r["recipe"] == "prenorm" and r["seed"] == 0]
+    run["metrics"]["val_ppl"] = value
+    (results_dir / "norm.json").write_text(json.dumps(data, indent=1))
+
+
+def test_1_a_from_results_save_commits_nothing_and_the_rederivation_refuses_the_hand_edit(tmp_path, results_dir):
+    """The replay of findings 1 and 5: prenorm seed 0's val_ppl edited to 39.0, a --from-results run
+    decides from it (its claims.json says so) and is saved.  Nothing it read from results/ is
+    committed (the figure records and the index as before, dates and all), and the re-derivation
+    refuses the hand edit (the ratio and difference stored beside it no longer follow from it)."""
+    _hand_edit_prenorm(results_dir)
+    before = _state(results_dir)
+    values = _metric(results_dir, "norm", "prenorm")
+    assert values[0] == 39.0
+    fresh = _fresh(results_dir, "norm.prenorm", values, meta={"from_results": True})
+    fresh["meta"]["from_records"] = [fresh["claims"][0]["tests"][0]["nodeid"]]
+    try:
+        lines = save_run(CHAPTER, fresh, _run_dir(tmp_path, fresh, results_dir), results_dir)
+    except EvidenceError as e:                        # refused, naming what it refuses: as good
+        assert "norm.eight_times" in str(e)
+    else:
+        assert any("measured nothing" in line for line in lines), lines
+    assert _state(results_dir) == before
+    r = _rederive(results_dir)
+    assert r.returncode != 0 and "norm.eight_times: seed 0's value" in r.stdout + r.stderr, r.stdout + r.stderr
+
+
+def test_1_a_from_results_save_keeps_the_committed_dates(tmp_path, results_dir):
+    """On untouched results/, a --from-results save of a test re-dates nothing in verdicts.json
+    (the tracebacks' last item) and writes nothing."""
+    before = _state(results_dir)
+    fresh = _fresh(results_dir, "norm.prenorm", _metric(results_dir, "norm", "prenorm"), meta={"from_results": True})
+    fresh["meta"]["from_records"] = [fresh["claims"][0]["tests"][0]["nodeid"]]
+    save_run(CHAPTER, fresh, _run_dir(tmp_path, fresh, results_dir), results_dir)
+    assert _state(results_dir) == before
