@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-from claimcheck.files import locked, not_a_file, read_at_most
+from claimcheck.files import JOURNAL, SaveError, locked, not_a_file, read_at_most, recover
 
 
 class EvidenceError(ValueError):
@@ -136,15 +137,30 @@ def reading(directory: Path):
     so a report or a re-derivation never reads some files from before a save and some from after.
     A folder the reader cannot write (read-only) holds no save either, and is read as it is; nor
     does one no save writes (no verdicts.json, figures.json or save lock in it: no lock file is left
-    in a folder that is not results/)."""
+    in a folder that is not results/).  A save killed while it committed left its journal: the
+    reader finishes that save first (claimcheck/files.py recover, under the lock, saying so), so it
+    reads results/ fully as the save left it; where it cannot (no lock: a read-only folder) it
+    refuses, naming the journal (SaveError), never reading half of a save."""
     directory = Path(directory)
-    saved_into = any((directory / n).exists() for n in ("verdicts.json", "figures.json", ".save.lock"))
+    journal = directory / JOURNAL
+    saved_into = any((directory / n).exists() or (directory / n).is_symlink()
+                     for n in ("verdicts.json", "figures.json", ".save.lock", JOURNAL))
     with ExitStack() as held:
+        locked_now = False
         try:
             if saved_into:
                 held.enter_context(save_lock(directory))
+                locked_now = True
         except OSError:                         # a read-only folder (or file system): no save writes it
             pass
+        if journal.exists() or journal.is_symlink():
+            if not locked_now:
+                raise SaveError(f"{journal}: a save was interrupted while it committed, and this reader cannot "
+                                "finish it (the folder is not writable): results/ may be half old, half new; "
+                                "run any save or report where it is writable, or restore results/ "
+                                "(git checkout -- results/); nothing was read")
+            for line in recover(directory):
+                print(f"{directory}: {line}", file=sys.stderr)
         yield
 
 

@@ -116,7 +116,9 @@ def _fresh_run(out) -> tuple[dict | None, object, set]:
         print(f"no fresh run in {out} (no claims.json): rendering the committed verdicts alone; "
               "run `pytest -m fast` for a fresh one", file=sys.stderr)
     run_evidence = set(evidence.manifest())             # what the run itself wrote, before the plots
-    for path in plots.draw(plot_data.plot_data(Runs(RESULTS.parent)), out):
+    with reading(RESULTS.parent):           # the run records as one save left them, as the tables read them
+        data = plot_data.plot_data(Runs(RESULTS.parent))
+    for path in plots.draw(data, out):
         evidence.add(path.name)
     return fresh, evidence, run_evidence
 

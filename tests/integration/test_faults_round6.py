@@ -28,10 +28,12 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 STAMP = "2026-12-24T10:00:00+00:00"
 
 
-def _state(folder: Path) -> dict[str, str]:
-    """Every file under `folder` and its sha256 (the locks' own files not)."""
+def _state(folder: Path, hidden: bool = True) -> dict[str, str]:
+    """Every file under `folder` and its sha256 (the locks' own files not; `hidden`: with the
+    hidden ones, a save's journal and staged copies, which no reader reads)."""
     return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file() and not p.name.endswith((".lock", ".lock.holder"))}
+            for p in sorted(folder.rglob("*")) if p.is_file() and not p.name.endswith((".lock", ".lock.holder"))
+            and (hidden or not p.name.startswith("."))}
 
 
 @pytest.fixture
@@ -186,3 +188,119 @@ def test_1_a_from_results_save_keeps_the_committed_dates(tmp_path, results_dir):
     fresh["meta"]["from_records"] = [fresh["claims"][0]["tests"][0]["nodeid"]]
     save_run(CHAPTER, fresh, _run_dir(tmp_path, fresh, results_dir), results_dir)
     assert _state(results_dir) == before
+
+
+# ------------------------------------------------------------ 4. a kill during a save, as every reader sees it
+
+def _readers_see(results_dir: Path, capsys) -> int:
+    """What the readers make of `results_dir`: the re-derivation (in-process: it reads under the
+    save lock, as the report's refusals and model do) exits with its code."""
+    from claimcheck import rederive
+    code = rederive.main(CHAPTER, ["--evidence", str(results_dir / "figures.json")])
+    capsys.readouterr()
+    return code
+
+
+def _new_state(tmp_path: Path, results_dir: Path) -> tuple[dict, dict, dict]:
+    """The state of `results_dir` before, and after a whole save of norm.prenorm measured again
+    (figures.json and verdicts.json both change), done on a copy."""
+    ref = tmp_path / "reference" / "results"
+    shutil.copytree(results_dir, ref)
+    fresh = _fresh(ref, "norm.prenorm", _metric(ref, "norm", "prenorm"))
+    save_run(CHAPTER, fresh, _run_dir(tmp_path / "reference", fresh, ref), ref)
+    old, new = _state(results_dir), _state(ref)
+    assert old["figures.json"] != new["figures.json"] and old["verdicts.json"] != new["verdicts.json"]
+    return old, new, fresh
+
+
+def test_4_a_reader_finishes_a_save_killed_half_way_through_its_commit(tmp_path, results_dir, capsys):
+    """A save killed after its first rename (its journal written, verdicts.json new, figures.json
+    not yet): the re-derivation, the first reader after it, finishes the save under the lock and
+    reads results/ fully new; it used to read half of it and refuse (exit 1)."""
+    from claimcheck import files
+    _old, new, fresh = _new_state(tmp_path, results_dir)
+    real = files.os.replace
+
+    def first_only(src, dst):
+        if Path(dst).name == "figures.json":
+            raise KeyboardInterrupt         # as a kill there leaves it: the journal and a staged copy
+        return real(src, dst)
+    files.os.replace = first_only
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            save_run(CHAPTER, fresh, _run_dir(tmp_path, fresh, results_dir), results_dir)
+    finally:
+        files.os.replace = real
+    assert (results_dir / files.JOURNAL).exists()
+    assert _readers_see(results_dir, capsys) == 0
+    assert _state(results_dir) == new and not (results_dir / files.JOURNAL).exists()
+
+
+def _save_child(ev_root: str, results_dir: str, committing=None) -> None:
+    """A save in a forked process; `committing` (an Event) is set when its commit begins, and each
+    of its renames then takes 5 ms (a slow disk: the window between two renames is one a kill can hit)."""
+    import time
+
+    from claimcheck import files
+    if committing is not None:
+        commit, rename = files.Transaction.commit, files.os.replace
+
+        def told(self):
+            committing.set()
+            return commit(self)
+
+        def slow(src, dst):
+            rename(src, dst)
+            time.sleep(0.005)
+        files.Transaction.commit, files.os.replace = told, slow
+    fresh = json.loads((Path(ev_root) / "claims.json").read_text())
+    save_run(CHAPTER, fresh, Evidence(Path(ev_root), results_dir=Path(results_dir)), Path(results_dir))
+
+
+@pytest.mark.slow
+def test_4_twenty_sigkills_at_random_points_of_a_save_leave_results_fully_old_or_fully_new(tmp_path, results_dir,
+                                                                                            capsys):
+    """A real save (a forked process) SIGKILLed at twenty random points of its run: ten anywhere
+    from its start to its end, ten within its commit (the journal, the renames, each slowed to
+    5 ms, the fsyncs: where a kill would split it).  Every reader after it (the re-derivation,
+    reading under the save lock, which finishes a journal it finds) sees results/ fully as before or fully as after, and decides it
+    all again (exit 0)."""
+    import multiprocessing
+    import random
+    import signal
+    import time
+    fork = multiprocessing.get_context("fork")
+    old, new, fresh = _new_state(tmp_path, results_dir)
+    base = tmp_path / "base"
+    shutil.copytree(results_dir, base)
+    timing = tmp_path / "timing"
+    shutil.copytree(base, timing / "results")
+    ev = _run_dir(timing, fresh, timing / "results")
+    started = time.perf_counter()
+    p = fork.Process(target=_save_child, args=(str(ev.root), str(timing / "results")))
+    p.start()
+    p.join(120)
+    took = time.perf_counter() - started
+    assert p.exitcode == 0 and _state(timing / "results") == new
+    rng = random.Random(59)
+    seen = {"old": 0, "new": 0}
+    for i in range(20):
+        trial = tmp_path / f"trial{i}"
+        shutil.copytree(base, trial / "results")
+        ev = _run_dir(trial, fresh, trial / "results")
+        committing = fork.Event()
+        p = fork.Process(target=_save_child, args=(str(ev.root), str(trial / "results"), committing))
+        p.start()
+        if i % 2:
+            committing.wait(60)
+            time.sleep(rng.uniform(0, 0.03))
+        else:
+            time.sleep(rng.uniform(0, took * 1.1))
+        if p.is_alive():
+            os.kill(p.pid, signal.SIGKILL)
+        p.join(60)
+        assert _readers_see(trial / "results", capsys) == 0, f"trial {i}"
+        state = _state(trial / "results", hidden=False)
+        assert state in (old, new), f"trial {i}: results/ is neither as before nor as after the save"
+        seen["old" if state == old else "new"] += 1
+    assert sum(seen.values()) == 20
