@@ -87,14 +87,16 @@ def parts_of(chapter: Chapter, text: TextReport) -> Parts:
 def render(chapter: Chapter, text: TextReport, out: Path):
     """The report model of the run in `out` (or the committed verdicts alone), and every view of it
     written into `out`."""
+    from claimcheck import rederive
     from claimcheck.report import publish
     from claimcheck.report.model.report import assemble, merged_verdicts
-    from claimcheck.save import load_verdicts
-    from claimcheck.store import read_json
+    from claimcheck.store import read_json, reading
     results = chapter.root / "results"
-    out.mkdir(parents=True, exist_ok=True)
     fresh = read_json(out / "claims.json", "run's claim report") if (out / "claims.json").exists() else None
-    merged = merged_verdicts(chapter, fresh, load_verdicts(chapter, results / "verdicts.json"))
+    with reading(results):                  # as one save left it; never a verdict its re-derivation refuses
+        _, committed = rederive.accepted(chapter, results, f"{PROG} rederive")
+    out.mkdir(parents=True, exist_ok=True)
+    merged = merged_verdicts(chapter, fresh, committed)
     body, why = chapter.text_or_none()
     r = assemble(chapter, parts_of(chapter, text), merged, out, body, why, results, fresh=fresh is not None)
     publish.write(r, out)

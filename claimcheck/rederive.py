@@ -199,6 +199,23 @@ def refusals(chapter: Chapter, results_dir: Path, read: tuple | None = None, run
     return out
 
 
+def accepted(chapter: Chapter, results_dir: Path, command: str = "the re-derivation"
+             ) -> tuple[list[FigureRecord], list[ClaimVerdict]]:
+    """The committed evidence of `results_dir` (`committed`) where the re-derivation accepts it all,
+    else EvidenceError listing what it refuses: every report (this chapter's, the engine's for any
+    text) reads what it renders through this one check, so it never shows a verdict its own
+    re-derivation refuses.  The caller holds the read lock."""
+    try:
+        read = committed(chapter, results_dir)
+        refused = refusals(chapter, results_dir, read)
+    except (EvidenceError, FigureEvidenceError, SaveError) as e:
+        read, refused = None, [str(e)]
+    if refused:
+        raise EvidenceError(f"the committed evidence is refused by {command} (run it for the whole account):\n  "
+                            + "\n  ".join(refused[:20]))
+    return read
+
+
 def main(chapter: Chapter, argv=None, prog: str = "python -m claims.rederive") -> int:
     """The command, for the text `chapter` (its package's thin command module calls it)."""
     p = argparse.ArgumentParser(prog=prog, description=__doc__,

@@ -304,3 +304,123 @@ def test_4_twenty_sigkills_at_random_points_of_a_save_leave_results_fully_old_or
         assert state in (old, new), f"trial {i}: results/ is neither as before nor as after the save"
         seen["old" if state == old else "new"] += 1
     assert sum(seen.values()) == 20
+
+
+# ------------------------------------------------------------ 3. what a verdict rests on: the figure table and the design
+
+def _edit(results_dir: Path, key: str, change) -> dict:
+    """The figure record `key` changed by hand (`change(record)`), its verdict what the figure table
+    decides of its new values where they are numbers (a forger's best: the files agree)."""
+    data = json.loads((results_dir / "figures.json").read_text())
+    (rec,) = [r for r in data["records"] if r["key"] == key]
+    change(rec)
+    (results_dir / "figures.json").write_text(json.dumps(data, indent=1))
+    return rec
+
+
+def _refused(results_dir: Path, capsys) -> str:
+    """What the re-derivation says of `results_dir` when it refuses it (it must: exit 1 or 2), and
+    what every report reads through (claimcheck/rederive.py accepted) refuses the same."""
+    from claimcheck import rederive
+    code = rederive.main(CHAPTER, ["--evidence", str(results_dir / "figures.json")])
+    said = capsys.readouterr()
+    assert code != 0, said.out[-3000:] + said.err[-3000:]
+    with pytest.raises(EvidenceError):
+        rederive.accepted(CHAPTER, results_dir)
+    return said.out + said.err
+
+
+def test_6_a_stale_record_with_a_forged_verdict_decides_nothing_and_is_counted_stale(results_dir, capsys):
+    """winograd.hardened_uniform kept under rate/1 with a forged holds (its test and claim too):
+    the re-derivation lists it as stale, never as agreeing, and the claim's verdict is stale, never
+    the forged holds."""
+    from claimcheck import rederive, verdict_file
+    _edit(results_dir, "winograd.hardened_uniform", lambda r: r.update(rule="rate/1", verdict="holds"))
+    data = json.loads((results_dir / "verdicts.json").read_text())
+    for c in data["claims"]:
+        for t in c["tests"]:
+            if t["key"] == "winograd.hardened_uniform":
+                t["outcome"] = "holds"
+    (results_dir / "verdicts.json").write_text(json.dumps(data, indent=1))
+    records = figure_evidence.load(CHAPTER, results_dir / "figures.json")
+    result = rederive.compare(CHAPTER, records, results_dir / "figures.json")
+    assert "winograd.hardened_uniform" in [k for k, *_ in result["stale"]]
+    assert "winograd.hardened_uniform" not in result["agree"]
+    (claim,) = [c for c in verdict_file.load(CHAPTER, results_dir / "verdicts.json")
+                if c.id == "winograd.uniform_fails"]
+    assert verdict_file.verdict_of(CHAPTER, claim.id, claim.tests) != "holds"
+
+
+@pytest.mark.parametrize("ref", [{"recipe": "positions_alibi", "seed": 1, "metric": "val_ppl"},
+                                 {"recipe": "positions_alibi", "seed": 0, "metric": "train_seconds"}],
+                         ids=["another seed's run", "a metric no value may be"])
+def test_7_a_reference_to_another_seeds_run_or_another_metric_is_refused(results_dir, ref):
+    _edit(results_dir, "positions.alibi_64", lambda r: r["measured"]["values"].__setitem__(0, ref))
+    with pytest.raises(figure_evidence.FigureEvidenceError, match=r"positions\.alibi_64.*field 'measured\.values"):
+        figure_evidence.load(CHAPTER, results_dir / "figures.json")
+
+
+def test_9_a_record_with_more_values_than_its_runs_seeds_is_refused(results_dir, capsys):
+    _edit(results_dir, "norm.prenorm", lambda r: r["measured"]["values"].append(52.0))
+    said = _refused(results_dir, capsys)
+    assert "norm.prenorm" in said and "holds 4 values, but" in said and "3 seeds" in said
+
+
+def test_11_a_record_cut_to_a_subset_of_its_declared_seeds_is_refused(results_dir, capsys):
+    """ladder.baseline rests on the 5 seeds average.residual_matches_baseline is declared on
+    (claims/seed_steps.py SEEDS_ON_RECORD); cut to 3 (runs and values alike), it is refused."""
+    def cut(r):
+        r["runs"] = [run for run in r["runs"] if run["seed"] < 3]
+        r["measured"]["values"] = r["measured"]["values"][:3]
+    _edit(results_dir, "ladder.baseline", cut)
+    said = _refused(results_dir, capsys)
+    assert "ladder.baseline: field 'runs' names 3 seeds of ladder baseline, but average.residual_matches_baseline " \
+           "is declared on 5" in said
+
+
+def test_10_a_rates_count_of_items_is_the_designs_not_the_records(results_dir, capsys):
+    """n_items 240 -> 3 would widen the binomial spread until the rate's verdict flips: the count is
+    the figure table's (claims/record_rules.py RATE_ITEMS), and a record that says otherwise is refused."""
+    _edit(results_dir, "winograd.hardened_uniform", lambda r: r["measured"].update(n_items=3))
+    said = _refused(results_dir, capsys)
+    assert "winograd.hardened_uniform" in said and "n_items" in said and "240" in said
+
+
+def test_12_a_deleted_record_with_its_test_marked_not_run_does_not_turn_the_claim_to_holds(results_dir, capsys):
+    """The one refuted record of a claim deleted and its test marked "not run": a committed test
+    is a decided one, so the index is refused (the claim never turns to holds)."""
+    from claimcheck import verdict_file
+    key = "winograd.hardened_uniform"
+    data = json.loads((results_dir / "figures.json").read_text())
+    data["records"] = [r for r in data["records"] if r["key"] != key]
+    (results_dir / "figures.json").write_text(json.dumps(data, indent=1))
+    index = json.loads((results_dir / "verdicts.json").read_text())
+    for c in index["claims"]:
+        for t in c["tests"]:
+            if t["key"] == key:
+                t["outcome"] = "not run"
+    (results_dir / "verdicts.json").write_text(json.dumps(index, indent=1))
+    said = _refused(results_dir, capsys)
+    assert "'outcome'" in said and "not run" in said
+    with pytest.raises(EvidenceError, match="outcome"):
+        verdict_file.load(CHAPTER, results_dir / "verdicts.json")
+
+
+def test_2_a_record_naming_a_smoke_run_is_refused(tmp_path, results_dir, capsys):
+    """A --smoke run's records (its meta's scale edited, so the report does not see it as smoke):
+    the save never carries a smoke run's records into results/, and the re-derivation refuses a
+    figure record that names one (or a run not in results/), so the save refuses before it commits."""
+    from dataclasses import replace
+    runs = [r for r in results.load("norm", results_dir) if r.recipe == "prenorm"]
+    smoke = [replace(r, config={**r.config, "scale": "smoke"}) for r in runs]
+    smoke = [replace(r, key=results.run_key(r.config, r.training_version)) for r in smoke]
+    refs = [{"group": "norm", "recipe": r.recipe, "seed": r.seed, "key": r.key} for r in smoke]
+    fresh = _fresh(results_dir, "norm.prenorm", [r.metrics["val_ppl"] for r in smoke], runs=refs)
+    ev = _run_dir(tmp_path, fresh, results_dir)
+    results.merge("norm", smoke, ev.root)
+    ev.add("norm.json", "runs")
+    before = _state(results_dir)
+    with pytest.raises(EvidenceError, match=r"norm\.prenorm: (names prenorm seed 0, a --smoke run's record|"
+                                            r"runs\[0\] \(norm prenorm seed 0 key \w+\) is not in results/norm)"):
+        save_run(CHAPTER, fresh, ev, results_dir)
+    assert _state(results_dir) == before
