@@ -25,17 +25,18 @@ import shutil
 import sys
 from pathlib import Path
 
-from claimcheck.files import SaveError
+from claimcheck.files import SaveError, os_error
 from claimcheck.report import publish
 from claimcheck.report.publish import badge_drift
 from claimcheck.save import save_evidence, save_run
+from claimcheck.store import run_report
 from claimcheck.verdicts import is_smoke, summary_text
 from claims import rederive
 from claims.chapter import CHAPTER
 from claims.report import model, patch, patched, site
 from claims.report.readme import BADGES, README_BLOCKS, generated, readme_block, rewrite_readme, weakened
 from data.paths import PROJECT_ROOT, CheckoutError, committed_folder, require_checkout
-from fixtures.results import EvidenceError, read_json, reading
+from fixtures.results import EvidenceError, reading
 
 ROOT = PROJECT_ROOT
 RESULTS = ROOT / "results" / "verdicts.json"
@@ -48,6 +49,9 @@ def main(argv=None) -> int:
     except (EvidenceError, SaveError, patch.PatchError) as e:   # a corrupt or forged file, a failed save, an
         # erratum that cannot be applied to the chapter: named, results/ as before
         print(f"python -m claims.report: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:                    # a folder it cannot write (read-only), a path that is a file: named
+        print(f"python -m claims.report: {os_error(e)}", file=sys.stderr)
         return 2
 
 
@@ -110,7 +114,7 @@ def _fresh_run(out) -> tuple[dict | None, object, set]:
     out.mkdir(parents=True, exist_ok=True)
     evidence = Evidence(out)
     fresh_path = out / "claims.json"
-    fresh = read_json(fresh_path, "run's claim report") if fresh_path.exists() else None
+    fresh = run_report(fresh_path) if fresh_path.exists() else None
     if fresh is None:
         print(f"no fresh run in {out} (no claims.json): rendering the committed verdicts alone; "
               "run `pytest -m fast` for a fresh one", file=sys.stderr)
