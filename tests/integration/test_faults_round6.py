@@ -424,3 +424,120 @@ def test_2_a_record_naming_a_smoke_run_is_refused(tmp_path, results_dir, capsys)
                                             r"runs\[0\] \(norm prenorm seed 0 key \w+\) is not in results/norm)"):
         save_run(CHAPTER, fresh, ev, results_dir)
     assert _state(results_dir) == before
+
+
+# ------------------------------------------------------------ 13. the example's report and its re-derivation
+
+def _example_at(tmp_path: Path):
+    """The example text with its root in a scratch folder holding a copy of its results/."""
+    from dataclasses import replace
+
+    from examples.running_mean.chapter import CHAPTER as EXAMPLE
+    shutil.copytree(EXAMPLE.root / "results", tmp_path / "results")
+    return replace(EXAMPLE, root=tmp_path)
+
+
+def test_13_the_examples_report_renders_nothing_its_rederivation_refuses(tmp_path):
+    from claimcheck import commands
+    example = _example_at(tmp_path)
+    path = tmp_path / "results" / "figures.json"
+    data = json.loads(path.read_text())
+    data["records"][0]["measured"]["values"] = [0.9, 0.91, 0.92]          # decided again: refuted, not holds
+    path.write_text(json.dumps(data, indent=1))
+    with pytest.raises(EvidenceError, match=r"refused by python -m claimcheck rederive(.|\n)*noise\.uniform_10000: "
+                                            r"holds when committed, refuted decided again"):
+        commands.render(example, commands.TextReport(), tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+# ------------------------------------------------------------ the tracebacks: each a named error, exit 2
+
+@pytest.mark.parametrize("report", ["[]", '{"claims": 5}', '{"claims": [{"id": "noise.uniform"}]}',
+                                    '{"claims": [{"id": "noise.uniform", "verdict": "holds", "tests": [5]}]}'])
+def test_a_runs_report_of_the_wrong_shape_is_a_named_error_in_every_report_and_save(report, tmp_path, capsys):
+    from claimcheck.commands import main as engine_main
+    from claims.report.cli import main as report_main
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "claims.json").write_text(report)
+    example = ROOT / "examples" / "running_mean" / "results"
+    before = _state(example)
+    for argv in (["save", "--text", "examples.running_mean.chapter", f"--report-dir={run}"],
+                 ["report", "--text", "examples.running_mean.chapter", f"--report-dir={run}"]):
+        assert engine_main(argv) == 2
+        assert f"{run / 'claims.json'}: " in capsys.readouterr().err
+    assert report_main([f"--report-dir={run}"]) == 2
+    assert f"{run / 'claims.json'}: " in capsys.readouterr().err
+    assert _state(example) == before
+
+
+def test_a_save_lock_that_is_a_folder_is_a_named_error_for_a_save_and_a_reader(tmp_path, results_dir, capsys):
+    from claimcheck import rederive
+    from claimcheck.files import SaveError
+    (results_dir / ".save.lock").mkdir()
+    before = _state(results_dir)
+    fresh = _fresh(results_dir, "norm.prenorm", _metric(results_dir, "norm", "prenorm"))
+    with pytest.raises(SaveError, match=r"\.save\.lock: is a directory, not a lock file"):
+        save_run(CHAPTER, fresh, _run_dir(tmp_path, fresh, results_dir), results_dir)
+    assert rederive.main(CHAPTER, ["--evidence", str(results_dir / "figures.json")]) == 2
+    assert ".save.lock: is a directory, not a lock file" in capsys.readouterr().err
+    assert _state(results_dir) == before
+
+
+def test_a_report_folder_it_cannot_write_is_a_named_error(capsys):
+    from claims.report.cli import main as report_main
+    folder = Path("/sys/attention-claims-report")
+    try:
+        folder.mkdir()
+    except OSError:
+        pass
+    else:
+        folder.rmdir()
+        pytest.skip("/sys is writable here: no read-only folder to write into")
+    assert report_main([f"--report-dir={folder}"]) == 2
+    err = capsys.readouterr().err
+    assert f"{folder}: cannot be written or read" in err and "Traceback" not in err
+
+
+def test_a_site_folder_that_is_a_file_is_a_named_error(tmp_path, capsys):
+    from claims.report.publish import main as publish_main
+    site = tmp_path / "site"
+    site.write_text("a file")
+    assert publish_main([str(tmp_path / "report"), str(site)]) == 2
+    assert "that is a file, not a folder" in capsys.readouterr().err
+
+
+def test_a_cache_path_that_is_a_file_is_a_named_error_before_any_test_runs(tmp_path):
+    cache = tmp_path / "cache"
+    cache.write_text("a file")
+    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-q", "-m", "fast",
+                        "claims/test_norm.py", f"--report-dir={tmp_path / 'rep'}", "-x"], cwd=ROOT, capture_output=True,
+                       text=True, check=False, timeout=300,
+                       env=dict(os.environ, PYTHONPATH=str(ROOT), ATTENTION_CLAIMS_CACHE=str(cache)))
+    assert r.returncode == 4, r.stdout[-2000:] + r.stderr[-2000:]
+    assert f"ATTENTION_CLAIMS_CACHE={cache}: is a file, not a folder" in r.stderr
+    assert "Traceback" not in r.stdout + r.stderr
+
+
+def test_save_results_over_a_corrupt_figures_json_is_a_named_error(tmp_path):
+    """End to end in a scratch checkout: --save-results with results/figures.json truncated."""
+    scratch = tmp_path / "checkout"
+    tracked = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True).stdout
+    for name in tracked.decode().split("\0"):
+        if name and (ROOT / name).is_file():
+            (scratch / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, scratch / name)
+    for cmd in (["init", "-q"], ["add", "-A"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "s"]):
+        subprocess.run(["git", "-C", str(scratch), *cmd], capture_output=True, check=True)
+    (scratch / "results" / "figures.json").write_text('{"schema": 3, "records": [')
+    before = _state(scratch / "results")
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "claims.json").write_text(json.dumps(_fresh(ROOT / "results", "norm.prenorm",
+                                                       _metric(ROOT / "results", "norm", "prenorm"))))
+    r = subprocess.run([sys.executable, "-m", "claims.report", f"--report-dir={run}", "--save-results"], cwd=scratch,
+                       capture_output=True, text=True, check=False, timeout=300,
+                       env=dict(os.environ, PYTHONPATH=str(ROOT), ATTENTION_CLAIMS_ROOT=str(scratch)))
+    assert r.returncode == 2 and "figures.json: not valid JSON" in r.stderr and "Traceback" not in r.stderr, \
+        r.stderr[-2000:]
+    assert _state(scratch / "results") == before
