@@ -253,7 +253,7 @@ def _measured_only(fresh: dict) -> tuple[dict, list[str]]:
     for c in fresh.get("claims", []):
         tests = []
         for t in c.get("tests", []):
-            if _measured_nothing(t, meta) and t.get("outcome") != "not run":
+            if _measured_nothing(t, meta) and (t.get("outcome") != "not run" or t.get("records")):
                 lines.append(f"{t.get('nodeid')}: decided from the committed run records (--from-results): it "
                              "measured nothing, so nothing of it is saved; its committed evidence stays")
                 t = dict(t, outcome="not run", records=[],

@@ -180,6 +180,45 @@ def test_1_a_from_results_save_commits_nothing_and_the_rederivation_refuses_the_
     assert r.returncode != 0 and "norm.eight_times: seed 0's value" in r.stdout + r.stderr, r.stdout + r.stderr
 
 
+@pytest.mark.slow
+def test_1_the_replay_end_to_end_commits_nothing_and_the_rederivation_refuses(tmp_path):
+    """The issue's replay in a scratch checkout: prenorm seed 0's val_ppl edited to 39.0 in
+    results/norm.json, `pytest claims/test_norm_trained.py -m trained --device cpu --from-results
+    --cached-only`, then `python -m claims.report --save-results`: refused with a named error or
+    nothing committed, and `python -m claims.rederive` then refuses the hand edit."""
+    scratch = _scratch(tmp_path)
+    _hand_edit_prenorm(scratch / "results")
+    before = _state(scratch / "results")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), ATTENTION_CLAIMS_ROOT=str(scratch),
+               ATTENTION_CLAIMS_CACHE=str(tmp_path / "cache"))
+    rep = tmp_path / "R"
+    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-q",
+                        "claims/test_norm_trained.py", "-m", "trained", "--device", "cpu", "--from-results",
+                        "--cached-only", f"--report-dir={rep}", "--no-progress"], cwd=scratch, capture_output=True,
+                       text=True, check=False, timeout=600, env=env)
+    assert r.returncode in (0, 1) and (rep / "claims.json").exists(), r.stdout[-2000:] + r.stderr[-2000:]
+    r = subprocess.run([sys.executable, "-m", "claims.report", f"--report-dir={rep}", "--save-results"], cwd=scratch,
+                       capture_output=True, text=True, check=False, timeout=600, env=env)
+    assert r.returncode in (0, 2) and "Traceback" not in r.stderr, r.stderr[-2000:]
+    assert _state(scratch / "results", hidden=False) == {k: v for k, v in before.items() if not k.startswith(".")}
+    r = subprocess.run([sys.executable, "-m", "claims.rederive"], cwd=scratch, capture_output=True, text=True,
+                       check=False, timeout=300, env=env)
+    assert r.returncode != 0 and "norm.eight_times: seed 0's value" in r.stdout + r.stderr, r.stdout + r.stderr
+
+
+def _scratch(tmp_path: Path) -> Path:
+    """A checkout of the project's tracked files, a git repository of its own."""
+    scratch = tmp_path / "checkout"
+    tracked = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True).stdout
+    for name in tracked.decode().split("\0"):
+        if name and (ROOT / name).is_file():
+            (scratch / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, scratch / name)
+    for cmd in (["init", "-q"], ["add", "-A"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "s"]):
+        subprocess.run(["git", "-C", str(scratch), *cmd], capture_output=True, check=True)
+    return scratch
+
+
 def test_1_a_from_results_save_keeps_the_committed_dates(tmp_path, results_dir):
     """On untouched results/, a --from-results save of a test re-dates nothing in verdicts.json
     (the tracebacks' last item) and writes nothing."""
@@ -521,14 +560,7 @@ def test_a_cache_path_that_is_a_file_is_a_named_error_before_any_test_runs(tmp_p
 
 def test_save_results_over_a_corrupt_figures_json_is_a_named_error(tmp_path):
     """End to end in a scratch checkout: --save-results with results/figures.json truncated."""
-    scratch = tmp_path / "checkout"
-    tracked = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True).stdout
-    for name in tracked.decode().split("\0"):
-        if name and (ROOT / name).is_file():
-            (scratch / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / name, scratch / name)
-    for cmd in (["init", "-q"], ["add", "-A"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "s"]):
-        subprocess.run(["git", "-C", str(scratch), *cmd], capture_output=True, check=True)
+    scratch = _scratch(tmp_path)
     (scratch / "results" / "figures.json").write_text('{"schema": 3, "records": [')
     before = _state(scratch / "results")
     run = tmp_path / "run"
