@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from claimcheck.chapter import Chapter
-from claimcheck.files import checkout_of, not_its_own_folder
+from claimcheck.files import SaveError, checkout_of, not_its_own_folder, os_error
 from claimcheck.formats import like
 
 if TYPE_CHECKING:
@@ -87,14 +87,16 @@ def parts_of(chapter: Chapter, text: TextReport) -> Parts:
 def render(chapter: Chapter, text: TextReport, out: Path):
     """The report model of the run in `out` (or the committed verdicts alone), and every view of it
     written into `out`."""
+    from claimcheck import rederive
     from claimcheck.report import publish
     from claimcheck.report.model.report import assemble, merged_verdicts
-    from claimcheck.save import load_verdicts
-    from claimcheck.store import read_json
+    from claimcheck.store import reading, run_report
     results = chapter.root / "results"
+    fresh = run_report(out / "claims.json") if (out / "claims.json").exists() else None
+    with reading(results):                  # as one save left it; never a verdict its re-derivation refuses
+        _, committed = rederive.accepted(chapter, results, f"{PROG} rederive")
     out.mkdir(parents=True, exist_ok=True)
-    fresh = read_json(out / "claims.json", "run's claim report") if (out / "claims.json").exists() else None
-    merged = merged_verdicts(chapter, fresh, load_verdicts(chapter, results / "verdicts.json"))
+    merged = merged_verdicts(chapter, fresh, committed)
     body, why = chapter.text_or_none()
     r = assemble(chapter, parts_of(chapter, text), merged, out, body, why, results, fresh=fresh is not None)
     publish.write(r, out)
@@ -144,19 +146,24 @@ def main(argv=None) -> int:
             return 2
         try:
             r = render(chapter, text, out.resolve())
-        except ValueError as e:                 # bad evidence: named, never a traceback
+        except (ValueError, SaveError) as e:    # bad evidence, a lock that is no lock: named, never a traceback
             print(f"{PROG} report: {e}", file=sys.stderr)
+            return 2
+        except OSError as e:                    # a report folder it cannot write
+            print(f"{PROG} report: {os_error(e)}", file=sys.stderr)
             return 2
         print(f"{a.report_dir}: {r.summary_line}" + ("" if r.fresh else " (committed verdicts only)"))
         return 0
-    from claimcheck.files import SaveError
     from claimcheck.save import save_run
-    from claimcheck.store import read_json
+    from claimcheck.store import run_report
     try:
-        fresh = read_json(out / "claims.json", "run's claim report")
+        fresh = run_report(out / "claims.json")
         for line in save_run(chapter, fresh, NoFiles(), chapter.root / "results"):
             print(line)
     except (ValueError, SaveError) as e:        # bad evidence (EvidenceError and its kind), a refused save
         print(f"{PROG} save: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:                        # a results/ it cannot write
+        print(f"{PROG} save: {os_error(e)}", file=sys.stderr)
         return 2
     return 0

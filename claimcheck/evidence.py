@@ -45,7 +45,7 @@ from claimcheck import shown, versions
 from claimcheck.decide import Decision, RuleInputError
 from claimcheck.readings import ReadingError, declared_for, with_reading
 from claimcheck.records import FigureRecord, RecordFieldError, check
-from claimcheck.run_refs import RunFile, RunIndex, Runs, files_beside, refer, resolve
+from claimcheck.run_refs import RunFile, RunIndex, Runs, check_refs, files_beside, refer, resolve
 from claimcheck.shown import ShownError
 from claimcheck.specs import decide
 from claimcheck.store import EvidenceError, read_json
@@ -79,6 +79,7 @@ def decode(chapter: Chapter, obj, where: str = "a figure record", index: RunInde
     try:
         typed = check(FigureRecord, {**obj, "shown": None} if isinstance(obj, dict) else obj, where)
         runs = Runs(chapter, typed.runs, index)
+        check_refs(chapter, typed.measurement, typed.measured, runs)
         typed = replace(typed, measured=resolve(typed.measured, runs, "measured"))
         if not typed.key:
             raise FigureEvidenceError(f"{where}: field 'key' is not a non-empty string")

@@ -197,6 +197,7 @@ def locked(path: Path, timeout: float | None = None):
     elsewhere is waited for at most `timeout` seconds (lock_wait_seconds(); a negative one waits
     as long as it takes), saying once who holds it; then SaveError names the holder."""
     lock = lock_of(path)
+    _lock_file(lock)
     wait = lock_wait_seconds() if timeout is None else timeout
     fl = FileLock(str(lock))
     start, said = time.monotonic(), False
@@ -222,6 +223,7 @@ def try_locked(path: Path):
     holds it for the block; else yields False at once, without waiting (the caller does other work
     first, and comes back to `locked` to wait)."""
     lock = lock_of(path)
+    _lock_file(lock)
     fl = FileLock(str(lock))
     try:
         fl.acquire(timeout=0)
@@ -230,6 +232,19 @@ def try_locked(path: Path):
         return
     with _holding(fl, lock):
         yield True
+
+
+def _lock_file(lock: Path) -> None:
+    """SaveError naming `lock` where it stands as something a lock cannot be (a folder, a FIFO, a
+    device): nothing is written, and no reader reads unlocked."""
+    try:
+        kind = not_a_file(os.lstat(lock))
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise SaveError(f"{lock}: the lock file cannot be checked ({e.strerror or e}); nothing was written") from None
+    if kind and not stat.S_ISLNK(os.lstat(lock).st_mode):
+        raise SaveError(f"{lock}: is {kind}, not a lock file; remove it (nothing was written or read)")
 
 
 def lock_of(path: Path) -> Path:
@@ -252,6 +267,14 @@ def _holding(fl: FileLock, lock: Path):
     finally:
         holder.unlink(missing_ok=True)
         fl.release()
+
+
+def os_error(e: OSError) -> str:
+    """An OSError as a command names it: the path, what the system said, and that the command
+    stopped there (a read-only folder, a path that is a file, a full disk)."""
+    where = f"{e.filename}: " if getattr(e, "filename", None) else ""
+    return (f"{where}cannot be written or read ({e.strerror or e}); stopped there: choose a folder this user can "
+            "write (results/ is written only by a save, all or nothing)")
 
 
 class SaveError(RuntimeError):

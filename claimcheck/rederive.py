@@ -170,15 +170,17 @@ def committed(chapter: Chapter, results_dir: Path) -> tuple[list[FigureRecord], 
     return records, verdicts or []
 
 
-def refusals(chapter: Chapter, results_dir: Path, read: tuple | None = None) -> list[str]:
+def refusals(chapter: Chapter, results_dir: Path, read: tuple | None = None, run_file=None) -> list[str]:
     """What `python -m claims.rederive` would refuse in `results_dir`, one line each (empty when it
     would exit 0): a record it cannot read or decide, a verdict that differs when decided again, a
     printed figure changed since, a disagreement with verdicts.json or with the run records.  The
     report calls it before it renders (with what it read, `committed`), so it never shows a verdict
     the re-derivation refuses.  A results folder without figure records (a scratch checkout) has
-    nothing to refuse.  The caller holds the read lock (claimcheck/store.py reading)."""
+    nothing to refuse.  The caller holds the read lock (claimcheck/store.py reading).  A save calls
+    it on the files it staged (`read`: what it would leave; `run_file`: its staged run records),
+    before it commits (claimcheck/save.py): so it refuses before anything it would refuse after."""
     evidence = Path(results_dir) / NAME
-    if not evidence.exists() and not evidence.is_symlink():
+    if read is None and not evidence.exists() and not evidence.is_symlink():
         return []
     verdicts_path = evidence.with_name(verdict_file.NAME)
     try:
@@ -192,9 +194,26 @@ def refusals(chapter: Chapter, results_dir: Path, read: tuple | None = None) -> 
     out += [f"{evidence}: {key}: printed {was} when decided, {now} in the figure table now"
             for key, was, now in result["changed"]]
     out += [f"{verdicts_path}: {line}" for line in against_verdicts(chapter, records, verdicts)]
-    runs = RunIndex(chapter, files_beside(evidence))
+    runs = RunIndex(chapter, run_file or files_beside(evidence))
     out += [line for rec in records for line in chapter.run_records.check(rec, runs)]
     return out
+
+
+def accepted(chapter: Chapter, results_dir: Path, command: str = "the re-derivation"
+             ) -> tuple[list[FigureRecord], list[ClaimVerdict]]:
+    """The committed evidence of `results_dir` (`committed`) where the re-derivation accepts it all,
+    else EvidenceError listing what it refuses: every report (this chapter's, the engine's for any
+    text) reads what it renders through this one check, so it never shows a verdict its own
+    re-derivation refuses.  The caller holds the read lock."""
+    try:
+        read = committed(chapter, results_dir)
+        refused = refusals(chapter, results_dir, read)
+    except (EvidenceError, FigureEvidenceError, SaveError) as e:
+        read, refused = None, [str(e)]
+    if refused:
+        raise EvidenceError(f"the committed evidence is refused by {command} (run it for the whole account):\n  "
+                            + "\n  ".join(refused[:20]))
+    return read
 
 
 def main(chapter: Chapter, argv=None, prog: str = "python -m claims.rederive") -> int:

@@ -159,6 +159,40 @@ class Runs:
         return out
 
 
+def check_refs(chapter: Chapter, measurement, measured, runs: Runs, field: str = "measured") -> None:
+    """The references in a record's measured values against what its measurement and runs allow,
+    never against what the record says of itself: each names a metric its measurement's values may
+    be (the text's `run_records.metrics`: never a run's wall time), and a list of values per seed
+    refers to one recipe's runs, its i-th value to the i-th seed of the record's runs.  RefError
+    naming the field otherwise: a reference to another seed's or recipe's run, or another metric."""
+    kind = str(measurement).partition("/")[0]
+    names = tuple(chapter.run_records.metrics.get(kind, ()))
+    seeds = sorted({r["seed"] for r in runs.named})
+
+    def walk(x, at: str) -> None:
+        if is_metric(x) or is_series(x):
+            if x["metric"] not in names:
+                raise RefError(at, f"refers to the runs' metric {x['metric']!r}; a {kind} value may be "
+                                   f"{' or '.join(map(repr, names)) if names else 'no run metric'}")
+        elif isinstance(x, list):
+            refs = [(i, v) for i, v in enumerate(x) if is_metric(v)]
+            if len({v["recipe"] for _, v in refs}) > 1:
+                raise RefError(at, "refers to the runs of several recipes: a list of values per seed is one "
+                                   "recipe's")
+            if refs and len(x) != len(seeds):
+                raise RefError(at, f"holds {len(x)} values, but the record's runs are of {len(seeds)} seeds")
+            for i, v in refs:
+                if v["seed"] != seeds[i]:
+                    raise RefError(f"{at}[{i}]", f"refers to seed {v['seed']}'s run, but value {i} is seed "
+                                                 f"{seeds[i]}'s (the record's runs, in seed order)")
+            for i, v in enumerate(x):
+                walk(v, f"{at}[{i}]")
+        elif isinstance(x, dict):
+            for k, v in x.items():
+                walk(v, f"{at}.{k}")
+    walk(measured, field)
+
+
 def resolve(x, runs: Runs, field: str):
     """`x` (a record's measured values as stored) with every reference to a run's metric replaced by
     the number; RefError naming the field where one names a run or metric that is not there."""

@@ -142,8 +142,9 @@ def _as_committed(chapter: Chapter, c: dict, prev: ClaimVerdict | None) -> Claim
     if prev is not None:
         tests = [was if was is not None and (was.timestamp, was.outcome) == (t.timestamp, t.outcome) else t
                  for t, was in ((t, old.get(ident(t))) for t in tests)]
-        if tests == prev.tests:
-            return prev
+        if tests == prev.tests or (len(tests) == len(prev.tests)
+                                   and {ident(t): t for t in tests} == {ident(t): t for t in prev.tests}):
+            return prev             # the same tests (merged in another order): the committed claim, unchanged
     return ClaimVerdict(c["id"], verdict_file.verdict_of(chapter, c["id"], tests), tests)
 
 
@@ -174,8 +175,6 @@ def _kept_figures(chapter: Chapter, results_dir: Path, saved, fresh: dict, decid
                 meta = fresh.get("meta") or {}
                 found = decided.get((c.id, base_nodeid(t.nodeid)))
                 for r in found if found is not None else _figure_records(chapter, dict(mine, claims=[c.id]), meta):
-                    if _measured_nothing(mine, meta):
-                        r = _provenance(chapter, r, before.get(r.key), results_dir)
                     records[r.key] = r
     records = {k: r for k, r in records.items() if k in kept}     # a replaced test's old records go with it
     return list(records.values()), records != before
@@ -184,6 +183,37 @@ def _kept_figures(chapter: Chapter, results_dir: Path, saved, fresh: dict, decid
 def _run_files(tx: Transaction):
     """Each group's run records as the save leaves them (staged, else committed)."""
     return lambda group: tx.current(f"{group}.json")
+
+
+def check_rederived(chapter: Chapter, tx: Transaction, results_dir: Path) -> None:
+    """Before a save commits: the whole re-derivation (claimcheck/rederive.py refusals: every
+    figure record decided again, against verdicts.json and, through the text's run check, against
+    the run records it names) run on the files as the save would leave them (the staged copies,
+    else the committed ones).  A save refuses before it commits anything the re-derivation would
+    refuse after: EvidenceError naming the file, the record and the field; nothing saved."""
+    from claimcheck import rederive
+    staged = {final.name for _, final in tx.staged}
+    if not staged:
+        return                       # nothing written: results/ stays as it is, refused or not
+    figures_at, verdicts_at = tx.current(figure_evidence.NAME), tx.current(verdict_file.NAME)
+    try:
+        records = figure_evidence.load(chapter, figures_at, _run_files(tx)) if figures_at.exists() else []
+        claims = verdict_file.load(chapter, verdicts_at, records, dangling=True) if verdicts_at.exists() else []
+    except (figure_evidence.FigureEvidenceError, EvidenceError) as e:
+        refused = [str(e)]
+    else:
+        refused = rederive.refusals(chapter, Path(results_dir), (records, claims), _run_files(tx))
+    if refused:
+        names = {str(p): str(Path(results_dir) / p.name) for p in (figures_at, verdicts_at)}
+        for tmp, final in tx.staged:
+            names[str(tmp)] = str(final)
+        lines = []
+        for line in refused[:20]:
+            for tmp, final in names.items():
+                line = line.replace(tmp, final)
+            lines.append(line)
+        raise EvidenceError(f"{Path(results_dir) / figure_evidence.NAME}: this save would commit what the "
+                            "re-derivation refuses (nothing saved; results/ is as before):\n  " + "\n  ".join(lines))
 
 
 def save_evidence(chapter: Chapter, evidence, results_dir: Path) -> list[str]:
@@ -196,6 +226,7 @@ def save_evidence(chapter: Chapter, evidence, results_dir: Path) -> list[str]:
             lines += evidence.save(tx, held)
             check_staged(tx, {f"{g}.json": (lambda p, g=g: chapter.run_records.load_file(p, g))
                               for g in chapter.run_records.groups})
+            check_rederived(chapter, tx, results_dir)
             tx.commit()
         except BaseException:
             tx.abort()
@@ -209,29 +240,27 @@ def _measured_nothing(test: dict, meta: dict) -> bool:
     return bool(meta.get("from_results")) and base_nodeid(test.get("nodeid", "")) in (meta.get("from_records") or [])
 
 
-def _provenance(chapter: Chapter, rec: FigureRecord, committed: FigureRecord | None, results_dir: Path
-                ) -> FigureRecord:
-    """A figure record decided again from the committed run records, with the provenance of what
-    measured it (where, when, at which commit): the committed figure record's where it came from
-    the same runs, else the runs' own (the newest date; their device, torch and code).  A run that
-    measured nothing never re-dates a figure, nor claims it for the commit it ran at."""
-    if committed is not None and committed.runs == rec.runs:
-        return replace(rec, date=committed.date, code=committed.code, device=committed.device, torch=committed.torch)
-    found = []
-    for run in rec.runs:
-        if run.group in chapter.run_records.groups:
-            found += [r for r in chapter.run_records.load(run.group, results_dir)
-                      if (r.recipe, r.seed, r.key) == (run.recipe, run.seed, run.key)]
-    if not found:
-        return rec                  # runs not in results/: nothing to take from, the run's own stands
+MEASURED_NOTHING = "not run: measured nothing"
 
-    def each(field):
-        values = sorted({str(v) for v in field if v is not None})
-        return ", ".join(values) or None
-    return replace(rec, date=max((r.date or "" for r in found), default="") or None,
-                   code=each(r.code or (f"training/{r.training_version}" if r.training_version is not None else None)
-                             for r in found),
-                   device=each(r.device for r in found), torch=each(r.torch for r in found))
+
+def _measured_only(fresh: dict) -> tuple[dict, list[str]]:
+    """The run with each test that measured nothing (a --from-results test whose every run was read
+    from the committed run records) as not run: a save writes only what was measured, so the
+    committed evidence of such a test stays as it is, dates and all, and a run record edited by
+    hand in results/ is never laundered into figure records that agree with it.  Lines to print."""
+    meta = fresh.get("meta") or {}
+    claims, lines = [], []
+    for c in fresh.get("claims", []):
+        tests = []
+        for t in c.get("tests", []):
+            if _measured_nothing(t, meta) and (t.get("outcome") != "not run" or t.get("records")):
+                lines.append(f"{t.get('nodeid')}: decided from the committed run records (--from-results): it "
+                             "measured nothing, so nothing of it is saved; its committed evidence stays")
+                t = dict(t, outcome="not run", records=[],
+                         reason=f"{MEASURED_NOTHING} (--from-results: read from the committed run records)")
+            tests.append(t)
+        claims.append(dict(c, tests=tests))
+    return dict(fresh, claims=claims), lines
 
 
 def _without_decisions(c: ClaimVerdict) -> ClaimVerdict:
@@ -245,7 +274,7 @@ def save_run(chapter: Chapter, fresh: dict, evidence, results_dir: Path, replace
     """Save this run's decided verdicts and its evidence (`evidence.save(tx, held)`: the text's own
     evidence writer stages its files in the same transaction) into `results_dir`; lines to print."""
     path = Path(results_dir) / "verdicts.json"
-    lines = []
+    fresh, lines = _measured_only(fresh)
     fresh, decided = _readings_decided(chapter, fresh)
     with save_lock(results_dir), ExitStack() as held:
         lines += recover(results_dir)
@@ -280,6 +309,7 @@ def save_run(chapter: Chapter, fresh: dict, evidence, results_dir: Path, replace
             figures = lambda p: figure_evidence.load(chapter, p, _run_files(tx))
             check_staged(tx, {**runs, figure_evidence.NAME: figures,
                               path.name: lambda p: load_verdicts(chapter, p, figures(tx.current(figure_evidence.NAME)))})
+            check_rederived(chapter, tx, results_dir)
             tx.commit()
         except BaseException:
             tx.abort()

@@ -24,6 +24,7 @@ class Spec:
     # (label, op, bound): an ordering's or a bound's comparisons; bound None where the other side is measured
     comparisons: tuple[tuple[str, str, object], ...] = ()
     why: str = ""                                # where a declared spec's inputs come from
+    n_items: int | None = None                   # a rate's count of items: its test set's size, the design's
 
     @property
     def rule(self) -> str:
@@ -84,6 +85,10 @@ def _decide(spec: Spec, m: dict, timed: Mapping[str, TimedFigure]) -> Decision:
     if spec.kind == "trained":
         return rules.trained(m["values"], spec.stated, spec.rounding, null=null, null_what=null_what)
     if spec.kind == "rate":
+        if spec.n_items is not None and m["n_items"] != spec.n_items:
+            # the count a rate's binomial spread is taken over is the design's, never the record's own say
+            raise RuleInputError("n_items", f"{m['n_items']!r}, but the figure table's test set holds {spec.n_items} "
+                                            "items")
         return rules.rate(m["values"], spec.stated, m["n_items"], spec.rounding, null=null, null_what=null_what)
     if spec.kind == "within":
         return rules.within(m["value"], spec.stated, spec.rounding)

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-from claimcheck.files import locked, not_a_file, read_at_most
+from claimcheck.files import JOURNAL, SaveError, locked, not_a_file, read_at_most, recover
 
 
 class EvidenceError(ValueError):
@@ -110,6 +111,34 @@ def readings(path: Path) -> dict:
     return data
 
 
+def run_report(path: Path) -> dict:
+    """A run's claims.json (its --report-dir's), read by the one reader and checked for the shape
+    every command reads it in: an object whose `meta`, where given, is an object and whose `claims`
+    is a list of objects, each with an `id` and a `verdict` (strings) and a list of `tests`, each an
+    object with a `nodeid` and an `outcome` (strings).  EvidenceError naming the file, the claim and
+    test, and the field otherwise (a report and a save refuse it: never a traceback)."""
+    data = read_json(path, "run's claim report")
+    if not isinstance(data, dict) or not isinstance(data.get("claims"), list):
+        raise EvidenceError(f"{path}: is {shown(data)}, not a run's report (an object with a list 'claims')")
+    if not isinstance(data.get("meta", {}), dict):
+        raise EvidenceError(f"{path}: field 'meta' is {shown(data['meta'])}, not an object")
+    for i, c in enumerate(data["claims"]):
+        where = f"{path}: claim {i}"
+        if not isinstance(c, dict):
+            raise EvidenceError(f"{where}: is {shown(c)}, not an object")
+        for name, kind in (("id", str), ("verdict", str), ("tests", list)):
+            if not isinstance(c.get(name), kind):
+                raise EvidenceError(f"{where}: field {name!r} is {shown(c.get(name))}, not a {kind.__name__}")
+        for j, t in enumerate(c["tests"]):
+            at = f"{where} ({c['id']}): test {j}"
+            if not isinstance(t, dict):
+                raise EvidenceError(f"{at}: is {shown(t)}, not an object")
+            for name in ("nodeid", "outcome"):
+                if not isinstance(t.get(name), str):
+                    raise EvidenceError(f"{at}: field {name!r} is {shown(t.get(name))}, not a string")
+    return data
+
+
 def check_staged(tx, readers: dict | None = None) -> None:
     """Before a save commits: read back each file it staged (claimcheck/files.py Transaction) with the
     reader its final name is read with afterwards -- readings.json, any JSON, and the `readers` the caller
@@ -136,15 +165,30 @@ def reading(directory: Path):
     so a report or a re-derivation never reads some files from before a save and some from after.
     A folder the reader cannot write (read-only) holds no save either, and is read as it is; nor
     does one no save writes (no verdicts.json, figures.json or save lock in it: no lock file is left
-    in a folder that is not results/)."""
+    in a folder that is not results/).  A save killed while it committed left its journal: the
+    reader finishes that save first (claimcheck/files.py recover, under the lock, saying so), so it
+    reads results/ fully as the save left it; where it cannot (no lock: a read-only folder) it
+    refuses, naming the journal (SaveError), never reading half of a save."""
     directory = Path(directory)
-    saved_into = any((directory / n).exists() for n in ("verdicts.json", "figures.json", ".save.lock"))
+    journal = directory / JOURNAL
+    saved_into = any((directory / n).exists() or (directory / n).is_symlink()
+                     for n in ("verdicts.json", "figures.json", ".save.lock", JOURNAL))
     with ExitStack() as held:
+        locked_now = False
         try:
             if saved_into:
                 held.enter_context(save_lock(directory))
+                locked_now = True
         except OSError:                         # a read-only folder (or file system): no save writes it
             pass
+        if journal.exists() or journal.is_symlink():
+            if not locked_now:
+                raise SaveError(f"{journal}: a save was interrupted while it committed, and this reader cannot "
+                                "finish it (the folder is not writable): results/ may be half old, half new; "
+                                "run any save or report where it is writable, or restore results/ "
+                                "(git checkout -- results/); nothing was read")
+            for line in recover(directory):
+                print(f"{directory}: {line}", file=sys.stderr)
         yield
 
 

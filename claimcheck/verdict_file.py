@@ -30,7 +30,7 @@ from claimcheck.records import (
 )
 from claimcheck.run_refs import RunFile
 from claimcheck.store import EvidenceError, read_json, shown
-from claimcheck.verdicts import outcome_object, record_key, summarise_claim
+from claimcheck.verdicts import FIGURE_VERDICTS, outcome_object, record_key, summarise_claim
 
 if TYPE_CHECKING:
     from claimcheck.chapter import Chapter
@@ -70,6 +70,10 @@ def load(chapter: Chapter, path: Path, figures: list[FigureRecord] | None = None
         for j, obj in enumerate(c["tests"]):
             at = f"{path}: claim {entry.id}: test {j}" + (f" ({obj.get('key')})" if isinstance(obj, dict) else "")
             t = check(TestEntry, obj, at)
+            if t.outcome not in FIGURE_VERDICTS:
+                raise RecordFieldError(at, "outcome", f"is {t.outcome!r}: a committed test is one its figure records "
+                                       f"decided ({', '.join(FIGURE_VERDICTS)}); a test that decided nothing is not "
+                                       "measured, and never committed (a save keeps decided tests only)")
             tests.append(_test(t, [by_key.get(k) for k in t.key.split(SEPARATOR)], at, dangling))
         out.append(ClaimVerdict(entry.id, entry.verdict, tests))
     return out

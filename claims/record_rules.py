@@ -40,6 +40,9 @@ TIMED = {f.name: f for f in (
 
 RATE_FIGURES = ("winograd.cheatable_uniform", "winograd.cheatable_one_block", "winograd.hardened_uniform",
                 "winograd.hardened_uniform_wrong_noun", "winograd.hardened_one_block", "winograd.hardened_two_blocks")
+# the items each rate is counted over: its test set's size (claims/test_winograd.py: the cheatable
+# set 128 items, the hardened 240), the design's, so a record's own count never decides its spread
+RATE_ITEMS = {fid: 128 if fid.startswith("winograd.cheatable") else 240 for fid in RATE_FIGURES}
 # figures whose counted operations and bytes are shown as the theory beside the measurement the
 # sentence is about (claimcheck/verdicts.py theory: never a verdict)
 COUNTED_FIGURES = ("cost.converges_on_4",)
@@ -50,7 +53,7 @@ TIMED_FIGURES = {"cost.time_exponent": "time exponent",
 def _figure(fid: str) -> Spec:
     f = FIGURES[fid]
     if fid in RATE_FIGURES:
-        return Spec("rate", f.value, f.rounding, NULLS.get(fid))
+        return Spec("rate", f.value, f.rounding, NULLS.get(fid), n_items=RATE_ITEMS[fid])
     if fid in COUNTED_FIGURES:      # the theory beside a measured figure: its counts never decide it
         return Spec("converges", f.value, f.rounding, why="the layer's counted matrix-product operations")
     if fid in TIMED_FIGURES:

@@ -17,6 +17,12 @@ def committed(results_dir) -> tuple:
     return rederive.committed(CHAPTER, results_dir)
 
 
+def accepted(results_dir) -> tuple:
+    """The committed figure records and claims of `results_dir` where the re-derivation accepts
+    them all, else EvidenceError listing what it refuses (claimcheck/rederive.py accepted)."""
+    return rederive.accepted(CHAPTER, results_dir, "python -m claims.rederive")
+
+
 def refusals(results_dir, read: tuple | None = None) -> list[str]:
     """What the re-derivation would refuse in `results_dir` (claimcheck/rederive.py refusals), of
     what `committed` read where given."""

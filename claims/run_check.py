@@ -65,11 +65,10 @@ def check(rec: FigureRecord, runs: RunIndex) -> list[str]:
         else:
             found.append(run)
     values = rec.measured.get("values") if isinstance(rec.measured, dict) else None
+    out += _design(rec, kind, found, values)
     if out or kind not in METRICS or not isinstance(values, list):
         return out
     seeds = sorted({run.seed for run in found})
-    if len(seeds) != len(values):
-        return out
     for seed, v in zip(seeds, values):
         at = [run for run in found if run.seed == seed]
         options = set()
@@ -84,4 +83,34 @@ def check(rec: FigureRecord, runs: RunIndex) -> list[str]:
                        f"in {files} ("
                        + ", ".join(f"{run.recipe} {name} {metric(run, name)!r}" for run in at
                                    for name in METRICS[kind] if metric(run, name) is not None) + ")")
+    return out
+
+
+def _smoke(run: RunRecord) -> bool:
+    """A --smoke run's record (a handful of steps: never evidence; fixtures/results.py is_smoke)."""
+    return (run.config or {}).get("scale") == "smoke" or run.metrics.get("scale") == "smoke"
+
+
+def _design(rec: FigureRecord, kind: str, found: list, values) -> list[str]:
+    """What the declared design says a trained record rests on, against what it names: one value
+    per seed of its runs (a record with more or fewer values than its runs' seeds), every seed the
+    claim is declared on for each recipe (claims/seed_steps.py SEEDS_ON_RECORD: a record cut to a
+    subset of its seeds), and no --smoke run.  The record's own say is never taken."""
+    from claims.seed_steps import SEEDS_ON_RECORD
+    out = [f"{rec.key}: names {run.recipe} seed {run.seed}, a --smoke run's record (a handful of steps): "
+           "never evidence" for run in found if _smoke(run)]
+    seeds = sorted({r.seed for r in rec.runs})
+    if isinstance(values, list) and len(values) != len(seeds):
+        out.append(f"{rec.key}: field 'measured.values' holds {len(values)} values, but its runs (field 'runs') are "
+                   f"of {len(seeds)} seeds ({', '.join(map(str, seeds))}): one value per seed")
+    declared = SEEDS_ON_RECORD.get(rec.claim)
+    if declared:
+        per_recipe: dict[tuple, set] = {}
+        for r in rec.runs:
+            per_recipe.setdefault((r.group, r.recipe), set()).add(r.seed)
+        for (group, recipe), named in sorted(per_recipe.items()):
+            if len(named) < declared:
+                out.append(f"{rec.key}: field 'runs' names {len(named)} seeds of {group} {recipe}, but "
+                           f"{rec.claim} is declared on {declared} (claims/seed_steps.py SEEDS_ON_RECORD): "
+                           "a record of a subset of its seeds")
     return out

@@ -50,10 +50,23 @@ def require_checkout(command: str) -> Path:
                         f"{ROOT_VAR}=/path/to/the/checkout (or install with `pip install -e .`)")
 
 
+class CacheError(RuntimeError):
+    """The cache folder ($ATTENTION_CLAIMS_CACHE, else .cache/) cannot be a folder: named, never a traceback."""
+
+
 def cache_root() -> Path:
-    """`$ATTENTION_CLAIMS_CACHE`, else `.cache/` in the project (it survives between runs)."""
-    root = Path(os.environ.get("ATTENTION_CLAIMS_CACHE", PROJECT_ROOT / ".cache"))
-    root.mkdir(parents=True, exist_ok=True)
+    """`$ATTENTION_CLAIMS_CACHE`, else `.cache/` in the project (it survives between runs);
+    CacheError naming it where it is a file or cannot be made."""
+    given = os.environ.get("ATTENTION_CLAIMS_CACHE")
+    root = Path(given or PROJECT_ROOT / ".cache")
+    named = f"ATTENTION_CLAIMS_CACHE={given}" if given else str(root)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise CacheError(f"{named}: is a file, not a folder: the cache of trained models and data is a folder "
+                         "(unset ATTENTION_CLAIMS_CACHE for .cache/ in the checkout)") from None
+    except OSError as e:
+        raise CacheError(f"{named}: the cache folder cannot be made ({e.strerror or e})") from None
     return root
 
 

@@ -25,18 +25,18 @@ import shutil
 import sys
 from pathlib import Path
 
-from claimcheck import evidence as figure_evidence
-from claimcheck.files import SaveError
+from claimcheck.files import SaveError, os_error
 from claimcheck.report import publish
 from claimcheck.report.publish import badge_drift
 from claimcheck.save import save_evidence, save_run
+from claimcheck.store import run_report
 from claimcheck.verdicts import is_smoke, summary_text
 from claims import rederive
 from claims.chapter import CHAPTER
 from claims.report import model, patch, patched, site
 from claims.report.readme import BADGES, README_BLOCKS, generated, readme_block, rewrite_readme, weakened
 from data.paths import PROJECT_ROOT, CheckoutError, committed_folder, require_checkout
-from fixtures.results import EvidenceError, read_json, reading
+from fixtures.results import EvidenceError, reading
 
 ROOT = PROJECT_ROOT
 RESULTS = ROOT / "results" / "verdicts.json"
@@ -49,6 +49,9 @@ def main(argv=None) -> int:
     except (EvidenceError, SaveError, patch.PatchError) as e:   # a corrupt or forged file, a failed save, an
         # erratum that cannot be applied to the chapter: named, results/ as before
         print(f"python -m claims.report: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:                    # a folder it cannot write (read-only), a path that is a file: named
+        print(f"python -m claims.report: {os_error(e)}", file=sys.stderr)
         return 2
 
 
@@ -111,12 +114,14 @@ def _fresh_run(out) -> tuple[dict | None, object, set]:
     out.mkdir(parents=True, exist_ok=True)
     evidence = Evidence(out)
     fresh_path = out / "claims.json"
-    fresh = read_json(fresh_path, "run's claim report") if fresh_path.exists() else None
+    fresh = run_report(fresh_path) if fresh_path.exists() else None
     if fresh is None:
         print(f"no fresh run in {out} (no claims.json): rendering the committed verdicts alone; "
               "run `pytest -m fast` for a fresh one", file=sys.stderr)
     run_evidence = set(evidence.manifest())             # what the run itself wrote, before the plots
-    for path in plots.draw(plot_data.plot_data(Runs(RESULTS.parent)), out):
+    with reading(RESULTS.parent):           # the run records as one save left them, as the tables read them
+        data = plot_data.plot_data(Runs(RESULTS.parent))
+    for path in plots.draw(data, out):
         evidence.add(path.name)
     return fresh, evidence, run_evidence
 
@@ -140,14 +145,8 @@ def _main(argv=None) -> int:
     if code:
         return code
     with reading(RESULTS.parent):           # results/ as one save left it, never half of the next
-        try:                                # read once: the refusals, the model and the patched chapter
-            committed, claims = rederive.committed(RESULTS.parent)
-            refused = rederive.refusals(RESULTS.parent, (committed, claims))  # never a verdict it would refuse
-        except (EvidenceError, figure_evidence.FigureEvidenceError, SaveError) as e:
-            refused = [str(e)]
-        if refused:
-            raise EvidenceError("the committed evidence is refused by python -m claims.rederive (run it for "
-                                "the whole account):\n  " + "\n  ".join(refused[:20]))
+        # read once (the refusals, the model and the patched chapter): never a verdict it would refuse
+        committed, claims = rederive.accepted(RESULTS.parent)
         report = model.build(out, fresh, *read, results_dir=RESULTS.parent, with_readme=a.readme or a.check_readme,
                              committed=claims)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sys
 
+from claimcheck.files import os_error
 from claims.report import links
 from claims.report.cli import main as render
 from claims.report.site import broken_links, build
@@ -36,7 +37,11 @@ def main(argv: list[str] | None = None) -> int:
     rc = render(["--report-dir", str(report_dir)])
     if rc:
         return rc
-    build(report_dir, site_dir)
+    try:
+        build(report_dir, site_dir)
+    except OSError as e:                    # a site folder it cannot write: named, never a traceback
+        print(f"python -m claims.report.publish: {os_error(e)}", file=sys.stderr)
+        return 2
     readme = PROJECT_ROOT / "README.md"
     broken = broken_links(site_dir) + (links.problems(readme, PROJECT_ROOT) if readme.is_file() else [])
     if broken:

@@ -11,14 +11,15 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
 
+from claimcheck import evidence as figure_evidence
 from claimcheck.figures import of_claim
 from claimcheck.files import JOURNAL, Transaction, atomic_write, recover
 from claimcheck.save import save_run
-from claimcheck.versions import rule_id
 from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES
 from data import chapter, corpus
@@ -33,25 +34,32 @@ def _figure(cid: str):
     return next(iter(of_claim(FIGURES, cid).values()))
 
 
-def _decision(cid: str, outcome: str) -> dict:
-    """A trained figure's measured values that give `outcome` (three seeds on its printed value, or far off)."""
-    return {"values": [_figure(cid).value + (0 if outcome == "holds" else 1000.0)] * 3}
+def _measured(cid: str):
+    """The committed figure record of `cid`'s figure: measured again, it is what a run records (its
+    values, runs and verdict), so that a save of it is one the re-derivation accepts."""
+    key = _figure(cid).id
+    return next(r for r in figure_evidence.load(CHAPTER, ROOT / "results" / "figures.json") if r.key == key)
 
 
 def _fresh(cid: str, outcome: str = "holds", ts: str = "2026-12-01T12:00:00+00:00") -> dict:
-    """A run's claims.json deciding one trained claim."""
-    test = {"nodeid": f"claims/test_ladder_trained.py::test_{cid.replace('.', '_')}", "outcome": outcome,
+    """A run's claims.json deciding one trained claim: its figure measured again on its committed runs."""
+    rec = _measured(cid)
+    test = {"nodeid": f"claims/test_ladder_trained.py::test_{cid.replace('.', '_')}", "outcome": rec.verdict,
             "reason": "", "tier": "gpu", "device": "cpu", "seconds": 1.0, "timestamp": ts, "source": "fresh run",
-            "records": [{"stated": 1, "measured": 1, "tolerance": "t", "rule": rule_id("trained"), "seeds": 3,
-                         "figures": [_figure(cid).id], "decision": _decision(cid, outcome)}]}
+            "runs": [asdict(r) for r in rec.runs],
+            "records": [{"stated": 1, "measured": 1, "tolerance": "t", "rule": rec.rule, "seeds": 3,
+                         "measurement": rec.measurement, "figures": rec.figures, "decision": rec.measured}]}
     return {"meta": {"source": "fresh run", "timestamp": ts},
-            "claims": [{"id": cid, "verdict": outcome, "tests": [test]}]}
+            "claims": [{"id": cid, "verdict": rec.verdict, "tests": [test]}]}
 
 
 def _run_dir(tmp_path: Path, name: str, cid: str, files: dict[str, bytes] | None = None) -> Evidence:
-    """A run's report dir with its verdicts and evidence files listed in its manifest."""
+    """A run's report dir with its verdicts, its run records and evidence files listed in its manifest."""
     ev = Evidence(tmp_path / name, results_dir=tmp_path / "results")
     (ev.root / "claims.json").write_text(json.dumps(_fresh(cid)))
+    named = {(r.group, r.recipe, r.seed, r.key) for r in _measured(cid).runs}
+    for group in sorted({g for g, *_ in named}):
+        ev.write_run_records(group, [r for r in results.load(group) if (group, r.recipe, r.seed, r.key) in named])
     for fname, data in (files or {}).items():
         atomic_write(ev.root / fname, data)
         ev.add(fname)

@@ -147,9 +147,9 @@ def test_5_the_report_then_renders_what_the_save_committed(scratch, tmp_path):
 # ------------------------------------------------------------ 8. provenance rewritten
 
 def test_8_a_from_results_save_keeps_the_provenance_of_the_run_that_measured(tmp_path):
-    (tmp_path / "results").mkdir()
-    first = _run_dir(tmp_path, "measured", _fresh("2026-11-01T10:00:00+00:00", "c-measured"))
-    save_run(CHAPTER, json.loads((first.root / "claims.json").read_text()), first, tmp_path / "results")
+    # issue 59, finding 1: a --from-results test measured nothing, so a save commits nothing of it
+    # (the committed records keep their provenance because they are not written at all)
+    shutil.copytree(ROOT / "results", tmp_path / "results")
     was = {r.key: r for r in figure_evidence.load(CHAPTER, tmp_path / "results" / "figures.json")}
     again = _fresh("2026-12-24T10:00:00+00:00", "c-today", {"from_results": True, "torch": "10.0",
                                                             "from_records": [NODE]})
@@ -173,11 +173,10 @@ def test_8_a_from_results_record_with_no_committed_one_takes_its_runs_provenance
     fresh["claims"][0]["tests"][0]["runs"] = [{"group": "norm", "recipe": r.recipe, "seed": r.seed,
                                                "key": r.key} for r in runs]
     ev = _run_dir(tmp_path, "run", fresh)
-    save_run(CHAPTER, fresh, ev, tmp_path / "results")
-    (rec,) = figure_evidence.load(CHAPTER, tmp_path / "results" / "figures.json")
-    assert rec.date == max(r.date for r in runs) and rec.date != "2026-12-24T10:00:00+00:00"
-    assert rec.device == runs[0].device and rec.torch == runs[0].torch
-    assert rec.code != "c-today" and rec.code
+    lines = save_run(CHAPTER, fresh, ev, tmp_path / "results")
+    # issue 59, finding 1: it measured nothing, so nothing of it is saved (no record to re-date)
+    assert not (tmp_path / "results" / "figures.json").exists()
+    assert any("measured nothing" in line for line in lines), lines
 
 
 def test_8_a_from_results_run_says_which_tests_measured_nothing(tmp_path):
@@ -305,6 +304,8 @@ def test_a_save_keeps_the_records_of_an_undecided_figure(tmp_path):
     them): the save used to drop every record but a holds' or a refuted's."""
     from claimcheck.save import save_run as save
     (tmp_path / "results").mkdir()
+    # the runs it names are in results/ (issue 59, finding 2: a save naming runs that are not is refused)
+    shutil.copy2(ROOT / "results" / "winograd.json", tmp_path / "results" / "winograd.json")
     committed = next(r for r in figure_evidence.load(CHAPTER, ROOT / "results" / "figures.json")
                      if r.key == "winograd.map_tired_1_0")
     values = committed.measured["values"]

@@ -354,8 +354,11 @@ def test_a_figure_value_that_is_a_run_metric_stands_once_in_the_run_records():
 
 
 @pytest.mark.parametrize("edit, said", [
-    (lambda rec: rec["measured"]["values"][1].update({"seed": 99}), "names no run of recipe 'postnorm' seed 99"),
-    (lambda rec: rec["measured"]["values"][1].update({"metric": "no_such_metric"}), "has no metric 'no_such_metric'"),
+    # issue 59, finding 7: a reference to another seed's run, or to a metric its measurement's values
+    # may not be, is refused as such before it is looked up
+    (lambda rec: rec["measured"]["values"][1].update({"seed": 99}), "refers to seed 99's run, but value 1 is seed 1's"),
+    (lambda rec: rec["measured"]["values"][1].update({"metric": "no_such_metric"}),
+     "refers to the runs' metric 'no_such_metric'"),
     (lambda rec: rec["runs"][1].update({"key": "0" * 20}), "is not in its group's run records"),
 ])
 def test_a_malformed_or_dangling_run_reference_is_a_named_error(tmp_path, edit, said):

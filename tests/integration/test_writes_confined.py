@@ -45,6 +45,24 @@ def _fresh(cid: str = "norm.postnorm_diverges", tier: str = "gpu") -> dict:
     return {"meta": {"source": "fresh run", "timestamp": ts}, "claims": [{"id": cid, "verdict": "holds", "tests": [test]}]}
 
 
+def _fresh_of_runs() -> dict:
+    """A run's claims.json deciding norm.prenorm from the box's prenorm runs (seed 0 committed, seed
+    1 this run's: `_box`, `_run_saving`), as the re-derivation decides it again: a save runs the
+    re-derivation on what it staged and refuses what it would refuse after (issue 59, finding 2)."""
+    from claimcheck.specs import decide
+    ts = "2026-12-02T12:00:00+00:00"
+    runs = [_run("prenorm", 0, 50.0), _run("prenorm", 1, 52.0)]
+    values = [50.0, 52.0]
+    outcome = decide(CHAPTER.rule_inputs("norm.prenorm"), {"values": values}, CHAPTER.timed).verdict
+    test = {"nodeid": "claims/test_norm_trained.py::test_probe", "outcome": outcome, "reason": "", "tier": "gpu",
+            "device": "cpu", "seconds": 1.0, "timestamp": ts, "source": "fresh run",
+            "runs": [{"group": "norm", "recipe": r.recipe, "seed": r.seed, "key": r.key} for r in runs],
+            "records": [{"stated": 1, "measured": 1, "tolerance": "t", "rule": rule_id("trained"), "seeds": 2,
+                         "measurement": "perplexity/1", "figures": ["norm.prenorm"], "decision": {"values": values}}]}
+    return {"meta": {"source": "fresh run", "timestamp": ts},
+            "claims": [{"id": "norm.prenorm_needs_no_warmup", "verdict": outcome, "tests": [test]}]}
+
+
 def _record(recipe: str, seed: int, ppl: float, scale: str = "chapter") -> dict:
     r = RECIPES[recipe].with_seed(seed)
     return recorded({"recipe": recipe, "seed": seed, "config": (r.smoke() if scale == "smoke" else r).to_dict(),
@@ -219,12 +237,12 @@ def test_3_an_immutable_committed_file_fails_the_save_naming_it_and_results_stay
         pytest.skip("chattr +i is not possible here (not root, or a filesystem without attributes)")
     try:
         with pytest.raises(SaveError, match="norm.png"):
-            save_run(CHAPTER, _fresh(), ev, box / "results")
+            save_run(CHAPTER, _fresh_of_runs(), ev, box / "results")
         assert _state(box / "results") == before                        # nothing committed, nothing left
         assert recover(box / "results") == []                           # and no journal to drop
     finally:
         subprocess.run(["chattr", "-i", str(plot)], check=False)
-    assert save_run(CHAPTER, _fresh(), ev, box / "results")                      # once it can be replaced: saved
+    assert save_run(CHAPTER, _fresh_of_runs(), ev, box / "results")                      # once it can be replaced: saved
     assert (box / "results" / "norm.png").read_text() == "new plot"
 
 
@@ -242,7 +260,7 @@ def test_3_a_rename_failing_after_others_rolls_them_back(tmp_path, monkeypatch):
         return real(src, dst)
     monkeypatch.setattr(files.os, "replace", replace)
     with pytest.raises(SaveError, match="could not be replaced.*rolled back") as e:
-        save_run(CHAPTER, _fresh(), ev, box / "results")
+        save_run(CHAPTER, _fresh_of_runs(), ev, box / "results")
     assert len(seen) == 3 and str(box / "results" / seen[-1]) in str(e.value)
     assert _state(box / "results") == before
 
@@ -617,7 +635,7 @@ def test_3_an_interrupt_during_the_renames_is_finished_by_the_next_run(tmp_path,
         return real(src, dst)
     monkeypatch.setattr(files.os, "replace", replace)
     with pytest.raises(KeyboardInterrupt):
-        save_run(CHAPTER, _fresh(), ev, box / "results")
+        save_run(CHAPTER, _fresh_of_runs(), ev, box / "results")
     monkeypatch.setattr(files.os, "replace", real)
     lines = recover(box / "results")                                    # what the next run does first
     assert len(lines) >= 2 and all("finished an interrupted save" in line for line in lines)
