@@ -243,17 +243,21 @@ def _measured_nothing(test: dict, meta: dict) -> bool:
 MEASURED_NOTHING = "not run: measured nothing"
 
 
-def _measured_only(fresh: dict) -> tuple[dict, list[str]]:
+def _measured_only(fresh: dict, committed: set[str]) -> tuple[dict, list[str]]:
     """The run with each test that measured nothing (a --from-results test whose every run was read
-    from the committed run records) as not run: a save writes only what was measured, so the
-    committed evidence of such a test stays as it is, dates and all, and a run record edited by
-    hand in results/ is never laundered into figure records that agree with it.  Lines to print."""
+    from the committed run records) and that has committed evidence (its nodeid in `committed`) as
+    not run: a save writes only what was measured, so the committed evidence of such a test stays
+    as it is, dates and all, and a run record edited by hand in results/ is never laundered into
+    figure records that agree with it.  A test decided for the first time from committed runs (a
+    new claim over runs on record) is saved: its record holds references to those runs and no value
+    of its own, and the re-derivation decides it again from them.  Lines to print."""
     meta = fresh.get("meta") or {}
     claims, lines = [], []
     for c in fresh.get("claims", []):
         tests = []
         for t in c.get("tests", []):
-            if _measured_nothing(t, meta) and (t.get("outcome") != "not run" or t.get("records")):
+            if (_measured_nothing(t, meta) and t.get("nodeid") in committed
+                    and (t.get("outcome") != "not run" or t.get("records"))):
                 lines.append(f"{t.get('nodeid')}: decided from the committed run records (--from-results): it "
                              "measured nothing, so nothing of it is saved; its committed evidence stays")
                 t = dict(t, outcome="not run", records=[],
@@ -274,11 +278,12 @@ def save_run(chapter: Chapter, fresh: dict, evidence, results_dir: Path, replace
     """Save this run's decided verdicts and its evidence (`evidence.save(tx, held)`: the text's own
     evidence writer stages its files in the same transaction) into `results_dir`; lines to print."""
     path = Path(results_dir) / "verdicts.json"
-    fresh, lines = _measured_only(fresh)
-    fresh, decided = _readings_decided(chapter, fresh)
     with save_lock(results_dir), ExitStack() as held:
-        lines += recover(results_dir)
+        lines = recover(results_dir)
         committed = load_verdicts(chapter, path)
+        fresh, skipped = _measured_only(fresh, {t.nodeid for c in committed for t in c.tests if t.outcome in DECIDED})
+        lines += skipped
+        fresh, decided = _readings_decided(chapter, fresh)
         kept = {c.id: c for c in committed}
         rows = {c.id: verdict_file.summary(chapter, c) for c in committed}     # their seeds, as the report's rows
         for c, note in stronger_evidence(merge(chapter, fresh, committed), rows, replace_weaker):

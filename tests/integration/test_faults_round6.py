@@ -180,6 +180,27 @@ def test_1_a_from_results_save_commits_nothing_and_the_rederivation_refuses_the_
     assert r.returncode != 0 and "norm.eight_times: seed 0's value" in r.stdout + r.stderr, r.stdout + r.stderr
 
 
+def test_1_a_first_decision_from_committed_runs_is_saved(tmp_path, results_dir):
+    """A --from-results test with no committed evidence (a new claim decided over runs already on
+    record) measured no run, but it decides for the first time: its record, references to committed
+    runs and no value of its own, is saved, and the re-derivation decides it again from them.  Only
+    a test that has committed evidence is kept as it was (the finding above)."""
+    key = "average.positions_gain"
+    rec, entry, claim = _committed(results_dir, key)
+    fresh = _fresh(results_dir, key, rec["measured"]["values"], meta={"from_results": True})
+    fresh["meta"]["from_records"] = [entry["nodeid"]]
+    for name, drop in (("figures.json", lambda d: d.update(records=[r for r in d["records"] if r["key"] != key])),
+                       ("verdicts.json", lambda d: d.update(claims=[c for c in d["claims"] if c["id"] != claim]))):
+        data = json.loads((results_dir / name).read_text())
+        drop(data)
+        (results_dir / name).write_text(json.dumps(data, indent=1))
+    lines = save_run(CHAPTER, fresh, _run_dir(tmp_path, fresh, results_dir), results_dir)
+    assert not any("measured nothing" in line for line in lines), lines
+    assert [r for r in json.loads((results_dir / "figures.json").read_text())["records"] if r["key"] == key]
+    r = _rederive(results_dir)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
 @pytest.mark.slow
 def test_1_the_replay_end_to_end_commits_nothing_and_the_rederivation_refuses(tmp_path):
     """The issue's replay in a scratch checkout: prenorm seed 0's val_ppl edited to 39.0 in
