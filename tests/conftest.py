@@ -11,3 +11,11 @@ def isolated_cache(tmp_path, monkeypatch):
     root = tmp_path / "cache"
     monkeypatch.setenv("ATTENTION_CLAIMS_CACHE", str(root))
     return root
+
+
+@pytest.fixture(scope="session")
+def collected_suite(tmp_path_factory):
+    """The whole suite (claims/ and tests/, every tier) as pytest collects it, collected once per
+    process, in it (tests/collected.py): for tests that only read test IDs and marks."""
+    from collected import suite
+    return suite(tmp_path_factory)
