@@ -26,11 +26,11 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def command(main: Callable[[list[str]], int], *argv: str, prog: str = "") -> subprocess.CompletedProcess:
-    """`main(argv)` from the project root, its output captured."""
+def command(main: Callable[[list[str]], int], *argv: str, prog: str = "", cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """`main(argv)` from `cwd` (the project root unless given), its output captured."""
     out, err = io.StringIO(), io.StringIO()
-    cwd = os.getcwd()
-    os.chdir(ROOT)
+    was = os.getcwd()
+    os.chdir(cwd)
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
@@ -43,7 +43,7 @@ def command(main: Callable[[list[str]], int], *argv: str, prog: str = "") -> sub
                 traceback.print_exc(file=err)
                 code = 1
     finally:
-        os.chdir(cwd)
+        os.chdir(was)
     return subprocess.CompletedProcess([prog, *argv], code, out.getvalue(), err.getvalue())
 
 
@@ -53,10 +53,10 @@ def rederive(*argv: str) -> subprocess.CompletedProcess:
     return command(main, *argv, prog="python -m claims.rederive")
 
 
-def report(*argv: str) -> subprocess.CompletedProcess:
-    """`python -m claims.report ARGV`, in this process."""
+def report(*argv: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """`python -m claims.report ARGV` started in `cwd`, in this process."""
     from claims.report.cli import main
-    return command(main, *argv, prog="python -m claims.report")
+    return command(main, *argv, prog="python -m claims.report", cwd=cwd)
 
 
 def run_pytest(*argv: str) -> subprocess.CompletedProcess:
