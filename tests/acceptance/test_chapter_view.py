@@ -8,10 +8,10 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
+import inproc
 import pytest
 from chromium import BROWSER, WHY_NONE, probe, screenshot
 
@@ -27,12 +27,11 @@ pytestmark = pytest.mark.xdist_group("chromium")
 @pytest.fixture(scope="module")
 def built(chapter_text):
     shutil.rmtree(OUT, ignore_errors=True)
-    r = subprocess.run([sys.executable, "-m", "pytest", "-m", "fast", "-q", "-p", "no:cacheprovider",
-                        "claims/test_mask.py", "claims/test_params.py", f"--report-dir={OUT}"],
-                       cwd=ROOT, capture_output=True, check=False, text=True)
+    # the run and the report in this process (tests/inproc.py): what they write is what is checked
+    r = inproc.run_pytest("-m", "fast", "-q", "-p", "no:cacheprovider", "claims/test_mask.py", "claims/test_params.py",
+                          f"--report-dir={OUT}")
     assert r.returncode == 0, r.stdout[-2000:]
-    r = subprocess.run([sys.executable, "-m", "claims.report", f"--report-dir={OUT}"], cwd=ROOT,
-                       capture_output=True, check=False, text=True)
+    r = inproc.report(f"--report-dir={OUT}")
     assert r.returncode == 0, r.stderr
     return OUT
 
@@ -123,10 +122,9 @@ def test_the_markdown_view_has_a_footnote_per_figure(built):
     assert "None" not in md and " nan" not in md
 
 
-def test_without_the_chapter_the_view_is_not_built_and_the_report_says_why(tmp_path):
-    env = dict(os.environ, ATTENTION_CLAIMS_CHAPTER=str(tmp_path / "nowhere.txt"))
-    r = subprocess.run([sys.executable, "-m", "claims.report", f"--report-dir={tmp_path / 'report'}"], cwd=ROOT,
-                       capture_output=True, check=False, text=True, env=env)
+def test_without_the_chapter_the_view_is_not_built_and_the_report_says_why(tmp_path, monkeypatch):
+    monkeypatch.setenv("ATTENTION_CLAIMS_CHAPTER", str(tmp_path / "nowhere.txt"))     # read where the chapter is loaded
+    r = inproc.report(f"--report-dir={tmp_path / 'report'}")
     assert r.returncode == 0, r.stderr
     assert not (tmp_path / "report" / "chapter.html").exists()
     why = (tmp_path / "report" / "chapter-not-built.txt").read_text()
