@@ -2,6 +2,7 @@
 with every asserted figure marked where it is printed.  Checked on the files, and as a reader
 sees it in headless Chromium (where `.ci/run` installs it; elsewhere that test skips)."""
 import collections
+import functools
 import html as html_module
 import json
 import os
@@ -430,6 +431,7 @@ def test_a_permalink_opens_its_figures_tooltip_on_load_and_on_hashchange(built):
     assert body["changed-at"] == f"fig-{other}" and body["changed-tip"] == "block"
 
 
+@functools.cache                  # figures decided by one test share its timestamp: one pickaxe search each
 def _first_commit(timestamp: str) -> str | None:
     """The oldest commit that changed how often results/verdicts.json holds this timestamp (git's
     pickaxe: a check of claimcheck/report/model/since.py's reading of one `git log -p`)."""
