@@ -8,11 +8,10 @@ without a browser: tests/integration/test_chapter_inserts.py."""
 import json
 import re
 import shutil
-import subprocess
-import sys
 import urllib.parse
 from pathlib import Path
 
+import inproc
 import pytest
 from chromium import BROWSER, WHY_NONE, probe, screenshot
 
@@ -31,8 +30,7 @@ pytestmark = [pytest.mark.skipif(BROWSER is None, reason=WHY_NONE), pytest.mark.
 def built(chapter_text):
     """The committed verdicts rendered alone (no training, no fast run: seconds)."""
     shutil.rmtree(OUT, ignore_errors=True)
-    r = subprocess.run([sys.executable, "-m", "claims.report", f"--report-dir={OUT}"], cwd=ROOT,
-                       capture_output=True, check=False, text=True)
+    r = inproc.report(f"--report-dir={OUT}")                   # in this process (tests/inproc.py)
     assert r.returncode == 0, r.stderr
     return OUT
 

@@ -2,16 +2,17 @@
 with every asserted figure marked where it is printed.  Checked on the files, and as a reader
 sees it in headless Chromium (where `.ci/run` installs it; elsewhere that test skips)."""
 import collections
+import functools
 import html as html_module
 import json
 import os
 import re
 import shutil
 import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
+import inproc
 import pytest
 from chromium import BROWSER, WHY_NONE, probe, screenshot
 
@@ -27,12 +28,11 @@ pytestmark = pytest.mark.xdist_group("chromium")
 @pytest.fixture(scope="module")
 def built(chapter_text):
     shutil.rmtree(OUT, ignore_errors=True)
-    r = subprocess.run([sys.executable, "-m", "pytest", "-m", "fast", "-q", "-p", "no:cacheprovider",
-                        "claims/test_mask.py", "claims/test_params.py", f"--report-dir={OUT}"],
-                       cwd=ROOT, capture_output=True, check=False, text=True)
+    # the run and the report in this process (tests/inproc.py): what they write is what is checked
+    r = inproc.run_pytest("-m", "fast", "-q", "-p", "no:cacheprovider", "claims/test_mask.py", "claims/test_params.py",
+                          f"--report-dir={OUT}")
     assert r.returncode == 0, r.stdout[-2000:]
-    r = subprocess.run([sys.executable, "-m", "claims.report", f"--report-dir={OUT}"], cwd=ROOT,
-                       capture_output=True, check=False, text=True)
+    r = inproc.report(f"--report-dir={OUT}")
     assert r.returncode == 0, r.stderr
     return OUT
 
@@ -123,10 +123,9 @@ def test_the_markdown_view_has_a_footnote_per_figure(built):
     assert "None" not in md and " nan" not in md
 
 
-def test_without_the_chapter_the_view_is_not_built_and_the_report_says_why(tmp_path):
-    env = dict(os.environ, ATTENTION_CLAIMS_CHAPTER=str(tmp_path / "nowhere.txt"))
-    r = subprocess.run([sys.executable, "-m", "claims.report", f"--report-dir={tmp_path / 'report'}"], cwd=ROOT,
-                       capture_output=True, check=False, text=True, env=env)
+def test_without_the_chapter_the_view_is_not_built_and_the_report_says_why(tmp_path, monkeypatch):
+    monkeypatch.setenv("ATTENTION_CLAIMS_CHAPTER", str(tmp_path / "nowhere.txt"))     # read where the chapter is loaded
+    r = inproc.report(f"--report-dir={tmp_path / 'report'}")
     assert r.returncode == 0, r.stderr
     assert not (tmp_path / "report" / "chapter.html").exists()
     why = (tmp_path / "report" / "chapter-not-built.txt").read_text()
@@ -432,6 +431,7 @@ def test_a_permalink_opens_its_figures_tooltip_on_load_and_on_hashchange(built):
     assert body["changed-at"] == f"fig-{other}" and body["changed-tip"] == "block"
 
 
+@functools.cache                  # figures decided by one test share its timestamp: one pickaxe search each
 def _first_commit(timestamp: str) -> str | None:
     """The oldest commit that changed how often results/verdicts.json holds this timestamp (git's
     pickaxe: a check of claimcheck/report/model/since.py's reading of one `git log -p`)."""

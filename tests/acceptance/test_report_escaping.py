@@ -9,10 +9,9 @@ skips); in the files the planted strings appear only escaped."""
 import json
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
+import inproc
 import pytest
 from chromium import BROWSER, WHY_NONE, probe
 from html_tags import Tags
@@ -75,8 +74,7 @@ def _build(out: Path, smoke: bool) -> Path:
     for name in PLOTS:
         (out / name).write_bytes(png.read_bytes() if png else b"\x89PNG\r\n\x1a\n")
     (out / "badges" / BADGE).write_text("<svg xmlns='http://www.w3.org/2000/svg'/>")
-    r = subprocess.run([sys.executable, "-m", "claims.report", f"--report-dir={out}"], cwd=ROOT,
-                       capture_output=True, check=False, text=True)
+    r = inproc.report(f"--report-dir={out}")                   # in this process (tests/inproc.py)
     assert r.returncode == 0, r.stderr[-3000:]
     return out
 

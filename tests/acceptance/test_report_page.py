@@ -2,10 +2,9 @@
 
 `.ci/run` installs Chromium where it can (root, apt); elsewhere the browser test skips, saying why."""
 import json
-import subprocess
-import sys
 from pathlib import Path
 
+import inproc
 import pytest
 from chromium import BROWSER, WHY_NONE, probe, screenshot
 
@@ -18,17 +17,16 @@ pytestmark = pytest.mark.xdist_group("chromium")      # one browser at a time (t
 @pytest.fixture(scope="module")
 def built_report(tmp_path_factory):
     out = tmp_path_factory.mktemp("report")
-    r = subprocess.run([sys.executable, "-m", "pytest", "-m", "fast", "-q", "-p", "no:cacheprovider",
-                        "claims/test_mask.py", "claims/test_norm.py", f"--report-dir={out}"],
-                       cwd=ROOT, capture_output=True, check=False, text=True)
+    # the run and the report in this process (tests/inproc.py): what they write is what is checked
+    r = inproc.run_pytest("-m", "fast", "-q", "-p", "no:cacheprovider", "claims/test_mask.py", "claims/test_norm.py",
+                          f"--report-dir={out}")
     assert r.returncode == 0, r.stdout[-2000:]
     # a plot for the page to show
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     plt.plot([1, 2], [1, 4]); plt.savefig(out / "example.png"); plt.close()
-    r = subprocess.run([sys.executable, "-m", "claims.report", f"--report-dir={out}"], cwd=ROOT,
-                       capture_output=True, check=False, text=True)
+    r = inproc.report(f"--report-dir={out}")
     assert r.returncode == 0, r.stderr
     return out
 

@@ -8,6 +8,7 @@ import sys
 from functools import cache
 from pathlib import Path
 
+import inproc
 import pytest
 
 from claims.report import links
@@ -40,9 +41,27 @@ FOREIGN = {"--no-index", "--find-links", "--index-url", "--url", "--token", "--l
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
 
 
+def _in_process(command: str):
+    """The main(argv) of a command this process can run as its `python -m` entry does (tests/inproc.py):
+    the project's own, whose --help is all that is asked; the others (the training commands, whose
+    main ties itself to its parent, and the benchmarks' scripts) are started as written."""
+    import pytest as pytest_module
+
+    from claimcheck import commands
+    from claims import convert, rederive
+    from claims.report import cli
+    return {"python -m claims.report": cli.main, "python -m claims.rederive": rederive.main,
+            "python -m claims.convert": convert.main, "python -m claimcheck": commands.main,
+            "pytest": lambda a: int(pytest_module.main(a))}.get(command)
+
+
 @cache
 def help_of(command: str) -> str:
-    r = subprocess.run(COMMANDS[command], cwd=ROOT, capture_output=True, text=True, check=False, timeout=120)
+    argv, main = COMMANDS[command], _in_process(command)
+    if main is not None:
+        r = inproc.command(main, *argv[argv.index("-m") + 2:], prog=command)
+    else:
+        r = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, check=False, timeout=120)
     return r.stdout + r.stderr
 
 

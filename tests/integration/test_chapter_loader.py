@@ -48,11 +48,12 @@ def test_an_altered_chapter_is_an_error_not_a_skip(tmp_path, monkeypatch, chapte
         load_chapter()
 
 
-def test_without_the_chapter_a_test_that_needs_it_skips_and_says_where_it_looked(pytester, monkeypatch):
+def test_without_the_chapter_a_test_that_needs_it_skips_and_says_where_it_looked(inprocess, monkeypatch):
+    pytester = inprocess                # run in this process (tests/conftest.py)
     monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     monkeypatch.setenv(chapter.ENV_VAR, str(pytester.path / "no-chapter.txt"))
     pytester.makepyfile(test_needs="def test_x(chapter_text):\n    assert chapter_text\n")
-    result = pytester.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-rs", "-p", "no:cacheprovider")
+    result = pytester.runpytest_inprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-rs", "-p", "no:cacheprovider")
     result.assert_outcomes(skipped=1)
     result.stdout.fnmatch_lines(["*needs the chapter text*no-chapter.txt: not found*"])
 

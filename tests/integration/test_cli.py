@@ -1,10 +1,11 @@
 """Command lines: bad input gets one clear error."""
 import json
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+
+import inproc
 
 from claims import registry
 
@@ -12,6 +13,9 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def run(*args, **kw):
+    """A command in a process of its own: `python -m fixtures` (its main ties itself to its parent,
+    fixtures/schedule.py die_with_parent) and what a process imports.  pytest and the report, whose
+    command lines these tests check, run in this process (tests/inproc.py)."""
     return subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, check=False, text=True, **kw)
 
 
@@ -31,7 +35,7 @@ def test_recipes_are_listed():
 
 
 def test_report_without_a_run_renders_the_committed_verdicts_and_says_so(tmp_path):
-    r = run("-m", "claims.report", "--report-dir", str(tmp_path))
+    r = inproc.report("--report-dir", str(tmp_path))
     assert r.returncode == 0, r.stderr
     assert "rendering the committed verdicts alone" in r.stderr and "(committed verdicts only)" in r.stdout
     merged = json.loads((tmp_path / "merged.json").read_text())
@@ -58,10 +62,10 @@ def test_unknown_recipe_name_in_code_names_the_known_ones():
         recipes.get("nonsense")
 
 
-def test_cached_only_skips_an_untrained_recipe_and_names_the_command(tmp_path):
-    r = run("-m", "pytest", "claims/test_norm_trained.py", "-m", "gpu", "--device", "cpu", "--cached-only",
-            "-p", "no:cacheprovider", "-rs", "-q", f"--report-dir={tmp_path / 'report'}",
-            env=dict(os.environ, ATTENTION_CLAIMS_CACHE=str(tmp_path / "cache")), timeout=120)
+def test_cached_only_skips_an_untrained_recipe_and_names_the_command(tmp_path, monkeypatch):
+    monkeypatch.setenv("ATTENTION_CLAIMS_CACHE", str(tmp_path / "cache"))
+    r = inproc.run_pytest("claims/test_norm_trained.py", "-m", "gpu", "--device", "cpu", "--cached-only",
+                          "-p", "no:cacheprovider", "-rs", "-q", f"--report-dir={tmp_path / 'report'}")
     # a selection that runs no claim test says why and exits 5, writing no report (issue 46)
     assert r.returncode == 5 and "no claim test ran" in r.stdout, r.stdout + r.stderr
     assert not (tmp_path / "report" / "claims.json").exists()
@@ -73,8 +77,8 @@ def test_cached_only_skips_an_untrained_recipe_and_names_the_command(tmp_path):
 
 def test_seeds_below_one_are_refused_at_the_command_line(tmp_path):
     for bad in ("0", "-1"):
-        r = run("-m", "pytest", "claims/test_corpus.py", "--seeds", bad, "-p", "no:cacheprovider",
-                f"--report-dir={tmp_path}")
+        r = inproc.run_pytest("claims/test_corpus.py", "--seeds", bad, "-p", "no:cacheprovider",
+                              f"--report-dir={tmp_path}")
         assert r.returncode == 4 and "must be at least 1" in r.stderr, r.stderr
         r = run("-m", "fixtures", "norm", "--seeds", bad)
         assert r.returncode == 2 and "must be at least 1" in r.stderr
@@ -83,12 +87,12 @@ def test_seeds_below_one_are_refused_at_the_command_line(tmp_path):
 def test_an_unwritable_report_dir_is_refused_before_any_test_runs(tmp_path):
     a_file = tmp_path / "a-file"
     a_file.write_text("")
-    r = run("-m", "pytest", "claims/test_corpus.py", "-p", "no:cacheprovider", f"--report-dir={a_file}")
+    r = inproc.run_pytest("claims/test_corpus.py", "-p", "no:cacheprovider", f"--report-dir={a_file}")
     assert r.returncode == 4 and "that is a file, not a folder" in r.stderr and "passed" not in r.stdout
 
 
 def test_saving_a_report_dir_with_nothing_of_its_own_is_an_error(tmp_path):
-    r = run("-m", "claims.report", "--report-dir", str(tmp_path), "--save-results")
+    r = inproc.report("--report-dir", str(tmp_path), "--save-results")
     assert r.returncode == 2 and "no fresh run to save" in r.stderr
 
 
@@ -102,8 +106,8 @@ def test_check_readme_after_a_narrow_run_says_it_reads_the_last_run_and_names_wh
         "meta": {"source": "fresh run", "timestamp": "2026-12-03T00:00:00+00:00"},
         "claims": [{"id": cid, "verdict": "holds" if cid == "corpus.chars" else "not run", "tier": c.tier,
                     "tests": [test] if cid == "corpus.chars" else []} for cid, c in registry.CLAIMS.items()]}))
-    r = run("-m", "claims.report", "--check-readme", "--report-dir", str(tmp_path))
+    r = inproc.report("--check-readme", "--report-dir", str(tmp_path))
     assert r.returncode == 1, r.stdout + r.stderr
     assert "a narrower run than the fast tier, which --check-readme reads" in r.stderr
     assert "corpus.tokens" in r.stderr and "run `pytest -m fast` first" in r.stderr
-    assert "reads the last run" in run("-m", "claims.report", "--help").stdout.replace("\n", " ")
+    assert "reads the last run" in inproc.report("--help").stdout.replace("\n", " ")

@@ -142,7 +142,8 @@ def test_without_the_private_memory_profiler_a_peak_is_not_measurable(monkeypatc
         cost.cpu_peak_bytes(lambda: None)
 
 
-def test_a_claim_test_that_meets_not_measurable_is_not_run_with_the_reason(pytester, monkeypatch):
+def test_a_claim_test_that_meets_not_measurable_is_not_run_with_the_reason(inprocess, monkeypatch):
+    pytester = inprocess                # run in this process (tests/conftest.py)
     # (no profiler here: pytester drops the modules a test imports, and torch's cannot be imported twice)
     import os
     monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -151,6 +152,6 @@ def test_a_claim_test_that_meets_not_measurable_is_not_run_with_the_reason(pytes
     (pytester.path / "claims" / "test_peak.py").write_text(
         "import pytest\nfrom fixtures.cost import NotMeasurable\n"
         "@pytest.mark.claim('cost.peak_memory')\ndef test_p(claim_record):\n    raise NotMeasurable('no profiler')\n")
-    result = pytester.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider", "-rs")
+    result = pytester.runpytest_inprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider", "-rs")
     result.assert_outcomes(skipped=1)
     result.stdout.fnmatch_lines(["*no profiler*"])

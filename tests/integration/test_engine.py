@@ -94,14 +94,15 @@ def test_workers_times_threads_is_the_cores(workers, cores, threads):
     assert threads_per_worker(workers, cores) == threads
 
 
-def test_each_xdist_worker_on_the_cpu_takes_its_share_of_the_cores(pytester, monkeypatch):
+def test_each_xdist_worker_on_the_cpu_takes_its_share_of_the_cores(inprocess, monkeypatch):
+    pytester = inprocess                # run in this process (tests/conftest.py)
     monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     pytester.makepyfile(test_threads="""
         import os, torch
         def test_a(): open(f"threads-{os.getpid()}", "w").write(str(torch.get_num_threads()))
         def test_b(): open(f"threads-{os.getpid()}", "w").write(str(torch.get_num_threads()))
     """)
-    result = pytester.runpytest_subprocess("-p", "fixtures.plugin", "-p", "no:cacheprovider", "-n", "2",
+    result = pytester.runpytest_inprocess("-p", "fixtures.plugin", "-p", "no:cacheprovider", "-n", "2",
                                            "--report-dir=rep")
     result.assert_outcomes(passed=2)
     seen = {p.read_text() for p in pytester.path.glob("threads-*")}
@@ -138,7 +139,8 @@ def test_recorded_runs_serve_figures_only_for_the_current_recipe(tmp_path):
         engine.recorded("ladder", ["baseline"], 1, directory=other)
 
 
-def test_from_results_decides_a_figure_claim_without_training(pytester, monkeypatch, tmp_path):
+def test_from_results_decides_a_figure_claim_without_training(inprocess, monkeypatch, tmp_path):
+    pytester = inprocess                # run in this process (tests/conftest.py)
     """Under --from-results a test that asks for figures only (weights=False) gets the records;
     one that asks for weights goes to the cache, and with --cached-only skips."""
     monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -152,7 +154,7 @@ def test_figures(trained):
 def test_weights(trained):
     trained("ladder", "baseline", 1)
 """)
-    result = pytester.runpytest_subprocess("-p", "fixtures.plugin", "-p", "no:cacheprovider", "--from-results",
+    result = pytester.runpytest_inprocess("-p", "fixtures.plugin", "-p", "no:cacheprovider", "--from-results",
                                            "--cached-only", "-rs")
     result.assert_outcomes(passed=1, skipped=1)
     result.stdout.fnmatch_lines(["*not in the trained cache (--cached-only)*"])
@@ -187,7 +189,8 @@ def test_a_readings_seed_0_that_is_the_chapter_run_is_never_trained_under_its_na
     assert "33 runs" in planned and f"errata/{SPLIT} s1" in planned and f"errata/{SPLIT} s0" not in planned
 
 
-def test_trained_takes_a_readings_seed_0_from_the_chapter_recipe(pytester, monkeypatch, tmp_path):
+def test_trained_takes_a_readings_seed_0_from_the_chapter_recipe(inprocess, monkeypatch, tmp_path):
+    pytester = inprocess                # run in this process (tests/conftest.py)
     """The reading's three seeds: seed 0 from the chapter recipe (the winograd group), 1 and 2 from
     its own (fixtures/setup.py winograd_reading_runs), read from the committed records; asking the
     reading's recipe for its seed 0 is an error, never a second training of the chapter's run."""
@@ -208,5 +211,5 @@ def test_seed_0_of_the_reading(trained):
     with pytest.raises(ValueError, match="trained from seed 1 on"):
         trained("errata", "{SPLIT}", 3, weights=False)
 """)
-    result = pytester.runpytest_subprocess("-p", "fixtures.plugin", "-p", "no:cacheprovider", "--from-results")
+    result = pytester.runpytest_inprocess("-p", "fixtures.plugin", "-p", "no:cacheprovider", "--from-results")
     result.assert_outcomes(passed=2)

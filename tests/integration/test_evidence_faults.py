@@ -14,6 +14,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
+import inproc
 import pytest
 
 from claimcheck import evidence as figure_evidence
@@ -331,8 +332,7 @@ def test_8_a_fifo_or_a_device_is_not_a_regular_file_not_missing(tmp_path, monkey
 
 
 def test_8_pytest_without_xdist_parses_its_command_line():
-    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:xdist", "-p", "no:cacheprovider", "--co", "-q",
-                        "claims/test_corpus.py"], cwd=ROOT, capture_output=True, text=True, check=False)
+    r = inproc.run_pytest("-p", "no:xdist", "-p", "no:cacheprovider", "--co", "-q", "claims/test_corpus.py")
     assert r.returncode == 0, r.stdout + r.stderr
 
 
@@ -395,8 +395,6 @@ def test_8_a_save_that_changes_nothing_writes_nothing(tmp_path):
 
 
 def test_8_a_relative_report_dir_means_the_same_place_in_pytest_and_in_the_report(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "claims.report", "--report-dir", "report/relative-probe"],
-                       cwd=tmp_path, env=dict(os.environ, ATTENTION_CLAIMS_ROOT=str(ROOT)), capture_output=True,
-                       text=True, check=False)
+    r = inproc.report("--report-dir", "report/relative-probe", cwd=tmp_path)     # started elsewhere, in this process
     assert r.returncode == 0, r.stderr
     assert (ROOT / "report" / "relative-probe" / "claims.md").exists() and not (tmp_path / "report").exists()

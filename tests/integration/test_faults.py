@@ -29,7 +29,10 @@ TINY = Recipe("tiny", ModelConfig(d_model=16, context=16, n_heads=2), TrainConfi
 
 
 @pytest.fixture
-def project(pytester, monkeypatch):
+def project(inprocess, monkeypatch):
+    """A scratch project, run in this process (tests/conftest.py inprocess); its PYTHONPATH for the
+    xdist workers of the -n 2 runs."""
+    pytester = inprocess
     monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     pytester.makeini("[pytest]\nmarkers =\n  fast\n  slow\n  gpu\n  claim(id)\n")
     (pytester.path / "claims").mkdir()
@@ -56,13 +59,13 @@ def test_2_a_collection_error_keeps_the_last_report(project):
     (project.path / "claims" / "test_a.py").write_text(
         "import pytest\n@pytest.mark.claim('corpus.chars')\ndef test_ok(claim_record):\n"
         "    claim_record(stated=1, measured=1, tolerance='exact')\n")
-    first = project.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider")
+    first = project.runpytest_inprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider")
     first.assert_outcomes(passed=1)
     report = project.path / "report" / "claims.json"
     before = report.read_text()
     (project.path / "claims" / "test_b.py").write_text(
         "import pytest\n@pytest.mark.claim('corpus.nonsense')\ndef test_bad():\n    pass\n")
-    second = project.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider")
+    second = project.runpytest_inprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider")
     assert second.ret == pytest.ExitCode.USAGE_ERROR
     assert report.read_text() == before                          # corpus.chars still holds there
     second.stdout.fnmatch_lines(["*claim report not written: the run aborted (USAGE_ERROR)*"])
@@ -77,7 +80,7 @@ def test_4_a_claim_id_in_a_variable_or_a_bare_marker_is_a_clean_failure_under_xd
         "@pytest.mark.claim\ndef test_bare():\n    pass\n"
         "@pytest.mark.claim('corpus.chars')\ndef test_good(claim_record):\n"
         "    claim_record(stated=1, measured=1, tolerance='exact')\n")
-    result = project.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider", "-n", "2")
+    result = project.runpytest_inprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider", "-n", "2")
     out = result.stdout.str()
     assert "INTERNALERROR" not in out
     result.assert_outcomes(passed=1, errors=2)                   # failed at setup, named
@@ -94,7 +97,7 @@ def test_5_claim_record_refuses_what_is_not_evidence_and_the_test_fails(project)
         "    claim_record(stated=1, measured=object(), tolerance='exact')\n"
         "@pytest.mark.claim('corpus.tokens')\ndef test_tensor(claim_record):\n"
         "    claim_record(stated=1, measured=torch.tensor([1.0, float('nan')]), tolerance='exact')\n")
-    result = project.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider", "-n", "2")
+    result = project.runpytest_inprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider", "-n", "2")
     assert "INTERNALERROR" not in result.stdout.str()
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*claim_record(measured=...): object is not evidence*"])
@@ -112,7 +115,7 @@ def test_5_claim_record_stores_a_label_under_its_field_figure_and_refuses_figure
         "    claim_record(stated=1, measured=1, tolerance='exact', label='one vs one')\n"
         "@pytest.mark.claim('corpus.tokens')\ndef test_figure(claim_record):\n"
         "    claim_record(stated=1, measured=1, tolerance='exact', figure='one vs one')\n")
-    result = project.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider")
+    result = project.runpytest_inprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*claim_record(figure=...): a record's words are its label=...*"])
     claims = {c["id"]: c for c in json.loads((project.path / "report" / "claims.json").read_text())["claims"]}

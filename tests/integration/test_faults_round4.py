@@ -10,6 +10,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
+import inproc
 import pytest
 
 from claimcheck import evidence as figure_evidence
@@ -82,9 +83,8 @@ def test_4_one_rule_for_pytest_and_the_report(scratch, tmp_path):
     assert paths.committed_folder(scratch / "report" / "x", scratch) is None
     assert paths.committed_folder(tmp_path / "anywhere", scratch) is None
     before = _state(ROOT / "docs")               # pytest runs in the checkout: its docs/ is what it would write
-    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "--co", "-q",
-                        "--report-dir=docs", "claims/test_corpus.py"], cwd=ROOT, capture_output=True, text=True,
-                       check=False, env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=300)
+    r = inproc.run_pytest("-p", "no:cacheprovider", "-p", "no:xdist", "--co", "-q", "--report-dir=docs",
+                          "claims/test_corpus.py")                      # in this process (tests/inproc.py)
     assert r.returncode == 4 and "--report-dir=docs" in r.stderr and "committed" in r.stderr, r.stderr[-2000:]
     assert _state(ROOT / "docs") == before
 
@@ -183,10 +183,8 @@ def test_8_a_from_results_run_says_which_tests_measured_nothing(tmp_path):
     """pytest --from-results notes in claims.json's meta each test whose runs all came from the
     committed records (they measured nothing); the save reads it."""
     rep = tmp_path / "rep"
-    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-q",
-                        "--from-results", "--device", "cpu", "--claim", "norm.postnorm_diverges", f"--report-dir={rep}",
-                        "--no-progress"], cwd=ROOT, capture_output=True, text=True, check=False,
-                       env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=600)
+    r = inproc.run_pytest("-p", "no:cacheprovider", "-p", "no:xdist", "-q", "--from-results", "--device", "cpu",
+                          "--claim", "norm.postnorm_diverges", f"--report-dir={rep}", "--no-progress")   # in this process
     assert r.returncode in (0, 1), r.stdout[-2000:] + r.stderr[-2000:]
     report = json.loads((rep / "claims.json").read_text())
     ran = [t["nodeid"] for c in report["claims"] for t in c["tests"] if t["outcome"] in ("holds", "refuted")]
@@ -251,9 +249,8 @@ def test_11_a_selection_that_runs_nothing_says_why_fails_and_keeps_the_last_repo
         pytest.skip("on a CUDA machine scale.runaway's tests run (and train)")
     rep = tmp_path / "rep"
     earlier = _earlier_report(rep)
-    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-q", *args,
-                        f"--report-dir={rep}", "claims"], cwd=ROOT, capture_output=True, text=True, check=False,
-                       env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=600)
+    r = inproc.run_pytest("-p", "no:cacheprovider", "-p", "no:xdist", "-q", *args, f"--report-dir={rep}",
+                          "claims")                                    # in this process (tests/inproc.py)
     assert r.returncode not in (0, 1), r.stdout[-2000:]
     assert "claim report not written" in r.stdout and "no claim test ran" in r.stdout, r.stdout[-2000:]
     assert (rep / "claims.json").read_bytes() == earlier
@@ -349,9 +346,7 @@ def test_a_stale_test_gives_way_to_its_remeasurement_even_as_a_reading(tmp_path)
     after = {r.key: r for r in figure_evidence.load(CHAPTER, results_dir / "figures.json")}
     assert figure_evidence.stale(CHAPTER, after[key]) is None and after[key].date == stamp
     assert after[key].measured == {"value": 2.01, "interval": [1.98, 2.04]}
-    r = subprocess.run([sys.executable, "-m", "claims.rederive", "--evidence", str(results_dir / "figures.json"),
-                        "--verdicts", str(results_dir / "verdicts.json")], cwd=ROOT, capture_output=True, text=True,
-                       check=False, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    r = inproc.rederive("--evidence", str(results_dir / "figures.json"), "--verdicts", str(results_dir / "verdicts.json"))
     assert r.returncode == 0 and "stale (decided or measured under an older version" not in r.stdout, r.stdout
     assert f"(not verdicts on them): {before_readings + 1}" in r.stdout, r.stdout
     saved = json.loads((results_dir / "verdicts.json").read_text())

@@ -5,9 +5,9 @@ errors, is undecided."""
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
+import inproc
 import pytest
 from records import figure, figure_objects, figures_text
 
@@ -27,9 +27,7 @@ def _rederive(tmp_path: Path, records: list[dict]):
     """The re-derivation of a figures.json of `records` (JSON objects as a hand left them, or the file's text)."""
     path = tmp_path / "figures.json"
     path.write_text(figures_text(records) if isinstance(records, list) else records)
-    return subprocess.run([sys.executable, "-m", "claims.rederive", f"--evidence={path}",
-                           f"--verdicts={ROOT / 'results' / 'verdicts.json'}"],
-                          cwd=ROOT, capture_output=True, text=True, check=False)
+    return inproc.rederive(f"--evidence={path}", f"--verdicts={ROOT / 'results' / 'verdicts.json'}")   # in this process
 
 
 def _forged(edit) -> list[dict]:
@@ -137,9 +135,7 @@ def test_a_malformed_bound_interval_or_count_is_a_named_error(key, edit, field, 
 def test_a_mistyped_verdicts_path_is_an_error_not_a_skipped_check(tmp_path):
     path = tmp_path / "figures.json"
     path.write_text(figure_evidence.dumps(CHAPTER, COMMITTED))
-    r = subprocess.run([sys.executable, "-m", "claims.rederive", f"--evidence={path}",
-                        f"--verdicts={tmp_path / 'verdict.json'}"], cwd=ROOT, capture_output=True, text=True,
-                       check=False)
+    r = inproc.rederive(f"--evidence={path}", f"--verdicts={tmp_path / 'verdict.json'}")
     assert r.returncode == 2 and "verdict.json: not found" in r.stderr, r.stdout + r.stderr
 
 
@@ -220,8 +216,7 @@ def _results_copy(tmp_path: Path) -> Path:
 
 
 def _rederive_in(results: Path):
-    return subprocess.run([sys.executable, "-m", "claims.rederive", f"--evidence={results / 'figures.json'}"],
-                          cwd=ROOT, capture_output=True, text=True, check=False)
+    return inproc.rederive(f"--evidence={results / 'figures.json'}")          # in this process (tests/inproc.py)
 
 
 def _edited(results: Path, group: str, run_ref, metric: str, value) -> None:

@@ -7,6 +7,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import inproc
 import pytest
 from records import figure_objects, figures_text
 
@@ -22,9 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 COMMITTED = figure_evidence.load(CHAPTER, )
 
 
-def _run(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "claims.rederive", *args], cwd=cwd, capture_output=True,
-                          text=True, check=False)
+def _run(*args):
+    """`python -m claims.rederive ARGS`, in this process (tests/inproc.py): what it decides and prints."""
+    return inproc.rederive(*args)
 
 
 def test_every_committed_figure_is_decided_again_without_torch():

@@ -48,7 +48,10 @@ def test_deselected():
 
 
 @pytest.fixture
-def project(pytester, monkeypatch):
+def project(inprocess, monkeypatch):
+    """A scratch project of five claim tests, run in this process (tests/conftest.py inprocess); its
+    PYTHONPATH for the xdist workers of the -n 2 runs."""
+    pytester = inprocess
     monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     pytester.makeini("[pytest]\nmarkers =\n  fast\n  slow\n  gpu\n  claim(id)\n")
     (pytester.path / "claims").mkdir()
@@ -57,7 +60,7 @@ def project(pytester, monkeypatch):
 
 
 def run(project, *args):
-    result = project.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider",
+    result = project.runpytest_inprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider",
                                           "-m", "not slow", *args)
     report = json.loads((project.path / "report" / "claims.json").read_text())
     return result, {c["id"]: c for c in report["claims"]}, report["summary"]
@@ -96,7 +99,7 @@ def test_a_claim_no_test_carries_is_not_encoded():
 def test_unknown_claim_id_is_rejected_at_collection(project, xdist):
     (project.path / "claims" / "test_bad.py").write_text(
         "import pytest\n@pytest.mark.claim('corpus.nonsense')\ndef test_x():\n    pass\n")
-    result = project.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", *xdist)
+    result = project.runpytest_inprocess("-p", "fixtures.plugin", "-p", "claims.chapter", *xdist)
     assert result.ret != 0
     assert "unknown claim ID" in result.stdout.str() + result.stderr.str()
     assert "corpus.nonsense" in result.stdout.str() + result.stderr.str()
@@ -106,18 +109,15 @@ def test_device_cuda_without_cuda_is_a_clear_usage_error(project):
     import torch
     if torch.cuda.is_available():
         pytest.skip("CUDA is present here")
-    result = project.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "--device", "cuda")
+    result = project.runpytest_inprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "--device", "cuda")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "torch.cuda.is_available() is False" in result.stderr.str()
 
 
-def test_report_renders_markdown(project):
+def test_report_renders_markdown(project, capsys):
     run(project)
-    import subprocess
-    import sys
-    out = subprocess.run([sys.executable, "-m", "claims.report", "--report-dir",
-                          str(project.path / "report")], capture_output=True, check=False, text=True, cwd=ROOT)
-    assert out.returncode == 0, out.stderr
+    from claims.report.cli import main  # the command's entry, in this process
+    assert main(["--report-dir", str(project.path / "report")]) == 0, capsys.readouterr().err
     md = (project.path / "report" / "claims.md").read_text()
     assert "corpus.chars" in md and "refuted" in md and "not encoded" in md
 
@@ -176,18 +176,19 @@ def test_level(claim_record, request):
 
 
 def _figure_run(pytester, monkeypatch, measured):
-    """Run the one-figure claim test above on `measured` (per seed) in a scratch project."""
+    """Run the one-figure claim test above on `measured` (per seed) in a scratch project, in this process."""
     monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     monkeypatch.setenv("MEASURED", json.dumps(measured))
     pytester.makeini("[pytest]\nmarkers =\n  claim(id)\n  figure(id)\n")
     (pytester.path / "claims").mkdir(exist_ok=True)
     (pytester.path / "claims" / "test_fig.py").write_text(FIGURE_TEST)
-    result = pytester.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider")
+    result = pytester.runpytest_inprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider")
     report = json.loads((pytester.path / "report" / "claims.json").read_text())
     return result, next(c for c in report["claims"] if c["id"] == "norm.prenorm_needs_no_warmup")
 
 
-def test_a_refuted_figures_reason_is_generated_from_the_measurement(pytester, monkeypatch):
+def test_a_refuted_figures_reason_is_generated_from_the_measurement(inprocess, monkeypatch):
+    pytester = inprocess
     result, first = _figure_run(pytester, monkeypatch, [52.16, 50.82, 52.92])
     result.assert_outcomes(xfailed=1)
     assert first["verdict"] == "refuted"
@@ -201,8 +202,8 @@ def test_a_refuted_figures_reason_is_generated_from_the_measurement(pytester, mo
     assert rec["figure"] == "prenorm held-out perplexity" and rec["measured"]["per seed"] == [37.80, 37.83, 37.84]
 
 
-def test_a_figure_crash_is_a_failure_not_a_refutation(pytester, monkeypatch):
-    result, c = _figure_run(pytester, monkeypatch, "not a list of numbers")
+def test_a_figure_crash_is_a_failure_not_a_refutation(inprocess, monkeypatch):
+    result, c = _figure_run(inprocess, monkeypatch, "not a list of numbers")
     result.assert_outcomes(failed=1)
     assert c["verdict"] == "fails"
 

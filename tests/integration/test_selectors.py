@@ -1,39 +1,22 @@
 """`pytest --claim ID` and `pytest --figure ID` select exactly the tests that carry those IDs,
-combine with -m, and refuse an unknown ID naming the nearest ones."""
-import os
-import subprocess
-import sys
-from pathlib import Path
+combine with -m, and refuse an unknown ID naming the nearest ones.
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-# a plugin that prints each collected test with its claim and figure marks
-LISTER = '''
-def pytest_collection_finish(session):
-    for item in session.items:
-        claims = [m.args[0] for m in item.iter_markers("claim") if m.args]
-        figures = [f for m in item.iter_markers("figure") for f in m.args]
-        print("ITEM", item.nodeid, "|", ",".join(claims), "|", ",".join(figures))
-'''
+Each selection is collected in this process (tests/collected.py: the project's plugins and conftest
+files, the test modules already imported), not in a pytest subprocess: what is checked is what a
+selection collects, not the process that collects it."""
+from collected import collect
 
 
-def _collect(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
-    (tmp_path / "lister.py").write_text(LISTER)
-    return subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-                           "-p", "lister", *args, "claims"], cwd=ROOT, capture_output=True, text=True, check=False,
-                          env={**os.environ, "PYTHONPATH": str(tmp_path)}, timeout=300)
+def _collect(tmp_path, *args: str):
+    return collect(*args, "claims", report_dir=tmp_path / "report")
 
 
 def _items(result) -> dict[str, tuple[set, set]]:
-    out = {}
-    for line in result.stdout.splitlines():
-        if line.startswith("ITEM "):
-            nodeid, claims, figures = (part.strip() for part in line[5:].split("|"))
-            out[nodeid] = (set(filter(None, claims.split(","))), set(filter(None, figures.split(","))))
-    return out
+    return result.items
 
 
-def test_claim_and_figure_select_exactly_the_tests_that_carry_them(tmp_path):
-    everything = _items(_collect(tmp_path))
+def test_claim_and_figure_select_exactly_the_tests_that_carry_them(tmp_path, collected_suite):
+    everything = {n: marks for n, marks in collected_suite.items.items() if n.startswith("claims/")}
     assert everything
     for args, wanted in ((["--claim", "scale.runaway"], lambda c, f: "scale.runaway" in c),
                          (["--claim", "corpus.chars", "--claim", "mask.averaging_matrix"],
@@ -48,7 +31,7 @@ def test_claim_and_figure_select_exactly_the_tests_that_carry_them(tmp_path):
 
 def test_a_selection_combines_with_a_marker_expression(tmp_path):
     chosen = _collect(tmp_path, "--claim", "scale.runaway", "-m", "fast")
-    assert chosen.returncode == 5 and "no tests collected" in chosen.stdout     # its tests are all trained
+    assert chosen.ret == 5 and "no tests collected" in chosen.out     # its tests are all trained
     both = _items(_collect(tmp_path, "--claim", "scale.variance_is_d", "-m", "fast"))
     assert both and all("scale.variance_is_d" in c for c, _ in both.values())
 
@@ -57,5 +40,5 @@ def test_an_unknown_id_is_a_usage_error_naming_the_nearest(tmp_path):
     for args, nearest in ((["--claim", "scale.runaways"], "scale.runaway"),
                           (["--figure", "scale.runaway_sdd"], "scale.runaway_sd")):
         r = _collect(tmp_path, *args)
-        assert r.returncode == 4, r.stdout + r.stderr
-        assert f"{args[0]} {args[1]}: no such ID" in r.stderr and nearest in r.stderr.split("nearest:")[1]
+        assert r.ret == 4, r.out + r.err
+        assert f"{args[0]} {args[1]}: no such ID" in r.err and nearest in r.err.split("nearest:")[1]

@@ -20,6 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import inproc
 import pytest
 
 from claims.chapter_figures import FIGURES
@@ -171,15 +172,15 @@ def test_ci_runs_the_slow_tier_at_the_smoke_scale_into_its_own_report_dir():
     assert dirs == ["report/smoke-slow"]                 # not report/ (the fast run's), nor report/smoke
 
 
-SLOW_ITEMS = '''
-import json, os
-import pytest
+class SlowItems:
+    """Every collected test that carries the slow mark, before -m deselects anything."""
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config, items):        # before -m deselects anything
-    with open(os.environ["SLOW_ITEMS"], "w") as f:
-        json.dump([i.nodeid for i in items if i.get_closest_marker("slow")], f)
-'''
+    def __init__(self):
+        self.slow: list[str] = []
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collection_modifyitems(self, config, items):
+        self.slow = [i.nodeid for i in items if i.get_closest_marker("slow")]
 
 
 def test_every_slow_test_is_selected_by_the_ci_smoke_slow_command(tmp_path):
@@ -193,14 +194,12 @@ def test_every_slow_test_is_selected_by_the_ci_smoke_slow_command(tmp_path):
             skip = True
         elif not (a.startswith("--report-dir=") or a.startswith("-n") and a[2:].isdigit() or a == "-q"):
             argv.append(a)
-    (tmp_path / "slow_items.py").write_text(SLOW_ITEMS)
-    env = dict(os.environ, SLOW_ITEMS=str(tmp_path / "slow.json"),
-               PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    p = subprocess.run([sys.executable, "-m", "pytest", *argv, "--co", "-q", "-p", "slow_items",
-                        f"--report-dir={tmp_path / 'report'}"],
-                       cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
+    # collected in this process (tests/inproc.py): what the command line selects is checked, not its process
+    probe = SlowItems()
+    p = inproc.command(lambda a: int(pytest.main(a, plugins=[probe])), *argv, "--co", "-q",
+                       f"--report-dir={tmp_path / 'report'}", prog="python -m pytest")
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
     selected = {line.strip() for line in p.stdout.splitlines() if "::" in line}
-    slow = json.loads((tmp_path / "slow.json").read_text())
+    slow = probe.slow
     assert len(slow) >= 20 and any("test_cost.py::test_time_grows_as_n_squared[cpu]" in s for s in slow)
     assert not sorted(set(slow) - selected), "slow tests the CI's smoke-slow command does not select"

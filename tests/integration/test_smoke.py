@@ -1,12 +1,11 @@
 """The smoke scale (--smoke): every recipe's architecture, a handful of steps, its own cache keys,
 through the real engine; its verdicts labelled smoke everywhere and never saved."""
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from claims.report.cli import main
 from fixtures import recipes, results
 from fixtures.recipes import SMOKE_BATCH, SMOKE_EVAL_WINDOWS, SMOKE_STEPS
 from fixtures.train import TRAINING_VERSION
@@ -68,30 +67,30 @@ def _smoke_report(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("flag", ["--save-results", "--readme", "--check-readme"])
-def test_a_smoke_run_is_never_saved_nor_put_in_the_readme(tmp_path, flag):
+def test_a_smoke_run_is_never_saved_nor_put_in_the_readme(tmp_path, flag, capsys):
     out = _smoke_report(tmp_path)
     before = {p: p.read_bytes() for p in [ROOT / "results" / "verdicts.json", ROOT / "README.md"]}
-    r = subprocess.run([sys.executable, "-m", "claims.report", f"--report-dir={out}", flag], cwd=ROOT, check=False,
-                       capture_output=True, text=True)
-    assert r.returncode == 2 and "--smoke run" in r.stderr
+    code = main([f"--report-dir={out}", flag])                  # `python -m claims.report`, in this process
+    assert code == 2 and "--smoke run" in capsys.readouterr().err
     assert all(p.read_bytes() == b for p, b in before.items())
 
 
-def test_a_smoke_report_is_labelled_smoke_and_has_no_badges(tmp_path):
+def test_a_smoke_report_is_labelled_smoke_and_has_no_badges(tmp_path, capsys):
     out = _smoke_report(tmp_path)
-    r = subprocess.run([sys.executable, "-m", "claims.report", f"--report-dir={out}"], cwd=ROOT, check=False,
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.startswith("SMOKE SCALE")
+    code = main([f"--report-dir={out}"])                         # `python -m claims.report`, in this process
+    r = capsys.readouterr()
+    assert code == 0, r.err
+    assert r.out.startswith("SMOKE SCALE")
     md = (out / "claims.md").read_text()
     assert "**Smoke scale**" in md and "holds (smoke scale)" in md
     assert "Smoke scale" in (out / "index.html").read_text()
     assert not (out / "badges").exists()
 
 
-def test_smoke_and_from_results_are_refused_together(pytester, monkeypatch):
+def test_smoke_and_from_results_are_refused_together(inprocess, monkeypatch):
+    pytester = inprocess                # run in this process (tests/conftest.py)
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
-    result = pytester.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "--smoke", "--from-results", "--co")
+    result = pytester.runpytest_inprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "--smoke", "--from-results", "--co")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--smoke*--from-results*choose one*"])
 

@@ -39,11 +39,7 @@ Every offending id is printed with the figure ID it carries.
 """
 from __future__ import annotations
 
-import json
-import os
 import re
-import subprocess
-import sys
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from pathlib import Path
 
@@ -53,16 +49,6 @@ from claims import registry
 from claims.chapter_figures import FIGURES, READ
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-
-# a plugin that writes each collected test's nodeid and its figure marks to $TEST_IDS_OUT
-COLLECTOR = '''
-import json, os
-
-def pytest_collection_finish(session):
-    items = [[item.nodeid, [f for m in item.iter_markers("figure") for f in m.args]] for item in session.items]
-    with open(os.environ["TEST_IDS_OUT"], "w") as f:
-        json.dump(items, f)
-'''
 
 SETUP_SIZES = {2 ** k for k in range(1, 15)} | {768}
 NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -172,21 +158,10 @@ def _named(found: list[str], own: list[str]) -> str:
     return "; ".join(out)
 
 
-def _collect(tmp_path: Path) -> list[tuple[str, list[str]]]:
-    (tmp_path / "test_ids_collector.py").write_text(COLLECTOR)
-    out = tmp_path / "ids.json"
-    env = {**os.environ, "TEST_IDS_OUT": str(out),
-           "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    env.pop("PYTEST_XDIST_WORKER", None)
-    r = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-                        "-p", "test_ids_collector", f"--report-dir={tmp_path / 'report'}"],
-                       cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False)
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    return [(nodeid, own) for nodeid, own in json.loads(out.read_text())]
-
-
-def test_no_collected_test_id_carries_a_printed_figure(tmp_path):
-    items = _collect(tmp_path)
+def test_no_collected_test_id_carries_a_printed_figure(collected_suite):
+    # the whole suite, every tier, as pytest collects it (tests/collected.py: in this process)
+    assert collected_suite.ret == 0, collected_suite.out[-3000:] + collected_suite.err[-3000:]
+    items = [(nodeid, sorted(figures)) for nodeid, (_, figures) in collected_suite.items.items()]
     assert len(items) > 500 and any("claims/test_params.py::" in n for n, _ in items)   # every tier, both dirs
     bad = [f"  {nodeid}: {_named(found, own)}" for nodeid, own in items if (found := offences(nodeid, own))]
     assert not bad, ("test ids that type the chapter's figures (name the test for what it checks; "

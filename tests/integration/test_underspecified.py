@@ -185,7 +185,8 @@ def test_prenorm(when, claim_record, request):
 '''
 
 
-def test_a_live_test_with_a_declared_reading_is_underspecified_and_one_measured_before_is_refuted(pytester, monkeypatch):
+def test_a_live_test_with_a_declared_reading_is_underspecified_and_one_measured_before_is_refuted(inprocess, monkeypatch):
+    pytester = inprocess                # run in this process (tests/conftest.py)
     """The test path of the fourth outcome (claimcheck/rule.py trained_figure's `reading`): the
     claim report counts the reading measured after its declaration as underspecified, the one
     measured before as refuted, and records the reading beside the primary measurement."""
@@ -194,7 +195,7 @@ def test_a_live_test_with_a_declared_reading_is_underspecified_and_one_measured_
     pytester.makeini("[pytest]\nmarkers =\n  fast\n  slow\n  gpu\n  claim(id)\n  figure(id)\n")
     (pytester.path / "claims").mkdir()
     (pytester.path / "claims" / "test_live.py").write_text(LIVE.replace("{after}", AFTER).replace("{before}", BEFORE))
-    pytester.runpytest_subprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider",
+    pytester.runpytest_inprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider",
                                   "-m", "fast", "claims/test_live.py")
     report = json.loads((pytester.path / "report" / "claims.json").read_text())
     (claim,) = [c for c in report["claims"] if c["id"] == "norm.prenorm_needs_no_warmup"]

@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+import inproc
 import pytest
 from records import recorded, run_record
 
@@ -334,9 +335,8 @@ def test_5_a_smoke_run_starts_its_own_manifest(tmp_path):
     run = tmp_path / "run"
     run.mkdir()
     (run / "manifest.json").write_text(json.dumps({"files": {"norm.json": {"kind": "runs", "scale": "chapter"}}}))
-    r = subprocess.run([sys.executable, "-m", "pytest", "--smoke", f"--report-dir={run}", "--collect-only", "-q",
-                        "-p", "no:cacheprovider", "tests/unit/test_layout.py"],
-                       cwd=ROOT, capture_output=True, text=True, check=False)
+    r = inproc.run_pytest("--smoke", f"--report-dir={run}", "--collect-only", "-q", "-p", "no:cacheprovider",
+                          "tests/unit/test_layout.py")                 # in this process (tests/inproc.py)
     assert r.returncode in (0, 5), r.stdout + r.stderr
     assert not (run / "manifest.json").exists()
     assert "1 file(s) an earlier run listed there (norm.json) are no longer saved" in r.stderr      # said
@@ -685,7 +685,6 @@ def test_2_a_run_record_file_or_another_writers_file_cannot_be_listed_as_json(tm
 
 
 def test_5_results_itself_is_no_report_dir(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "pytest", "--report-dir=results", "--collect-only", "-q",
-                        "-p", "no:cacheprovider", "tests/unit/test_layout.py"], cwd=ROOT, capture_output=True, text=True,
-                       check=False, timeout=300)
+    r = inproc.run_pytest("--report-dir=results", "--collect-only", "-q", "-p", "no:cacheprovider",
+                          "tests/unit/test_layout.py")                 # in this process (tests/inproc.py)
     assert r.returncode == 4 and "--report-dir=results: that is results/" in r.stderr, r.stdout + r.stderr
