@@ -175,9 +175,30 @@ def _kept_figures(chapter: Chapter, results_dir: Path, saved, fresh: dict, decid
                 meta = fresh.get("meta") or {}
                 found = decided.get((c.id, base_nodeid(t.nodeid)))
                 for r in found if found is not None else _figure_records(chapter, dict(mine, claims=[c.id]), meta):
-                    records[r.key] = r
+                    records[r.key] = _runs_provenance(chapter, r, results_dir) if _measured_nothing(mine, meta) else r
     records = {k: r for k, r in records.items() if k in kept}     # a replaced test's old records go with it
     return list(records.values()), records != before
+
+
+def _runs_provenance(chapter: Chapter, rec: FigureRecord, results_dir: Path) -> FigureRecord:
+    """A figure decided for the first time from committed run records, with the provenance of what
+    measured it: its runs' own (the newest date; their device, torch and code), never this run's,
+    which measured nothing."""
+    found = []
+    for run in rec.runs:
+        if run.group in chapter.run_records.groups:
+            found += [r for r in chapter.run_records.load(run.group, results_dir)
+                      if (r.recipe, r.seed, r.key) == (run.recipe, run.seed, run.key)]
+    if not found:
+        return rec                  # runs not in results/: the save's re-derivation refuses it
+
+    def each(field):
+        values = sorted({str(v) for v in field if v is not None})
+        return ", ".join(values) or None
+    return replace(rec, date=max((r.date or "" for r in found), default="") or None,
+                   code=each(r.code or (f"training/{r.training_version}" if r.training_version is not None else None)
+                             for r in found),
+                   device=each(r.device for r in found), torch=each(r.torch for r in found))
 
 
 def _run_files(tx: Transaction):

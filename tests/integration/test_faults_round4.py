@@ -16,6 +16,7 @@ import pytest
 from claimcheck import evidence as figure_evidence
 from claimcheck.figures import of_claim
 from claimcheck.save import save_run
+from claimcheck.specs import decide
 from claimcheck.verdicts import only_readings
 from claimcheck.versions import rule_id
 from claims.chapter import CHAPTER
@@ -147,13 +148,15 @@ def test_5_the_report_then_renders_what_the_save_committed(scratch, tmp_path):
 # ------------------------------------------------------------ 8. provenance rewritten
 
 def test_8_a_from_results_save_keeps_the_provenance_of_the_run_that_measured(tmp_path):
-    # issue 59, finding 1: a --from-results test measured nothing, so a save commits nothing of it
-    # (the committed records keep their provenance because they are not written at all)
+    # issue 59, finding 1: a --from-results test with committed evidence measured nothing, so a save
+    # commits nothing of it (the committed records keep their provenance because they are not written)
     shutil.copytree(ROOT / "results", tmp_path / "results")
     was = {r.key: r for r in figure_evidence.load(CHAPTER, tmp_path / "results" / "figures.json")}
+    committed = next(t["nodeid"] for c in json.loads((tmp_path / "results" / "verdicts.json").read_text())["claims"]
+                     if c["id"] == "ladder.residual_head" for t in c["tests"])
     again = _fresh("2026-12-24T10:00:00+00:00", "c-today", {"from_results": True, "torch": "10.0",
-                                                            "from_records": [NODE]})
-    again["claims"][0]["tests"][0].update(device="cpu", torch="10.0")
+                                                            "from_records": [committed]})
+    again["claims"][0]["tests"][0].update(nodeid=committed, device="cpu", torch="10.0")
     second = _run_dir(tmp_path, "again", again)
     save_run(CHAPTER, again, second, tmp_path / "results")
     now = {r.key: r for r in figure_evidence.load(CHAPTER, tmp_path / "results" / "figures.json")}
@@ -170,13 +173,21 @@ def test_8_a_from_results_record_with_no_committed_one_takes_its_runs_provenance
     runs = results.load("norm")[:3]
     (tmp_path / "results" / "norm.json").write_text(results.dumps("norm", runs))
     fresh = _fresh("2026-12-24T10:00:00+00:00", "c-today", {"from_results": True, "from_records": [NODE]})
-    fresh["claims"][0]["tests"][0]["runs"] = [{"group": "norm", "recipe": r.recipe, "seed": r.seed,
-                                               "key": r.key} for r in runs]
+    test = fresh["claims"][0]["tests"][0]
+    test["runs"] = [{"group": "norm", "recipe": r.recipe, "seed": r.seed, "key": r.key} for r in runs]
+    # its values are its runs' metrics, decided as the figure table decides them: a first decision
+    # from committed runs is saved (a test with committed evidence is not: the test above)
+    values = [r.metrics["val_ppl"] for r in runs]
+    (fid,) = test["records"][0]["figures"]
+    test["outcome"] = fresh["claims"][0]["verdict"] = decide(CHAPTER.rule_inputs(fid), {"values": values},
+                                                            CHAPTER.timed).verdict
+    test["records"][0]["decision"] = {"values": values}
     ev = _run_dir(tmp_path, "run", fresh)
-    lines = save_run(CHAPTER, fresh, ev, tmp_path / "results")
-    # issue 59, finding 1: it measured nothing, so nothing of it is saved (no record to re-date)
-    assert not (tmp_path / "results" / "figures.json").exists()
-    assert any("measured nothing" in line for line in lines), lines
+    save_run(CHAPTER, fresh, ev, tmp_path / "results")
+    (rec,) = figure_evidence.load(CHAPTER, tmp_path / "results" / "figures.json")
+    assert rec.date == max(r.date for r in runs) and rec.date != "2026-12-24T10:00:00+00:00"
+    assert rec.device == runs[0].device and rec.torch == runs[0].torch
+    assert rec.code != "c-today" and rec.code
 
 
 def test_8_a_from_results_run_says_which_tests_measured_nothing(tmp_path):
