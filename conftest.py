@@ -1,13 +1,13 @@
-"""Project-wide pytest setup: the claim engine's plugin (claimcheck/plugin.py), handed this
+"""Project-wide pytest setup: the claim engine's plugin (textcheck/plugin.py), handed this
 chapter by the one entry (claims/chapter.py, loaded below as a plugin), and the fixtures that hand trained
 models to tests, with their options (fixtures/plugin.py)."""
 import pytest
 
 from data.paths import CheckoutError, require_checkout
 
-# claimcheck.plugin: the claim engine; claims.chapter: this chapter, handed to it (the one entry:
-# claims/chapter.py answers the engine's hook pytest_claimcheck_chapter)
-pytest_plugins = ["fixtures.plugin", "fixtures.xdist_groups", "claimcheck.plugin", "claims.chapter"]
+# textcheck.plugin: the claim engine; claims.chapter: this chapter, handed to it (the one entry:
+# claims/chapter.py answers the engine's hook pytest_textcheck_chapter)
+pytest_plugins = ["fixtures.plugin", "fixtures.xdist_groups", "textcheck.plugin", "claims.chapter"]
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -4,7 +4,7 @@
 
 Reads results/GROUP.json (the runs of RECIPE, one value per seed, the latest run's date as the
 reading's measurement date) and writes them into results/figures.json as the record KEY's
-"reading" (claimcheck/evidence.py), for `python -m claims.rederive` to decide with the
+"reading" (textcheck/evidence.py), for `python -m claims.rederive` to decide with the
 declaration (claims/readings_declared.py).  Measures nothing; decides nothing itself.
 """
 from __future__ import annotations
@@ -17,12 +17,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from claimcheck import evidence as figure_evidence
-from claimcheck.readings import declared_for
-from claimcheck.records import Reading, RunRef
-from claimcheck.run_refs import files_beside
 from claims.chapter import CHAPTER
 from fixtures import results
+from textcheck import evidence as figure_evidence
+from textcheck.readings import declared_for
+from textcheck.records import Reading, RunRef
+from textcheck.run_refs import files_beside
 
 
 def main(argv=None) -> int:

@@ -7,12 +7,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from claimcheck.save import load_verdicts
-from claimcheck.verdicts import committed_only
 from claims.chapter import CHAPTER
 from claims.report import errata
 from claims.report.cli import chapter_view
 from data.chapter import load_chapter
+from textcheck.save import load_verdicts
+from textcheck.verdicts import committed_only
 
 ROOT = Path(__file__).resolve().parent.parent
 

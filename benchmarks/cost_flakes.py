@@ -124,8 +124,8 @@ def out_of_sample(quiet: list[dict], outcomes: list[dict] | None = None) -> list
     """Each quiet run's figures judged under the run-to-run sd of the other quiet runs.  A figure
     a logged run held without printing its value stays "holds" (widening can only make it
     undecided, so counting it as held can only add flips, never hide one)."""
-    from claimcheck.decide import judge
     from claims.record_rules import TIMED
+    from textcheck.decide import judge
     verdicts = []
     for i, run in enumerate(quiet):
         mine = {}

@@ -178,9 +178,9 @@ def run(plan: list[Group], out: Path, budget: float) -> int:
 
 def differs(report: Path, out: Path) -> None:
     """OUT/differs.json and .md: the figures whose fresh verdict differs from the committed one."""
-    from claimcheck.evidence import load
-    from claimcheck.rederive import against_committed
     from claims.chapter import CHAPTER
+    from textcheck.evidence import load
+    from textcheck.rederive import against_committed
     fresh_path = report / "claims.json"
     if not fresh_path.exists():
         print(f"no {fresh_path}: the run decided nothing", flush=True)

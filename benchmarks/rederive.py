@@ -23,8 +23,8 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--runs", type=int, default=5)
     a = p.parse_args()
-    from claimcheck.rederive import main as rederive
     from claims.chapter import CHAPTER
+    from textcheck.rederive import main as rederive
     inside, whole = [], []
     from fixtures import results
     for _ in range(a.runs):

@@ -1,6 +1,6 @@
 """Every number the chapter prints, accounted for: the anchor of an asserted figure
 (claims/chapter_figures.py FIGURES), a number a test reads without asserting it (READ, with
-why), or declared here with its reason (claimcheck/declared.py NUMBER_REASONS): setup, context, a
+why), or declared here with its reason (textcheck/declared.py NUMBER_REASONS): setup, context, a
 cross-reference, a year, code, notation, a repeat of an asserted figure (checked), an example,
 device-specific context, or not a number.
 
@@ -10,12 +10,12 @@ the same way and counted apart (WORD: one to twenty, the tens, hundred, thousand
 quarter, twice, double, zero, nothing, "tens", "an order of magnitude", a range "seven to ten" as one); the words that
 are not a figure are declared in claims/number_words.py.  claims/bookkeeping/test_accounting.py fails on any
 number, digits or words, with neither an anchor nor a reason, and names it with its context.
-The walk itself is the engine's (claimcheck/accounting.py); this module holds this chapter's
+The walk itself is the engine's (textcheck/accounting.py); this module holds this chapter's
 declarations.  Pure: no torch, no pytest.
 """
 from __future__ import annotations
 
-from claimcheck.declared import Declared
+from textcheck.declared import Declared
 
 # Patterns, each a reason for every number inside each of its matches
 DECLARED_PATTERNS: list[tuple[str, str, str]] = [

@@ -1,4 +1,4 @@
-"""This chapter, as the claim engine sees it: one Chapter (claimcheck/chapter.py), built once.
+"""This chapter, as the claim engine sees it: one Chapter (textcheck/chapter.py), built once.
 
 Everything the engine needs of the chapter on causal self-attention, gathered from the tables
 that hold it: its text and checksum (data/chapter.py), its figures and reads
@@ -11,14 +11,11 @@ own (errata, tables, plots, the places the chapter introduces them) are handed t
 where it runs (claims/report/model.py PARTS, handed to the engine's report model with CHAPTER).
 
 Handed to the engine by the one entry: this module, loaded as a pytest plugin (conftest.py's
-pytest_plugins; `-p claims.chapter`), answers the engine's hook `pytest_claimcheck_chapter`; a
+pytest_plugins; `-p claims.chapter`), answers the engine's hook `pytest_textcheck_chapter`; a
 command passes CHAPTER as the first argument of the engine's (`python -m claims.rederive`).
 """
 from __future__ import annotations
 
-from claimcheck.anchors import listed
-from claimcheck.chapter import Chapter, RunRecords
-from claimcheck.sentences import SENTENCE_REASONS
 from claims import (
     accounting,
     chapter_figures,
@@ -36,6 +33,9 @@ from data.chapter import CHAPTER_SHA256, ChapterMissing, load_chapter
 from data.paths import PROJECT_ROOT
 from fixtures import results
 from fixtures.measurements import MEASUREMENTS, READ_OFF_INSTRUMENT, REMEASURE
+from textcheck.anchors import listed
+from textcheck.chapter import Chapter, RunRecords
+from textcheck.sentences import SENTENCE_REASONS
 
 
 def _load_text(explain) -> str:
@@ -77,6 +77,6 @@ CHAPTER = Chapter(
 )
 
 
-def pytest_claimcheck_chapter(config) -> Chapter:
-    """The one entry (claimcheck/hooks.py): the claim engine is handed this chapter."""
+def pytest_textcheck_chapter(config) -> Chapter:
+    """The one entry (textcheck/hooks.py): the claim engine is handed this chapter."""
     return CHAPTER

@@ -2,7 +2,7 @@
 
 Every entry: a stable figure ID (never renamed, like claim IDs), its claim ID, and an anchor: a
 short verbatim quote around the number, unique in the chapter (its one anchor index,
-claimcheck/anchors.py).  The number as the chapter prints it ("37.82", "99.9 %", "ten") is the
+textcheck/anchors.py).  The number as the chapter prints it ("37.82", "99.9 %", "ten") is the
 anchor's last number, derived from it; it is typed (`printed=`) only where the figure is another
 number of its anchor.  The value and its rounding are parsed from the printed digits (half a
 unit of the last one; a percentage as a fraction; a number word as its whole number), never typed
@@ -12,19 +12,19 @@ derived from this table.
 
 A printed table's cells are figures too, each anchored by the table's text up to it (`_cells`).
 `device` says where a figure can be decided: "cuda" for the cost table's figures of the
-chapter's 8 GB laptop card (measured elsewhere, they are readings, claimcheck/verdicts.py).
+chapter's 8 GB laptop card (measured elsewhere, they are readings, textcheck/verdicts.py).
 Every other number of the chapter is declared with its reason in claims/accounting.py.
 Pure: no torch, no pytest.  A figure's mechanics (its value, rounding and place in the text) are
-the claim engine's (claimcheck/figures.py); this module holds the table (claims/chapter.py hands it
+the claim engine's (textcheck/figures.py); this module holds the table (claims/chapter.py hands it
 over).
 """
 from __future__ import annotations
 
-from claimcheck.figures import NUMBER, Figure, located, printed_in_anchor, span  # noqa: F401  (the table's readers)
+from textcheck.figures import NUMBER, Figure, located, printed_in_anchor, span  # noqa: F401  (the table's readers)
 
 
 def _f(fid: str, claim: str, anchor: str, device: str = "any", printed: str = "") -> tuple[str, Figure]:
-    """A figure: its printed number is its anchor's last (claimcheck/figures.py printed_of), typed
+    """A figure: its printed number is its anchor's last (textcheck/figures.py printed_of), typed
     only where it is another number of the anchor."""
     return fid, Figure(fid, claim, printed, anchor, device)
 
@@ -39,7 +39,7 @@ def _f(fid: str, claim: str, anchor: str, device: str = "any", printed: str = ""
 # the layer's counted operations and bytes, never on a clock or an allocator) and a capacity (an
 # 8 GB device cannot hold an 8 GiB matrix) hold on any device.  No exception: whatever figure a
 # test is about, a clock or an allocator decides only on CUDA (fixtures/measurements.py
-# READ_OFF_INSTRUMENT, claimcheck/verdicts.py device_reading).
+# READ_OFF_INSTRUMENT, textcheck/verdicts.py device_reading).
 INSTRUMENT_DEVICE = {"clock": "cuda", "allocator": "cuda", "arithmetic": "any", "theory": "any", "capacity": "cuda"}
 COST_INSTRUMENT: dict[str, str] = {}        # figure ID -> instrument, for every figure of the cost table
 

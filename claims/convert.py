@@ -1,11 +1,11 @@
 """`python -m claims.convert`: this chapter's committed evidence rewritten in today's format, each
-measured value stored once (the engine's claimcheck/convert.py, handed this chapter)."""
+measured value stored once (the engine's textcheck/convert.py, handed this chapter)."""
 from __future__ import annotations
 
 import sys
 
-from claimcheck import convert
 from claims.chapter import CHAPTER
+from textcheck import convert
 
 
 def main(argv=None) -> int:

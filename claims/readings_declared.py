@@ -1,11 +1,11 @@
 """This chapter's readings declared before they are measured (docs/choices.md): each choice the
 chapter leaves open that a verdict depends on, its primary reading and when the alternative was
 declared.  What a declared reading does to a verdict (`underspecified`) is the engine's
-(claimcheck/readings.py).  Pure."""
+(textcheck/readings.py).  Pure."""
 from __future__ import annotations
 
-from claimcheck.readings import DeclaredReading
-from claimcheck.readings import standing as standing_of
+from textcheck.readings import DeclaredReading
+from textcheck.readings import standing as standing_of
 
 DECLARED_READINGS: dict[str, DeclaredReading] = {r.name: r for r in [
     DeclaredReading(
@@ -26,5 +26,5 @@ DECLARED_READINGS: dict[str, DeclaredReading] = {r.name: r for r in [
 
 
 def standing(name: str, dates) -> str:
-    """Whether the declared reading `name`, measured at `dates`, counts, in words (claimcheck/readings.py)."""
+    """Whether the declared reading `name`, measured at `dates`, counts, in words (textcheck/readings.py)."""
     return standing_of(DECLARED_READINGS[name], dates)

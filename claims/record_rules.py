@@ -3,7 +3,7 @@
 A record of results/figures.json holds measured values and provenance only.  Its verdict is a pure
 function of three things (docs/evidence.md): the figure table (claims/chapter_figures.py: the
 stated value, its rounding, the null the sentence contrasts it with), the rule code
-(claimcheck/decide.py) at the record's rule version (claimcheck/versions.py), and the measured values.
+(textcheck/decide.py) at the record's rule version (textcheck/versions.py), and the measured values.
 This module joins the first two: `spec_for(key)` gives a record key's rule inputs, `decide(spec,
 measured)` decides it, and `MEASURED` says what a record of each kind holds.
 
@@ -16,10 +16,10 @@ Pure (no torch, no pytest).
 """
 from __future__ import annotations
 
-from claimcheck import specs
-from claimcheck.decide import Decision, RuleInputError, TimedFigure
-from claimcheck.specs import Spec
 from claims.chapter_figures import COST_INSTRUMENT, FIGURES, NO_GAIN, NULLS, UNIFORM_ROW
+from textcheck import specs
+from textcheck.decide import Decision, RuleInputError, TimedFigure
+from textcheck.specs import Spec
 
 # The timed figures of the cost claims (claims/test_cost.py) and how each is judged: a band the
 # value must lie in (a slope, a ratio), or a printed figure with its rounding and the widest
@@ -44,7 +44,7 @@ RATE_FIGURES = ("winograd.cheatable_uniform", "winograd.cheatable_one_block", "w
 # set 128 items, the hardened 240), the design's, so a record's own count never decides its spread
 RATE_ITEMS = {fid: 128 if fid.startswith("winograd.cheatable") else 240 for fid in RATE_FIGURES}
 # figures whose counted operations and bytes are shown as the theory beside the measurement the
-# sentence is about (claimcheck/verdicts.py theory: never a verdict)
+# sentence is about (textcheck/verdicts.py theory: never a verdict)
 COUNTED_FIGURES = ("cost.converges_on_4",)
 TIMED_FIGURES = {"cost.time_exponent": "time exponent",
                  "cost.projections_x8": "projections x for x8"}
@@ -241,5 +241,5 @@ def spec_for(key: str) -> Spec:
 
 
 def decide(spec: Spec, measured) -> Decision:
-    """A record of this chapter decided from its spec and its measured values (claimcheck/specs.py)."""
+    """A record of this chapter decided from its spec and its measured values (textcheck/specs.py)."""
     return specs.decide(spec, measured, TIMED)

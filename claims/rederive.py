@@ -1,11 +1,11 @@
 """`python -m claims.rederive`: every committed figure of this chapter decided again from
-results/ alone (the engine's claimcheck/rederive.py, handed this chapter: claims/chapter.py)."""
+results/ alone (the engine's textcheck/rederive.py, handed this chapter: claims/chapter.py)."""
 from __future__ import annotations
 
 import sys
 
-from claimcheck import rederive
 from claims.chapter import CHAPTER
+from textcheck import rederive
 
 
 def main(argv=None) -> int:
@@ -13,18 +13,18 @@ def main(argv=None) -> int:
 
 
 def committed(results_dir) -> tuple:
-    """The committed figure records and claims of `results_dir`, read once (claimcheck/rederive.py committed)."""
+    """The committed figure records and claims of `results_dir`, read once (textcheck/rederive.py committed)."""
     return rederive.committed(CHAPTER, results_dir)
 
 
 def accepted(results_dir) -> tuple:
     """The committed figure records and claims of `results_dir` where the re-derivation accepts
-    them all, else EvidenceError listing what it refuses (claimcheck/rederive.py accepted)."""
+    them all, else EvidenceError listing what it refuses (textcheck/rederive.py accepted)."""
     return rederive.accepted(CHAPTER, results_dir, "python -m claims.rederive")
 
 
 def refusals(results_dir, read: tuple | None = None) -> list[str]:
-    """What the re-derivation would refuse in `results_dir` (claimcheck/rederive.py refusals), of
+    """What the re-derivation would refuse in `results_dir` (textcheck/rederive.py refusals), of
     what `committed` read where given."""
     return rederive.refusals(CHAPTER, results_dir, read)
 

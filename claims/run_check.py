@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from claimcheck.records import FigureRecord, RunRecord
-    from claimcheck.run_refs import RunIndex
+    from textcheck.records import FigureRecord, RunRecord
+    from textcheck.run_refs import RunIndex
 
 # measurements taken from a trained model: a record of one names the runs it came from
 TRAINED = frozenset({"perplexity", "perplexity_at_window", "softmax_stats", "softmax_stats_at_init", "softmax_gradients",
@@ -26,7 +26,7 @@ TRAINED = frozenset({"perplexity", "perplexity_at_window", "softmax_stats", "sof
 METRICS = {"perplexity": ("val_ppl", "train_ppl"), "winograd_accuracy": ("accuracy", "wrong_noun")}
 
 # the run metrics a measurement's per-seed value is written as a reference to where it equals one
-# (claimcheck/run_refs.py refer: stored once): the run metrics above, and a perplexity evaluated at
+# (textcheck/run_refs.py refer: stored once): the run metrics above, and a perplexity evaluated at
 # the window the run was trained and scored at (the positions runs at 64: the same evaluation of
 # the same weights, so the same number; at 128 and 256 a value of its own).  Unlike METRICS, not
 # every value of such a measurement must be one.
@@ -45,7 +45,7 @@ def _close(a: float, b: float) -> bool:
 
 def check(rec: FigureRecord, runs: RunIndex) -> list[str]:
     """What disagrees between one figure record and the run records (lines naming both); [].
-    `runs`: the engine's one index of the run records (claimcheck/run_refs.py), each file read once."""
+    `runs`: the engine's one index of the run records (textcheck/run_refs.py), each file read once."""
     kind = str(rec.measurement).partition("/")[0]
     if kind not in TRAINED:
         return []

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 class Sentence:
     anchor: str                   # verbatim, unique in the chapter, inside one unit
     claims: tuple[str, ...] = ()  # the claim IDs it asserts (claims/registry.py)
-    reason: str = ""              # or why it asserts nothing: a reason of claimcheck/sentences.py SENTENCE_REASONS
+    reason: str = ""              # or why it asserts nothing: a reason of textcheck/sentences.py SENTENCE_REASONS
     why: str = ""                 # the reason's detail, where one helps
 
 

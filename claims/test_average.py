@@ -6,9 +6,9 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claimcheck import decide as rules
 from claims.chapter_figures import FIGURES
 from model import AverageLM, CausalAverage, LanguageModel, averaging_matrix
+from textcheck import decide as rules
 
 pytestmark = pytest.mark.fast
 EPS32 = torch.finfo(torch.float32).eps

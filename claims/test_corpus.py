@@ -1,9 +1,9 @@
 """The corpus: one megabyte of Shakespeare through a byte-level BPE with vocabulary 1024."""
 import pytest
 
-from claimcheck import decide as rules
 from claims.chapter_figures import FIGURES
 from data import split
+from textcheck import decide as rules
 
 pytestmark = pytest.mark.fast
 

@@ -159,10 +159,10 @@ def test_the_projections_sentence_spans_the_ratio_of_its_two_lengths(claim):
 import itertools
 from dataclasses import dataclass
 
-from claimcheck import decide as rules
 from claims import timing
 from claims.registry import CHAPTER_PEAK_MB
 from fixtures import cost
+from textcheck import decide as rules
 
 
 @dataclass(frozen=True)
@@ -209,7 +209,7 @@ def _device(requested: str, device: str) -> str:
 # (fixtures/cost.py Timings): each repeat is an independent process timing every length on one
 # thread, interleaved, its fastest of two passes; each figure is judged on the 95 % bootstrap
 # interval over the processes, widened to at least +-2 run-to-run sd where this machine class's
-# spread between quiet runs is on record (claimcheck/decide.py judge, drift): inside the band holds,
+# spread between quiet runs is on record (textcheck/decide.py judge, drift): inside the band holds,
 # wholly outside fails, straddling an edge takes REPEAT_STEP more processes, up to MAX_REPEATS
 # (none when the run-to-run spread alone straddles), and is then "not run: too noisy to decide"
 # with the figures, never a false "fails".
@@ -294,7 +294,7 @@ def _record(j: dict) -> dict:
 
 
 def _decision(j: dict) -> dict:
-    """What deciding it again needs (claimcheck/evidence.py): the value and the interval judged."""
+    """What deciding it again needs (textcheck/evidence.py): the value and the interval judged."""
     return {"decision": rules.timed(j["timed"], j["value"], j["interval"]).measured, "measurement": "timing"}
 
 
@@ -303,7 +303,7 @@ def _slope_of(key, ns):
 
 
 def _slope_claim(claim, run, key, name, stated, what, extra):
-    """A log-log slope over the last four lengths, judged on its interval (claimcheck/decide.py judge)."""
+    """A log-log slope over the last four lengths, judged on its interval (textcheck/decide.py judge)."""
     last4 = run.ns[-4:]
     j = judged(run, name, lambda ys: cost.loglog_slope(last4, ys), _slope_of(key, last4))
     claim.record(stated=stated, measured={**_record(j), **extra(run.rows())},
@@ -331,7 +331,7 @@ def test_time_ratio_per_doubling(requested, device, tables, claim):
     dev = _device(requested, device)
     run = tables(dev)
     # The chapter's own last ratios scatter 3.69..4.37 around 4: the last ratio within 0.5 of 4
-    # (claimcheck/decide.py TIMED), judged on its interval.
+    # (textcheck/decide.py TIMED), judged on its interval.
     j = judged(run, "last ratio", lambda ys: ys[1] / ys[0], lambda t: [t.ms[run.ns[-2]], t.ms[run.ns[-1]]])
     rows = run.rows()
     claim.record(stated={"converges on": FIGURES["cost.converges_on_4"].value,
@@ -374,7 +374,7 @@ def test_peak_memory_ratio_per_doubling(requested, device, tables, claim):
 # is about, the layer's counted matrix-product operations (time) and its counted peak bytes
 # (memory), at the chapter's lengths 128 .. 8192, each count equal to the one worked out from the
 # shapes; read as docs/choices.md declares (2026-12-03, before the counts were taken): the ratios
-# rise, never above 4, the last within the printed 4's rounding (claimcheck/decide.py converges).
+# rise, never above 4, the last within the printed 4's rounding (textcheck/decide.py converges).
 # Counted on the meta device: deterministic, the same on every machine, no clock, no allocator.
 # Slow tier only because results/ commits the slow tier's evidence; it takes about a second.
 COUNTED = {"operations": (cost.counted_flops, cost.matmul_flops), "bytes": (cost.counted_peak_bytes,
@@ -412,7 +412,7 @@ def test_a_doubling_of_n_converges_in_the_counts(what, claim):
 # fitted exponents over the last four rows, time ~ n^1.91 and memory ~ n^1.87, and the last
 # memory ratio, "3.91 at the last step against a theoretical 4".  Memory is byte counts that do
 # not move: the chapter's rounding (0.005) is the whole tolerance.  Time is noisy: its exponent
-# (claimcheck/decide.py TIMED, "time exponent") holds if 1.91 lies inside our interval widened by
+# (textcheck/decide.py TIMED, "time exponent") holds if 1.91 lies inside our interval widened by
 # that rounding (the timed analogue of "rounding + 2 sd"), is refuted if it lies outside, and
 # is not decided ("too noisy") when it lies inside an interval wider than the gap it must tell
 # apart, 0.2 (1.8 from 2.0).
@@ -420,7 +420,7 @@ MEMORY_EXPONENT, MEMORY_LAST_RATIO = FIGURES["cost.memory_exponent"].value, FIGU
 
 
 def _timed_figure(claim, run, name, statistic, samples_of, what, dev):
-    """A printed timed figure (claimcheck/decide.py TIMED): holds if it lies in our interval widened by
+    """A printed timed figure (textcheck/decide.py TIMED): holds if it lies in our interval widened by
     the chapter's rounding, refuted if outside, too noisy to decide if it lies inside an interval
     wider than the gap the figure must tell apart; a reading, off the chapter's kind of device."""
     j = judged(run, name, statistic, samples_of)
@@ -510,7 +510,7 @@ def test_projections_are_linear_in_n(requested, device, tables, claim):
 def test_projections_factor_for_eightfold_n(requested, device, tables, claim):
     # "4.0 ms at 1024 tokens to 40.1 ms at 8192, a factor of ten for a factor of eight": the
     # factor is the figure (the chapter reads its ms columns for their ratios only); its rounding
-    # and the widest interval that may confirm it: claimcheck/decide.py TIMED.
+    # and the widest interval that may confirm it: textcheck/decide.py TIMED.
     dev = _device(requested, device)
     run = tables(dev)
     a, b = run.ns[-4], run.ns[-1]                      # 1024 -> 8192 (at the smoke scale 128 -> 1024)

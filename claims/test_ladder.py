@@ -7,11 +7,11 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claimcheck import decide as rules
 from claims.chapter_figures import FIGURES
 from model import MLP, Block, Head, LanguageModel, ModelConfig, MultiHeadAttention
 from model.attention import mask, mix, normalise, score
 from model.params import count
+from textcheck import decide as rules
 
 pytestmark = pytest.mark.fast
 EPS32 = torch.finfo(torch.float32).eps

@@ -7,9 +7,9 @@ one worker trains the ladder once.
 """
 import pytest
 
-from claimcheck.formats import over_seeds
 from claims.chapter_figures import FIGURES
 from claims.trained import gain, train_ppl, val
+from textcheck.formats import over_seeds
 
 pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("ladder")]
 SEEDS = 3   # each claim's default; with --seeds < 3 the spread-based ones record and skip

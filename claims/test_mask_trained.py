@@ -3,8 +3,8 @@ t+1 the answer would be in the input": the ladder's one full block trained again
 removed (fixtures/recipes.py LEAK; the threshold declared before it was trained: docs/choices.md)."""
 import pytest
 
-from claimcheck.formats import over_seeds
 from claims.trained import val
+from textcheck.formats import over_seeds
 
 SEEDS = 3
 NEARLY_CERTAIN = 2.0      # a held-out perplexity under 2: the next token nearly certain (docs/choices.md)

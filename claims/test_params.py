@@ -4,11 +4,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claimcheck import decide as rules
 from claims.chapter_figures import FIGURES, GPT2_ROWS
 from fixtures.recipes import LADDER
 from model import Block, LanguageModel, ModelConfig, MultiHeadAttention
 from model.params import GPT2Small, attention_params, block_params, build_on_meta, count, mlp_params
+from textcheck import decide as rules
 
 pytestmark = pytest.mark.fast
 

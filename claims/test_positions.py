@@ -6,8 +6,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claimcheck import decide as rules
 from model import ALiBi, LanguageModel, ModelConfig, MultiHeadAttention, RoPE, alibi_slopes
+from textcheck import decide as rules
 
 pytestmark = pytest.mark.fast
 

@@ -7,12 +7,12 @@ from collections.abc import Mapping
 
 import pytest
 
-from claimcheck.formats import over_seeds
 from claims.chapter_figures import FIGURES
 from claims.registry import figures
 from data import load_tokens
 from fixtures.recipes import POSITIONS_CONTEXT, POSITIONS_EVAL, SMOKE_EVAL_WINDOWS
 from fixtures.train import evaluate
+from textcheck.formats import over_seeds
 
 pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("positions")]
 SEEDS = 3
@@ -324,10 +324,10 @@ def test_rows_past_the_trained_length_are_still_the_vectors_they_started_as(trai
 # the checks that the probe neither invents position nor misses it.
 @pytest.mark.claim("positions.no_positions_cannot_tell_where")
 def test_without_positions_a_linear_probe_cannot_read_where_a_token_is(trained, seeds, claim):
-    from claimcheck import decide as rules
     from claims.record_rules import PROBE_ALTERNATIVES, PROBE_BOUND, probe_below
     from claims.seed_steps import DECLARED_SEEDS
     from fixtures.position_probe import probe
+    from textcheck import decide as rules
     n = seeds(claim.seeds(DECLARED_SEEDS["positions"]))
     per_model = {name: [probe(r.model, POSITIONS_CONTEXT) for r in trained("positions", name, n)]
                  for name in ("positions_none", "positions_learned")}

@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch import nn
 
-from claimcheck import decide as rules
 from claims.chapter_figures import FIGURES, READ
 from data import split
 from model import Head, LanguageModel, ModelConfig, MultiHeadAttention, causal_mask, mask, normalise, score
+from textcheck import decide as rules
 
 pytestmark = pytest.mark.fast
 EPS32 = torch.finfo(torch.float32).eps

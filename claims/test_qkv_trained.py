@@ -8,9 +8,9 @@ and the weights as plain parameters, a learned T x T matrix ("They cannot be pla
 decided on the hardened Winograd task; each on its groups' declared seeds (claims/seed_steps.py)."""
 import pytest
 
-from claimcheck.formats import over_seeds
 from claims.seed_steps import DECLARED_SEEDS
 from claims.trained import val
+from textcheck.formats import over_seeds
 
 SEEDS = 3
 

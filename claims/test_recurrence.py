@@ -9,8 +9,8 @@ import pytest
 import torch
 from torch import nn
 
-from claimcheck import decide as rules
 from claims.chapter_figures import FIGURES, READ
+from textcheck import decide as rules
 
 pytestmark = pytest.mark.fast
 

@@ -9,10 +9,10 @@ import math
 import pytest
 import torch
 
-from claimcheck import decide as rules
 from claims.chapter_figures import FIGURES, READ, VARIANCE_D
 from model.attention import Head, MultiHeadAttention
 from model.mlp import MLP
+from textcheck import decide as rules
 
 pytestmark = pytest.mark.fast
 
@@ -241,7 +241,7 @@ def test_multiplied_scores_turn_a_soft_blend_into_a_hard_choice(claim):
     conditions = [["softmax(s): mean effective tokens above 10 (a soft blend)", soft_eff, ">", 10],
                   ["softmax(10 s): mean effective tokens below 2 (a hard choice)", hard_eff, "<", 2],
                   ["softmax(10 s): mean top weight above one half", hard_top, ">", 0.5]]
-    decision = rules.bounds(conditions)       # an ordering, recorded like claimcheck/rule.py ordering's
+    decision = rules.bounds(conditions)       # an ordering, recorded like textcheck/rule.py ordering's
     claim.record(stated="soft blend -> hard choice", label="softmax(s) vs softmax(10 s): effective tokens",
                  measured={"softmax(s)": {"effective tokens": soft_eff, "top weight": soft_top},
                            "softmax(10 s)": {"effective tokens": hard_eff, "top weight": hard_top}},

@@ -5,8 +5,6 @@ import math
 
 import pytest
 
-from claimcheck.decide import spread
-from claimcheck.formats import over_seeds
 from claims.chapter_figures import FIGURES, READ
 from claims.registry import figures
 from claims.seed_steps import DECLARED_SEEDS
@@ -20,6 +18,8 @@ from fixtures.attention_stats import (
     softmax_stats_at_init,
 )
 from fixtures.setup import WIDE_HEADS
+from textcheck.decide import spread
+from textcheck.formats import over_seeds
 
 SEEDS = 3
 CHAPTER = figures("scale")      # worth_32, worth_256, worth_1024 (claims/registry.py)

@@ -12,8 +12,6 @@ from dataclasses import dataclass
 import pytest
 import torch
 
-from claimcheck import decide as rules
-from claimcheck.formats import over_seeds
 from claims.chapter_figures import FIGURES
 from claims.registry import figures
 from data.winograd import (
@@ -29,6 +27,8 @@ from data.winograd import (
     sentence,
 )
 from model import LanguageModel, averaging_matrix
+from textcheck import decide as rules
+from textcheck.formats import over_seeds
 
 SEEDS = 10
 CHAPTER = figures("winograd")     # the printed accuracies (claims/registry.py)
@@ -159,7 +159,7 @@ def winograd(trained, seeds):
 
 def check(claim, runs, stated, n_items, rate="accuracy", **extra):
     """One printed rate (accuracy, or how often the wrong noun is named) against the mean over
-    seeds, judged on the prediction interval of one new run (claimcheck/decide.py rate: t(n - 1)
+    seeds, judged on the prediction interval of one new run (textcheck/decide.py rate: t(n - 1)
     max(sd, binomial sd) sqrt(1 + 1/n)) widened by the chapter's rounding; refuted with a generated reason."""
     values = [getattr(r, rate) for r in runs]
     other = "wrong_noun" if rate == "accuracy" else "accuracy"

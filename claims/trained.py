@@ -1,5 +1,5 @@
 """Helpers for trained claims: the runs' figures, per seed.  The rule they are compared under
-(the chapter's rounding + 2 seed sd) and the seed check live in claimcheck/rule.py."""
+(the chapter's rounding + 2 seed sd) and the seed check live in textcheck/rule.py."""
 from __future__ import annotations
 
 

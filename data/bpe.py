@@ -18,9 +18,9 @@ import tokenizers
 from filelock import FileLock
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
-from claimcheck.files import atomic_file
 from data.corpus import CORPUS_SHA256, load_corpus
 from data.paths import cache_root
+from textcheck.files import atomic_file
 
 VOCAB_SIZE = 1024
 

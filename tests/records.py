@@ -2,9 +2,9 @@
 
 A run record's key is the one its config and training version give (fixtures/results.py
 record_key), since every reader refuses a record whose key does not match (an edited config or
-key).  A run record is typed (claimcheck/records.py RunRecord): a test plants its JSON object
+key).  A run record is typed (textcheck/records.py RunRecord): a test plants its JSON object
 (`recorded`) in a file as a hand would, or types it through the one decoder (`run_record`) to write it
-as the code that keeps the records does.  A figure record is typed (claimcheck/records.py FigureRecord): a test that edits one as a
+as the code that keeps the records does.  A figure record is typed (textcheck/records.py FigureRecord): a test that edits one as a
 hand would edits its JSON object (`figure_objects`, the codec's own encoding) and either types it
 again through the one validator (`figure`) or, where the edit is what the reader must refuse,
 writes the objects as they are (`figures_text`).  A committed claim is typed too (ClaimVerdict,
@@ -12,11 +12,11 @@ its tests TestOutcomes): a test that plants one builds it from its JSON objects 
 import json
 from dataclasses import asdict
 
-from claimcheck import evidence
-from claimcheck.records import ClaimVerdict, FigureRecord, RunRecord, TestOutcome, check
 from fixtures import results
 from fixtures.recipes import RECIPES
 from fixtures.train import TRAINING_VERSION
+from textcheck import evidence
+from textcheck.records import ClaimVerdict, FigureRecord, RunRecord, TestOutcome, check
 
 
 def recorded(rec: dict) -> dict:

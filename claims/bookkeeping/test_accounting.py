@@ -1,13 +1,13 @@
-"""Every number the chapter prints is accounted for (claimcheck/accounting.py, the declarations: claims/accounting.py): the anchor of an
+"""Every number the chapter prints is accounted for (textcheck/accounting.py, the declarations: claims/accounting.py): the anchor of an
 asserted figure, a number a test reads, or declared with its reason."""
 import pytest
 
-from claimcheck import accounting
-from claimcheck.declared import NUMBER_REASONS, Declared
 from claims.accounting import DECLARED
 from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES, Figure
 from claims.number_words import DECLARED_WORDS
+from textcheck import accounting
+from textcheck.declared import NUMBER_REASONS, Declared
 
 
 def test_every_number_in_the_chapter_is_a_figure_or_has_a_reason(chapter_text):

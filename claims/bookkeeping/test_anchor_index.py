@@ -1,4 +1,4 @@
-"""The one anchor index (claimcheck/anchors.py): one index per text, through which every list of
+"""The one anchor index (textcheck/anchors.py): one index per text, through which every list of
 this chapter's quotes is located (claims/report/chapter_cut.py anchor_lists: figures, reads,
 declared numbers and words, sentences, setup numbers, places, formulas, headings, errata); one
 error, naming the list, the ID and the quote, for a quote that is missing or doubled, whichever
@@ -11,16 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from claimcheck import accounting, sentences
-from claimcheck.anchors import Anchor, AnchorError, AnchorIndex, AnchorList, index_of
-from claimcheck.figures import Figure, located, printed_of
-from claimcheck.report.model.chapter import contents, places
-from claimcheck.report.model.chapter.text import blocks, quotes
 from claims import chapter_setup
 from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES, READ
 from claims.report.chapter_cut import HEADINGS, PLACES, WITHIN, anchor_lists
 from claims.report.errata import ERRATA
+from textcheck import accounting, sentences
+from textcheck.anchors import Anchor, AnchorError, AnchorIndex, AnchorList, index_of
+from textcheck.figures import Figure, located, printed_of
+from textcheck.report.model.chapter import contents, places
+from textcheck.report.model.chapter.text import blocks, quotes
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 LISTS = {lst.name: lst for lst in anchor_lists()}
@@ -130,12 +130,12 @@ def test_a_quote_twice_and_a_quote_missing_are_both_reported():
 
 
 def test_the_engine_holds_no_quote_of_this_chapter():
-    """No module of claimcheck/ holds a quote of any of this chapter's lists (one of two words or
+    """No module of textcheck/ holds a quote of any of this chapter's lists (one of two words or
     more, eight characters at least: a lone number or word is no quote)."""
     quotes = {a.quote.strip() for lst in LISTS.values() for a in lst.anchors}
     quotes = {q for q in quotes if len(q) >= 8 and re.search(r"\s", q)}
     assert len(quotes) > 400
-    found = [f"{p.relative_to(ROOT)}: {q!r}" for p in sorted((ROOT / "claimcheck").rglob("*.py"))
+    found = [f"{p.relative_to(ROOT)}: {q!r}" for p in sorted((ROOT / "textcheck").rglob("*.py"))
              for q in quotes if q in p.read_text(encoding="utf-8")]
     assert not found, "\n".join(found)
 

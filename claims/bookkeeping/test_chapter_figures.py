@@ -86,10 +86,10 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def test_no_chapter_figure_is_typed_outside_the_figure_table():
-    """The tests, the claim engine (claimcheck/), the registry and the report read every chapter figure from
+    """The tests, the claim engine (textcheck/), the registry and the report read every chapter figure from
     claims/chapter_figures.py."""
     paths = [*sorted((ROOT / "claims").glob("test_*.py")), *sorted((ROOT / "claims" / "report").rglob("*.py")),
-             *sorted((ROOT / "fixtures").glob("*.py")), *sorted((ROOT / "claimcheck").glob("*.py")),
+             *sorted((ROOT / "fixtures").glob("*.py")), *sorted((ROOT / "textcheck").glob("*.py")),
              *(ROOT / "claims" / f for f in ("timing.py", "registry.py"))]
     typed = typed_figures(paths)
     assert not typed, "chapter figures typed outside claims/chapter_figures.py:\n" + "\n".join(typed)

@@ -1,10 +1,10 @@
-"""Every sentence of the chapter is accounted for (claimcheck/sentences.py, claims/sentence_table.py):
+"""Every sentence of the chapter is accounted for (textcheck/sentences.py, claims/sentence_table.py):
 the claim IDs it asserts, or the reason it asserts nothing."""
 import pytest
 
-from claimcheck import sentences
 from claims.registry import CLAIMS
 from claims.sentence_table import SENTENCES
+from textcheck import sentences
 
 
 def test_every_sentence_is_accounted_for_once(chapter_text):

@@ -1,20 +1,20 @@
 """This chapter's own lists for its chapter view (the view is the engine's:
-claimcheck/report/views/chapter/, the cut claimcheck/report/model/chapter/cut.py), and its cut:
+textcheck/report/views/chapter/, the cut textcheck/report/model/chapter/cut.py), and its cut:
 where our tables and plots go (PLACES), the paragraphs that introduce a formula rather than a table
 (FORMULAS), its sections (HEADINGS, WITHIN: the chapter prints no headings), and the errata's
 quotes (by claim ID, claims/report/errata/).  Every quote stands once in the chapter, found by its
-one anchor index (claimcheck/anchors.py; `anchor_lists` names all of this chapter's lists, checked
+one anchor index (textcheck/anchors.py; `anchor_lists` names all of this chapter's lists, checked
 by claims/bookkeeping/test_anchor_index.py).  Pure: no HTML, no torch.
 """
 from __future__ import annotations
 
-from claimcheck.anchors import Anchor, AnchorList
-from claimcheck.report.model.chapter import contents, places
-from claimcheck.report.model.chapter.cut import Cut, View
-from claimcheck.report.model.chapter.cut import cut as cut_text
-from claimcheck.report.model.chapter.places import Place
 from claims.chapter import CHAPTER
 from claims.report.errata import ERRATA
+from textcheck.anchors import Anchor, AnchorList
+from textcheck.report.model.chapter import contents, places
+from textcheck.report.model.chapter.cut import Cut, View
+from textcheck.report.model.chapter.cut import cut as cut_text
+from textcheck.report.model.chapter.places import Place
 
 # Where each insert goes, by a verbatim phrase of its paragraph (tests/integration/test_chapter_inserts.py finds
 # each once in the text).  The tables: every paragraph that ends by introducing a table ("...:")
@@ -72,7 +72,7 @@ VIEW = View(places=PLACES, headings=HEADINGS, within=WITHIN)
 
 
 def anchor_lists() -> tuple[AnchorList, ...]:
-    """Every list of quotes of this chapter, for its one anchor index (claimcheck/anchors.py): the
+    """Every list of quotes of this chapter, for its one anchor index (textcheck/anchors.py): the
     Chapter's (figures, reads, declared numbers and words, sentences, setup numbers), the view's
     (places, formulas, headings) and the errata's quotes (by claim ID)."""
     errata = AnchorList("errata", tuple(Anchor(e.quote, "errata", cid) for cid, e in ERRATA.items()))
@@ -83,6 +83,6 @@ def anchor_lists() -> tuple[AnchorList, ...]:
 
 def cut(text: str, figures: list[dict], entries: list[dict], accounted, claims: dict[str, dict]) -> Cut:
     """The chapter cut for its view (the engine's, handed CHAPTER and VIEW): `figures`: the figure
-    rows; `entries`: the errata; `accounted`: the sentence walk (claimcheck/sentences.py accounted;
+    rows; `entries`: the errata; `accounted`: the sentence walk (textcheck/sentences.py accounted;
     [] where it could not be made); `claims`: the claims by ID."""
     return cut_text(CHAPTER, VIEW, text, figures, entries, accounted, claims)

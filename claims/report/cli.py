@@ -11,9 +11,9 @@ that reached a verdict wins, and keeps its source (tier, device, date).  Without
 committed verdicts are rendered alone, and the report says so.  The command reads the run,
 draws the plots (their data, claims/report/plot_data.py, read from results/ before a save changes
 it; drawn by claims/report/plots.py, a view of it), saves what --save-results asks for, then
-builds the report model once (claims/report/model.py, the engine's claimcheck/report/model/) and
+builds the report model once (claims/report/model.py, the engine's textcheck/report/model/) and
 writes every view of it
-(claimcheck/report/publish.py: the engine's views, the chapter view among them, and this
+(textcheck/report/publish.py: the engine's views, the chapter view among them, and this
 chapter's own, the site's placeholder for a chapter view not built, claims/report/site.py).
 
 Imports no torch: rendering needs only the JSON, the registry and matplotlib.
@@ -25,18 +25,18 @@ import shutil
 import sys
 from pathlib import Path
 
-from claimcheck.files import SaveError, os_error
-from claimcheck.report import publish
-from claimcheck.report.publish import badge_drift
-from claimcheck.save import save_evidence, save_run
-from claimcheck.store import run_report
-from claimcheck.verdicts import is_smoke, summary_text
 from claims import rederive
 from claims.chapter import CHAPTER
 from claims.report import model, patch, patched, site
 from claims.report.readme import BADGES, README_BLOCKS, generated, readme_block, rewrite_readme, weakened
 from data.paths import PROJECT_ROOT, CheckoutError, committed_folder, require_checkout
 from fixtures.results import EvidenceError, reading
+from textcheck.files import SaveError, os_error
+from textcheck.report import publish
+from textcheck.report.publish import badge_drift
+from textcheck.save import save_evidence, save_run
+from textcheck.store import run_report
+from textcheck.verdicts import is_smoke, summary_text
 
 ROOT = PROJECT_ROOT
 RESULTS = ROOT / "results" / "verdicts.json"

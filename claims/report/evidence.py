@@ -1,5 +1,5 @@
 """One reader of the run's evidence for the report's tables and errata alike (`Facts`): a chapter
-figure's measurement by its figure ID (the merged report's figure rows, claimcheck/verdicts.py
+figure's measurement by its figure ID (the merged report's figure rows, textcheck/verdicts.py
 figure_rows), a test's record by its exact name, the runs of results/<group>.json by recipe (each
 file read once), and the alternative readings the tests record (readings.json).  Never a substring
 of a test id.
@@ -14,13 +14,13 @@ from __future__ import annotations
 from dataclasses import fields
 from pathlib import Path
 
-from claimcheck import verdicts
-from claimcheck.records import RunRecord, TestOutcome, check
-from claimcheck.store import read_json
 from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES
 from fixtures import results
 from fixtures.results import EvidenceError, shown
+from textcheck import verdicts
+from textcheck.records import RunRecord, TestOutcome, check
+from textcheck.store import read_json
 
 OBJECT, NUMBER, LIST = (dict,), (int, float), (list,)       # the shapes a reader may ask a field for
 RUN_FIELDS = frozenset(f.name for f in fields(RunRecord))   # a run's own fields; any other figure is a metric
@@ -71,7 +71,7 @@ class Runs:
 
 class Facts:
     """The measurements an erratum may cite: a chapter figure's by its figure ID (the merged
-    report's figure rows, claimcheck/verdicts.py figure_rows), a test's by its exact name, and the
+    report's figure rows, textcheck/verdicts.py figure_rows), a test's by its exact name, and the
     runs, readings and rows of results/."""
 
     def __init__(self, merged: dict, results_dir: Path, report_dir: Path | None = None):
@@ -99,7 +99,7 @@ class Facts:
 
     def _checked_claims(self, claims) -> list[dict]:
         """The merged report's claims, each test checked by the one validator of evidence
-        (claimcheck/records.py TestOutcome: a node id, a list of records, each an object)."""
+        (textcheck/records.py TestOutcome: a node id, a list of records, each an object)."""
         if not isinstance(claims, list):
             raise EvidenceError(f"{self.file_of(None)}: field 'claims' is {shown(claims)}, not a list")
         for i, c in enumerate(claims):
@@ -159,7 +159,7 @@ class Facts:
                             f"measured (figure {fid})")
 
     def _test(self, claim: str, key: str) -> dict:
-        """The claim's evidence under `key`: what it measured (claimcheck/verdicts.py evidence_key: a figure
+        """The claim's evidence under `key`: what it measured (textcheck/verdicts.py evidence_key: a figure
         ID, or "claim: what"), never a test's name."""
         tests = self.claims.get(claim, {}).get("tests", [])
         return next((t for t in tests if t.get("key") == key), {})

@@ -1,4 +1,4 @@
-"""This chapter's report model: the engine's (claimcheck/report/model/report.py), handed CHAPTER
+"""This chapter's report model: the engine's (textcheck/report/model/report.py), handed CHAPTER
 and this chapter's own parts of its report (`PARTS`): its one reader of the evidence
 (evidence.py Facts), its errata (errata/), its regenerated tables (tables.py data), since when
 each verdict stands and what each figure's mark shows (the engine's since.py and details.py, from
@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from claimcheck import save, verdicts
-from claimcheck.report.model import details, since
-from claimcheck.report.model.report import Parts, Report, merged_verdicts
-from claimcheck.report.model.report import assemble as assemble_report
 from claims.chapter import CHAPTER
 from claims.report import chapter_cut, errata, evidence, readme, tables
 from data.paths import PROJECT_ROOT
+from textcheck import save, verdicts
+from textcheck.report.model import details, since
+from textcheck.report.model.report import Parts, Report, merged_verdicts
+from textcheck.report.model.report import assemble as assemble_report
 
 RESULTS_DIR = PROJECT_ROOT / "results"
 

@@ -14,10 +14,10 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from claimcheck.decide import RuleInputError, within
 from claims.chapter_figures import FIGURES
 from claims.record_rules import DECLARED, decide, spec_for
 from claims.report import patch
+from textcheck.decide import RuleInputError, within
 
 DIFFERENCE = re.compile(r"^([a-z0-9_.]+) - ([a-z0-9_.]+)$")
 

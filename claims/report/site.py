@@ -2,7 +2,7 @@
 the report rendered from the committed evidence with no training and no torch, assembled into a
 folder a visitor opens (build), every link in it checked (broken_links); the
 command is claims/report/publish.py.  The chapter view's section anchors, which chapter.html
-carries and the README's badges link to, are the engine's (claimcheck/report/model/chapter/contents.py
+carries and the README's badges link to, are the engine's (textcheck/report/model/chapter/contents.py
 section_anchor).  The site's address is whatever Pages gives
 the repository it is deployed from; nothing in the repository names it (the README's badges link
 relatively, to docs/claims.md: claims/report/readme.py, claims/report/links.py).
@@ -19,8 +19,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from claimcheck.report.model.chapter.contents import section_anchor
-from claimcheck.report.views.pages import environment
+from textcheck.report.model.chapter.contents import section_anchor
+from textcheck.report.views.pages import environment
 
 CHAPTER_VIEW = "chapter.html"
 # External links a page of the site may carry (a prefix each); anything else is reported.
@@ -37,7 +37,7 @@ UNPUBLISHED = {"manifest.json", "claims.json", PLACEHOLDER}
 def placeholder(sections, why: str) -> str:
     """The site's chapter.html when the chapter view was not built: why, and each section's anchor
     with its claims' verdicts and how many hold (`sections`: the report model's claim table,
-    claimcheck/report/model/claim_rows.py, its counts); from templates/chapter_not_built.html,
+    textcheck/report/model/claim_rows.py, its counts); from templates/chapter_not_built.html,
     autoescaped."""
     shown = [{"anchor": section_anchor(s.key), "title": s.title, "holds": s.holds, "size": s.size, "claims": s.claims}
              for s in sections]
@@ -45,7 +45,7 @@ def placeholder(sections, why: str) -> str:
 
 
 def placeholder_view(r, out: Path, svgs: dict[str, str]) -> list[Path]:
-    """A view of the report (claimcheck/report/publish.py write's `views`): chapter-not-built.html
+    """A view of the report (textcheck/report/publish.py write's `views`): chapter-not-built.html
     where the report model has no cut (`r.cut`; its why, `r.chapter_missing`), else none."""
     (out / PLACEHOLDER).unlink(missing_ok=True)
     if r.cut is not None:

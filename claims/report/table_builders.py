@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from claimcheck.formats import over_seeds
 from claims.chapter_figures import FIGURES, LADDER_ROW_FIGURE
 from claims.registry import figures
 from claims.report.errata.held_out import best_ppl
@@ -27,6 +26,7 @@ from claims.report.table_data import (
     metric_of,
 )
 from fixtures.setup import LADDER_ROWS, PRENORM_STOP_AT, PRENORM_STOPPED, WIDE_HEADS
+from textcheck.formats import over_seeds
 
 # The runaway's figures: (row, its figure ID, the reading's variant and statistic in readings.json)
 RUNAWAY_ROWS = [("undivided score sd at init", "scale.runaway_init_sd", "undivided", "init_score_sd"),

@@ -1,12 +1,12 @@
 """The running-mean text as the claim engine sees it: one Chapter, built once, and the one entry
-(`pytest_claimcheck_chapter`, this module loaded as a pytest plugin by the example's conftest.py)."""
+(`pytest_textcheck_chapter`, this module loaded as a pytest plugin by the example's conftest.py)."""
 from __future__ import annotations
 
 import hashlib
 from pathlib import Path
 
-from claimcheck import SENTENCE_REASONS, Anchor, AnchorList, Chapter, TextReport, headings
 from examples.running_mean import tables
+from textcheck import SENTENCE_REASONS, Anchor, AnchorList, Chapter, TextReport, headings
 
 HERE = Path(__file__).resolve().parent
 SHA256 = "990db4b79398fffcda1908fb9bc29cd0809d3549c4099aadcacc52a23ae9f1f1"
@@ -45,13 +45,13 @@ CHAPTER = Chapter(
 )
 
 
-def pytest_claimcheck_chapter(config) -> Chapter:
-    """The one entry (claimcheck/hooks.py): the engine is handed this text."""
+def pytest_textcheck_chapter(config) -> Chapter:
+    """The one entry (textcheck/hooks.py): the engine is handed this text."""
     return CHAPTER
 
 
-# The text's own parts of its report, for the engine's commands (`python -m claimcheck report --text
-# examples.running_mean.chapter`, claimcheck/commands.py): its errata from its table of quotes and
+# The text's own parts of its report, for the engine's commands (`python -m textcheck report --text
+# examples.running_mean.chapter`, textcheck/commands.py): its errata from its table of quotes and
 # causes, its chapter view cut at its headings; since when each verdict stands and what each mark
 # shows are the engine's.
 REPORT = TextReport(errata_table=tables.ERRATA, headings=tables.HEADINGS, project="the running-mean example",

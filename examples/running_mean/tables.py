@@ -3,7 +3,7 @@ words, its sentences, its headings for the chapter view and its errata's quotes 
 nothing else types one."""
 from __future__ import annotations
 
-from claimcheck import Claim, Declared, Figure, Sentence, Spec
+from textcheck import Claim, Declared, Figure, Sentence, Spec
 
 SECTIONS = {"mean": "The running mean", "noise": "Noise averages out"}
 # The chapter view's sections (the text prints no headings): (anchor key, a claim section's key, a

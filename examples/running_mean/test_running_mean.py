@@ -1,7 +1,7 @@
 """The running-mean text's claims, one test per printed figure (tables.py FIGURES): each records
 what the text states beside what we measured, then decides.  mean.squares is refuted on purpose:
 the mean of 1, 4, 9 and 16 is 7.5, so that test is a strict xfail whose reason is generated from
-the measurement (claimcheck/rule.py decide)."""
+the measurement (textcheck/rule.py decide)."""
 import random
 
 import pytest

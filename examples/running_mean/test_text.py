@@ -1,10 +1,10 @@
-"""The text's bookkeeping, checked by the engine (claimcheck.bookkeeping): every figure's anchor is
+"""The text's bookkeeping, checked by the engine (textcheck.bookkeeping): every figure's anchor is
 in the text once with its printed number, every number of the text is a figure or declared with
 its reason, every sentence asserts its claims or says why it asserts none, every claim is asserted."""
 import pytest
 
-from claimcheck import bookkeeping
 from examples.running_mean.chapter import CHAPTER
+from textcheck import bookkeeping
 
 pytestmark = pytest.mark.fast
 

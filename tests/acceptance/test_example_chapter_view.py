@@ -1,5 +1,5 @@
-"""The second text's chapter view (`python -m claimcheck report --text examples.running_mean.chapter`): the engine's chapter view
-(claimcheck/report/views/chapter/), handed the example's Chapter and its few report parts, renders
+"""The second text's chapter view (`python -m textcheck report --text examples.running_mean.chapter`): the engine's chapter view
+(textcheck/report/views/chapter/), handed the example's Chapter and its few report parts, renders
 its chapter.html and chapter.md as CI does (.ci/run): from its committed results alone, and merged
 with a run of its tests.  A figure that holds and the figure refuted on purpose (mean.squares) each
 show their verdict where the text prints them, and the refuted sentence its suggested one."""
@@ -57,7 +57,7 @@ def _marks(out: Path) -> dict[str, dict]:
 
 
 def _render(out: Path) -> str:
-    r = _run("-m", "claimcheck", "report", "--text", "examples.running_mean.chapter", f"--report-dir={out}")
+    r = _run("-m", "textcheck", "report", "--text", "examples.running_mean.chapter", f"--report-dir={out}")
     assert r.returncode == 0, r.stdout + r.stderr
     assert (out / "chapter.html").is_file() and (out / "chapter.md").is_file()
     return r.stdout

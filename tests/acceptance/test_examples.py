@@ -33,19 +33,19 @@ def test_the_example_runs_end_to_end_and_its_verdicts_are_the_texts(tmp_path):
 
 
 def test_the_examples_committed_figures_are_decided_again_from_its_results_alone():
-    run = _run("-m", "claimcheck", "rederive", "--text", "examples.running_mean.chapter")
+    run = _run("-m", "textcheck", "rederive", "--text", "examples.running_mean.chapter")
     assert run.returncode == 0, run.stdout + run.stderr
     assert "1 agree, 0 differ" in run.stdout and "agrees with the figure records" in run.stdout
 
 
 def test_the_engine_loads_alone_and_asks_for_a_chapter_only_when_a_test_carries_a_claim(tmp_path):
-    """The engine's plugin needs no other plugin of this project (`-p claimcheck.plugin` alone); a
+    """The engine's plugin needs no other plugin of this project (`-p textcheck.plugin` alone); a
     run with claim tests and no text handed over is a usage error naming the one entry."""
     (tmp_path / "test_plain.py").write_text("def test_x():\n    assert True\n")
-    plain = _run("-m", "pytest", "-p", "claimcheck.plugin", "-p", "no:cacheprovider", "-q", str(tmp_path / "test_plain.py"),
+    plain = _run("-m", "pytest", "-p", "textcheck.plugin", "-p", "no:cacheprovider", "-q", str(tmp_path / "test_plain.py"),
                  cwd=tmp_path)
     assert plain.returncode == 0, plain.stdout + plain.stderr
     (tmp_path / "test_claim.py").write_text("import pytest\n\n@pytest.mark.claim('a.b')\ndef test_y():\n    pass\n")
-    claimed = _run("-m", "pytest", "-p", "claimcheck.plugin", "-p", "no:cacheprovider", "-q", str(tmp_path / "test_claim.py"),
+    claimed = _run("-m", "pytest", "-p", "textcheck.plugin", "-p", "no:cacheprovider", "-q", str(tmp_path / "test_claim.py"),
                    cwd=tmp_path)
-    assert claimed.returncode == 4 and "pytest_claimcheck_chapter" in claimed.stderr, claimed.stdout + claimed.stderr
+    assert claimed.returncode == 4 and "pytest_textcheck_chapter" in claimed.stderr, claimed.stdout + claimed.stderr

@@ -16,10 +16,10 @@ import pytest
 from chromium import BROWSER, WHY_NONE, probe
 from html_tags import Tags
 
-from claimcheck.report.views.chapter.chrome import JS as READING_AIDS
-from claimcheck.verdicts import build_report
 from claims import registry
 from claims.chapter import CHAPTER
+from textcheck.report.views.chapter.chrome import JS as READING_AIDS
+from textcheck.verdicts import build_report
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 pytestmark = pytest.mark.xdist_group("chromium")      # one browser at a time (tests/acceptance/test_chapter_view.py)
@@ -32,7 +32,7 @@ PLOTS = [f"{IMG}.png", f"'>{IMG}.png"]                       # file names hold n
 BADGE = f"'>{IMG}.svg"
 PAGES = ("index.html", "chapter.html")
 # the one script a page may hold: the chapter view's own (its keys and permalinks), as written in
-# claimcheck/report/views/chapter/chrome.py; nothing from a file is in it
+# textcheck/report/views/chapter/chrome.py; nothing from a file is in it
 OWN_SCRIPTS = {"chapter.html": [READING_AIDS]}
 MARKDOWN = ("claims.md", "chapter.md", "errata.md", "tables.md")
 
@@ -130,8 +130,8 @@ def _opened(markdown: str) -> list[str]:
 def test_a_code_block_from_a_file_cannot_close_its_fence(tmp_path):
     """tables.md shows results/winograd_attention.txt in a code block: a fence inside the file
     does not end it early (what followed would be Markdown, and open HTML)."""
-    from claimcheck.report.views.tables import render, table_html
     from claims.report import tables
+    from textcheck.report.views.tables import render, table_html
     (tmp_path / "winograd_attention.txt").write_text(f"a map\n```\n{SCRIPT}\n````\n{IMG}")
     built = tables.data({"claims": []}, tmp_path, "")
     markdown = render(built)
@@ -141,10 +141,10 @@ def test_a_code_block_from_a_file_cannot_close_its_fence(tmp_path):
 
 
 def test_chapter_prose_keeps_its_math_and_cannot_open_html_in_markdown():
-    """chapter.md's prose (claimcheck/report/views/escape.py md_prose_with_math): Markdown's structure and
+    """chapter.md's prose (textcheck/report/views/escape.py md_prose_with_math): Markdown's structure and
     HTML backslash-escaped, $...$ math left for the forge, and a backslash from the file cannot
     undo an escape."""
-    from claimcheck.report.views.escape import md_prose_with_math
+    from textcheck.report.views.escape import md_prose_with_math
     assert md_prose_with_math("$a_{i} < b$ [x] *y*") == "$a_{i} \\< b$ \\[x\\] \\*y\\*"
     said = md_prose_with_math(f"\\{SCRIPT} `a|b`")
     assert _opened(said) == [] and "\\\\\\<script\\>" in said and "\\`a\\|b\\`" in said

@@ -8,7 +8,7 @@ import inproc
 import pytest
 from chromium import BROWSER, WHY_NONE, probe, screenshot
 
-from claimcheck.verdicts import summary_text
+from textcheck.verdicts import summary_text
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 pytestmark = pytest.mark.xdist_group("chromium")      # one browser at a time (tests/acceptance/test_chapter_view.py)

@@ -1,4 +1,4 @@
-"""The report's views (claimcheck/report/views/, the chapter view's among them, and this chapter's own): they render
+"""The report's views (textcheck/report/views/, the chapter view's among them, and this chapter's own): they render
 the report model and compute nothing of their own (no mean, sum, count or ratio: the model holds
 every value a page shows), and every string of the model, planted markup in an erratum, a figure
 row, a record or a table cell, comes out escaped on every page (index.html from its autoescaped
@@ -13,18 +13,18 @@ from pathlib import Path
 import pytest
 from html_tags import Tags
 
-from claimcheck.report import publish
-from claimcheck.report.model.parts import Plot
-from claimcheck.report.views.chapter.chrome import JS as READING_AIDS
-from claimcheck.save import load_verdicts
-from claimcheck.verdicts import committed_only
 from claims.chapter import CHAPTER
 from claims.report import model
 from claims.report.cli import VIEWS
+from textcheck.report import publish
+from textcheck.report.model.parts import Plot
+from textcheck.report.views.chapter.chrome import JS as READING_AIDS
+from textcheck.save import load_verdicts
+from textcheck.verdicts import committed_only
 
 ROOT = Path(__file__).resolve().parents[2]
-ENGINE_VIEWS = sorted((ROOT / "claimcheck" / "report" / "views").rglob("*.py"))      # the chapter view's too
-TEMPLATES = sorted(p for p in (ROOT / "claimcheck" / "report" / "views" / "templates").iterdir()
+ENGINE_VIEWS = sorted((ROOT / "textcheck" / "report" / "views").rglob("*.py"))      # the chapter view's too
+TEMPLATES = sorted(p for p in (ROOT / "textcheck" / "report" / "views" / "templates").iterdir()
                    if p.suffix in (".html", ".md"))
 # this chapter's own views: the site's placeholder for a chapter view not built (the chapter view is the
 # engine's; its cut, marks' data and since-when are the model's) and the plots, drawn from their data
@@ -74,17 +74,17 @@ def test_the_engine_views_import_the_model_alone():
     decides or formats a value (also an import-linter contract, pyproject.toml)."""
     for p in ENGINE_VIEWS:
         for node in ast.walk(ast.parse(p.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("claimcheck"):
-                assert node.module.startswith(("claimcheck.report.model", "claimcheck.report.views")), \
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("textcheck"):
+                assert node.module.startswith(("textcheck.report.model", "textcheck.report.views")), \
                     (p.name, node.module)
 
 
 # the one place a Markdown page's values are escaped: its templates' environment, whose finalize
 # writes every value by md_line and whose filters write a code span, prose, a code block or the
 # chapter's prose with math (besides escape.py, which defines the helpers)
-ESCAPE = ROOT / "claimcheck" / "report" / "views" / "escape.py"
+ESCAPE = ROOT / "textcheck" / "report" / "views" / "escape.py"
 MD_HELPERS = {"md", "md_line", "md_code", "md_fence", "md_prose_with_math"}
-MD_ESCAPE_HOME = {ROOT / "claimcheck" / "report" / "views" / "pages.py": {"import", "_md_cell", "markdown_environment"}}
+MD_ESCAPE_HOME = {ROOT / "textcheck" / "report" / "views" / "pages.py": {"import", "_md_cell", "markdown_environment"}}
 
 
 def _md_escape_uses(path: Path) -> list[tuple[str, str, int]]:

@@ -27,7 +27,7 @@ COMMANDS = {
     "benchmarks/cost_flakes.py": [sys.executable, "benchmarks/cost_flakes.py", "--help"],
     "benchmarks/full_cost.py": [sys.executable, "benchmarks/full_cost.py", "--help"],
     "benchmarks/fresh_clone.py": [sys.executable, "benchmarks/fresh_clone.py", "--help"],
-    "python -m claimcheck": [sys.executable, "-m", "claimcheck", "report", "--help"],
+    "python -m textcheck": [sys.executable, "-m", "textcheck", "report", "--help"],
     "pytest": [sys.executable, "-m", "pytest", "--help", "-p", "no:cacheprovider"],
 }
 # Options of other programs the docs quote (pip, git, Chromium, GitHub's runner, the linker).
@@ -47,11 +47,11 @@ def _in_process(command: str):
     main ties itself to its parent, and the benchmarks' scripts) are started as written."""
     import pytest as pytest_module
 
-    from claimcheck import commands
     from claims import convert, rederive
     from claims.report import cli
+    from textcheck import commands
     return {"python -m claims.report": cli.main, "python -m claims.rederive": rederive.main,
-            "python -m claims.convert": convert.main, "python -m claimcheck": commands.main,
+            "python -m claims.convert": convert.main, "python -m textcheck": commands.main,
             "pytest": lambda a: int(pytest_module.main(a))}.get(command)
 
 
@@ -97,8 +97,8 @@ def test_every_option_named_exists_in_its_commands_help(page):
 
 # What docs/layout.md must name, by file name: every module and script of these folders, but the
 # claim test files (claims/test_*.py: "one test file per chapter section"; the example's) and package files.
-LAYOUT_FOLDERS = ("claimcheck", "claimcheck/report", "claimcheck/report/model", "claimcheck/report/model/chapter",
-                  "claimcheck/report/views", "claimcheck/report/views/chapter", "data", "model", "fixtures", "claims",
+LAYOUT_FOLDERS = ("textcheck", "textcheck/report", "textcheck/report/model", "textcheck/report/model/chapter",
+                  "textcheck/report/views", "textcheck/report/views/chapter", "data", "model", "fixtures", "claims",
                   "claims/report", "claims/report/errata", "benchmarks", "examples/running_mean")
 
 

@@ -134,7 +134,7 @@ RUN: list[Run] = [
     Run(r"pytest --figure qkv\.listing_lines", "docs/running.md: the tests of one printed figure, fast",
         output=r"1 xfailed"),
     Run(r"pytest -m slow --collect-only -q", "docs/running.md: the slow tier is what it lists (the files named there)"),
-    Run(r"python -m claimcheck report --text examples\.running_mean\.chapter --report-dir=report/example",
+    Run(r"python -m textcheck report --text examples\.running_mean\.chapter --report-dir=report/example",
         "docs/layout.md, docs/figures.md: the example's report through the engine's command and views, its chapter "
         "view among them, from its committed verdicts", output=r"\d+ hold"),
 ]
@@ -149,7 +149,7 @@ DECLARED: list[Declared] = [
              "the engine's own tests, their own pytest project (a minute); .ci/run runs them as written"),
     Declared(r"python benchmarks/fresh_clone\.py(?: --no-suite)?", "a benchmark that clones and runs the fast tier "
              "five times and the whole suite (minutes); its figures are quoted dated (benchmarks/README.md)"),
-    Declared(r"python -m claimcheck report\|save\|rederive --text examples\.running_mean\.chapter",
+    Declared(r"python -m textcheck report\|save\|rederive --text examples\.running_mean\.chapter",
              "three commands in one (report, save and rederive); the report is run as written on docs/layout.md"),
     Declared(r"python -m fixtures\.grad_profile(?: --write)?",
              "measures the gradient profile of the twelve-block model (a minute); the slow tier's "

@@ -151,18 +151,18 @@ def _winograd_seeds() -> int:
 
 
 def _decide():
-    from claimcheck import decide
+    from textcheck import decide
     return decide
 
 
 def _min_seeds() -> int:
-    return _module_constant("claimcheck/decide.py", "MIN_SEEDS")
+    return _module_constant("textcheck/decide.py", "MIN_SEEDS")
 
 
 @cache
 def _figure_records() -> dict:
     """results/figures.json: its records, and how many hold and are refuted (their verdicts)."""
-    from claimcheck import evidence as figure_evidence
+    from textcheck import evidence as figure_evidence
     records = figure_evidence.load(CHAPTER, ROOT / "results" / "figures.json")
     return {"n": len(records), "holds": sum(r.verdict == "holds" for r in records),
             "refuted": sum(r.verdict == "refuted" for r in records),
@@ -189,7 +189,7 @@ FACTS: list[Fact] = [
     Fact(r"seeds per trained recipe, (?P<lo>\d+) to (?P<hi>\d+);",
          lambda m: {"lo": _least_seeds(), "hi": _module_constant("fixtures/engine.py", "MAX_SEEDS")},
          "fixtures/engine.py seeds_option: 1 to MAX_SEEDS"),
-    Fact(r"needs at least (?P<n>\d+), `claimcheck/decide.py` MIN_SEEDS", lambda m: {"n": _min_seeds()}, "claimcheck/decide.py MIN_SEEDS"),
+    Fact(r"needs at least (?P<n>\d+), `textcheck/decide.py` MIN_SEEDS", lambda m: {"n": _min_seeds()}, "textcheck/decide.py MIN_SEEDS"),
     Fact(r"perplexity on (?P<w>\d+) fixed held-out windows at (?P<p>\d+) evenly\s+spaced steps|on its (?P<s>\d+)-window subset",
          lambda m: {"w": _module_constant("fixtures/train.py", "HELD_OUT_WINDOWS"),
                     "s": _module_constant("fixtures/train.py", "HELD_OUT_WINDOWS"),
@@ -199,14 +199,14 @@ FACTS: list[Fact] = [
     Fact(r"chapter's scale \((?P<steps>\d+) steps, batch (?P<batch>\d+), (?P<seeds>\w+) seeds; (?P<wino>\w+)\s+for the Winograd",
          lambda m: {"steps": _recipes().TrainConfig().steps, "batch": _recipes().TrainConfig().batch_size,
                     "seeds": _min_seeds(), "wino": _winograd_seeds()},
-         "fixtures/recipes.py TrainConfig, claimcheck/decide.py MIN_SEEDS, claims/test_winograd.py SEEDS"),
+         "fixtures/recipes.py TrainConfig, textcheck/decide.py MIN_SEEDS, claims/test_winograd.py SEEDS"),
     Fact(r"\((?P<n>\d+(?:\.\d+)*) or newer, a CUDA build\)",
          lambda m: {"n": ".".join(map(str, _module_constant("benchmarks/gpu_tier.py", "MIN_TORCH")))},
          "benchmarks/gpu_tier.py MIN_TORCH"),
     Fact(r"`--budget-minutes` \((?P<n>\d+) by default\)",
          lambda m: {"n": _option_default("benchmarks/gpu_tier.py", "--budget-minutes")}, "benchmarks/gpu_tier.py"),
     Fact(r"`ATTENTION_CLAIMS_LOCK_WAIT` seconds \((?P<n>\d+) by default\)",
-         lambda m: {"n": _module_constant("claimcheck/files.py", "LOCK_WAIT_DEFAULT")}, "claimcheck/files.py LOCK_WAIT_DEFAULT"),
+         lambda m: {"n": _module_constant("textcheck/files.py", "LOCK_WAIT_DEFAULT")}, "textcheck/files.py LOCK_WAIT_DEFAULT"),
     Fact(r"Python (?P<n>\d+(?:\.\d+)*) or newer", lambda m: {"n": _requires_python()}, "pyproject.toml requires-python"),
     # the readings (docs/readings.md)
     Fact(r"stopped at that step, (?P<a>\d+),.*?the first (?P<b>\d+) steps of the (?P<c>\d+)-step run",
@@ -275,30 +275,30 @@ FACTS: list[Fact] = [
     Fact(r"at least \+-(?P<n>[\d.]+) run-to-run sd|value \+- (?P<m>[\d.]+) run-to-run sd",
          lambda m: {"n": round(__import__("scipy.stats").stats.norm.ppf(1 - _decide().LEVEL / 2), 2),
                     "m": round(__import__("scipy.stats").stats.norm.ppf(1 - _decide().LEVEL / 2), 2)},
-         "claimcheck/decide.py floor: the normal quantile at LEVEL"),
+         "textcheck/decide.py floor: the normal quantile at LEVEL"),
     Fact(r"it takes (?P<a>\d+) more processes, up to (?P<b>\d+)",
          lambda m: {"a": _module_constant("claims/timing.py", "REPEAT_STEP"), "b": _module_constant("claims/timing.py", "MAX_REPEATS")},
          "claims/timing.py REPEAT_STEP, MAX_REPEATS", ("docs/cost.md",)),
     Fact(r"two blocks, (?P<n>\d+) seeds each", lambda m: {"n": _winograd_seeds()}, "claims/test_winograd.py SEEDS"),
-    # rule version 3 (docs/figure-rule.md): scipy's quantiles at the level claimcheck/decide.py names
+    # rule version 3 (docs/figure-rule.md): scipy's quantiles at the level textcheck/decide.py names
     Fact(r"inside the (?P<n>\d+) %\s+prediction interval", lambda m: {"n": round(100 * (1 - _decide().LEVEL))},
-         "claimcheck/decide.py LEVEL", ("docs/figure-rule.md", "README.md")),
-    Fact(r"over at least (?P<n>\d+) seeds", lambda m: {"n": _min_seeds()}, "claimcheck/decide.py MIN_SEEDS",
+         "textcheck/decide.py LEVEL", ("docs/figure-rule.md", "README.md")),
+    Fact(r"over at least (?P<n>\d+) seeds", lambda m: {"n": _min_seeds()}, "textcheck/decide.py MIN_SEEDS",
          ("docs/figure-rule.md",)),
     Fact(r"At (?P<a>\d+) seeds\s+that asks for t beyond (?P<ta>\d+\.\d+), at (?P<b>\d+) beyond (?P<tb>\d+\.\d+), at "
          r"(?P<c>\d+) beyond (?P<tc>\d+\.\d+)",
          lambda m: {k: (int(m[k]) if len(k) == 1 else round(_decide().t_quantile(int(m[k[1]])), 2))
                     for k in ("a", "b", "c", "ta", "tb", "tc")},
-         "claimcheck/decide.py t_quantile (scipy.stats)", ("docs/figure-rule.md",)),
+         "textcheck/decide.py t_quantile (scipy.stats)", ("docs/figure-rule.md",)),
     Fact(r"cannot reach (?P<l>\d+) % below (?P<n>\d+) seeds \(its smallest two-sided p at (?P<k>\d+) seeds is\s+"
          r"(?P<one>\d+)/(?P<d>\d+)\)",
          lambda m: {"l": round(100 * _decide().LEVEL), "one": 1,
                     "n": next(n for n in range(2, 20) if 2 / 2 ** n < _decide().LEVEL),
                     "k": int(m["k"]), "d": 2 ** int(m["k"]) // 2},
-         "the sign-flip test's smallest two-sided p, 2 / 2^n, against claimcheck/decide.py LEVEL", ("docs/figure-rule.md",)),
-    Fact(r"significant at (?P<n>\d+) %", lambda m: {"n": round(100 * _decide().LEVEL)}, "claimcheck/decide.py LEVEL"),
-    Fact(r"field, exit (?P<n>\d+)\.", lambda m: {"n": _source_number("claimcheck/rederive.py", r"print\(e, file=sys.stderr\)\s+return (\d+)")},
-         "claimcheck/rederive.py: a record that cannot be decided exits 2", ("docs/evidence.md",)),
+         "the sign-flip test's smallest two-sided p, 2 / 2^n, against textcheck/decide.py LEVEL", ("docs/figure-rule.md",)),
+    Fact(r"significant at (?P<n>\d+) %", lambda m: {"n": round(100 * _decide().LEVEL)}, "textcheck/decide.py LEVEL"),
+    Fact(r"field, exit (?P<n>\d+)\.", lambda m: {"n": _source_number("textcheck/rederive.py", r"print\(e, file=sys.stderr\)\s+return (\d+)")},
+         "textcheck/rederive.py: a record that cannot be decided exits 2", ("docs/evidence.md",)),
     # the committed evidence (docs/evidence.md)
     Fact(r"`results/figures.json` holds (?P<n>\d+) records: (?P<h>\d+) hold, (?P<r>\d+) are refuted, (?P<u>\d+)\s+are\s+"
          r"undecided\s+and\s+(?P<s>\d+)\s+(?:is|are)\s+underspecified",

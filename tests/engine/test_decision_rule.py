@@ -8,7 +8,7 @@ import statistics
 import pytest
 from scipy import stats
 
-from claimcheck import decide
+from textcheck import decide
 
 pytestmark = pytest.mark.fast
 

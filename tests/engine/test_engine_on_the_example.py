@@ -5,11 +5,11 @@ import shutil
 
 import pytest
 
-import claimcheck
-from claimcheck.commands import main
-from claimcheck.files import link_in, lock_wait_seconds
-from claimcheck.store import EvidenceError, read_json
+import textcheck
 from examples.running_mean.chapter import CHAPTER
+from textcheck.commands import main
+from textcheck.files import link_in, lock_wait_seconds
+from textcheck.store import EvidenceError, read_json
 
 pytestmark = pytest.mark.fast
 
@@ -21,16 +21,16 @@ def test_this_chapters_packages_cannot_be_imported_here():
 
 
 def test_the_public_face_is_a_dozen_names_each_loaded_on_first_use():
-    assert len(claimcheck.__all__) == 12
-    for name in claimcheck.__all__:
-        assert getattr(claimcheck, name) is not None, name
+    assert len(textcheck.__all__) == 12
+    for name in textcheck.__all__:
+        assert getattr(textcheck, name) is not None, name
 
 
 @pytest.mark.parametrize("kind", ["figures", "numbers", "sentences", "claims"])
 def test_the_examples_bookkeeping_is_complete(kind):
     text, why = CHAPTER.text_or_none()
     assert text is not None, why
-    assert claimcheck.bookkeeping(CHAPTER, text)[kind] == []
+    assert textcheck.bookkeeping(CHAPTER, text)[kind] == []
 
 
 def test_the_rederivation_agrees_with_the_examples_committed_verdicts(capsys):
@@ -69,7 +69,7 @@ def test_the_store_refuses_a_key_twice_links_and_an_endless_wait(tmp_path, monke
 def test_a_run_of_the_examples_tests_is_reported_and_its_refuted_figure_named(pytester, tmp_path):
     shutil.copy(CHAPTER.root / "test_running_mean.py", pytester.path / "test_running_mean.py")
     pytester.makeini("[pytest]\n")
-    result = pytester.runpytest_inprocess("-p", "claimcheck.plugin", "-p", "examples.running_mean.chapter",
+    result = pytester.runpytest_inprocess("-p", "textcheck.plugin", "-p", "examples.running_mean.chapter",
                                           "-m", "fast", f"--report-dir={tmp_path}", "-p", "no:cacheprovider")
     assert result.ret == 0
     report = json.loads((tmp_path / "claims.json").read_text())

@@ -1,5 +1,5 @@
 """The chapter view's math and inserts, without a browser (the engine's
-claimcheck/report/views/chapter/mathml.py and inserts.py, this chapter's places in
+textcheck/report/views/chapter/mathml.py and inserts.py, this chapter's places in
 claims/report/chapter_cut.py): formulas typeset safely and never cut by a mark, every table the chapter
 introduces and does not print placed after its paragraph with our data, and chapter.md carrying
 the tables as Markdown tables, the plots as relative image links and the math as TeX.  The same
@@ -10,23 +10,23 @@ from pathlib import Path
 
 import pytest
 
-from claimcheck.report.model.chapter import formulas, places
-from claimcheck.report.model.chapter.text import Block, Mark, Quote, blocks
-from claimcheck.report.model.details import details
-from claimcheck.report.views.chapter import inserts, marks, mathml
-from claimcheck.save import load_verdicts
-from claimcheck.verdicts import committed_only
 from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES
 from claims.report import tables
 from claims.report.chapter_cut import FORMULAS, PLACES
 from claims.report.cli import chapter_view
 from fixtures.results import RESULTS_DIR
+from textcheck.report.model.chapter import formulas, places
+from textcheck.report.model.chapter.text import Block, Mark, Quote, blocks
+from textcheck.report.model.details import details
+from textcheck.report.views.chapter import inserts, marks, mathml
+from textcheck.save import load_verdicts
+from textcheck.verdicts import committed_only
 
 ROW = {"id": "x.tiny", "claim": "x.claim", "printed": "1.8", "label": "holds", "verdict": "holds",
        "measured": 1.79e-7, "tolerance": 0.1, "seeds": 1, "source": "fresh run", "measured_on": "cpu",
        "timestamp": "2026-01-01T00:00:00+00:00", "reason": ""}
-ROW["details"] = details(ROW)                      # what the model computes of a row (claimcheck/report/model/details.py)
+ROW["details"] = details(ROW)                      # what the model computes of a row (textcheck/report/model/details.py)
 
 
 def test_a_mark_inside_a_formula_wraps_the_whole_formula_once():

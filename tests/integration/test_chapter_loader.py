@@ -59,8 +59,8 @@ def test_without_the_chapter_a_test_that_needs_it_skips_and_says_where_it_looked
 
 
 def test_without_the_chapter_the_tables_keep_our_columns_and_say_why_theirs_are_empty(tmp_path, monkeypatch):
-    from claimcheck.report.views.tables import table_md
     from claims.report import tables
+    from textcheck.report.views.tables import table_md
     monkeypatch.setenv(chapter.ENV_VAR, str(tmp_path / "absent.txt"))
     (tmp_path / "cost_cpu.json").write_text(json.dumps({"rows": [
         {"n": 128, "ms": 1.0, "score_mb": 0.5, "peak_mb": 10.0}, {"n": 256, "ms": 2.0, "score_mb": 2.0, "peak_mb": 15.5}]}))

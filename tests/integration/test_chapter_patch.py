@@ -219,9 +219,9 @@ def test_the_patched_chapter_holds_every_suggested_figure_and_moves_no_hold(rend
 
 
 def test_a_suggested_number_that_would_not_hold_is_counted_and_named():
-    from claimcheck.evidence import load
     from claims.chapter import CHAPTER
     from claims.report import patched
+    from textcheck.evidence import load
     records = load(CHAPTER)
     planted = [{"id": "norm.prenorm_needs_no_warmup",
                 "edits": [Edit("perplexity   37.82", "perplexity   40.0", (num([40.0, 40.1, 39.9], "norm.prenorm"),))]}]

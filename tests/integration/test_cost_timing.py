@@ -7,9 +7,9 @@ from statistics import NormalDist
 
 import pytest
 
-from claimcheck.decide import LEVEL
 from claims import timing
 from fixtures import cost
+from textcheck.decide import LEVEL
 
 pytest_plugins = ["pytester"]
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -65,7 +65,7 @@ def test_two_quiet_runs_minutes_apart_cannot_flip_a_verdict_once_the_run_to_run_
     """The committed quiet runs (docs/cost.md): judged on their own intervals, the time slope
     holds in one run and is refuted in another, a flip; widened to +-2 run-to-run sd of the other
     runs (as a run is judged once the spread is on record) no two of them disagree that way (rule
-    version 3: +-1.96 run-to-run sd, the normal quantile at claimcheck/decide.py LEVEL)."""
+    version 3: +-1.96 run-to-run sd, the normal quantile at textcheck/decide.py LEVEL)."""
     flakes, quiet = _flake_runs()
     slope = timing.TIMED["time slope"]
     alone = [timing.judge(slope, f["time slope"]["value"], *f["time slope"]["bootstrap"])[0] for _, f in quiet]

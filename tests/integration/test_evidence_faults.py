@@ -17,15 +17,15 @@ from pathlib import Path
 import inproc
 import pytest
 
-from claimcheck import evidence as figure_evidence
-from claimcheck.figures import of_claim
-from claimcheck.files import JOURNAL, Transaction, atomic_write, recover
-from claimcheck.save import save_run
 from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES
 from data import chapter, corpus
 from fixtures import results
 from fixtures.evidence import Evidence
+from textcheck import evidence as figure_evidence
+from textcheck.figures import of_claim
+from textcheck.files import JOURNAL, Transaction, atomic_write, recover
+from textcheck.save import save_run
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 FORK = multiprocessing.get_context("fork")
@@ -108,7 +108,7 @@ def _state(results_dir: Path) -> dict[str, str]:
 def _save_and_die(ev_root, results_dir, kill_at, count=None):
     """Save, with a SIGKILL aimed at the kill_at-th file operation of the save (each file written,
     each rename); with kill_at 0, count the operations into `count` instead."""
-    from claimcheck import files
+    from textcheck import files
     calls = {"n": 0}
 
     def aimed(fn):
@@ -178,7 +178,7 @@ def test_2_an_interrupted_save_is_finished_by_the_next_run_and_it_says_so(tmp_pa
 
 def test_3_an_installed_copy_outside_a_checkout_stops_with_a_clear_error_and_writes_nothing(tmp_path):
     site = tmp_path / "site-packages"                                # what `pip install .` puts there
-    for pkg in ("claimcheck", "data", "claims", "fixtures", "model"):
+    for pkg in ("textcheck", "data", "claims", "fixtures", "model"):
         shutil.copytree(ROOT / pkg, site / pkg, ignore=shutil.ignore_patterns("__pycache__"))
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()

@@ -1,9 +1,9 @@
 """One evidence store, each value in one place (docs/evidence.md): results/verdicts.json an index
-holding no value, each test's record stored once in its figure record (claimcheck/shown.py), no
+holding no value, each test's record stored once in its figure record (textcheck/shown.py), no
 $-reference and no digest anywhere in results/; the codecs read and write the committed files back
 byte for byte; the re-derivation names a stored claim verdict its tests do not give; python -m
 claims.convert decides again what an older rule decided; the one check names the file, the record
-and the field (claimcheck/records.py)."""
+and the field (textcheck/records.py)."""
 import json
 import math
 import re
@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from claimcheck import convert, shown, verdict_file
-from claimcheck import evidence as figure_evidence
-from claimcheck import rederive as engine_rederive
-from claimcheck.records import ClaimVerdict, FigureRecord, Reading, RunRef, TestOutcome
-from claimcheck.run_refs import RunIndex, Runs, files_beside
-from claimcheck.store import EvidenceError
 from claims.chapter import CHAPTER
 from examples.running_mean.chapter import CHAPTER as EXAMPLE
+from textcheck import convert, shown, verdict_file
+from textcheck import evidence as figure_evidence
+from textcheck import rederive as engine_rederive
+from textcheck.records import ClaimVerdict, FigureRecord, Reading, RunRef, TestOutcome
+from textcheck.run_refs import RunIndex, Runs, files_beside
+from textcheck.store import EvidenceError
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 RESULTS = ROOT / "results"
@@ -263,7 +263,7 @@ def test_redecide_writes_a_record_of_an_older_rule_version_again_under_todays(tm
     """python -m claims.convert --redecide (rule version 3): a record decided under an older version
     of its rule is decided again from its measured values, written with today's version and
     verdict, its test and its claim following; a second run writes nothing."""
-    from claimcheck.versions import rule_id
+    from textcheck.versions import rule_id
     folder = _results_copy(tmp_path)
     data = json.loads((folder / "figures.json").read_text())
     key = "scale.no_effect_at_32: undivided ahead at d_k = 32"

@@ -42,7 +42,7 @@ def project(inprocess, monkeypatch):
 # ------------------------------------------------------------ 1. verdicts on nothing, weaker evidence
 
 def test_1_save_results_keeps_committed_evidence_on_more_seeds(monkeypatch):
-    from claimcheck import save
+    from textcheck import save
     committed = {"average.worse_than_baseline": {"id": "average.worse_than_baseline", "verdict": "holds",
                                                   "seeds": 3}}
     fresh = {"claims": [{"id": "average.worse_than_baseline", "verdict": "refuted", "tier": "gpu", "seeds": 1},

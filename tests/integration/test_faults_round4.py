@@ -13,17 +13,17 @@ from pathlib import Path
 import inproc
 import pytest
 
-from claimcheck import evidence as figure_evidence
-from claimcheck.figures import of_claim
-from claimcheck.save import save_run
-from claimcheck.specs import decide
-from claimcheck.verdicts import only_readings
-from claimcheck.versions import rule_id
 from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES
 from data import paths
 from fixtures import results
 from fixtures.evidence import Evidence
+from textcheck import evidence as figure_evidence
+from textcheck.figures import of_claim
+from textcheck.save import save_run
+from textcheck.specs import decide
+from textcheck.verdicts import only_readings
+from textcheck.versions import rule_id
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 NODE = "claims/test_ladder_trained.py::test_probe"
@@ -310,7 +310,7 @@ def test_3_the_report_refuses_a_verdict_the_re_derivation_refuses(scratch, tmp_p
 def test_a_save_keeps_the_records_of_an_undecided_figure(tmp_path):
     """An undecided trained figure is committed as undecided, with its values (more seeds add to
     them): the save used to drop every record but a holds' or a refuted's."""
-    from claimcheck.save import save_run as save
+    from textcheck.save import save_run as save
     (tmp_path / "results").mkdir()
     # the runs it names are in results/ (issue 59, finding 2: a save naming runs that are not is refused)
     shutil.copy2(ROOT / "results" / "winograd.json", tmp_path / "results" / "winograd.json")

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from claimcheck.commands import main as engine_main
-from claimcheck.files import link_in, lock_wait_seconds, not_its_own_folder
-from claimcheck.store import EvidenceError, read_json
 from claims.report.cli import main as report_main
+from textcheck.commands import main as engine_main
+from textcheck.files import link_in, lock_wait_seconds, not_its_own_folder
+from textcheck.store import EvidenceError, read_json
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 pytest_plugins = ["pytester"]
@@ -63,14 +63,14 @@ def test_3_the_examples_report_refuses_a_committed_folder(capsys):
 
 def test_3_a_run_into_a_report_folder_holding_links_is_refused_before_it_runs(linked, pytester):
     pytester.makeini("[pytest]\n")
-    result = pytester.runpytest_inprocess("-p", "claimcheck.plugin", "-p", "examples.running_mean.chapter",
+    result = pytester.runpytest_inprocess("-p", "textcheck.plugin", "-p", "examples.running_mean.chapter",
                                           f"--report-dir={linked}", "--collect-only")
     assert result.ret == 4 and "holds a link" in "\n".join(result.errlines)
 
 
 @pytest.mark.parametrize("wait", ["nan", "inf", "-inf", "1e400", "-1", "86401"])
 def test_the_lock_wait_is_a_finite_number_or_a_named_error(wait, monkeypatch):
-    from claimcheck.files import SaveError
+    from textcheck.files import SaveError
     monkeypatch.setenv("ATTENTION_CLAIMS_LOCK_WAIT", wait)
     with pytest.raises(SaveError, match=r"ATTENTION_CLAIMS_LOCK_WAIT=.*not a number of seconds from 0 to 86400"):
         lock_wait_seconds()
@@ -109,6 +109,6 @@ def test_a_report_folder_that_is_a_file_or_an_unusable_name_is_a_named_error(fol
 
 def test_a_claim_id_with_a_newline_is_named_quoted(pytester):
     pytester.makeini("[pytest]\n")
-    result = pytester.runpytest_inprocess("-p", "claimcheck.plugin", "-p", "examples.running_mean.chapter",
+    result = pytester.runpytest_inprocess("-p", "textcheck.plugin", "-p", "examples.running_mean.chapter",
                                           "--claim", "mean.squares\nx", "--collect-only")
     assert result.ret == 4 and "--claim 'mean.squares\\nx': no such ID" in "\n".join(result.errlines)

@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from claimcheck import evidence as figure_evidence
-from claimcheck.save import save_run
-from claimcheck.store import EvidenceError
 from claims.chapter import CHAPTER
 from fixtures import results
 from fixtures.evidence import Evidence
+from textcheck import evidence as figure_evidence
+from textcheck.save import save_run
+from textcheck.store import EvidenceError
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 STAMP = "2026-12-24T10:00:00+00:00"
@@ -63,7 +63,7 @@ def _fresh(results_dir: Path, key: str, values: list, runs: list | None = None, 
     rec, entry, claim = _committed(results_dir, key)
     shown = next(r for r in figure_evidence.load(CHAPTER, results_dir / "figures.json") if r.key == key).shown
     if outcome is None:                 # as the figure table decides the values
-        from claimcheck.specs import decide
+        from textcheck.specs import decide
         outcome = decide(CHAPTER.rule_inputs(key), {"values": values}, CHAPTER.timed).verdict
     test = {"nodeid": entry["nodeid"], "outcome": outcome, "reason": "r", "tier": entry["tier"],
             "device": "cpu", "seconds": 1.0, "timestamp": STAMP, "source": "fresh run", "torch": "9.9",
@@ -131,7 +131,7 @@ def test_2_retraining_some_seeds_and_saving_some_tests_of_the_group_is_refused(t
         save_run(CHAPTER, fresh, ev, results_dir)
     assert _state(results_dir) == before
     # the run records alone (a save of evidence without verdicts) are refused the same way
-    from claimcheck.save import save_evidence
+    from textcheck.save import save_evidence
     with pytest.raises(EvidenceError, match=r"norm\.eight_times: seed 0's value"):
         save_evidence(CHAPTER, ev, results_dir)
     assert _state(results_dir) == before
@@ -255,7 +255,7 @@ def test_1_a_from_results_save_keeps_the_committed_dates(tmp_path, results_dir):
 def _readers_see(results_dir: Path, capsys) -> int:
     """What the readers make of `results_dir`: the re-derivation (in-process: it reads under the
     save lock, as the report's refusals and model do) exits with its code."""
-    from claimcheck import rederive
+    from textcheck import rederive
     code = rederive.main(CHAPTER, ["--evidence", str(results_dir / "figures.json")])
     capsys.readouterr()
     return code
@@ -277,7 +277,7 @@ def test_4_a_reader_finishes_a_save_killed_half_way_through_its_commit(tmp_path,
     """A save killed after its first rename (its journal written, verdicts.json new, figures.json
     not yet): the re-derivation, the first reader after it, finishes the save under the lock and
     reads results/ fully new; it used to read half of it and refuse (exit 1)."""
-    from claimcheck import files
+    from textcheck import files
     _old, new, fresh = _new_state(tmp_path, results_dir)
     real = files.os.replace
 
@@ -301,7 +301,7 @@ def _save_child(ev_root: str, results_dir: str, committing=None) -> None:
     of its renames then takes 5 ms (a slow disk: the window between two renames is one a kill can hit)."""
     import time
 
-    from claimcheck import files
+    from textcheck import files
     if committing is not None:
         commit, rename = files.Transaction.commit, files.os.replace
 
@@ -380,8 +380,8 @@ def _edit(results_dir: Path, key: str, change) -> dict:
 
 def _refused(results_dir: Path, capsys) -> str:
     """What the re-derivation says of `results_dir` when it refuses it (it must: exit 1 or 2), and
-    what every report reads through (claimcheck/rederive.py accepted) refuses the same."""
-    from claimcheck import rederive
+    what every report reads through (textcheck/rederive.py accepted) refuses the same."""
+    from textcheck import rederive
     code = rederive.main(CHAPTER, ["--evidence", str(results_dir / "figures.json")])
     said = capsys.readouterr()
     assert code != 0, said.out[-3000:] + said.err[-3000:]
@@ -394,7 +394,7 @@ def test_6_a_stale_record_with_a_forged_verdict_decides_nothing_and_is_counted_s
     """winograd.hardened_uniform kept under rate/1 with a forged holds (its test and claim too):
     the re-derivation lists it as stale, never as agreeing, and the claim's verdict is stale, never
     the forged holds."""
-    from claimcheck import rederive, verdict_file
+    from textcheck import rederive, verdict_file
     _edit(results_dir, "winograd.hardened_uniform", lambda r: r.update(rule="rate/1", verdict="holds"))
     data = json.loads((results_dir / "verdicts.json").read_text())
     for c in data["claims"]:
@@ -449,7 +449,7 @@ def test_10_a_rates_count_of_items_is_the_designs_not_the_records(results_dir, c
 def test_12_a_deleted_record_with_its_test_marked_not_run_does_not_turn_the_claim_to_holds(results_dir, capsys):
     """The one refuted record of a claim deleted and its test marked "not run": a committed test
     is a decided one, so the index is refused (the claim never turns to holds)."""
-    from claimcheck import verdict_file
+    from textcheck import verdict_file
     key = "winograd.hardened_uniform"
     data = json.loads((results_dir / "figures.json").read_text())
     data["records"] = [r for r in data["records"] if r["key"] != key]
@@ -498,13 +498,13 @@ def _example_at(tmp_path: Path):
 
 
 def test_13_the_examples_report_renders_nothing_its_rederivation_refuses(tmp_path):
-    from claimcheck import commands
+    from textcheck import commands
     example = _example_at(tmp_path)
     path = tmp_path / "results" / "figures.json"
     data = json.loads(path.read_text())
     data["records"][0]["measured"]["values"] = [0.9, 0.91, 0.92]          # decided again: refuted, not holds
     path.write_text(json.dumps(data, indent=1))
-    with pytest.raises(EvidenceError, match=r"refused by python -m claimcheck rederive(.|\n)*noise\.uniform_10000: "
+    with pytest.raises(EvidenceError, match=r"refused by python -m textcheck rederive(.|\n)*noise\.uniform_10000: "
                                             r"holds when committed, refuted decided again"):
         commands.render(example, commands.TextReport(), tmp_path / "out")
     assert not (tmp_path / "out").exists()
@@ -515,8 +515,8 @@ def test_13_the_examples_report_renders_nothing_its_rederivation_refuses(tmp_pat
 @pytest.mark.parametrize("report", ["[]", '{"claims": 5}', '{"claims": [{"id": "noise.uniform"}]}',
                                     '{"claims": [{"id": "noise.uniform", "verdict": "holds", "tests": [5]}]}'])
 def test_a_runs_report_of_the_wrong_shape_is_a_named_error_in_every_report_and_save(report, tmp_path, capsys):
-    from claimcheck.commands import main as engine_main
     from claims.report.cli import main as report_main
+    from textcheck.commands import main as engine_main
     run = tmp_path / "run"
     run.mkdir()
     (run / "claims.json").write_text(report)
@@ -532,8 +532,8 @@ def test_a_runs_report_of_the_wrong_shape_is_a_named_error_in_every_report_and_s
 
 
 def test_a_save_lock_that_is_a_folder_is_a_named_error_for_a_save_and_a_reader(tmp_path, results_dir, capsys):
-    from claimcheck import rederive
-    from claimcheck.files import SaveError
+    from textcheck import rederive
+    from textcheck.files import SaveError
     (results_dir / ".save.lock").mkdir()
     before = _state(results_dir)
     fresh = _fresh(results_dir, "norm.prenorm", _metric(results_dir, "norm", "prenorm"))

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from claimcheck.store import EvidenceError
 from data import split
 from fixtures import grad_profile
 from fixtures.results import RESULTS_DIR
+from textcheck.store import EvidenceError
 
 
 @pytest.fixture(scope="module")

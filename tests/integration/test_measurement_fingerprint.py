@@ -55,7 +55,6 @@ import numpy as np
 import pytest
 import torch
 
-from claimcheck.versions import is_current
 from claims import timing
 from data import load_tokens, split
 from data.paths import PROJECT_ROOT
@@ -67,6 +66,7 @@ from fixtures.measurements import AT_TRAINING, MEASUREMENTS, REMEASURE, measurem
 from fixtures.recipes import POSITIONS_CONTEXT, POSITIONS_EVAL
 from fixtures.setup import GRAD_READINGS
 from model import LanguageModel
+from textcheck.versions import is_current
 
 STORED_NAME = "tests/data/measurement_fingerprints.json"
 STORED = PROJECT_ROOT / STORED_NAME
@@ -300,7 +300,7 @@ def _synthetic_timing(asked: dict) -> Iterator[None]:
     seeded generator; no other runnable thread), and each timing process (Timings.more) run in this
     one: `python -m fixtures.cost`'s main with its output handed back as the child's.  What it asks
     for goes into `asked`: each process's command and the threads it times on.  The rule that judges
-    a figure on its interval (claimcheck/decide.py judge, versioned as a rule) is replaced by one that
+    a figure on its interval (textcheck/decide.py judge, versioned as a rule) is replaced by one that
     accepts at once, so the first interval is the one reported and no process is added for it."""
     rng = np.random.default_rng(TIMING_SEED)
     real = cost.time_ms, cost.others_runnable, cost.subprocess, timing.judge

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from records import recorded
 
-from claimcheck.save import save_run
 from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES, LADDER_ROW_FIGURE
 from claims.report import plot_data, plots
 from claims.report.evidence import Runs
 from fixtures import recipes, results
 from fixtures.evidence import Evidence
+from textcheck.save import save_run
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

@@ -11,12 +11,12 @@ import inproc
 import pytest
 from records import figure, figure_objects, figures_text
 
-from claimcheck import decide as rules
-from claimcheck import evidence as figure_evidence
-from claimcheck.versions import rule_id
 from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES, NULLS
 from claims.record_rules import DECLARED, decide, spec_for
+from textcheck import decide as rules
+from textcheck import evidence as figure_evidence
+from textcheck.versions import rule_id
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 COMMITTED = figure_evidence.load(CHAPTER, )
@@ -262,7 +262,7 @@ def test_a_run_metric_a_test_shows_beside_its_figure_is_read_from_its_runs(tmp_p
     gain they make, a Winograd model's wrong-noun rate beside its accuracy) is a pointer to that
     metric of each of its figure record's runs of the recipe ({"recipe", "metric"}), never a copy:
     read, it is the runs' metric; edited in the run record, the edit."""
-    from claimcheck import verdict_file
+    from textcheck import verdict_file
     for key, recipe, metric in (("average.positions_gain", "average", "val_ppl"),
                                 ("winograd.cheatable_one_block", "winograd_cheatable_one_block", "wrong_noun")):
         stored = next(r for r in _raw_records(ROOT / "results") if r["key"] == key)
@@ -314,7 +314,7 @@ def test_each_list_refers_to_the_runs_of_one_recipe():
 
 
 def test_a_negative_zero_is_not_written_as_a_reference_to_a_zero():
-    from claimcheck.run_refs import RunIndex, Runs, files_beside, refer
+    from textcheck.run_refs import RunIndex, Runs, files_beside, refer
     rec = next(r for r in COMMITTED if r.key == "winograd.cheatable_one_block")
     zeros = dict(rec.measured, values=[-0.0] * len(rec.measured["values"]))
     runs = Runs(CHAPTER, rec.runs, RunIndex(CHAPTER, files_beside(ROOT / "results" / "figures.json")))

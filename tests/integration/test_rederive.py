@@ -1,6 +1,6 @@
 """Committed verdicts checked against what today's rules decide: the re-derivation from the
 committed evidence alone (claims/rederive.py, results/figures.json) and the rule versions
-(claimcheck/versions.py, stale verdicts)."""
+(textcheck/versions.py, stale verdicts)."""
 import json
 import subprocess
 import sys
@@ -11,13 +11,13 @@ import inproc
 import pytest
 from records import figure_objects, figures_text
 
-from claimcheck import evidence as figure_evidence
-from claimcheck import rederive as engine_rederive
-from claimcheck import verdict_file
-from claimcheck import versions as rule_versions
-from claimcheck.verdicts import outcome_label, summarise_claim, summary_of, summary_text, verdict_label
 from claims.chapter import CHAPTER
 from claims.record_rules import TIMED, decide, spec_for
+from textcheck import evidence as figure_evidence
+from textcheck import rederive as engine_rederive
+from textcheck import verdict_file
+from textcheck import versions as rule_versions
+from textcheck.verdicts import outcome_label, summarise_claim, summary_of, summary_text, verdict_label
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 COMMITTED = figure_evidence.load(CHAPTER, )

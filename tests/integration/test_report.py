@@ -90,7 +90,7 @@ def test_report_lists_every_claim_with_its_verdict(project, xdist):
 
 
 def test_a_claim_no_test_carries_is_not_encoded():
-    from claimcheck.verdicts import summarise_claim
+    from textcheck.verdicts import summarise_claim
     assert summarise_claim(CHAPTER, "scale.runaway", [], encoded=False)["verdict"] == "not encoded"
     assert summarise_claim(CHAPTER, "scale.runaway", [], encoded=True)["verdict"] == "not run"
 
@@ -123,7 +123,7 @@ def test_report_renders_markdown(project, capsys):
 
 
 def _claim(cid, outcome, timestamp, nodeid, measured):
-    from claimcheck.verdicts import summarise_claim
+    from textcheck.verdicts import summarise_claim
     test = {"nodeid": nodeid, "outcome": outcome, "reason": "", "tier": nodeid.split("::")[0], "device": "cpu",
             "timestamp": timestamp, "seconds": 1.0, "torch": "x", "python": "y", "source": "fresh run",
             "records": [{"stated": 3, "measured": measured, "tolerance": "t"}] if outcome != "not run" else []}
@@ -131,7 +131,7 @@ def _claim(cid, outcome, timestamp, nodeid, measured):
 
 
 def test_merge_keeps_committed_trained_evidence_beside_a_fresh_fast_run():
-    from claimcheck.verdicts import merge
+    from textcheck.verdicts import merge
     fresh = {"claims": [_claim("ladder.four_heads", "holds", "2026-02-01", "fast::params", 16512),
                         _claim("ladder.residual_head", "not run", "2026-02-01", "gpu::head", None)]}
     committed = [records.committed(_claim("ladder.four_heads", "refuted", "2026-01-01", "gpu::ppl", 1.2)),
@@ -144,7 +144,7 @@ def test_merge_keeps_committed_trained_evidence_beside_a_fresh_fast_run():
 
 
 def test_a_claim_refuted_in_one_figure_says_how_many_hold():
-    from claimcheck.verdicts import summarise_claim, verdict_label
+    from textcheck.verdicts import summarise_claim, verdict_label
     tests = [dict(_claim("norm.postnorm_diverges", outcome, "2026-01-01", node, 1)["tests"][0])
              for outcome, node in [("holds", "gpu::level"), ("refuted", "gpu::ratio"), ("not run", "gpu::other")]]
     c = summarise_claim(CHAPTER, "norm.postnorm_diverges", tests, True)
@@ -154,7 +154,7 @@ def test_a_claim_refuted_in_one_figure_says_how_many_hold():
 
 
 def test_merge_matches_a_test_run_under_xdist_groups_with_its_serial_run():
-    from claimcheck.verdicts import merge
+    from textcheck.verdicts import merge
     fresh = {"claims": [_claim("norm.postnorm_diverges", "not run", "2026-02-01", "gpu::ratio", None)]}
     committed = [records.committed(_claim("norm.postnorm_diverges", "refuted", "2026-01-01", "gpu::ratio@norm", 5.9))]
     merged = merge(CHAPTER, fresh, committed)["claims"][0]
@@ -165,7 +165,7 @@ def test_merge_matches_a_test_run_under_xdist_groups_with_its_serial_run():
 
 FIGURE_TEST = """
 import json, os, pytest
-from claimcheck.rule import trained_figure
+from textcheck.rule import trained_figure
 
 @pytest.mark.claim("norm.prenorm_needs_no_warmup")
 @pytest.mark.figure("norm.prenorm")

@@ -1,4 +1,4 @@
-"""The report model (claimcheck/report/model/, built for this chapter by claims/report/model.py; issue 35 item 1): one render computes each part of
+"""The report model (textcheck/report/model/, built for this chapter by claims/report/model.py; issue 35 item 1): one render computes each part of
 the report once (the committed verdicts read, the figure rows, the accountings, the errata, the
 tables, the chapter cut), every view is a rendering of it, no renderer reads another one's output,
 and no module of the report is over 250 lines nor any function over 60."""
@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from claimcheck.report.model.chapter.sentences import Asserting, asserting, claim_kind
-from claimcheck.report.model.parts import Table
 from claims import registry
 from claims.chapter import CHAPTER
+from textcheck.report.model.chapter.sentences import Asserting, asserting, claim_kind
+from textcheck.report.model.parts import Table
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 REPORT = ROOT / "claims" / "report"
@@ -29,7 +29,7 @@ def _count(monkeypatch, counts: collections.Counter, owner, name: str, label: st
         counts[label] += 1
         return original(*args, **kwargs)
     for module in list(sys.modules.values()):
-        if getattr(module, "__name__", "").split(".")[0] in ("claimcheck", "claims", "data", "fixtures") \
+        if getattr(module, "__name__", "").split(".")[0] in ("textcheck", "claims", "data", "fixtures") \
                 and getattr(module, name, None) is original:
             monkeypatch.setattr(module, name, counted)
 
@@ -59,7 +59,7 @@ def _count_group_parses(monkeypatch, model) -> collections.Counter:
 
 def _fresh_run() -> dict:
     """A run's claims.json that ran no test: every claim not run, merged with the committed verdicts."""
-    from claimcheck.verdicts import build_report
+    from textcheck.verdicts import build_report
     return build_report(CHAPTER, {}, set(registry.CLAIMS), {"timestamp": "2999-01-01T00:00:00+00:00", "source": "fresh"})
 
 
@@ -67,11 +67,11 @@ def _fresh_run() -> dict:
 def test_a_render_computes_each_part_of_the_report_once(tmp_path, monkeypatch, fresh):
     import anybadge
 
-    from claimcheck import accounting, rederive, save, sentences, verdicts
-    from claimcheck import evidence as figure_evidence
-    from claimcheck.report.model.chapter import text as chapter_text
     from claims.report import cli, errata, evidence, model, tables
     from data.chapter import chapter_or_none
+    from textcheck import accounting, rederive, save, sentences, verdicts
+    from textcheck import evidence as figure_evidence
+    from textcheck.report.model.chapter import text as chapter_text
     if fresh:
         (tmp_path / "claims.json").write_text(json.dumps(_fresh_run()))
     counts: collections.Counter = collections.Counter()
@@ -128,12 +128,12 @@ def test_the_badges_the_pages_inline_are_the_files_written(tmp_path):
 
 
 def test_every_view_states_the_figures_verdicts_in_the_same_words(tmp_path):
-    """One wording of the figures' verdicts (claimcheck/report/views/wording.py figure_counts): chapter.html's
+    """One wording of the figures' verdicts (textcheck/report/views/wording.py figure_counts): chapter.html's
     and chapter.md's headers and the accounting of every view say the same, stale and fails included."""
     import html
 
-    from claimcheck.report.views.wording import figure_counts
     from claims.report import cli
+    from textcheck.report.views.wording import figure_counts
     assert cli.main([f"--report-dir={tmp_path}"]) == 0
     merged = json.loads((tmp_path / "merged.json").read_text())
     said, accounted = figure_counts(merged["figure_summary"]), "numbers" in merged["accounting"]
@@ -146,7 +146,7 @@ def test_every_view_states_the_figures_verdicts_in_the_same_words(tmp_path):
 
 def test_no_module_of_the_report_is_over_250_lines_and_no_function_over_60():
     long_modules, long_functions = [], []
-    for path in sorted([*REPORT.rglob("*.py"), *(ROOT / "claimcheck" / "report").rglob("*.py")]):
+    for path in sorted([*REPORT.rglob("*.py"), *(ROOT / "textcheck" / "report").rglob("*.py")]):
         source = path.read_text(encoding="utf-8")
         if len(source.splitlines()) > 250:
             long_modules.append(f"{path.relative_to(ROOT)}: {len(source.splitlines())} lines")
@@ -161,7 +161,7 @@ def test_a_table_is_rendered_from_its_data_never_from_its_markdown():
     """A cell holding what Markdown would read as structure (a pipe, a fence) stays one cell in the
     HTML, and a listing stays verbatim: index.html's tables are built from the Table, not parsed
     back from tables.md."""
-    from claimcheck.report.views import tables
+    from textcheck.report.views import tables
     t = Table("k", "a title", ["figure", "ours"], [["a | b", "```"]], listings=[("The chapter", "| x | y |\n```")],
               grid="The cells")
     page = tables.table_html(t)

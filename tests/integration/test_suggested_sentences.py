@@ -6,15 +6,15 @@ import re
 
 import pytest
 
-from claimcheck.decide import MORE_RUNS, ONE_RUN
-from claimcheck.evidence import load as load_figures
-from claimcheck.figures import of_claim
-from claimcheck.formats import like, like_mean
-from claimcheck.save import load_verdicts
-from claimcheck.verdicts import committed_only
 from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES, NUMBER
 from data.paths import PROJECT_ROOT
+from textcheck.decide import MORE_RUNS, ONE_RUN
+from textcheck.evidence import load as load_figures
+from textcheck.figures import of_claim
+from textcheck.formats import like, like_mean
+from textcheck.save import load_verdicts
+from textcheck.verdicts import committed_only
 
 
 def test_like_writes_a_value_as_the_chapter_prints_its_figure():
@@ -87,8 +87,8 @@ def test_no_suggested_sentence_changes_a_figure_that_holds_or_is_undecided(entri
     # Errata that stay true (issue 43 item 4): a suggested sentence replaces the chapter's; a figure
     # of that sentence that holds keeps the chapter's number (any other number contradicts a claim
     # that holds), and an undecided one gets no new number (it needs more seeds, not a correction).
-    from claimcheck.verdicts import figure_rows
     from claims.chapter_figures import span
+    from textcheck.verdicts import figure_rows
     merged = committed_only(CHAPTER, load_verdicts(CHAPTER, PROJECT_ROOT / "results" / "verdicts.json"))
     verdict = {r["id"]: r["verdict"] for r in figure_rows(CHAPTER, merged["claims"])}
     checked, bad = 0, []

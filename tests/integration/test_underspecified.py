@@ -16,19 +16,19 @@ from dataclasses import asdict, replace
 import pytest
 from records import figure, figure_objects
 
-from claimcheck import evidence as figure_evidence
-from claimcheck import verdict_file
-from claimcheck.evidence import RecordError, file_of, redecide
-from claimcheck.rederive import main as engine_rederive
-from claimcheck.report.views.chapter.legend import SYMBOL
-from claimcheck.report.views.errata import render
-from claimcheck.verdicts import outcome_object, summarise_claim, summary_of, summary_text
 from claims import rederive
 from claims.chapter import CHAPTER
 from claims.readings_declared import DECLARED_READINGS
 from claims.report import errata
 from data.chapter import chapter_or_none
 from data.paths import PROJECT_ROOT
+from textcheck import evidence as figure_evidence
+from textcheck import verdict_file
+from textcheck.evidence import RecordError, file_of, redecide
+from textcheck.rederive import main as engine_rederive
+from textcheck.report.views.chapter.legend import SYMBOL
+from textcheck.report.views.errata import render
+from textcheck.verdicts import outcome_object, summarise_claim, summary_of, summary_text
 
 FILE = file_of(CHAPTER)                 # results/figures.json
 pytest_plugins = ["pytester"]
@@ -172,7 +172,7 @@ def test_each_declaration_time_is_the_commit_that_entered_it_in_docs_choices():
 
 LIVE = '''
 import pytest
-from claimcheck.rule import trained_figure
+from textcheck.rule import trained_figure
 
 @pytest.mark.fast
 @pytest.mark.claim("norm.prenorm_needs_no_warmup")
@@ -187,7 +187,7 @@ def test_prenorm(when, claim_record, request):
 
 def test_a_live_test_with_a_declared_reading_is_underspecified_and_one_measured_before_is_refuted(inprocess, monkeypatch):
     pytester = inprocess                # run in this process (tests/conftest.py)
-    """The test path of the fourth outcome (claimcheck/rule.py trained_figure's `reading`): the
+    """The test path of the fourth outcome (textcheck/rule.py trained_figure's `reading`): the
     claim report counts the reading measured after its declaration as underspecified, the one
     measured before as refuted, and records the reading beside the primary measurement."""
     import os

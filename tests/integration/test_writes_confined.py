@@ -18,18 +18,18 @@ import inproc
 import pytest
 from records import recorded, run_record
 
-from claimcheck import files
-from claimcheck.figures import of_claim
-from claimcheck.files import JOURNAL, SaveError, Transaction, atomic_write, locked, recover
-from claimcheck.records import RunRecord
-from claimcheck.save import save_run
-from claimcheck.versions import rule_id
 from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES
 from fixtures import results
 from fixtures.evidence import Evidence
 from fixtures.recipes import RECIPES
 from fixtures.results import EvidenceError
+from textcheck import files
+from textcheck.figures import of_claim
+from textcheck.files import JOURNAL, SaveError, Transaction, atomic_write, locked, recover
+from textcheck.records import RunRecord
+from textcheck.save import save_run
+from textcheck.versions import rule_id
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 FORK = multiprocessing.get_context("fork")
@@ -50,7 +50,7 @@ def _fresh_of_runs() -> dict:
     """A run's claims.json deciding norm.prenorm from the box's prenorm runs (seed 0 committed, seed
     1 this run's: `_box`, `_run_saving`), as the re-derivation decides it again: a save runs the
     re-derivation on what it staged and refuses what it would refuse after (issue 59, finding 2)."""
-    from claimcheck.specs import decide
+    from textcheck.specs import decide
     ts = "2026-12-02T12:00:00+00:00"
     runs = [_run("prenorm", 0, 50.0), _run("prenorm", 1, 52.0)]
     values = [50.0, 52.0]

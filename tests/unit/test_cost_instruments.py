@@ -11,11 +11,11 @@ import json
 
 import pytest
 
-from claimcheck.evidence import as_test, file_of, load
-from claimcheck.verdicts import counts, only_readings, read_off_instrument
 from claims.chapter import CHAPTER
 from claims.chapter_figures import COST_INSTRUMENT, FIGURES, INSTRUMENT_DEVICE
 from claims.record_rules import spec_for
+from textcheck.evidence import as_test, file_of, load
+from textcheck.verdicts import counts, only_readings, read_off_instrument
 
 FILE = file_of(CHAPTER)                 # results/figures.json
 

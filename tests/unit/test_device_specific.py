@@ -1,15 +1,15 @@
 """A figure the chapter measured on its CUDA laptop card (claims/chapter_figures.py device="cuda")
 is decided only on CUDA; measured elsewhere it is a reading beside the chapter's, `not run:
-device-specific`, never held or refuted: at test time (claimcheck/rule.py device_specific) and for
-committed verdicts (claimcheck/verdicts.py device_reading, only_readings)."""
+device-specific`, never held or refuted: at test time (textcheck/rule.py device_specific) and for
+committed verdicts (textcheck/verdicts.py device_reading, only_readings)."""
 from types import SimpleNamespace
 
 import pytest
 
-from claimcheck import hooks, rule, verdicts
-from claimcheck.versions import rule_id
 from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES
+from textcheck import hooks, rule, verdicts
+from textcheck.versions import rule_id
 
 
 def peak_test(outcome: str, device: str, record_device: str | None = None, reason: str = "") -> dict:

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from claimcheck.decide import MORE_RUNS, ONE_RUN
 from claims.chapter import CHAPTER
 from claims.readings_declared import DECLARED_READINGS
 from claims.report.errata import cost, depth, ladder, norm, positions, qkv, scale, winograd, winograd_circuit
 from claims.report.errata.facts import Erratum, Facts
 from claims.report.errata.spread import Edit
 from data.chapter import ChapterError
+from textcheck.decide import MORE_RUNS, ONE_RUN
 
 # one entry per refuted claim, each written beside its section's causes and sentences
 ERRATA: dict[str, Erratum] = {**cost.ERRATA, **depth.ERRATA, **ladder.ERRATA, **norm.ERRATA, **positions.ERRATA, **qkv.ERRATA,

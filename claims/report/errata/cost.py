@@ -1,12 +1,12 @@
 """The errata of the chapter's section: What attention costs: the peak memory figures."""
 from __future__ import annotations
 
-from claimcheck.formats import cell as cell_of
 from claims import registry
 from claims.chapter_figures import FIGURES
 from claims.report.errata.facts import Erratum, Facts, figure_edit
 from claims.report.errata.spread import Edit, edit, num
 from claims.report.evidence import NUMBER
+from textcheck.formats import cell as cell_of
 
 READ_EXPONENT = f"n^{FIGURES['cost.time_exponent'].printed}"
 

@@ -1,10 +1,10 @@
 """The errata of the chapter's closing section: depth (two blocks against one)."""
 from __future__ import annotations
 
-from claimcheck.formats import over_seeds
 from claims.registry import filled
 from claims.report.errata.facts import Erratum, in_sentence
 from claims.report.errata.spread import edit
+from textcheck.formats import over_seeds
 
 ERRATA: dict[str, Erratum] = {
     "depth.two_blocks_overfit": Erratum(

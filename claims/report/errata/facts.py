@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from claimcheck.formats import over_seeds
 from claims.chapter_figures import FIGURES
 from claims.record_rules import decide, spec_for
 from claims.report.errata.spread import Edit, Num, edit, num
 from claims.report.evidence import Facts
+from textcheck.formats import over_seeds
 
 
 @dataclass(frozen=True, kw_only=True)

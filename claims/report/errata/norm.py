@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import statistics
 
-from claimcheck.decide import MIN_SEEDS, reading_agrees
-from claimcheck.formats import mean_of, over_seeds
 from claims import registry
 from claims.chapter_figures import FIGURES
 from claims.readings_declared import standing
@@ -12,6 +10,8 @@ from claims.report.errata.facts import Erratum, Facts, figure_edit, per_seed
 from claims.report.errata.held_out import best_ppl, split_of, subset_bias
 from claims.report.errata.spread import Edit, between, edit, mean_sd, num
 from fixtures.setup import GRAD_READINGS, PRENORM_STOP_AT, PRENORM_STOPPED
+from textcheck.decide import MIN_SEEDS, reading_agrees
+from textcheck.formats import mean_of, over_seeds
 
 
 def _norm_levels(f: Facts) -> str:
@@ -72,7 +72,7 @@ PERPLEXITY_ROUNDING = 0.005          # the chapter prints perplexities to two de
 
 
 def _reading_verdict(values: list[float], stated: float, what: str) -> str:
-    """A perplexity reading judged by the figure rule (claimcheck/decide.py reading_agrees), in words."""
+    """A perplexity reading judged by the figure rule (textcheck/decide.py reading_agrees), in words."""
     agree = reading_agrees(values, stated, PERPLEXITY_ROUNDING)
     n = len(values)
     return (f"{n} seed{'s' if n > 1 else ''}: no verdict under the rule ({MIN_SEEDS} seeds)" if agree is None else

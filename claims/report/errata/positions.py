@@ -1,12 +1,12 @@
 """The errata of the chapter's section: Positions past the trained length: RoPE and ALiBi."""
 from __future__ import annotations
 
-from claimcheck.formats import over_seeds
 from claims import registry
 from claims.chapter_figures import FIGURES
 from claims.registry import filled
 from claims.report.errata.facts import Erratum, Facts, in_sentence
 from claims.report.errata.spread import Edit, edit, num
+from textcheck.formats import over_seeds
 
 
 def _window(f: Facts, T: int) -> list[float]:

@@ -3,9 +3,9 @@ steps of its argument measured on models built for them: the value map, and weig
 parameters)."""
 from __future__ import annotations
 
-from claimcheck.formats import over_seeds
 from claims.report.errata.facts import Erratum, Facts, pct
 from claims.report.errata.spread import Edit, edit, k_of_n, num
+from textcheck.formats import over_seeds
 
 CLAIM = "qkv.head_thirty_lines"
 

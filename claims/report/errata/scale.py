@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import statistics
 
-from claimcheck.decide import MIN_SEEDS
-from claimcheck.formats import mean_of, over_seeds
 from claims import registry
 from claims.registry import filled
 from claims.report.errata.facts import Erratum, Facts, in_sentence, pct, per_seed
 from claims.report.errata.spread import Edit, edit, k_of_n, mean_sd, num
+from textcheck.decide import MIN_SEEDS
+from textcheck.formats import mean_of, over_seeds
 
 RUNAWAY_WIDE = "scale.runaway: a model 1024 wide throughout"
 

@@ -14,7 +14,7 @@ import math
 import statistics
 from dataclasses import dataclass
 
-from claimcheck.formats import number, numbers
+from textcheck.formats import number, numbers
 
 
 def supported_decimals(sd: float | None) -> int | None:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from claimcheck import decide as rules
 from claims import registry
 from claims.chapter_figures import FIGURES
 from claims.report.errata.facts import Facts, pct
 from fixtures.setup import HELD_OUT_ANSWERS_IN_RUNS, winograd_reading_runs
+from textcheck import decide as rules
 
 
 def answers_of(f: Facts, kind: str, part: str, what: str) -> list[float]:
@@ -36,7 +36,7 @@ def _winograd_readings(kinds: tuple[str, ...], wrong_noun: bool = False) -> Call
     """The accuracies of `kinds` (e.g. "cheatable_uniform") under each alternative reading of the
     Winograd setup (fixtures/recipes.py WINOGRAD_READINGS), read from the runs it was measured on
     (fixtures/setup.py winograd_reading_runs), beside the chapter's figures, each judged by the figure
-    rule (claimcheck/decide.py rate); a reading that agrees is labelled so and leaves the primary verdict alone."""
+    rule (textcheck/decide.py rate); a reading that agrees is labelled so and leaves the primary verdict alone."""
     def reading(f: Facts) -> list[str]:
         tried = {k: r for k, r in sorted(f.readings.items())
                  if k.startswith("winograd: ") and not k.startswith("winograd: answers of")}

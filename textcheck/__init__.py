@@ -1,0 +1,40 @@
+"""textcheck: a text's quantitative claims as pytest tests, and the report of which still hold.
+
+The engine knows no text of its own.  A text's package builds one `Chapter` (textcheck/chapter.py:
+its text and checksum, figures, reads, claims and sections, declared numbers and words, sentences,
+rule inputs, measurements' versions, places, errata, tables, plots and timed figures) and hands it
+to the engine through one entry: the pytest hook `pytest_textcheck_chapter(config)` (declared in
+textcheck/hooks.py, implemented by the project's conftest.py), and, for a command, as the first
+argument of its `main`.  Every function here that needs the text's tables takes the Chapter as an
+argument.  The engine imports no package of a text (an import-linter `forbidden` contract).
+
+The public face: the names a text needs to define itself, check its bookkeeping and give its
+report's parts, exported here and imported from here alone by a text (the example's packages:
+an import-linter contract in pyproject.toml).  Each is loaded on first use (PEP 562), so that
+importing the engine costs nothing until a name is asked for.
+"""
+from importlib import import_module
+
+_WHERE = {
+    "Chapter": "textcheck.chapter", "Claim": "textcheck.chapter",         # a text, and each of its claims
+    "Figure": "textcheck.figures",                                          # a printed figure
+    "Declared": "textcheck.declared",                                       # a number that is no figure, and why
+    "Sentence": "textcheck.sentences", "SENTENCE_REASONS": "textcheck.sentences",
+    "Anchor": "textcheck.anchors", "AnchorList": "textcheck.anchors",     # a quote of the text, and a list of them
+    "headings": "textcheck.report.model.chapter.contents",                 # the chapter view's headings, as anchors
+    "Spec": "textcheck.specs",                                              # a figure's rule inputs
+    "TextReport": "textcheck.commands",                                     # a text's own parts of its report
+    "bookkeeping": "textcheck.text_checks",                                 # is every number and sentence accounted for
+}
+_NAMES = {"headings": "anchor_list"}
+__all__ = ["SENTENCE_REASONS", "Anchor", "AnchorList", "Chapter", "Claim", "Declared", "Figure", "Sentence", "Spec",
+           "TextReport", "bookkeeping", "headings"]
+
+
+assert sorted(__all__) == sorted(_WHERE)
+
+
+def __getattr__(name: str):
+    if name in _WHERE:
+        return getattr(import_module(_WHERE[name]), _NAMES.get(name, name))
+    raise AttributeError(f"module 'textcheck' has no attribute {name!r}")

@@ -1,0 +1,169 @@
+"""The engine's commands, for any text: `python -m textcheck COMMAND --text MODULE`.
+
+  python -m textcheck report   --text examples.running_mean.chapter --report-dir DIR
+  python -m textcheck save     --text examples.running_mean.chapter --report-dir DIR
+  python -m textcheck rederive --text examples.running_mean.chapter
+
+MODULE is the text's one entry, the module that answers the engine's pytest hook
+(`pytest_textcheck_chapter`, textcheck/hooks.py; docs/layout.md) and holds its Chapter as
+`CHAPTER`.  A text may give its own parts of the report there (`REPORT`, a `TextReport`); without
+them its report is the engine's views of its verdicts, with errata from the text's table of quotes
+and causes where it gives one (`TextReport.errata_table`).  A text with commands of its own (this
+chapter's `python -m claims.report`, with its README blocks, plots and site) keeps them; the
+engine's commands are what a text needs at least.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textcheck.chapter import Chapter
+from textcheck.files import SaveError, checkout_of, not_its_own_folder, os_error
+from textcheck.formats import like
+
+if TYPE_CHECKING:
+    from textcheck.report.model.report import Parts
+
+PROG = "python -m textcheck"
+
+
+@dataclass(frozen=True)
+class TextReport:
+    """A text's own parts of its report, for the engine's `report` command: its errata as a table
+    {claim ID: (the quote of its text the erratum rewrites, the cause)}, the headings its chapter
+    view is cut at, its project's name; or its whole `Parts` (textcheck/report/model/report.py)."""
+    errata_table: dict = field(default_factory=dict)
+    headings: tuple = ()
+    project: str = ""
+    errata_home: str = "the text's errata table"
+    parts: Parts | None = None
+
+
+def errata_from_table(table: dict):
+    """A text's errata from its table {claim ID: (quote, cause)}: one entry per refuted claim, the
+    suggested sentence its quote with our measurement in place of each refuted printed figure."""
+    def errata(merged: dict, *args, **kwargs) -> list[dict]:
+        out = []
+        for c in merged.get("claims", []):
+            if c["verdict"] != "refuted":
+                continue
+            quote, cause = table.get(c["id"], (None, ""))
+            suggested = quote or ""
+            for f in merged.get("figures", []):
+                if f["claim"] == c["id"] and f["verdict"] == "refuted" and quote:
+                    m = f.get("measured")
+                    suggested = suggested.replace(f["printed"], like(m.get("mean") if isinstance(m, dict) else m,
+                                                                     f["printed"]))
+            refuted = [t for t in c.get("tests", []) if t["outcome"] == "refuted"]
+            out.append({"id": c["id"], "statement": c["statement"], "quote": quote,
+                        "figures": [{"test": t["nodeid"].split("::")[-1], "reason": t.get("reason", "")}
+                                    for t in refuted],
+                        "cause": cause or "not yet found", "readings": [], "suggested": suggested if quote else "",
+                        "diagnosed": bool(quote)})
+        return out
+    return errata
+
+
+def parts_of(chapter: Chapter, text: TextReport) -> Parts:
+    """The report's parts for a text that gives a TextReport (its own Parts where it gives them)."""
+    if text.parts is not None:
+        return text.parts
+    from textcheck.report.model import details, since
+    from textcheck.report.model.chapter.cut import View, cut
+    from textcheck.report.model.report import Parts
+    view = View(headings=text.headings)
+    project = text.project or chapter.name
+    return Parts(facts=lambda *a, **k: None, errata=errata_from_table(text.errata_table),
+                 tables=lambda *a, **k: [],
+                 since=lambda figures, meta: details.with_details(since.since_rows(figures, meta, chapter.root)),
+                 cut=lambda *a: cut(chapter, view, *a), title=f"{project}'s report",
+                 errata_home=text.errata_home, project=project)
+
+
+def render(chapter: Chapter, text: TextReport, out: Path):
+    """The report model of the run in `out` (or the committed verdicts alone), and every view of it
+    written into `out`."""
+    from textcheck import rederive
+    from textcheck.report import publish
+    from textcheck.report.model.report import assemble, merged_verdicts
+    from textcheck.store import reading, run_report
+    results = chapter.root / "results"
+    fresh = run_report(out / "claims.json") if (out / "claims.json").exists() else None
+    with reading(results):                  # as one save left it; never a verdict its re-derivation refuses
+        _, committed = rederive.accepted(chapter, results, f"{PROG} rederive")
+    out.mkdir(parents=True, exist_ok=True)
+    merged = merged_verdicts(chapter, fresh, committed)
+    body, why = chapter.text_or_none()
+    r = assemble(chapter, parts_of(chapter, text), merged, out, body, why, results, fresh=fresh is not None)
+    publish.write(r, out)
+    return r
+
+
+class NoFiles:
+    """A text's own evidence files beside its verdicts: none (its tests write no tables or plots)."""
+
+    def save(self, tx=None, held=None) -> list[str]:
+        return []
+
+
+def _text(module: str) -> tuple[Chapter, TextReport]:
+    try:
+        m = importlib.import_module(module)
+    except ImportError as e:
+        raise SystemExit(f"{PROG}: --text {module}: cannot be imported ({e})") from None
+    chapter = getattr(m, "CHAPTER", None)
+    if not isinstance(chapter, Chapter):
+        raise SystemExit(f"{PROG}: --text {module}: holds no Chapter named CHAPTER (docs/layout.md: the one entry)")
+    return chapter, getattr(m, "REPORT", None) or TextReport()
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", required=True)
+    for name, what in (("report", "render the text's report into --report-dir"),
+                       ("save", "commit a run's decided verdicts and figure records into the text's results/"),
+                       ("rederive", "decide every committed figure of the text again from its results/ alone")):
+        s = sub.add_parser(name, help=what, description=what)
+        s.add_argument("--text", required=True, help="the text's module that holds its CHAPTER")
+        if name != "rederive":
+            s.add_argument("--report-dir", required=True, help="the run's report directory (its claims.json)")
+    a, rest = p.parse_known_args(argv)
+    chapter, text = _text(a.text)
+    if a.command == "rederive":
+        from textcheck import rederive
+        return rederive.main(chapter, rest, prog=f"{PROG} rederive --text {a.text}")
+    if rest:
+        p.error(f"unrecognised arguments: {' '.join(rest)}")
+    out = Path(a.report_dir)
+    if a.command == "report":
+        why = not_its_own_folder(out, checkout_of(chapter.root))
+        if why:
+            print(f"{PROG} report: --report-dir={a.report_dir}: {why}; nothing was written", file=sys.stderr)
+            return 2
+        try:
+            r = render(chapter, text, out.resolve())
+        except (ValueError, SaveError) as e:    # bad evidence, a lock that is no lock: named, never a traceback
+            print(f"{PROG} report: {e}", file=sys.stderr)
+            return 2
+        except OSError as e:                    # a report folder it cannot write
+            print(f"{PROG} report: {os_error(e)}", file=sys.stderr)
+            return 2
+        print(f"{a.report_dir}: {r.summary_line}" + ("" if r.fresh else " (committed verdicts only)"))
+        return 0
+    from textcheck.save import save_run
+    from textcheck.store import run_report
+    try:
+        fresh = run_report(out / "claims.json")
+        for line in save_run(chapter, fresh, NoFiles(), chapter.root / "results"):
+            print(line)
+    except (ValueError, SaveError) as e:        # bad evidence (EvidenceError and its kind), a refused save
+        print(f"{PROG} save: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:                        # a results/ it cannot write
+        print(f"{PROG} save: {os_error(e)}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,61 @@
+"""A text cut once per render, for both renderings of its chapter view (chapter.html, chapter.md):
+its blocks, its formulas, the marks of its figures and the refuted sentences the errata quote
+(each widened to the whole of a formula it cuts: formulas.py widen), the errata whose quote is not
+in the text, the places of the text's tables and plots (places.py), the sentences that assert
+claims (sentences.py), and its sections with their marks per verdict (contents.py).  Every quote
+is found by the text's one anchor index (textcheck/anchors.py).
+
+Handed the Chapter and the text's own lists (`View`: its places and headings), by the text's
+`Parts.cut` (textcheck/report/model/report.py); it imports no text's package.  Pure: no HTML, no
+torch.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from textcheck.report.model.chapter import contents as toc
+from textcheck.report.model.chapter import formulas, sentences
+from textcheck.report.model.chapter.contents import Contents, Heading
+from textcheck.report.model.chapter.places import Place, placed
+from textcheck.report.model.chapter.sentences import Asserting
+from textcheck.report.model.chapter.text import Block, Mark, Quote, blocks, kind_of, marks, quotes
+
+
+@dataclass(frozen=True)
+class View:
+    """A text's own lists for its chapter view, each quote verbatim and once in the text: where our
+    tables and plots go (`places`), its sections (`headings`: key, title, a phrase of its first
+    paragraph) and the sections that begin inside one of them (`within`).  A text without
+    headings has empty contents (its marks are counted in the view's header alone)."""
+    places: Sequence[Place] = ()
+    headings: Sequence[Heading] = ()
+    within: Sequence[Heading] = ()
+
+
+@dataclass(frozen=True)
+class Cut:
+    text: str
+    blocks: list[Block]
+    math: list[tuple[int, int]]          # the formulas of its prose
+    marks: list[Mark]                    # one per figure row, in order
+    quotes: list[Quote]
+    unplaced: list[dict]                 # the errata entries whose quote the text does not hold
+    places: dict[int, list[Place]]       # our inserts, by the start of the paragraph they follow
+    asserting: list[Asserting]           # the sentences that assert claims, in order
+    contents: Contents                   # its sections, each with its marks per verdict (contents.py)
+
+
+def cut(chapter, view: View, text: str, figures: list[dict], entries: list[dict], accounted,
+        claims: dict[str, dict]) -> Cut:
+    """`chapter`: the Chapter; `view`: the text's own lists; `figures`: the figure rows;
+    `entries`: the errata; `accounted`: the sentence walk (textcheck/sentences.py accounted; []
+    where it could not be made); `claims`: the claims by ID."""
+    bs = blocks(text)
+    math = formulas.spans(text, bs)
+    ms = formulas.widen(marks(text, figures, chapter.figures), math)   # a formula is an atom: a mark holds it whole
+    qs, unplaced = quotes(text, entries)
+    said = sentences.asserting(chapter, accounted, claims, [(m.start, m.end) for m in ms] + math)
+    found = toc.contents(text, [b.start for b in bs], [(m.start, kind_of(m.row)) for m in ms], view.headings,
+                         view.within, chapter.sections)
+    return Cut(text, bs, math, ms, formulas.widen(qs, math), unplaced, placed(text, bs, view.places), said, found)

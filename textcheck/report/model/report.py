@@ -1,0 +1,171 @@
+"""The report model: everything the report states, computed once per render from a text's figure
+table (its Chapter, textcheck/chapter.py), the committed evidence (results/) and this run's
+records (its claims.json, readings and plots).  claims.md, index.html, the chapter view, tables.md,
+errata.md, the badges and the README blocks are renderings of it (textcheck/report/views/,
+written by textcheck/report/publish.py); none of them computes a count, a row or a verdict of its
+own, nor reads another one's output.  Imports no view.
+
+It holds, as data: the merged verdicts (merged.json: the claims, their summary, the figure rows
+and their summary), the figure rows with since when each verdict stands, the claim table, the
+accounting of the text's numbers and of its sentences, the errata, the regenerated tables, the
+plots (each read and encoded once), the badges, the text cut for its view, and (when asked) the
+report the README's blocks show.
+
+What is a text's own (its evidence reader, errata, tables, since-when and cut, its project's name)
+comes in `Parts`, built by the text's package (this project's claims/report/model.py, the
+example's the engine's own, textcheck/commands.py, from its TextReport); the engine calls each once.  The engine gives the
+parts of the chapter view that are no text's own: the cut (textcheck/report/model/chapter/cut.py,
+called by a text's `cut` with its own lists of places and headings), since when each verdict
+stands (since.py) and what each figure's mark shows (details.py).
+Imports no torch.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from textcheck import accounting, sentences, verdicts
+from textcheck.decide import ONE_RUN
+from textcheck.report.model.badges import Badge, badge_data
+from textcheck.report.model.claim_rows import FigureLine, Section, claim_table, figure_lines
+from textcheck.report.model.parts import Plot, Table
+
+
+@dataclass(frozen=True)
+class Parts:
+    """A text's own parts of its report, each called once per render: `facts(merged, results_dir,
+    out)` its one reader of the evidence; `errata(merged, results_dir, out, facts=)` its errata
+    entries; `tables(merged, results_dir, text, missing, facts=)` its tables as data (`Table`);
+    `since(figures, meta)` the figure rows with since when each verdict stands and what each
+    mark shows (the engine's since.py since_rows and details.py with_details, handed the text's
+    root); `cut(text, figures, errata, sentences, claims by ID)` the text cut for its view (the
+    engine's chapter/cut.py cut, handed the Chapter and the text's own places and headings);
+    `title` the pages' title; `errata_home` where the errata's prose is written; `project` the
+    project's name, in the chapter view's title ("The chapter, checked in place: <project>")."""
+    facts: Callable[..., Any]
+    errata: Callable[..., list[dict]]
+    tables: Callable[..., list[Table]]
+    since: Callable[[list[dict], dict], list[dict]] = lambda figures, meta: figures
+    cut: Callable[..., Any] = lambda *args: None
+    title: str = "claim report"
+    errata_home: str = "the text's errata"
+    project: str = "textcheck"
+
+
+@dataclass(frozen=True)
+class Report:
+    merged: dict                  # the merged verdicts, as merged.json holds them (the accountings too)
+    fresh: bool                   # a fresh run is in it (else the committed verdicts alone)
+    figures: list[dict]           # the figure rows, each with "since" where the chapter view is built
+    sections: list[Section]       # the claim table (textcheck/report/model/claim_rows.py)
+    accounting: dict              # the text's numbers (textcheck/accounting.py), or {"not built": why}
+    sentences: dict               # its sentences (textcheck/sentences.py counts_of), or {"not built": why}
+    errata: list[dict]            # one entry per refuted claim (the text's errata)
+    tables: list[Table]           # the text's tables, regenerated
+    plots: list[Plot]             # this run's plots, then results/'s for the names it lacks; each encoded once
+    badges: list[Badge]           # none for a smoke run
+    cut: Any                      # the text cut for its view; None without the text
+    chapter_missing: str          # why there is no chapter view ("" when there is one)
+    readme: dict | None = None    # the report the README's blocks show, where asked for
+    title: str = "claim report"   # the pages' title (the text's Parts)
+    errata_home: str = ""         # where the errata's prose is written (the text's Parts)
+    project: str = "textcheck"   # the project's name, in the chapter view's title (the text's Parts)
+    device: str = ""              # the device the text measured on, as its pages name it (its Chapter)
+
+    @property
+    def smoke(self) -> bool:
+        return verdicts.is_smoke(self.merged)
+
+    @property
+    def summary(self) -> dict:
+        return self.merged["summary"]
+
+    @property
+    def summary_line(self) -> str:
+        """The counts of the claims by verdict, in words (textcheck/verdicts.py summary_text)."""
+        return verdicts.summary_text(self.summary)
+
+    @property
+    def figure_lines(self) -> list[FigureLine]:
+        """The figure rows as index.html's figure table shows them, text cell by cell."""
+        return figure_lines(self.figures)
+
+    @property
+    def figure_count(self) -> int:
+        """How many figure rows there are (index.html's heading of them)."""
+        return len(self.figures)
+
+    @property
+    def figure_summary(self) -> dict:
+        return self.merged.get("figure_summary") or {}
+
+    @property
+    def todo(self) -> dict:
+        """What the text's author has to do (rule version 3), first on the chapter view: the edits
+        of the patch (report/chapter.patch), the choices to state (underspecified claims), and the
+        undecided figures that more runs could settle apart from those one run cannot show."""
+        undecided = [f for f in self.figures if f.get("verdict") == "undecided"]
+        one_run = sum(1 for f in undecided if ONE_RUN in (f.get("reason") or ""))
+        return {"edits": sum(len(e.get("edits") or []) for e in self.errata),
+                "choices": sum(1 for e in self.errata if e.get("underspecified")),
+                "more runs": len(undecided) - one_run, "one run": one_run}
+
+    @property
+    def claims(self) -> list[dict]:
+        return self.merged["claims"]
+
+    @property
+    def plots_by_stem(self) -> dict[str, Plot]:
+        return {p.stem: p for p in self.plots}
+
+
+def merged_verdicts(chapter, fresh: dict | None, committed: dict) -> dict:
+    """A fresh run merged with the committed verdicts, or the committed alone; a smoke run alone
+    (its verdicts mean nothing about the text: never merged)."""
+    if verdicts.is_smoke(fresh):
+        return fresh
+    return verdicts.merge(chapter, fresh, committed) if fresh is not None else verdicts.committed_only(chapter, committed)
+
+
+def _sentences(chapter, text: str | None, missing: str) -> tuple[dict, list]:
+    """The sentence walk (textcheck/sentences.py) once: its counts, and what it found."""
+    if text is None:
+        return {"not built": missing}, []
+    try:
+        found = sentences.accounted(text, chapter.sentences)
+    except ValueError as e:            # the sentence table's anchor that is not in this text, named
+        return {"not built": f"the sentence table does not match the text: {e}"}, []
+    return sentences.counts_of(found, chapter.strength), found
+
+
+def assemble(chapter, parts: Parts, merged: dict, out: Path, text: str | None, why_absent: str = "",
+             results_dir: Path | None = None, fresh: bool = True, readme: dict | None = None,
+             entries: list[dict] | None = None) -> Report:
+    """The model from merged verdicts (`chapter`: the Chapter; `parts`: its own parts of the
+    report; `entries`: the errata, where already built)."""
+    results_dir = results_dir if results_dir is not None else chapter.root / "results"
+    missing = "" if text is not None else why_absent or "no chapter text"     # why there is no chapter view
+    numbers = accounting.accounting(text, chapter) if text is not None else {"not built": missing}
+    said, found = _sentences(chapter, text, missing)
+    merged = dict(merged, accounting=numbers, sentences=said)
+    facts = parts.facts(merged, results_dir, out)          # the one reader of the evidence: errata and tables
+    entries = parts.errata(merged, results_dir, out, facts=facts) if entries is None else entries
+    built = parts.tables(merged, results_dir, text, missing, facts=facts)
+    sections = claim_table(chapter, merged["claims"])
+    figures = merged.get("figures", [])
+    cut = None
+    if text is not None:
+        figures = parts.since(figures, merged.get("meta") or {})
+        cut = parts.cut(text, figures, entries, found, {c["id"]: c for c in merged["claims"]})
+    return Report(merged, fresh, figures, sections, numbers, said, entries, built,
+                  [Plot.read(p) for p in plot_files(out, results_dir)],
+                  [] if verdicts.is_smoke(merged) else badge_data(sections), cut, missing, readme, parts.title, parts.errata_home,
+                  parts.project, chapter.device)
+
+
+def plot_files(out: Path, results_dir: Path) -> list[Path]:
+    """The plots: this run's report directory's own, then results/'s for the names it lacks."""
+    own = sorted(out.glob("*.png"))
+    return own + [p for p in sorted(results_dir.glob("*.png")) if p.name not in {f.name for f in own}]

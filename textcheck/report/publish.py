@@ -1,0 +1,71 @@
+"""Every view of the report written into the report directory: merged.json, claims.md, the badges
+(their SVGs and shields.io endpoint JSONs), tables.md, errata.md, the chapter view (chapter.html
+and chapter.md, or why it was not built), the text's own views (this project's site placeholder)
+and index.html.  Each view reads the model alone; the badges' SVGs are
+drawn once and shown by the files and the pages alike.  Also which committed badges a fresh render
+would change."""
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from textcheck.files import atomic_write
+from textcheck.report.model.badges import Badge
+from textcheck.report.views import badges, errata, tables
+from textcheck.report.views.chapter import html as chapter_html
+from textcheck.report.views.chapter.markdown import render_markdown as chapter_markdown
+from textcheck.report.views.html import render_html
+from textcheck.report.views.markdown import render_markdown
+
+View = Callable[..., object]          # (the report model, the report directory, the badges' SVGs) -> files
+
+
+def write(r, out: Path, views: Sequence[View] = ()) -> None:
+    """`r`: the report model (textcheck/report/model/report.py Report); `views`: the text's own
+    views, each written after the engine's files (the chapter view's too) and before index.html."""
+    atomic_write(out / "merged.json", json.dumps(r.merged, indent=1, default=str))
+    (out / "claims.md").write_text(render_markdown(r))
+    svgs = badges.svgs(r.badges)
+    write_badges(r.badges, svgs, out / "badges")
+    (out / "tables.md").write_text(tables.render(r.tables))
+    (out / "errata.md").write_text(errata.render(r.errata, r.errata_home))
+    write_chapter(r, out, svgs)
+    for view in views:
+        view(r, out, svgs)
+    (out / "index.html").write_text(render_html(r, svgs))
+
+
+def write_chapter(r, out: Path, svgs: dict[str, str]) -> list[Path]:
+    """The chapter view (textcheck/report/views/chapter/): report/chapter.html and chapter.md;
+    without the text neither, and why: in chapter-not-built.txt (a text's package may add a page of
+    its own for that case, as this project's site does: claims/report/site.py)."""
+    for name in ("chapter-not-built.txt", "chapter.html", "chapter.md"):
+        (out / name).unlink(missing_ok=True)
+    if r.cut is None:
+        (out / "chapter-not-built.txt").write_text(f"The chapter view was not built: {r.chapter_missing}\n")
+        return []
+    (out / "chapter.html").write_text(chapter_html.render_html(r, svgs), encoding="utf-8")
+    (out / "chapter.md").write_text(chapter_markdown(r, out), encoding="utf-8")
+    return [out / "chapter.html", out / "chapter.md"]
+
+
+def write_badges(badges: list[Badge], svg: dict[str, str], out: Path) -> None:
+    """The SVGs and their endpoint JSONs into `out`; no badges (a smoke run): no folder."""
+    if not badges:
+        shutil.rmtree(out, ignore_errors=True)
+        return
+    out.mkdir(parents=True, exist_ok=True)
+    for b in badges:
+        (out / f"{b.name}.svg").write_text(svg[b.name])
+        (out / f"{b.name}.json").write_text(json.dumps({"schemaVersion": 1, "label": b.label,
+                                                        "message": b.value, "color": b.color}))
+
+
+def badge_drift(fresh: Path, committed: Path) -> list[str]:
+    """Badges that differ between a fresh render and the committed ones (both directions)."""
+    names = {p.name for p in fresh.glob("*.svg")} | {p.name for p in fresh.glob("*.json")}
+    names |= {p.name for p in committed.glob("*.svg")} | {p.name for p in committed.glob("*.json")}
+    return sorted(n for n in names if not (fresh / n).exists() or not (committed / n).exists()
+                  or (fresh / n).read_bytes() != (committed / n).read_bytes())

@@ -1,0 +1,101 @@
+"""The chapter view: report/chapter.html (report/chapter.md: markdown.py), the text itself with
+every asserted figure marked where it is printed, a rendering of the report model
+(textcheck/report/model/report.py: the text cut once by the text's `Parts.cut`, with the engine's
+textcheck/report/model/chapter/cut.py; the figure rows; the errata; the text's tables and plots;
+the counts and the accountings).
+
+Each figure's mark shows its verdict by colour and by a symbol (readable without colour, legend.py),
+our measurement on hover or focus, and links to its figure row in index.html; each sentence that
+asserts claims carries a bar coloured by its claims' worst verdict and links to each claim's row
+(marks.py); each refuted sentence the errata quote is marked, with the suggested sentence after
+its paragraph and a link to its erratum.  The header gives the verdict counts, the badges and the
+accountings of the text's numbers and sentences.  The math is typeset as MathML (mathml.py); our
+regenerated tables and the plots sit in place (inserts.py).  The reading aids: the contents
+(contents.py), keys to the refuted figures, permalinks and the print stylesheet (chrome.py), and
+since when each verdict has stood (the model's since.py, in each mark's tooltip).  Handed the
+model alone: it imports no text's package.  Imports no torch.
+"""
+from __future__ import annotations
+
+from markupsafe import Markup
+
+from textcheck.report.model.parts import data_uri
+from textcheck.report.views.chapter import chrome, contents, inserts, marks, mathml
+from textcheck.report.views.chapter.legend import SYMBOL, legend
+from textcheck.report.views.pages import environment
+from textcheck.report.views.wording import (
+    SMOKE,
+    accounting_line,
+    author_todo,
+    figures_line,
+    sentences_line,
+    suggestion,
+)
+
+CSS = """body{font-family:Georgia,serif;max-width:52em;margin:2em auto;padding:0 1em;line-height:1.55;color:#222}
+header{font-family:sans-serif;font-size:14px;border-bottom:1px solid #ccc;margin-bottom:1.5em;padding-bottom:1em}
+header h1{font-size:20px}img.badge{margin:2px}
+pre{background:#f6f6f6;padding:.6em;overflow-x:auto;font-size:13px;line-height:1.4}
+main p,main pre{position:relative}
+aside.suggested{font-family:sans-serif;font-size:14px;background:#fff8e1;border-left:4px solid #c62828;padding:.5em .8em;margin:.5em 0 1.2em}
+.legend span{margin-right:1.2em}
+""" + marks.CSS + inserts.CSS + chrome.CSS
+# the figures' counts the header gives, each also a data- attribute
+COUNTED = ("holds", "refuted", "underspecified", "undecided", "fails", "not run", "stale", "device-specific")
+
+
+def _parts():
+    """The macros of templates/chapter_parts.html."""
+    return environment().get_template("chapter_parts.html").module
+
+
+def _suggested_html(claims: tuple[str, ...], entries: dict[str, dict], shown: dict[str, str]) -> str:
+    """The suggested sentence of each refuted claim quoted here; one several claims share is
+    written once, and pointed to after that (`shown`: sentence -> the claim it was written for)."""
+    parts, macros = [], _parts()
+    for cid in claims:
+        text = suggestion(entries[cid])
+        if text in shown:
+            body = macros.suggested_before(shown[text])
+        else:
+            shown[text] = cid
+            body = Markup("Suggested: ") + Markup(mathml.render(text))    # escaped there, its math typeset
+        parts.append(str(macros.suggested(cid, body)))
+    return "".join(parts)
+
+
+def _body(r, starts: dict[int, str]) -> list[str]:
+    """The chapter's blocks in order, each with its marks, then what follows it: the suggested
+    sentences of the refuted ones it holds, our tables and plots (`starts`: the sections' markers)."""
+    cut, rows = r.cut, {f["id"]: f for f in r.figures}
+    ref = lambda fid, text: marks.ref_html(rows[fid], text) if fid in rows else text      # text: escaped by the grid
+    placed = inserts.Inserts({t.key: t for t in r.tables}, r.plots_by_stem)
+    in_report, by_id = {c["id"] for c in r.claims}, {e["id"]: e for e in r.errata}
+    body, shown = [], {}
+    for b in cut.blocks:
+        body.append(starts.get(b.start, ""))               # a section's marker (contents.py)
+        if b.kind == "pre":
+            body.append(f"<pre>{marks.render_span(cut.text, b.start, b.end, cut.marks, cut.quotes)}</pre>")
+        else:
+            inner = marks.prose_html(cut.text, b.start, b.end, cut.marks, cut.quotes, cut.asserting,
+                                     in_report, mathml.render)
+            body.append(f"<h1>{inner}</h1>" if b.kind == "title" else f"<p>{inner}</p>")
+        body += [_suggested_html(q.claims, by_id, shown) for q in cut.quotes if b.start <= q.start < b.end]
+        body += inserts.html_after(cut.places.get(b.start, []), placed, ref)
+    return body
+
+
+def render_html(r, svgs: dict[str, str]) -> str:
+    """`r`: the report model (textcheck/report/model/report.py Report), with its cut (`r.cut`); `svgs`:
+    its badges'.  The page from templates/chapter.html, autoescaped; the chapter's blocks with
+    their marks (`_body`) and the contents come in as HTML."""
+    toc, starts = contents.render(r.cut.contents, SYMBOL)
+    fs = r.figure_summary                                                  # a smoke run's, from its file
+    badges = [{"label": b.label, "uri": data_uri(svgs[b.name].encode(), "image/svg+xml")}
+              for b in r.badges if b.name in svgs]
+    return environment().get_template("chapter.html").render(
+        r=r, project=r.project, css=Markup(CSS), smoke=SMOKE, badges=badges, legend=list(legend(r.device).items()),
+        todo=author_todo(r.todo), symbols=SYMBOL, figure_counts=[(k, fs.get(k, 0)) for k in COUNTED], figures_line=figures_line(fs),
+        accounting=accounting_line(r.accounting, r.figure_summary), sentences=sentences_line(r.sentences),
+        toc=Markup(toc), body=Markup("\n".join(_body(r, starts))), keys_hint=Markup(chrome.KEYS_HINT),
+        script=Markup(chrome.JS))

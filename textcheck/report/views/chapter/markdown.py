@@ -1,0 +1,111 @@
+"""The chapter view's Markdown: report/chapter.md, a rendering of the report model
+(textcheck/report/model/report.py), the text with each asserted figure marked in bold with its
+verdict's symbol and a footnote with our measurement, so that it renders on a forge (the HTML view:
+html.py).  The sentences that assert claims are counted in its header, not marked in its prose: a
+forge's Markdown has no span to put a verdict on, and a note after every asserting sentence would
+bury the text (chapter.html marks each one).  Every part of it comes from the macros of
+templates/chapter_parts.md (its head, the text's paragraphs and code blocks with their marks, the
+refuted sentences, the footnotes, our tables' secondary marks and our inserts, inserts.py), every
+value escaped there (pages.py markdown_environment), as every cell of a grid is (templates/grid.md);
+this module decides what goes where.  Imports no torch.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from textcheck.report.model.chapter.text import kind_of
+from textcheck.report.views.chapter import inserts
+from textcheck.report.views.chapter.legend import SYMBOL, legend
+from textcheck.report.views.pages import Written, markdown_environment
+from textcheck.report.views.wording import (
+    SMOKE,
+    accounting_line,
+    author_todo,
+    figures_line,
+    sentences_line,
+    suggestion,
+)
+
+
+def _note_id(fid: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_-]", "-", fid)
+
+
+def _parts():
+    """chapter.md's macros (templates/chapter_parts.md, each value written by md_line)."""
+    return markdown_environment().get_template("chapter_parts.md").module
+
+
+def _key(row: dict) -> tuple[str, str]:
+    """What a figure's mark carries: its verdict's symbol and its footnote's id."""
+    return SYMBOL[kind_of(row)], _note_id(row["id"])
+
+
+def _note(row: dict) -> str:
+    """A figure's footnote; its details after the figure and the verdict, which its head names."""
+    symbol, at = _key(row)
+    return _parts().note(at, symbol, row, row["details"][2:])
+
+
+def _ref(row: dict, text: str) -> Written:
+    """A secondary mark, in one of our tables (inserts.py): a cell restating a figure the chapter
+    prints, with the figure's verdict and footnote."""
+    symbol, at = _key(row)
+    return Written(_parts().ref(text, symbol, at))
+
+
+def _header(r) -> str:
+    """The page's head: the counts, then the key to the marks."""
+    fs = r.figure_summary
+    return _parts().header(r, SMOKE, figures_line(fs), accounting_line(r.accounting, fs), sentences_line(r.sentences),
+                           SYMBOL, legend(r.device), author_todo(r.todo))
+
+
+def _prose(text: str, b, inside: list) -> str:
+    """A paragraph (or the title) with its marks in bold, each with its symbol and footnote; a mark
+    shows the figure as the row prints it, or the text's own where it holds math."""
+    pieces, at = [], b.start
+    for m in inside:
+        shown = m.row["printed"] if "$" not in text[m.start:m.end] else text[m.start:m.end]
+        pieces.append((text[at:m.start], shown, *_key(m.row)))
+        at = m.end
+    return _parts().paragraph(b.kind == "title", pieces, text[at:b.end])
+
+
+def _listing(text: str, b, inside: list) -> str:
+    """A code block of the text, then the figures printed in it (a code block holds no bold), each
+    with its symbol and footnote."""
+    return _parts().listing(text[b.start:b.end], [(m.row["printed"], *_key(m.row)) for m in inside])
+
+
+def _refuted(text: str, q, entries: dict[str, dict], shown: dict[str, str]) -> list[str]:
+    """A quoted refuted sentence and its suggestion, per claim; one suggestion several claims share
+    is written once (`shown`: sentence -> the claim it was written for)."""
+    lines = []
+    for cid in q.claims:
+        said = suggestion(entries[cid])
+        lines += [_parts().refuted(cid, text[q.start:q.end], said, shown.get(said)), ""]
+        shown.setdefault(said, cid)
+    return lines
+
+
+def render_markdown(r, report_dir: Path) -> str:
+    """`r`: the report model (textcheck/report/model/report.py Report), with its cut (`r.cut`); its math stays TeX."""
+    cut, rows = r.cut, {f["id"]: f for f in r.figures}
+    ref = lambda fid, text: _ref(rows[fid], text) if fid in rows else text      # text: escaped by the grid
+    placed = inserts.Inserts({t.key: t for t in r.tables}, r.plots_by_stem)
+    by_id = {e["id"]: e for e in r.errata}
+    lines, notes, shown = [_header(r), ""], [], {}
+    for b in cut.blocks:
+        inside = [m for m in cut.marks if b.start <= m.start < b.end]
+        lines += [_listing(cut.text, b, inside) if b.kind == "pre" else _prose(cut.text, b, inside), ""]
+        notes += [_note(m.row) for m in inside]
+        for q in cut.quotes:
+            if b.start <= q.start < b.end:
+                lines += _refuted(cut.text, q, by_id, shown)
+        # our tables and plots, in place (inserts.py)
+        lines += inserts.md_after(cut.places.get(b.start, []), placed, report_dir, ref)
+    if cut.unplaced:
+        lines += [_parts().unplaced(cut.unplaced), ""]
+    return "\n".join(lines + ["---", ""] + notes) + "\n"

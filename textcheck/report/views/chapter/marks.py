@@ -1,0 +1,102 @@
+"""The chapter view's marks in HTML, from the autoescaped macros of templates/chapter_parts.html
+(the page: html.py), placed in the text here: a figure's mark where the text prints it (its verdict
+by colour and symbol, our measurement on hover or focus, a link to its row in index.html), a
+figure's secondary mark in one of our tables, a refuted sentence the errata quote, and the mark of
+each sentence that asserts claims: a bar before it coloured by the worst verdict of its claims
+(textcheck/report/model/chapter/sentences.py RANK), a title naming each claim and its verdict,
+and after it each claim's symbol linking to the claim's row in index.html.
+
+Marks nest: a figure's mark lies inside one sentence (a sentence is widened to hold it whole), a
+refuted sentence is cut at a sentence mark's edges, and a formula is never cut
+(textcheck/report/model/chapter/formulas.py)."""
+from __future__ import annotations
+
+from markupsafe import Markup, escape
+
+from textcheck.report.model.chapter.sentences import Asserting
+from textcheck.report.model.chapter.text import Mark, Quote, kind_of
+from textcheck.report.views.chapter.legend import COLOURS, SYMBOL
+from textcheck.report.views.pages import environment
+
+CSS = """a.fig,a.figref{text-decoration:none;color:inherit;border-bottom:2px solid;padding:0 1px;border-radius:2px}
+a.fig .sym,a.figref .sym{font-size:.75em;vertical-align:super;margin-left:1px;font-family:sans-serif}
+a.fig.device-specific{border-bottom-style:dashed}
+a.fig .tip{display:none;position:absolute;z-index:10;left:1em;margin-top:1.7em;width:30em;max-width:90%;background:#fff;border:1px solid #888;
+box-shadow:0 2px 8px rgba(0,0,0,.25);padding:.5em;font:12px/1.4 sans-serif;white-space:normal;color:#222}
+a.fig:hover .tip,a.fig:focus .tip{display:block}a.fig .tip b{display:inline-block;min-width:6em}
+pre a.fig .tip{white-space:normal}
+span.refuted-sentence{text-decoration:underline wavy #c62828;text-decoration-skip-ink:none}
+span.asserts{border-left:3px solid;padding-left:2px}span.asserts.not-encoded{border-left-style:dotted}
+sup.claims{font:10px sans-serif;margin-left:1px}sup.claims a,sup.claims span{text-decoration:none;margin-left:1px}
+""" + "".join(f"a.fig.{k},a.figref.{k}{{background:{bg};border-color:{fg}}}a.fig.{k} .sym,a.figref.{k} .sym,"
+              f"sup.claims .{k}{{color:{fg}}}span.asserts.{k}{{border-left-color:{fg}}}\n"
+              for k, (bg, fg) in COLOURS.items())
+
+
+def anchor(fid: str) -> str:
+    return f"fig-{fid}"
+
+
+def _macros():
+    """The marks' macros (templates/chapter_parts.html, autoescaped)."""
+    return environment().get_template("chapter_parts.html").module
+
+
+def mark_html(m: Mark, text: str, render=escape) -> str:
+    """A figure's one mark, where the text prints it; its id is its permalink (chrome.py)."""
+    row, kind, said = m.row, kind_of(m.row), m.row["details"]
+    return str(_macros().mark(row, kind, SYMBOL[kind], said, dict(said)["ours"], Markup(render(text))))
+
+
+def ref_html(row: dict, text: str) -> Markup:
+    """A secondary mark, in one of our tables (inserts.py): a cell restating
+    a figure the chapter prints, with its verdict, linking to the figure's one mark in the text."""
+    kind = kind_of(row)
+    return _macros().ref(row, kind, SYMBOL[kind], text)
+
+
+def render_span(text: str, start: int, end: int, ms: list[Mark], qs: list[Quote], render=escape) -> str:
+    """Text of [start, end) with its figures' marks and its refuted sentences (a quote is cut at
+    the edges; marks lie whole inside), each piece written by `render`: escaped, or, in prose, with
+    its math typeset (mathml.render)."""
+    events = []
+    for q in qs:
+        if q.start < end and q.end > start:
+            events.append((max(q.start, start), 0, "open", q))
+            events.append((min(q.end, end), 1, "close", q))
+    events += [(m.start, 2, "mark", m) for m in ms if start <= m.start and m.end <= end]
+    out, at = [], start
+    for pos, _, what, obj in sorted(events, key=lambda e: (e[0], e[1])):
+        if what == "mark" and pos < at:
+            continue                          # inside an earlier mark (never, anchors do not overlap)
+        out.append(render(text[at:pos]))
+        at = pos
+        if what == "open":
+            out.append(str(_macros().refuted(obj.claims)))
+        elif what == "close":
+            out.append("</span>")
+        else:
+            out.append(mark_html(obj, text[obj.start:obj.end], render))
+            at = obj.end
+    out.append(render(text[at:end]))
+    return "".join(out)
+
+
+def sentence_html(s: Asserting, inner: str, in_report: set[str]) -> str:
+    """An asserting sentence around its rendered text: the bar, the title, then its claims' links."""
+    return str(_macros().sentence(s, Markup(inner), SYMBOL, in_report))
+
+
+def prose_html(text: str, start: int, end: int, ms: list[Mark], qs: list[Quote], sentences: list[Asserting],
+               in_report: set[str], render=escape) -> str:
+    """A paragraph [start, end): its asserting sentences marked, each with the marks inside it."""
+    out, at = [], start
+    for s in sentences:
+        a, b = max(s.start, start), min(s.end, end)
+        if a >= b:
+            continue
+        out.append(render_span(text, at, a, ms, qs, render))
+        out.append(sentence_html(s, render_span(text, a, b, ms, qs, render), in_report))
+        at = b
+    out.append(render_span(text, at, end, ms, qs, render))
+    return "".join(out)

@@ -1,0 +1,25 @@
+"""report/index.html, a rendering of the report model (textcheck/report/model/report.py) from its
+template (templates/index.html), autoescaped: one static page, the plots and badges inlined,
+readable from file://.  Each claim's row has the id claim-<claim ID> and each figure's
+fig-<figure ID>: the chapter view's marks link to them."""
+from __future__ import annotations
+
+from textcheck.report.model.parts import data_uri
+from textcheck.report.views.pages import environment
+from textcheck.report.views.tables import TITLE as TABLES_TITLE
+from textcheck.report.views.wording import SMOKE, accounting_line, sentences_line
+
+CSS = """body{font-family:sans-serif;margin:2em;max-width:1400px}table{border-collapse:collapse;width:100%}
+td,th{border:1px solid #ccc;padding:4px;font-size:13px;vertical-align:top}tr.holds{background:#e9f7ea}
+tr.refuted{background:#fdf1dc}tr.stale{background:#eee8f5}tr.fails{background:#fbe0e0}tr.not-run,tr.not-encoded{color:#777}
+tr.section th{background:#eef;text-align:left}tr.figure td{font-size:12px;color:#333}
+td.figure-name{padding-left:1.5em}figure{display:inline-block;margin:1em}figure img{max-width:640px}img.badge{margin:2px}"""
+
+
+def render_html(r, svgs: dict[str, str]) -> str:
+    """`r`: the report model (textcheck/report/model/report.py Report); `svgs`: its badges' SVGs, by name."""
+    badges = [{"label": b.label, "uri": data_uri(svgs[b.name].encode(), "image/svg+xml")}
+              for b in r.badges if b.name in svgs]
+    return environment().get_template("index.html").render(
+        r=r, css=CSS, smoke=SMOKE, badges=badges, tables_title=TABLES_TITLE,
+        accounting=accounting_line(r.accounting, r.figure_summary), sentences=sentences_line(r.sentences))

@@ -1,0 +1,343 @@
+"""Keeping a run's verdicts and evidence in results/ (`python -m claims.report --save-results`).
+
+The merge policy for what is saved: a trained or slow claim this run decided replaces the
+committed one unless the committed one rests on more seeds (`stronger_evidence`); a test the run
+did not decide keeps its committed entry byte for byte, so a save that changes nothing writes
+nothing.  The save is one transaction (textcheck/files.py): results/verdicts.json and every evidence
+file the run's manifest lists are staged, then committed together, under the save lock, so two
+saves at once keep both runs' verdicts and a kill leaves results/ as before or as after.
+"""
+from __future__ import annotations
+
+from contextlib import ExitStack
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textcheck import evidence as figure_evidence
+from textcheck import verdict_file
+from textcheck.files import Transaction, recover
+from textcheck.records import ClaimVerdict, FigureRecord, RecordFieldError, TestOutcome, check
+from textcheck.store import EvidenceError, check_staged, save_lock
+from textcheck.verdicts import (
+    COMMITTED_TIERS,
+    DECIDED,
+    FIGURE_VERDICTS,
+    base_nodeid,
+    evidence_key,
+    ident,
+    merge,
+    outcome_object,
+    record_key,
+    shared_keys,
+)
+
+if TYPE_CHECKING:
+    from textcheck.chapter import Chapter
+
+
+def load_verdicts(chapter: Chapter, path: Path, figures: list[FigureRecord] | None = None, run_file=None
+                  ) -> list[ClaimVerdict]:
+    """results/verdicts.json's claims, each a ClaimVerdict (textcheck/verdict_file.py), its tests'
+    records those of the figure records beside it (`figures`, else read with the run records
+    `run_file` gives, by default the files beside it): EvidenceError names the file, the claim and
+    test, and the field."""
+    path = Path(path)
+    beside = path.with_name(figure_evidence.NAME)
+    if figures is None and path.exists() and (beside.exists() or beside.is_symlink()):
+        try:
+            figures = figure_evidence.load(chapter, path.with_name(figure_evidence.NAME), run_file)
+        except figure_evidence.FigureEvidenceError as e:
+            raise EvidenceError(str(e)) from None
+    return verdict_file.load(chapter, path, figures or [])
+
+
+def stronger_evidence(merged: dict, committed: dict[str, dict], replace_weaker: bool = False):
+    """(claim, note) for each trained or slow claim this run decided: note is None where its
+    verdict may be saved, else why the committed one is kept.  A run on fewer seeds than the
+    committed verdict is weaker evidence and does not replace it unless asked."""
+    for c in merged["claims"]:
+        # a claim all of whose tests are readings (a clock's, an allocator's, the theory's counts) is
+        # "not run" here, yet its readings are kept like any committed evidence
+        readings = any(t.get("outcome") in DECIDED and str(t.get("reason", "")).startswith(READING)
+                       for t in c.get("tests", []) if t.get("source") != "committed")
+        if (c["verdict"] not in DECIDED and not readings) or c["tier"] == "fast":
+            continue
+        prev = committed.get(c["id"])
+        if prev and not replace_weaker and (c.get("seeds") or 0) < (prev.get("seeds") or 0):
+            yield c, (f"kept the committed {c['id']}: {prev['verdict']} on {prev.get('seeds')} seeds; this run "
+                      f"decided {c['verdict']} on {c.get('seeds')} (--replace-weaker to save it anyway)")
+        else:
+            yield c, None
+
+
+READING = "not run: device-specific"      # textcheck/rule.py: a measurement shown beside the chapter's
+
+
+def _readings_decided(chapter: Chapter, fresh: dict) -> tuple[dict, dict]:
+    """The run with each committed-tier reading it measured (a test skipped as `not run:
+    device-specific` that recorded its decision) taken as the rule's decision on that measurement,
+    as every committed reading is stored: `device_reading` shows it as a reading wherever it is
+    read, never as a verdict.  So a reading measured again under today's rule replaces a committed
+    test of the same key decided under an older one (a stale test gives way to its remeasurement,
+    whatever it now decides), instead of the stale test standing because the new one "did not run".
+    Also the figure records so decided, by (claim, test), so that the save decides each once."""
+    claims, decided = [], {}
+    for c in fresh.get("claims", []):
+        tests = []
+        for t in c.get("tests", []):
+            if (t.get("outcome") == "not run" and str(t.get("reason", "")).startswith(READING)
+                    and t.get("tier") in COMMITTED_TIERS and any("decision" in r for r in t.get("records") or [])):
+                records = _figure_records(chapter, dict(t, claims=[c["id"]]), fresh.get("meta") or {})
+                decided[c["id"], base_nodeid(t["nodeid"])] = records
+                t = dict(t, outcome=figure_evidence.outcome_of([r.verdict for r in records]))
+            tests.append(t)
+        claims.append(dict(c, tests=tests))
+    return dict(fresh, claims=claims), decided
+
+
+def _figure_records(chapter: Chapter, test: dict, meta: dict) -> list[FigureRecord]:
+    """A fresh test's figure records (textcheck/evidence.py from_test); a record it cannot decide
+    (a malformed measurement) stops the save with the error that names it."""
+    try:
+        return figure_evidence.from_test(chapter, test, meta)
+    except figure_evidence.FigureEvidenceError as e:
+        raise EvidenceError(str(e)) from None
+
+
+def _fresh_outcome(claim: str, test: dict) -> TestOutcome:
+    """A test of the merged report as verdicts.json keeps it, checked by the one validator; a field
+    it refuses stops the save, naming the run's file, the claim, the test and the field."""
+    try:
+        return check(TestOutcome, test, f"the run's claims.json: claim {claim}: test {test['nodeid']}")
+    except RecordFieldError as e:
+        raise EvidenceError(f"{e}; nothing saved") from None
+
+
+def _as_committed(chapter: Chapter, c: dict, prev: ClaimVerdict | None) -> ClaimVerdict:
+    """The claim to store (`c`: the merged report's row of it): its decided trained and slow tests
+    (the fast ones are run again in seconds, never committed), keyed by what they measured, each a
+    TestOutcome checked by the one validator; each test the run did not decide anew is the
+    committed test, unchanged."""
+    old = {ident(t): t for t in prev.tests} if prev is not None else {}
+    # a failing test is a bug, never evidence: the committed test of its key stays
+    failed = {t.get("key") or evidence_key(chapter, t, c["id"]) for t in c["tests"]
+              if t["outcome"] == "fails" and t.get("tier") in COMMITTED_TIERS}
+    tests = [t if t.get("key") else dict(t, key=evidence_key(chapter, t, c["id"])) for t in c["tests"]
+             if t["outcome"] in FIGURE_VERDICTS and t.get("tier") in COMMITTED_TIERS]
+    tests += [outcome_object(old[k]) | {"source": "committed"} for k in failed if k in old]
+    unkeyed = [t["nodeid"] for t in tests if not t.get("key")]
+    if unkeyed:
+        raise EvidenceError(f"claim {c['id']}: {', '.join(unkeyed)} decided but recorded nothing (claim_record): "
+                            "its verdict has no evidence to be kept under; nothing saved")
+    fresh = [t for t in tests if t.get("source") != "committed"]
+    if shared_keys(fresh):
+        raise EvidenceError(f"claim {c['id']}: several decided tests record the same thing "
+                            f"({', '.join(sorted(shared_keys(fresh)))}): label each (claim_record(label=...)) so "
+                            "each is kept apart; nothing saved")
+    # the same thing measured again under another test (its gpu case on the CPU, a renamed test):
+    # the fresh evidence replaces the committed
+    tests = [_fresh_outcome(c["id"], t) for t in tests
+             if t.get("source") != "committed" or t["key"] not in {f["key"] for f in fresh}]
+    if prev is not None:
+        tests = [was if was is not None and (was.timestamp, was.outcome) == (t.timestamp, t.outcome) else t
+                 for t, was in ((t, old.get(ident(t))) for t in tests)]
+        if tests == prev.tests or (len(tests) == len(prev.tests)
+                                   and {ident(t): t for t in tests} == {ident(t): t for t in prev.tests}):
+            return prev             # the same tests (merged in another order): the committed claim, unchanged
+    return ClaimVerdict(c["id"], verdict_file.verdict_of(chapter, c["id"], tests), tests)
+
+
+def _kept_figures(chapter: Chapter, results_dir: Path, saved, fresh: dict, decided: dict
+                  ) -> tuple[list[FigureRecord], bool]:
+    """The figure records results/figures.json keeps: those of every test this run decided and saves
+    (textcheck/evidence.py from_test), each replacing the committed record of its key, and the
+    other committed records of the tests kept (`decided`: the records of the readings, decided
+    once already), and whether they differ from the committed ones.  Written with verdicts.json, in
+    the same transaction (textcheck/verdict_file.py texts)."""
+    path = results_dir / figure_evidence.NAME
+    try:
+        records = {r.key: r for r in figure_evidence.load(chapter, path)} if path.exists() else {}
+    except figure_evidence.FigureEvidenceError as e:
+        raise EvidenceError(str(e)) from None
+    before = dict(records)
+    ran = {(c["id"], base_nodeid(t["nodeid"])): t for c in fresh.get("claims", []) for t in c.get("tests", [])}
+    kept = set()                    # the key of every record of every decided trained or slow test kept
+    for c in saved:
+        for t in c.tests:
+            # every verdict a figure record can hold keeps its records ("fails" is a bug, never evidence):
+            # an undecided figure at the seeds' cap is committed as undecided (docs/figure-rule.md)
+            if t.outcome not in FIGURE_VERDICTS or t.tier not in COMMITTED_TIERS:
+                continue
+            kept.update(record_key(chapter, rec, c.id) for rec in t.records)
+            mine = ran.get((c.id, base_nodeid(t.nodeid)))
+            if mine is not None and mine.get("timestamp") == t.timestamp:     # decided by this run
+                meta = fresh.get("meta") or {}
+                found = decided.get((c.id, base_nodeid(t.nodeid)))
+                for r in found if found is not None else _figure_records(chapter, dict(mine, claims=[c.id]), meta):
+                    records[r.key] = _runs_provenance(chapter, r, results_dir) if _measured_nothing(mine, meta) else r
+    records = {k: r for k, r in records.items() if k in kept}     # a replaced test's old records go with it
+    return list(records.values()), records != before
+
+
+def _runs_provenance(chapter: Chapter, rec: FigureRecord, results_dir: Path) -> FigureRecord:
+    """A figure decided for the first time from committed run records, with the provenance of what
+    measured it: its runs' own (the newest date; their device, torch and code), never this run's,
+    which measured nothing."""
+    found = []
+    for run in rec.runs:
+        if run.group in chapter.run_records.groups:
+            found += [r for r in chapter.run_records.load(run.group, results_dir)
+                      if (r.recipe, r.seed, r.key) == (run.recipe, run.seed, run.key)]
+    if not found:
+        return rec                  # runs not in results/: the save's re-derivation refuses it
+
+    def each(field):
+        values = sorted({str(v) for v in field if v is not None})
+        return ", ".join(values) or None
+    return replace(rec, date=max((r.date or "" for r in found), default="") or None,
+                   code=each(r.code or (f"training/{r.training_version}" if r.training_version is not None else None)
+                             for r in found),
+                   device=each(r.device for r in found), torch=each(r.torch for r in found))
+
+
+def _run_files(tx: Transaction):
+    """Each group's run records as the save leaves them (staged, else committed)."""
+    return lambda group: tx.current(f"{group}.json")
+
+
+def check_rederived(chapter: Chapter, tx: Transaction, results_dir: Path) -> None:
+    """Before a save commits: the whole re-derivation (textcheck/rederive.py refusals: every
+    figure record decided again, against verdicts.json and, through the text's run check, against
+    the run records it names) run on the files as the save would leave them (the staged copies,
+    else the committed ones).  A save refuses before it commits anything the re-derivation would
+    refuse after: EvidenceError naming the file, the record and the field; nothing saved."""
+    from textcheck import rederive
+    staged = {final.name for _, final in tx.staged}
+    if not staged:
+        return                       # nothing written: results/ stays as it is, refused or not
+    figures_at, verdicts_at = tx.current(figure_evidence.NAME), tx.current(verdict_file.NAME)
+    try:
+        records = figure_evidence.load(chapter, figures_at, _run_files(tx)) if figures_at.exists() else []
+        claims = verdict_file.load(chapter, verdicts_at, records, dangling=True) if verdicts_at.exists() else []
+    except (figure_evidence.FigureEvidenceError, EvidenceError) as e:
+        refused = [str(e)]
+    else:
+        refused = rederive.refusals(chapter, Path(results_dir), (records, claims), _run_files(tx))
+    if refused:
+        names = {str(p): str(Path(results_dir) / p.name) for p in (figures_at, verdicts_at)}
+        for tmp, final in tx.staged:
+            names[str(tmp)] = str(final)
+        lines = []
+        for line in refused[:20]:
+            for tmp, final in names.items():
+                line = line.replace(tmp, final)
+            lines.append(line)
+        raise EvidenceError(f"{Path(results_dir) / figure_evidence.NAME}: this save would commit what the "
+                            "re-derivation refuses (nothing saved; results/ is as before):\n  " + "\n  ".join(lines))
+
+
+def save_evidence(chapter: Chapter, evidence, results_dir: Path) -> list[str]:
+    """A run's evidence alone (no verdicts: claims/test_readings.py) saved into `results_dir`, in
+    one locked transaction as save_run saves it; lines to print."""
+    with save_lock(results_dir), ExitStack() as held:
+        lines = recover(results_dir)
+        tx = Transaction(results_dir)
+        try:
+            lines += evidence.save(tx, held)
+            check_staged(tx, {f"{g}.json": (lambda p, g=g: chapter.run_records.load_file(p, g))
+                              for g in chapter.run_records.groups})
+            check_rederived(chapter, tx, results_dir)
+            tx.commit()
+        except BaseException:
+            tx.abort()
+            raise
+    return lines
+
+
+def _measured_nothing(test: dict, meta: dict) -> bool:
+    """A test of a --from-results run whose every run was read from the committed run records
+    (textcheck/plugin.py notes them in the meta): it decided again what those runs measured."""
+    return bool(meta.get("from_results")) and base_nodeid(test.get("nodeid", "")) in (meta.get("from_records") or [])
+
+
+MEASURED_NOTHING = "not run: measured nothing"
+
+
+def _measured_only(fresh: dict, committed: set[str]) -> tuple[dict, list[str]]:
+    """The run with each test that measured nothing (a --from-results test whose every run was read
+    from the committed run records) and that has committed evidence (its nodeid in `committed`) as
+    not run: a save writes only what was measured, so the committed evidence of such a test stays
+    as it is, dates and all, and a run record edited by hand in results/ is never laundered into
+    figure records that agree with it.  A test decided for the first time from committed runs (a
+    new claim over runs on record) is saved: its record holds references to those runs and no value
+    of its own, and the re-derivation decides it again from them.  Lines to print."""
+    meta = fresh.get("meta") or {}
+    claims, lines = [], []
+    for c in fresh.get("claims", []):
+        tests = []
+        for t in c.get("tests", []):
+            if (_measured_nothing(t, meta) and t.get("nodeid") in committed
+                    and (t.get("outcome") != "not run" or t.get("records"))):
+                lines.append(f"{t.get('nodeid')}: decided from the committed run records (--from-results): it "
+                             "measured nothing, so nothing of it is saved; its committed evidence stays")
+                t = dict(t, outcome="not run", records=[],
+                         reason=f"{MEASURED_NOTHING} (--from-results: read from the committed run records)")
+            tests.append(t)
+        claims.append(dict(c, tests=tests))
+    return dict(fresh, claims=claims), lines
+
+
+def _without_decisions(c: ClaimVerdict) -> ClaimVerdict:
+    """A claim as verdicts.json keeps it: a decision's inputs live once, in figures.json."""
+    def strip(records):
+        return [{k: v for k, v in r.items() if k != "decision"} if isinstance(r, dict) else r for r in records]
+    return replace(c, tests=[replace(t, records=strip(t.records)) for t in c.tests])
+
+
+def save_run(chapter: Chapter, fresh: dict, evidence, results_dir: Path, replace_weaker: bool = False) -> list[str]:
+    """Save this run's decided verdicts and its evidence (`evidence.save(tx, held)`: the text's own
+    evidence writer stages its files in the same transaction) into `results_dir`; lines to print."""
+    path = Path(results_dir) / "verdicts.json"
+    with save_lock(results_dir), ExitStack() as held:
+        lines = recover(results_dir)
+        committed = load_verdicts(chapter, path)
+        fresh, skipped = _measured_only(fresh, {t.nodeid for c in committed for t in c.tests if t.outcome in DECIDED})
+        lines += skipped
+        fresh, decided = _readings_decided(chapter, fresh)
+        kept = {c.id: c for c in committed}
+        rows = {c.id: verdict_file.summary(chapter, c) for c in committed}     # their seeds, as the report's rows
+        for c, note in stronger_evidence(merge(chapter, fresh, committed), rows, replace_weaker):
+            if note:
+                lines.append(note)
+            else:
+                kept[c["id"]] = _as_committed(chapter, c, kept.get(c["id"]))
+        tx = Transaction(results_dir)
+        try:
+            # the text's evidence first (its run records among it): the figure records refer to those runs
+            carried = evidence.save(tx, held)
+            records, changed = _kept_figures(chapter, Path(results_dir), kept.values(), fresh, decided)
+            new = [_without_decisions(c) for c in sorted(kept.values(), key=lambda c: c.id)]
+            # both files from the one writer: each test's record stored in its figure record, the index
+            # beside; a save that changes nothing writes nothing
+            changed = changed or new != sorted(committed, key=lambda c: c.id)
+            for name, text in verdict_file.texts(chapter, new, records, _run_files(tx)).items():
+                was = Path(results_dir) / name
+                if not changed or (was.exists() and was.read_text() == text):
+                    lines.append(f"{name}: unchanged")
+                else:
+                    tx.stage(name, text)
+                    lines.append(f"{name}: saved")
+            lines += carried
+            # every file staged, read back as the report and the re-derivation read it: a file they
+            # would refuse stops the save before anything is committed
+            runs = {f"{g}.json": (lambda p, g=g: chapter.run_records.load_file(p, g)) for g in chapter.run_records.groups}
+            figures = lambda p: figure_evidence.load(chapter, p, _run_files(tx))
+            check_staged(tx, {**runs, figure_evidence.NAME: figures,
+                              path.name: lambda p: load_verdicts(chapter, p, figures(tx.current(figure_evidence.NAME)))})
+            check_rederived(chapter, tx, results_dir)
+            tx.commit()
+        except BaseException:
+            tx.abort()
+            raise
+    return lines

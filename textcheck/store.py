@@ -1,0 +1,198 @@
+"""The evidence store's reading side: the one reader of JSON evidence (a results/ file, a run's
+report), its type and size checked before it is parsed, and the one lock every writer of
+results/ holds.  EvidenceError names the file and where it breaks.  Pure standard library and
+filelock: no torch.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+from textcheck.files import JOURNAL, SaveError, locked, not_a_file, read_at_most, recover
+
+
+class EvidenceError(ValueError):
+    """A committed evidence file that cannot be what it claims to be."""
+
+
+# The largest file a reader of results/ reads: the largest committed one is under 1 MB, a run's
+# records grow by ~15 kB a seed.  A larger file is not evidence, and is not read into memory.
+MAX_BYTES = 64 << 20
+
+def _refuse_unless_a_file(path: Path, st: os.stat_result, what: str) -> None:
+    kind = not_a_file(st)
+    if kind:
+        raise EvidenceError(f"{path}: is {kind}, not a regular file (the {what} file); not opened")
+    if st.st_size > MAX_BYTES:
+        raise EvidenceError(f"{path}: {st.st_size:,} bytes, over the {MAX_BYTES:,}-byte cap of a results file "
+                            f"(64 MiB): not the {what} file, and not read")
+
+
+def check_file(path: Path, what: str = "evidence") -> Path:
+    """`path`, when it is a regular file of at most MAX_BYTES; EvidenceError naming it otherwise
+    (missing, a directory, a FIFO that would block a read, a device that never ends, a huge file).
+    From its stat alone: nothing is opened."""
+    try:
+        _refuse_unless_a_file(Path(path), os.stat(path), what)
+    except (FileNotFoundError, NotADirectoryError):
+        raise EvidenceError(f"{path}: not found (the {what} file)") from None
+    except OSError as e:
+        raise EvidenceError(f"{path}: cannot be read ({e.strerror or e})") from None
+    return Path(path)
+
+
+def read_bytes(path: Path, what: str = "evidence") -> bytes:
+    """The bytes of a results file, its type and size checked before it is read (check_file), and
+    again on the open file (a path swapped in between is refused, not read)."""
+    check_file(path, what)
+    try:
+        data = read_at_most(path, MAX_BYTES, lambda st: _refuse_unless_a_file(Path(path), st, what))
+    except OSError as e:
+        raise EvidenceError(f"{path}: cannot be read ({e.strerror or e})") from None
+    if len(data) > MAX_BYTES:
+        raise EvidenceError(f"{path}: over the {MAX_BYTES:,}-byte cap of a results file once read; not the {what} "
+                            "file")
+    return data
+
+
+class DuplicateKey(ValueError):
+    """A key that stands twice in one JSON object (Python's parser would keep the last silently)."""
+
+
+def _one_value_per_key(pairs: list) -> dict:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen = set()
+        raise DuplicateKey(next(k for k, _ in pairs if k in seen or seen.add(k)))
+    return out
+
+
+def read_json(path: Path, what: str = "evidence"):
+    """JSON from a committed file, or EvidenceError naming the file and where it breaks: the one
+    reader of results/'s JSON (and of a run's), its type and size checked before it is parsed."""
+    try:
+        return json.loads(read_bytes(path, what).decode("utf-8"), object_pairs_hook=_one_value_per_key)
+    except DuplicateKey as e:
+        raise EvidenceError(f"{path}: the key {e.args[0]!r} stands twice in one object: which value counts is not "
+                            f"clear; the {what} file was edited by hand (restore it: git checkout -- "
+                            f"{Path(path).name})") from None
+    except json.JSONDecodeError as e:
+        raise EvidenceError(f"{path}: not valid JSON ({e.msg} at line {e.lineno}, column {e.colno}): the {what} "
+                            "file is truncated or edited by hand; restore it (git checkout -- "
+                            f"{Path(path).name}) or rerun what writes it") from None
+    except UnicodeDecodeError as e:
+        raise EvidenceError(f"{path}: not UTF-8 text ({e.reason})") from None
+    except (ValueError, RecursionError) as e:     # a 5000-digit integer, arrays nested beyond the parser's depth
+        raise EvidenceError(f"{path}: not readable as JSON ({type(e).__name__}: {str(e)[:200]})") from None
+
+
+def shown(value) -> str:
+    """A value in an error message: its repr, cut at 80 characters, and its type (the report's reader too)."""
+    text = repr(value)
+    return (text if len(text) <= 80 else text[:77] + "...") + f" (a {type(value).__name__})"
+
+
+def readings(path: Path) -> dict:
+    """readings.json (the alternative readings the tests record): an object of readings, each an
+    object whose parts (all but its `what`) are objects; EvidenceError naming the file and the
+    reading otherwise.  The report reads it so, and a save checks so what it would write."""
+    data = read_json(path, "alternative readings")
+    if not isinstance(data, dict):
+        raise EvidenceError(f"{path}: is {shown(data)}, not an object of readings")
+    for name, reading in data.items():
+        if not isinstance(reading, dict):
+            raise EvidenceError(f"{path}: reading {name!r} is {shown(reading)}, not an object")
+        for part, value in reading.items():
+            if part != "what" and not isinstance(value, dict):
+                raise EvidenceError(f"{path}: reading {name!r}: field {part!r} is {shown(value)}, not an object")
+    return data
+
+
+def run_report(path: Path) -> dict:
+    """A run's claims.json (its --report-dir's), read by the one reader and checked for the shape
+    every command reads it in: an object whose `meta`, where given, is an object and whose `claims`
+    is a list of objects, each with an `id` and a `verdict` (strings) and a list of `tests`, each an
+    object with a `nodeid` and an `outcome` (strings).  EvidenceError naming the file, the claim and
+    test, and the field otherwise (a report and a save refuse it: never a traceback)."""
+    data = read_json(path, "run's claim report")
+    if not isinstance(data, dict) or not isinstance(data.get("claims"), list):
+        raise EvidenceError(f"{path}: is {shown(data)}, not a run's report (an object with a list 'claims')")
+    if not isinstance(data.get("meta", {}), dict):
+        raise EvidenceError(f"{path}: field 'meta' is {shown(data['meta'])}, not an object")
+    for i, c in enumerate(data["claims"]):
+        where = f"{path}: claim {i}"
+        if not isinstance(c, dict):
+            raise EvidenceError(f"{where}: is {shown(c)}, not an object")
+        for name, kind in (("id", str), ("verdict", str), ("tests", list)):
+            if not isinstance(c.get(name), kind):
+                raise EvidenceError(f"{where}: field {name!r} is {shown(c.get(name))}, not a {kind.__name__}")
+        for j, t in enumerate(c["tests"]):
+            at = f"{where} ({c['id']}): test {j}"
+            if not isinstance(t, dict):
+                raise EvidenceError(f"{at}: is {shown(t)}, not an object")
+            for name in ("nodeid", "outcome"):
+                if not isinstance(t.get(name), str):
+                    raise EvidenceError(f"{at}: field {name!r} is {shown(t.get(name))}, not a string")
+    return data
+
+
+def check_staged(tx, readers: dict | None = None) -> None:
+    """Before a save commits: read back each file it staged (textcheck/files.py Transaction) with the
+    reader its final name is read with afterwards -- readings.json, any JSON, and the `readers` the caller
+    adds (verdicts.json, figures.json, a text's run records) -- so that nothing is committed that
+    the report or the re-derivation would then refuse.  EvidenceError names the final file."""
+    readers = {"readings.json": readings, **(readers or {})}
+    for tmp, final in tx.staged:
+        reader = readers.get(final.name)
+        if reader is None and final.suffix == ".json":
+            reader = read_json
+        if reader is None:
+            continue
+        try:
+            reader(tmp)
+        except ValueError as e:                 # EvidenceError, and the figure evidence's own
+            why = str(e).removeprefix(f"{tmp}: ").replace(str(tmp), str(final))
+            raise EvidenceError(f"{final}: this save would write what its reader refuses: {why}; nothing "
+                                "saved") from None
+
+
+@contextmanager
+def reading(directory: Path):
+    """Hold the save lock while reading `directory` (results/): a save commits its files under it,
+    so a report or a re-derivation never reads some files from before a save and some from after.
+    A folder the reader cannot write (read-only) holds no save either, and is read as it is; nor
+    does one no save writes (no verdicts.json, figures.json or save lock in it: no lock file is left
+    in a folder that is not results/).  A save killed while it committed left its journal: the
+    reader finishes that save first (textcheck/files.py recover, under the lock, saying so), so it
+    reads results/ fully as the save left it; where it cannot (no lock: a read-only folder) it
+    refuses, naming the journal (SaveError), never reading half of a save."""
+    directory = Path(directory)
+    journal = directory / JOURNAL
+    saved_into = any((directory / n).exists() or (directory / n).is_symlink()
+                     for n in ("verdicts.json", "figures.json", ".save.lock", JOURNAL))
+    with ExitStack() as held:
+        locked_now = False
+        try:
+            if saved_into:
+                held.enter_context(save_lock(directory))
+                locked_now = True
+        except OSError:                         # a read-only folder (or file system): no save writes it
+            pass
+        if journal.exists() or journal.is_symlink():
+            if not locked_now:
+                raise SaveError(f"{journal}: a save was interrupted while it committed, and this reader cannot "
+                                "finish it (the folder is not writable): results/ may be half old, half new; "
+                                "run any save or report where it is writable, or restore results/ "
+                                "(git checkout -- results/); nothing was read")
+            for line in recover(directory):
+                print(f"{directory}: {line}", file=sys.stderr)
+        yield
+
+
+def save_lock(directory: Path):
+    """The lock every writer of results/ holds from its first read to its last write (a save,
+    fixtures/evidence.py, holds it across its whole transaction)."""
+    return locked(Path(directory) / "save")

@@ -1,0 +1,28 @@
+"""A text's bookkeeping, checked the same way for every text: every figure's anchor stands in the
+text once with its printed number, every number of the text is a figure or declared with its
+reason, every sentence asserts its claims or says why it asserts none, and every claim is asserted
+by a sentence.  A text's tests call `bookkeeping` (the example's test_text.py); this chapter's
+bookkeeping checks (claims/bookkeeping/) check the same and more."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textcheck import accounting, sentences
+from textcheck.figures import located, printed_in_anchor
+
+if TYPE_CHECKING:
+    from textcheck.chapter import Chapter
+
+
+def bookkeeping(chapter: Chapter, text: str) -> dict[str, list[str]]:
+    """{"figures" | "numbers" | "sentences" | "claims": a line per problem}; every list empty when
+    the text is accounted for."""
+    asserted = {c for a in sentences.accounted(text, chapter.sentences) for c in a.claims}
+    return {
+        "figures": [f"{f.id}: its anchor is not in the text once with its printed number"
+                    for f in chapter.figures.values() if located(text, f) < 0 or not printed_in_anchor(f)],
+        "numbers": [n.context(text) for n in accounting.numbers(text, chapter) if not n.kind],
+        "sentences": sentences.problems(text, chapter.sentences, chapter.claims),
+        "claims": [f"{c}: no sentence of the text asserts it" for c in sorted(set(chapter.claims) - asserted)]
+                  + [f"{c}: asserted by a sentence, but not a claim of the text" for c in sorted(asserted - set(chapter.claims))],
+    }
