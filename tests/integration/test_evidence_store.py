@@ -86,6 +86,10 @@ STORED_TWICE = {
             "measurement decided by two claims",
     "scale": "scale.worth_32 and scale.no_effect_at_32 hold the same gains (one measurement, two claims), and "
              "scale.json keeps scale1024_undivided's seeds 0-2 under two keys of the same training",
+    "ladder & qkv": "qkv.weights_not_plain_parameters shows the corpus half's held-out perplexities (ladder and qkv "
+                    "runs) beside a record whose measurement is Winograd accuracy, so its shown values are not "
+                    "pointers to run metrics (textcheck/shown.py indexes only its measurement's metrics)",
+    "qkv": "the same record's shown fixed-weights and one-head perplexities (see 'ladder & qkv')",
 }
 
 
