@@ -84,8 +84,7 @@ STORED_TWICE = {
     "cost": "the cost tables (cost_cpu.json: a row's ms is one of its ms_runs; cost_drift_cpu.json) and the cost "
             "figure records hold the same timings and peaks, and the time exponent and the time slope are one "
             "measurement decided by two claims",
-    "scale": "scale.worth_32 and scale.no_effect_at_32 hold the same gains (one measurement, two claims), and "
-             "scale.json keeps scale1024_undivided's seeds 0-2 under two keys of the same training",
+    "scale": "scale.worth_32 and scale.no_effect_at_32 hold the same gains (one measurement, two claims)",
     "ladder & qkv": "qkv.weights_not_plain_parameters shows the corpus half's held-out perplexities (ladder and qkv "
                     "runs) beside a record whose measurement is Winograd accuracy, so its shown values are not "
                     "pointers to run metrics (textcheck/shown.py indexes only its measurement's metrics)",

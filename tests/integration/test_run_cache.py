@@ -78,9 +78,13 @@ def test_a_failed_computation_leaves_no_entry_and_a_foreign_file_is_a_clear_erro
 
 
 def test_without_a_directory_an_entry_is_computed_once_in_the_process(tmp_path, monkeypatch):
+    # a cache path that is a file is a named error (issue 59: the plugin refuses such a run before
+    # any test); a run cache without a directory computes each entry once in its process
+    from data.paths import CacheError
     monkeypatch.setenv("ATTENTION_CLAIMS_CACHE", str(tmp_path / "file"))
     (tmp_path / "file").write_text("not a directory: the cache cannot be made")
-    assert run_cache.new_run_dir() is None
+    with pytest.raises(CacheError, match="is a file, not a folder"):
+        run_cache.new_run_dir()
     here, calls = RunCache(None), []
     for _ in range(2):
         assert here.get("grad_profile", {"seed": 0}, lambda: calls.append(1) or [0.5]) == [0.5]
