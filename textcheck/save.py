@@ -206,6 +206,15 @@ def _run_files(tx: Transaction):
     return lambda group: tx.current(f"{group}.json")
 
 
+def _check_and_commit(chapter: Chapter, tx: Transaction, results_dir: Path, readers: dict | None = None) -> None:
+    """Every staged file read back by its reader (the text's run records, and `readers`), the whole
+    re-derivation run on what is staged, then the commit: a save refuses before it commits."""
+    runs = {f"{g}.json": (lambda p, g=g: chapter.run_records.load_file(p, g)) for g in chapter.run_records.groups}
+    check_staged(tx, {**runs, **(readers or {})})
+    check_rederived(chapter, tx, results_dir)
+    tx.commit()
+
+
 def check_rederived(chapter: Chapter, tx: Transaction, results_dir: Path) -> None:
     """Before a save commits: the whole re-derivation (textcheck/rederive.py refusals: every
     figure record decided again, against verdicts.json and, through the text's run check, against
@@ -245,10 +254,7 @@ def save_evidence(chapter: Chapter, evidence, results_dir: Path) -> list[str]:
         tx = Transaction(results_dir)
         try:
             lines += evidence.save(tx, held)
-            check_staged(tx, {f"{g}.json": (lambda p, g=g: chapter.run_records.load_file(p, g))
-                              for g in chapter.run_records.groups})
-            check_rederived(chapter, tx, results_dir)
-            tx.commit()
+            _check_and_commit(chapter, tx, results_dir)
         except BaseException:
             tx.abort()
             raise
@@ -331,12 +337,10 @@ def save_run(chapter: Chapter, fresh: dict, evidence, results_dir: Path, replace
             lines += carried
             # every file staged, read back as the report and the re-derivation read it: a file they
             # would refuse stops the save before anything is committed
-            runs = {f"{g}.json": (lambda p, g=g: chapter.run_records.load_file(p, g)) for g in chapter.run_records.groups}
             figures = lambda p: figure_evidence.load(chapter, p, _run_files(tx))
-            check_staged(tx, {**runs, figure_evidence.NAME: figures,
-                              path.name: lambda p: load_verdicts(chapter, p, figures(tx.current(figure_evidence.NAME)))})
-            check_rederived(chapter, tx, results_dir)
-            tx.commit()
+            _check_and_commit(chapter, tx, results_dir, {
+                figure_evidence.NAME: figures,
+                path.name: lambda p: load_verdicts(chapter, p, figures(tx.current(figure_evidence.NAME)))})
         except BaseException:
             tx.abort()
             raise
