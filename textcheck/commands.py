@@ -59,7 +59,7 @@ def errata_from_table(table: dict):
                     suggested = suggested.replace(f["printed"], like(m.get("mean") if isinstance(m, dict) else m,
                                                                      f["printed"]))
             refuted = [t for t in c.get("tests", []) if t["outcome"] == "refuted"]
-            out.append({"id": c["id"], "statement": c["statement"], "quote": quote,
+            out.append({"id": c["id"], "verdict": "refuted", "statement": c["statement"], "quote": quote,
                         "figures": [{"test": t["nodeid"].split("::")[-1], "reason": t.get("reason", "")}
                                     for t in refuted],
                         "cause": cause or "not yet found", "readings": [], "suggested": suggested if quote else "",

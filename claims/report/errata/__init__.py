@@ -47,7 +47,7 @@ def build(merged: dict, results_dir: Path, report_dir: Path | None = None, facts
         note = said if isinstance(said, str) else ""
         if not edits and not note and any(t["outcome"] == "underspecified" for t in c.get("tests", [])):
             note = _underspecified(c)["suggested"]       # its numbers reproduce under a declared reading
-        out.append({"id": c["id"], "statement": c["statement"],
+        out.append({"id": c["id"], "verdict": "refuted", "statement": c["statement"],
                     "figures": [{"test": t["nodeid"].split("::")[-1], "reason": t.get("reason", "")} for t in refuted],
                     "quote": e.quote if e else None, "cause": (e.cause(facts) if e else "") or "not yet found",
                     "readings": e.readings(facts) if e else [], "suggested": shown(edits) or note,
@@ -94,7 +94,7 @@ def _needs_seeds(c: dict) -> dict:
     """An undecided claim's entry: no suggested sentence (no new numbers), a "needs more seeds" note
     with what it cannot tell apart (docs/figure-rule.md, the sequential rule)."""
     tests = [t for t in c.get("tests", []) if t["outcome"] == "undecided"]
-    return {"id": c["id"], "statement": c["statement"],
+    return {"id": c["id"], "verdict": "undecided", "statement": c["statement"],
             "figures": [{"test": t["nodeid"].split("::")[-1], "reason": t.get("reason", "")} for t in tests],
             "quote": None, "cause": seeds_step_cause(tests),
             "readings": [], "suggested": "", "edits": [], "diagnosed": True, "needs_seeds": True}
@@ -107,7 +107,7 @@ def _underspecified(c: dict) -> dict:
     keys = {t.get("key") for t in tests}
     declared = [r for r in DECLARED_READINGS.values() if keys & set(r.keys)]
     choices = "; ".join(dict.fromkeys(r.choice for r in declared)) or "the choice its figures depend on"
-    return {"id": c["id"], "statement": c["statement"],
+    return {"id": c["id"], "verdict": "underspecified", "statement": c["statement"],
             "figures": [{"test": t["nodeid"].split("::")[-1], "reason": t.get("reason", "")} for t in tests],
             "quote": None, "cause": f"underspecified: the chapter leaves open {choices}",
             "readings": [f"{r.name} (declared {r.declared[:10]}, docs/choices.md): reproduces the figures; the "
