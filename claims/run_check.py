@@ -66,6 +66,7 @@ def check(rec: FigureRecord, runs: RunIndex) -> list[str]:
             found.append(run)
     values = rec.measured.get("values") if isinstance(rec.measured, dict) else None
     out += _design(rec, kind, found, values)
+    out += _positions(rec, found)
     if out or kind not in METRICS or not isinstance(values, list):
         return out
     seeds = sorted({run.seed for run in found})
@@ -113,4 +114,74 @@ def _design(rec: FigureRecord, kind: str, found: list, values) -> list[str]:
                 out.append(f"{rec.key}: field 'runs' names {len(named)} seeds of {group} {recipe}, but "
                            f"{rec.claim} is declared on {declared} (claims/seed_steps.py SEEDS_ON_RECORD): "
                            "a record of a subset of its seeds")
+    return out
+
+
+def rests(rec: FigureRecord) -> list[tuple[str, str]]:
+    """A trained record's runs against what its key is declared to rest on (claims/record_rules.py
+    RECORD_RUNS, issue 59 finding 7): every recipe named there and no other, and each reference to
+    a run's metric in a place (its `values`, a side of a comparison) to the recipe the place
+    requires.  (field, problem) per refusal; [] for a record of no trained measurement.  `rec` as
+    the file holds it: its references not yet read."""
+    from claims.record_rules import rests_on
+    kind = str(rec.measurement).partition("/")[0]
+    if kind not in TRAINED:
+        return []
+    declared = rests_on(rec.key)
+    table = "claims/record_rules.py RECORD_RUNS"
+    if declared is None:
+        return [("runs", f"no runs are declared for {rec.key!r} in {table}: a trained record rests on the "
+                         "recipes its test is declared to train, never on the ones it names")]
+    want = sorted(declared.recipes)
+    out = []
+    for i, r in enumerate(rec.runs):
+        if (r.group, r.recipe) not in declared.recipes:
+            out.append((f"runs[{i}]", f"names {r.group} {r.recipe} seed {r.seed}, but {rec.key} rests on "
+                                      f"{', '.join(f'{g} {n}' for g, n in want)} ({table})"))
+    named = {(r.group, r.recipe) for r in rec.runs}
+    out += [("runs", f"names no run of {g} {n}, which {rec.key} rests on ({table})")
+            for g, n in want if (g, n) not in named]
+    for field, values, (_group, recipe) in _places(rec, declared):
+        for j, v in enumerate(values):
+            if isinstance(v, dict) and "recipe" in v and v["recipe"] != recipe:
+                out.append((f"{field}[{j}]", f"refers to {v['recipe']}'s run, but this place of {rec.key} is "
+                                             f"{recipe}'s ({table})"))
+    return out
+
+
+def _places(rec: FigureRecord, declared) -> list[tuple[str, list, tuple[str, str]]]:
+    """(field, its list of values per seed, the (group, recipe) the place requires) of each place
+    RECORD_RUNS ties to a recipe: the record's `values`, and each side of a comparison it names."""
+    measured = rec.measured if isinstance(rec.measured, dict) else {}
+    out = []
+    if declared.values and isinstance(measured.get("values"), list):
+        out.append(("measured.values", measured["values"], tuple(declared.values.split("/", 1))))
+    comparisons = measured.get("comparisons") if isinstance(measured.get("comparisons"), dict) else {}
+    for label, sides in declared.sides:
+        c = comparisons.get(label)
+        for side, recipe in zip(("a", "b"), sides):
+            if recipe is not None and isinstance(c, dict) and isinstance(c.get(side), list):
+                out.append((f"measured.comparisons.{label}.{side}", c[side], tuple(recipe.split("/", 1))))
+    return out
+
+
+def _positions(rec: FigureRecord, found: list) -> list[str]:
+    """Each value in a place RECORD_RUNS ties to a recipe against that recipe's runs: seed by seed,
+    one of its run metrics (a number in the place of a perplexity or an accuracy is its recipe's,
+    never another's that the record also names)."""
+    from claims.record_rules import rests_on
+    declared = rests_on(rec.key)
+    kind = str(rec.measurement).partition("/")[0]
+    if declared is None or kind not in REFERABLE:
+        return []
+    seeds = sorted({run.seed for run in found})
+    out = []
+    for field, values, (group, recipe) in _places(rec, declared):
+        for seed, v in zip(seeds, values):
+            own = [m for run in found if (run.recipe, run.seed) == (recipe, seed)
+                   for name in REFERABLE[kind] for m in [metric(run, name)] if m is not None]
+            if own and isinstance(v, (int, float)) and not any(_close(v, m) for m in own):
+                out.append(f"{rec.key}: field '{field}': seed {seed}'s value {v!r} is no metric of {group} {recipe} "
+                           f"seed {seed} ({', '.join(repr(m) for m in own)}), the recipe this place rests on "
+                           "(claims/record_rules.py RECORD_RUNS)")
     return out
