@@ -66,9 +66,8 @@ def check(rec: FigureRecord, runs: RunIndex) -> list[str]:
             found.append(run)
     values = rec.measured.get("values") if isinstance(rec.measured, dict) else None
     out += _design(rec, kind, found, values)
-    out += _positions(rec, found)
     if out or kind not in METRICS or not isinstance(values, list):
-        return out
+        return out + ([] if out else _positions(rec, found))
     seeds = sorted({run.seed for run in found})
     for seed, v in zip(seeds, values):
         at = [run for run in found if run.seed == seed]
@@ -84,7 +83,7 @@ def check(rec: FigureRecord, runs: RunIndex) -> list[str]:
                        f"in {files} ("
                        + ", ".join(f"{run.recipe} {name} {metric(run, name)!r}" for run in at
                                    for name in METRICS[kind] if metric(run, name) is not None) + ")")
-    return out
+    return out or _positions(rec, found)
 
 
 def _smoke(run: RunRecord) -> bool:
@@ -125,7 +124,7 @@ def rests(rec: FigureRecord) -> list[tuple[str, str]]:
     the file holds it: its references not yet read."""
     from claims.record_rules import rests_on
     kind = str(rec.measurement).partition("/")[0]
-    if kind not in TRAINED:
+    if kind not in TRAINED or not rec.runs:        # a record naming no runs: the run check names it (`check`)
         return []
     declared = rests_on(rec.key)
     table = "claims/record_rules.py RECORD_RUNS"

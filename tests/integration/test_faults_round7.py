@@ -222,3 +222,50 @@ def test_12_every_committed_claim_carries_its_declared_figure_records():
     for c in verdict_file.load(CHAPTER, ROOT / "results" / "verdicts.json"):
         if c.verdict in verdict_file.NOT_MEASURED:
             assert verdict_file.missing_records(CHAPTER, c.id, c.tests) == [], c.id
+
+
+# ------------------------------------------------------------ 5. python -m fixtures writes through the check
+
+def test_5_the_training_command_never_writes_a_run_record_the_rederivation_refuses(tmp_path, results_dir,
+                                                                                     monkeypatch, capsys):
+    """`python -m fixtures norm --only prenorm`, its trainer replaced by one that hands back prenorm
+    seed 0 retrained to another perplexity (same recipe and key): the figure records naming the run
+    no longer agree with it, so the command refuses (exit 2, naming the record), writing nothing
+    into results/.  It used to merge the record straight into results/norm.json."""
+    from dataclasses import replace
+
+    import fixtures.__main__ as command
+    (old,) = [r for r in _runs_of(results_dir, "norm", "prenorm") if r.seed == 0]
+    retrained = replace(old, metrics={**old.metrics, "val_ppl": 60.5})
+
+    def trainer(group, names, seeds, device, *, evidence, **kw):
+        evidence.write_run_records(group, [retrained])
+        return {}
+    monkeypatch.setattr(command, "runs", trainer)
+    monkeypatch.setattr(command, "RESULTS_DIR", results_dir)
+    monkeypatch.setattr("fixtures.schedule.die_with_parent", lambda: None)
+    before = _state(results_dir)
+    assert command.main(["norm", "--only", "prenorm", "--device", "cpu"]) == 2
+    err = capsys.readouterr().err
+    assert "this save would commit what the re-derivation refuses" in err and "norm.eight_times" in err, err[-2000:]
+    assert "Traceback" not in err
+    assert _state(results_dir) == before
+
+
+def test_5_the_training_command_commits_a_run_the_rederivation_accepts(tmp_path, results_dir, monkeypatch, capsys):
+    """A run record the re-derivation accepts (a new seed no figure record names yet) is committed."""
+    from dataclasses import replace
+
+    import fixtures.__main__ as command
+    (old,) = [r for r in _runs_of(results_dir, "norm", "prenorm") if r.seed == 0]
+    cfg = {**old.config, "train": {**old.config["train"], "seed": 7}}
+    new = replace(old, seed=7, config=cfg, key=results.run_key(cfg, old.training_version))
+
+    def trainer(group, names, seeds, device, *, evidence, **kw):
+        evidence.write_run_records(group, [new])
+        return {}
+    monkeypatch.setattr(command, "runs", trainer)
+    monkeypatch.setattr(command, "RESULTS_DIR", results_dir)
+    monkeypatch.setattr("fixtures.schedule.die_with_parent", lambda: None)
+    assert command.main(["norm", "--only", "prenorm", "--device", "cpu"]) == 0, capsys.readouterr().err[-2000:]
+    assert any(r.seed == 7 for r in _runs_of(results_dir, "norm", "prenorm"))
