@@ -129,22 +129,22 @@ def rests(rec: FigureRecord) -> list[tuple[str, str]]:
     declared = rests_on(rec.key)
     table = "claims/record_rules.py RECORD_RUNS"
     if declared is None:
-        return [("runs", f"no runs are declared for {rec.key!r} in {table}: a trained record rests on the "
-                         "recipes its test is declared to train, never on the ones it names")]
+        return [("runs", (f"no runs are declared for {rec.key!r} in {table}: a trained record rests on the "
+                         "recipes its test is declared to train, never on the ones it names"))]
     want = sorted(declared.recipes)
     out = []
     for i, r in enumerate(rec.runs):
         if (r.group, r.recipe) not in declared.recipes:
-            out.append((f"runs[{i}]", f"names {r.group} {r.recipe} seed {r.seed}, but {rec.key} rests on "
-                                      f"{', '.join(f'{g} {n}' for g, n in want)} ({table})"))
+            out.append((f"runs[{i}]", (f"names {r.group} {r.recipe} seed {r.seed}, but {rec.key} rests on "
+                                      f"{', '.join(f'{g} {n}' for g, n in want)} ({table})")))
     named = {(r.group, r.recipe) for r in rec.runs}
     out += [("runs", f"names no run of {g} {n}, which {rec.key} rests on ({table})")
             for g, n in want if (g, n) not in named]
     for field, values, (_group, recipe) in _places(rec, declared):
         for j, v in enumerate(values):
             if isinstance(v, dict) and "recipe" in v and v["recipe"] != recipe:
-                out.append((f"{field}[{j}]", f"refers to {v['recipe']}'s run, but this place of {rec.key} is "
-                                             f"{recipe}'s ({table})"))
+                out.append((f"{field}[{j}]", (f"refers to {v['recipe']}'s run, but this place of {rec.key} is "
+                                             f"{recipe}'s ({table})")))
     return out
 
 
