@@ -259,7 +259,7 @@ def test_5_the_training_command_commits_a_run_the_rederivation_accepts(tmp_path,
     import fixtures.__main__ as command
     (old,) = [r for r in _runs_of(results_dir, "norm", "prenorm") if r.seed == 0]
     cfg = {**old.config, "train": {**old.config["train"], "seed": 7}}
-    new = replace(old, seed=7, config=cfg, key=results.run_key(cfg, old.training_version))
+    new = replace(old, seed=7, config=cfg, key=results.run_key(cfg, old.training_version), date=STAMP)
 
     def trainer(group, names, seeds, device, *, evidence, **kw):
         evidence.write_run_records(group, [new])
@@ -269,3 +269,39 @@ def test_5_the_training_command_commits_a_run_the_rederivation_accepts(tmp_path,
     monkeypatch.setattr("fixtures.schedule.die_with_parent", lambda: None)
     assert command.main(["norm", "--only", "prenorm", "--device", "cpu"]) == 0, capsys.readouterr().err[-2000:]
     assert any(r.seed == 7 for r in _runs_of(results_dir, "norm", "prenorm"))
+
+
+# ------------------------------------------------------------ 11. every seed on record, up to the declared count
+
+def test_11_a_record_cut_below_the_seeds_on_record_is_refused(results_dir, capsys):
+    """winograd.hardened_one_block rests on 10 seeds, on record when it was decided; cut to seeds
+    0-4 (runs and references alike; the Winograd group declares 10, and the round-6 check of the
+    declared count reads SEEDS_ON_RECORD, which does not list the claim) with the verdict forged to
+    what the figure table decides of the five: refused, naming the seeds left out."""
+    key = "winograd.hardened_one_block"
+
+    def cut(rec):
+        rec["runs"] = [r for r in rec["runs"] if r["seed"] < 5]
+        rec["measured"]["values"] = rec["measured"]["values"][:5]
+        acc = [r.metrics["accuracy"] for r in _runs_of(results_dir, "winograd", "winograd_hardened_one_block")][:5]
+        rec["verdict"] = _decided(key, {"values": acc, "n_items": rec["measured"]["n_items"]})
+    _edit(results_dir, key, cut)
+    code, said = _rederive(results_dir, capsys)
+    assert code != 0 and f"{key}: field 'runs' leaves out seed(s) 5, 6, 7, 8, 9 of winograd " \
+                         "winograd_hardened_one_block" in said, said[-3000:]
+
+
+def test_11_the_committed_records_short_of_their_seeds_are_exempt_only_as_committed(results_dir, capsys):
+    """SHORT_OF_RECORD lists the committed records the rule would refuse, each with its date and
+    the seeds it leaves out; every entry is still short (the list only shrinks), and one re-dated
+    (a save of it measured again on the same cut) is refused."""
+    from claims.run_check import SHORT_OF_RECORD, short_of_record
+    from textcheck.run_refs import RunIndex, files_beside
+    committed = ROOT / "results" / "figures.json"
+    index = RunIndex(CHAPTER, files_beside(committed))
+    by_key = {r.key: r for r in figure_evidence.load(CHAPTER, committed)}
+    for key in SHORT_OF_RECORD:
+        assert [exempt for _, exempt in short_of_record(by_key[key], index)] == [True], key
+    _edit(results_dir, "scale.runaway_sd", lambda r: r.update(date=STAMP))
+    code, said = _rederive(results_dir, capsys)
+    assert code != 0 and "scale.runaway_sd: field 'runs' leaves out seed(s) 3, 4 of scale scale1024_undivided" in said
