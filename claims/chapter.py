@@ -69,7 +69,8 @@ CHAPTER = Chapter(
     strength={r.anchor: r.status for r in falsification.REVIEWS if r.status != "tested"},
     run_records=RunRecords(groups=results.RUN_GROUPS, load=results.load, load_file=results.load_file,
                            check=run_check.check, metrics=run_check.REFERABLE,
-                           metric=run_check.metric),
+                           metric=run_check.metric, rests=run_check.rests),
+    claim_records=record_rules.CLAIM_RECORDS,
     where={"figures": "claims/chapter_figures.py", "claims": "claims/registry.py, whose IDs come from "
            "../shared/claims.md", "sentences": "claims/sentence_table.py", "rule inputs": "claims/record_rules.py",
            "declared": "claims/accounting.py, claims/number_words.py", "measurements": "fixtures/measurements.py"},

@@ -61,6 +61,10 @@ class RunRecords:
     # one run's metric by name (None where it has none): figures.json refers to them (textcheck/run_refs.py)
     metrics: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     metric: Callable[[RunRecord, str], float | None] = lambda run, name: None
+    # what a figure record must rest on, as the text declares it (never the record's say): its runs'
+    # recipes and the recipe each metric reference's place requires; (field, problem) per refusal,
+    # the record as the file holds it (its references not yet read)
+    rests: Callable[[FigureRecord], list[tuple[str, str]]] = lambda record: []
 
 
 @dataclass(frozen=True, eq=False)
@@ -96,6 +100,9 @@ class Chapter:
     # on record, never above a group's declared count):
     # its tests run on at least that many (ClaimFixture.seeds); absent, on the test's own default
     seed_steps: Mapping[str, int] = field(default_factory=dict)
+    # claim ID -> the figure record keys its committed tests decide (trained and slow tiers): a claim
+    # with one of them missing from its committed evidence is not measured, never decided on fewer
+    claim_records: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     run_records: RunRecords = field(default_factory=RunRecords)
     instruments: Mapping[str, str] = field(default_factory=dict)  # measurement -> "clock" | "allocator"
     remeasure: Mapping[str, str] = field(default_factory=dict)    # measurement -> the command that measures it

@@ -80,6 +80,8 @@ def decode(chapter: Chapter, obj, where: str = "a figure record", index: RunInde
         typed = check(FigureRecord, {**obj, "shown": None} if isinstance(obj, dict) else obj, where)
         runs = Runs(chapter, typed.runs, index)
         check_refs(chapter, typed.measurement, typed.measured, runs)
+        for field, problem in chapter.run_records.rests(typed)[:1]:      # the text's declared runs, never the record's
+            raise FigureEvidenceError(f"{where}: field {field!r}: {problem}")
         typed = replace(typed, measured=resolve(typed.measured, runs, "measured"))
         if not typed.key:
             raise FigureEvidenceError(f"{where}: field 'key' is not a non-empty string")

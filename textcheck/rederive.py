@@ -105,6 +105,11 @@ def against_verdicts(chapter: Chapter, records: list[FigureRecord], verdicts: li
                 out.append(f"{c.id} {t.key}: {t.outcome} in verdicts.json, "
                            f"{', '.join(says)} in figures.json")
     out += [f"{k}: a figure record no committed test carries" for k in sorted(set(by_key) - carried)]
+    out += [f"claim {c.id}: {c.verdict} in verdicts.json, but its figure record(s) "
+            f"{', '.join(map(repr, missing))} are not committed ({chapter.named('rule inputs')} declares them): "
+            "not measured, never decided on the figures left" for c in verdicts
+            if c.verdict in verdict_file.NOT_MEASURED
+            for missing in [verdict_file.missing_records(chapter, c.id, c.tests)] if missing]
     out += [f"claim {c.id}: {c.verdict} in verdicts.json, its tests give {given}" for c in verdicts
             for given in [verdict_file.verdict_of(chapter, c.id, c.tests)] if given != c.verdict]
     return out

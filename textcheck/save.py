@@ -9,6 +9,7 @@ saves at once keep both runs' verdicts and a kill leaves results/ as before or a
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
@@ -254,6 +255,25 @@ def save_evidence(chapter: Chapter, evidence, results_dir: Path) -> list[str]:
         tx = Transaction(results_dir)
         try:
             lines += evidence.save(tx, held)
+            _check_and_commit(chapter, tx, results_dir)
+        except BaseException:
+            tx.abort()
+            raise
+    return lines
+
+
+def save_staged(chapter: Chapter, results_dir: Path, stage: Callable[[Transaction], list[str] | None]) -> list[str]:
+    """Files a command writes into `results_dir` itself (the training command's run records:
+    fixtures/__main__.py), saved as every save is: under the save lock, a killed save finished
+    first, `stage(tx)` staging them, then the one check-then-commit (`_check_and_commit`: each
+    staged file read back, the whole re-derivation on the staged files).  EvidenceError naming the
+    file, the record and the field, and `results_dir` as it was, where the re-derivation would
+    refuse what it leaves; lines to print."""
+    with save_lock(results_dir):
+        lines = recover(results_dir)
+        tx = Transaction(results_dir)
+        try:
+            lines += stage(tx) or []
             _check_and_commit(chapter, tx, results_dir)
         except BaseException:
             tx.abort()

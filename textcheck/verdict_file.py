@@ -94,11 +94,24 @@ def _test(t, found: list[FigureRecord | None], where: str, dangling: bool) -> Te
                        source=t.source, key=t.key)
 
 
+NOT_MEASURED = ("holds", "underspecified", "undecided")     # what a claim with a figure missing cannot be
+
+
+def missing_records(chapter: Chapter, claim: str, tests: list[TestOutcome]) -> list[str]:
+    """The figure records the text declares the claim's committed tests decide (its Chapter's
+    `claim_records`) that none of `tests` carries: a record deleted, or never measured."""
+    carried = {k for t in tests for k in str(t.key).split(SEPARATOR)}
+    return [k for k in chapter.claim_records.get(claim, ()) if k not in carried]
+
+
 def verdict_of(chapter: Chapter, claim: str, tests: list[TestOutcome]) -> str:
     """A claim's verdict as its tests give it (textcheck/verdicts.py summarise_claim, read off each
-    test's fields: nothing is copied)."""
-    return summarise_claim(chapter, claim, [{f.name: getattr(t, f.name) for f in fields(t)} for t in tests],
-                           True)["verdict"]
+    test's fields: nothing is copied).  A claim one of whose declared figure records is missing
+    (`missing_records`) is not measured ("not run"): never holds, undecided or underspecified on the
+    figures left; refuted (or failing) stays so, which no further figure can change."""
+    given = summarise_claim(chapter, claim, [{f.name: getattr(t, f.name) for f in fields(t)} for t in tests],
+                            True)["verdict"]
+    return "not run" if given in NOT_MEASURED and missing_records(chapter, claim, tests) else given
 
 
 def summary(chapter: Chapter, c: ClaimVerdict) -> dict:
