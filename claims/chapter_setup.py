@@ -5,8 +5,9 @@ Each entry (`Stated`) is anchored as a figure is (claims/chapter_figures.py): a 
 quote, unique in the chapter, with the stated value printed inside it and parsed from the
 printed text, never typed again ("128", "$3 \\times 10^{-3}$", "sixteen", "(tired, scared, slow,
 weak)", a printed table's column).  `ours` returns, for every place that claims to use that value,
-where it is (file, recipe, field) and what it holds there.  claims/bookkeeping/test_chapter_setup.py fails on
-any difference and names both sides: the chapter's sentence and our field.
+where it is (file, recipe, field) and what it holds there (its readers: claims/setup_sources.py).
+claims/bookkeeping/test_chapter_setup.py fails on any difference and names both sides: the chapter's
+sentence and our field.
 
 The recipes checked are the chapter's setups (fixtures/recipes.py CHAPTER_GROUPS, what
 `python -m fixtures all` trains); the alternative readings (READINGS) differ from them on purpose,
@@ -15,25 +16,50 @@ rest ("Every model ... trains for 3000 steps"; then "Twelve blocks, 1000 steps")
 sentence leaves those models to the specific one (`elsewhere`), and the test checks that the
 specific one does check them.
 
-A difference is allowed only as a `Deviation`: declared here with the value we use, and in
-docs/choices.md with its reason (the entry's opening words are quoted and checked there).  The
-test lists every declared deviation as an expected failure, with its reason, so it is never a
-silent pass; and one that no longer deviates must be removed.
+A difference is allowed only as a `Deviation`: declared in claims/chapter_setup.toml with the value
+we use, and in docs/choices.md with its reason (the entry's opening words are quoted and checked
+there).  The test lists every declared deviation as an expected failure, with its reason, so it is
+never a silent pass; and one that no longer deviates must be removed.
 
 The numbers stay declared with reason "setup" in claims/accounting.py and claims/number_words.py;
-every such declaration is either checked here or says, in UNCHECKED, why it is no recipe's number.
+every such declaration is either checked here or says, in UNCHECKED (claims/chapter_setup.toml), why
+it is no recipe's number.
 """
 from __future__ import annotations
 
-import ast
-import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, ConfigDict, StrictStr
+from pydantic.dataclasses import dataclass as pydantic_dataclass
 
 from claims import chapter_figures
 from claims.chapter_figures import COST_N, COST_ROWS, VARIANCE_D, VARIANCE_ROWS, located
+from claims.setup_sources import (
+    attention_heads,
+    bpe_vocabulary,
+    chapter_recipes,
+    constant,
+    cost_module,
+    cost_scale,
+    gpt2_layernorm_vectors,
+    gpt2_shape,
+    hardened_words,
+    head_width,
+    layernorms,
+    mlp_expansion,
+    module_constant,
+    ratio,
+    recipe_field,
+    recipes_module,
+    split_shares,
+    unbiased_projections,
+    winograd_module,
+)
+from claims.toml_table import load
 
 # Numbers the setup sentences write as words ("no warmup" is a warmup of zero steps)
 WORDS = {"no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "eight": 8, "twelve": 12, "sixteen": 16,
@@ -76,167 +102,29 @@ class Stated:
         return parse(self.printed)
 
 
-@dataclass(frozen=True)
+# A TOML array is a list; what our code holds is a tuple: a declared value is compared as one.
+Held = Annotated[Any, AfterValidator(lambda v: tuple(v) if isinstance(v, list) else v)]
+
+
+@pydantic_dataclass(frozen=True, config=ConfigDict(extra="forbid"))
 class Deviation:
-    setup: str          # the Stated id
-    users: str          # regex over `where` (Stated.ours's keys): the places that deviate
-    ours: object        # the value they hold instead (any other value is drift)
-    choice: str         # the opening words of its entry in docs/choices.md, verbatim
-    why: str
+    setup: StrictStr    # the Stated id
+    users: StrictStr    # regex over `where` (Stated.ours's keys): the places that deviate
+    ours: Held          # the value they hold instead (any other value is drift)
+    choice: StrictStr   # the opening words of its entry in docs/choices.md, verbatim
+    why: StrictStr
 
 
-# ------------------------------------------------------------------ where we use each value
-
-def _recipes() -> list[tuple[str, object]]:
-    from fixtures.recipes import CHAPTER_GROUPS
-    return [(group.upper(), r) for group, rs in CHAPTER_GROUPS.items() for r in rs]
-
-
-def _where(group: str, recipe, what: str) -> str:
-    return f"fixtures/recipes.py {group} {recipe.name!r}: {what}"
-
-
-def _field(what: str, names: str = ".", elsewhere: dict[str, str] | None = None,
-           where: Callable | None = None) -> Callable[[], dict[str, object]]:
-    """Every chapter recipe whose name matches `names` (and none that `elsewhere` leaves to a
-    more specific sentence): its `what` ("model.d_model", "train.steps"), or where(recipe)."""
-    def ours() -> dict[str, object]:
-        out = {}
-        for group, r in _recipes():
-            if not re.search(names, r.name) or any(re.search(p, r.name) for p in elsewhere or {}):
-                continue
-            out[_where(group, r, what)] = where(r) if where else getattr(getattr(r, what.split(".")[0]),
-                                                                           what.split(".")[1])
-        return out
-    return ours
-
-
-def _head_width(r) -> int:
-    return r.model.d_head or r.model.d_model // r.model.n_heads
-
-
-def _layernorms(r) -> int:
-    from torch import nn
-
-    from model import LanguageModel
-    return sum(isinstance(m, nn.LayerNorm) for m in LanguageModel(r.model).modules())
-
-
-def _unbiased_projections(r) -> int:
-    """W_q, W_k, W_v, W_o of the recipe's first attention layer built without a bias."""
-    from model import LanguageModel
-    att = LanguageModel(r.model).attention[0]
-    return 3 * (att.qkv.bias is None) + (getattr(att.out, "bias", None) is None)
-
-
-def _ratio(ns) -> object:
-    ratios = {b / a for a, b in itertools.pairwise(ns)}
-    return ratios.pop() if len(ratios) == 1 else tuple(sorted(ratios))
-
-
-def _mlp_expansion(r) -> int:
-    from model import LanguageModel
-    block = LanguageModel(r.model).blocks[0]
-    return block.ff.up.out_features // r.model.d_model
-
-
-def _bpe() -> dict[str, object]:
-    from data.bpe import VOCAB_SIZE
-    return {"data/bpe.py VOCAB_SIZE (the tokenizer trained on the corpus)": VOCAB_SIZE}
-
-
-def _split() -> tuple[float, float]:
-    """data/batches.py split, on 1000 token ids: the share of each side, in per cent."""
-    import numpy as np
-
-    from data.batches import split
-    train, held = split(np.arange(1000))
-    return 100 * len(train) / 1000, 100 * len(held) / 1000
-
-
-def _literal(node: ast.AST):
-    """A constant expression of source code: a literal, arithmetic on literals (`8 * 2**30`), or a
-    call with literal keywords (`Scale(ns=(...), fits_n=8192)`, as a dict of its keywords)."""
-    if isinstance(node, ast.Call):
-        return {k.arg: _literal(k.value) for k in node.keywords}
-    allowed = (ast.Expression, ast.Constant, ast.BinOp, ast.UnaryOp, ast.Tuple, ast.List, ast.operator, ast.unaryop,
-               ast.Load)
-    if not all(isinstance(n, allowed) for n in ast.walk(node)):
-        raise ValueError(f"not a constant expression: {ast.unparse(node)}")
-    return eval(compile(ast.Expression(node), "<constant>", "eval"), {"__builtins__": {}})
-
-
-def constant(path: str, name: str):
-    """A module-level constant of a source file, read without importing it (`A = 1`, `A, B = 1, 2`):
-    the claims' test modules hold the sizes they measure at, and no module imports a test module
-    (tests/unit/test_layout.py); tests/docs/test_docs_numbers.py reads them the same way."""
-    from data.paths import PROJECT_ROOT
-    for node in ast.parse((PROJECT_ROOT / path).read_text(encoding="utf-8")).body:
-        if not isinstance(node, ast.Assign):
-            continue
-        for target in node.targets:
-            if isinstance(target, ast.Name) and target.id == name:
-                return _literal(node.value)
-            if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
-                names = [e.id for e in target.elts if isinstance(e, ast.Name)]
-                if name in names:
-                    return _literal(node.value.elts[names.index(name)])
-    raise LookupError(f"{path}: no module constant {name}")
-
-
-def _test_constant(path: str, name: str, what: str = "") -> Callable[[], dict[str, object]]:
-    return lambda: {f"{path} {name}{what}": constant(path, name)}
-
-
-def _cost():
-    from fixtures import cost
-    return cost
-
-
-def _cost_scale() -> dict:
-    return constant("claims/test_cost.py", "CHAPTER_SCALE")
-
-
-def _recipes_module():
-    from fixtures import recipes
-    return recipes
-
-
-def _winograd():
-    from data import winograd
-    return winograd
-
-
-def _hardened_words(position: int) -> list[str]:
-    """The words at one position of the hardened data set's sentences, training and held out."""
-    t = _winograd().hardened()
-    return sorted({s[position] for s in t.train + t.test})
-
-
-def _gpt2_shape(config_field: str, small_field: str) -> Callable[[], dict[str, object]]:
-    """GPT-2 small's shape: the config the released-size test builds (claims/test_params.py GPT2)
-    and the arithmetic of the chapter's table (model/params.py GPT2Small)."""
-    def ours():
-        from model.params import GPT2Small
-        return {f"claims/test_params.py GPT2.{config_field}": constant("claims/test_params.py", "GPT2")[config_field],
-                f"model/params.py GPT2Small.{small_field}": getattr(GPT2Small(), small_field)}
-    return ours
-
-
-def _gpt2_layernorm_vectors() -> int:
-    from model.params import GPT2Small
-    small = GPT2Small()
-    return small.rows()["final LayerNorm"] // small.d
-
-
-def _attention_heads(names: str) -> Callable[[], dict[str, object]]:
-    return _field("model.n_heads", names, where=lambda r: r.model.n_heads if r.model.mixer == "attention" else None)
+@pydantic_dataclass(frozen=True, config=ConfigDict(extra="forbid"))
+class Unchecked:
+    anchor: StrictStr   # a declaration of reason "setup", by its anchor
+    why: StrictStr      # why no entry of SETUP checks it
 
 
 def _common(sid: str, anchor: str, printed: str, what: str, elsewhere: dict[str, str]) -> Stated:
     """A value of the common setup: every chapter recipe's `what`, but those a more specific
     sentence states another value for (recipe-name regex -> the entry that checks them)."""
-    return Stated(sid, anchor, printed, _field(what, elsewhere=elsewhere), elsewhere=elsewhere)
+    return Stated(sid, anchor, printed, recipe_field(what, elsewhere=elsewhere), elsewhere=elsewhere)
 
 
 # Recipes a more specific sentence of the chapter states another value for
@@ -249,11 +137,11 @@ POSITIONS = r"^positions_"
 SETUP: list[Stated] = [
     # the corpus, its tokens, and the setup every model shares
     Stated("corpus.vocabulary", "with a vocabulary of 1024", "1024",
-           lambda: {**_bpe(), **_field("model.vocab_size")()}),
-    Stated("corpus.split_train", "split 90/10", "90", lambda: {"data/batches.py split: the training share (%)": _split()[0]}),
+           lambda: {**bpe_vocabulary(), **recipe_field("model.vocab_size")()}),
+    Stated("corpus.split_train", "split 90/10", "90", lambda: {"data/batches.py split: the training share (%)": split_shares()[0]}),
     Stated("corpus.split_held_out", "split 90/10", "10",
-           lambda: {"data/batches.py split: the held-out share (%)": _split()[1]}),
-    Stated("common.width", "Every model is 128 wide", "128", _field("model.d_model")),
+           lambda: {"data/batches.py split: the held-out share (%)": split_shares()[1]}),
+    Stated("common.width", "Every model is 128 wide", "128", recipe_field("model.d_model")),
     _common("common.context", "sees 128 tokens", "128", "model.context", {POSITIONS: "positions.window"}),
     _common("common.steps", "trains for 3000 steps", "3000", "train.steps", {NORM: "norm.steps", WIDE: "scale.short_steps"}),
     _common("common.lr", "AdamW at $10^{-3}$", "$10^{-3}$", "train.lr", {NORM: "norm.lr"}),
@@ -262,157 +150,131 @@ SETUP: list[Stated] = [
     Stated("scale.variance_d", "\n".join(VARIANCE_ROWS), "", column=0,
            ours=lambda: {"claims/chapter_figures.py VARIANCE_D (claims/test_scale.py's rows)": tuple(VARIANCE_D)}),
     Stated("scale.pairs", "twenty thousand random pairs", "twenty thousand",
-           _test_constant("claims/test_scale.py", "PAIRS")),
+           module_constant("claims/test_scale.py", "PAIRS")),
     Stated("scale.row_length", "One row of 64 scores", "64",
-           _test_constant("claims/test_scale.py", "ROW_LENGTH", " (fresh_rows' positions)")),
+           module_constant("claims/test_scale.py", "ROW_LENGTH", " (fresh_rows' positions)")),
     Stated("scale.row_length_effective", "exactly one token out of 64,", "64",
-           _test_constant("claims/test_scale.py", "ROW_LENGTH", " (fresh_rows' positions)")),
+           module_constant("claims/test_scale.py", "ROW_LENGTH", " (fresh_rows' positions)")),
     Stated("scale.effective_at", "Undivided, at $d_k = 256$", "256",
-           _test_constant("claims/test_scale.py", "EFFECTIVE_AT")),
+           module_constant("claims/test_scale.py", "EFFECTIVE_AT")),
     Stated("scale.rows", "two thousand random rows", "two thousand",
-           _test_constant("claims/test_scale.py", "ROWS")),
+           module_constant("claims/test_scale.py", "ROWS")),
     Stated("scale.frozen_at", "At $d_k = 1024$, seven", "1024",
-           _test_constant("claims/test_scale.py", "FROZEN_AT")),
+           module_constant("claims/test_scale.py", "FROZEN_AT")),
     # what dividing by sqrt(d_k) is worth: the trained widths and the shorter run
     Stated("scale.widths", "at four head widths", "four",
            lambda: {"fixtures/recipes.py SCALE and LADDER 'layernorm': the head widths trained":
-                    len({_head_width(r) for g, r in _recipes() if g == "SCALE" or r.name == "layernorm"})}),
+                    len({head_width(r) for g, r in chapter_recipes() if g == "SCALE" or r.name == "layernorm"})}),
     Stated("scale.long_steps", "come from the 3000-step budget", "3000",
-           _field("train.steps", r"^(scale32_undivided|layernorm)$")),
-    Stated("scale.short_steps", "a shorter run — 1500 steps", "1500", _field("train.steps", WIDE)),
-    Stated("scale.short_batch", "1500 steps, batch of 32", "32", _field("train.batch_size", WIDE)),
-    Stated("scale.short_one_head", "one head, no normalisation", "one", _field("model.n_heads", WIDE)),
+           recipe_field("train.steps", r"^(scale32_undivided|layernorm)$")),
+    Stated("scale.short_steps", "a shorter run — 1500 steps", "1500", recipe_field("train.steps", WIDE)),
+    Stated("scale.short_batch", "1500 steps, batch of 32", "32", recipe_field("train.batch_size", WIDE)),
+    Stated("scale.short_one_head", "one head, no normalisation", "one", recipe_field("model.n_heads", WIDE)),
     Stated("scale.short_no_norm", "one head, no normalisation", "no",
-           _field("LayerNorms in the model", WIDE, where=_layernorms)),
+           recipe_field("LayerNorms in the model", WIDE, where=layernorms)),
     Stated("scale.at_32", "At $d_k = 32$ the division", "32",
-           _field("head width", r"^(scale32_undivided|layernorm)$", where=_head_width)),
-    Stated("scale.at_256", "because at 256 it is worth", "256", _field("head width", r"^scale256_", where=_head_width)),
-    Stated("scale.at_1024", "and at 1024 it is worth", "1024", _field("head width", r"^scale1024_", where=_head_width)),
+           recipe_field("head width", r"^(scale32_undivided|layernorm)$", where=head_width)),
+    Stated("scale.at_256", "because at 256 it is worth", "256", recipe_field("head width", r"^scale256_", where=head_width)),
+    Stated("scale.at_1024", "and at 1024 it is worth", "1024", recipe_field("head width", r"^scale1024_", where=head_width)),
     Stated("scale.nothing_at_32", "at 32, everything by 256", "32",
-           _field("head width", r"^scale32_undivided$", where=_head_width)),
+           recipe_field("head width", r"^scale32_undivided$", where=head_width)),
     Stated("scale.everything_by_256", "at 32, everything by 256", "256",
-           _field("head width", r"^scale256_", where=_head_width)),
+           recipe_field("head width", r"^scale256_", where=head_width)),
     # the ladder's rows the prose names by their shape
-    Stated("ladder.four_heads", "Four heads buy", "Four", _field("model.n_heads", r"^four_heads$")),
+    Stated("ladder.four_heads", "Four heads buy", "Four", recipe_field("model.n_heads", r"^four_heads$")),
     Stated("ladder.mlp_expansion", "a four-times expansion", "four",
-           _field("the MLP's expansion", r"^layernorm$", where=_mlp_expansion)),
+           recipe_field("the MLP's expansion", r"^layernorm$", where=mlp_expansion)),
     Stated("ladder.unbiased_projections", "leaves the bias off three of them", "three",
-           _field("projections without a bias", r"^layernorm$", where=_unbiased_projections)),
-    Stated("ladder.one_head", "and 9 for one head", "one", _field("model.n_heads", r"^one_head(_added)?$")),
-    Stated("depth.two_blocks", "Two blocks on this corpus", "Two", _field("model.n_blocks", r"^two_blocks$")),
-    Stated("depth.one_block", "against one block's", "one", _field("model.n_blocks", r"^layernorm$")),
+           recipe_field("projections without a bias", r"^layernorm$", where=unbiased_projections)),
+    Stated("ladder.one_head", "and 9 for one head", "one", recipe_field("model.n_heads", r"^one_head(_added)?$")),
+    Stated("depth.two_blocks", "Two blocks on this corpus", "Two", recipe_field("model.n_blocks", r"^two_blocks$")),
+    Stated("depth.one_block", "against one block's", "one", recipe_field("model.n_blocks", r"^layernorm$")),
     # twelve blocks, pre- and post-norm
-    Stated("norm.blocks", "Twelve blocks, 1000 steps", "Twelve", _field("model.n_blocks", NORM)),
-    Stated("norm.steps", "Twelve blocks, 1000 steps", "1000", _field("train.steps", NORM)),
-    Stated("norm.lr", "learning rate $3 \\times 10^{-3}$", "$3 \\times 10^{-3}$", _field("train.lr", NORM)),
-    Stated("norm.pre_warmup", "pre-norm,  200-step warmup", "200", _field("train.warmup_steps", r"^prenorm_warmup$")),
-    Stated("norm.post_warmup", "post-norm, 200-step warmup", "200", _field("train.warmup_steps", r"^postnorm_warmup$")),
-    Stated("norm.pre_no_warmup", "pre-norm,  no warmup", "no", _field("train.warmup_steps", r"^prenorm$")),
-    Stated("norm.post_no_warmup", "post-norm, no warmup", "no", _field("train.warmup_steps", r"^postnorm$")),
+    Stated("norm.blocks", "Twelve blocks, 1000 steps", "Twelve", recipe_field("model.n_blocks", NORM)),
+    Stated("norm.steps", "Twelve blocks, 1000 steps", "1000", recipe_field("train.steps", NORM)),
+    Stated("norm.lr", "learning rate $3 \\times 10^{-3}$", "$3 \\times 10^{-3}$", recipe_field("train.lr", NORM)),
+    Stated("norm.pre_warmup", "pre-norm,  200-step warmup", "200", recipe_field("train.warmup_steps", r"^prenorm_warmup$")),
+    Stated("norm.post_warmup", "post-norm, 200-step warmup", "200", recipe_field("train.warmup_steps", r"^postnorm_warmup$")),
+    Stated("norm.pre_no_warmup", "pre-norm,  no warmup", "no", recipe_field("train.warmup_steps", r"^prenorm$")),
+    Stated("norm.post_no_warmup", "post-norm, no warmup", "no", recipe_field("train.warmup_steps", r"^postnorm$")),
     # positions
-    Stated("positions.window", "trained on 64-token windows", "64", _field("model.context", POSITIONS)),
+    Stated("positions.window", "trained on 64-token windows", "64", recipe_field("model.context", POSITIONS)),
     Stated("positions.evaluated", "evaluated at 64, 128 and 256", "64, 128 and 256",
            lambda: {"fixtures/recipes.py POSITIONS_EVAL (claims/test_positions_trained.py's lengths)":
-                    _recipes_module().POSITIONS_EVAL}),
+                    recipes_module().POSITIONS_EVAL}),
     Stated("positions.four_ways", "Four ways to inject position", "Four",
            lambda: {"fixtures/recipes.py POSITIONS: the position schemes (positions_none aside)":
-                    len({r.model.positions for g, r in _recipes() if g == "POSITIONS" and r.model.positions != "none"})}),
+                    len({r.model.positions for g, r in chapter_recipes() if g == "POSITIONS" and r.model.positions != "none"})}),
     # the cost of one attention layer
     Stated("cost.width", "One attention layer, 512 wide", "512",
-           lambda: {"fixtures/cost.py layer(): W_q's input width": _cost().layer().qkv.in_features}),
-    Stated("cost.heads", "512 wide, 8 heads", "8", lambda: {"fixtures/cost.py layer(): heads": _cost().layer().n_heads}),
+           lambda: {"fixtures/cost.py layer(): W_q's input width": cost_module().layer().qkv.in_features}),
+    Stated("cost.heads", "512 wide, 8 heads", "8", lambda: {"fixtures/cost.py layer(): heads": cost_module().layer().n_heads}),
     Stated("cost.batch", "batch of one, float32", "one",
-           lambda: {"fixtures/cost.py tokens(): the input's batch": _cost().tokens(4).shape[0]}),
+           lambda: {"fixtures/cost.py tokens(): the input's batch": cost_module().tokens(4).shape[0]}),
     Stated("cost.dtype", "batch of one, float32", "float32",
-           lambda: {"fixtures/cost.py tokens(): the input's dtype": str(_cost().tokens(4).dtype).removeprefix("torch."),
-                    "fixtures/cost.py layer(): the weights' dtype": str(_cost().layer().qkv.weight.dtype).removeprefix("torch.")}),
+           lambda: {"fixtures/cost.py tokens(): the input's dtype": str(cost_module().tokens(4).dtype).removeprefix("torch."),
+                    "fixtures/cost.py layer(): the weights' dtype": str(cost_module().layer().qkv.weight.dtype).removeprefix("torch.")}),
     Stated("cost.one_sequence", "One attention layer, one sequence", "one",
-           lambda: {"fixtures/cost.py tokens(): the input's batch": _cost().tokens(4).shape[0]}),
+           lambda: {"fixtures/cost.py tokens(): the input's batch": cost_module().tokens(4).shape[0]}),
     Stated("cost.tokens", "\n".join(COST_ROWS), "", column=0,
            ours=lambda: {"claims/test_cost.py CHAPTER_SCALE.ns, then the out-of-memory row's CHAPTER_SCALE.fused_n":
-                         (*_cost_scale()["ns"], _cost_scale()["fused_n"]),
+                         (*cost_scale()["ns"], cost_scale()["fused_n"]),
                          "claims/chapter_figures.py COST_N (the cost figures' rows)": tuple(COST_N)}),
     Stated("cost.doubling", "a doubling of $n$", "doubling",
            lambda: {"claims/test_cost.py CHAPTER_SCALE.ns: each length over the one before":
-                    _ratio(_cost_scale()["ns"])}),
+                    ratio(cost_scale()["ns"])}),
     Stated("cost.cap", "on an 8 GB GPU at", "8",
            lambda: {"claims/test_cost.py CAP_BYTES (GiB)": constant("claims/test_cost.py", "CAP_BYTES") / 2**30}),
-    Stated("cost.matrix_heads", "being 8 heads", "8", lambda: {"fixtures/cost.py layer(): heads": _cost().layer().n_heads}),
+    Stated("cost.matrix_heads", "being 8 heads", "8", lambda: {"fixtures/cost.py layer(): heads": cost_module().layer().n_heads}),
     Stated("cost.matrix_bytes", "16,384 times 4 bytes", "4",
-           lambda: {"fixtures/cost.py tokens(): bytes per element": _cost().tokens(4).element_size()}),
+           lambda: {"fixtures/cost.py tokens(): bytes per element": cost_module().tokens(4).element_size()}),
     # GPT-2 small's shape
-    Stated("params.gpt2_width", "small — $d = 768$", "768", _gpt2_shape("d_model", "d")),
-    Stated("params.gpt2_blocks", "$d = 768$, 12 blocks", "12", _gpt2_shape("n_blocks", "n_blocks")),
-    Stated("params.gpt2_vocab", "a vocabulary of 50,257", "50,257", _gpt2_shape("vocab_size", "vocab")),
-    Stated("params.gpt2_context", "a context of 1024", "1024", _gpt2_shape("context", "context")),
-    Stated("params.row_vocab", "50,257 x 768", "50,257", _gpt2_shape("vocab_size", "vocab")),
-    Stated("params.row_vocab_width", "50,257 x 768", "768", _gpt2_shape("d_model", "d")),
-    Stated("params.row_context", "1,024 x 768", "1,024", _gpt2_shape("context", "context")),
-    Stated("params.row_context_width", "1,024 x 768", "768", _gpt2_shape("d_model", "d")),
-    Stated("params.row_blocks", "\n  12 blocks", "12", _gpt2_shape("n_blocks", "n_blocks")),
+    Stated("params.gpt2_width", "small — $d = 768$", "768", gpt2_shape("d_model", "d")),
+    Stated("params.gpt2_blocks", "$d = 768$, 12 blocks", "12", gpt2_shape("n_blocks", "n_blocks")),
+    Stated("params.gpt2_vocab", "a vocabulary of 50,257", "50,257", gpt2_shape("vocab_size", "vocab")),
+    Stated("params.gpt2_context", "a context of 1024", "1024", gpt2_shape("context", "context")),
+    Stated("params.row_vocab", "50,257 x 768", "50,257", gpt2_shape("vocab_size", "vocab")),
+    Stated("params.row_vocab_width", "50,257 x 768", "768", gpt2_shape("d_model", "d")),
+    Stated("params.row_context", "1,024 x 768", "1,024", gpt2_shape("context", "context")),
+    Stated("params.row_context_width", "1,024 x 768", "768", gpt2_shape("d_model", "d")),
+    Stated("params.row_blocks", "\n  12 blocks", "12", gpt2_shape("n_blocks", "n_blocks")),
     Stated("params.row_layernorm", "2 x 768", "2",
-           lambda: {"model/params.py GPT2Small: the final LayerNorm's row over d": _gpt2_layernorm_vectors()}),
-    Stated("params.row_layernorm_width", "2 x 768", "768", _gpt2_shape("d_model", "d")),
+           lambda: {"model/params.py GPT2Small: the final LayerNorm's row over d": gpt2_layernorm_vectors()}),
+    Stated("params.row_layernorm_width", "2 x 768", "768", gpt2_shape("d_model", "d")),
     # the Winograd task and its models
     Stated("winograd.pool", "one pool of sixteen nouns", "sixteen",
-           lambda: {"data/winograd.py POOL": len(_winograd().POOL),
-                    "data/winograd.py hardened(): the nouns in the first slot": len(_hardened_words(_winograd().X_POS)),
-                    "data/winograd.py hardened(): the nouns in the second slot": len(_hardened_words(_winograd().Y_POS))}),
+           lambda: {"data/winograd.py POOL": len(winograd_module().POOL),
+                    "data/winograd.py hardened(): the nouns in the first slot": len(hardened_words(winograd_module().X_POS)),
+                    "data/winograd.py hardened(): the nouns in the second slot": len(hardened_words(winograd_module().Y_POS))}),
     Stated("winograd.crosser_count", "four making it the crosser", "four",
-           lambda: {"data/winograd.py CROSSER": len(_winograd().CROSSER)}),
+           lambda: {"data/winograd.py CROSSER": len(winograd_module().CROSSER)}),
     Stated("winograd.crosser", "the crosser (tired, scared, slow, weak)", "(tired, scared, slow, weak)",
-           lambda: {"data/winograd.py CROSSER": _winograd().CROSSER}),
+           lambda: {"data/winograd.py CROSSER": winograd_module().CROSSER}),
     Stated("winograd.crossed_count", "four making it the crossed", "four",
-           lambda: {"data/winograd.py CROSSED": len(_winograd().CROSSED)}),
+           lambda: {"data/winograd.py CROSSED": len(winograd_module().CROSSED)}),
     Stated("winograd.crossed", "the crossed (wet, wide, busy, steep)", "(wet, wide, busy, steep)",
-           lambda: {"data/winograd.py CROSSED": _winograd().CROSSED}),
+           lambda: {"data/winograd.py CROSSED": winograd_module().CROSSED}),
     Stated("winograd.eight_adjectives", "all eight adjectives", "eight",
-           lambda: {"data/winograd.py hardened(): the adjectives": len(_hardened_words(_winograd().ADJ_POS))}),
+           lambda: {"data/winograd.py hardened(): the adjectives": len(hardened_words(winograd_module().ADJ_POS))}),
     Stated("winograd.template", "\nthe {x} did not cross the {y} because it was too {adj} , so the {ref} waited .\n",
            "the {x} did not cross the {y} because it was too {adj} , so the {ref} waited .",
-           lambda: {"data/winograd.py TEMPLATE": _winograd().TEMPLATE}),
-    Stated("winograd.heads", "the four heads of each block", "four", _attention_heads(r"^winograd_")),
+           lambda: {"data/winograd.py TEMPLATE": winograd_module().TEMPLATE}),
+    Stated("winograd.heads", "the four heads of each block", "four", attention_heads(r"^winograd_")),
     Stated("winograd.cheatable_one_block", "\none transformer block ", "one",
-           _field("model.n_blocks", r"^winograd_cheatable_one_block$")),
-    Stated("winograd.one_block", "why one block reached", "one", _field("model.n_blocks", r"^winograd_hardened_one_block$")),
-    Stated("winograd.two_blocks", "and two reached", "two", _field("model.n_blocks", r"^winograd_hardened_two_blocks$")),
+           recipe_field("model.n_blocks", r"^winograd_cheatable_one_block$")),
+    Stated("winograd.one_block", "why one block reached", "one", recipe_field("model.n_blocks", r"^winograd_hardened_one_block$")),
+    Stated("winograd.two_blocks", "and two reached", "two", recipe_field("model.n_blocks", r"^winograd_hardened_two_blocks$")),
 ]
 SETUP_BY_ID = {s.id: s for s in SETUP}
 
 
-# ------------------------------------------------------------------ declared deviations
+# ------------------------------------------------------------------ declared deviations, and setup numbers checked nowhere
 
-DEVIATIONS: list[Deviation] = [
-    Deviation("common.context", r"'winograd_", 17, "The Winograd models' tokens and context (declared 2026-12-03",
-              "a Winograd sentence is 18 words: the model sees the 17 it predicts from, not 128 tokens of the corpus"),
-    Deviation("corpus.vocabulary", r"'winograd_", 36, "The Winograd models' tokens and context (declared 2026-12-03",
-              "the Winograd language is word-level, 36 words, not the corpus's BPE"),
-    Deviation("scale.widths", r"head widths trained", 3, "Which head widths:",
-              "the chapter states figures at three of its four widths; the unnamed fourth is not trained"),
-]
-
-
-# ------------------------------------------------------------------ setup numbers checked elsewhere or nowhere
-
-# Declarations of reason "setup" (claims/accounting.py, claims/number_words.py) that no entry above
-# checks, each with why: anchor -> reason.
-UNCHECKED = {
-    "At position 100 the current token": "where average.one_hundredth is read; its test reads the 100th row itself",
-    "pre-norm    block 1 0.0498 ... block 12": "the printed profile's block labels (first and last of twelve)",
-    "post-norm   block 1 0.0977 ... block 12": "the printed profile's block labels (first and last of twelve)",
-    "the animal waited .\n  blk 1": "a row label of the printed map",
-    "the street waited .\n  blk 1": "a row label of the printed map",
-    "the:0.19\n  blk 2  the:0.00 animal:0.00 did:0.00 not:0.00 cross:0.00": "a row label of the printed map",
-    "the:0.19\n  blk 2  the:0.00 animal:0.00 did:0.00 not:0.00 cross:0.03": "a row label of the printed map",
-    "mean zero and variance one, each product": "the derivation's assumption; the draws are torch.randn, N(0, 1)",
-    "rows in ten are frozen": "the denominator of the figure scale.frozen_seven, which its test divides by",
-    "The first two rows": "rows of a table the chapter does not print",
-    "last four rows": "the rows the cost exponents are fitted on, a parameter of the fit (claims/test_cost.py)",
-    "\n  one block   ": "a row label of the GPT-2 table",
-    "score one position": "the scored position is the figure winograd.query_position",
-    "being 8 heads times 16,384 times 16,384 times 4 bytes":
-        "16,384 is the figure cost.oom_tokens; the heads and the bytes are checked (cost.matrix_heads, cost.matrix_bytes)",
-}
+# Data, in claims/chapter_setup.toml: each declared deviation ([[deviation]]), and each declaration
+# of reason "setup" (claims/accounting.py, claims/number_words.py) that no entry above checks, with
+# why ([[unchecked]]: anchor -> reason).
+DEVIATIONS: list[Deviation] = load("chapter_setup.toml", "deviation", Deviation)
+UNCHECKED: dict[str, str] = {u.anchor: u.why for u in load("chapter_setup.toml", "unchecked", Unchecked)}
 
 
 # ------------------------------------------------------------------ reading the chapter

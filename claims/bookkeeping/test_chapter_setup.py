@@ -57,7 +57,7 @@ def test_what_a_general_sentence_leaves_out_a_specific_one_checks(entry):
     # steps": each recipe it leaves out is checked by the entry it names
     for pattern, other in entry.elsewhere.items():
         checked = " ".join(cs.SETUP_BY_ID[other].ours())
-        left = [r.name for _, r in cs._recipes() if re.search(pattern, r.name)]
+        left = [r.name for _, r in cs.chapter_recipes() if re.search(pattern, r.name)]
         assert left, f"{entry.id}: {pattern!r} matches no recipe"
         missing = [name for name in left if repr(name) not in checked]
         assert not missing, f"{entry.id} leaves {missing} to {other}, which does not check them"
