@@ -5,10 +5,15 @@ of `kind` (a frozen pydantic dataclass), every field checked.  An entry that is 
 """
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
-import tomllib
 from pydantic import TypeAdapter, ValidationError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:                       # Python 3.10 (a GPU box's system Python): the same parser, as a package
+    import tomli as tomllib
 
 HERE = Path(__file__).resolve().parent
 
