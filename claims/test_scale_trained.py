@@ -89,8 +89,9 @@ def test_without_the_division_wide_heads_are_worse(d_k, stated, trained, seeds, 
 def softmax(trained, seeds):
     """softmax(d_k, variant) -> {"init": [per seed], "trained": [per seed]}: the head's softmax
     statistics at initialisation (the model the training run starts from, rebuilt under the same
-    seed) and after training, on held-out text (fixtures/attention_stats.py)."""
-    n, x, memo = seeds(SEEDS), held_out_windows(1024, 128), {}
+    seed) and after training, on held-out text (fixtures/attention_stats.py), over the scale group's
+    declared seeds (claims/seed_steps.py): a record names every seed on record (issue 59, finding 11)."""
+    n, x, memo = seeds(DECLARED_SEEDS["scale"]), held_out_windows(1024, 128), {}
 
     def get(d_k: int, variant: str) -> dict:
         if (d_k, variant) not in memo:
@@ -105,7 +106,7 @@ def softmax(trained, seeds):
 
 
 # The chapter's sentence, figure by figure: (variant, when, statistic, stated, rounding, label).
-# Measured over 3 seeds with the recipes of fixtures/recipes.py (SCALE), 2026-11-29.
+# Measured over the scale group's declared seeds with the recipes of fixtures/recipes.py (SCALE).
 def runaway(variant: str, when: str, stat: str, fid: str, name: str, label: str):
     """name: the test id, what it measures (tests/integration/test_test_ids.py: no id types a printed
     number); label: the figure as its record names it, with {} the printed figure."""
