@@ -1,16 +1,45 @@
-"""`-n auto` never slower than serial: below AUTO_SERIAL_BELOW usable cores it runs no workers."""
+"""`-n auto` never slower than serial: below AUTO_SERIAL_BELOW usable cores it runs workers only for a run
+of minutes (the whole tree, not the fast tier), and no workers for the fast tier, a file, -k, a claim
+or a figure."""
 import os
 import subprocess
 import sys
 
+import pytest
+
 from fixtures import xdist_groups
+
+
+class Config:
+    """What the hook reads of pytest's config: where its arguments came from and its options."""
+
+    def __init__(self, source=pytest.Config.ArgsSource.TESTPATHS, **options):
+        self.args_source, self.options = source, {"markexpr": "", "keyword": "", "--claim": [], "--figure": [],
+                                                  **options}
+
+    def getoption(self, name, default=None):
+        return self.options.get(name, default)
 
 
 def test_auto_means_no_workers_below_the_threshold_and_xdists_count_above(monkeypatch):
     for cores, workers in ((1, 0), (xdist_groups.AUTO_SERIAL_BELOW - 1, 0), (xdist_groups.AUTO_SERIAL_BELOW, None),
                            (16, None)):
         monkeypatch.setattr(xdist_groups, "usable_cores", lambda n=cores: n)
-        assert xdist_groups.pytest_xdist_auto_num_workers(None) == workers
+        assert xdist_groups.pytest_xdist_auto_num_workers(Config(markexpr="fast")) == workers
+
+
+def test_below_the_threshold_only_a_run_of_minutes_gets_a_worker_per_core(monkeypatch):
+    monkeypatch.setattr(xdist_groups, "usable_cores", lambda: 2)
+    args = pytest.Config.ArgsSource.ARGS
+    for config, workers in ((Config(markexpr="not slow"), 2),             # the README's test command
+                            (Config(), 2), (Config(markexpr="gpu"), 2),
+                            (Config(markexpr="fast"), 0), (Config(markexpr=" fast "), 0),
+                            (Config(source=args, markexpr="not slow"), 0),  # a file or a node ID
+                            (Config(keyword="rope"), 0), (Config(**{"--claim": ["qkv.head_thirty_lines"]}), 0),
+                            (Config(**{"--figure": ["qkv.listing_lines"]}), 0)):
+        assert xdist_groups.pytest_xdist_auto_num_workers(config) == workers, config.options
+    monkeypatch.setattr(xdist_groups, "usable_cores", lambda: 1)
+    assert xdist_groups.pytest_xdist_auto_num_workers(Config(markexpr="not slow")) == 0
 
 
 def test_on_one_core_auto_runs_the_tests_in_process(tmp_path):
