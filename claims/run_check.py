@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 # measurements taken from a trained model: a record of one names the runs it came from
 TRAINED = frozenset({"perplexity", "perplexity_at_window", "softmax_stats", "softmax_stats_at_init", "softmax_gradients",
+                     "attention_curve",
                      "position_rows", "position_probe",
                      "winograd_accuracy", "winograd_answers", "winograd_attention", "winograd_ablation", "winograd_head_ablation",
                      "held_out_curve"})
@@ -225,8 +226,12 @@ def short_of_record(rec: FigureRecord, runs: RunIndex) -> list[tuple[str, bool]]
                 by = max([str(rec.date or "")] + [str(table[(r.recipe, r.seed, r.key)].date or "") for r in rec.runs
                                                   if (r.group, r.recipe) == (group, recipe)
                                                   and (r.recipe, r.seed, r.key) in table])
+                # a run it names recorded after it was decided (trained again under its key): the
+                # record's date no longer says what was on record beside it, so every seed counts (a
+                # record cut to the runs retrained first would otherwise pass)
+                again = bool(rec.date) and by > str(rec.date)
                 on_record.append({s for (name, s, _key), run in table.items()
-                                  if name == recipe and not _smoke(run) and _by(run.date, by)})
+                                  if name == recipe and not _smoke(run) and (again or _by(run.date, by))})
         except ValueError:
             continue                        # a file not there or refused: the run check names it
         cap = min(DECLARED_SEEDS.get(group, 10 ** 6) for group, _ in recipes)

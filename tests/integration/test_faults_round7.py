@@ -291,6 +291,38 @@ def test_11_a_record_cut_below_the_seeds_on_record_is_refused(results_dir, capsy
                          "winograd_hardened_one_block" in said, said[-3000:]
 
 
+def test_11_a_record_whose_runs_were_retrained_after_it_is_held_to_every_seed_on_record(results_dir, capsys):
+    """winograd.hardened_two_blocks names runs recorded again after it was decided (the two-block
+    seeds were retrained under their keys on 2026-12-07, the record is of 2026-12-03): the record's
+    date no longer tells what was on record beside them, so every seed counts, and a cut to the
+    first five is refused (it passed while the runs' own dates were the measure)."""
+    key = "winograd.hardened_two_blocks"
+
+    def cut(rec):
+        rec["runs"] = [r for r in rec["runs"] if r["seed"] < 5]
+        rec["measured"]["values"] = rec["measured"]["values"][:5]
+        acc = [r.metrics["accuracy"] for r in _runs_of(results_dir, "winograd", "winograd_hardened_two_blocks")][:5]
+        rec["verdict"] = _decided(key, {"values": acc, "n_items": rec["measured"]["n_items"]})
+    _edit(results_dir, key, cut)
+    code, said = _rederive(results_dir, capsys)
+    assert code != 0 and f"{key}: field 'runs' leaves out seed(s) 5, 6, 7, 8, 9 of winograd " \
+                         "winograd_hardened_two_blocks" in said, said[-3000:]
+
+
+def test_7_the_collapse_record_rests_on_the_undivided_heads_runs(results_dir, capsys):
+    """scale.collapse_stable (an attention curve, a measurement of trained models) pointed at the
+    divided head's runs is refused: its measurement is one the run check checks (it was not)."""
+    key = "scale.collapse_stable: undivided at 1024: the share of frozen rows after the collapse"
+    divided = {r.seed: r.key for r in _runs_of(results_dir, "scale", "scale1024_divided")}
+
+    def swap(rec):
+        for r in rec["runs"]:
+            r["recipe"], r["key"] = "scale1024_divided", divided[r["seed"]]
+    _edit(results_dir, key, swap)
+    code, said = _rederive(results_dir, capsys)
+    assert code != 0 and key in said and "scale1024_divided" in said, said[-3000:]
+
+
 def test_11_the_committed_records_short_of_their_seeds_are_exempt_only_as_committed(results_dir, capsys):
     """SHORT_OF_RECORD lists the committed records the rule would refuse, each with its date and
     the seeds it leaves out; every entry is still short (the list only shrinks), and one re-dated
