@@ -273,8 +273,9 @@ SETUP_BY_ID = {s.id: s for s in SETUP}
 # Data, in claims/chapter_setup.toml: each declared deviation ([[deviation]]), and each declaration
 # of reason "setup" (claims/accounting.py, claims/number_words.py) that no entry above checks, with
 # why ([[unchecked]]: anchor -> reason).
-DEVIATIONS: list[Deviation] = load("chapter_setup.toml", "deviation", Deviation)
-UNCHECKED: dict[str, str] = {u.anchor: u.why for u in load("chapter_setup.toml", "unchecked", Unchecked)}
+DEVIATIONS: list[Deviation] = load("chapter_setup.toml", "deviation", Deviation, holds=("unchecked",))
+UNCHECKED: dict[str, str] = {u.anchor: u.why for u in load("chapter_setup.toml", "unchecked", Unchecked,
+                                                           holds=("deviation",))}
 
 
 # ------------------------------------------------------------------ reading the chapter

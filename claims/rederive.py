@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import sys
 
-from claims.chapter import CHAPTER
+from claims.toml_table import TableError
+
+try:
+    from claims.chapter import CHAPTER
+except TableError as e:              # a malformed data table of this chapter (claims/*.toml): named, exit 2
+    print(f"error: {e}", file=sys.stderr)
+    raise SystemExit(2) from None
 from textcheck import rederive
 
 

@@ -26,14 +26,21 @@ class TableError(ValueError):
         self.where, self.field = where, field
 
 
-def load(name: str, key: str, kind: type, folder: Path = HERE) -> list:
-    """`claims/<name>`'s (or `folder`'s) `[[key]]` entries, each validated as a `kind`."""
+def load(name: str, key: str, kind: type, folder: Path = HERE, holds: tuple[str, ...] = ()) -> list:
+    """`claims/<name>`'s (or `folder`'s) `[[key]]` entries, each validated as a `kind`; `holds`: the
+    file's other tables, where it has more than one (any table not named is refused)."""
     file = folder / name
     path = file.relative_to(HERE.parent).as_posix() if file.is_relative_to(HERE.parent) else str(file)
     try:
-        entries = tomllib.loads(file.read_text(encoding="utf-8")).get(key)
+        table = tomllib.loads(file.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as e:
         raise TableError(path, "(the file)", f"is not TOML: {e}") from None
+    except (OSError, UnicodeDecodeError) as e:       # not there (an install without its data), unreadable, not UTF-8
+        raise TableError(path, "(the file)", f"cannot be read: {e}") from None
+    others = sorted(set(table) - {key, *holds})
+    if others:                                       # a misspelt [[reveiw]] would otherwise be dropped silently
+        raise TableError(path, others[0], f"is not one of this file's tables ({', '.join(f'[[{t}]]' for t in (key, *holds))})")
+    entries = table.get(key)
     if not isinstance(entries, list):
         raise TableError(path, key, f"is {entries!r}, not an array of tables [[{key}]]")
     adapter, out = TypeAdapter(kind), []

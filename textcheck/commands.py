@@ -115,6 +115,9 @@ def _text(module: str) -> tuple[Chapter, TextReport]:
         m = importlib.import_module(module)
     except ImportError as e:
         raise SystemExit(f"{PROG}: --text {module}: cannot be imported ({e})") from None
+    except ValueError as e:                          # the text's own tables refuse themselves (a malformed entry)
+        print(f"{PROG}: --text {module}: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
     chapter = getattr(m, "CHAPTER", None)
     if not isinstance(chapter, Chapter):
         raise SystemExit(f"{PROG}: --text {module}: holds no Chapter named CHAPTER (docs/layout.md: the one entry)")

@@ -100,7 +100,8 @@ NOT_MEASURED = ("holds", "underspecified", "undecided")     # what a claim with 
 def missing_records(chapter: Chapter, claim: str, tests: list[TestOutcome]) -> list[str]:
     """The figure records the text declares the claim's committed tests decide (its Chapter's
     `claim_records`) that none of `tests` carries: a record deleted, or never measured."""
-    carried = {k for t in tests for k in str(t.key).split(SEPARATOR)}
+    # a record measured on CUDA is keyed "<key> (cuda)" (textcheck/verdicts.py record_key): the same record
+    carried = {k.removesuffix(" (cuda)") for t in tests for k in str(t.key).split(SEPARATOR)}
     return [k for k in chapter.claim_records.get(claim, ()) if k not in carried]
 
 

@@ -45,4 +45,14 @@ def test_a_file_that_is_not_toml_or_has_no_such_table_is_named(tmp_path):
     with pytest.raises(TableError, match=r"t\.toml: field '\(the file\)' is not TOML"):
         _load(tmp_path, "[[row]\n")
     with pytest.raises(TableError, match=r"t\.toml: field 'row' is None, not an array of tables \[\[row\]\]"):
-        _load(tmp_path, '[[other]]\nname = "x"\n')
+        _load(tmp_path, '# nothing yet\n')
+
+
+def test_a_misspelt_table_a_missing_file_or_one_not_utf8_is_named(tmp_path):
+    with pytest.raises(TableError, match=r"t\.toml: field 'rwo' is not one of this file's tables \(\[\[row\]\]\)"):
+        _load(tmp_path, '[[row]]\nname = "x"\nkind = "a"\n\n[[rwo]]\nname = "y"\nkind = "a"\n')
+    with pytest.raises(TableError, match=r"gone\.toml: field '\(the file\)' cannot be read"):
+        load("gone.toml", "row", Row, folder=tmp_path)
+    (tmp_path / "t.toml").write_bytes(b'[[row]]\nname = "\xff"\nkind = "a"\n')
+    with pytest.raises(TableError, match=r"t\.toml: field '\(the file\)' cannot be read"):
+        load("t.toml", "row", Row, folder=tmp_path)

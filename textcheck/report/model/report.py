@@ -62,7 +62,7 @@ class Report:
     sections: list[Section]       # the claim table (textcheck/report/model/claim_rows.py)
     accounting: dict              # the text's numbers (textcheck/accounting.py), or {"not built": why}
     sentences: dict               # its sentences (textcheck/sentences.py counts_of), or {"not built": why}
-    errata: list[dict]            # one entry per refuted claim (the text's errata)
+    errata: list[dict]            # the text's errata: one entry per claim not holding ("verdict": refuted, undecided or underspecified; refuted where absent)
     tables: list[Table]           # the text's tables, regenerated
     plots: list[Plot]             # this run's plots, then results/'s for the names it lacks; each encoded once
     badges: list[Badge]           # none for a smoke run
