@@ -267,7 +267,7 @@ def test_alibi_improves_as_the_window_grows(curves, claim):
 # the trained length ends below the no-context baseline, on every seed.
 @pytest.mark.claim("positions.no_positions_still_trains")
 def test_without_positions_the_model_still_trains(trained, seeds, device, claim):
-    n = seeds(SEEDS)
+    n = seeds(DECLARED_SEEDS["positions"])   # every seed on record (issue 59, finding 11): 10 since 2026-12-07
     windows = SMOKE_EVAL_WINDOWS if trained.smoke else None
     ids = load_tokens()
     ppl = [evaluate(r.model, ids, POSITIONS_CONTEXT, device, windows)["val_ppl"]
@@ -290,7 +290,7 @@ def test_without_positions_the_model_still_trains(trained, seeds, device, claim)
 def test_rows_past_the_trained_length_are_still_the_vectors_they_started_as(trained, seeds, claim):
     from fixtures.position_rows import initial_table, untrained_rows
     from fixtures.recipes import POSITIONS
-    n = seeds(SEEDS)
+    n = seeds(DECLARED_SEEDS["positions"])   # every seed on record (issue 59, finding 11): 10 since 2026-12-07
     recipe = next(r for r in POSITIONS if r.name == "positions_learned")
     recipe = recipe.smoke() if trained.smoke else recipe
     tc = recipe.train

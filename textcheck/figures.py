@@ -11,7 +11,7 @@ is its Chapter's (textcheck/chapter.py); nothing here holds one.  Pure: no pytes
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -116,10 +116,3 @@ def span(text: str, entry: Figure) -> tuple[int, int]:
 def of_claim(figures: Mapping[str, Figure], claim: str) -> dict[str, Figure]:
     """The figures of a table that a claim asserts."""
     return {fid: f for fid, f in figures.items() if f.claim == claim}
-
-
-def stale_anchors(text: str, figures: Iterable[Figure]) -> list[str]:
-    """`  figures figure.id: anchor '...' not found` (or found twice) for every figure an altered
-    text breaks (the anchor index's stale report)."""
-    index = index_of(text)
-    return [p.line() for f in figures if (p := index.problem(f.quoted())) is not None]
