@@ -9,6 +9,7 @@ import pytest
 
 from claims.chapter_figures import FIGURES
 from claims.registry import figures
+from claims.seed_steps import DECLARED_SEEDS
 from data import load_tokens
 from fixtures.recipes import POSITIONS_CONTEXT, POSITIONS_EVAL, SMOKE_EVAL_WINDOWS
 from fixtures.train import evaluate
@@ -325,7 +326,6 @@ def test_rows_past_the_trained_length_are_still_the_vectors_they_started_as(trai
 @pytest.mark.claim("positions.no_positions_cannot_tell_where")
 def test_without_positions_a_linear_probe_cannot_read_where_a_token_is(trained, seeds, claim):
     from claims.record_rules import PROBE_ALTERNATIVES, PROBE_BOUND, probe_below
-    from claims.seed_steps import DECLARED_SEEDS
     from fixtures.position_probe import probe
     from textcheck import decide as rules
     n = seeds(claim.seeds(DECLARED_SEEDS["positions"]))

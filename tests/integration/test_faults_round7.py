@@ -334,7 +334,7 @@ def test_11_the_committed_records_short_of_their_seeds_are_exempt_only_as_commit
     by_key = {r.key: r for r in figure_evidence.load(CHAPTER, committed)}
     for key in SHORT_OF_RECORD:
         assert [exempt for _, exempt in short_of_record(by_key[key], index)] == [True], key
-    key = sorted(SHORT_OF_RECORD)[-1]
+    key = max(SHORT_OF_RECORD)
     _edit(results_dir, key, lambda r: r.update(date=STAMP))
     code, said = _rederive(results_dir, capsys)
     missing = ", ".join(map(str, SHORT_OF_RECORD[key][1]))
