@@ -106,3 +106,11 @@ def test_an_asserting_sentence_has_a_test_or_a_declared_reason():
     root = Path(__file__).resolve().parents[2]
     named = {r.test.split("::")[0] for r in REVIEWS if r.test}
     assert sorted(t for t in named if not (root / t).exists()) == []
+
+
+def test_a_sentence_declared_rhetoric_says_why():
+    """'Rhetoric' alone is no reason a reader can check (issue 56): each such declaration says what
+    the sentence does instead (announces, points at, judges), and where the claim it leads to is."""
+    from claims.sentence_table import SENTENCES
+    bare = [s.anchor for s in SENTENCES if not s.claims and s.reason == "rhetoric" and not s.why]
+    assert bare == [], f"sentences declared rhetoric without a why: {bare}"
