@@ -262,22 +262,36 @@ class Rests:
     recipes: tuple[tuple[str, str], ...]
     values: str | None = None                       # the recipe `measured.values` refers to
     sides: tuple[tuple[str, tuple[str | None, str | None]], ...] = ()   # comparison label -> (a, b)
+    # a record whose value per seed combines two runs' metrics: (op, a, b), the value a - b or a / b
+    # of that seed's runs of recipes a and b, in that order (issue 59, finding 7: b - a is refused)
+    combine: tuple[str, str, str] | None = None
 
 
 _L, _N, _P, _S, _W = "ladder/", "norm/", "positions/positions_", "scale/scale", "winograd/winograd_"
 _POS4 = tuple(f"{_P}{s}" for s in ("alibi", "learned", "rope", "sinusoidal"))
 
 
-def _r(recipes: tuple[str, ...], values: str | None = None, sides: dict | None = None) -> Rests:
+def _r(recipes: tuple[str, ...], values: str | None = None, sides: dict | None = None,
+       combine: tuple[str, str, str] | None = None) -> Rests:
     return Rests(tuple(tuple(r.split("/", 1)) for r in recipes), values,   # type: ignore[misc]
-                 tuple((sides or {}).items()))
+                 tuple((sides or {}).items()), combine)
+
+
+def _minus(a: str, b: str) -> tuple[str, str, str]:
+    return ("-", a.split("/", 1)[1], b.split("/", 1)[1])
+
+
+def _over(a: str, b: str) -> tuple[str, str, str]:
+    return ("/", a.split("/", 1)[1], b.split("/", 1)[1])
 
 
 RECORD_RUNS: dict[str, Rests] = {
     # the ladder (claims/test_ladder_trained.py), the average's claims among them
-    "average.four_times": _r((_L + "average", _L + "baseline")),
-    "average.positions_gain": _r((_L + "average", _L + "average_positions")),
-    "average.residual_matches_baseline: residual average - baseline": _r((_L + "baseline", _L + "residual_average")),
+    "average.four_times": _r((_L + "average", _L + "baseline"), combine=_over(_L + "average", _L + "baseline")),
+    "average.positions_gain": _r((_L + "average", _L + "average_positions"),
+                                 combine=_minus(_L + "average", _L + "average_positions")),
+    "average.residual_matches_baseline: residual average - baseline": _r(
+        (_L + "baseline", _L + "residual_average"), combine=_minus(_L + "residual_average", _L + "baseline")),
     "depth.one_block_train": _r((_L + "layernorm",)),
     "depth.two_blocks_train": _r((_L + "two_blocks",)),
     "depth.two_blocks_overfit: two blocks: train lower, held-out higher": _r(
@@ -286,11 +300,15 @@ RECORD_RUNS: dict[str, Rests] = {
             "two blocks' held-out perplexity above one block's": (_L + "two_blocks", _L + "layernorm")}),
     "ladder.baseline": _r((_L + "baseline",)),
     "ladder.baseline / average.worse_than_baseline": _r((_L + "baseline",)),
-    "ladder.gain_attention": _r((_L + "residual_average", _L + "one_head_added")),
-    "ladder.gain_four_heads": _r((_L + "one_head_added", _L + "four_heads")),
-    "ladder.gain_layernorm": _r((_L + "mlp", _L + "layernorm")),
-    "ladder.gain_residual_average": _r((_L + "average", _L + "residual_average")),
-    "ladder.gain_residual_head": _r((_L + "one_head", _L + "one_head_added")),
+    "ladder.gain_attention": _r((_L + "residual_average", _L + "one_head_added"),
+                                combine=_minus(_L + "residual_average", _L + "one_head_added")),
+    "ladder.gain_four_heads": _r((_L + "one_head_added", _L + "four_heads"),
+                                 combine=_minus(_L + "one_head_added", _L + "four_heads")),
+    "ladder.gain_layernorm": _r((_L + "mlp", _L + "layernorm"), combine=_minus(_L + "mlp", _L + "layernorm")),
+    "ladder.gain_residual_average": _r((_L + "average", _L + "residual_average"),
+                                       combine=_minus(_L + "average", _L + "residual_average")),
+    "ladder.gain_residual_head": _r((_L + "one_head", _L + "one_head_added"),
+                                    combine=_minus(_L + "one_head", _L + "one_head_added")),
     "ladder.layernorm_val": _r((_L + "layernorm",)),
     "ladder.residual_average_val": _r((_L + "residual_average",)),
     "ladder.two_blocks": _r((_L + "two_blocks",)),
@@ -301,15 +319,17 @@ RECORD_RUNS: dict[str, Rests] = {
                                                                               _L + "layernorm"),
             "the unmasked model's held-out perplexity below 2": ("mask/layernorm_unmasked", None)}),
     # pre-norm and post-norm (claims/test_norm_trained.py)
-    "norm.eight_times": _r((_N + "postnorm", _N + "prenorm")),
+    "norm.eight_times": _r((_N + "postnorm", _N + "prenorm"), combine=_over(_N + "postnorm", _N + "prenorm")),
     "norm.postnorm": _r((_N + "postnorm", _N + "prenorm"), values=_N + "postnorm"),
     "norm.postnorm_warmup": _r((_N + "postnorm_warmup",)),
     "norm.prenorm": _r((_N + "prenorm",)),
     "norm.prenorm_warmup": _r((_N + "prenorm_warmup",)),
-    "norm.prenorm_needs_no_warmup: prenorm - prenorm_warmup": _r((_N + "prenorm", _N + "prenorm_warmup")),
+    "norm.prenorm_needs_no_warmup: prenorm - prenorm_warmup": _r(
+        (_N + "prenorm", _N + "prenorm_warmup"), combine=_minus(_N + "prenorm", _N + "prenorm_warmup")),
     "norm.warmup_rescues_postnorm: post-norm with warmup nearer pre-norm than the plateau": _r(
         (_N + "postnorm", _N + "postnorm_warmup", _N + "prenorm_warmup")),
-    "norm.warmup_rescues_postnorm: postnorm_warmup - prenorm_warmup": _r((_N + "postnorm_warmup", _N + "prenorm_warmup")),
+    "norm.warmup_rescues_postnorm: postnorm_warmup - prenorm_warmup": _r(
+        (_N + "postnorm_warmup", _N + "prenorm_warmup"), combine=_minus(_N + "postnorm_warmup", _N + "prenorm_warmup")),
     # positions (claims/test_positions_trained.py)
     "positions.alibi_64": _r((_P + "alibi",)),
     "positions.alibi_256": _r((_P + "alibi",)),
@@ -350,9 +370,11 @@ RECORD_RUNS: dict[str, Rests] = {
     "scale.divided_sd": _r((_S + "1024_divided",)),
     **{f"scale.runaway_{s}": _r((_S + "1024_undivided",)) for s in ("entropy", "frozen", "init_sd", "sd")},
     "scale.no_effect_at_32: undivided ahead at d_k = 32": _r((_L + "layernorm", _S + "32_undivided")),
-    "scale.worth_32": _r((_L + "layernorm", _S + "32_undivided")),
-    "scale.worth_256": _r((_S + "256_divided", _S + "256_undivided")),
-    "scale.worth_1024": _r((_S + "1024_divided", _S + "1024_undivided")),
+    "scale.worth_32": _r((_L + "layernorm", _S + "32_undivided"), combine=_minus(_S + "32_undivided", _L + "layernorm")),
+    "scale.worth_256": _r((_S + "256_divided", _S + "256_undivided"),
+                          combine=_minus(_S + "256_undivided", _S + "256_divided")),
+    "scale.worth_1024": _r((_S + "1024_divided", _S + "1024_undivided"),
+                           combine=_minus(_S + "1024_undivided", _S + "1024_divided")),
     **{f"scale.soft_blend_still_changeable: at 1024 after the same training: the divided head {what}":
        _r((_S + "1024_divided", _S + "1024_undivided")) for what in ("blends more", "still has a gradient")},
     # the Winograd task (claims/test_winograd.py)

@@ -71,11 +71,20 @@ def check(rec: FigureRecord, runs: RunIndex) -> list[str]:
         out += [line for line, exempt in short_of_record(rec, runs) if not exempt]
     if out or kind not in METRICS or not isinstance(values, list):
         return out + ([] if out else _positions(rec, found))
+    from claims.record_rules import rests_on
+    declared = rests_on(rec.key)
+    combine = declared.combine if declared else None
     seeds = sorted({run.seed for run in found})
     for seed, v in zip(seeds, values):
         at = [run for run in found if run.seed == seed]
         options = set()
         for name in METRICS[kind]:
+            if combine:                  # the declared combination, in its declared order (finding 7)
+                op, a_recipe, b_recipe = combine
+                a_ms = [m for run in at if run.recipe == a_recipe and (m := metric(run, name)) is not None]
+                b_ms = [m for run in at if run.recipe == b_recipe and (m := metric(run, name)) is not None]
+                options.update(a - b if op == "-" else a / b for a in a_ms for b in b_ms if op == "-" or b)
+                continue
             ms = [m for m in (metric(run, name) for run in at) if m is not None]
             options.update(ms)
             options.update(a - b for a in ms for b in ms)

@@ -323,6 +323,29 @@ def test_7_the_collapse_record_rests_on_the_undivided_heads_runs(results_dir, ca
     assert code != 0 and key in said and "scale1024_divided" in said, said[-3000:]
 
 
+def test_7_a_difference_written_the_other_way_round_is_refused(results_dir, capsys):
+    """ladder.gain_attention is residual_average - one_head_added per seed (claims/record_rules.py
+    RECORD_RUNS combine); its values negated (one_head_added - residual_average, each still a
+    difference of its runs' metrics) with the verdict forged to what the figure table decides of
+    them: refused, naming the seed's value (it passed while either order was a metric of its runs)."""
+    key = "ladder.gain_attention"
+
+    def negate(rec):
+        rec["measured"]["values"] = [-v for v in rec["measured"]["values"]]
+        rec["verdict"] = _decided(key, rec["measured"])
+    _edit(results_dir, key, negate)
+    code, said = _rederive(results_dir, capsys)
+    assert code != 0 and f"{key}: seed 0's value" in said and "is no metric of its runs" in said, said[-3000:]
+
+
+def test_7_every_declared_combination_names_two_of_its_records_recipes():
+    from claims.record_rules import RECORD_RUNS
+    for key, rests in RECORD_RUNS.items():
+        if rests.combine:
+            op, a, b = rests.combine
+            assert op in "-/" and {a, b} <= {recipe for _, recipe in rests.recipes} and a != b, key
+
+
 def test_11_the_committed_records_short_of_their_seeds_are_exempt_only_as_committed(results_dir, capsys):
     """SHORT_OF_RECORD lists the committed records the rule would refuse, each with its date and
     the seeds it leaves out; every entry is still short (the list only shrinks), and one re-dated
