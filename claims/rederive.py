@@ -23,6 +23,14 @@ def main(argv=None) -> int:
     if "--remeasure" in argv:
         from claims import remeasure
         return remeasure.main([x for x in argv if x != "--remeasure"])
+    if "-h" in argv or "--help" in argv:         # the re-derivation's help, then the re-measurement's
+        from claims import remeasure
+        try:
+            return rederive.main(CHAPTER, argv)
+        finally:
+            print("\n--remeasure: the figures measured from a model's weights, measured again from the trained "
+                  "cache (docs/evidence.md):\n")
+            print(remeasure.parser(description=None).format_help())
     return rederive.main(CHAPTER, argv)
 
 

@@ -209,8 +209,10 @@ def compare(todo: dict[str, tuple[FigureRecord, str]], fresh: dict[str, dict], r
     return out
 
 
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def parser(description: str | None = __doc__) -> argparse.ArgumentParser:
+    """The command line of `python -m claims.rederive --remeasure`."""
+    p = argparse.ArgumentParser(prog=PROG, description=description,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--results", default=str(results.RESULTS_DIR),
                    help="the committed evidence: figures.json, verdicts.json and the run records (results/)")
     p.add_argument("--cache", default=None,
@@ -222,7 +224,11 @@ def main(argv=None) -> int:
     p.add_argument("--smoke", action="store_true",
                    help="the evidence is a --smoke run's (the project's tests of this command): measure at the smoke scale")
     p.add_argument("--dry-run", action="store_true", help="list what would be measured again, and what not; run nothing")
-    a = p.parse_args(argv)
+    return p
+
+
+def main(argv=None) -> int:
+    a = parser().parse_args(argv)
     started = time.perf_counter()
     results_dir = Path(a.results)
     cache = Path(a.cache) if a.cache else default_cache()
