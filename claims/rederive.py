@@ -1,5 +1,9 @@
 """`python -m claims.rederive`: every committed figure of this chapter decided again from
-results/ alone (the engine's textcheck/rederive.py, handed this chapter: claims/chapter.py)."""
+results/ alone (the engine's textcheck/rederive.py, handed this chapter: claims/chapter.py).
+
+`python -m claims.rederive --remeasure [--help]`: the figures measured from a model's weights,
+measured again from the trained cache and compared with the committed values (claims/remeasure.py;
+it runs their tests with pytest and torch, which the re-derivation itself never imports)."""
 from __future__ import annotations
 
 import sys
@@ -15,6 +19,18 @@ from textcheck import rederive
 
 
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if "--remeasure" in argv:
+        from claims import remeasure
+        return remeasure.main([x for x in argv if x != "--remeasure"])
+    if "-h" in argv or "--help" in argv:         # the re-derivation's help, then the re-measurement's
+        from claims import remeasure
+        try:
+            return rederive.main(CHAPTER, argv)
+        finally:
+            print("\n--remeasure: the figures measured from a model's weights, measured again from the trained "
+                  "cache (docs/evidence.md):\n")
+            print(remeasure.parser(description=None).format_help())
     return rederive.main(CHAPTER, argv)
 
 

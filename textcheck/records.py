@@ -161,6 +161,10 @@ class RunRecord:
     code: Str = None
     torch: Str = None
     python: Str = None
+    # sha256 of the trained weights (the cache entry's meta.json weights_sha256): what ties the
+    # values measured from them to these weights, not only to the config; absent in runs recorded
+    # before it was kept (optional)
+    weights_sha256: Str = None
 
 
 WORDS = {"int_type": "a whole number", "int_from_float": "a whole number", "string_type": "a string",

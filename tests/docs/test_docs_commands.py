@@ -165,6 +165,9 @@ DECLARED: list[Declared] = [
              "the slow tier or part of it: timing runs of 5-14 minutes each and Winograd and readings models to "
              "train (docs/cost.md)"),
     Declared(r"pytest -m gpu .*", "the trained tier at the chapter's scale: CUDA, or CPU-hours"),
+    Declared(r"python -m claims\.rederive --remeasure(?: .*)?|pytest <node IDs> --device cpu --cached-only --seeds N",
+             "measures the committed figures again from the trained cache's weights, which CI and a checkout do not "
+             "have (the second is what it runs); tests/integration/test_remeasure.py runs it at the smoke scale"),
     Declared(r"pytest -m trained --device cpu --smoke -n 2|pytest -m slow --device cpu --smoke -n 2",
              "the smoke scale of every trained or slow test: about 2 minutes on 2 cores; .ci/run runs it"),
     Declared(r'pytest <those tests> -m "gpu or trained" --device cuda -n auto',
