@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from textcheck import verdicts
-from textcheck.files import atomic_write, checkout_commit
+from textcheck.files import atomic_write
+from textcheck.folders import checkout_commit
 from textcheck.hooks import chapter_of, run_facts
 
 COLLECTED = pytest.StashKey[set]()            # claim IDs collected (selected or not)

@@ -24,8 +24,9 @@ from fixtures import results
 from fixtures.evidence import Evidence
 from textcheck import evidence as figure_evidence
 from textcheck.figures import of_claim
-from textcheck.files import JOURNAL, Transaction, atomic_write, recover
+from textcheck.files import atomic_write
 from textcheck.save import save_run
+from textcheck.transaction import JOURNAL, Transaction, recover
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 FORK = multiprocessing.get_context("fork")

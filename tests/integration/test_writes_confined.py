@@ -24,11 +24,13 @@ from fixtures import results
 from fixtures.evidence import Evidence
 from fixtures.recipes import RECIPES
 from fixtures.results import EvidenceError
-from textcheck import files
+from textcheck import files, transaction
 from textcheck.figures import of_claim
-from textcheck.files import JOURNAL, SaveError, Transaction, atomic_write, locked, recover
+from textcheck.files import SaveError, atomic_write
+from textcheck.locks import locked
 from textcheck.records import RunRecord
 from textcheck.save import save_run
+from textcheck.transaction import JOURNAL, Transaction, recover
 from textcheck.versions import rule_id
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -259,7 +261,7 @@ def test_3_a_rename_failing_after_others_rolls_them_back(tmp_path, monkeypatch):
             if len(seen) == 3:
                 raise PermissionError(errno.EPERM, "Operation not permitted", str(dst))
         return real(src, dst)
-    monkeypatch.setattr(files.os, "replace", replace)
+    monkeypatch.setattr(transaction.os, "replace", replace)
     with pytest.raises(SaveError, match="could not be replaced.*rolled back") as e:
         save_run(CHAPTER, _fresh_of_runs(), ev, box / "results")
     assert len(seen) == 3 and str(box / "results" / seen[-1]) in str(e.value)
@@ -633,10 +635,10 @@ def test_3_an_interrupt_during_the_renames_is_finished_by_the_next_run(tmp_path,
             if len(seen) == 2:
                 raise KeyboardInterrupt
         return real(src, dst)
-    monkeypatch.setattr(files.os, "replace", replace)
+    monkeypatch.setattr(transaction.os, "replace", replace)
     with pytest.raises(KeyboardInterrupt):
         save_run(CHAPTER, _fresh_of_runs(), ev, box / "results")
-    monkeypatch.setattr(files.os, "replace", real)
+    monkeypatch.setattr(transaction.os, "replace", real)
     lines = recover(box / "results")                                    # what the next run does first
     assert len(lines) >= 2 and all("finished an interrupted save" in line for line in lines)
     assert (box / "results" / "norm.png").read_text() == "new plot"
