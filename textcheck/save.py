@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from textcheck import evidence as figure_evidence
 from textcheck import verdict_file
+from textcheck.merging import merge, outcome_object
 from textcheck.records import ClaimVerdict, FigureRecord, RecordFieldError, TestOutcome, check
 from textcheck.store import EvidenceError, check_staged, save_lock
 from textcheck.transaction import Transaction, recover
@@ -27,8 +28,6 @@ from textcheck.verdicts import (
     base_nodeid,
     evidence_key,
     ident,
-    merge,
-    outcome_object,
     record_key,
     shared_keys,
 )
