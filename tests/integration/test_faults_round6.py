@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from claims.chapter import CHAPTER
-from fixtures import results
+from fixtures import results, run_codec
 from fixtures.evidence import Evidence
 from textcheck import evidence as figure_evidence
 from textcheck.save import save_run
@@ -473,7 +473,7 @@ def test_2_a_record_naming_a_smoke_run_is_refused(tmp_path, results_dir, capsys)
     from dataclasses import replace
     runs = [r for r in results.load("norm", results_dir) if r.recipe == "prenorm"]
     smoke = [replace(r, config={**r.config, "scale": "smoke"}) for r in runs]
-    smoke = [replace(r, key=results.run_key(r.config, r.training_version)) for r in smoke]
+    smoke = [replace(r, key=run_codec.run_key(r.config, r.training_version)) for r in smoke]
     refs = [{"group": "norm", "recipe": r.recipe, "seed": r.seed, "key": r.key} for r in smoke]
     fresh = _fresh(results_dir, "norm.prenorm", [r.metrics["val_ppl"] for r in smoke], runs=refs)
     ev = _run_dir(tmp_path, fresh, results_dir)
