@@ -11,8 +11,8 @@ from claims.chapter import CHAPTER
 from claims.report import errata
 from claims.report.cli import chapter_view
 from data.chapter import load_chapter
+from textcheck.merging import committed_only
 from textcheck.save import load_verdicts
-from textcheck.verdicts import committed_only
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -39,7 +39,7 @@ def _f(fid: str, claim: str, anchor: str, device: str = "any", printed: str = ""
 # the layer's counted operations and bytes, never on a clock or an allocator) and a capacity (an
 # 8 GB device cannot hold an 8 GiB matrix) hold on any device.  No exception: whatever figure a
 # test is about, a clock or an allocator decides only on CUDA (fixtures/measurements.py
-# READ_OFF_INSTRUMENT, textcheck/verdicts.py device_reading).
+# READ_OFF_INSTRUMENT, textcheck/device_readings.py device_reading).
 INSTRUMENT_DEVICE = {"clock": "cuda", "allocator": "cuda", "arithmetic": "any", "theory": "any", "capacity": "cuda"}
 COST_INSTRUMENT: dict[str, str] = {}        # figure ID -> instrument, for every figure of the cost table
 

@@ -161,7 +161,7 @@ from dataclasses import dataclass
 
 from claims import timing
 from claims.registry import CHAPTER_PEAK_MB
-from fixtures import cost
+from fixtures import cost, op_counts, peak_memory
 from textcheck import decide as rules
 
 
@@ -377,8 +377,8 @@ def test_peak_memory_ratio_per_doubling(requested, device, tables, claim):
 # rise, never above 4, the last within the printed 4's rounding (textcheck/decide.py converges).
 # Counted on the meta device: deterministic, the same on every machine, no clock, no allocator.
 # Slow tier only because results/ commits the slow tier's evidence; it takes about a second.
-COUNTED = {"operations": (cost.counted_flops, cost.matmul_flops), "bytes": (cost.counted_peak_bytes,
-                                                                            cost.peak_bytes_formula)}
+COUNTED = {"operations": (op_counts.counted_flops, op_counts.matmul_flops),
+           "bytes": (op_counts.counted_peak_bytes, op_counts.peak_bytes_formula)}
 
 
 @pytest.mark.slow
@@ -468,7 +468,7 @@ def test_memory_figures_are_the_chapters(requested, which, fid, device, tables, 
 # The chapter's peak-MB column: the GPU allocator's byte counts, which it says "do not move".
 # Ours on the CPU: the profiler's allocation accounting (every tensor allocated and freed while
 # the layer runs, replayed as a timeline), plus the input and the weights as resident, as they
-# are on the GPU (fixtures/cost.py peak_bytes).  The same quantity, counted by another allocator:
+# are on the GPU (fixtures/peak_memory.py peak_bytes).  The same quantity, counted by another allocator:
 # compared at the chapter's rounding (0.05 MB), as byte counts that do not move should be
 # (claims/registry.py CHAPTER_PEAK_MB).
 @pytest.mark.claim("cost.peak_memory")
@@ -586,7 +586,7 @@ def test_fused_kernel_peak_memory_is_linear_in_n(requested, device, claim, cost_
     dev = _device(requested, device)
     att = cost.layer(dev)
     ns = list(cost_scale.fused_ns)
-    peaks = [cost.peak_bytes(cost.fused, att, cost.tokens(n, dev)) / 2**20 for n in ns]
+    peaks = [peak_memory.peak_bytes(cost.fused, att, cost.tokens(n, dev)) / 2**20 for n in ns]
     slope = cost.loglog_slope(ns, peaks)
     decision = rules.bounds([["peak memory's log-log slope at most 1 + 0.15", slope, "<=", 1.15]])
     claim.record(stated="memory linear in n", measured={"peak MB": dict(zip(ns, peaks)), "slope": slope},

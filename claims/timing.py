@@ -11,7 +11,7 @@ import json
 import numpy as np
 
 from claims.record_rules import TIMED
-from fixtures import cost
+from fixtures import cost, peak_memory
 from fixtures.results import RESULTS_DIR
 from textcheck.decide import TimedFigure, floor, judge
 
@@ -70,7 +70,7 @@ class CostRun:
     @property
     def peaks(self) -> dict[int, float]:                # byte counts: measured once, when asked
         if self._peaks is None:
-            self._peaks = cost.peak_table(self.ns, self.device)
+            self._peaks = peak_memory.peak_table(self.ns, self.device)
         return self._peaks
 
     def rows(self, with_peaks: bool = False) -> list[dict]:

@@ -82,7 +82,7 @@ def committed_folder(path: Path, root: Path | None = None) -> str | None:
     site or run may write into, or None.  The one rule of pytest's --report-dir, the report's
     --report-dir and publish's two folders: the checkout's root, a folder of COMMITTED or one inside
     it, a folder holding files committed to git, and a folder that is or holds a symbolic link."""
-    from textcheck.files import unsafe_folder
+    from textcheck.folders import unsafe_folder
     why = unsafe_folder(Path(path))
     if why:
         return why
@@ -104,11 +104,11 @@ def committed_folder(path: Path, root: Path | None = None) -> str | None:
 
 
 def _tracked(root: Path, folder: Path) -> list[str]:
-    from textcheck.files import tracked_files
+    from textcheck.folders import tracked_files
     return tracked_files(root, folder)
 
 
 def checkout_commit(root: Path | None = None) -> str | None:
-    """The commit the checkout is at (textcheck/files.py checkout_commit), or None."""
-    from textcheck.files import checkout_commit as commit_of
+    """The commit the checkout is at (textcheck/folders.py checkout_commit), or None."""
+    from textcheck.folders import checkout_commit as commit_of
     return commit_of(root or PROJECT_ROOT)

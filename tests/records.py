@@ -1,6 +1,6 @@
 """Records as the code that keeps them writes them, for tests that plant evidence.
 
-A run record's key is the one its config and training version give (fixtures/results.py
+A run record's key is the one its config and training version give (fixtures/run_codec.py
 record_key), since every reader refuses a record whose key does not match (an edited config or
 key).  A run record is typed (textcheck/records.py RunRecord): a test plants its JSON object
 (`recorded`) in a file as a hand would, or types it through the one decoder (`run_record`) to write it
@@ -12,8 +12,8 @@ its tests TestOutcomes): a test that plants one builds it from its JSON objects 
 import json
 from dataclasses import asdict
 
-from fixtures import results
 from fixtures.recipes import RECIPES
+from fixtures.run_codec import decode, record_key
 from fixtures.train import TRAINING_VERSION
 from textcheck import evidence
 from textcheck.records import ClaimVerdict, FigureRecord, RunRecord, TestOutcome, check
@@ -25,14 +25,14 @@ def recorded(rec: dict) -> dict:
     rec = dict(rec)
     rec.setdefault("config", RECIPES[rec["recipe"]].with_seed(rec["seed"]).to_dict())
     rec.setdefault("training_version", TRAINING_VERSION)
-    rec["key"] = results.record_key(rec)
+    rec["key"] = record_key(rec)
     return rec
 
 
 def run_record(rec: dict) -> RunRecord:
     """`rec` completed as `recorded` completes it, then checked and typed by the one decoder
-    (fixtures/results.py decode): a run record as training hands one to a save."""
-    return results.decode(recorded(rec), "a test's run record")
+    (fixtures/run_codec.py decode): a run record as training hands one to a save."""
+    return decode(recorded(rec), "a test's run record")
 
 
 def figure(obj: dict) -> FigureRecord:

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textcheck.chapter import Chapter
-from textcheck.files import SaveError, checkout_of, not_its_own_folder, os_error
+from textcheck.files import SaveError, os_error
+from textcheck.folders import checkout_of, not_its_own_folder
 from textcheck.formats import like
 
 if TYPE_CHECKING:

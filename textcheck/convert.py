@@ -22,9 +22,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textcheck import evidence, verdict_file
-from textcheck.files import SaveError, Transaction, recover
+from textcheck.files import SaveError
 from textcheck.records import ClaimVerdict
 from textcheck.store import EvidenceError, save_lock
+from textcheck.transaction import Transaction, recover
 from textcheck.verdicts import record_key
 from textcheck.versions import RULE_VERSIONS, is_current, rule_id
 

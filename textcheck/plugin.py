@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from textcheck import hooks, rule, verdicts, versions
-from textcheck.files import unsafe_folder
+from textcheck.folders import unsafe_folder
 from textcheck.hooks import chapter_of, run_facts
 from textcheck.markers import (
     MARKERS,

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textcheck import verdict_file
+from textcheck.device_readings import only_readings
 from textcheck.evidence import (
     NAME,
     FigureEvidenceError,
@@ -46,7 +47,7 @@ from textcheck.files import SaveError
 from textcheck.records import ClaimVerdict, FigureRecord
 from textcheck.run_refs import RunIndex, files_beside
 from textcheck.store import EvidenceError, check_file, reading
-from textcheck.verdicts import COMMITTED_TIERS, FIGURE_VERDICTS, only_readings
+from textcheck.verdicts import COMMITTED_TIERS, FIGURE_VERDICTS
 
 if TYPE_CHECKING:
     from textcheck.chapter import Chapter

@@ -20,11 +20,12 @@ import pytest
 
 from textcheck import decide as rules
 from textcheck.decide import MIN_SEEDS, RuleInputError, spread
+from textcheck.device_readings import device_reading
 from textcheck.formats import number
 from textcheck.hooks import chapter_of
 from textcheck.readings import DeclaredReading, ReadingError, declared_for, with_reading
 from textcheck.specs import Spec
-from textcheck.verdicts import device_reading, record_key
+from textcheck.verdicts import record_key
 
 
 def decide(request, holds: bool, reason: str) -> None:
@@ -40,7 +41,7 @@ def device_specific(request, device: str, ours: str) -> None:
     """Skip, as `not run: device-specific`, a test whose every figure is one the chapter measured
     on its own device (the figure table's device="cuda", the Chapter's `device`) when we measured on another
     device: our measurement, recorded before this, is a reading beside the chapter's figure,
-    never a verdict on it (textcheck/verdicts.py device_reading, the one answer)."""
+    never a verdict on it (textcheck/device_readings.py device_reading, the one answer)."""
     chapter = chapter_of(request.config)
     ids = [f for m in request.node.iter_markers("figure") for f in m.args]
     entries = [chapter.figures[f] for f in ids]

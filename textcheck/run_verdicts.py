@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from textcheck import verdicts
-from textcheck.files import atomic_write, checkout_commit
+from textcheck import merging, verdicts
+from textcheck.files import atomic_write
+from textcheck.folders import checkout_commit
 from textcheck.hooks import chapter_of, run_facts
 
 COLLECTED = pytest.StashKey[set]()            # claim IDs collected (selected or not)
@@ -200,7 +201,7 @@ class ClaimReporter:
             # keeps the provenance (date, code, device, torch) of the run that did (the save)
             meta["from_records"] = sorted(n for n, r in self.results.items() if r["runs_from"] == {"records"})
         encoded = config.stash[COLLECTED] | (set() if _collected_all_claims(config) else set(chapter.claims))
-        report = verdicts.build_report(chapter, self.results, encoded, meta)
+        report = merging.build_report(chapter, self.results, encoded, meta)
         out = report_dir_of(config)
         atomic_write(out / "claims.json", json.dumps(report, indent=1, default=str))
         s = report["summary"]

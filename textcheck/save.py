@@ -3,7 +3,7 @@
 The merge policy for what is saved: a trained or slow claim this run decided replaces the
 committed one unless the committed one rests on more seeds (`stronger_evidence`); a test the run
 did not decide keeps its committed entry byte for byte, so a save that changes nothing writes
-nothing.  The save is one transaction (textcheck/files.py): results/verdicts.json and every evidence
+nothing.  The save is one transaction (textcheck/transaction.py): results/verdicts.json and every evidence
 file the run's manifest lists are staged, then committed together, under the save lock, so two
 saves at once keep both runs' verdicts and a kill leaves results/ as before or as after.
 """
@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING
 
 from textcheck import evidence as figure_evidence
 from textcheck import verdict_file
-from textcheck.files import Transaction, recover
+from textcheck.merging import merge, outcome_object
 from textcheck.records import ClaimVerdict, FigureRecord, RecordFieldError, TestOutcome, check
 from textcheck.store import EvidenceError, check_staged, save_lock
+from textcheck.transaction import Transaction, recover
 from textcheck.verdicts import (
     COMMITTED_TIERS,
     DECIDED,
@@ -27,8 +28,6 @@ from textcheck.verdicts import (
     base_nodeid,
     evidence_key,
     ident,
-    merge,
-    outcome_object,
     record_key,
     shared_keys,
 )

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textcheck import evidence
+from textcheck.merging import outcome_object
 from textcheck.records import (
     ClaimEntry,
     ClaimVerdict,
@@ -30,7 +31,7 @@ from textcheck.records import (
 )
 from textcheck.run_refs import RunFile
 from textcheck.store import EvidenceError, read_json, shown
-from textcheck.verdicts import FIGURE_VERDICTS, outcome_object, record_key, summarise_claim
+from textcheck.verdicts import FIGURE_VERDICTS, record_key, summarise_claim
 
 if TYPE_CHECKING:
     from textcheck.chapter import Chapter

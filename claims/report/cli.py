@@ -32,11 +32,12 @@ from claims.report.readme import BADGES, README_BLOCKS, generated, readme_block,
 from data.paths import PROJECT_ROOT, CheckoutError, committed_folder, require_checkout
 from fixtures.results import EvidenceError, reading
 from textcheck.files import SaveError, os_error
+from textcheck.merging import is_smoke
 from textcheck.report import publish
 from textcheck.report.publish import badge_drift
 from textcheck.save import save_evidence, save_run
 from textcheck.store import run_report
-from textcheck.verdicts import is_smoke, summary_text
+from textcheck.verdicts import summary_text
 
 ROOT = PROJECT_ROOT
 RESULTS = ROOT / "results" / "verdicts.json"

@@ -1,5 +1,5 @@
 """One reader of the run's evidence for the report's tables and errata alike (`Facts`): a chapter
-figure's measurement by its figure ID (the merged report's figure rows, textcheck/verdicts.py
+figure's measurement by its figure ID (the merged report's figure rows, textcheck/merging.py
 figure_rows), a test's record by its exact name, the runs of results/<group>.json by recipe (each
 file read once), and the alternative readings the tests record (readings.json).  Never a substring
 of a test id.
@@ -18,7 +18,7 @@ from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES
 from fixtures import results
 from fixtures.results import EvidenceError, shown
-from textcheck import verdicts
+from textcheck import merging
 from textcheck.records import RunRecord, TestOutcome, check
 from textcheck.store import read_json
 
@@ -71,14 +71,14 @@ class Runs:
 
 class Facts:
     """The measurements an erratum may cite: a chapter figure's by its figure ID (the merged
-    report's figure rows, textcheck/verdicts.py figure_rows), a test's by its exact name, and the
+    report's figure rows, textcheck/merging.py figure_rows), a test's by its exact name, and the
     runs, readings and rows of results/."""
 
     def __init__(self, merged: dict, results_dir: Path, report_dir: Path | None = None):
         self.results_dir = results_dir
         self.report_dir = report_dir
         self.claims = {c["id"]: c for c in self._checked_claims(merged.get("claims", []))}
-        self.figures = {r["id"]: r for r in merged.get("figures") or verdicts.figure_rows(CHAPTER, list(self.claims.values()))}
+        self.figures = {r["id"]: r for r in merged.get("figures") or merging.figure_rows(CHAPTER, list(self.claims.values()))}
         self._runs = Runs(results_dir, report_dir)
         self.readings: dict = {}
         for d in (results_dir, report_dir):                   # the fresh run's readings win

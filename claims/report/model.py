@@ -12,7 +12,7 @@ from pathlib import Path
 from claims.chapter import CHAPTER
 from claims.report import chapter_cut, errata, evidence, readme, tables
 from data.paths import PROJECT_ROOT
-from textcheck import save, verdicts
+from textcheck import merging, save
 from textcheck.report.model import details, since
 from textcheck.report.model.report import Parts, Report, merged_verdicts
 from textcheck.report.model.report import assemble as assemble_report
@@ -36,7 +36,7 @@ def build(out: Path, fresh: dict | None, text: str | None, why_absent: str = "",
     merged = merged_verdicts(CHAPTER, fresh, committed)
     shown = None
     if with_readme:
-        shown = readme.readme_report(fresh, committed) if fresh is not None and not verdicts.is_smoke(fresh) else merged
+        shown = readme.readme_report(fresh, committed) if fresh is not None and not merging.is_smoke(fresh) else merged
     return assemble(merged, out, text, why_absent, results_dir, fresh=fresh is not None, readme=shown)
 
 

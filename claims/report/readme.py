@@ -7,8 +7,10 @@ from pathlib import Path
 from claims import registry
 from claims.chapter import CHAPTER
 from data.paths import PROJECT_ROOT
+from textcheck.device_readings import only_readings
 from textcheck.files import atomic_write
-from textcheck.verdicts import DECIDED, merge, only_readings, summary_text, verdict_label
+from textcheck.merging import merge
+from textcheck.verdicts import DECIDED, summary_text, verdict_label
 
 ROOT = PROJECT_ROOT
 
@@ -38,7 +40,7 @@ def weakened(report: dict, root: Path) -> list[str]:
     return [c["id"] for c in report["claims"]
             if shown.get(c["id"]) in DECIDED and c["verdict"] in ("not run", "not encoded")
             and not any(t["outcome"] in DECIDED and only_readings(CHAPTER, t) for t in c.get("tests", []))]
-    # a claim now read, not decided, off the chapter's device (textcheck/verdicts.py only_readings) is
+    # a claim now read, not decided, off the chapter's device (textcheck/device_readings.py only_readings) is
     # the rule's verdict, not a weaker run
 
 

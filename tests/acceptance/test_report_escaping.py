@@ -18,8 +18,8 @@ from html_tags import Tags
 
 from claims import registry
 from claims.chapter import CHAPTER
+from textcheck.merging import build_report
 from textcheck.report.views.chapter.chrome import JS as READING_AIDS
-from textcheck.verdicts import build_report
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 pytestmark = pytest.mark.xdist_group("chromium")      # one browser at a time (tests/acceptance/test_chapter_view.py)

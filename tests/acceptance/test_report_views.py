@@ -16,11 +16,11 @@ from html_tags import Tags
 from claims.chapter import CHAPTER
 from claims.report import model
 from claims.report.cli import VIEWS
+from textcheck.merging import committed_only
 from textcheck.report import publish
 from textcheck.report.model.parts import Plot
 from textcheck.report.views.chapter.chrome import JS as READING_AIDS
 from textcheck.save import load_verdicts
-from textcheck.verdicts import committed_only
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE_VIEWS = sorted((ROOT / "textcheck" / "report" / "views").rglob("*.py"))      # the chapter view's too

@@ -53,7 +53,7 @@ def test_on_one_core_auto_runs_the_tests_in_process(tmp_path):
 
 
 def test_the_controller_of_two_workers_never_imports_torch_and_records_their_device(tmp_path):
-    """The controller runs no test: it takes the device its workers report (fixtures/plugin.py
+    """The controller runs no test: it takes the device its workers report (fixtures/run_device.py
     device_of) instead of importing torch to resolve one (about 2 s of a fast run on 2 cores)."""
     import json
 

@@ -8,7 +8,8 @@ import pytest
 import textcheck
 from examples.running_mean.chapter import CHAPTER
 from textcheck.commands import main
-from textcheck.files import link_in, lock_wait_seconds
+from textcheck.folders import link_in
+from textcheck.locks import lock_wait_seconds
 from textcheck.store import EvidenceError, read_json
 
 pytestmark = pytest.mark.fast

@@ -16,12 +16,12 @@ from claims.report import tables
 from claims.report.chapter_cut import FORMULAS, PLACES
 from claims.report.cli import chapter_view
 from fixtures.results import RESULTS_DIR
+from textcheck.merging import committed_only
 from textcheck.report.model.chapter import formulas, places
 from textcheck.report.model.chapter.text import Block, Mark, Quote, blocks
 from textcheck.report.model.details import details
 from textcheck.report.views.chapter import inserts, marks, mathml
 from textcheck.save import load_verdicts
-from textcheck.verdicts import committed_only
 
 ROW = {"id": "x.tiny", "claim": "x.claim", "printed": "1.8", "label": "holds", "verdict": "holds",
        "measured": 1.79e-7, "tolerance": 0.1, "seeds": 1, "source": "fresh run", "measured_on": "cpu",

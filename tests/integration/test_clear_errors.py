@@ -130,8 +130,8 @@ def test_the_suite_collects_without_xdist_under_strict_markers(tmp_path):
 def committed(tmp_path_factory):
     """A copy of results/'s evidence (the errata read it; nothing of the project is written) and
     the committed verdicts, merged as the report merges them without a fresh run."""
+    from textcheck.merging import committed_only
     from textcheck.save import load_verdicts
-    from textcheck.verdicts import committed_only
     results = tmp_path_factory.mktemp("results")
     for p in (ROOT / "results").glob("*.json"):
         shutil.copy(p, results / p.name)

@@ -8,7 +8,7 @@ from statistics import NormalDist
 import pytest
 
 from claims import timing
-from fixtures import cost
+from fixtures import cost, peak_memory
 from textcheck.decide import LEVEL
 
 pytest_plugins = ["pytester"]
@@ -126,7 +126,7 @@ def test_a_straddling_figure_takes_more_processes_up_to_the_bound_and_then_stops
 
 
 def test_without_the_private_memory_profiler_a_peak_is_not_measurable(monkeypatch):
-    """fixtures/cost.py cpu_peak_bytes: the one place the private API is used; without it the
+    """fixtures/peak_memory.py cpu_peak_bytes: the one place the private API is used; without it the
     measurement says so (NotMeasurable), naming the torch version."""
     import builtins
 
@@ -138,8 +138,8 @@ def test_without_the_private_memory_profiler_a_peak_is_not_measurable(monkeypatc
             raise ImportError("no such module")
         return real(name, *a, **k)
     monkeypatch.setattr(builtins, "__import__", without)
-    with pytest.raises(cost.NotMeasurable, match="private API that torch .* lacks or changed"):
-        cost.cpu_peak_bytes(lambda: None)
+    with pytest.raises(peak_memory.NotMeasurable, match="private API that torch .* lacks or changed"):
+        peak_memory.cpu_peak_bytes(lambda: None)
 
 
 def test_a_claim_test_that_meets_not_measurable_is_not_run_with_the_reason(inprocess, monkeypatch):
@@ -150,7 +150,7 @@ def test_a_claim_test_that_meets_not_measurable_is_not_run_with_the_reason(inpro
     pytester.makeini("[pytest]\nmarkers =\n  claim(id)\n")
     (pytester.path / "claims").mkdir()
     (pytester.path / "claims" / "test_peak.py").write_text(
-        "import pytest\nfrom fixtures.cost import NotMeasurable\n"
+        "import pytest\nfrom fixtures.peak_memory import NotMeasurable\n"
         "@pytest.mark.claim('cost.peak_memory')\ndef test_p(claim_record):\n    raise NotMeasurable('no profiler')\n")
     result = pytester.runpytest_inprocess("-p", "fixtures.plugin", "-p", "claims.chapter", "-p", "no:cacheprovider", "-rs")
     result.assert_outcomes(skipped=1)

@@ -20,12 +20,13 @@ import pytest
 from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES
 from data import chapter, corpus
-from fixtures import results
+from fixtures import results, run_codec
 from fixtures.evidence import Evidence
 from textcheck import evidence as figure_evidence
 from textcheck.figures import of_claim
-from textcheck.files import JOURNAL, Transaction, atomic_write, recover
+from textcheck.files import atomic_write
 from textcheck.save import save_run
+from textcheck.transaction import JOURNAL, Transaction, recover
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 FORK = multiprocessing.get_context("fork")
@@ -275,7 +276,7 @@ def test_7_a_string_where_a_number_belongs_is_named_by_file_record_and_field(tmp
 
 def test_7_from_results_names_the_bad_field_instead_of_failing_two_claims(tmp_path):
     from fixtures.engine import recorded
-    runs = [results.encode(r) for r in results.load("norm")]           # as the file holds them
+    runs = [run_codec.encode(r) for r in results.load("norm")]           # as the file holds them
     runs[0]["metrics"]["val_ppl"] = "307.59"                           # a string where a number belongs
     (tmp_path / "norm.json").write_text(json.dumps({"group": "norm", "runs": runs}))
     with pytest.raises(results.EvidenceError, match=r"record 0 .*metrics\.val_ppl is '307.59', not a number"):

@@ -19,10 +19,10 @@ from data import paths
 from fixtures import results
 from fixtures.evidence import Evidence
 from textcheck import evidence as figure_evidence
+from textcheck.device_readings import only_readings
 from textcheck.figures import of_claim
 from textcheck.save import save_run
 from textcheck.specs import decide
-from textcheck.verdicts import only_readings
 from textcheck.versions import rule_id
 
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -11,7 +11,8 @@ import pytest
 
 from claims.report.cli import main as report_main
 from textcheck.commands import main as engine_main
-from textcheck.files import link_in, lock_wait_seconds, not_its_own_folder
+from textcheck.folders import link_in, not_its_own_folder
+from textcheck.locks import lock_wait_seconds
 from textcheck.store import EvidenceError, read_json
 
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from claims.chapter import CHAPTER
-from fixtures import results
+from fixtures import results, run_codec
 from fixtures.evidence import Evidence
 from textcheck import evidence as figure_evidence
 from textcheck.save import save_run
@@ -277,23 +277,23 @@ def test_4_a_reader_finishes_a_save_killed_half_way_through_its_commit(tmp_path,
     """A save killed after its first rename (its journal written, verdicts.json new, figures.json
     not yet): the re-derivation, the first reader after it, finishes the save under the lock and
     reads results/ fully new; it used to read half of it and refuse (exit 1)."""
-    from textcheck import files
+    from textcheck import transaction
     _old, new, fresh = _new_state(tmp_path, results_dir)
-    real = files.os.replace
+    real = transaction.os.replace
 
     def first_only(src, dst):
         if Path(dst).name == "figures.json":
             raise KeyboardInterrupt         # as a kill there leaves it: the journal and a staged copy
         return real(src, dst)
-    files.os.replace = first_only
+    transaction.os.replace = first_only
     try:
         with pytest.raises(KeyboardInterrupt):
             save_run(CHAPTER, fresh, _run_dir(tmp_path, fresh, results_dir), results_dir)
     finally:
-        files.os.replace = real
-    assert (results_dir / files.JOURNAL).exists()
+        transaction.os.replace = real
+    assert (results_dir / transaction.JOURNAL).exists()
     assert _readers_see(results_dir, capsys) == 0
-    assert _state(results_dir) == new and not (results_dir / files.JOURNAL).exists()
+    assert _state(results_dir) == new and not (results_dir / transaction.JOURNAL).exists()
 
 
 def _save_child(ev_root: str, results_dir: str, committing=None) -> None:
@@ -301,9 +301,9 @@ def _save_child(ev_root: str, results_dir: str, committing=None) -> None:
     of its renames then takes 5 ms (a slow disk: the window between two renames is one a kill can hit)."""
     import time
 
-    from textcheck import files
+    from textcheck import transaction
     if committing is not None:
-        commit, rename = files.Transaction.commit, files.os.replace
+        commit, rename = transaction.Transaction.commit, transaction.os.replace
 
         def told(self):
             committing.set()
@@ -312,7 +312,7 @@ def _save_child(ev_root: str, results_dir: str, committing=None) -> None:
         def slow(src, dst):
             rename(src, dst)
             time.sleep(0.005)
-        files.Transaction.commit, files.os.replace = told, slow
+        transaction.Transaction.commit, transaction.os.replace = told, slow
     fresh = json.loads((Path(ev_root) / "claims.json").read_text())
     save_run(CHAPTER, fresh, Evidence(Path(ev_root), results_dir=Path(results_dir)), Path(results_dir))
 
@@ -473,7 +473,7 @@ def test_2_a_record_naming_a_smoke_run_is_refused(tmp_path, results_dir, capsys)
     from dataclasses import replace
     runs = [r for r in results.load("norm", results_dir) if r.recipe == "prenorm"]
     smoke = [replace(r, config={**r.config, "scale": "smoke"}) for r in runs]
-    smoke = [replace(r, key=results.run_key(r.config, r.training_version)) for r in smoke]
+    smoke = [replace(r, key=run_codec.run_key(r.config, r.training_version)) for r in smoke]
     refs = [{"group": "norm", "recipe": r.recipe, "seed": r.seed, "key": r.key} for r in smoke]
     fresh = _fresh(results_dir, "norm.prenorm", [r.metrics["val_ppl"] for r in smoke], runs=refs)
     ev = _run_dir(tmp_path, fresh, results_dir)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from claims.chapter import CHAPTER
-from fixtures import results
+from fixtures import results, run_codec
 from fixtures.evidence import Evidence
 from textcheck import evidence as figure_evidence
 from textcheck import rederive, verdict_file
@@ -259,7 +259,7 @@ def test_5_the_training_command_commits_a_run_the_rederivation_accepts(tmp_path,
     import fixtures.__main__ as command
     (old,) = [r for r in _runs_of(results_dir, "norm", "prenorm") if r.seed == 0]
     cfg = {**old.config, "train": {**old.config["train"], "seed": 7}}
-    new = replace(old, seed=7, config=cfg, key=results.run_key(cfg, old.training_version), date=STAMP)
+    new = replace(old, seed=7, config=cfg, key=run_codec.run_key(cfg, old.training_version), date=STAMP)
 
     def trainer(group, names, seeds, device, *, evidence, **kw):
         evidence.write_run_records(group, [new])

@@ -59,7 +59,16 @@ from claims import timing
 from data import load_tokens, split
 from data.paths import PROJECT_ROOT
 from data.winograd import CROSSED, CROSSER, sentence
-from fixtures import attention_stats, cost, grad_profile, position_probe, position_rows, winograd
+from fixtures import (
+    attention_stats,
+    cost,
+    grad_profile,
+    op_counts,
+    peak_memory,
+    position_probe,
+    position_rows,
+    winograd,
+)
 from fixtures import train as training
 from fixtures.fingerprint import families
 from fixtures.measurements import AT_TRAINING, MEASUREMENTS, REMEASURE, measurement_id
@@ -281,7 +290,7 @@ PEAK_NS = (64, 128, 256)
 
 
 def _peak_memory() -> dict:
-    # what the memory claims read (claims/timing.py CostRun.peaks -> fixtures/cost.py peak_table), at
+    # what the memory claims read (claims/timing.py CostRun.peaks -> fixtures/peak_memory.py peak_table), at
     # short lengths; the byte counts as integers, compared exactly, and the slope and ratios fitted to them
     peaks = timing.CostRun("cpu", PEAK_NS).peaks
     mb = [peaks[n] for n in PEAK_NS]
@@ -420,7 +429,7 @@ def _fused_kernel() -> dict:
             ref, out = cost.explicit(att, x), cost.fused(att, x)
         same = {"n": FUSED_SAME_N, "max |diff|": (ref - out).abs().max().item(),
                 "bound": 64 * torch.finfo(torch.float32).eps * ref.abs().max().item() * FUSED_SAME_N ** 0.5}
-        peaks = {n: cost.peak_bytes(cost.fused, att, torch.randn(1, n, cost.WIDTH, generator=generator)) / 2**20
+        peaks = {n: peak_memory.peak_bytes(cost.fused, att, torch.randn(1, n, cost.WIDTH, generator=generator)) / 2**20
                  for n in FUSED_PEAK_NS}
         run = capped.result()
     keep = ("n", "path", "cap_bytes", "device", "ok", "asked_bytes", "out_shape")
@@ -433,8 +442,8 @@ def _fused_kernel() -> dict:
 def _op_counts() -> dict:
     # what the convergence claims count (claims/test_cost.py test_a_doubling_of_n_converges_in_the_counts),
     # at short lengths: integers on the meta device, the same on every machine, compared exactly
-    return {"flops": {n: cost.counted_flops(n) for n in PEAK_NS},
-            "peak_bytes": {n: cost.counted_peak_bytes(n) for n in PEAK_NS}}
+    return {"flops": {n: op_counts.counted_flops(n) for n in PEAK_NS},
+            "peak_bytes": {n: op_counts.counted_peak_bytes(n) for n in PEAK_NS}}
 
 
 MEASURES: dict[str, Callable[[], dict]] = {
@@ -466,8 +475,8 @@ MEASURED_BY = {
     "winograd_accuracy": (winograd, "score"), "winograd_answers": (winograd, "answers"),
     "winograd_attention": (winograd, "attention_rows"), "winograd_ablation": (winograd, "ablated_score"),
     "winograd_head_ablation": (winograd, "head_ablated_score"),
-    "peak_memory": (cost, "peak_table"), "timing": (cost, "loglog_slope"), "capped_run": (cost, "run_capped"),
-    "fused_kernel": (cost, "fused"), "op_counts": (cost, "counted_flops"),
+    "peak_memory": (peak_memory, "peak_table"), "timing": (cost, "loglog_slope"), "capped_run": (cost, "run_capped"),
+    "fused_kernel": (cost, "fused"), "op_counts": (op_counts, "counted_flops"),
 }
 
 

@@ -131,7 +131,7 @@ def _claim(cid, outcome, timestamp, nodeid, measured):
 
 
 def test_merge_keeps_committed_trained_evidence_beside_a_fresh_fast_run():
-    from textcheck.verdicts import merge
+    from textcheck.merging import merge
     fresh = {"claims": [_claim("ladder.four_heads", "holds", "2026-02-01", "fast::params", 16512),
                         _claim("ladder.residual_head", "not run", "2026-02-01", "gpu::head", None)]}
     committed = [records.committed(_claim("ladder.four_heads", "refuted", "2026-01-01", "gpu::ppl", 1.2)),
@@ -154,7 +154,7 @@ def test_a_claim_refuted_in_one_figure_says_how_many_hold():
 
 
 def test_merge_matches_a_test_run_under_xdist_groups_with_its_serial_run():
-    from textcheck.verdicts import merge
+    from textcheck.merging import merge
     fresh = {"claims": [_claim("norm.postnorm_diverges", "not run", "2026-02-01", "gpu::ratio", None)]}
     committed = [records.committed(_claim("norm.postnorm_diverges", "refuted", "2026-01-01", "gpu::ratio@norm", 5.9))]
     merged = merge(CHAPTER, fresh, committed)["claims"][0]

@@ -59,7 +59,7 @@ def _count_group_parses(monkeypatch, model) -> collections.Counter:
 
 def _fresh_run() -> dict:
     """A run's claims.json that ran no test: every claim not run, merged with the committed verdicts."""
-    from textcheck.verdicts import build_report
+    from textcheck.merging import build_report
     return build_report(CHAPTER, {}, set(registry.CLAIMS), {"timestamp": "2999-01-01T00:00:00+00:00", "source": "fresh"})
 
 
@@ -69,15 +69,15 @@ def test_a_render_computes_each_part_of_the_report_once(tmp_path, monkeypatch, f
 
     from claims.report import cli, errata, evidence, model, tables
     from data.chapter import chapter_or_none
-    from textcheck import accounting, rederive, save, sentences, verdicts
+    from textcheck import accounting, merging, rederive, save, sentences
     from textcheck import evidence as figure_evidence
     from textcheck.report.model.chapter import text as chapter_text
     if fresh:
         (tmp_path / "claims.json").write_text(json.dumps(_fresh_run()))
     counts: collections.Counter = collections.Counter()
     for owner, name in [(rederive, "committed"), (save, "load_verdicts"), (figure_evidence, "load"),
-                        (verdicts, "figure_rows"), (verdicts, "merge"),
-                        (verdicts, "committed_only"), (accounting, "accounting"), (sentences, "accounted"),
+                        (merging, "figure_rows"), (merging, "merge"),
+                        (merging, "committed_only"), (accounting, "accounting"), (sentences, "accounted"),
                         (errata, "build"), (tables, "data"), (chapter_text, "blocks")]:
         _count(monkeypatch, counts, owner, name, f"{owner.__name__.rsplit('.', 1)[-1]}.{name}")
     parses = _count_group_parses(monkeypatch, model)
@@ -95,8 +95,8 @@ def test_a_render_computes_each_part_of_the_report_once(tmp_path, monkeypatch, f
     with_text = 1 if text is not None else 0
     # the committed evidence read once (results/figures.json and verdicts.json), for the refusals,
     # the model and the patched chapter alike
-    assert counts == {"rederive.committed": 1, "evidence.load": 1, "verdicts.figure_rows": 1,
-                      "verdicts.merge" if fresh else "verdicts.committed_only": 1, "accounting.accounting": with_text,
+    assert counts == {"rederive.committed": 1, "evidence.load": 1, "merging.figure_rows": 1,
+                      "merging.merge" if fresh else "merging.committed_only": 1, "accounting.accounting": with_text,
                       "sentences.accounted": with_text, "text.blocks": with_text, "errata.build": 1,
                       "tables.data": 1, "Facts": 1, "badge": 1 + sections}, counts
     # each results/<group>.json the model reads is parsed once (by the one Facts, for the errata and

@@ -28,11 +28,12 @@ from claims.chapter_figures import FIGURES
 ROOT = Path(__file__).resolve().parent.parent.parent
 CI = ROOT / ".ci" / "run"
 
-# Canned measurements in place of fixtures/cost.py's timing processes and profiler: time ~ n^2 and
-# projections ~ n, a little apart from one process to the next; a quiet machine (no neighbour).
+# Canned measurements in place of fixtures/cost.py's timing processes and fixtures/peak_memory.py's
+# profiler: time ~ n^2 and projections ~ n, a little apart from one process to the next; a quiet
+# machine (no neighbour).
 FAKE_MEASUREMENTS = '''
 import json, os
-from fixtures import cost
+from fixtures import cost, peak_memory
 
 def _log(entry):
     with open(os.environ["FAKE_COST_LOG"], "a") as f:
@@ -53,7 +54,7 @@ def peak_table(ns, device="cpu"):
     return {n: 4 + 2 * 8 * n * n * 4 / 2**20 for n in ns}
 
 cost.Timings.more = more
-cost.peak_table = peak_table
+peak_memory.peak_table = peak_table
 '''
 
 

@@ -13,8 +13,8 @@ from textcheck.decide import MORE_RUNS, ONE_RUN
 from textcheck.evidence import load as load_figures
 from textcheck.figures import of_claim
 from textcheck.formats import like, like_mean
+from textcheck.merging import committed_only
 from textcheck.save import load_verdicts
-from textcheck.verdicts import committed_only
 
 
 def test_like_writes_a_value_as_the_chapter_prints_its_figure():
@@ -88,7 +88,7 @@ def test_no_suggested_sentence_changes_a_figure_that_holds_or_is_undecided(entri
     # of that sentence that holds keeps the chapter's number (any other number contradicts a claim
     # that holds), and an undecided one gets no new number (it needs more seeds, not a correction).
     from claims.chapter_figures import span
-    from textcheck.verdicts import figure_rows
+    from textcheck.merging import figure_rows
     merged = committed_only(CHAPTER, load_verdicts(CHAPTER, PROJECT_ROOT / "results" / "verdicts.json"))
     verdict = {r["id"]: r["verdict"] for r in figure_rows(CHAPTER, merged["claims"])}
     checked, bad = 0, []

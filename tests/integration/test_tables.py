@@ -7,9 +7,9 @@ from claims.report import table_builders, table_data, tables
 from claims.report.errata.scale import RUNAWAY_WIDE
 from claims.report.evidence import Facts
 from fixtures.results import RESULTS_DIR
+from textcheck.merging import committed_only
 from textcheck.report.views import tables as views
 from textcheck.save import load_verdicts
-from textcheck.verdicts import committed_only
 
 # The tables the errata issue lists, by a word of each title (claims/report/tables.py data).
 LISTED = ["Var(q·k)", "A row of 64 scores", "The softmax Jacobian", "The sqrt(d_k) ablation",

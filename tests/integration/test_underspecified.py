@@ -25,10 +25,11 @@ from data.paths import PROJECT_ROOT
 from textcheck import evidence as figure_evidence
 from textcheck import verdict_file
 from textcheck.evidence import RecordError, file_of, redecide
+from textcheck.merging import outcome_object
 from textcheck.rederive import main as engine_rederive
 from textcheck.report.views.chapter.legend import SYMBOL
 from textcheck.report.views.errata import render
-from textcheck.verdicts import outcome_object, summarise_claim, summary_of, summary_text
+from textcheck.verdicts import summarise_claim, summary_of, summary_text
 
 FILE = file_of(CHAPTER)                 # results/figures.json
 pytest_plugins = ["pytester"]

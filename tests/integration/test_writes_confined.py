@@ -20,15 +20,17 @@ from records import recorded, run_record
 
 from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES
-from fixtures import results
+from fixtures import results, run_codec
 from fixtures.evidence import Evidence
 from fixtures.recipes import RECIPES
 from fixtures.results import EvidenceError
-from textcheck import files
+from textcheck import files, transaction
 from textcheck.figures import of_claim
-from textcheck.files import JOURNAL, SaveError, Transaction, atomic_write, locked, recover
+from textcheck.files import SaveError, atomic_write
+from textcheck.locks import locked
 from textcheck.records import RunRecord
 from textcheck.save import save_run
+from textcheck.transaction import JOURNAL, Transaction, recover
 from textcheck.versions import rule_id
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -259,7 +261,7 @@ def test_3_a_rename_failing_after_others_rolls_them_back(tmp_path, monkeypatch):
             if len(seen) == 3:
                 raise PermissionError(errno.EPERM, "Operation not permitted", str(dst))
         return real(src, dst)
-    monkeypatch.setattr(files.os, "replace", replace)
+    monkeypatch.setattr(transaction.os, "replace", replace)
     with pytest.raises(SaveError, match="could not be replaced.*rolled back") as e:
         save_run(CHAPTER, _fresh_of_runs(), ev, box / "results")
     assert len(seen) == 3 and str(box / "results" / seen[-1]) in str(e.value)
@@ -407,7 +409,7 @@ def test_6_every_committed_run_is_stored_once():
 
 
 def _training(rec: RunRecord) -> str:
-    """What a record's run trained, keyed as the cache keys it (fixtures/results.py run_key: model,
+    """What a record's run trained, keyed as the cache keys it (fixtures/run_codec.py run_key: model,
     training, the observations keyed where set, the training version) but by the data it saw, not
     by how its data is named: a Winograd task by its sentences, so that a split drawn with the
     training seed is, at seed 0, the default split it draws (fixtures/train.py winograd_task_of)."""
@@ -416,7 +418,7 @@ def _training(rec: RunRecord) -> str:
     if str(cfg.get("data")).startswith("winograd:"):
         task = winograd_task_of(cfg["data"], rec.seed)
         cfg["data"] = [task.name, task.train, task.test]
-    return results.run_key(cfg, rec.training_version if rec.training_version is not None else rec.code)
+    return run_codec.run_key(cfg, rec.training_version if rec.training_version is not None else rec.code)
 
 
 def test_6_no_committed_run_is_the_same_training_as_another():
@@ -440,14 +442,14 @@ def _run_metric_copies(readings: dict, groups: dict[str, list[RunRecord]]) -> di
     """Where a reading stores a list of values per seed each of which is a metric of a run of that
     seed on record (a list of 0s and 1s alone tells nothing apart and is passed over)."""
     metrics = {(r.seed, r.metrics[k]): f"{group}.json {r.recipe} seed {r.seed} {k}"
-               for group, runs in groups.items() for r in runs for k in results.NUMERIC_METRICS
-               if k != "train_seconds" and results._number(r.metrics.get(k))}
+               for group, runs in groups.items() for r in runs for k in run_codec.NUMERIC_METRICS
+               if k != "train_seconds" and run_codec._number(r.metrics.get(k))}
 
     def lists(obj, where):
         if isinstance(obj, dict):
             for k, v in obj.items():
                 yield from lists(v, f"{where}.{k}")
-        elif isinstance(obj, list) and obj and all(results._number(v) for v in obj):
+        elif isinstance(obj, list) and obj and all(run_codec._number(v) for v in obj):
             yield where, obj
     return {where: [metrics[seed, v] for seed, v in enumerate(values)]
             for entry, value in readings.items() for where, values in lists(value, entry)
@@ -481,22 +483,22 @@ def test_6_no_committed_run_stores_a_summary_its_curves_hold():
     for group in results.RUN_GROUPS:
         text = (ROOT / "results" / f"{group}.json").read_text()
         raw = json.loads(text)["runs"]
-        stored = [(r["recipe"], r["seed"], k) for r in raw for k in results.SUMMARIES if k in r.get("metrics", {})]
+        stored = [(r["recipe"], r["seed"], k) for r in raw for k in run_codec.SUMMARIES if k in r.get("metrics", {})]
         assert not stored, f"{group}.json stores summaries its curves give: {stored[:3]}"
         final = [(r["recipe"], r["seed"]) for r in raw if r["metrics"].get("held_out_windows") == "all"
                  and r["metrics"]["held_out_curve"][-1][0] == r["metrics"]["steps"]]
         assert not final, f"{group}.json stores a whole-split curve's final point beside its val_ppl: {final[:3]}"
         for r in raw:          # read and written back: as stored, the summaries given back and dropped again
-            assert results.encode(results.decode(r, f"{group}.json")) == r
+            assert run_codec.encode(run_codec.decode(r, f"{group}.json")) == r
         assert results.dumps(group, results.load(group)) == text
 
 
 def test_6_a_summary_that_differs_from_its_curve_is_kept_not_lost(tmp_path):
     _, data, i = _committed_norm(tmp_path)
     edited = dict(data["runs"][i], metrics=dict(data["runs"][i]["metrics"], final_train_loss=123.0))
-    assert results.encode(results.decode(edited, "edited"))["metrics"]["final_train_loss"] == 123.0
+    assert run_codec.encode(run_codec.decode(edited, "edited"))["metrics"]["final_train_loss"] == 123.0
     raw = data["runs"][i]
-    assert results.encode(results.decode(raw, "norm.json")) == raw          # read and written back: as stored
+    assert run_codec.encode(run_codec.decode(raw, "norm.json")) == raw          # read and written back: as stored
 
 
 def test_6_a_field_a_run_record_does_not_have_is_named(tmp_path):
@@ -535,9 +537,9 @@ def test_6_a_run_recorded_again_under_a_new_key_replaces_its_old_record(tmp_path
     (d / "norm.json").write_text(json.dumps(data))
     old = data["runs"][i]
     again = dict(old, config=dict(old["config"], held_out_every=old["config"].get("held_out_every", 0) + 7))
-    again["key"] = results.record_key(again)
+    again["key"] = run_codec.record_key(again)
     assert again["key"] != old["key"]
-    results.merge("norm", [results.decode(again, "a run trained again")], d)
+    results.merge("norm", [run_codec.decode(again, "a run trained again")], d)
     same = [r for r in results.load("norm", d) if (r.recipe, r.seed, r.date) == (old["recipe"], old["seed"], old["date"])]
     assert [r.key for r in same] == [again["key"]]
     assert len(results.load("norm", d)) == len(data["runs"])
@@ -549,7 +551,7 @@ def test_6_the_torch_free_key_is_the_recipes_cache_key():
     for recipe in RECIPES.values():
         for r in (recipe.with_seed(2), recipe.smoke()):
             rec = {"recipe": r.name, "seed": r.train.seed, "config": r.to_dict(), "training_version": TRAINING_VERSION}
-            assert results.record_key(rec) == r.key(TRAINING_VERSION), r.name
+            assert run_codec.record_key(rec) == r.key(TRAINING_VERSION), r.name
 
 
 def _committed_norm(tmp_path: Path) -> tuple[Path, dict, int]:
@@ -594,7 +596,7 @@ def test_6_a_newer_record_of_another_definition_is_named_not_passed_over_for_the
     other = json.loads(json.dumps(data["runs"][i]))
     other["config"]["train"]["steps"] //= 100
     other["date"] = "2099-01-01T00:00:00+00:00"
-    other["key"] = results.record_key(other)                    # a consistent record, of another recipe
+    other["key"] = run_codec.record_key(other)                    # a consistent record, of another recipe
     data["runs"].append(other)
     (d / "norm.json").write_text(json.dumps(data))
     with pytest.raises(EvidenceError, match=rf"record {len(data['runs']) - 1} \(prenorm seed 0\): differs from "
@@ -633,10 +635,10 @@ def test_3_an_interrupt_during_the_renames_is_finished_by_the_next_run(tmp_path,
             if len(seen) == 2:
                 raise KeyboardInterrupt
         return real(src, dst)
-    monkeypatch.setattr(files.os, "replace", replace)
+    monkeypatch.setattr(transaction.os, "replace", replace)
     with pytest.raises(KeyboardInterrupt):
         save_run(CHAPTER, _fresh_of_runs(), ev, box / "results")
-    monkeypatch.setattr(files.os, "replace", real)
+    monkeypatch.setattr(transaction.os, "replace", real)
     lines = recover(box / "results")                                    # what the next run does first
     assert len(lines) >= 2 and all("finished an interrupted save" in line for line in lines)
     assert (box / "results" / "norm.png").read_text() == "new plot"

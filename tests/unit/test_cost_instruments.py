@@ -14,8 +14,9 @@ import pytest
 from claims.chapter import CHAPTER
 from claims.chapter_figures import COST_INSTRUMENT, FIGURES, INSTRUMENT_DEVICE
 from claims.record_rules import spec_for
+from textcheck.device_readings import only_readings, read_off_instrument
 from textcheck.evidence import as_test, file_of, load
-from textcheck.verdicts import counts, only_readings, read_off_instrument
+from textcheck.verdicts import counts
 
 FILE = file_of(CHAPTER)                 # results/figures.json
 

@@ -1,14 +1,14 @@
 """A figure the chapter measured on its CUDA laptop card (claims/chapter_figures.py device="cuda")
 is decided only on CUDA; measured elsewhere it is a reading beside the chapter's, `not run:
 device-specific`, never held or refuted: at test time (textcheck/rule.py device_specific) and for
-committed verdicts (textcheck/verdicts.py device_reading, only_readings)."""
+committed verdicts (textcheck/device_readings.py device_reading, only_readings)."""
 from types import SimpleNamespace
 
 import pytest
 
 from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES
-from textcheck import hooks, rule, verdicts
+from textcheck import hooks, merging, rule, verdicts
 from textcheck.versions import rule_id
 
 
@@ -21,7 +21,7 @@ def peak_test(outcome: str, device: str, record_device: str | None = None, reaso
 
 
 def row(claims, fid="cost.peak_mb_128"):
-    return next(r for r in verdicts.figure_rows(CHAPTER, claims) if r["id"] == fid)
+    return next(r for r in merging.figure_rows(CHAPTER, claims) if r["id"] == fid)
 
 
 def test_the_peak_mb_column_and_its_fits_are_the_cuda_cards():

@@ -108,6 +108,6 @@ class FigureLine:
 
 
 def figure_lines(figures: list[dict]) -> list[FigureLine]:
-    """The figure rows (textcheck/verdicts.py figure_rows) as the figure table shows them."""
+    """The figure rows (textcheck/merging.py figure_rows) as the figure table shows them."""
     return [FigureLine(f["id"], f["claim"], f["printed"], cell(f.get("measured")), cell(f.get("tolerance")),
                        f["label"], f["label"].split(":")[0], (f.get("test") or "").split("::")[-1]) for f in figures]

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from textcheck import accounting, sentences, verdicts
+from textcheck import accounting, merging, sentences, verdicts
 from textcheck.decide import ONE_RUN
 from textcheck.report.model.badges import Badge, badge_data
 from textcheck.report.model.claim_rows import FigureLine, Section, claim_table, figure_lines
@@ -76,7 +76,7 @@ class Report:
 
     @property
     def smoke(self) -> bool:
-        return verdicts.is_smoke(self.merged)
+        return merging.is_smoke(self.merged)
 
     @property
     def summary(self) -> dict:
@@ -124,9 +124,9 @@ class Report:
 def merged_verdicts(chapter, fresh: dict | None, committed: dict) -> dict:
     """A fresh run merged with the committed verdicts, or the committed alone; a smoke run alone
     (its verdicts mean nothing about the text: never merged)."""
-    if verdicts.is_smoke(fresh):
+    if merging.is_smoke(fresh):
         return fresh
-    return verdicts.merge(chapter, fresh, committed) if fresh is not None else verdicts.committed_only(chapter, committed)
+    return merging.merge(chapter, fresh, committed) if fresh is not None else merging.committed_only(chapter, committed)
 
 
 def _sentences(chapter, text: str | None, missing: str) -> tuple[dict, list]:
@@ -161,7 +161,7 @@ def assemble(chapter, parts: Parts, merged: dict, out: Path, text: str | None, w
         cut = parts.cut(text, figures, entries, found, {c["id"]: c for c in merged["claims"]})
     return Report(merged, fresh, figures, sections, numbers, said, entries, built,
                   [Plot.read(p) for p in plot_files(out, results_dir)],
-                  [] if verdicts.is_smoke(merged) else badge_data(sections), cut, missing, readme, parts.title, parts.errata_home,
+                  [] if merging.is_smoke(merged) else badge_data(sections), cut, missing, readme, parts.title, parts.errata_home,
                   parts.project, chapter.device)
 
 

@@ -2,7 +2,7 @@
 commit of the evidence that decided it.  Part of the report model, called by a text's
 `Parts.since` with the text's root (the Chapter's `root`: its results/ under it).
 
-The date is the deciding test's timestamp (textcheck/verdicts.py figure_rows: the committed test's
+The date is the deciding test's timestamp (textcheck/merging.py figure_rows: the committed test's
 in results/verdicts.json, or this run's, from report/claims.json).  The commit:
 - this run's evidence: the commit the run was made at (its report's meta.commit, written by
   textcheck/plugin.py), and that it is not saved;

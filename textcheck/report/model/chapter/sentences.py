@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from textcheck.verdicts import DECIDED, LADDER, only_readings
+from textcheck.device_readings import only_readings
+from textcheck.verdicts import DECIDED, LADDER
 
 # The kinds a claim's mark can show, worst first: a sentence shows the worst of its claims.  A claim
 # no test carries (or not in the report at all) is "not encoded"; "device-specific" is a reading of

@@ -56,7 +56,7 @@ def kind_of(row: dict) -> str:
 
 
 def marks(text: str, figures: list[dict], table: Mapping[str, Figure]) -> list[Mark]:
-    """A mark for each figure row (textcheck/verdicts.py figure_rows), where its anchor is printed
+    """A mark for each figure row (textcheck/merging.py figure_rows), where its anchor is printed
     (`table`: the Chapter's figure table, figure ID -> Figure)."""
     rows = {r["id"]: r for r in figures}
     out = []

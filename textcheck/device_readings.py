@@ -1,0 +1,77 @@
+"""Which measurement is a reading beside a text's figure, never a verdict on it: measured elsewhere
+than on the text's kind of device, read off a clock or an allocator, or a count shown as the theory
+(docs/cost.md: one rule, no exception).  The one answer the tests' skips (textcheck/rule.py), the
+claims' verdicts (textcheck/verdicts.py), the figure rows (textcheck/merging.py) and the
+re-derivation ask.  Pure: a test's outcome or a figure record as a dict, and the text's Chapter.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from textcheck.chapter import Chapter
+
+
+def on_cuda(t: dict) -> bool:
+    return measured_on(t).startswith("cuda")
+
+
+def read_off_instrument(chapter: Chapter, t: dict) -> bool:
+    """Whether every record of a test (or one record itself; a figure record as textcheck/evidence.py
+    as_test gives it) was read off a clock or an allocator: its measurement is one (the Chapter's
+    `instruments`), or it was decided by the timing rule (records from before measurements were named)."""
+    recs = t.get("records") if isinstance(t.get("records"), list) else [t]
+    recs = [r for r in recs if isinstance(r, dict)]
+    return bool(recs) and all(chapter.instruments.get(str(r.get("measurement")).partition("/")[0])
+                              or str(r.get("rule") or "").startswith("timing/") for r in recs)
+
+
+THEORY_RULES = ("counts/",)     # counts and arithmetic identities: shown as the theory, never a verdict
+
+
+def theory(t: dict) -> bool:
+    """Whether every record of a test (or one record itself) was decided by counting, not measured:
+    a count of operations or bytes is the theory shown beside a measured figure, and never
+    decides it, on any device (rule version 3)."""
+    recs = t.get("records") if isinstance(t.get("records"), list) else [t]
+    recs = [r for r in recs if isinstance(r, dict)]
+    return bool(recs) and all(str(r.get("rule") or "").startswith(THEORY_RULES) for r in recs)
+
+
+def device_reading(chapter: Chapter, figure: str | None, t: dict) -> bool:
+    """Whether a test's (a figure record's, as_test) measurement of `figure` (a figure ID; None for a
+    record of no printed figure) is a reading shown beside the chapter's figure, never a verdict
+    on it: measured elsewhere than on the chapter's kind of device (CUDA), of a figure the chapter
+    measured on its own device (device="cuda"), or read off a clock or an allocator whatever
+    it is about (docs/cost.md: one rule, no exception).  The one answer: the tests' skips
+    (textcheck/rule.py), the claims', the figures' rows and the re-derivation ask it."""
+    if theory(t):
+        return True
+    if on_cuda(t):
+        return False
+    f = chapter.figures.get(figure) if figure is not None else None
+    return (f is not None and f.device == "cuda") or read_off_instrument(chapter, t)
+
+
+def only_readings(chapter: Chapter, t: dict) -> bool:
+    """Whether every figure a test (or a figure record, as textcheck/evidence.py as_test gives it)
+    measures is a device reading (device_reading)."""
+    figures = list(t.get("figures") or []) or [None]
+    return all(device_reading(chapter, f, t) for f in figures)
+
+
+def measured_on(t: dict) -> str:
+    """The device a test measured on: its record's `device` where it names one (a cost test's
+    cpu case runs on the CPU whatever the run's device), else the run's."""
+    rec = (t.get("records") or [{}])[0]
+    return str(rec.get("device") or t.get("device") or "")
+
+
+DEVICE_SPECIFIC = ("not run: device-specific: measured on {device}; the chapter's figure is its {theirs}'s, "
+                   "so ours is a reading beside it, not a verdict")
+
+
+def device_specific(chapter: Chapter, t: dict) -> str:
+    """Why a reading off the text's kind of device decides nothing, naming both devices (the text's
+    as its Chapter names it)."""
+    return DEVICE_SPECIFIC.format(device=measured_on(t), theirs=chapter.device or "own device")
