@@ -96,7 +96,9 @@ def _fresh(ts: str, commit: str, meta: dict | None = None) -> dict:
     """A run's claims.json deciding one trained figure of the ladder on three seeds, at its printed
     value (a record holds measured values only; the rule inputs are the figure table's)."""
     entry = next(iter(of_claim(FIGURES, "ladder.residual_head").values()))
-    runs = [{"group": "ladder", "recipe": "baseline", "seed": s, "key": f"k{s}"} for s in range(3)]
+    # the recipes its figure rests on (claims/record_rules.py RECORD_RUNS: one_head - one_head_added)
+    runs = [{"group": "ladder", "recipe": r, "seed": s, "key": f"k{r}{s}"} for r in ("one_head", "one_head_added")
+            for s in range(3)]
     test = {"nodeid": NODE, "outcome": "holds", "reason": "", "tier": "gpu", "device": "cuda:0", "seconds": 1.0,
             "timestamp": ts, "source": "fresh run", "torch": "9.9", "runs": runs,
             "records": [{"stated": entry.value, "measured": entry.value, "tolerance": "t",
@@ -170,14 +172,17 @@ def test_8_a_from_results_record_with_no_committed_one_takes_its_runs_provenance
     """A figure decided from the committed run records alone and never saved before: its date,
     device, torch and code are the runs', not this run's."""
     (tmp_path / "results").mkdir()
-    runs = results.load("norm")[:3]
-    (tmp_path / "results" / "norm.json").write_text(results.dumps("norm", runs))
+    ladder = results.load("ladder")
+    head, added = ([r for r in ladder if r.recipe == name and r.seed < 3] for name in ("one_head", "one_head_added"))
+    runs = head + added
+    (tmp_path / "results" / "ladder.json").write_text(results.dumps("ladder", runs))
     fresh = _fresh("2026-12-24T10:00:00+00:00", "c-today", {"from_results": True, "from_records": [NODE]})
     test = fresh["claims"][0]["tests"][0]
-    test["runs"] = [{"group": "norm", "recipe": r.recipe, "seed": r.seed, "key": r.key} for r in runs]
-    # its values are its runs' metrics, decided as the figure table decides them: a first decision
-    # from committed runs is saved (a test with committed evidence is not: the test above)
-    values = [r.metrics["val_ppl"] for r in runs]
+    test["runs"] = [{"group": "ladder", "recipe": r.recipe, "seed": r.seed, "key": r.key} for r in runs]
+    # its values are its runs' metrics (one_head - one_head_added per seed, the figure's declared
+    # combination), decided as the figure table decides them: a first decision from committed runs
+    # is saved (a test with committed evidence is not: the test above)
+    values = [a.metrics["val_ppl"] - b.metrics["val_ppl"] for a, b in zip(head, added)]
     (fid,) = test["records"][0]["figures"]
     test["outcome"] = fresh["claims"][0]["verdict"] = decide(CHAPTER.rule_inputs(fid), {"values": values},
                                                             CHAPTER.timed).verdict
