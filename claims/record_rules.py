@@ -46,7 +46,7 @@ RATE_FIGURES = ("winograd.cheatable_uniform", "winograd.cheatable_one_block", "w
 # set 128 items, the hardened 240), the design's, so a record's own count never decides its spread
 RATE_ITEMS = {fid: 128 if fid.startswith("winograd.cheatable") else 240 for fid in RATE_FIGURES}
 # figures whose counted operations and bytes are shown as the theory beside the measurement the
-# sentence is about (textcheck/verdicts.py theory: never a verdict)
+# sentence is about (textcheck/device_readings.py theory: never a verdict)
 COUNTED_FIGURES = ("cost.converges_on_4",)
 TIMED_FIGURES = {"cost.time_exponent": "time exponent",
                  "cost.projections_x8": "projections x for x8"}

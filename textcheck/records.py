@@ -90,7 +90,7 @@ class FigureRecord:
 class TestOutcome:
     """One test's outcome, keyed by what it measured (`key`: its figure record keys, " & "-joined).
     Its records are what it showed (in results/, its figure records' `shown`).  Its fields stand
-    in the order a run's claims.json writes them (textcheck/verdicts.py outcome_object)."""
+    in the order a run's claims.json writes them (textcheck/merging.py outcome_object)."""
     __test__ = False                   # not a pytest test class
     nodeid: StrictStr
     outcome: StrictStr
@@ -147,7 +147,7 @@ class ClaimEntry:
 
 @dataclass(frozen=True, config=CONFIG)
 class RunRecord:
-    """One trained run of results/<group>.json (its text's codec: fixtures/results.py)."""
+    """One trained run of results/<group>.json (its text's codec: fixtures/run_codec.py)."""
     recipe: StrictStr
     seed: StrictInt
     key: Str = None
