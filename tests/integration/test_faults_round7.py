@@ -11,10 +11,10 @@
 Every write goes to a scratch copy of results/, never the checkout's own."""
 import hashlib
 import json
-import shutil
 from pathlib import Path
 
 import pytest
+import test_faults_round6 as _round6
 
 from claims.chapter import CHAPTER
 from fixtures import results, run_codec
@@ -33,13 +33,7 @@ def _state(folder: Path) -> dict[str, str]:
             for p in sorted(folder.rglob("*")) if p.is_file() and not p.name.endswith((".lock", ".lock.holder"))}
 
 
-@pytest.fixture
-def results_dir(tmp_path) -> Path:
-    out = tmp_path / "results"
-    out.mkdir()
-    for p in (ROOT / "results").glob("*.json"):
-        shutil.copy2(p, out / p.name)
-    return out
+results_dir = _round6.results_dir           # the scratch copy of results/: round 6's one fixture
 
 
 def _edit(results_dir: Path, key: str, change) -> dict:
@@ -273,40 +267,26 @@ def test_5_the_training_command_commits_a_run_the_rederivation_accepts(tmp_path,
 
 # ------------------------------------------------------------ 11. every seed on record, up to the declared count
 
-def test_11_a_record_cut_below_the_seeds_on_record_is_refused(results_dir, capsys):
-    """winograd.hardened_one_block rests on 10 seeds, on record when it was decided; cut to seeds
-    0-4 (runs and references alike; the Winograd group declares 10, and the round-6 check of the
-    declared count reads SEEDS_ON_RECORD, which does not list the claim) with the verdict forged to
-    what the figure table decides of the five: refused, naming the seeds left out."""
-    key = "winograd.hardened_one_block"
+@pytest.mark.parametrize("recipe", ["winograd_hardened_one_block", "winograd_hardened_two_blocks"])
+def test_11_a_record_cut_below_the_seeds_on_record_is_refused(recipe, results_dir, capsys):
+    """A record cut to seeds 0-4 (runs and references alike) with the verdict forged to what the
+    figure table decides of the five is refused, naming the seeds left out.  One-block: its 10 runs
+    were on record when it was decided (the Winograd group declares 10; the round-6 check of the
+    declared count reads SEEDS_ON_RECORD, which does not list the claim).  Two-block: its runs were
+    recorded again after it was decided (retrained under their keys on 2026-12-07, the record is of
+    2026-12-03), so its date no longer tells what was on record beside them and every seed counts
+    (it passed while the runs' own dates were the measure)."""
+    key = "winograd." + recipe.removeprefix("winograd_")
 
     def cut(rec):
         rec["runs"] = [r for r in rec["runs"] if r["seed"] < 5]
         rec["measured"]["values"] = rec["measured"]["values"][:5]
-        acc = [r.metrics["accuracy"] for r in _runs_of(results_dir, "winograd", "winograd_hardened_one_block")][:5]
+        acc = [r.metrics["accuracy"] for r in _runs_of(results_dir, "winograd", recipe)][:5]
         rec["verdict"] = _decided(key, {"values": acc, "n_items": rec["measured"]["n_items"]})
     _edit(results_dir, key, cut)
     code, said = _rederive(results_dir, capsys)
-    assert code != 0 and f"{key}: field 'runs' leaves out seed(s) 5, 6, 7, 8, 9 of winograd " \
-                         "winograd_hardened_one_block" in said, said[-3000:]
-
-
-def test_11_a_record_whose_runs_were_retrained_after_it_is_held_to_every_seed_on_record(results_dir, capsys):
-    """winograd.hardened_two_blocks names runs recorded again after it was decided (the two-block
-    seeds were retrained under their keys on 2026-12-07, the record is of 2026-12-03): the record's
-    date no longer tells what was on record beside them, so every seed counts, and a cut to the
-    first five is refused (it passed while the runs' own dates were the measure)."""
-    key = "winograd.hardened_two_blocks"
-
-    def cut(rec):
-        rec["runs"] = [r for r in rec["runs"] if r["seed"] < 5]
-        rec["measured"]["values"] = rec["measured"]["values"][:5]
-        acc = [r.metrics["accuracy"] for r in _runs_of(results_dir, "winograd", "winograd_hardened_two_blocks")][:5]
-        rec["verdict"] = _decided(key, {"values": acc, "n_items": rec["measured"]["n_items"]})
-    _edit(results_dir, key, cut)
-    code, said = _rederive(results_dir, capsys)
-    assert code != 0 and f"{key}: field 'runs' leaves out seed(s) 5, 6, 7, 8, 9 of winograd " \
-                         "winograd_hardened_two_blocks" in said, said[-3000:]
+    assert code != 0 and f"{key}: field 'runs' leaves out seed(s) 5, 6, 7, 8, 9 of winograd {recipe}" in said, \
+        said[-3000:]
 
 
 def test_7_the_collapse_record_rests_on_the_undivided_heads_runs(results_dir, capsys):
