@@ -100,15 +100,17 @@ def near_chance(what: str, block: int) -> str:
 
 
 # "cannot tell where anything is" (positions.no_positions_cannot_tell_where, declared in docs/choices.md
-# 2026-12-07 before it was measured): a linear probe's held-out R^2 for the position below 0.1 (chance
-# is 0).  The alternatives are shown beside the verdict, decided by the same rule, never deciding.
+# 2026-12-07 before it was measured): a linear classifier's held-out accuracy for the position, on the
+# scale from chance (0) to every position (1), below 0.1 on block 1's output.  The alternatives are
+# shown beside the verdict, decided by the same rule, never deciding.
 PROBE_BOUND = 0.1
 PROBE_ALTERNATIVES = (0.05, 0.25)
 
 
 def probe_below() -> str:
     """The comparison of the no-position model's probe with the bound, as its records name it."""
-    return f"the position probe's held-out R^2 on block 1's output below {PROBE_BOUND}"
+    return (f"the position classifier's held-out accuracy on block 1's output, from chance (0) to every "
+            f"position (1), below {PROBE_BOUND}")
 
 
 def _ordering(*comparisons) -> Spec:

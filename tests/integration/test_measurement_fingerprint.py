@@ -27,7 +27,7 @@ figure is at least 3.5e-3, so a change of 1e-3 relative is caught in it, except 
 max |difference| (about 1.8e-7) and its fp32 bound (about 1e-4), below or near the atol: pinned only
 as "tiny" and "that size" -- a change to either attention path moves the difference by orders of
 magnitude (a 1 % scale: to 1e-2), which is caught.  Argmax figures
-(Winograd accuracy and answers, frozen rows) move by whole items when they move at all; the fixed
+(Winograd accuracy and answers, frozen rows, the position classifier's accuracy) move by whole items when they move at all; the fixed
 models' seeds keep them clear of ties (top two logits at least 1e-4 apart, a row's largest
 weight at least 2e-4 from the 0.99 threshold: hundreds of times the float noise).  Integers are
 compared exactly: counts, and the peak memory's byte counts, which do not move at all.
