@@ -48,3 +48,18 @@ def test_another_seed_is_another_run(tmp_path):
     results.merge("positions", [run_record(dict(_again(), seed=1))], tmp_path)
     assert [(r.seed, r.date) for r in results.load("positions", tmp_path)] == [
         (0, RUN["date"]), (1, "2026-12-07T11:53:58+00:00")]
+
+
+def test_a_run_that_reproduces_its_record_takes_the_records_figures(tmp_path):
+    """What is measured from a cached run that reproduces its committed record refers to that
+    record's metrics, never to a second copy 2e-7 away (fixtures/engine.py as_on_record)."""
+    from fixtures.engine import as_on_record
+    from fixtures.train import TrainResult
+    _committed(tmp_path)
+    recipe = RECIPES["positions_learned"].with_seed(0)
+    key = results.load("positions", tmp_path)[0].key
+    for val_ppl, expected in ((37.541197873052376, RUN["metrics"]["val_ppl"]), (37.6, 37.6)):
+        result = TrainResult(model=None, metrics={**RUN["metrics"], "val_ppl": val_ppl, "train_seconds": 598.22})
+        result.meta = {"key": key, "created": "2026-12-07T11:53:58+00:00"}
+        as_on_record("positions", recipe, result, tmp_path)
+        assert result.metrics["val_ppl"] == expected and result.metrics["train_seconds"] == 598.22
