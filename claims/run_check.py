@@ -207,7 +207,6 @@ SHORT_OF_RECORD: dict[str, tuple[str, tuple[int, ...]]] = {
     'positions.sinusoid_no_extrapolation: sinusoidal at 128': ('2026-12-04T23:21:05+00:00', (3, 4, 5, 6, 7, 8, 9)),
     'positions.sinusoid_no_extrapolation: sinusoidal at 256': ('2026-12-04T23:21:05+00:00', (3, 4, 5, 6, 7, 8, 9)),
     'positions.sinusoid_no_extrapolation: sinusoidal: 64 < 128 < 256': ('2026-12-04T23:21:05+00:00', (3, 4, 5, 6, 7, 8, 9)),
-    'positions.untrained_rows_random: untrained position rows: still their starting vectors': ('2026-12-04T23:21:05+00:00', (3, 4, 5, 6, 7, 8, 9)),
 }
 
 
