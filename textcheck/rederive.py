@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textcheck import verdict_file
+from textcheck import shown, verdict_file
 from textcheck.device_readings import only_readings
 from textcheck.evidence import (
     NAME,
@@ -46,7 +46,7 @@ from textcheck.evidence import (
 from textcheck.files import SaveError
 from textcheck.records import ClaimVerdict, FigureRecord
 from textcheck.run_refs import RunIndex, files_beside
-from textcheck.store import EvidenceError, check_file, reading
+from textcheck.store import EvidenceError, check_file, read_json, reading, readings
 from textcheck.verdicts import COMMITTED_TIERS, FIGURE_VERDICTS
 
 if TYPE_CHECKING:
@@ -161,7 +161,19 @@ def _read(chapter: Chapter, a, verdicts_path: Path) -> tuple[list[FigureRecord],
     if given:
         check_file(verdicts_path, "committed verdicts")   # a --verdicts that is not there is an error, not a skip
     verdicts = verdict_file.load(chapter, verdicts_path, records, dangling=True) if given else None
+    _read_beside(chapter, Path(a.evidence).parent, {Path(a.evidence).name, verdicts_path.name})
     return records, verdicts
+
+
+def _read_beside(chapter: Chapter, folder: Path, read: set[str]) -> None:
+    """Every other JSON file of the evidence's folder read by the reader a save checks it with
+    (textcheck/store.py check_staged: readings.json, the text's run records, any JSON), so that
+    the re-derivation refuses what the report would refuse (issue 59); EvidenceError naming it."""
+    runs = {f"{g}.json": (lambda p, g=g: chapter.run_records.load_file(p, g)) for g in chapter.run_records.groups}
+    readers = {"readings.json": readings, **runs}
+    for path in sorted(Path(folder).glob("*.json")):
+        if path.name not in read:
+            readers.get(path.name, read_json)(path)
 
 
 def committed(chapter: Chapter, results_dir: Path) -> tuple[list[FigureRecord], list[ClaimVerdict]]:
@@ -202,6 +214,7 @@ def refusals(chapter: Chapter, results_dir: Path, read: tuple | None = None, run
     out += [f"{verdicts_path}: {line}" for line in against_verdicts(chapter, records, verdicts)]
     runs = RunIndex(chapter, run_file or files_beside(evidence))
     out += [line for rec in records for line in chapter.run_records.check(rec, runs)]
+    out += [f"{evidence}: {line}" for rec in records for line in shown.disagreements(rec)]
     return out
 
 
@@ -261,4 +274,8 @@ def main(chapter: Chapter, argv=None, prog: str = "python -m claims.rederive") -
         print("\n".join(f"  RUNS {line}" for line in result["runs"]))
     else:
         print("every trained figure record names runs that are in results/, with its values where they are run metrics")
-    return 1 if result["differ"] or result["changed"] or disagree or result["runs"] else 0
+    displays = [line for rec in records for line in shown.disagreements(rec)]
+    if displays:
+        print(f"tests' displays that are not their figure records: {len(displays)}")
+        print("\n".join(f"  SHOWN {line}" for line in displays))
+    return 1 if result["differ"] or result["changed"] or disagree or result["runs"] or displays else 0
