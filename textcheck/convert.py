@@ -21,7 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textcheck import evidence, verdict_file
+from textcheck import evidence, rederive, verdict_file
 from textcheck.files import SaveError
 from textcheck.records import ClaimVerdict
 from textcheck.store import EvidenceError, save_lock
@@ -107,6 +107,11 @@ def main(chapter: Chapter, argv=None, prog: str = "python -m claims.convert") ->
             for key, was, is_ in moved:
                 print(f"  MOVED {key}: {was} -> {is_}")
             if a.check or not changes:
+                # a record the re-derivation refuses (a value that is no number, a reference of the old
+                # store) is named, never counted as one to decide again (issue 59)
+                refused = rederive.refusals(chapter, results_dir)
+                if refused:
+                    raise EvidenceError(f"{results_dir}: refused by the re-derivation:\n  " + "\n  ".join(refused[:20]))
                 print(f"{results_dir}: " + (f"to decide again: {', '.join(sorted(changes))}" if changes
                                             else "every record decided under today's rules"))
                 return 1 if changes else 0
@@ -114,6 +119,8 @@ def main(chapter: Chapter, argv=None, prog: str = "python -m claims.convert") ->
             try:
                 for name, text in sorted(changes.items()):
                     tx.stage(name, text)
+                # what it would write is re-derived first, as a save's is: nothing it refuses is written
+                rederive.check_staged(chapter, tx, results_dir)
                 tx.commit()
             except BaseException:
                 tx.abort()

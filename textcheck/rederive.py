@@ -51,6 +51,7 @@ from textcheck.verdicts import COMMITTED_TIERS, FIGURE_VERDICTS
 
 if TYPE_CHECKING:
     from textcheck.chapter import Chapter
+    from textcheck.transaction import Transaction
 
 
 def _measured_again(chapter: Chapter, mid: str) -> str:
@@ -167,10 +168,11 @@ def _read(chapter: Chapter, a, verdicts_path: Path) -> tuple[list[FigureRecord],
 
 def _read_beside(chapter: Chapter, folder: Path, read: set[str]) -> None:
     """Every other JSON file of the evidence's folder read by the reader a save checks it with
-    (textcheck/store.py check_staged: readings.json, the text's run records, any JSON), so that
-    the re-derivation refuses what the report would refuse (issue 59); EvidenceError naming it."""
+    (textcheck/store.py check_staged: readings.json, the text's run records and its other evidence
+    readers, any JSON), so that the re-derivation refuses what the report would refuse (issue 59);
+    EvidenceError naming it."""
     runs = {f"{g}.json": (lambda p, g=g: chapter.run_records.load_file(p, g)) for g in chapter.run_records.groups}
-    readers = {"readings.json": readings, **runs}
+    readers = {"readings.json": readings, **runs, **chapter.evidence_readers}
     for path in sorted(Path(folder).glob("*.json")):
         if path.name not in read:
             readers.get(path.name, read_json)(path)
@@ -279,3 +281,37 @@ def main(chapter: Chapter, argv=None, prog: str = "python -m claims.rederive") -
         print(f"tests' displays that are not their figure records: {len(displays)}")
         print("\n".join(f"  SHOWN {line}" for line in displays))
     return 1 if result["differ"] or result["changed"] or disagree or result["runs"] or displays else 0
+
+
+def check_staged(chapter: Chapter, tx: Transaction, results_dir: Path) -> None:
+    """Before a save commits: the whole re-derivation (textcheck/rederive.py refusals: every
+    figure record decided again, against verdicts.json and, through the text's run check, against
+    the run records it names) run on the files as the save would leave them (the staged copies,
+    else the committed ones).  A save refuses before it commits anything the re-derivation would
+    refuse after: EvidenceError naming the file, the record and the field; nothing saved.  The
+    save (textcheck/save.py) and the conversion (textcheck/convert.py) both commit through it."""
+    staged = {final.name for _, final in tx.staged}
+    if not staged:
+        return                       # nothing written: results/ stays as it is, refused or not
+    figures_at, verdicts_at = tx.current(NAME), tx.current(verdict_file.NAME)
+
+    def run_file(group: str) -> Path:        # each group's run records as the save leaves them
+        return tx.current(f"{group}.json")
+    try:
+        records = load(chapter, figures_at, run_file) if figures_at.exists() else []
+        claims = verdict_file.load(chapter, verdicts_at, records, dangling=True) if verdicts_at.exists() else []
+    except (FigureEvidenceError, EvidenceError) as e:
+        refused = [str(e)]
+    else:
+        refused = refusals(chapter, Path(results_dir), (records, claims), run_file)
+    if refused:
+        names = {str(p): str(Path(results_dir) / p.name) for p in (figures_at, verdicts_at)}
+        for tmp, final in tx.staged:
+            names[str(tmp)] = str(final)
+        lines = []
+        for line in refused[:20]:
+            for tmp, final in names.items():
+                line = line.replace(tmp, final)
+            lines.append(line)
+        raise EvidenceError(f"{Path(results_dir) / NAME}: this save would commit what the "
+                            "re-derivation refuses (nothing saved; results/ is as before):\n  " + "\n  ".join(lines))

@@ -189,12 +189,14 @@ def test_every_committed_display_shows_its_records_values():
 @pytest.mark.parametrize("name, text, says", [
     ("readings.json", "[]", "not an object of readings"),
     ("errata.json", '{"group": "errata", "runs": [5]}', "a record must be an object"),
-    ("norm.json", '{"group": "norm", "runs": [], "runs": []}', "the key 'runs' stands twice")],
-    ids=["readings", "a run records file no record names", "a key twice"])
+    ("norm.json", '{"group": "norm", "runs": [], "runs": []}', "the key 'runs' stands twice"),
+    ("cost_cpu.json", '{"rows": [{"n": "x"}]}', "row 0: field 'n' is 'x'")],
+    ids=["readings", "a run records file no record names", "a key twice", "the cost table"])
 def test_the_rederivation_refuses_what_the_report_refuses(name, text, says, results_dir, capsys):
     """The re-derivation exited 0 on a results/ the report refused (exit 2): it read only the two
     files it decides and the run records its records name.  It reads every other committed file
-    with the reader a save checks it with, so both refuse, naming the file."""
+    with the reader a save checks it with (the cost table by the text's reader, the report's), so
+    both refuse, naming the file."""
     (results_dir / name).write_text(text)
     code, said = _rederive(results_dir, capsys)
     assert code == 2 and f"{results_dir / name}" in said and says in said, said[-2000:]
@@ -298,3 +300,22 @@ def test_the_reports_plots_read_the_run_records_under_the_save_lock(tmp_path, re
     monkeypatch.setattr(cli, "RESULTS", results_dir / "verdicts.json")
     assert cli.main([f"--report-dir={tmp_path / 'R'}"]) == 0, capsys.readouterr().err[-2000:]
     assert reads and all(h == [results_dir] for h in reads), reads
+
+
+# ------------------------------------------------------------ found in this round: the conversion wrote what is refused
+
+@pytest.mark.parametrize("check", [True, False], ids=["--check", "a conversion"])
+def test_the_conversion_never_writes_what_the_rederivation_refuses(check, results_dir, capsys):
+    """`python -m claims.convert` over a figures.json holding an old store's reference (a value the
+    re-derivation refuses): `--check` counted it as a record to decide again (exit 1), and the
+    conversion wrote it back, its record's other references turned into numbers (exit 0).  Both
+    name it, exit 2, and results/ is as it was: the conversion commits through the re-derivation
+    of what it staged, as a save does."""
+    from claims.convert import main as convert_main
+    ref = {"$claim": "norm.prenorm_beats_postnorm", "$test": "test_prenorm", "$at": 5}
+    _figures(results_dir, lambda recs: recs["norm.prenorm"]["measured"]["values"].__setitem__(0, ref))
+    before = _state(results_dir)
+    assert convert_main([f"--results={results_dir}", *(["--check"] if check else [])]) == 2
+    err = capsys.readouterr().err
+    assert "(norm.prenorm): field 'measured.values[0]'" in err and "Traceback" not in err, err[-2000:]
+    assert _state(results_dir) == before
