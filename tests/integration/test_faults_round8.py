@@ -319,3 +319,17 @@ def test_the_conversion_never_writes_what_the_rederivation_refuses(check, result
     err = capsys.readouterr().err
     assert "(norm.prenorm): field 'measured.values[0]'" in err and "Traceback" not in err, err[-2000:]
     assert _state(results_dir) == before
+
+
+def test_the_conversion_still_decides_a_stale_record_again(results_dir, capsys):
+    """What the conversion is for stands: a record decided under an older rule (its verdict the
+    one that rule gave) is one `--check` counts (exit 1, nothing written, no scratch file left), the
+    conversion decides it again, and the re-derivation then agrees (exit 0)."""
+    from claims.convert import main as convert_main
+    _figures(results_dir, lambda recs: recs[KEY].update(rule="rate/2"))
+    before = _state(results_dir, hidden=False)
+    assert convert_main([f"--results={results_dir}", "--check"]) == 1
+    assert "to decide again: figures.json" in capsys.readouterr().out
+    assert _state(results_dir, hidden=False) == before
+    assert convert_main([f"--results={results_dir}"]) == 0, capsys.readouterr().err[-2000:]
+    assert _rederive(results_dir, capsys)[0] == 0
