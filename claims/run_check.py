@@ -215,8 +215,9 @@ def short_of_record(rec: FigureRecord, runs: RunIndex) -> list[tuple[str, bool]]
     """(line, exempt) for each set of a trained record's runs named on the same seeds (its recipes
     compared seed by seed) that leaves out a seed every one of those recipes had on record when the
     record was decided (a run of the group's file, no --smoke run, committed to results/ no later
-    than the record's date: its `recorded`, else its training date), up to its group's declared count (claims/seed_steps.py DECLARED_SEEDS): a
-    record cut to a subset of its seeds.  `exempt`: listed in SHORT_OF_RECORD as committed."""
+    than the record's date: its `recorded`, else its training date), up to its group's declared
+    count (claims/seed_steps.py DECLARED_SEEDS): a record cut to a subset of its seeds.  `exempt`:
+    listed in SHORT_OF_RECORD as committed."""
     from claims.seed_steps import DECLARED_SEEDS
     named: dict[tuple[str, str], set] = {}
     for r in rec.runs:
