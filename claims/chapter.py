@@ -71,6 +71,7 @@ CHAPTER = Chapter(
                            check=run_check.check, metrics=run_check.REFERABLE,
                            metric=run_check.metric, rests=run_check.rests),
     claim_records=record_rules.CLAIM_RECORDS,
+    evidence_readers={f"cost_{device}.json": results.cost_table for device in ("cpu", "cuda")},
     where={"figures": "claims/chapter_figures.py", "claims": "claims/registry.py, whose IDs come from "
            "../shared/claims.md", "sentences": "claims/sentence_table.py", "rule inputs": "claims/record_rules.py",
            "declared": "claims/accounting.py, claims/number_words.py", "measurements": "fixtures/measurements.py"},

@@ -213,9 +213,10 @@ SHORT_OF_RECORD: dict[str, tuple[str, tuple[int, ...]]] = {
 def short_of_record(rec: FigureRecord, runs: RunIndex) -> list[tuple[str, bool]]:
     """(line, exempt) for each set of a trained record's runs named on the same seeds (its recipes
     compared seed by seed) that leaves out a seed every one of those recipes had on record when the
-    record was decided (a run of the group's file, no --smoke run, trained no later than the
-    record's date), up to its group's declared count (claims/seed_steps.py DECLARED_SEEDS): a
-    record cut to a subset of its seeds.  `exempt`: listed in SHORT_OF_RECORD as committed."""
+    record was decided (a run of the group's file, no --smoke run, committed to results/ no later
+    than the record's date: its `recorded`, else its training date), up to its group's declared
+    count (claims/seed_steps.py DECLARED_SEEDS): a record cut to a subset of its seeds.  `exempt`:
+    listed in SHORT_OF_RECORD as committed."""
     from claims.seed_steps import DECLARED_SEEDS
     named: dict[tuple[str, str], set] = {}
     for r in rec.runs:
@@ -238,8 +239,11 @@ def short_of_record(rec: FigureRecord, runs: RunIndex) -> list[tuple[str, bool]]
                 # record's date no longer says what was on record beside it, so every seed counts (a
                 # record cut to the runs retrained first would otherwise pass)
                 again = bool(rec.date) and by > str(rec.date)
-                on_record.append({s for (name, s, _key), run in table.items()
-                                  if name == recipe and not _smoke(run) and (again or _by(run.date, by))})
+                # on record: committed to results/ (`recorded`) by then; a run committed before it was
+                # kept, by its training date (a seed trained before a record was decided but committed
+                # after it was not on record then, and never held against it)
+                on_record.append({s for (name, s, _key), run in table.items() if name == recipe and not _smoke(run)
+                                  and (again or _by(run.recorded or run.date, by))})
         except ValueError:
             continue                        # a file not there or refused: the run check names it
         cap = min(DECLARED_SEEDS.get(group, 10 ** 6) for group, _ in recipes)

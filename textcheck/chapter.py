@@ -106,6 +106,10 @@ class Chapter:
     run_records: RunRecords = field(default_factory=RunRecords)
     instruments: Mapping[str, str] = field(default_factory=dict)  # measurement -> "clock" | "allocator"
     remeasure: Mapping[str, str] = field(default_factory=dict)    # measurement -> the command that measures it
+    # a file of results/ no figure record names (a cost table) -> the text's checked reader of it
+    # (EvidenceError naming the file): what the report reads it with, the re-derivation and a save
+    # read it with too, so neither passes what the report refuses (issue 59)
+    evidence_readers: Mapping[str, Callable[[Path], Any]] = field(default_factory=dict)
     # The report's parts that are a text's own (its errata, tables, since-when, and its chapter view's
     # places and headings) are not here: they come in the report's Parts (textcheck/report/model/report.py).
     where: Mapping[str, str] = field(default_factory=dict)   # "figures", "claims", ...: the file that holds each table

@@ -16,12 +16,14 @@ index and the figure records' `shown`, 2026-12-07) is in the history (textcheck/
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
+import tempfile
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textcheck import evidence, verdict_file
+from textcheck import evidence, rederive, verdict_file
 from textcheck.files import SaveError
 from textcheck.records import ClaimVerdict
 from textcheck.store import EvidenceError, save_lock
@@ -89,6 +91,18 @@ def redecide(chapter: Chapter, results_dir: Path) -> tuple[dict[str, str], list[
     return {name: text for name, text in texts.items() if (results_dir / name).read_text() != text}, moved
 
 
+def _refused_after(chapter: Chapter, results_dir: Path, changes: dict[str, str]) -> list[str]:
+    """What the re-derivation would refuse of `results_dir` once `changes` are written, found in a
+    scratch copy of its JSON files (--check writes nothing into results/)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for p in Path(results_dir).glob("*.json"):
+            if p.is_file() and not p.is_symlink():
+                shutil.copyfile(p, Path(tmp) / p.name)
+        for name, text in changes.items():
+            (Path(tmp) / name).write_text(text)
+        return [line.replace(tmp, str(results_dir)) for line in rederive.refusals(chapter, Path(tmp))]
+
+
 def _tolerance(d) -> str:
     return f"today's rule (textcheck/versions.py): {d.tolerance:.4g}"
 
@@ -107,6 +121,11 @@ def main(chapter: Chapter, argv=None, prog: str = "python -m claims.convert") ->
             for key, was, is_ in moved:
                 print(f"  MOVED {key}: {was} -> {is_}")
             if a.check or not changes:
+                # what it would write, re-derived: a record the re-derivation refuses (a value that is no
+                # number, a reference of the old store) is named, never counted as one to decide again
+                refused = _refused_after(chapter, results_dir, changes)
+                if refused:
+                    raise EvidenceError(f"{results_dir}: refused by the re-derivation:\n  " + "\n  ".join(refused[:20]))
                 print(f"{results_dir}: " + (f"to decide again: {', '.join(sorted(changes))}" if changes
                                             else "every record decided under today's rules"))
                 return 1 if changes else 0
@@ -114,6 +133,8 @@ def main(chapter: Chapter, argv=None, prog: str = "python -m claims.convert") ->
             try:
                 for name, text in sorted(changes.items()):
                     tx.stage(name, text)
+                # what it would write is re-derived first, as a save's is: nothing it refuses is written
+                rederive.check_staged(chapter, tx, results_dir)
                 tx.commit()
             except BaseException:
                 tx.abort()

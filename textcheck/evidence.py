@@ -93,6 +93,8 @@ def decode(chapter: Chapter, obj, where: str = "a figure record", index: RunInde
         return replace(typed, shown=shown.expand(chapter, typed, obj["shown"], runs, where))
     except (RecordFieldError, ShownError) as e:
         raise FigureEvidenceError(str(e)) from None
+    except FigureEvidenceError:
+        raise                               # names `where` already
     except ValueError as e:                 # a reference to a run not there, or a run file its reader refuses
         raise FigureEvidenceError(f"{where}: {e}") from None
 

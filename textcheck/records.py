@@ -165,6 +165,11 @@ class RunRecord:
     # values measured from them to these weights, not only to the config; absent in runs recorded
     # before it was kept (optional)
     weights_sha256: Str = None
+    # when it went on record: the time a save (or `python -m fixtures`) first committed it to
+    # results/, which `date` (when it was trained, its cache entry's `created`) is not: a seed trained
+    # before a record was decided and committed after it was not on record when it was decided
+    # (claims/run_check.py short_of_record); absent in runs committed before it was kept (optional)
+    recorded: Str = None
 
 
 WORDS = {"int_type": "a whole number", "int_from_float": "a whole number", "string_type": "a string",

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textcheck import verdict_file
+from textcheck import shown, verdict_file
 from textcheck.device_readings import only_readings
 from textcheck.evidence import (
     NAME,
@@ -46,11 +46,12 @@ from textcheck.evidence import (
 from textcheck.files import SaveError
 from textcheck.records import ClaimVerdict, FigureRecord
 from textcheck.run_refs import RunIndex, files_beside
-from textcheck.store import EvidenceError, check_file, reading
+from textcheck.store import EvidenceError, check_file, read_json, reading, readings
 from textcheck.verdicts import COMMITTED_TIERS, FIGURE_VERDICTS
 
 if TYPE_CHECKING:
     from textcheck.chapter import Chapter
+    from textcheck.transaction import Transaction
 
 
 def _measured_again(chapter: Chapter, mid: str) -> str:
@@ -161,7 +162,20 @@ def _read(chapter: Chapter, a, verdicts_path: Path) -> tuple[list[FigureRecord],
     if given:
         check_file(verdicts_path, "committed verdicts")   # a --verdicts that is not there is an error, not a skip
     verdicts = verdict_file.load(chapter, verdicts_path, records, dangling=True) if given else None
+    _read_beside(chapter, Path(a.evidence).parent, {Path(a.evidence).name, verdicts_path.name})
     return records, verdicts
+
+
+def _read_beside(chapter: Chapter, folder: Path, read: set[str]) -> None:
+    """Every other JSON file of the evidence's folder read by the reader a save checks it with
+    (textcheck/store.py check_staged: readings.json, the text's run records and its other evidence
+    readers, any JSON), so that the re-derivation refuses what the report would refuse (issue 59);
+    EvidenceError naming it."""
+    runs = {f"{g}.json": (lambda p, g=g: chapter.run_records.load_file(p, g)) for g in chapter.run_records.groups}
+    readers = {"readings.json": readings, **runs, **chapter.evidence_readers}
+    for path in sorted(Path(folder).glob("*.json")):
+        if path.name not in read:
+            readers.get(path.name, read_json)(path)
 
 
 def committed(chapter: Chapter, results_dir: Path) -> tuple[list[FigureRecord], list[ClaimVerdict]]:
@@ -202,6 +216,7 @@ def refusals(chapter: Chapter, results_dir: Path, read: tuple | None = None, run
     out += [f"{verdicts_path}: {line}" for line in against_verdicts(chapter, records, verdicts)]
     runs = RunIndex(chapter, run_file or files_beside(evidence))
     out += [line for rec in records for line in chapter.run_records.check(rec, runs)]
+    out += [f"{evidence}: {line}" for rec in records for line in shown.disagreements(rec)]
     return out
 
 
@@ -261,4 +276,42 @@ def main(chapter: Chapter, argv=None, prog: str = "python -m claims.rederive") -
         print("\n".join(f"  RUNS {line}" for line in result["runs"]))
     else:
         print("every trained figure record names runs that are in results/, with its values where they are run metrics")
-    return 1 if result["differ"] or result["changed"] or disagree or result["runs"] else 0
+    displays = [line for rec in records for line in shown.disagreements(rec)]
+    if displays:
+        print(f"tests' displays that are not their figure records: {len(displays)}")
+        print("\n".join(f"  SHOWN {line}" for line in displays))
+    return 1 if result["differ"] or result["changed"] or disagree or result["runs"] or displays else 0
+
+
+def check_staged(chapter: Chapter, tx: Transaction, results_dir: Path) -> None:
+    """Before a save commits: the whole re-derivation (textcheck/rederive.py refusals: every
+    figure record decided again, against verdicts.json and, through the text's run check, against
+    the run records it names) run on the files as the save would leave them (the staged copies,
+    else the committed ones).  A save refuses before it commits anything the re-derivation would
+    refuse after: EvidenceError naming the file, the record and the field; nothing saved.  The
+    save (textcheck/save.py) and the conversion (textcheck/convert.py) both commit through it."""
+    staged = {final.name for _, final in tx.staged}
+    if not staged:
+        return                       # nothing written: results/ stays as it is, refused or not
+    figures_at, verdicts_at = tx.current(NAME), tx.current(verdict_file.NAME)
+
+    def run_file(group: str) -> Path:        # each group's run records as the save leaves them
+        return tx.current(f"{group}.json")
+    try:
+        records = load(chapter, figures_at, run_file) if figures_at.exists() else []
+        claims = verdict_file.load(chapter, verdicts_at, records, dangling=True) if verdicts_at.exists() else []
+    except (FigureEvidenceError, EvidenceError) as e:
+        refused = [str(e)]
+    else:
+        refused = refusals(chapter, Path(results_dir), (records, claims), run_file)
+    if refused:
+        names = {str(p): str(Path(results_dir) / p.name) for p in (figures_at, verdicts_at)}
+        for tmp, final in tx.staged:
+            names[str(tmp)] = str(final)
+        lines = []
+        for line in refused[:20]:
+            for tmp, final in names.items():
+                line = line.replace(tmp, final)
+            lines.append(line)
+        raise EvidenceError(f"{Path(results_dir) / NAME}: this save would commit what the "
+                            "re-derivation refuses (nothing saved; results/ is as before):\n  " + "\n  ".join(lines))

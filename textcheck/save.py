@@ -210,40 +210,16 @@ def _check_and_commit(chapter: Chapter, tx: Transaction, results_dir: Path, read
     """Every staged file read back by its reader (the text's run records, and `readers`), the whole
     re-derivation run on what is staged, then the commit: a save refuses before it commits."""
     runs = {f"{g}.json": (lambda p, g=g: chapter.run_records.load_file(p, g)) for g in chapter.run_records.groups}
-    check_staged(tx, {**runs, **(readers or {})})
+    check_staged(tx, {**runs, **chapter.evidence_readers, **(readers or {})})
     check_rederived(chapter, tx, results_dir)
     tx.commit()
 
 
 def check_rederived(chapter: Chapter, tx: Transaction, results_dir: Path) -> None:
-    """Before a save commits: the whole re-derivation (textcheck/rederive.py refusals: every
-    figure record decided again, against verdicts.json and, through the text's run check, against
-    the run records it names) run on the files as the save would leave them (the staged copies,
-    else the committed ones).  A save refuses before it commits anything the re-derivation would
-    refuse after: EvidenceError naming the file, the record and the field; nothing saved."""
+    """Before a save commits: the whole re-derivation on the files as it would leave them
+    (textcheck/rederive.py check_staged, which the conversion runs too)."""
     from textcheck import rederive
-    staged = {final.name for _, final in tx.staged}
-    if not staged:
-        return                       # nothing written: results/ stays as it is, refused or not
-    figures_at, verdicts_at = tx.current(figure_evidence.NAME), tx.current(verdict_file.NAME)
-    try:
-        records = figure_evidence.load(chapter, figures_at, _run_files(tx)) if figures_at.exists() else []
-        claims = verdict_file.load(chapter, verdicts_at, records, dangling=True) if verdicts_at.exists() else []
-    except (figure_evidence.FigureEvidenceError, EvidenceError) as e:
-        refused = [str(e)]
-    else:
-        refused = rederive.refusals(chapter, Path(results_dir), (records, claims), _run_files(tx))
-    if refused:
-        names = {str(p): str(Path(results_dir) / p.name) for p in (figures_at, verdicts_at)}
-        for tmp, final in tx.staged:
-            names[str(tmp)] = str(final)
-        lines = []
-        for line in refused[:20]:
-            for tmp, final in names.items():
-                line = line.replace(tmp, final)
-            lines.append(line)
-        raise EvidenceError(f"{Path(results_dir) / figure_evidence.NAME}: this save would commit what the "
-                            "re-derivation refuses (nothing saved; results/ is as before):\n  " + "\n  ".join(lines))
+    rederive.check_staged(chapter, tx, results_dir)
 
 
 def save_evidence(chapter: Chapter, evidence, results_dir: Path) -> list[str]:

@@ -147,6 +147,34 @@ def expand(chapter: Chapter, rec: FigureRecord, stored, runs: Runs, where: str) 
     return _ordered(fields, list(stored))
 
 
+def _close(a, b) -> bool:
+    return isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool) \
+        and not isinstance(b, bool) and math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def disagreements(rec: FigureRecord) -> list[str]:
+    """Where a test's display (the record's `shown`, read) is not its own figure record (issue 59):
+    where the record holds values per seed, what the test shows as measured is those values (`per
+    seed`), their mean and sd beside them, and `seeds` counts them.  One line each, naming the
+    record and the field: a display edited by hand shows numbers the verdict never rested on."""
+    values = rec.measured.get("values") if isinstance(rec.measured, dict) else None
+    fields = rec.shown
+    if not _finite(values) or not isinstance(fields, dict):
+        return []
+    m = fields.get("measured")
+    if not isinstance(m, dict) or _json(m.get(PER_SEED)) != _json(values):
+        got = m.get(PER_SEED) if isinstance(m, dict) else m
+        return [(f"{rec.key}: field 'shown.measured': the test shows {_json(got)[:80]} per seed, but the record's "
+                 f"values are {_json(values)[:80]}")]
+    out = [(f"{rec.key}: field 'shown.measured.{name}': the test shows {m[name]!r}, but its record's values per "
+            f"seed give {want!r}") for name, want in (_spread(values) or {}).items()
+           if name in m and not _close(m[name], want)]
+    if "seeds" in fields and fields["seeds"] != len(values):
+        out.append(f"{rec.key}: field 'shown.seeds': the test shows {fields['seeds']!r} seeds, but its record holds "
+                   f"{len(values)} values per seed")
+    return out
+
+
 def _values(x, path=()):
     """(path, value) of every value of a record's measured values worth a pointer, outermost first."""
     if _numbers(x):

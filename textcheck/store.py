@@ -72,11 +72,36 @@ def _one_value_per_key(pairs: list) -> dict:
     return out
 
 
+# How deep a JSON value of evidence may nest: results/ nests at most 10 deep (figures.json); a value
+# nested hundreds deep (a hand edit) would exhaust every reader's recursion (issue 59's tracebacks)
+MAX_DEPTH = 64
+
+
+def _depth(value) -> int:
+    """How deep `value` nests (a number 1, a list of numbers 2), found without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        deepest = max(deepest, d)
+        if d > MAX_DEPTH:
+            break
+        if isinstance(v, dict):
+            stack += [(w, d + 1) for w in v.values()]
+        elif isinstance(v, list):
+            stack += [(w, d + 1) for w in v]
+    return deepest
+
+
 def read_json(path: Path, what: str = "evidence"):
     """JSON from a committed file, or EvidenceError naming the file and where it breaks: the one
-    reader of results/'s JSON (and of a run's), its type and size checked before it is parsed."""
+    reader of results/'s JSON (and of a run's), its type and size checked before it is parsed, its
+    nesting after (at most MAX_DEPTH deep)."""
     try:
-        return json.loads(read_bytes(path, what).decode("utf-8"), object_pairs_hook=_one_value_per_key)
+        data = json.loads(read_bytes(path, what).decode("utf-8"), object_pairs_hook=_one_value_per_key)
+        if _depth(data) > MAX_DEPTH:
+            raise EvidenceError(f"{path}: nested deeper than {MAX_DEPTH} levels, which no {what} file is: edited "
+                                f"by hand; restore it (git checkout -- {Path(path).name}) or rerun what writes it")
+        return data
     except DuplicateKey as e:
         raise EvidenceError(f"{path}: the key {e.args[0]!r} stands twice in one object: which value counts is not "
                             f"clear; the {what} file was edited by hand (restore it: git checkout -- "
@@ -87,6 +112,8 @@ def read_json(path: Path, what: str = "evidence"):
                             f"{Path(path).name}) or rerun what writes it") from None
     except UnicodeDecodeError as e:
         raise EvidenceError(f"{path}: not UTF-8 text ({e.reason})") from None
+    except EvidenceError:
+        raise                       # already names the file and what is wrong (not found, too big, too deep)
     except (ValueError, RecursionError) as e:     # a 5000-digit integer, arrays nested beyond the parser's depth
         raise EvidenceError(f"{path}: not readable as JSON ({type(e).__name__}: {str(e)[:200]})") from None
 

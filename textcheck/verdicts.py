@@ -105,6 +105,9 @@ def shared_keys(tests: list[dict]) -> frozenset:
     return frozenset(k for k in seen if seen.count(k) > 1)
 
 
+STALE_HIDES = ("holds", "undecided", "underspecified")   # what a claim cannot be with a figure stale
+
+
 def counts(chapter: Chapter, t: dict) -> bool:
     """Whether a test's outcome decides: decided, under the current rule, where its figures can be decided."""
     return t["outcome"] in DECIDED and not is_stale(chapter, t) and not only_readings(chapter, t)
@@ -121,6 +124,11 @@ def summarise_claim(chapter: Chapter, cid: str, tests: list[dict], encoded: bool
     decided = [t for t in tests if counts(chapter, t)]
     if decided:
         verdict = most_severe(t["outcome"] for t in decided)
+        # a stale figure decides nothing: the claim holds (or is undecided, underspecified) only on
+        # all of its figures, so with one stale it is stale; refuted or failing stays so, which no
+        # further figure can change (issue 59, finding 6)
+        if stale and verdict in STALE_HIDES:
+            verdict = "stale"
     elif stale:
         verdict = "stale"
     else:

@@ -20,36 +20,17 @@ from fixtures import results
 from fixtures.results import EvidenceError, shown
 from textcheck import merging
 from textcheck.records import RunRecord, TestOutcome, check
-from textcheck.store import read_json
 
 OBJECT, NUMBER, LIST = (dict,), (int, float), (list,)       # the shapes a reader may ask a field for
 RUN_FIELDS = frozenset(f.name for f in fields(RunRecord))   # a run's own fields; any other figure is a metric
 _SHAPE_NAMES = {OBJECT: "an object", NUMBER: "a number", LIST: "a list"}
 
 
-COST_ROW_NUMBERS = ("ms", "score_mb", "peak_mb")     # what the cost table reads of a row
-
-
 def cost_rows(results_dir: Path, device: str = "cpu") -> dict[int, dict]:
-    """results/cost_<device>.json's rows by length n ({} where never measured), each checked: an
-    EvidenceError names the file, the row and the field, never a KeyError from inside the table."""
+    """results/cost_<device>.json's rows by length n ({} where never measured), each checked
+    (fixtures/results.py cost_table, the reader the re-derivation and a save read it with too)."""
     path = Path(results_dir) / f"cost_{device}.json"
-    if not path.exists():
-        return {}
-    data = read_json(path, "cost table")
-    rows = data.get("rows") if isinstance(data, dict) else None
-    if not isinstance(rows, list):
-        raise EvidenceError(f"{path}: field 'rows' is {shown(rows)}, not a list of rows")
-    out = {}
-    for i, r in enumerate(rows):
-        if not isinstance(r, dict) or not isinstance(r.get("n"), int) or isinstance(r.get("n"), bool):
-            raise EvidenceError(f"{path}: row {i}: field 'n' is {shown(r.get('n') if isinstance(r, dict) else r)}, "
-                                "not a length")
-        for k in COST_ROW_NUMBERS:
-            if isinstance(r.get(k), bool) or not isinstance(r.get(k), (int, float)):
-                raise EvidenceError(f"{path}: row {i} (n = {r['n']}): field {k!r} is {shown(r.get(k))}, not a number")
-        out[r["n"]] = r
-    return out
+    return results.cost_table(path) if path.exists() else {}
 
 
 class Runs:

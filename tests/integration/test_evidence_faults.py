@@ -43,13 +43,22 @@ def _measured(cid: str):
     return next(r for r in figure_evidence.load(CHAPTER, ROOT / "results" / "figures.json") if r.key == key)
 
 
+def _shown(values: list) -> dict:
+    """What a test shows of values per seed: their mean and sd, then the values (claim.record), which
+    a display is checked against (its figure record's values)."""
+    from textcheck.decide import spread
+    mean, sd = spread(values)
+    return {"mean": mean, "sd": sd, "per seed": values}
+
+
 def _fresh(cid: str, outcome: str = "holds", ts: str = "2026-12-01T12:00:00+00:00") -> dict:
     """A run's claims.json deciding one trained claim: its figure measured again on its committed runs."""
     rec = _measured(cid)
     test = {"nodeid": f"claims/test_ladder_trained.py::test_{cid.replace('.', '_')}", "outcome": rec.verdict,
             "reason": "", "tier": "gpu", "device": "cpu", "seconds": 1.0, "timestamp": ts, "source": "fresh run",
             "runs": [asdict(r) for r in rec.runs],
-            "records": [{"stated": 1, "measured": 1, "tolerance": "t", "rule": rec.rule, "seeds": 3,
+            "records": [{"stated": 1, "measured": _shown(rec.measured["values"]), "tolerance": "t",
+                         "rule": rec.rule, "seeds": len(rec.measured["values"]),
                          "measurement": rec.measurement, "figures": rec.figures, "decision": rec.measured}]}
     return {"meta": {"source": "fresh run", "timestamp": ts},
             "claims": [{"id": cid, "verdict": rec.verdict, "tests": [test]}]}
@@ -139,7 +148,10 @@ def _start(base: Path) -> Evidence:
                     {"norm.png": b"new" * 200_000, "norm_table.md": b"t" * 10, "readings.txt": b"r"})
 
 
-def test_2_a_kill_at_any_point_of_a_save_leaves_results_as_before_or_after_in_20_aimed_tries(tmp_path):
+def test_2_a_kill_at_any_point_of_a_save_leaves_results_as_before_or_after_in_20_aimed_tries(tmp_path, monkeypatch):
+    # every save commits at one time (the run records' `recorded`), so that a save finished in any
+    # try is the same bytes as the reference save's (the forked saves inherit it)
+    monkeypatch.setattr(results, "now", lambda: "2026-12-24T10:00:00+00:00")
     ref = _start(tmp_path / "reference")
     before = _state(tmp_path / "reference" / "results")
     ops = []

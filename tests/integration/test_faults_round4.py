@@ -92,6 +92,14 @@ def test_4_one_rule_for_pytest_and_the_report(scratch, tmp_path):
 
 # ------------------------------------------------------------ 5. a save commits what the report refuses
 
+def _shown(values: list) -> dict:
+    """What a test shows of values per seed: their mean and sd, then the values (claim.record), which
+    a display is checked against (its figure record's values)."""
+    from textcheck.decide import spread
+    mean, sd = spread(values)
+    return {"mean": mean, "sd": sd, "per seed": values}
+
+
 def _fresh(ts: str, commit: str, meta: dict | None = None) -> dict:
     """A run's claims.json deciding one trained figure of the ladder on three seeds, at its printed
     value (a record holds measured values only; the rule inputs are the figure table's)."""
@@ -101,7 +109,7 @@ def _fresh(ts: str, commit: str, meta: dict | None = None) -> dict:
             for s in range(3)]
     test = {"nodeid": NODE, "outcome": "holds", "reason": "", "tier": "gpu", "device": "cuda:0", "seconds": 1.0,
             "timestamp": ts, "source": "fresh run", "torch": "9.9", "runs": runs,
-            "records": [{"stated": entry.value, "measured": entry.value, "tolerance": "t",
+            "records": [{"stated": entry.value, "measured": _shown([float(entry.value)] * 3), "tolerance": "t",
                          "rule": rule_id("trained"), "seeds": 3, "measurement": "perplexity/1",
                          "figures": [entry.id], "decision": {"values": [float(entry.value)] * 3}}]}
     return {"meta": {"source": "fresh run", "timestamp": ts, "commit": commit, "torch": "9.9", **(meta or {})},
@@ -187,6 +195,7 @@ def test_8_a_from_results_record_with_no_committed_one_takes_its_runs_provenance
     test["outcome"] = fresh["claims"][0]["verdict"] = decide(CHAPTER.rule_inputs(fid), {"values": values},
                                                             CHAPTER.timed).verdict
     test["records"][0]["decision"] = {"values": values}
+    test["records"][0]["measured"] = _shown(values)          # what the test shows: the values it decided on
     ev = _run_dir(tmp_path, "run", fresh)
     save_run(CHAPTER, fresh, ev, tmp_path / "results")
     (rec,) = figure_evidence.load(CHAPTER, tmp_path / "results" / "figures.json")
@@ -328,7 +337,7 @@ def test_a_save_keeps_the_records_of_an_undecided_figure(tmp_path):
     test = {"nodeid": "claims/test_winograd.py::test_probe_map", "outcome": "undecided", "reason": "undecided: probe",
             "tier": "slow", "device": "cpu", "seconds": 1.0, "timestamp": "2026-12-03T09:00:00+00:00",
             "source": "fresh run", "torch": "9.9", "runs": asdict(committed)["runs"],
-            "records": [{"stated": 0, "measured": 0, "tolerance": "t", "rule": committed.rule,
+            "records": [{"stated": 0, "measured": _shown(values), "tolerance": "t", "rule": committed.rule,
                          "seeds": len(values), "measurement": committed.measurement,
                          "figures": [key], "decision": {"values": values}}]}
     fresh = {"meta": {"source": "fresh run", "timestamp": test["timestamp"], "commit": "c", "torch": "9.9"},
