@@ -270,6 +270,18 @@ def test_recorded_is_a_date_and_time_or_refused():
     assert "recorded" not in run_codec.encode(run_codec.decode(rec, "w"))      # committed runs encode as before
 
 
+def test_a_runs_training_date_is_a_date_or_refused():
+    """The cosmetic finding's last case: a run record's `date` was any string.  It is an ISO 8601
+    date (or date and time), as training writes it; NaN and inf stay valid metrics (a diverged run's
+    perplexity is evidence: fixtures/run_codec.py _number, and docs/evidence.md)."""
+    (rec,) = [r for r in json.loads((ROOT / "results" / "norm.json").read_text())["runs"][:1]]
+    for bad in ("last tuesday", "2026-13-01", ""):
+        with pytest.raises(ValueError, match=f"date is {bad!r}, not a date"):
+            run_codec.decode({**rec, "date": bad}, "w")
+    for good in ("2026-12-02", "2026-12-07T10:00:00+00:00"):
+        assert run_codec.decode({**rec, "date": good}, "w").date == good
+
+
 # ------------------------------------------------------------ left from the last round: the plots under the lock
 
 @pytest.mark.slow
