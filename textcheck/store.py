@@ -64,7 +64,8 @@ class DuplicateKey(ValueError):
     """A key that stands twice in one JSON object (Python's parser would keep the last silently)."""
 
 
-def _one_value_per_key(pairs: list) -> dict:
+def one_value_per_key(pairs: list) -> dict:
+    """The object of JSON's `pairs`, DuplicateKey where a key stands twice (read_json's hook)."""
     out = dict(pairs)
     if len(out) != len(pairs):
         seen = set()
@@ -76,7 +77,7 @@ def read_json(path: Path, what: str = "evidence"):
     """JSON from a committed file, or EvidenceError naming the file and where it breaks: the one
     reader of results/'s JSON (and of a run's), its type and size checked before it is parsed."""
     try:
-        return json.loads(read_bytes(path, what).decode("utf-8"), object_pairs_hook=_one_value_per_key)
+        return json.loads(read_bytes(path, what).decode("utf-8"), object_pairs_hook=one_value_per_key)
     except DuplicateKey as e:
         raise EvidenceError(f"{path}: the key {e.args[0]!r} stands twice in one object: which value counts is not "
                             f"clear; the {what} file was edited by hand (restore it: git checkout -- "
