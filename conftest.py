@@ -49,50 +49,63 @@ def _stop_rewriting_libraries(config) -> None:
         must.difference_update(NOT_REWRITTEN)
 
 
-# `pytest -m fast` collects only the files that can hold a fast test: every file of claims/ (the
-# claim engine counts each claim a test carries, selected or not: a claim none carries would read
-# "not encoded"), and those of tests/ whose text says "mark.fast" (the mark is written in the file, as
-# `pytestmark = pytest.mark.fast` or a decorator).  The others (tests/integration, tests/docs:
-# no fast test) were half the tier's collection on a fresh clone, imported and assertion-rewritten
-# to be deselected.  A run that collects the whole tree checks that no fast test, and no claim
-# test, stands in a file the fast tier would skip (pytest_collection_modifyitems below).
-def _fast_only(config) -> bool:
-    return (config.getoption("markexpr", "") or "").strip() == "fast"
+# A run that selects by a mark written in the test files collects only the files of tests/ that can
+# hold what it selects: `pytest -m fast` those whose text says "mark.fast", `--claim` / `--figure`
+# those whose text says "mark.claim" or "mark.figure" (a mark is written in its file, as
+# `pytestmark = pytest.mark.fast` or a decorator).  Every file of claims/ is collected (the claim
+# engine counts each claim a test carries, selected or not: a claim none carried would read "not
+# encoded").  The others (tests/integration, tests/docs: no fast test, no claim) were half of a
+# fresh clone's fast-tier collection, imported and assertion-rewritten to be deselected.  A run
+# that collects them checks that none of their tests carries such a mark (a mark added by a hook,
+# or through a name the text does not show): such a test fails, saying why.
+SELECTED_BY = {"fast": ("mark.fast",), "claim": ("mark.claim", "mark.figure")}
+
+
+def _selections(config) -> list[str]:
+    """Which of SELECTED_BY this run's selection needs a file of tests/ to say."""
+    out = ["fast"] if (config.getoption("markexpr", "") or "").strip() == "fast" else []
+    if config.getoption("--claim", None) or config.getoption("--figure", None):
+        out.append("claim")
+    return out
 
 
 @cache
-def _says_fast(path: Path) -> bool:
+def _text(path: Path) -> str | None:
     try:
-        return "mark.fast" in path.read_text(encoding="utf-8", errors="replace")
+        return path.read_text(encoding="utf-8", errors="replace")
     except OSError:
-        return True                             # unreadable: collected, so pytest names the problem
+        return None                             # unreadable: collected, so pytest names the problem
 
 
-def _skipped_by_the_fast_tier(path: Path, rootpath: Path) -> bool:
-    return path.suffix == ".py" and path.name.startswith("test_") and path.is_relative_to(rootpath / "tests") \
-        and not _says_fast(path)
+def _cannot_hold(path: Path, rootpath: Path, selection: str) -> bool:
+    """A test file of tests/ whose text does not show the marks `selection` selects by."""
+    if not (path.suffix == ".py" and path.name.startswith("test_") and path.is_relative_to(rootpath / "tests")):
+        return False
+    text = _text(path)
+    return text is not None and not any(mark in text for mark in SELECTED_BY[selection])
 
 
 def pytest_ignore_collect(collection_path: Path, config):
-    if _fast_only(config) and _skipped_by_the_fast_tier(collection_path, config.rootpath):
+    if any(_cannot_hold(collection_path, config.rootpath, s) for s in _selections(config)):
         return True
     return None
 
 
 STRAY = pytest.StashKey[str]()
+MARKS = {"fast": ("fast", "claim"), "claim": ("claim", "figure")}     # a claim test the fast tier left out: its claim "not encoded"
 
 
 def pytest_collection_modifyitems(config, items):
-    """In a run of more than the fast tier: a fast or claim test that `pytest -m fast` would not
-    collect fails, saying why (in an xdist worker a UsageError would name neither)."""
-    if _fast_only(config):
-        return
+    """A test carrying a mark that a selection by it would not collect fails, saying why (in an
+    xdist worker a UsageError would name neither the test nor the mark)."""
     for item in items:
-        if (item.get_closest_marker("fast") or item.get_closest_marker("claim")) \
-                and _skipped_by_the_fast_tier(Path(item.path), config.rootpath):
-            item.stash[STRAY] = (f"{item.nodeid}: a fast or claim test in a file of tests/ whose text never says "
-                                 "'mark.fast': `pytest -m fast` does not collect it (conftest.py "
-                                 "pytest_ignore_collect); mark it in its file")
+        for selection, marks in MARKS.items():
+            if any(item.get_closest_marker(m) for m in marks) and _cannot_hold(Path(item.path), config.rootpath,
+                                                                              selection):
+                item.stash[STRAY] = (f"{item.nodeid}: carries a {' or '.join(marks)} mark, but its file's text never "
+                                     f"says {' or '.join(map(repr, SELECTED_BY[selection]))}: a run selecting by it "
+                                     "does not collect the file (conftest.py pytest_ignore_collect); write the "
+                                     "mark in the file")
 
 
 def pytest_runtest_setup(item):

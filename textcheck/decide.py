@@ -57,8 +57,11 @@ def ttest_1samp(d: Sequence[float]) -> tuple[float, float]:
 
 @cache
 def t_quantile(n: int) -> float:
-    """Student's t quantile for a two-sided LEVEL at n - 1 degrees of freedom."""
-    return float(_stats().t.ppf(1 - LEVEL / 2, n - 1))
+    """Student's t quantile for a two-sided LEVEL at n - 1 degrees of freedom: scipy.stats.t.ppf's
+    own function, scipy.special.stdtrit (the same number; tests/engine/test_decision_rule.py checks
+    it), without importing scipy.stats (a second of a fast tier that decides no ordering)."""
+    from scipy import special
+    return float(special.stdtrit(n - 1, 1 - LEVEL / 2))
 
 
 def prediction_halfwidth(sd: float, n: int) -> float:

@@ -90,3 +90,10 @@ def test_the_paired_t_test_is_scipys_public_one_bit_for_bit():
     for d in cases:
         public = stats.ttest_1samp(d, 0.0)
         assert tuple(map(repr, decide.ttest_1samp(d))) == (repr(float(public.statistic)), repr(float(public.pvalue))), d
+
+
+def test_the_t_quantile_is_scipy_stats_one():
+    """decide.t_quantile calls scipy.special.stdtrit, the function stats.t.ppf computes it by: the
+    same quantile, to the last bit, at every n a claim is decided on."""
+    for n in range(2, 101):
+        assert repr(decide.t_quantile(n)) == repr(float(stats.t.ppf(1 - decide.LEVEL / 2, n - 1))), n
