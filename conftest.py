@@ -50,7 +50,8 @@ def _stop_rewriting_libraries(config) -> None:
 
 
 # A run that selects by a mark written in the test files collects only the files of tests/ that can
-# hold what it selects: `pytest -m fast` those whose text says "mark.fast", `--claim` / `--figure`
+# hold what it selects: `pytest -m fast` those whose text says "mark.fast" (`-m slow`, `-m gpu`
+# alike), `--claim` / `--figure`
 # those whose text says "mark.claim" or "mark.figure" (a mark is written in its file, as
 # `pytestmark = pytest.mark.fast` or a decorator).  Every file of claims/ is collected (the claim
 # engine counts each claim a test carries, selected or not: a claim none carried would read "not
@@ -58,12 +59,15 @@ def _stop_rewriting_libraries(config) -> None:
 # fresh clone's fast-tier collection, imported and assertion-rewritten to be deselected.  A run
 # that collects them checks that none of their tests carries such a mark (a mark added by a hook,
 # or through a name the text does not show): such a test fails, saying why.
-SELECTED_BY = {"fast": ("mark.fast",), "claim": ("mark.claim", "mark.figure")}
+SELECTED_BY = {"fast": ("mark.fast",), "slow": ("mark.slow",), "gpu": ("mark.gpu",),
+               "claim": ("mark.claim", "mark.figure")}
 
 
 def _selections(config) -> list[str]:
-    """Which of SELECTED_BY this run's selection needs a file of tests/ to say."""
-    out = ["fast"] if (config.getoption("markexpr", "") or "").strip() == "fast" else []
+    """Which of SELECTED_BY this run's selection needs a file of tests/ to say: a tier named alone
+    (`-m fast`, `-m slow`, `-m gpu`), a --claim or --figure."""
+    markexpr = (config.getoption("markexpr", "") or "").strip()
+    out = [markexpr] if markexpr in ("fast", "slow", "gpu") else []
     if config.getoption("--claim", None) or config.getoption("--figure", None):
         out.append("claim")
     return out
@@ -92,7 +96,7 @@ def pytest_ignore_collect(collection_path: Path, config):
 
 
 STRAY = pytest.StashKey[str]()
-MARKS = {"fast": ("fast", "claim"), "claim": ("claim", "figure")}     # a claim test the fast tier left out: its claim "not encoded"
+MARKS = {"fast": ("fast", "claim"), "slow": ("slow", "claim"), "gpu": ("gpu", "claim"), "claim": ("claim", "figure")}     # a claim test the fast tier left out: its claim "not encoded"
 
 
 def pytest_collection_modifyitems(config, items):
