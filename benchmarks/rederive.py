@@ -29,8 +29,13 @@ def main() -> int:
     from textcheck.rederive import main as rederive
     inside, cpu, whole = [], [], []
     from fixtures import results
+    from textcheck import decide, formats
     for _ in range(a.runs):
-        results._LOADED.clear()         # each run reads the run records afresh, as one command does
+        results._LOADED.clear()         # each run reads the run records afresh, as one command does,
+        for memo in (getattr(formats, "_SPREADS", None), getattr(decide, "_SPREADS", None)):
+            if memo is not None:        # ... and summarises and decides afresh (an older checkout
+                memo.clear()            # kept the summaries in textcheck/decide.py)
+        decide.t_quantile.cache_clear()
         started, cpu_started = time.perf_counter(), time.process_time()
         with contextlib.redirect_stdout(io.StringIO()):
             code = rederive(CHAPTER, [])

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from textcheck.formats import number, over_seeds
+from textcheck.formats import number, over_seeds, spread  # spread: the rule's too (rule.py, shown.py)
 
 MIN_SEEDS = 3
 # The one level of every statistical decision (rule version 3): an ordering is significant at a
@@ -115,20 +115,6 @@ def measured_list(xs, field: str) -> list[float]:
     return [measured_number(x, f"{field}[{i}]") for i, x in enumerate(xs)]
 
 
-def spread(values: Sequence[float]) -> tuple[float, float]:
-    """The mean and the sample standard deviation of `values` (0 for one), exact as the statistics
-    module computes them; each list is summarised once per process (a test's display and the rule
-    read the same values)."""
-    key = tuple(map(repr, values))            # 1 and 1.0, 0.0 and -0.0 apart: each summarised as it is
-    if key not in _SPREADS:
-        mean = statistics.mean(values)
-        _SPREADS[key] = mean, (statistics.stdev(values) if len(values) > 1 else 0.0)
-    return _SPREADS[key]
-
-
-_SPREADS: dict[tuple, tuple[float, float]] = {}
-
-
 def _against(mean: float, stated: float, half: float, rounding: float, null: float | None) -> str:
     """The one rule of a printed figure: refuted when it lies outside the prediction interval
     mean +- half widened by its rounding, undecided where that interval also holds the null the
@@ -157,7 +143,7 @@ def _figure(values: list[float], sd: float, stated: float, rounding: float, null
     """A printed figure over seeds, judged on the prediction interval of one new run (the spread
     `sd`: the seeds' own, or a floor a rate's binomial noise sets)."""
     n = len(values)
-    mean = statistics.mean(values)
+    mean = spread(values)[0]                    # statistics.mean, summarised once
     half = prediction_halfwidth(sd, n) if n > 1 else math.inf
     if n < MIN_SEEDS:
         return Decision("too few seeds", half + rounding,
