@@ -68,6 +68,7 @@ CHAPTER = Chapter(
     seed_steps=seed_steps.SEEDS_ON_RECORD,
     strength={r.anchor: r.status for r in falsification.REVIEWS if r.status != "tested"},
     run_records=RunRecords(groups=results.RUN_GROUPS, load=results.load, load_file=results.load_file,
+                           load_file_metrics=results.load_file_metrics,
                            check=run_check.check, metrics=run_check.REFERABLE,
                            metric=run_check.metric, rests=run_check.rests),
     claim_records=record_rules.CLAIM_RECORDS,

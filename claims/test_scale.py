@@ -30,6 +30,7 @@ def rows(column: str) -> list:
                          marks=pytest.mark.figure(f"scale.{column}_{d}")) for d in VARIANCE_D]
 
 
+@functools.cache          # the variance and the std tests read the same draws at each d: drawn once
 def dot_products(d: int, n: int, seed: int) -> torch.Tensor:
     g = torch.Generator().manual_seed(seed)
     q = torch.randn(n, d, generator=g, dtype=torch.float64)

@@ -54,6 +54,9 @@ class RunRecords:
     groups: tuple[str, ...] = ()
     load: Callable[[str, Path], list[RunRecord]] = lambda group, directory: []
     load_file: Callable[[Path, str], list[RunRecord]] = lambda path, group: []
+    # one file's records as the run index reads them (their metrics and identity, checked as
+    # load_file checks them; their training curves need not be read): load_file where None
+    load_file_metrics: Callable[[Path, str], list[RunRecord]] | None = None
     # a figure record against the runs it names, looked up in the engine's one index of them
     # (textcheck/run_refs.py RunIndex): a line per disagreement
     check: Callable[[FigureRecord, Any], list[str]] = lambda record, runs: []

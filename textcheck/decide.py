@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from textcheck.formats import number, over_seeds
+from textcheck.formats import number, over_seeds, spread  # spread: the rule's too (rule.py, shown.py)
 
 MIN_SEEDS = 3
 # The one level of every statistical decision (rule version 3): an ordering is significant at a
@@ -44,10 +44,24 @@ def _stats():
     return stats
 
 
+def ttest_1samp(d: Sequence[float]) -> tuple[float, float]:
+    """(t, two-sided p) of Student's one-sample t test of `d` against 0: scipy.stats.ttest_1samp's
+    own computation on the one axis of a list of finite numbers, without its wrapper for other
+    axes, masks and NaN policies (two thirds of its time: the re-derivation runs 50 of them).  The
+    same numbers, bit for bit (tests/engine/test_decision_rule.py checks them against the public call)."""
+    import numpy
+    test = _stats().ttest_1samp
+    result = getattr(test, "__wrapped__", test)(numpy.asarray(d, dtype=float), 0.0)
+    return float(result.statistic), float(result.pvalue)
+
+
 @cache
 def t_quantile(n: int) -> float:
-    """Student's t quantile for a two-sided LEVEL at n - 1 degrees of freedom."""
-    return float(_stats().t.ppf(1 - LEVEL / 2, n - 1))
+    """Student's t quantile for a two-sided LEVEL at n - 1 degrees of freedom: scipy.stats.t.ppf's
+    own function, scipy.special.stdtrit (the same number; tests/engine/test_decision_rule.py checks
+    it), without importing scipy.stats (a second of a fast tier that decides no ordering)."""
+    from scipy import special
+    return float(special.stdtrit(n - 1, 1 - LEVEL / 2))
 
 
 def prediction_halfwidth(sd: float, n: int) -> float:
@@ -101,20 +115,6 @@ def measured_list(xs, field: str) -> list[float]:
     return [measured_number(x, f"{field}[{i}]") for i, x in enumerate(xs)]
 
 
-def spread(values: Sequence[float]) -> tuple[float, float]:
-    """The mean and the sample standard deviation of `values` (0 for one), exact as the statistics
-    module computes them; each list is summarised once per process (a test's display and the rule
-    read the same values)."""
-    key = tuple(map(repr, values))            # 1 and 1.0, 0.0 and -0.0 apart: each summarised as it is
-    if key not in _SPREADS:
-        mean = statistics.mean(values)
-        _SPREADS[key] = mean, (statistics.stdev(values) if len(values) > 1 else 0.0)
-    return _SPREADS[key]
-
-
-_SPREADS: dict[tuple, tuple[float, float]] = {}
-
-
 def _against(mean: float, stated: float, half: float, rounding: float, null: float | None) -> str:
     """The one rule of a printed figure: refuted when it lies outside the prediction interval
     mean +- half widened by its rounding, undecided where that interval also holds the null the
@@ -143,7 +143,7 @@ def _figure(values: list[float], sd: float, stated: float, rounding: float, null
     """A printed figure over seeds, judged on the prediction interval of one new run (the spread
     `sd`: the seeds' own, or a floor a rate's binomial noise sets)."""
     n = len(values)
-    mean = statistics.mean(values)
+    mean = spread(values)[0]                    # statistics.mean, summarised once
     half = prediction_halfwidth(sd, n) if n > 1 else math.inf
     if n < MIN_SEEDS:
         return Decision("too few seeds", half + rounding,
@@ -227,8 +227,7 @@ def paired(label: str, op: str, a: Sequence[float], b: Sequence[float]) -> tuple
     if sd == 0:
         t, p = (math.copysign(math.inf, mean), 0.0) if mean else (0.0, 1.0)
     else:
-        result = _stats().ttest_1samp(d, 0.0)
-        t, p = float(result.statistic), float(result.pvalue)
+        t, p = ttest_1samp(d)
     verdict = "undecided" if p >= LEVEL else "holds" if t > 0 else "refuted"
     signed = DIRECTION[op] * mean
     return verdict, (f"{label}: paired difference {number(signed)} +- {number(sd)} over {len(d)} seeds, "

@@ -31,6 +31,21 @@ def numbers(values) -> list[float]:
     return [float(v) for v in (values or []) if isinstance(v, (int, float)) and not isinstance(v, bool)]
 
 
+def spread(values: Sequence[float]) -> tuple[float, float]:
+    """The mean and the sample standard deviation of `values` (0 for one), exact as the statistics
+    module computes them; each list is summarised once per process (a test's display, the rule and
+    the words of its verdict read the same values: the re-derivation summarised each list of a
+    trained figure four times, a third of its deciding)."""
+    key = tuple(map(repr, values))            # 1 and 1.0, 0.0 and -0.0 apart: each summarised as it is
+    if key not in _SPREADS:
+        mean = statistics.mean(values)
+        _SPREADS[key] = mean, (statistics.stdev(values) if len(values) > 1 else 0.0)
+    return _SPREADS[key]
+
+
+_SPREADS: dict[tuple, tuple[float, float]] = {}
+
+
 def over_seeds(values: Sequence[float], unit: str = "", per_seed: bool = True) -> str:
     """'42.68 ± 1.24 (43.00, 41.31, 43.73 over 3 seeds)' (per_seed=False: '(3 seeds)'); one value
     alone; 'not measured' for none."""
@@ -39,7 +54,7 @@ def over_seeds(values: Sequence[float], unit: str = "", per_seed: bool = True) -
         return "not measured"
     if len(values) == 1:
         return f"{number(values[0])}{unit}"
-    mean, sd = statistics.mean(values), statistics.stdev(values)
+    mean, sd = spread(values)
     f = _digits(mean)
     tail = f"{', '.join(f(v) for v in values)} over {len(values)} seeds" if per_seed else f"{len(values)} seeds"
     return f"{f(mean)}{unit} ± {f(sd)} ({tail})"

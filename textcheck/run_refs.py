@@ -58,7 +58,8 @@ def is_series(x) -> bool:
 
 class RunIndex:
     """The runs a text's figure records name, each group's file read once by the text's one reader
-    of run records (`Chapter.run_records.load_file`), looked up by (recipe, seed, key): the one index
+    of run records (`Chapter.run_records.load_file`, or its `load_file_metrics`, which need not read
+    the training curves: nothing here reads them), looked up by (recipe, seed, key): the one index
     of runs, for the references and for the text's check of a record against its runs."""
 
     def __init__(self, chapter: Chapter, run_file: RunFile):
@@ -73,8 +74,8 @@ class RunIndex:
                 self.files[group] = ValueError(f"{path}: not found (the run records a figure record names)")
             else:
                 try:
-                    self.files[group] = {(r.recipe, r.seed, r.key): r
-                                         for r in self.chapter.run_records.load_file(path, group)}
+                    read = self.chapter.run_records.load_file_metrics or self.chapter.run_records.load_file
+                    self.files[group] = {(r.recipe, r.seed, r.key): r for r in read(path, group)}
                 except ValueError as e:
                     self.files[group] = e
         if isinstance(self.files[group], ValueError):

@@ -64,7 +64,8 @@ class DuplicateKey(ValueError):
     """A key that stands twice in one JSON object (Python's parser would keep the last silently)."""
 
 
-def _one_value_per_key(pairs: list) -> dict:
+def one_value_per_key(pairs: list) -> dict:
+    """The object of JSON's `pairs`, DuplicateKey where a key stands twice (read_json's hook)."""
     out = dict(pairs)
     if len(out) != len(pairs):
         seen = set()
@@ -97,7 +98,7 @@ def read_json(path: Path, what: str = "evidence"):
     reader of results/'s JSON (and of a run's), its type and size checked before it is parsed, its
     nesting after (at most MAX_DEPTH deep)."""
     try:
-        data = json.loads(read_bytes(path, what).decode("utf-8"), object_pairs_hook=_one_value_per_key)
+        data = json.loads(read_bytes(path, what).decode("utf-8"), object_pairs_hook=one_value_per_key)
         if _depth(data) > MAX_DEPTH:
             raise EvidenceError(f"{path}: nested deeper than {MAX_DEPTH} levels, which no {what} file is: edited "
                                 f"by hand; restore it (git checkout -- {Path(path).name}) or rerun what writes it")

@@ -126,26 +126,33 @@ def test_every_cost_table_figure_is_decided_where_its_instrument_says():
     assert clock == {"cost.time_exponent", "cost.projections_x8", "cost.converges_on_4"}
 
 
-_COLLECT = """
-import json, sys, pytest
-seen = set()
-class Figures:
+class _Figures:
+    """The figure marks of every test a collection collects."""
+
+    def __init__(self):
+        self.seen: set[str] = set()
+
     def pytest_collection_modifyitems(self, items):
         for item in items:
             for m in item.iter_markers("figure"):
-                seen.update(m.args)
-pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", "-m", "", "claims"], plugins=[Figures()])
-print(json.dumps(sorted(seen)))
-"""
+                self.seen.update(m.args)
 
 
-def test_every_figure_is_asserted_by_a_test():
+def test_every_figure_is_asserted_by_a_test(tmp_path):
     # every printed figure is carried by a claim test (a `figure` mark); a figure no test asserts
-    # would show as "not run: no test carries it" forever
-    import json
-    import subprocess
-    import sys
-    out = subprocess.run([sys.executable, "-c", _COLLECT], capture_output=True, text=True, check=True,
-                         cwd=Path(__file__).resolve().parent.parent.parent).stdout
-    carried = set(json.loads(out.strip().splitlines()[-1]))
+    # would show as "not run: no test carries it" forever.  claims/ collected in this process (as
+    # tests/collected.py does: the test modules already imported are reused), not in a pytest
+    # subprocess: what is checked is what the collection carries, not the process that collects it.
+    import contextlib
+    import os
+    figures, was = _Figures(), os.getcwd()
+    os.chdir(Path(__file__).resolve().parent.parent.parent)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()) as err:
+            ret = pytest.main(["--collect-only", "-q", "-s", "-p", "no:cacheprovider", "-m", "",
+                               f"--report-dir={tmp_path / 'report'}", "claims"], plugins=[figures])
+    finally:
+        os.chdir(was)
+    assert ret == 0, out.getvalue()[-3000:] + err.getvalue()[-3000:]
+    carried = figures.seen
     assert sorted(set(FIGURES) - carried) == []

@@ -19,22 +19,16 @@ from chromium import BROWSER, WHY_NONE, probe, screenshot
 from claims.chapter_figures import FIGURES
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-OUT = ROOT / "report" / "chapter-view"          # a report directory: its screenshot stays there
-# one worker: its fixture empties OUT (two workers building it collide), and two headless Chromiums at once
+# one worker: its fixture (tests/acceptance/conftest.py) empties report/chapter-view (two workers building it collide), and two headless Chromiums at once
 # on two cores drop screenshots and probes (tests/acceptance/chromium.py: every browser test is in this group)
 pytestmark = pytest.mark.xdist_group("chromium")
 
 
 @pytest.fixture(scope="module")
-def built(chapter_text):
-    shutil.rmtree(OUT, ignore_errors=True)
-    # the run and the report in this process (tests/inproc.py): what they write is what is checked
-    r = inproc.run_pytest("-m", "fast", "-q", "-p", "no:cacheprovider", "claims/test_mask.py", "claims/test_params.py",
-                          f"--report-dir={OUT}")
-    assert r.returncode == 0, r.stdout[-2000:]
-    r = inproc.report(f"--report-dir={OUT}")
-    assert r.returncode == 0, r.stderr
-    return OUT
+def built(chapter_text, fast_run_report):
+    """A fast run's report with its chapter view (tests/acceptance/conftest.py: the report page's
+    tests read the same one)."""
+    return fast_run_report
 
 
 class Marks(HTMLParser):

@@ -4,7 +4,6 @@
 import json
 from pathlib import Path
 
-import inproc
 import pytest
 from chromium import BROWSER, WHY_NONE, probe, screenshot
 
@@ -15,20 +14,10 @@ pytestmark = pytest.mark.xdist_group("chromium")      # one browser at a time (t
 
 
 @pytest.fixture(scope="module")
-def built_report(tmp_path_factory):
-    out = tmp_path_factory.mktemp("report")
-    # the run and the report in this process (tests/inproc.py): what they write is what is checked
-    r = inproc.run_pytest("-m", "fast", "-q", "-p", "no:cacheprovider", "claims/test_mask.py", "claims/test_norm.py",
-                          f"--report-dir={out}")
-    assert r.returncode == 0, r.stdout[-2000:]
-    # a plot for the page to show
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    plt.plot([1, 2], [1, 4]); plt.savefig(out / "example.png"); plt.close()
-    r = inproc.report(f"--report-dir={out}")
-    assert r.returncode == 0, r.stderr
-    return out
+def built_report(fast_run_report):
+    """A fast run's report, with a plot for the page to show (tests/acceptance/conftest.py: the
+    chapter view's tests read the same one)."""
+    return fast_run_report
 
 
 def test_report_files_agree_with_claims_json(built_report):

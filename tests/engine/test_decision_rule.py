@@ -76,3 +76,24 @@ def test_no_hand_coded_two_is_left_in_the_rule():
     import inspect
     src = inspect.getsource(decide)
     assert "MARGIN_SE" not in src and "2 * sd" not in src and "2 * drift" not in src
+
+
+def test_the_paired_t_test_is_scipys_public_one_bit_for_bit():
+    """decide.ttest_1samp calls scipy's computation without its wrapper for axes and NaN policies:
+    the same t and p, to the last bit, as the public stats.ttest_1samp (a scipy upgrade that
+    changes either shows here)."""
+    import random
+    rng = random.Random(58)
+    cases = [[0.1, 0.2, 0.35, 0.4, 0.3], [-1.0, 2.0, 0.5], [1e-9, 2e-9, -3e-9, 5e-9], [250.0, 251.5, 249.75, 250.125]]
+    cases += [[rng.gauss(rng.uniform(-5, 5), rng.uniform(1e-6, 10)) for _ in range(rng.randint(2, 12))]
+              for _ in range(300)]
+    for d in cases:
+        public = stats.ttest_1samp(d, 0.0)
+        assert tuple(map(repr, decide.ttest_1samp(d))) == (repr(float(public.statistic)), repr(float(public.pvalue))), d
+
+
+def test_the_t_quantile_is_scipy_stats_one():
+    """decide.t_quantile calls scipy.special.stdtrit, the function stats.t.ppf computes it by: the
+    same quantile, to the last bit, at every n a claim is decided on."""
+    for n in range(2, 101):
+        assert repr(decide.t_quantile(n)) == repr(float(stats.t.ppf(1 - decide.LEVEL / 2, n - 1))), n

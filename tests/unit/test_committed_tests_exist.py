@@ -2,12 +2,14 @@
 removed takes its committed entry with it (nothing else would ever replace it, since no run
 measures it again), so evidence no test can make stands nowhere in the report."""
 import ast
+import functools
 import json
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
+@functools.cache          # each file parsed once, not once per committed test of it
 def _defined(path: Path) -> set[str]:
     return {node.name for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, ast.FunctionDef)}
 
