@@ -171,7 +171,10 @@ def _read_beside(chapter: Chapter, folder: Path, read: set[str]) -> None:
     (textcheck/store.py check_staged: readings.json, the text's run records and its other evidence
     readers, any JSON), so that the re-derivation refuses what the report would refuse (issue 59);
     EvidenceError naming it."""
-    runs = {f"{g}.json": (lambda p, g=g: chapter.run_records.load_file(p, g)) for g in chapter.run_records.groups}
+    # the run records by the reader the run index uses (read once: its memory), which refuses what
+    # load_file refuses, reading a curve's numbers by their layout rather than one by one
+    read_runs = chapter.run_records.load_file_metrics or chapter.run_records.load_file
+    runs = {f"{g}.json": (lambda p, g=g: read_runs(p, g)) for g in chapter.run_records.groups}
     readers = {"readings.json": readings, **runs, **chapter.evidence_readers}
     for path in sorted(Path(folder).glob("*.json")):
         if path.name not in read:
