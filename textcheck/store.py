@@ -79,18 +79,22 @@ MAX_DEPTH = 64
 
 
 def _depth(value) -> int:
-    """How deep `value` nests (a number 1, a list of numbers 2), found without recursion."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        v, d = stack.pop()
-        deepest = max(deepest, d)
-        if d > MAX_DEPTH:
+    """How deep `value` nests (a number 1, a list of numbers 2), found level by level without
+    recursion (each level's children gathered by C's list.extend: the committed files hold tens of
+    thousands of numbers)."""
+    depth, level = 1, [value]
+    while level and depth <= MAX_DEPTH:
+        children = []
+        for v in level:
+            if isinstance(v, dict):
+                children.extend(v.values())
+            elif isinstance(v, list):
+                children.extend(v)
+        if not children:
             break
-        if isinstance(v, dict):
-            stack += [(w, d + 1) for w in v.values()]
-        elif isinstance(v, list):
-            stack += [(w, d + 1) for w in v]
-    return deepest
+        depth += 1
+        level = [w for w in children if isinstance(w, (dict, list))]
+    return depth
 
 
 def read_json(path: Path, what: str = "evidence"):
