@@ -8,7 +8,7 @@ that hold it: its text and checksum (data/chapter.py), its figures and reads
 measurements' versions (fixtures/measurements.py), its declared readings
 (claims/readings_declared.py) and its run records (fixtures/results.py, claims/run_check.py).  The report's parts that are this chapter's
 own (errata, tables, plots, the places the chapter introduces them) are handed to the report
-where it runs (claims/report/model.py PARTS, handed to the engine's report model with CHAPTER).
+where it runs (claims/report/parts.py PARTS, handed to the engine's report model with CHAPTER).
 
 Handed to the engine by the one entry: this module, loaded as a pytest plugin (conftest.py's
 pytest_plugins; `-p claims.chapter`), answers the engine's hook `pytest_textcheck_chapter`; a

@@ -21,7 +21,7 @@ _WHERE = {
     "Declared": "textcheck.declared",                                       # a number that is no figure, and why
     "Sentence": "textcheck.sentences", "SENTENCE_REASONS": "textcheck.sentences",
     "Anchor": "textcheck.anchors", "AnchorList": "textcheck.anchors",     # a quote of the text, and a list of them
-    "headings": "textcheck.report.model.chapter.contents",                 # the chapter view's headings, as anchors
+    "headings": "textcheck.report.assembly.chapter_view.contents",                 # the chapter view's headings, as anchors
     "Spec": "textcheck.specs",                                              # a figure's rule inputs
     "TextReport": "textcheck.commands",                                     # a text's own parts of its report
     "bookkeeping": "textcheck.text_checks",                                 # is every number and sentence accounted for

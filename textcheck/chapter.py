@@ -114,7 +114,7 @@ class Chapter:
     # read it with too, so neither passes what the report refuses (issue 59)
     evidence_readers: Mapping[str, Callable[[Path], Any]] = field(default_factory=dict)
     # The report's parts that are a text's own (its errata, tables, since-when, and its chapter view's
-    # places and headings) are not here: they come in the report's Parts (textcheck/report/model/report.py).
+    # places and headings) are not here: they come in the report's Parts (textcheck/report/assembly/report.py).
     where: Mapping[str, str] = field(default_factory=dict)   # "figures", "claims", ...: the file that holds each table
     tests: str = "claims"                              # the folder of the claim tests, from the root
     device: str = ""        # the device the text measured on, as its pages name it; "" where it names none

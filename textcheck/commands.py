@@ -27,7 +27,7 @@ from textcheck.folders import checkout_of, not_its_own_folder
 from textcheck.formats import like
 
 if TYPE_CHECKING:
-    from textcheck.report.model.report import Parts
+    from textcheck.report.assembly.report import Parts
 
 PROG = "python -m textcheck"
 
@@ -36,7 +36,7 @@ PROG = "python -m textcheck"
 class TextReport:
     """A text's own parts of its report, for the engine's `report` command: its errata as a table
     {claim ID: (the quote of its text the erratum rewrites, the cause)}, the headings its chapter
-    view is cut at, its project's name; or its whole `Parts` (textcheck/report/model/report.py)."""
+    view is cut at, its project's name; or its whole `Parts` (textcheck/report/assembly/report.py)."""
     errata_table: dict = field(default_factory=dict)
     headings: tuple = ()
     project: str = ""
@@ -73,9 +73,9 @@ def parts_of(chapter: Chapter, text: TextReport) -> Parts:
     """The report's parts for a text that gives a TextReport (its own Parts where it gives them)."""
     if text.parts is not None:
         return text.parts
-    from textcheck.report.model import details, since
-    from textcheck.report.model.chapter.cut import View, cut
-    from textcheck.report.model.report import Parts
+    from textcheck.report.assembly import details, since
+    from textcheck.report.assembly.chapter_view.cut import View, cut
+    from textcheck.report.assembly.report import Parts
     view = View(headings=text.headings)
     project = text.project or chapter.name
     return Parts(facts=lambda *a, **k: None, errata=errata_from_table(text.errata_table),
@@ -90,7 +90,7 @@ def render(chapter: Chapter, text: TextReport, out: Path):
     written into `out`."""
     from textcheck import rederive
     from textcheck.report import publish
-    from textcheck.report.model.report import assemble, merged_verdicts
+    from textcheck.report.assembly.report import assemble, merged_verdicts
     from textcheck.store import reading, run_report
     results = chapter.root / "results"
     fresh = run_report(out / "claims.json") if (out / "claims.json").exists() else None

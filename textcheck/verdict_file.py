@@ -6,7 +6,7 @@
 A test is kept under what it measured (`key`: its figure records' keys, " & "-joined): what it
 showed, its figures, its runs, its device and torch are its figure records' (results/figures.json;
 a device or torch of its own is named here only where it differs).  A claim's verdict is stored
-(the history of results/verdicts.json says since when it stands: textcheck/report/model/since.py);
+(the history of results/verdicts.json says since when it stands: textcheck/report/assembly/since.py);
 the re-derivation checks it is what its tests give.  Read (`load`), each claim is a ClaimVerdict of TestOutcomes, typed
 (textcheck/records.py); the one writer of both files (`texts`) puts each test's record into its
 figure record's `shown` and writes the index beside them.

@@ -19,8 +19,8 @@ from claims.report.errata import ERRATA
 from textcheck import accounting, sentences
 from textcheck.anchors import Anchor, AnchorError, AnchorIndex, AnchorList, index_of
 from textcheck.figures import Figure, located, printed_of
-from textcheck.report.model.chapter import contents, places
-from textcheck.report.model.chapter.text import blocks, quotes
+from textcheck.report.assembly.chapter_view import contents, places
+from textcheck.report.assembly.chapter_view.text import blocks, quotes
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 LISTS = {lst.name: lst for lst in anchor_lists()}

@@ -1,5 +1,5 @@
 """This chapter's own lists for its chapter view (the view is the engine's:
-textcheck/report/views/chapter/, the cut textcheck/report/model/chapter/cut.py), and its cut:
+textcheck/report/views/chapter_view/, the cut textcheck/report/assembly/chapter_view/cut.py), and its cut:
 where our tables and plots go (PLACES), the paragraphs that introduce a formula rather than a table
 (FORMULAS), its sections (HEADINGS, WITHIN: the chapter prints no headings), and the errata's
 quotes (by claim ID, claims/report/errata/).  Every quote stands once in the chapter, found by its
@@ -11,10 +11,10 @@ from __future__ import annotations
 from claims.chapter import CHAPTER
 from claims.report.errata import ERRATA
 from textcheck.anchors import Anchor, AnchorList
-from textcheck.report.model.chapter import contents, places
-from textcheck.report.model.chapter.cut import Cut, View
-from textcheck.report.model.chapter.cut import cut as cut_text
-from textcheck.report.model.chapter.places import Place
+from textcheck.report.assembly.chapter_view import contents, places
+from textcheck.report.assembly.chapter_view.cut import Cut, View
+from textcheck.report.assembly.chapter_view.cut import cut as cut_text
+from textcheck.report.assembly.chapter_view.places import Place
 
 # Where each insert goes, by a verbatim phrase of its paragraph (tests/integration/test_chapter_inserts.py finds
 # each once in the text).  The tables: every paragraph that ends by introducing a table ("...:")

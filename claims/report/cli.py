@@ -11,7 +11,7 @@ that reached a verdict wins, and keeps its source (tier, device, date).  Without
 committed verdicts are rendered alone, and the report says so.  The command reads the run,
 draws the plots (their data, claims/report/plot_data.py, read from results/ before a save changes
 it; drawn by claims/report/plots.py, a view of it), saves what --save-results asks for, then
-builds the report model once (claims/report/model.py, the engine's textcheck/report/model/) and
+builds the report model once (claims/report/parts.py, the engine's textcheck/report/assembly/) and
 writes every view of it
 (textcheck/report/publish.py: the engine's views, the chapter view among them, and this
 chapter's own, the site's placeholder for a chapter view not built, claims/report/site.py).
@@ -27,7 +27,7 @@ from pathlib import Path
 
 from claims import rederive
 from claims.chapter import CHAPTER
-from claims.report import model, patch, patched, site
+from claims.report import parts, patch, patched, site
 from claims.report.readme import BADGES, README_BLOCKS, generated, readme_block, rewrite_readme, weakened
 from data.paths import PROJECT_ROOT, CheckoutError, committed_folder, require_checkout
 from fixtures.results import EvidenceError, reading
@@ -148,7 +148,7 @@ def _main(argv=None) -> int:
     with reading(RESULTS.parent):           # results/ as one save left it, never half of the next
         # read once (the refusals, the model and the patched chapter): never a verdict it would refuse
         committed, claims = rederive.accepted(RESULTS.parent)
-        report = model.build(out, fresh, *read, results_dir=RESULTS.parent, with_readme=a.readme or a.check_readme,
+        report = parts.build(out, fresh, *read, results_dir=RESULTS.parent, with_readme=a.readme or a.check_readme,
                              committed=claims)
 
     publish.write(report, out, views=VIEWS)
@@ -218,7 +218,7 @@ def _readme(a, report, out) -> int | None:
 def chapter_view(out: Path, text: str | None, why_absent: str, merged: dict, entries: list[dict]) -> list[Path]:
     """The chapter view alone, from merged verdicts and their errata (benchmarks/chapter_view.py):
     the report model, then its two renderings of the chapter (the engine's), no badges."""
-    r = model.assemble(merged, out, text, why_absent, entries=entries)
+    r = parts.assemble(merged, out, text, why_absent, entries=entries)
     for view in (publish.write_chapter, *VIEWS):
         view(r, out, {})
     return [out / "chapter.html", out / "chapter.md"] if r.cut is not None else []

@@ -2,7 +2,7 @@
 the report rendered from the committed evidence with no training and no torch, assembled into a
 folder a visitor opens (build), every link in it checked (broken_links); the
 command is claims/report/publish.py.  The chapter view's section anchors, which chapter.html
-carries and the README's badges link to, are the engine's (textcheck/report/model/chapter/contents.py
+carries and the README's badges link to, are the engine's (textcheck/report/assembly/chapter_view/contents.py
 section_anchor).  The site's address is whatever Pages gives
 the repository it is deployed from; nothing in the repository names it (the README's badges link
 relatively, to docs/claims.md: claims/report/readme.py, claims/report/links.py).
@@ -19,7 +19,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from textcheck.report.model.chapter.contents import section_anchor
+from textcheck.report.assembly.chapter_view.contents import section_anchor
 from textcheck.report.views.pages import environment
 
 CHAPTER_VIEW = "chapter.html"
@@ -37,7 +37,7 @@ UNPUBLISHED = {"manifest.json", "claims.json", PLACEHOLDER}
 def placeholder(sections, why: str) -> str:
     """The site's chapter.html when the chapter view was not built: why, and each section's anchor
     with its claims' verdicts and how many hold (`sections`: the report model's claim table,
-    textcheck/report/model/claim_rows.py, its counts); from templates/chapter_not_built.html,
+    textcheck/report/assembly/claim_rows.py, its counts); from templates/chapter_not_built.html,
     autoescaped."""
     shown = [{"anchor": section_anchor(s.key), "title": s.title, "holds": s.holds, "size": s.size, "claims": s.claims}
              for s in sections]

@@ -1,8 +1,8 @@
-"""The chapter's tables as data (the engine's `Table`, textcheck/report/model/parts.py: header,
+"""The chapter's tables as data (the engine's `Table`, textcheck/report/assembly/tables_plots.py: header,
 rows, the chapter's figure each cell restates, and the evidence it is built from): what builds a
 table from the figure rows (`_figure_table`).  The report model holds them; the engine's views
 render them (textcheck/report/views/tables.py: report/tables.md, index.html's template, and the
-chapter view, which shows each table in place: textcheck/report/views/chapter/inserts.py).
+chapter view, which shows each table in place: textcheck/report/views/chapter_view/inserts.py).
 
 Built from the merged report (the figure rows every test recorded) and the committed run records
 (results/<group>.json); the chapter's own columns come from the chapter's text
@@ -17,7 +17,7 @@ from claims.chapter_figures import FIGURES
 from data.paths import PROJECT_ROOT
 from textcheck.figures import of_claim
 from textcheck.records import RunRecord
-from textcheck.report.model.parts import Table
+from textcheck.report.assembly.tables_plots import Table
 
 ROOT = PROJECT_ROOT
 

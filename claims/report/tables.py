@@ -1,7 +1,7 @@
 """The chapter's tables, regenerated beside ours: the list of them as data (`data`, in the
 chapter's order; claims/report/table_builders.py builds each one); the engine's views render them
 (textcheck/report/views/tables.py: report/tables.md, and one table's grid, which the chapter view
-shows in place, the engine's textcheck/report/views/chapter/inserts.py; index.html's section is its template's).
+shows in place, the engine's textcheck/report/views/chapter_view/inserts.py; index.html's section is its template's).
 
 Built from the merged report (the figure rows every test recorded) and the committed run records
 (results/<group>.json); the chapter's own columns come from the chapter's text

@@ -1,5 +1,5 @@
 """The chapter view in Chromium, as a reader sees its math and what it adds in place
-(textcheck/report/views/chapter/mathml.py, inserts.py): no `$` delimiter left in the prose, every
+(textcheck/report/views/chapter_view/mathml.py, inserts.py): no `$` delimiter left in the prose, every
 formula a <math> with a box; every table the chapter introduces and does not print shown right
 after its paragraph, labelled as ours with its seeds, date and device; every plot an inline
 data: image beside its paragraph; each table cell restating a printed figure a secondary mark
@@ -17,8 +17,8 @@ from chromium import BROWSER, WHY_NONE, probe, screenshot
 
 from claims.chapter_figures import FIGURES
 from claims.report.chapter_cut import PLACES
-from textcheck.report.model.chapter import formulas
-from textcheck.report.model.chapter.text import blocks as chapter_text_blocks
+from textcheck.report.assembly.chapter_view import formulas
+from textcheck.report.assembly.chapter_view.text import blocks as chapter_text_blocks
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 OUT = ROOT / "report" / "chapter-math"          # a report directory of its own: its screenshots stay there

@@ -1,4 +1,4 @@
-"""The chapter view (the engine's textcheck/report/views/chapter/): report/chapter.html and chapter.md, the chapter
+"""The chapter view (the engine's textcheck/report/views/chapter_view/): report/chapter.html and chapter.md, the chapter
 with every asserted figure marked where it is printed.  Checked on the files, and as a reader
 sees it in headless Chromium (where `.ci/run` installs it; elsewhere that test skips)."""
 import collections
@@ -198,7 +198,7 @@ def test_every_asserting_sentence_carries_a_mark_with_its_claims_in_chromium(bui
     from urllib.parse import unquote
 
     from claims.chapter import CHAPTER
-    from textcheck.report.model.chapter.sentences import RANK, claim_kind
+    from textcheck.report.assembly.chapter_view.sentences import RANK, claim_kind
     from textcheck.sentences import accounted
     body = probe(built / "chapter.html", SENTENCES, built / "chrome-profile")
     marks = json.loads(unquote(body["sentences"]))
@@ -249,7 +249,7 @@ def test_the_chapter_view_nests_its_marks(built):
 
 
 def test_the_chapter_is_cut_into_its_paragraphs_code_and_printed_tables(chapter_text):
-    from textcheck.report.model.chapter.text import blocks
+    from textcheck.report.assembly.chapter_view.text import blocks
     kinds = {chapter_text[b.start:b.end].split("\n")[0][:30]: b.kind for b in blocks(chapter_text)}
     assert kinds["Attention and the Transformer "] == "title"
     assert kinds["From 1997 to about 2017 the su"] == "p"                 # prose with $\mathbf{x}_t$ in it
@@ -428,7 +428,7 @@ def test_a_permalink_opens_its_figures_tooltip_on_load_and_on_hashchange(built):
 @functools.cache                  # figures decided by one test share its timestamp: one pickaxe search each
 def _first_commit(timestamp: str) -> str | None:
     """The oldest commit that changed how often results/verdicts.json holds this timestamp (git's
-    pickaxe: a check of textcheck/report/model/since.py's reading of one `git log -p`)."""
+    pickaxe: a check of textcheck/report/assembly/since.py's reading of one `git log -p`)."""
     r = subprocess.run(["git", "-C", str(ROOT), "log", "--format=%h", f'-S"timestamp": "{timestamp}"', "--",
                         "results/verdicts.json"], capture_output=True, text=True, check=False)
     return r.stdout.split()[-1] if r.returncode == 0 and r.stdout.split() else None
@@ -493,7 +493,7 @@ def _git(cwd: Path, *args: str) -> str:
 def test_since_when_without_git_before_a_commit_and_in_a_shallow_clone(tmp_path):
     """The commit of committed evidence: the one that added its timestamp; "commit unknown" with no
     history; "not committed yet" for a timestamp saved since; "in or before" in a shallow clone."""
-    from textcheck.report.model.since import since_rows
+    from textcheck.report.assembly.since import since_rows
     old, new = "2026-01-02T03:04:05+00:00", "2026-02-03T04:05:06+00:00"
     report = {"meta": {}, "figures": [{"id": "a", "timestamp": old, "source": "committed"},
                                       {"id": "b", "timestamp": new, "source": "committed"},

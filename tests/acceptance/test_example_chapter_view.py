@@ -1,5 +1,5 @@
 """The second text's chapter view (`python -m textcheck report --text examples.running_mean.chapter`): the engine's chapter view
-(textcheck/report/views/chapter/), handed the example's Chapter and its few report parts, renders
+(textcheck/report/views/chapter_view/), handed the example's Chapter and its few report parts, renders
 its chapter.html and chapter.md as CI does (.ci/run): from its committed results alone, and merged
 with a run of its tests.  A figure that holds and the figure refuted on purpose (mean.squares) each
 show their verdict where the text prints them, and the refuted sentence its suggested one."""

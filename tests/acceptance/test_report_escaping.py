@@ -19,7 +19,7 @@ from html_tags import Tags
 from claims import registry
 from claims.chapter import CHAPTER
 from textcheck.merging import build_report
-from textcheck.report.views.chapter.chrome import JS as READING_AIDS
+from textcheck.report.views.chapter_view.chrome import JS as READING_AIDS
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 pytestmark = pytest.mark.xdist_group("chromium")      # one browser at a time (tests/acceptance/test_chapter_view.py)
@@ -32,7 +32,7 @@ PLOTS = [f"{IMG}.png", f"'>{IMG}.png"]                       # file names hold n
 BADGE = f"'>{IMG}.svg"
 PAGES = ("index.html", "chapter.html")
 # the one script a page may hold: the chapter view's own (its keys and permalinks), as written in
-# textcheck/report/views/chapter/chrome.py; nothing from a file is in it
+# textcheck/report/views/chapter_view/chrome.py; nothing from a file is in it
 OWN_SCRIPTS = {"chapter.html": [READING_AIDS]}
 MARKDOWN = ("claims.md", "chapter.md", "errata.md", "tables.md")
 

@@ -14,12 +14,12 @@ import pytest
 from html_tags import Tags
 
 from claims.chapter import CHAPTER
-from claims.report import model
+from claims.report import parts
 from claims.report.cli import VIEWS
 from textcheck.merging import committed_only
 from textcheck.report import publish
-from textcheck.report.model.parts import Plot
-from textcheck.report.views.chapter.chrome import JS as READING_AIDS
+from textcheck.report.assembly.tables_plots import Plot
+from textcheck.report.views.chapter_view.chrome import JS as READING_AIDS
 from textcheck.save import load_verdicts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -75,7 +75,7 @@ def test_the_engine_views_import_the_model_alone():
     for p in ENGINE_VIEWS:
         for node in ast.walk(ast.parse(p.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("textcheck"):
-                assert node.module.startswith(("textcheck.report.model", "textcheck.report.views")), \
+                assert node.module.startswith(("textcheck.report.assembly", "textcheck.report.views")), \
                     (p.name, node.module)
 
 
@@ -147,7 +147,7 @@ def _planted(out: Path) -> Path:
     entries = [{"id": cid, "statement": PLANT, "figures": [{"test": PLANT, "reason": PLANT}], "quote": None,
                 "cause": PLANT, "readings": [PLANT], "suggested": PLANT, "diagnosed": True} for cid in refuted]
     text, why = CHAPTER.text_or_none()
-    r = model.assemble(merged, out, text, why, entries=entries)
+    r = parts.assemble(merged, out, text, why, entries=entries)
     tables = [dataclasses.replace(t, title=PLANT, header=[PLANT for _ in t.header], listings=[(PLANT, PLANT)],
                                   rows=[[PLANT for _ in row] for row in t.rows], grid=PLANT) for t in r.tables]
     plots = [Plot(out / f"{IMG}.png", "data:image/png;base64,")]

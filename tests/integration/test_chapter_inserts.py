@@ -1,5 +1,5 @@
 """The chapter view's math and inserts, without a browser (the engine's
-textcheck/report/views/chapter/mathml.py and inserts.py, this chapter's places in
+textcheck/report/views/chapter_view/mathml.py and inserts.py, this chapter's places in
 claims/report/chapter_cut.py): formulas typeset safely and never cut by a mark, every table the chapter
 introduces and does not print placed after its paragraph with our data, and chapter.md carrying
 the tables as Markdown tables, the plots as relative image links and the math as TeX.  The same
@@ -17,16 +17,16 @@ from claims.report.chapter_cut import FORMULAS, PLACES
 from claims.report.cli import chapter_view
 from fixtures.results import RESULTS_DIR
 from textcheck.merging import committed_only
-from textcheck.report.model.chapter import formulas, places
-from textcheck.report.model.chapter.text import Block, Mark, Quote, blocks
-from textcheck.report.model.details import details
-from textcheck.report.views.chapter import inserts, marks, mathml
+from textcheck.report.assembly.chapter_view import formulas, places
+from textcheck.report.assembly.chapter_view.text import Block, Mark, Quote, blocks
+from textcheck.report.assembly.details import details
+from textcheck.report.views.chapter_view import inserts, marks, mathml
 from textcheck.save import load_verdicts
 
 ROW = {"id": "x.tiny", "claim": "x.claim", "printed": "1.8", "label": "holds", "verdict": "holds",
        "measured": 1.79e-7, "tolerance": 0.1, "seeds": 1, "source": "fresh run", "measured_on": "cpu",
        "timestamp": "2026-01-01T00:00:00+00:00", "reason": ""}
-ROW["details"] = details(ROW)                      # what the model computes of a row (textcheck/report/model/details.py)
+ROW["details"] = details(ROW)                      # what the model computes of a row (textcheck/report/assembly/details.py)
 
 
 def test_a_mark_inside_a_formula_wraps_the_whole_formula_once():

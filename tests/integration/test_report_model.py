@@ -1,4 +1,4 @@
-"""The report model (textcheck/report/model/, built for this chapter by claims/report/model.py; issue 35 item 1): one render computes each part of
+"""The report model (textcheck/report/assembly/, built for this chapter by claims/report/parts.py; issue 35 item 1): one render computes each part of
 the report once (the committed verdicts read, the figure rows, the accountings, the errata, the
 tables, the chapter cut), every view is a rendering of it, no renderer reads another one's output,
 and no module of the report is over 250 lines nor any function over 60."""
@@ -14,8 +14,8 @@ import pytest
 
 from claims import registry
 from claims.chapter import CHAPTER
-from textcheck.report.model.chapter.sentences import Asserting, asserting, claim_kind
-from textcheck.report.model.parts import Table
+from textcheck.report.assembly.chapter_view.sentences import Asserting, asserting, claim_kind
+from textcheck.report.assembly.tables_plots import Table
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 REPORT = ROOT / "claims" / "report"
@@ -34,12 +34,12 @@ def _count(monkeypatch, counts: collections.Counter, owner, name: str, label: st
             monkeypatch.setattr(module, name, counted)
 
 
-def _count_group_parses(monkeypatch, model) -> collections.Counter:
+def _count_group_parses(monkeypatch, parts) -> collections.Counter:
     """Count each results/<group>.json parsed (fixtures/results.py load) while the report model is
     built: the plots the command draws before it (claims/report/plots.py) are not the model's."""
     from fixtures import results
     parses: collections.Counter = collections.Counter()
-    load, build, building = results.load, model.build, []
+    load, build, building = results.load, parts.build, []
 
     def counted_load(group, *args, **kwargs):
         if building:
@@ -53,7 +53,7 @@ def _count_group_parses(monkeypatch, model) -> collections.Counter:
         finally:
             building.pop()
     monkeypatch.setattr(results, "load", counted_load)
-    monkeypatch.setattr(model, "build", counted_build)
+    monkeypatch.setattr(parts, "build", counted_build)
     return parses
 
 
@@ -67,11 +67,11 @@ def _fresh_run() -> dict:
 def test_a_render_computes_each_part_of_the_report_once(tmp_path, monkeypatch, fresh):
     import anybadge
 
-    from claims.report import cli, errata, evidence, model, tables
+    from claims.report import cli, errata, evidence, parts, tables
     from data.chapter import chapter_or_none
     from textcheck import accounting, merging, rederive, save, sentences
     from textcheck import evidence as figure_evidence
-    from textcheck.report.model.chapter import text as chapter_text
+    from textcheck.report.assembly.chapter_view import text as chapter_text
     if fresh:
         (tmp_path / "claims.json").write_text(json.dumps(_fresh_run()))
     counts: collections.Counter = collections.Counter()
@@ -80,7 +80,7 @@ def test_a_render_computes_each_part_of_the_report_once(tmp_path, monkeypatch, f
                         (merging, "committed_only"), (accounting, "accounting"), (sentences, "accounted"),
                         (errata, "build"), (tables, "data"), (chapter_text, "blocks")]:
         _count(monkeypatch, counts, owner, name, f"{owner.__name__.rsplit('.', 1)[-1]}.{name}")
-    parses = _count_group_parses(monkeypatch, model)
+    parses = _count_group_parses(monkeypatch, parts)
     read_bytes, png_reads = Path.read_bytes, collections.Counter()
     monkeypatch.setattr(Path, "read_bytes", lambda self: (png_reads.update([self.name] if self.suffix == ".png"
                                                                            else []), read_bytes(self))[1])

@@ -27,7 +27,7 @@ from textcheck import verdict_file
 from textcheck.evidence import RecordError, file_of, redecide
 from textcheck.merging import outcome_object
 from textcheck.rederive import main as engine_rederive
-from textcheck.report.views.chapter.legend import SYMBOL
+from textcheck.report.views.chapter_view.legend import SYMBOL
 from textcheck.report.views.errata import render
 from textcheck.verdicts import summarise_claim, summary_of, summary_text
 

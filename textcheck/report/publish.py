@@ -12,10 +12,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from textcheck.files import atomic_write
-from textcheck.report.model.badges import Badge
+from textcheck.report.assembly.badges import Badge
 from textcheck.report.views import badges, errata, tables
-from textcheck.report.views.chapter import html as chapter_html
-from textcheck.report.views.chapter.markdown import render_markdown as chapter_markdown
+from textcheck.report.views.chapter_view import html as chapter_html
+from textcheck.report.views.chapter_view.markdown import render_markdown as chapter_markdown
 from textcheck.report.views.html import render_html
 from textcheck.report.views.markdown import render_markdown
 
@@ -23,7 +23,7 @@ View = Callable[..., object]          # (the report model, the report directory,
 
 
 def write(r, out: Path, views: Sequence[View] = ()) -> None:
-    """`r`: the report model (textcheck/report/model/report.py Report); `views`: the text's own
+    """`r`: the report model (textcheck/report/assembly/report.py Report); `views`: the text's own
     views, each written after the engine's files (the chapter view's too) and before index.html."""
     atomic_write(out / "merged.json", json.dumps(r.merged, indent=1, default=str))
     (out / "claims.md").write_text(render_markdown(r))
@@ -38,7 +38,7 @@ def write(r, out: Path, views: Sequence[View] = ()) -> None:
 
 
 def write_chapter(r, out: Path, svgs: dict[str, str]) -> list[Path]:
-    """The chapter view (textcheck/report/views/chapter/): report/chapter.html and chapter.md;
+    """The chapter view (textcheck/report/views/chapter_view/): report/chapter.html and chapter.md;
     without the text neither, and why: in chapter-not-built.txt (a text's package may add a page of
     its own for that case, as this project's site does: claims/report/site.py)."""
     for name in ("chapter-not-built.txt", "chapter.html", "chapter.md"):

@@ -1,8 +1,8 @@
-"""The badges drawn: each badge of the report model (textcheck/report/model/badges.py) as SVG
+"""The badges drawn: each badge of the report model (textcheck/report/assembly/badges.py) as SVG
 (anybadge, made locally), with shields.io's palette."""
 from __future__ import annotations
 
-from textcheck.report.model.badges import Badge
+from textcheck.report.assembly.badges import Badge
 
 HEX = {"brightgreen": "#4c1", "green": "#97ca00", "yellowgreen": "#a4a61d", "yellow": "#dfb317",
        "orange": "#fe7d37", "red": "#e05d44", "lightgrey": "#9f9f9f"}    # shields.io's palette

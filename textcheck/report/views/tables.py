@@ -1,4 +1,4 @@
-"""The report model's tables (textcheck/report/model/parts.py Table) rendered: report/tables.md,
+"""The report model's tables (textcheck/report/assembly/tables_plots.py Table) rendered: report/tables.md,
 and one table's grid, which the chapter view shows in place, each from its template (Markdown:
 templates/tables.md, table.md, grid.md, every value escaped there; HTML: table.html, grid.html,
 autoescaped); index.html's section of them is its template's (templates/index.html)."""
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from textcheck.report.model.parts import Table
+from textcheck.report.assembly.tables_plots import Table
 from textcheck.report.views.pages import environment, markdown_environment
 
 TITLE = "The chapter's tables, beside ours"

@@ -5,7 +5,7 @@ marks.  Pure: no HTML, no torch.
 A sentence mark must nest with everything else the view puts in the prose: a figure's mark or a
 formula is never cut, so a sentence that begins or ends inside one is widened to hold it whole
 (and two asserting sentences that then overlap become one mark, with the claims of both).  A
-quoted refuted sentence is cut at the mark's edges instead (textcheck/report/views/chapter/marks.py
+quoted refuted sentence is cut at the mark's edges instead (textcheck/report/views/chapter_view/marks.py
 renders each piece).  Blocks (listings, printed tables, the title) carry no sentence mark: their
 figures are marked cell by cell.
 """
@@ -18,7 +18,7 @@ from textcheck.verdicts import DECIDED, LADDER
 
 # The kinds a claim's mark can show, worst first: a sentence shows the worst of its claims.  A claim
 # no test carries (or not in the report at all) is "not encoded"; "device-specific" is a reading of
-# a figure measured on the chapter's CUDA card, not a verdict.
+# a figure measured on the text's own device, not a verdict.
 RANK = (*LADDER[:4], "not encoded", "not run", "stale", "device-specific", "holds")   # the verdict ladder's
 
 

@@ -1,6 +1,6 @@
 """Where the chapter view puts what it adds to a text, in place: a table of ours wherever the text
 introduces a table it does not print, and each plot beside the paragraph it belongs to (rendered
-by textcheck/report/views/chapter/inserts.py).  The places are the text's own, declared by its
+by textcheck/report/views/chapter_view/inserts.py).  The places are the text's own, declared by its
 package, each by a verbatim phrase of the paragraph the insert follows.  Pure: no HTML, no torch.
 """
 from __future__ import annotations

@@ -6,7 +6,7 @@ claims (sentences.py), and its sections with their marks per verdict (contents.p
 is found by the text's one anchor index (textcheck/anchors.py).
 
 Handed the Chapter and the text's own lists (`View`: its places and headings), by the text's
-`Parts.cut` (textcheck/report/model/report.py); it imports no text's package.  Pure: no HTML, no
+`Parts.cut` (textcheck/report/assembly/report.py); it imports no text's package.  Pure: no HTML, no
 torch.
 """
 from __future__ import annotations
@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from textcheck.report.model.chapter import contents as toc
-from textcheck.report.model.chapter import formulas, sentences
-from textcheck.report.model.chapter.contents import Contents, Heading
-from textcheck.report.model.chapter.places import Place, placed
-from textcheck.report.model.chapter.sentences import Asserting
-from textcheck.report.model.chapter.text import Block, Mark, Quote, blocks, kind_of, marks, quotes
+from textcheck.report.assembly.chapter_view import contents as toc
+from textcheck.report.assembly.chapter_view import formulas, sentences
+from textcheck.report.assembly.chapter_view.contents import Contents, Heading
+from textcheck.report.assembly.chapter_view.places import Place, placed
+from textcheck.report.assembly.chapter_view.sentences import Asserting
+from textcheck.report.assembly.chapter_view.text import Block, Mark, Quote, blocks, kind_of, marks, quotes
 
 
 @dataclass(frozen=True)

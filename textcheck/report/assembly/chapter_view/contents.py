@@ -1,5 +1,5 @@
 """The chapter view's table of contents, as data: a text's sections, each with its marks per verdict
-(rendered by textcheck/report/views/chapter/contents.py).
+(rendered by textcheck/report/views/chapter_view/contents.py).
 
 A text that prints no headings (this project's chapter: the title line, then paragraphs, code and
 printed tables separated by blank lines, text.py `blocks`) has its sections declared by its
@@ -88,7 +88,7 @@ def counts(secs: list[Section], marks: list[tuple[int, str]]) -> list[dict[str, 
 @dataclass(frozen=True)
 class Contents:
     """The contents as data, part of the text's cut (cut.py): computed once per render, rendered
-    by textcheck/report/views/chapter/contents.py."""
+    by textcheck/report/views/chapter_view/contents.py."""
     sections: list[Section]
     within: list[Section]               # the claim sections that begin inside one of `sections`
     counts: list[dict[str, int]]        # per section, its marks per kind; together every mark once

@@ -1,15 +1,15 @@
 """What the chapter view adds to a text, in place (where: the text's places,
-textcheck/report/model/chapter/places.py): our regenerated table wherever the text introduces a
+textcheck/report/assembly/chapter_view/places.py): our regenerated table wherever the text introduces a
 table it does not print, and each plot beside the paragraph it belongs to.
 
-A table is built from its data (textcheck/report/model/parts.py `Table`, the text's tables),
+A table is built from its data (textcheck/report/assembly/tables_plots.py `Table`, the text's tables),
 never from another rendering, and labelled as ours with the seeds, the dates and the devices of
 the evidence it is built from.  A cell restating a figure the text prints in its prose carries a
 secondary mark: the figure's verdict symbol and colour, linking to the figure's one mark in the
 text (the mark that counts; a figure is marked once, where the text prints it).  A plot is
 embedded as a data: URI, so that chapter.html stays one file; chapter.md links it by a relative
-path.  The tables and the plots are the report model's (textcheck/report/model/report.py), the
-ones index.html shows (each plot encoded once for both pages: textcheck/report/model/parts.py
+path.  The tables and the plots are the report model's (textcheck/report/assembly/report.py), the
+ones index.html shows (each plot encoded once for both pages: textcheck/report/assembly/tables_plots.py
 Plot); a plot with no place here (a screenshot) is not shown.  Imports no torch.
 """
 from __future__ import annotations
@@ -21,8 +21,8 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from textcheck.report.model.chapter.places import Place
-from textcheck.report.model.parts import Plot, Table
+from textcheck.report.assembly.chapter_view.places import Place
+from textcheck.report.assembly.tables_plots import Plot, Table
 from textcheck.report.views.pages import Written, environment, markdown_environment
 from textcheck.report.views.tables import grid_html, grid_md
 

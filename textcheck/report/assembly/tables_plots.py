@@ -18,7 +18,7 @@ def data_uri(data: bytes, mime: str) -> str:
 
 @dataclass(frozen=True)
 class Plot:
-    """A plot of the report (textcheck/report/model/report.py): its file (chapter.md links it) and its
+    """A plot of the report (textcheck/report/assembly/report.py): its file (chapter.md links it) and its
     data: URI (index.html and chapter.html show it), the file read and encoded once per render."""
     path: Path
     uri: str

@@ -1,4 +1,4 @@
-"""The chapter view, a rendering of the report model (its cut: textcheck/report/model/chapter/):
+"""The chapter view, a rendering of the report model (its cut: textcheck/report/assembly/chapter_view/):
 the text with every asserted figure marked by its verdict.  html.py (chapter.html, from
 templates/chapter.html and chapter_parts.html, autoescaped), markdown.py (chapter.md, from
 the macros of templates/chapter_parts.md, every value escaped there), marks.py

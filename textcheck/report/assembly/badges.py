@@ -37,7 +37,7 @@ def badge(name: str, counts: dict[str, int]) -> Badge:
 
 
 def badge_data(sections) -> list[Badge]:
-    """The overall badge, then one per section (textcheck/report/model/claim_rows.py Section, its claims
+    """The overall badge, then one per section (textcheck/report/assembly/claim_rows.py Section, its claims
     per verdict as the model counted them), in order."""
     overall = sum((Counter(s.counts) for s in sections), Counter())
     return [badge("overall", dict(overall))] + [badge(s.key, s.counts) for s in sections]

@@ -2,7 +2,7 @@
 in chapter.md), computed by the report model once per render: the chapter's figure, ours (over the
 seeds, as the chapter writes it: a percentage as a percentage), the tolerance, the seeds, the
 source and since when.  Part of the report model, called by a text's `Parts.since` (this
-project's claims/report/model.py PARTS); the views read it from each figure row ("details")."""
+project's claims/report/parts.py PARTS); the views read it from each figure row ("details")."""
 from __future__ import annotations
 
 from textcheck.formats import cell, over_seeds

@@ -1,5 +1,5 @@
 """Where a text's formulas are: each `$...$` (and `$$...$$`) of its prose, never of a code block or
-a printed table (typeset as MathML by textcheck/report/views/chapter/mathml.py; chapter.md keeps
+a printed table (typeset as MathML by textcheck/report/views/chapter_view/mathml.py; chapter.md keeps
 the TeX).
 
 A formula is an atom: a figure's mark or a quoted sentence that begins or ends inside one is

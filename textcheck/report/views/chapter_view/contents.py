@@ -1,9 +1,9 @@
-"""The chapter view's table of contents in HTML (its data: textcheck/report/model/chapter/contents.py):
+"""The chapter view's table of contents in HTML (its data: textcheck/report/assembly/chapter_view/contents.py):
 the text's sections, each a link to its anchor with its marks per verdict, and each section's
 marker before the block it starts at."""
 from __future__ import annotations
 
-from textcheck.report.model.chapter.contents import Contents, Section
+from textcheck.report.assembly.chapter_view.contents import Contents, Section
 from textcheck.report.views.pages import environment
 
 

@@ -1,4 +1,4 @@
-"""A text, cut for the chapter view (textcheck/report/views/chapter/: html.py, markdown.py): its
+"""A text, cut for the chapter view (textcheck/report/views/chapter_view/: html.py, markdown.py): its
 blocks (title, paragraphs, code and printed tables), the marks of its printed figures (each found
 by its anchor, the Chapter's figure table) and the refuted sentences the errata quote.  Pure: no
 torch, no HTML.
@@ -51,7 +51,7 @@ class Quote:
 
 
 def kind_of(row: dict) -> str:
-    """A figure mark's kind: its verdict, or "device-specific" for a reading of a CUDA figure."""
+    """A figure mark's kind: its verdict, or "device-specific" for a reading of a figure of the text's own device."""
     return "device-specific" if row["label"] == "not run: device-specific" else row["verdict"]
 
 

@@ -1,7 +1,7 @@
 """A text's math, typeset: each `$...$` (and `$$...$$`) of its prose as MathML in report/chapter.html
 (converted by latex2mathml, drawn natively by the browser).  chapter.md keeps the TeX for a forge
 that renders it; where the formulas are, and that a mark never cuts one, is the model's
-(textcheck/report/model/chapter/formulas.py).  latex2mathml does not escape what it copies (a
+(textcheck/report/assembly/chapter_view/formulas.py).  latex2mathml does not escape what it copies (a
 `\\text{<b>}`, an `&`), so its tree is written out here through markupsafe's Markup.format, which
 escapes every text and attribute it is given, and only MathML elements are kept.  Imports no torch.
 """
@@ -13,7 +13,7 @@ import re
 from latex2mathml.converter import convert_to_element
 from markupsafe import Markup
 
-from textcheck.report.model.chapter.formulas import ESCAPED_DOLLAR, formulas
+from textcheck.report.assembly.chapter_view.formulas import ESCAPED_DOLLAR, formulas
 
 # The MathML elements a formula may hold (anything else latex2mathml emits becomes an <mrow>)
 ELEMENTS = frozenset(re.split(r"\s+", """math mrow mi mn mo ms mtext mspace msub msup msubsup mfrac msqrt mroot mstyle merror

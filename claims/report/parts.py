@@ -1,4 +1,4 @@
-"""This chapter's report model: the engine's (textcheck/report/model/report.py), handed CHAPTER
+"""This chapter's report model: the engine's (textcheck/report/assembly/report.py), handed CHAPTER
 and this chapter's own parts of its report (`PARTS`): its one reader of the evidence
 (evidence.py Facts), its errata (errata/), its regenerated tables (tables.py data), since when
 each verdict stands and what each figure's mark shows (the engine's since.py and details.py, from
@@ -13,9 +13,9 @@ from claims.chapter import CHAPTER
 from claims.report import chapter_cut, errata, evidence, readme, tables
 from data.paths import PROJECT_ROOT
 from textcheck import merging, save
-from textcheck.report.model import details, since
-from textcheck.report.model.report import Parts, Report, merged_verdicts
-from textcheck.report.model.report import assemble as assemble_report
+from textcheck.report.assembly import details, since
+from textcheck.report.assembly.report import Parts, Report, merged_verdicts
+from textcheck.report.assembly.report import assemble as assemble_report
 
 RESULTS_DIR = PROJECT_ROOT / "results"
 

@@ -3,19 +3,19 @@
 by colour and symbol, our measurement on hover or focus, a link to its row in index.html), a
 figure's secondary mark in one of our tables, a refuted sentence the errata quote, and the mark of
 each sentence that asserts claims: a bar before it coloured by the worst verdict of its claims
-(textcheck/report/model/chapter/sentences.py RANK), a title naming each claim and its verdict,
+(textcheck/report/assembly/chapter_view/sentences.py RANK), a title naming each claim and its verdict,
 and after it each claim's symbol linking to the claim's row in index.html.
 
 Marks nest: a figure's mark lies inside one sentence (a sentence is widened to hold it whole), a
 refuted sentence is cut at a sentence mark's edges, and a formula is never cut
-(textcheck/report/model/chapter/formulas.py)."""
+(textcheck/report/assembly/chapter_view/formulas.py)."""
 from __future__ import annotations
 
 from markupsafe import Markup, escape
 
-from textcheck.report.model.chapter.sentences import Asserting
-from textcheck.report.model.chapter.text import Mark, Quote, kind_of
-from textcheck.report.views.chapter.legend import COLOURS, SYMBOL
+from textcheck.report.assembly.chapter_view.sentences import Asserting
+from textcheck.report.assembly.chapter_view.text import Mark, Quote, kind_of
+from textcheck.report.views.chapter_view.legend import COLOURS, SYMBOL
 from textcheck.report.views.pages import environment
 
 CSS = """a.fig,a.figref{text-decoration:none;color:inherit;border-bottom:2px solid;padding:0 1px;border-radius:2px}

@@ -1,5 +1,5 @@
 """The chapter view's Markdown: report/chapter.md, a rendering of the report model
-(textcheck/report/model/report.py), the text with each asserted figure marked in bold with its
+(textcheck/report/assembly/report.py), the text with each asserted figure marked in bold with its
 verdict's symbol and a footnote with our measurement, so that it renders on a forge (the HTML view:
 html.py).  The sentences that assert claims are counted in its header, not marked in its prose: a
 forge's Markdown has no span to put a verdict on, and a note after every asserting sentence would
@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from textcheck.report.model.chapter.text import kind_of
-from textcheck.report.views.chapter import inserts
-from textcheck.report.views.chapter.legend import SYMBOL, legend
+from textcheck.report.assembly.chapter_view.text import kind_of
+from textcheck.report.views.chapter_view import inserts
+from textcheck.report.views.chapter_view.legend import SYMBOL, legend
 from textcheck.report.views.pages import Written, markdown_environment
 from textcheck.report.views.wording import (
     SMOKE,
@@ -91,7 +91,7 @@ def _refuted(text: str, q, entries: dict[str, dict], shown: dict[str, str]) -> l
 
 
 def render_markdown(r, report_dir: Path) -> str:
-    """`r`: the report model (textcheck/report/model/report.py Report), with its cut (`r.cut`); its math stays TeX."""
+    """`r`: the report model (textcheck/report/assembly/report.py Report), with its cut (`r.cut`); its math stays TeX."""
     cut, rows = r.cut, {f["id"]: f for f in r.figures}
     ref = lambda fid, text: _ref(rows[fid], text) if fid in rows else text      # text: escaped by the grid
     placed = inserts.Inserts({t.key: t for t in r.tables}, r.plots_by_stem)

@@ -12,9 +12,9 @@ plots (each read and encoded once), the badges, the text cut for its view, and (
 report the README's blocks show.
 
 What is a text's own (its evidence reader, errata, tables, since-when and cut, its project's name)
-comes in `Parts`, built by the text's package (this project's claims/report/model.py, the
+comes in `Parts`, built by the text's package (this project's claims/report/parts.py, the
 example's the engine's own, textcheck/commands.py, from its TextReport); the engine calls each once.  The engine gives the
-parts of the chapter view that are no text's own: the cut (textcheck/report/model/chapter/cut.py,
+parts of the chapter view that are no text's own: the cut (textcheck/report/assembly/chapter_view/cut.py,
 called by a text's `cut` with its own lists of places and headings), since when each verdict
 stands (since.py) and what each figure's mark shows (details.py).
 Imports no torch.
@@ -28,9 +28,9 @@ from typing import Any
 
 from textcheck import accounting, merging, sentences, verdicts
 from textcheck.decide import ONE_RUN
-from textcheck.report.model.badges import Badge, badge_data
-from textcheck.report.model.claim_rows import FigureLine, Section, claim_table, figure_lines
-from textcheck.report.model.parts import Plot, Table
+from textcheck.report.assembly.badges import Badge, badge_data
+from textcheck.report.assembly.claim_rows import FigureLine, Section, claim_table, figure_lines
+from textcheck.report.assembly.tables_plots import Plot, Table
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class Parts:
     `since(figures, meta)` the figure rows with since when each verdict stands and what each
     mark shows (the engine's since.py since_rows and details.py with_details, handed the text's
     root); `cut(text, figures, errata, sentences, claims by ID)` the text cut for its view (the
-    engine's chapter/cut.py cut, handed the Chapter and the text's own places and headings);
+    engine's chapter_view/cut.py cut, handed the Chapter and the text's own places and headings);
     `title` the pages' title; `errata_home` where the errata's prose is written; `project` the
     project's name, in the chapter view's title ("The chapter, checked in place: <project>")."""
     facts: Callable[..., Any]
@@ -59,7 +59,7 @@ class Report:
     merged: dict                  # the merged verdicts, as merged.json holds them (the accountings too)
     fresh: bool                   # a fresh run is in it (else the committed verdicts alone)
     figures: list[dict]           # the figure rows, each with "since" where the chapter view is built
-    sections: list[Section]       # the claim table (textcheck/report/model/claim_rows.py)
+    sections: list[Section]       # the claim table (textcheck/report/assembly/claim_rows.py)
     accounting: dict              # the text's numbers (textcheck/accounting.py), or {"not built": why}
     sentences: dict               # its sentences (textcheck/sentences.py counts_of), or {"not built": why}
     errata: list[dict]            # the text's errata: one entry per claim not holding ("verdict": refuted, undecided or underspecified; refuted where absent)

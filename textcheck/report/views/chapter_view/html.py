@@ -1,7 +1,7 @@
 """The chapter view: report/chapter.html (report/chapter.md: markdown.py), the text itself with
 every asserted figure marked where it is printed, a rendering of the report model
-(textcheck/report/model/report.py: the text cut once by the text's `Parts.cut`, with the engine's
-textcheck/report/model/chapter/cut.py; the figure rows; the errata; the text's tables and plots;
+(textcheck/report/assembly/report.py: the text cut once by the text's `Parts.cut`, with the engine's
+textcheck/report/assembly/chapter_view/cut.py; the figure rows; the errata; the text's tables and plots;
 the counts and the accountings).
 
 Each figure's mark shows its verdict by colour and by a symbol (readable without colour, legend.py),
@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from textcheck.report.model.parts import data_uri
-from textcheck.report.views.chapter import chrome, contents, inserts, marks, mathml
-from textcheck.report.views.chapter.legend import SYMBOL, legend
+from textcheck.report.assembly.tables_plots import data_uri
+from textcheck.report.views.chapter_view import chrome, contents, inserts, marks, mathml
+from textcheck.report.views.chapter_view.legend import SYMBOL, legend
 from textcheck.report.views.pages import environment
 from textcheck.report.views.wording import (
     SMOKE,
@@ -86,7 +86,7 @@ def _body(r, starts: dict[int, str]) -> list[str]:
 
 
 def render_html(r, svgs: dict[str, str]) -> str:
-    """`r`: the report model (textcheck/report/model/report.py Report), with its cut (`r.cut`); `svgs`:
+    """`r`: the report model (textcheck/report/assembly/report.py Report), with its cut (`r.cut`); `svgs`:
     its badges'.  The page from templates/chapter.html, autoescaped; the chapter's blocks with
     their marks (`_body`) and the contents come in as HTML."""
     toc, starts = contents.render(r.cut.contents, SYMBOL)
