@@ -21,6 +21,7 @@ from textcheck.anchors import Anchor, AnchorError, AnchorIndex, AnchorList, inde
 from textcheck.figures import Figure, located, printed_of
 from textcheck.report.assembly.chapter_view import contents, places
 from textcheck.report.assembly.chapter_view.text import blocks, quotes
+from textcheck.report.assembly.merged import entry
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 LISTS = {lst.name: lst for lst in anchor_lists()}
@@ -66,7 +67,7 @@ def _lookup(name: str, anchor: Anchor):
         "places": lambda text: places.placed(text, blocks(text), PLACES),
         "formulas": lambda text: index_of(text).check([LISTS["places"], LISTS["formulas"]]),
         "headings": headings,
-        "errata": lambda text: quotes(text, [{"id": anchor.id, "quote": anchor.quote}]),
+        "errata": lambda text: quotes(text, [entry({"id": anchor.id, "quote": anchor.quote})]),
     }[name]
 
 

@@ -155,9 +155,9 @@ def _main(argv=None) -> int:
     if read[0] is not None:                 # the errata applied to the chapter: chapter.patch (claims/report/patch.py)
         patch.write(out, read[0], report.errata, patch.figure_verdicts(report.figures))
         patched.write(out, patched.decided_again(report.errata, committed,
-                                                 {c["id"]: c["verdict"] for c in report.claims},
+                                                 {c.id: c.verdict for c in report.claims},
                                                  patch.figure_verdicts(report.figures), read[0],
-                                                 patched.measured_fresh(report.claims)))
+                                                 patched.measured_fresh(report.merged["claims"])))
     code = _readme(a, report, out)
     if code:
         return code

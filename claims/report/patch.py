@@ -17,20 +17,21 @@ import difflib
 import itertools
 import re
 import statistics
+from collections.abc import Sequence
 from pathlib import Path
 
 from claims.chapter_figures import FIGURES, NUMBER, span
 from claims.report.errata.spread import Edit, supported_decimals
+from textcheck.report.assembly.merged import Entry, FigureRow
 
 
 class PatchError(ValueError):
     """A suggestion that cannot be applied or breaks a rule: each problem names its claim."""
 
 
-def figure_verdicts(figure_rows: list[dict]) -> dict[str, str]:
-    """Each figure's verdict by its ID (the report's figure rows; for the committed evidence alone
-    they are results/figures.json's records' verdicts, by `figures`)."""
-    return {r["id"]: r["verdict"] for r in figure_rows}
+def figure_verdicts(figure_rows: Sequence[FigureRow]) -> dict[str, str]:
+    """Each figure's verdict by its ID (the report model's figure rows)."""
+    return {r.id: r.verdict for r in figure_rows}
 
 
 def _tokens(text: str) -> list[str]:
@@ -118,13 +119,9 @@ def apply(text: str, edits: dict[str, list[Edit]]) -> str:
     return "".join(out + [text[at:]])
 
 
-def edits_of(entries: list[dict]) -> dict[str, list[Edit]]:
-    return {e["id"]: list(e.get("edits") or []) for e in entries if e.get("edits")}
-
-
-def build(text: str, entries: list[dict], verdict: dict[str, str]) -> tuple[str, str]:
+def build(text: str, entries: Sequence[Entry], verdict: dict[str, str]) -> tuple[str, str]:
     """The patched chapter and its unified diff; PatchError naming every problem."""
-    edits = edits_of(entries)
+    edits = {e.id: list(e.edits) for e in entries if e.edits}
     wrong = problems(text, edits, verdict)
     if wrong:
         raise PatchError("the suggested sentences cannot be applied to the chapter:\n  " + "\n  ".join(wrong))
@@ -135,7 +132,7 @@ def build(text: str, entries: list[dict], verdict: dict[str, str]) -> tuple[str,
     return patched, "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in diff)
 
 
-def write(out: Path, text: str, entries: list[dict], verdict: dict[str, str]) -> list[Path]:
+def write(out: Path, text: str, entries: Sequence[Entry], verdict: dict[str, str]) -> list[Path]:
     """chapter.patch and chapter.patched.txt in `out`."""
     patched, diff = build(text, entries, verdict)
     (out / "chapter.patched.txt").write_text(patched, encoding="utf-8")

@@ -11,6 +11,7 @@ zero of each.  Imports no torch."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,13 +19,14 @@ from claims.chapter_figures import FIGURES
 from claims.record_rules import DECLARED, decide, spec_for
 from claims.report import patch
 from textcheck.decide import RuleInputError, within
+from textcheck.report.assembly.merged import Entry
 
 DIFFERENCE = re.compile(r"^([a-z0-9_.]+) - ([a-z0-9_.]+)$")
 
 
-def new_printed(entries: list[dict]) -> dict[str, str]:
+def new_printed(entries: Sequence[Entry]) -> dict[str, str]:
     """{figure ID: the number the patch prints for it} over every edit of every erratum."""
-    return {n.figure: str(n) for e in entries for x in e.get("edits") or [] for n in x.numbers if n.figure}
+    return {n.figure: str(n) for e in entries for x in e.edits for n in x.numbers if n.figure}
 
 
 def measured_fresh(claims: list[dict]) -> dict[str, dict]:
@@ -35,7 +37,7 @@ def measured_fresh(claims: list[dict]) -> dict[str, dict]:
             and isinstance(rec.get("decision"), dict) and t.get("source") == "fresh run"}
 
 
-def decided_again(entries: list[dict], records, claim_verdicts: dict[str, str],
+def decided_again(entries: Sequence[Entry], records, claim_verdicts: dict[str, str],
                   figure_verdicts: dict[str, str], text: str = "", fresh: dict | None = None) -> dict[str, list]:
     """{"suggested": [(figure, chapter's, patch's, verdict, why)], "derived": [(key, before, now, why)],
     "unresolved": [claim IDs], "kept": [figure IDs]}: the committed records decided against the patched
@@ -64,9 +66,9 @@ def decided_again(entries: list[dict], records, claim_verdicts: dict[str, str],
             continue
         d = decide(replace(spec, stated=round(value[m[1]] - value[m[2]], 2)), by_key[key].measured)
         out["derived"].append((key, by_key[key].verdict, d.verdict, d.why))
-    edited = {e["id"] for e in entries if e.get("edits")}
+    edited = {e.id for e in entries if e.edits}
     out["unresolved"] = sorted(c for c, v in claim_verdicts.items() if v == "refuted" and c not in edited)
-    spans = [(text.find(x.quote), text.find(x.quote) + len(x.quote)) for e in entries for x in e.get("edits") or []]
+    spans = [(text.find(x.quote), text.find(x.quote) + len(x.quote)) for e in entries for x in e.edits]
     rewritten = {fid for a, b in spans if a >= 0 for fid in patch.inside(text, a, b)}
     out["kept"] = sorted(fid for fid, v in figure_verdicts.items()
                          if v == "refuted" and fid not in printed and fid not in rewritten)

@@ -16,6 +16,7 @@ from claims.report.errata.scale import RUNAWAY_WIDE
 from claims.report.evidence import Facts, cost_rows
 from claims.report.table_data import (
     FIG_HEADER,
+    Source,
     Table,
     _claim_evidence,
     _figure_table,
@@ -85,7 +86,7 @@ def _scale_tables(merged: dict, facts: Facts) -> list[Table]:
                          ["figure", "the chapter", "ours: 128 wide (the verdict's)", "1024 wide throughout"], wide,
                          {(i, 1): fid for i, (_, fid, _, _) in enumerate(RUNAWAY_ROWS)},
                          _claim_evidence(merged, "scale.runaway")
-                         + [{"file": "results/readings.json"}]))
+                         + [Source("results/readings.json")]))
     return out
 
 
@@ -153,7 +154,7 @@ def _cost_table(results_dir: Path, text: str, missing: str) -> Table:
                           "chapter reads its ms columns for their ratios only)"),
                  ["n", "ms x4: chapter", "ms x4: ours", "attn MB: chapter", "ours", "peak MB: chapter",
                   "ours", "MB x4: chapter", "ours"], rows, {},
-                 [{"device": "cpu", "file": "results/cost_cpu.json"}] if ours else [])
+                 [Source("results/cost_cpu.json", device="cpu")] if ours else [])
 
 
 def _winograd_tables(merged: dict, facts: Facts, text: str, missing: str) -> list[Table]:

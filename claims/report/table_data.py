@@ -17,7 +17,7 @@ from claims.chapter_figures import FIGURES
 from data.paths import PROJECT_ROOT
 from textcheck.figures import of_claim
 from textcheck.records import RunRecord
-from textcheck.report.assembly.tables_plots import Table
+from textcheck.report.assembly.tables_plots import Source, Table
 
 ROOT = PROJECT_ROOT
 
@@ -33,15 +33,14 @@ def _tests(merged: dict, cid: str) -> list[dict]:
 
 def _claim_evidence(merged: dict, *cids: str) -> list[dict]:
     """The evidence of claims' verdicts: each one's seeds, date and device, and its file."""
-    return [{"seeds": c.get("seeds"), "date": c.get("timestamp"), "device": c.get("device"),
-             "file": "results/verdicts.json" if c.get("source") == "committed" else "this run's claims.json"}
+    return [Source("results/verdicts.json" if c.get("source") == "committed" else "this run's claims.json",
+                   seeds=c.get("seeds"), date=c.get("timestamp"), device=c.get("device"))
             for c in _claims(merged, *cids) if c.get("timestamp") or c.get("device")]
 
 
 def _run_evidence(group: str, *runs: list[RunRecord]) -> list[dict]:
     """The evidence of trained runs (results/<group>.json): each one's seed, date and device."""
-    return [{"seed": r.seed, "date": r.date, "device": r.device, "file": f"results/{group}.json"}
-            for rs in runs for r in rs]
+    return [Source(f"results/{group}.json", seed=r.seed, date=r.date, device=r.device) for rs in runs for r in rs]
 
 
 def metric_of(runs: list[RunRecord], name: str) -> list:

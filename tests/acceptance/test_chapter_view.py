@@ -199,10 +199,11 @@ def test_every_asserting_sentence_carries_a_mark_with_its_claims_in_chromium(bui
 
     from claims.chapter import CHAPTER
     from textcheck.report.assembly.chapter_view.sentences import RANK, claim_kind
+    from textcheck.report.assembly.merged import claim_of
     from textcheck.sentences import accounted
     body = probe(built / "chapter.html", SENTENCES, built / "chrome-profile")
     marks = json.loads(unquote(body["sentences"]))
-    claims = {c["id"]: c for c in json.loads((built / "merged.json").read_text())["claims"]}
+    claims = {c["id"]: claim_of(CHAPTER, c) for c in json.loads((built / "merged.json").read_text())["claims"]}
     index = parse(built / "index.html")
     units = [a for a in accounted(chapter_text, CHAPTER.sentences) if a.kind == "asserts" and not a.unit.block]
     assert units and marks
@@ -211,10 +212,10 @@ def test_every_asserting_sentence_carries_a_mark_with_its_claims_in_chromium(bui
         assert held and set(a.claims) <= set(held[0]["claims"]), a.unit.context(chapter_text)
     for m in marks:
         assert m["shown"] and m["bar"] > 0, m
-        assert m["verdict"] == min((claim_kind(CHAPTER, claims.get(c)) for c in m["claims"]), key=RANK.index), m
+        assert m["verdict"] == min((claim_kind(claims.get(c)) for c in m["claims"]), key=RANK.index), m
         assert len(m["links"]) == len(m["claims"]), m
         for cid, (href, title) in zip(m["claims"], m["links"]):
-            assert title.startswith(f"claim {cid}: {claim_kind(CHAPTER, claims.get(cid))}"), (cid, title)
+            assert title.startswith(f"claim {cid}: {claim_kind(claims.get(cid))}"), (cid, title)
             if cid in claims:
                 assert href == f"index.html#claim-{cid}" and f"claim-{cid}" in index.ids, (cid, href)
             else:
@@ -493,12 +494,14 @@ def _git(cwd: Path, *args: str) -> str:
 def test_since_when_without_git_before_a_commit_and_in_a_shallow_clone(tmp_path):
     """The commit of committed evidence: the one that added its timestamp; "commit unknown" with no
     history; "not committed yet" for a timestamp saved since; "in or before" in a shallow clone."""
+    from textcheck.report.assembly.merged import figure_row
     from textcheck.report.assembly.since import since_rows
     old, new = "2026-01-02T03:04:05+00:00", "2026-02-03T04:05:06+00:00"
     report = {"meta": {}, "figures": [{"id": "a", "timestamp": old, "source": "committed"},
                                       {"id": "b", "timestamp": new, "source": "committed"},
                                       {"id": "c", "timestamp": None, "source": None}]}
-    since = lambda root: [r["since"] for r in since_rows(report["figures"], report["meta"], root)]
+    rows = [figure_row(f) for f in report["figures"]]
+    since = lambda root: [r.since for r in since_rows(rows, report["meta"], root)]
     assert since(tmp_path)[0] == "2026-01-02, commit unknown (no git history of results/verdicts.json here)"
     repo = tmp_path / "repo"
     (repo / "results").mkdir(parents=True)

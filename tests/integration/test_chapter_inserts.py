@@ -19,14 +19,15 @@ from fixtures.results import RESULTS_DIR
 from textcheck.merging import committed_only
 from textcheck.report.assembly.chapter_view import formulas, places
 from textcheck.report.assembly.chapter_view.text import Block, Mark, Quote, blocks
-from textcheck.report.assembly.details import details
+from textcheck.report.assembly.details import with_details
+from textcheck.report.assembly.merged import figure_row
 from textcheck.report.views.chapter_view import inserts, marks, mathml
 from textcheck.save import load_verdicts
 
-ROW = {"id": "x.tiny", "claim": "x.claim", "printed": "1.8", "label": "holds", "verdict": "holds",
-       "measured": 1.79e-7, "tolerance": 0.1, "seeds": 1, "source": "fresh run", "measured_on": "cpu",
-       "timestamp": "2026-01-01T00:00:00+00:00", "reason": ""}
-ROW["details"] = details(ROW)                      # what the model computes of a row (textcheck/report/assembly/details.py)
+ROW = figure_row({"id": "x.tiny", "claim": "x.claim", "printed": "1.8", "label": "holds", "verdict": "holds",
+                  "measured": 1.79e-7, "tolerance": 0.1, "seeds": 1, "source": "fresh run", "measured_on": "cpu",
+                  "timestamp": "2026-01-01T00:00:00+00:00", "reason": ""})
+ROW = with_details([ROW])[0]                       # what the model computes of a row (textcheck/report/assembly/details.py)
 
 
 def test_a_mark_inside_a_formula_wraps_the_whole_formula_once():
@@ -102,8 +103,8 @@ def test_each_placed_table_is_built_and_its_marked_cells_restate_their_figures(d
 def test_a_trained_table_says_whose_seeds_dates_and_device_it_shows(data):
     p = data["ladder"].provenance()
     # the seeds of its runs: a row the sequential rule took further rests on more of them
-    assert re.fullmatch(r"0, 1, 2(, \d+)*", p["seeds"]) and p["device"] == "cpu" and re.match(r"\d{4}-\d\d-\d\d", p["date"])
-    assert p["from"] == "results/ladder.json"
+    assert re.fullmatch(r"0, 1, 2(, \d+)*", p.seeds) and p.device == "cpu" and re.match(r"\d{4}-\d\d-\d\d", p.date)
+    assert p.files == "results/ladder.json"
 
 
 @pytest.fixture(scope="module")

@@ -26,6 +26,7 @@ from claims.report.errata.spread import (
     supported_decimals,
 )
 from data.paths import PROJECT_ROOT
+from textcheck.report.assembly.merged import entry
 
 SPREAD = [0.8806360635802903, 0.672011753253571, -0.0312435546024048, 0.21926995536529859, 0.06256854965116077]
 
@@ -103,7 +104,7 @@ def test_an_edit_that_breaks_a_rule_is_an_error_naming_its_claim(chapter_text, v
     wrong = patch.problems(chapter_text, {"planted.claim": [Edit(quote, text)]}, verdict)
     assert any(w.startswith("planted.claim: ") and why in w for w in wrong), wrong
     with pytest.raises(patch.PatchError, match="planted.claim"):
-        patch.build(chapter_text, [{"id": "planted.claim", "edits": [Edit(quote, text)]}], verdict)
+        patch.build(chapter_text, [entry({"id": "planted.claim", "edits": [Edit(quote, text)]})], verdict)
 
 
 def test_a_measured_number_may_replace_only_a_refuted_figure_and_only_at_its_spreads_precision(chapter_text, verdict):
@@ -223,8 +224,8 @@ def test_a_suggested_number_that_would_not_hold_is_counted_and_named():
     from claims.report import patched
     from textcheck.evidence import load
     records = load(CHAPTER)
-    planted = [{"id": "norm.prenorm_needs_no_warmup",
-                "edits": [Edit("perplexity   37.82", "perplexity   40.0", (num([40.0, 40.1, 39.9], "norm.prenorm"),))]}]
+    planted = [entry({"id": "norm.prenorm_needs_no_warmup",
+                      "edits": [Edit("perplexity   37.82", "perplexity   40.0", (num([40.0, 40.1, 39.9], "norm.prenorm"),))]})]
     result = patched.decided_again(planted, records, {"norm.prenorm_needs_no_warmup": "refuted"},
                                    {"norm.prenorm": "refuted"})
     ((fid, was, now, verdict, _why),) = result["suggested"]

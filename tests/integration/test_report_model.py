@@ -15,6 +15,7 @@ import pytest
 from claims import registry
 from claims.chapter import CHAPTER
 from textcheck.report.assembly.chapter_view.sentences import Asserting, asserting, claim_kind
+from textcheck.report.assembly.merged import claim_of
 from textcheck.report.assembly.tables_plots import Table
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -184,14 +185,14 @@ class _Accounted:
 
 
 def test_a_sentence_mark_holds_every_figure_and_formula_it_cuts_and_shows_its_worst_claim():
-    claims = {"a.holds": {"verdict": "holds", "tests": []}, "a.refuted": {"verdict": "refuted", "tests": []},
-              "a.not_run": {"verdict": "not run", "tests": []}}
+    claims = {cid: claim_of(CHAPTER, {"id": cid, "verdict": v, "tests": []})
+              for cid, v in (("a.holds", "holds"), ("a.refuted", "refuted"), ("a.not_run", "not run"))}
     walk = [_Accounted(0, 10, ["a.holds"]), _Accounted(11, 20, ["a.refuted", "a.holds"]),
             _Accounted(21, 30, kind="context"), _Accounted(31, 40, ["a.not_run", "unregistered.claim"]),
             _Accounted(41, 50, ["a.holds"], block=True)]
     # a figure's mark from 8 to 12 crosses the first two sentences: they become one mark
-    marks = asserting(CHAPTER, walk, claims, [(8, 12), (33, 35)])
+    marks = asserting(walk, claims, [(8, 12), (33, 35)])
     assert marks == [Asserting(0, 20, (("a.holds", "holds"), ("a.refuted", "refuted"))),
                      Asserting(31, 40, (("a.not_run", "not run"), ("unregistered.claim", "not encoded")))]
     assert [m.kind for m in marks] == ["refuted", "not encoded"]
-    assert claim_kind(CHAPTER, None) == "not encoded"
+    assert claim_kind(None) == "not encoded"

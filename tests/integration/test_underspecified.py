@@ -27,6 +27,7 @@ from textcheck import verdict_file
 from textcheck.evidence import RecordError, file_of, redecide
 from textcheck.merging import outcome_object
 from textcheck.rederive import main as engine_rederive
+from textcheck.report.assembly.merged import entry as typed_entry
 from textcheck.report.views.chapter_view.legend import SYMBOL
 from textcheck.report.views.errata import render
 from textcheck.verdicts import summarise_claim, summary_of, summary_text
@@ -128,7 +129,7 @@ def test_underspecified_end_to_end_rederive_claim_errata_and_counts(tmp_path, ca
     text, _ = chapter_or_none()
     numbers = re.findall(r"\d+(?:[.,]\d+)*", entry["suggested"])
     assert numbers == ["1000"] and (text is None or "1000 steps" in text)
-    assert "The chapter should say:" in render([entry])
+    assert "The chapter should say:" in render([typed_entry(entry)])
     assert "underspecified" in SYMBOL
 
 

@@ -5,10 +5,12 @@ recorded value through textcheck/formats.py cell); each renderer escapes it for 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from textcheck.formats import cell
-from textcheck.verdicts import DECIDED, outcome_label, verdict_label
+from textcheck.report.assembly.merged import Claim, FigureRow, Test
+from textcheck.verdicts import DECIDED
 
 NOT_RECORDED = "(not recorded)"
 
@@ -57,40 +59,32 @@ class Section:
         return len(self.claims)
 
 
-def figure_name(t: dict) -> str:
-    """What a test checks, in the words its record gives (its label, stored as 'figure'), else its test id."""
-    rec = t["records"][0] if t.get("records") else {}
-    return str(rec.get("figure") or t["nodeid"].split("::", 1)[-1])
+def _figure_check(t: Test) -> FigureCheck:
+    rec = t.record
+    recorded = [cell(v) if v is not None else NOT_RECORDED
+                for v in ((rec.stated, rec.measured, rec.tolerance) if rec else (None,) * 3)]
+    return FigureCheck(str((rec and rec.figure) or t.nodeid.split("::", 1)[-1]), *recorded, t.label,
+                       (t.reason or "") if t.label != "holds" else "",
+                       f"{t.source}: {t.tier}, {t.device}, {str(t.timestamp)[:10]}",
+                       t.label.split(":")[0].replace(" ", "-"))
 
 
-def _figure_check(chapter, t: dict) -> FigureCheck:
-    rec = t["records"][0] if t.get("records") else {}
-    recorded = [cell(rec[k]) if rec.get(k) is not None else NOT_RECORDED for k in ("stated", "measured", "tolerance")]
-    outcome = outcome_label(chapter, t)
-    return FigureCheck(figure_name(t), *recorded, outcome, (t.get("reason") or "") if outcome != "holds" else "",
-                   f"{t.get('source')}: {t.get('tier')}, {t.get('device')}, {str(t.get('timestamp'))[:10]}",
-                   outcome.split(":")[0].replace(" ", "-"))
-
-
-def _claim_row(chapter, c: dict) -> ClaimRow:
+def _claim_row(c: Claim) -> ClaimRow:
     source = ""
-    if c["verdict"] in DECIDED:
-        source = (f"{c.get('source')}: {c.get('tier')}, {c.get('device')}, seeds {c.get('seeds')}, "
-                  f"{str(c.get('timestamp'))[:10]}, torch {c.get('torch')}")
-    tests = tuple(_figure_check(chapter, t) for t in sorted(c.get("tests", []), key=lambda t: t["nodeid"]))
-    return ClaimRow(c["id"], c["statement"], cell(c["stated"]), cell(c["measured"]), cell(c["tolerance"]),
-                    c["verdict"], verdict_label(chapter, c), (c.get("reason") or "") if c["verdict"] != "holds" else "",
-                    source, tests)
+    if c.verdict in DECIDED:
+        source = f"{c.source}: {c.tier}, {c.device}, seeds {c.seeds}, {str(c.timestamp)[:10]}, torch {c.torch}"
+    return ClaimRow(c.id, c.statement, cell(c.stated), cell(c.measured), cell(c.tolerance), c.verdict, c.label,
+                    (c.reason or "") if c.verdict != "holds" else "", source,
+                    tuple(_figure_check(t) for t in sorted(c.tests, key=lambda t: t.nodeid)))
 
 
-def claim_table(chapter, claims: list[dict]) -> list[Section]:
-    """The merged report's claims by section, in the report's order (`chapter`: the Chapter,
-    textcheck/chapter.py: its sections' titles, its claims' labels)."""
-    by_section: dict[str, list[dict]] = {}
+def claim_table(chapter, claims: Sequence[Claim]) -> list[Section]:
+    """The claims by section, in the report's order (`chapter`: the Chapter, its sections' titles)."""
+    by_section: dict[str, list[Claim]] = {}
     for c in claims:
-        by_section.setdefault(c["section"], []).append(c)
-    return [Section(key, chapter.sections.get(key, key), tuple(_claim_row(chapter, c) for c in cs),
-                    dict(Counter(c["verdict"] for c in cs))) for key, cs in by_section.items()]
+        by_section.setdefault(c.section, []).append(c)
+    return [Section(key, chapter.sections.get(key, key), tuple(_claim_row(c) for c in cs),
+                    dict(Counter(c.verdict for c in cs))) for key, cs in by_section.items()]
 
 
 @dataclass(frozen=True)
@@ -107,7 +101,7 @@ class FigureLine:
     test: str
 
 
-def figure_lines(figures: list[dict]) -> list[FigureLine]:
-    """The figure rows (textcheck/merging.py figure_rows) as the figure table shows them."""
-    return [FigureLine(f["id"], f["claim"], f["printed"], cell(f.get("measured")), cell(f.get("tolerance")),
-                       f["label"], f["label"].split(":")[0], (f.get("test") or "").split("::")[-1]) for f in figures]
+def figure_lines(figures: Sequence[FigureRow]) -> list[FigureLine]:
+    """The figure rows as the figure table shows them."""
+    return [FigureLine(f.id, f.claim, f.printed, cell(f.measured), cell(f.tolerance), f.label,
+                       f.label.split(":")[0], (f.test or "").split("::")[-1]) for f in figures]

@@ -30,6 +30,19 @@ from textcheck import accounting, merging, sentences, verdicts
 from textcheck.decide import ONE_RUN
 from textcheck.report.assembly.badges import Badge, badge_data
 from textcheck.report.assembly.claim_rows import FigureLine, Section, claim_table, figure_lines
+from textcheck.report.assembly.merged import (
+    Accounting,
+    Claim,
+    Entry,
+    FigureRow,
+    Merged,
+    SentenceCounts,
+    Todo,
+    claim_of,
+    entry,
+    figure_row,
+    typed,
+)
 from textcheck.report.assembly.tables_plots import Plot, Table
 
 
@@ -47,7 +60,7 @@ class Parts:
     facts: Callable[..., Any]
     errata: Callable[..., list[dict]]
     tables: Callable[..., list[Table]]
-    since: Callable[[list[dict], dict], list[dict]] = lambda figures, meta: figures
+    since: Callable[..., Any] = lambda figures, meta: figures
     cut: Callable[..., Any] = lambda *args: None
     title: str = "claim report"
     errata_home: str = "the text's errata"
@@ -58,11 +71,14 @@ class Parts:
 class Report:
     merged: dict                  # the merged verdicts, as merged.json holds them (the accountings too)
     fresh: bool                   # a fresh run is in it (else the committed verdicts alone)
-    figures: list[dict]           # the figure rows, each with "since" where the chapter view is built
+    summary: dict                 # the claims per verdict (textcheck/verdicts.py), a count by verdict name
+    figure_summary: dict          # the figures per verdict, likewise
+    claims: tuple[Claim, ...]     # the merged report's claims, typed
+    figures: tuple[FigureRow, ...]    # the figure rows, each with its since and details where the view is built
     sections: list[Section]       # the claim table (textcheck/report/assembly/claim_rows.py)
-    accounting: dict              # the text's numbers (textcheck/accounting.py), or {"not built": why}
-    sentences: dict               # its sentences (textcheck/sentences.py counts_of), or {"not built": why}
-    errata: list[dict]            # the text's errata: one entry per claim not holding ("verdict": refuted, undecided or underspecified; refuted where absent)
+    accounting: Accounting        # the text's numbers (textcheck/accounting.py), or why not
+    sentences: SentenceCounts     # its sentences (textcheck/sentences.py counts_of), or why not
+    errata: tuple[Entry, ...]     # one entry per claim not holding (refuted, undecided or underspecified)
     tables: list[Table]           # the text's tables, regenerated
     plots: list[Plot]             # this run's plots, then results/'s for the names it lacks; each encoded once
     badges: list[Badge]           # none for a smoke run
@@ -79,42 +95,27 @@ class Report:
         return merging.is_smoke(self.merged)
 
     @property
-    def summary(self) -> dict:
-        return self.merged["summary"]
-
-    @property
     def summary_line(self) -> str:
         """The counts of the claims by verdict, in words (textcheck/verdicts.py summary_text)."""
         return verdicts.summary_text(self.summary)
 
     @property
     def figure_lines(self) -> list[FigureLine]:
-        """The figure rows as index.html's figure table shows them, text cell by cell."""
         return figure_lines(self.figures)
 
     @property
     def figure_count(self) -> int:
-        """How many figure rows there are (index.html's heading of them)."""
         return len(self.figures)
 
     @property
-    def figure_summary(self) -> dict:
-        return self.merged.get("figure_summary") or {}
-
-    @property
-    def todo(self) -> dict:
+    def todo(self) -> Todo:
         """What the text's author has to do (rule version 3), first on the chapter view: the edits
         of the patch (report/chapter.patch), the choices to state (underspecified claims), and the
         undecided figures that more runs could settle apart from those one run cannot show."""
-        undecided = [f for f in self.figures if f.get("verdict") == "undecided"]
-        one_run = sum(1 for f in undecided if ONE_RUN in (f.get("reason") or ""))
-        return {"edits": sum(len(e.get("edits") or []) for e in self.errata),
-                "choices": sum(1 for e in self.errata if e.get("underspecified")),
-                "more runs": len(undecided) - one_run, "one run": one_run}
-
-    @property
-    def claims(self) -> list[dict]:
-        return self.merged["claims"]
+        undecided = [f for f in self.figures if f.verdict == "undecided"]
+        one_run = sum(1 for f in undecided if ONE_RUN in (f.reason or ""))
+        return Todo(sum(len(e.edits) for e in self.errata), sum(1 for e in self.errata if e.underspecified),
+                    len(undecided) - one_run, one_run)
 
     @property
     def plots_by_stem(self) -> dict[str, Plot]:
@@ -151,18 +152,20 @@ def assemble(chapter, parts: Parts, merged: dict, out: Path, text: str | None, w
     said, found = _sentences(chapter, text, missing)
     merged = dict(merged, accounting=numbers, sentences=said)
     facts = parts.facts(merged, results_dir, out)          # the one reader of the evidence: errata and tables
-    entries = parts.errata(merged, results_dir, out, facts=facts) if entries is None else entries
+    errata = tuple(map(entry, parts.errata(merged, results_dir, out, facts=facts) if entries is None else entries))
     built = parts.tables(merged, results_dir, text, missing, facts=facts)
-    sections = claim_table(chapter, merged["claims"])
-    figures = merged.get("figures", [])
+    m = typed(Merged, merged)
+    claims = tuple(claim_of(chapter, c) for c in m.claims)
+    sections = claim_table(chapter, claims)
+    figures = tuple(map(figure_row, m.figures or ()))
     cut = None
     if text is not None:
-        figures = parts.since(figures, merged.get("meta") or {})
-        cut = parts.cut(text, figures, entries, found, {c["id"]: c for c in merged["claims"]})
-    return Report(merged, fresh, figures, sections, numbers, said, entries, built,
-                  [Plot.read(p) for p in plot_files(out, results_dir)],
-                  [] if merging.is_smoke(merged) else badge_data(sections), cut, missing, readme, parts.title, parts.errata_home,
-                  parts.project, chapter.device)
+        figures = tuple(parts.since(figures, m.meta or {}))
+        cut = parts.cut(text, figures, errata, found, {c.id: c for c in claims})
+    return Report(merged, fresh, m.summary, m.figure_summary or {}, claims, figures, sections, typed(Accounting, numbers), typed(SentenceCounts, said),
+                  errata, built, [Plot.read(p) for p in plot_files(out, results_dir)],
+                  [] if merging.is_smoke(merged) else badge_data(sections), cut, missing, readme, parts.title,
+                  parts.errata_home, parts.project, chapter.device)
 
 
 def plot_files(out: Path, results_dir: Path) -> list[Path]:

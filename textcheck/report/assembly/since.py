@@ -16,7 +16,11 @@ from __future__ import annotations
 
 import re
 import subprocess
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
+
+from textcheck.report.assembly.merged import FigureRow
 
 VERDICTS_PATH = "results/verdicts.json"
 ADDED = re.compile(r'^\+\s*"timestamp": "([^"]+)"')
@@ -51,14 +55,15 @@ def _is_shallow(root: Path) -> bool:
     return (_git(root, "rev-parse", "--is-shallow-repository") or "").strip() == "true"
 
 
-def since_text(row: dict, meta: dict, commits: dict | None, shallow: bool) -> str:
-    """"2026-11-29, the evidence committed in aa067c6", or why the commit is not known."""
-    stamp = str(row.get("timestamp") or "")
+def since_text(row: FigureRow, commit: str, commits: dict | None, shallow: bool) -> str:
+    """"2026-11-29, the evidence committed in aa067c6", or why the commit is not known (`commit`:
+    the run's)."""
+    stamp = str(row.timestamp or "")
     if not stamp:
         return "no evidence yet"
     date = stamp[:10]
-    if row.get("source") != "committed":
-        at = str(meta.get("commit") or "")[:7]
+    if row.source != "committed":
+        at = commit[:7]
         return f"{date}, this run ({'at commit ' + at if at else 'commit unknown'}), not saved"
     if commits is None:
         return f"{date}, commit unknown (no git history of {VERDICTS_PATH} here)"
@@ -70,11 +75,11 @@ def since_text(row: dict, meta: dict, commits: dict | None, shallow: bool) -> st
     return f"{date}, the evidence committed in {commit}"
 
 
-def since_rows(rows: list[dict], meta: dict, root: Path) -> list[dict]:
-    """Each figure row with its "since" (copies: the rows are not changed); `meta`: the run's;
-    `root`: the text's root (the Chapter's), its results/verdicts.json under it."""
+def since_rows(rows: Sequence[FigureRow], meta: dict, root: Path) -> list[FigureRow]:
+    """Each figure row with its `since`; `meta`: the run's; `root`: the text's root (the
+    Chapter's), its results/verdicts.json under it."""
     commits = first_commits(root)
-    committed = [r for r in rows if r.get("source") == "committed" and r.get("timestamp")]
-    shallow = bool(commits) and any(commits.get(r["timestamp"], ("", False))[1] for r in committed) \
-        and _is_shallow(root)
-    return [dict(r, since=since_text(r, meta, commits, shallow)) for r in rows]
+    shallow = bool(commits) and any(commits.get(r.timestamp, ("", False))[1] for r in rows
+                                    if r.source == "committed" and r.timestamp) and _is_shallow(root)
+    commit = str(meta.get("commit") or "")
+    return [replace(r, since=since_text(r, commit, commits, shallow)) for r in rows]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from textcheck.formats import cell
 
@@ -37,17 +38,37 @@ class Plot:
 
 
 
+@dataclass(frozen=True)
+class Source:
+    """One piece of the evidence a table is built from: a run (its `seed`) or a claim's verdict
+    (its `seeds`), its date and device, and its file."""
+    file: str
+    seed: int | None = None
+    seeds: int | None = None
+    date: Any = None
+    device: str | None = None
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """What ours is, in words: the seeds, the dates, the devices and the files of its evidence."""
+    seeds: str
+    date: str
+    device: str
+    files: str
+
+
 @dataclass
 class Table:
     """One of the chapter's tables, regenerated: as data (header and rows), the chapter's figure
     each cell restates (figures: (row, column) -> figure ID, the cells the chapter quotes in its
-    prose), and the evidence it is built from (each: seed or seeds, date, device, file)."""
+    prose), and the evidence it is built from."""
     key: str                    # a stable name: the chapter view places the table by it
     title: str
     header: list[str]
     rows: list[list]
     figures: dict[tuple[int, int], str] = field(default_factory=dict)
-    evidence: list[dict] = field(default_factory=list)
+    evidence: list[Source] = field(default_factory=list)
     # verbatim text shown before the grid, each (its label, the text): the two printed attention
     # maps, the chapter's and ours; then `grid` labels the grid that follows them
     listings: list[tuple[str, str]] = field(default_factory=list)
@@ -59,13 +80,12 @@ class Table:
         a figure over seeds as its mean and sd, a number by the precision rule)."""
         return [[cell(v) for v in row] for row in self.rows]
 
-    def provenance(self) -> dict[str, str]:
-        """What ours is: the seeds, the dates, the devices and the files of its evidence."""
+    def provenance(self) -> Provenance:
         ev = self.evidence
-        seeds = sorted({e["seed"] for e in ev if isinstance(e.get("seed"), int)})
-        counts = [e["seeds"] for e in ev if isinstance(e.get("seeds"), int)]
-        dates = sorted({str(e["date"])[:10] for e in ev if e.get("date")})
-        return {"seeds": (", ".join(map(str, seeds)) if seeds else f"{max(counts)} per figure" if counts else "none"),
-                "date": (dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}" if dates else "not run"),
-                "device": ", ".join(sorted({str(e["device"]) for e in ev if e.get("device")})) or "none",
-                "from": ", ".join(sorted({str(e["file"]) for e in ev if e.get("file")})) or "nothing recorded"}
+        seeds = sorted({e.seed for e in ev if isinstance(e.seed, int)})
+        counts = [e.seeds for e in ev if isinstance(e.seeds, int)]
+        dates = sorted({str(e.date)[:10] for e in ev if e.date})
+        return Provenance(", ".join(map(str, seeds)) if seeds else f"{max(counts)} per figure" if counts else "none",
+                          dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}" if dates else "not run",
+                          ", ".join(sorted({str(e.device) for e in ev if e.device})) or "none",
+                          ", ".join(sorted({str(e.file) for e in ev if e.file})) or "nothing recorded")

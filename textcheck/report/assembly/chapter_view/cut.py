@@ -11,7 +11,7 @@ torch.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from textcheck.report.assembly.chapter_view import contents as toc
@@ -19,7 +19,8 @@ from textcheck.report.assembly.chapter_view import formulas, sentences
 from textcheck.report.assembly.chapter_view.contents import Contents, Heading
 from textcheck.report.assembly.chapter_view.places import Place, placed
 from textcheck.report.assembly.chapter_view.sentences import Asserting
-from textcheck.report.assembly.chapter_view.text import Block, Mark, Quote, blocks, kind_of, marks, quotes
+from textcheck.report.assembly.chapter_view.text import Block, Mark, Quote, blocks, marks, quotes
+from textcheck.report.assembly.merged import Claim, Entry, FigureRow
 
 
 @dataclass(frozen=True)
@@ -40,14 +41,14 @@ class Cut:
     math: list[tuple[int, int]]          # the formulas of its prose
     marks: list[Mark]                    # one per figure row, in order
     quotes: list[Quote]
-    unplaced: list[dict]                 # the errata entries whose quote the text does not hold
+    unplaced: list[Entry]                # the errata entries whose quote the text does not hold
     places: dict[int, list[Place]]       # our inserts, by the start of the paragraph they follow
     asserting: list[Asserting]           # the sentences that assert claims, in order
     contents: Contents                   # its sections, each with its marks per verdict (contents.py)
 
 
-def cut(chapter, view: View, text: str, figures: list[dict], entries: list[dict], accounted,
-        claims: dict[str, dict]) -> Cut:
+def cut(chapter, view: View, text: str, figures: Sequence[FigureRow], entries: Sequence[Entry], accounted,
+        claims: Mapping[str, Claim]) -> Cut:
     """`chapter`: the Chapter; `view`: the text's own lists; `figures`: the figure rows;
     `entries`: the errata; `accounted`: the sentence walk (textcheck/sentences.py accounted; []
     where it could not be made); `claims`: the claims by ID."""
@@ -55,7 +56,7 @@ def cut(chapter, view: View, text: str, figures: list[dict], entries: list[dict]
     math = formulas.spans(text, bs)
     ms = formulas.widen(marks(text, figures, chapter.figures), math)   # a formula is an atom: a mark holds it whole
     qs, unplaced = quotes(text, entries)
-    said = sentences.asserting(chapter, accounted, claims, [(m.start, m.end) for m in ms] + math)
-    found = toc.contents(text, [b.start for b in bs], [(m.start, kind_of(m.row)) for m in ms], view.headings,
+    said = sentences.asserting(accounted, claims, [(m.start, m.end) for m in ms] + math)
+    found = toc.contents(text, [b.start for b in bs], [(m.start, m.row.kind) for m in ms], view.headings,
                          view.within, chapter.sections)
     return Cut(text, bs, math, ms, formulas.widen(qs, math), unplaced, placed(text, bs, view.places), said, found)

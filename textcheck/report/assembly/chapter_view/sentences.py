@@ -11,10 +11,11 @@ figures are marked cell by cell.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from textcheck.device_readings import only_readings
-from textcheck.verdicts import DECIDED, LADDER
+from textcheck.report.assembly.merged import Claim
+from textcheck.verdicts import LADDER
 
 # The kinds a claim's mark can show, worst first: a sentence shows the worst of its claims.  A claim
 # no test carries (or not in the report at all) is "not encoded"; "device-specific" is a reading of
@@ -22,14 +23,13 @@ from textcheck.verdicts import DECIDED, LADDER
 RANK = (*LADDER[:4], "not encoded", "not run", "stale", "device-specific", "holds")   # the verdict ladder's
 
 
-def claim_kind(chapter, claim: dict | None) -> str:
-    """A claim's verdict as its sentence's mark shows it (a key of RANK); `chapter`: the Chapter."""
+def claim_kind(claim: Claim | None) -> str:
+    """A claim's verdict as its sentence's mark shows it (a key of RANK)."""
     if claim is None:
         return "not encoded"
-    if claim["verdict"] == "not run" and any(t.get("outcome") in DECIDED and only_readings(chapter, t)
-                                             for t in claim.get("tests", [])):
+    if claim.verdict == "not run" and any(t.reading for t in claim.tests):
         return "device-specific"
-    return claim["verdict"] if claim["verdict"] in RANK else "not run"
+    return claim.verdict if claim.verdict in RANK else "not run"
 
 
 @dataclass(frozen=True)
@@ -56,10 +56,9 @@ def _widened(start: int, end: int, atoms: list[tuple[int, int]]) -> tuple[int, i
     return start, end
 
 
-def asserting(chapter, accounted, claims: dict[str, dict], atoms: list[tuple[int, int]]) -> list[Asserting]:
+def asserting(accounted, claims: Mapping[str, Claim], atoms: list[tuple[int, int]]) -> list[Asserting]:
     """The asserting sentences of `accounted` (textcheck/sentences.py accounted), in order, each with
-    its claims' kinds (`chapter`: the Chapter; `claims`: the merged report's claims by ID), none
-    cutting an atom."""
+    its claims' kinds (`claims`: the claims by ID), none cutting an atom."""
     spans: list[list] = []
     for a in accounted:
         if a.kind != "asserts" or a.unit.block:
@@ -70,5 +69,5 @@ def asserting(chapter, accounted, claims: dict[str, dict], atoms: list[tuple[int
             spans[-1][2] += a.claims
         else:
             spans.append([start, end, list(a.claims)])
-    return [Asserting(s, e, tuple((cid, claim_kind(chapter, claims.get(cid))) for cid in dict.fromkeys(cs)))
+    return [Asserting(s, e, tuple((cid, claim_kind(claims.get(cid))) for cid in dict.fromkeys(cs)))
             for s, e, cs in spans]

@@ -5,11 +5,12 @@ torch, no HTML.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from textcheck.anchors import Anchor, index_of
 from textcheck.figures import Figure, span
+from textcheck.report.assembly.merged import Entry, FigureRow
 from textcheck.sentences import is_prose
 
 
@@ -40,7 +41,7 @@ def blocks(text: str) -> list[Block]:
 class Mark:
     start: int
     end: int
-    row: dict          # the figure's row of the merged report
+    row: FigureRow
 
 
 @dataclass(frozen=True)
@@ -50,39 +51,24 @@ class Quote:
     claims: tuple[str, ...]      # the refuted claims whose erratum quotes this sentence
 
 
-def kind_of(row: dict) -> str:
-    """A figure mark's kind: its verdict, or "device-specific" for a reading of a figure of the text's own device."""
-    return "device-specific" if row["label"] == "not run: device-specific" else row["verdict"]
+def marks(text: str, figures: Sequence[FigureRow], table: Mapping[str, Figure]) -> list[Mark]:
+    """A mark for each figure row, where its anchor is printed (`table`: the Chapter's figure
+    table, figure ID -> Figure)."""
+    rows = {r.id: r for r in figures}
+    return sorted((Mark(*span(text, f), rows[fid]) for fid, f in table.items() if fid in rows), key=lambda m: m.start)
 
 
-def marks(text: str, figures: list[dict], table: Mapping[str, Figure]) -> list[Mark]:
-    """A mark for each figure row (textcheck/merging.py figure_rows), where its anchor is printed
-    (`table`: the Chapter's figure table, figure ID -> Figure)."""
-    rows = {r["id"]: r for r in figures}
-    out = []
-    for fid, f in table.items():
-        if fid in rows:
-            a, b = span(text, f)
-            out.append(Mark(a, b, rows[fid]))
-    return sorted(out, key=lambda m: m.start)
-
-
-def quotes(text: str, entries: list[dict]) -> tuple[list[Quote], list[dict]]:
+def quotes(text: str, entries: Sequence[Entry]) -> tuple[list[Quote], list[Entry]]:
     """The refuted sentences the errata quote, where the chapter prints them (overlapping quotes
     merged into one), and the entries that quote no sentence (listed in the header).  A quote
     the text does not hold once is the anchor index's one error (textcheck/anchors.py)."""
-    found, unplaced = [], []
     index = index_of(text)
-    for e in entries:
-        if not e.get("quote"):
-            unplaced.append(e)
-        else:
-            found.append((*index.span(Anchor(e["quote"], "errata", e["id"])), e["id"]))
+    found = sorted((*index.span(Anchor(e.quote, "errata", e.id)), e.id) for e in entries if e.quote)
     merged: list[list] = []
-    for a, b, cid in sorted(found):
+    for a, b, cid in found:
         if merged and a < merged[-1][1]:
             merged[-1][1] = max(merged[-1][1], b)
             merged[-1][2].append(cid)
         else:
             merged.append([a, b, [cid]])
-    return [Quote(a, b, tuple(c)) for a, b, c in merged], unplaced
+    return [Quote(a, b, tuple(c)) for a, b, c in merged], [e for e in entries if not e.quote]

@@ -49,7 +49,7 @@ def _parts():
     return environment().get_template("chapter_parts.html").module
 
 
-def _suggested_html(claims: tuple[str, ...], entries: dict[str, dict], shown: dict[str, str]) -> str:
+def _suggested_html(claims: tuple[str, ...], entries: dict, shown: dict[str, str]) -> str:
     """The suggested sentence of each refuted claim quoted here; one several claims share is
     written once, and pointed to after that (`shown`: sentence -> the claim it was written for)."""
     parts, macros = [], _parts()
@@ -67,10 +67,10 @@ def _suggested_html(claims: tuple[str, ...], entries: dict[str, dict], shown: di
 def _body(r, starts: dict[int, str]) -> list[str]:
     """The chapter's blocks in order, each with its marks, then what follows it: the suggested
     sentences of the refuted ones it holds, our tables and plots (`starts`: the sections' markers)."""
-    cut, rows = r.cut, {f["id"]: f for f in r.figures}
+    cut, rows = r.cut, {f.id: f for f in r.figures}
     ref = lambda fid, text: marks.ref_html(rows[fid], text) if fid in rows else text      # text: escaped by the grid
     placed = inserts.Inserts({t.key: t for t in r.tables}, r.plots_by_stem)
-    in_report, by_id = {c["id"] for c in r.claims}, {e["id"]: e for e in r.errata}
+    in_report, by_id = {c.id for c in r.claims}, {e.id: e for e in r.errata}
     body, shown = [], {}
     for b in cut.blocks:
         body.append(starts.get(b.start, ""))               # a section's marker (contents.py)

@@ -46,7 +46,7 @@ def provenance_text(t: Table) -> str:
     if not t.evidence:
         return "not measured in this report: no evidence recorded (run its tests for a fresh one)"
     p = t.provenance()
-    return f"Seeds: {p['seeds']}; device: {p['device']}; date: {p['date']}; from {p['from']}"
+    return f"Seeds: {p.seeds}; device: {p.device}; date: {p.date}; from {p.files}"
 
 
 # ------------------------------------------------------------------------------------------ HTML

@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from textcheck.report.assembly.chapter_view.text import kind_of
 from textcheck.report.views.chapter_view import inserts
 from textcheck.report.views.chapter_view.legend import SYMBOL, legend
 from textcheck.report.views.pages import Written, markdown_environment
@@ -37,18 +36,18 @@ def _parts():
     return markdown_environment().get_template("chapter_parts.md").module
 
 
-def _key(row: dict) -> tuple[str, str]:
+def _key(row) -> tuple[str, str]:
     """What a figure's mark carries: its verdict's symbol and its footnote's id."""
-    return SYMBOL[kind_of(row)], _note_id(row["id"])
+    return SYMBOL[row.kind], _note_id(row.id)
 
 
-def _note(row: dict) -> str:
+def _note(row) -> str:
     """A figure's footnote; its details after the figure and the verdict, which its head names."""
     symbol, at = _key(row)
-    return _parts().note(at, symbol, row, row["details"][2:])
+    return _parts().note(at, symbol, row, row.details[2:])
 
 
-def _ref(row: dict, text: str) -> Written:
+def _ref(row, text: str) -> Written:
     """A secondary mark, in one of our tables (inserts.py): a cell restating a figure the chapter
     prints, with the figure's verdict and footnote."""
     symbol, at = _key(row)
@@ -67,7 +66,7 @@ def _prose(text: str, b, inside: list) -> str:
     shows the figure as the row prints it, or the text's own where it holds math."""
     pieces, at = [], b.start
     for m in inside:
-        shown = m.row["printed"] if "$" not in text[m.start:m.end] else text[m.start:m.end]
+        shown = m.row.printed if "$" not in text[m.start:m.end] else text[m.start:m.end]
         pieces.append((text[at:m.start], shown, *_key(m.row)))
         at = m.end
     return _parts().paragraph(b.kind == "title", pieces, text[at:b.end])
@@ -76,10 +75,10 @@ def _prose(text: str, b, inside: list) -> str:
 def _listing(text: str, b, inside: list) -> str:
     """A code block of the text, then the figures printed in it (a code block holds no bold), each
     with its symbol and footnote."""
-    return _parts().listing(text[b.start:b.end], [(m.row["printed"], *_key(m.row)) for m in inside])
+    return _parts().listing(text[b.start:b.end], [(m.row.printed, *_key(m.row)) for m in inside])
 
 
-def _refuted(text: str, q, entries: dict[str, dict], shown: dict[str, str]) -> list[str]:
+def _refuted(text: str, q, entries: dict, shown: dict[str, str]) -> list[str]:
     """A quoted refuted sentence and its suggestion, per claim; one suggestion several claims share
     is written once (`shown`: sentence -> the claim it was written for)."""
     lines = []
@@ -92,10 +91,10 @@ def _refuted(text: str, q, entries: dict[str, dict], shown: dict[str, str]) -> l
 
 def render_markdown(r, report_dir: Path) -> str:
     """`r`: the report model (textcheck/report/assembly/report.py Report), with its cut (`r.cut`); its math stays TeX."""
-    cut, rows = r.cut, {f["id"]: f for f in r.figures}
+    cut, rows = r.cut, {f.id: f for f in r.figures}
     ref = lambda fid, text: _ref(rows[fid], text) if fid in rows else text      # text: escaped by the grid
     placed = inserts.Inserts({t.key: t for t in r.tables}, r.plots_by_stem)
-    by_id = {e["id"]: e for e in r.errata}
+    by_id = {e.id: e for e in r.errata}
     lines, notes, shown = [_header(r), ""], [], {}
     for b in cut.blocks:
         inside = [m for m in cut.marks if b.start <= m.start < b.end]

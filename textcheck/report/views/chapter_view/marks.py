@@ -14,7 +14,8 @@ from __future__ import annotations
 from markupsafe import Markup, escape
 
 from textcheck.report.assembly.chapter_view.sentences import Asserting
-from textcheck.report.assembly.chapter_view.text import Mark, Quote, kind_of
+from textcheck.report.assembly.chapter_view.text import Mark, Quote
+from textcheck.report.assembly.merged import FigureRow
 from textcheck.report.views.chapter_view.legend import COLOURS, SYMBOL
 from textcheck.report.views.pages import environment
 
@@ -44,15 +45,15 @@ def _macros():
 
 def mark_html(m: Mark, text: str, render=escape) -> str:
     """A figure's one mark, where the text prints it; its id is its permalink (chrome.py)."""
-    row, kind, said = m.row, kind_of(m.row), m.row["details"]
-    return str(_macros().mark(row, kind, SYMBOL[kind], said, dict(said)["ours"], Markup(render(text))))
+    row = m.row
+    ours = next(v for k, v in row.details if k == "ours")
+    return str(_macros().mark(row, row.kind, SYMBOL[row.kind], row.details, ours, Markup(render(text))))
 
 
-def ref_html(row: dict, text: str) -> Markup:
+def ref_html(row: FigureRow, text: str) -> Markup:
     """A secondary mark, in one of our tables (inserts.py): a cell restating
     a figure the chapter prints, with its verdict, linking to the figure's one mark in the text."""
-    kind = kind_of(row)
-    return _macros().ref(row, kind, SYMBOL[kind], text)
+    return _macros().ref(row, row.kind, SYMBOL[row.kind], text)
 
 
 def render_span(text: str, start: int, end: int, ms: list[Mark], qs: list[Quote], render=escape) -> str:
