@@ -1,9 +1,6 @@
-"""Every view of the report written into the report directory: merged.json, claims.md, the badges
-(their SVGs and shields.io endpoint JSONs), tables.md, errata.md, the chapter view (chapter.html
-and chapter.md, or why it was not built), the text's own views (this project's site placeholder)
-and index.html.  Each view reads the model alone; the badges' SVGs are
-drawn once and shown by the files and the pages alike.  Also which committed badges a fresh render
-would change."""
+"""Every view of the report written into the report directory (merged.json, claims.md, the badges,
+tables.md, errata.md, the chapter view, a text's own views, index.html), each from the model alone;
+the badges' SVGs are drawn once for the files and the pages alike."""
 from __future__ import annotations
 
 import json
@@ -23,8 +20,7 @@ View = Callable[..., object]          # (the report model, the report directory,
 
 
 def write(r, out: Path, views: Sequence[View] = ()) -> None:
-    """`r`: the report model (textcheck/report/assembly/report.py Report); `views`: the text's own
-    views, each written after the engine's files (the chapter view's too) and before index.html."""
+    """`views`: the text's own, written after the engine's files and before index.html."""
     atomic_write(out / "merged.json", json.dumps(r.merged, indent=1, default=str))
     (out / "claims.md").write_text(render_markdown(r))
     svgs = badges.svgs(r.badges)
@@ -38,9 +34,7 @@ def write(r, out: Path, views: Sequence[View] = ()) -> None:
 
 
 def write_chapter(r, out: Path, svgs: dict[str, str]) -> list[Path]:
-    """The chapter view (textcheck/report/views/chapter_view/): report/chapter.html and chapter.md;
-    without the text neither, and why: in chapter-not-built.txt (a text's package may add a page of
-    its own for that case, as this project's site does: claims/report/site.py)."""
+    """chapter.html and chapter.md; without the text neither, and why, in chapter-not-built.txt."""
     for name in ("chapter-not-built.txt", "chapter.html", "chapter.md"):
         (out / name).unlink(missing_ok=True)
     if r.cut is None:
@@ -52,7 +46,7 @@ def write_chapter(r, out: Path, svgs: dict[str, str]) -> list[Path]:
 
 
 def write_badges(badges: list[Badge], svg: dict[str, str], out: Path) -> None:
-    """The SVGs and their endpoint JSONs into `out`; no badges (a smoke run): no folder."""
+    """The SVGs and their shields.io endpoint JSONs; no badges (a smoke run): no folder."""
     if not badges:
         shutil.rmtree(out, ignore_errors=True)
         return

@@ -1,6 +1,5 @@
-"""The badges as data, part of the report model: an overall one and one per section, each its
-share of claims that hold and its colour, counted here once (textcheck/report/views/badges.py
-draws them; textcheck/report/publish.py writes them)."""
+"""The badges as data: an overall one and one per section, each its share of claims that hold and
+its colour (drawn by textcheck/report/views/badges.py)."""
 from __future__ import annotations
 
 from collections import Counter

@@ -1,7 +1,5 @@
-"""The claim table as data, built once per render (textcheck/report/assembly/report.py) and shown by claims.md
-and index.html alike: by section, a row per claim (the chapter, ours, the tolerance, the verdict,
-the source), then a row per test, that is per figure it checks.  Every cell is plain text (a
-recorded value through textcheck/formats.py cell); each renderer escapes it for its page."""
+"""The claim table as data, shown by claims.md and index.html alike: by section, a row per claim,
+then a row per test (per figure it checks), every cell plain text (textcheck/formats.py cell)."""
 from __future__ import annotations
 
 from collections import Counter

@@ -1,8 +1,6 @@
-"""What the chapter view shows of each figure on hover or focus (its tooltip in chapter.html, its note
-in chapter.md), computed by the report model once per render: the chapter's figure, ours (over the
-seeds, as the chapter writes it: a percentage as a percentage), the tolerance, the seeds, the
-source and since when.  Part of the report model, called by a text's `Parts.since` (this
-project's claims/report/parts.py PARTS); the views read it from each figure row ("details")."""
+"""What the chapter view shows of each figure on hover or focus (its tooltip, its note in
+chapter.md): the chapter's figure, ours as the chapter writes it, the tolerance, the seeds, the
+source and since when."""
 from __future__ import annotations
 
 from collections.abc import Sequence

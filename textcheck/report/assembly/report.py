@@ -1,23 +1,7 @@
-"""The report model: everything the report states, computed once per render from a text's figure
-table (its Chapter, textcheck/chapter.py), the committed evidence (results/) and this run's
-records (its claims.json, readings and plots).  claims.md, index.html, the chapter view, tables.md,
-errata.md, the badges and the README blocks are renderings of it (textcheck/report/views/,
-written by textcheck/report/publish.py); none of them computes a count, a row or a verdict of its
-own, nor reads another one's output.  Imports no view.
-
-It holds, as data: the merged verdicts (merged.json: the claims, their summary, the figure rows
-and their summary), the figure rows with since when each verdict stands, the claim table, the
-accounting of the text's numbers and of its sentences, the errata, the regenerated tables, the
-plots (each read and encoded once), the badges, the text cut for its view, and (when asked) the
-report the README's blocks show.
-
-What is a text's own (its evidence reader, errata, tables, since-when and cut, its project's name)
-comes in `Parts`, built by the text's package (this project's claims/report/parts.py, the
-example's the engine's own, textcheck/commands.py, from its TextReport); the engine calls each once.  The engine gives the
-parts of the chapter view that are no text's own: the cut (textcheck/report/assembly/chapter_view/cut.py,
-called by a text's `cut` with its own lists of places and headings), since when each verdict
-stands (since.py) and what each figure's mark shows (details.py).
-Imports no torch.
+"""The report model: everything the report states, computed once per render from a text's Chapter,
+the committed evidence (results/) and this run's records.  Every page, the badges and the README
+blocks are renderings of it (textcheck/report/views/); none computes a count, a row or a verdict of
+its own.  What is a text's own comes in its `Parts`, each called once.  Imports no view, no torch.
 """
 from __future__ import annotations
 
@@ -48,15 +32,12 @@ from textcheck.report.assembly.tables_plots import Plot, Table
 
 @dataclass(frozen=True)
 class Parts:
-    """A text's own parts of its report, each called once per render: `facts(merged, results_dir,
-    out)` its one reader of the evidence; `errata(merged, results_dir, out, facts=)` its errata
-    entries; `tables(merged, results_dir, text, missing, facts=)` its tables as data (`Table`);
-    `since(figures, meta)` the figure rows with since when each verdict stands and what each
-    mark shows (the engine's since.py since_rows and details.py with_details, handed the text's
-    root); `cut(text, figures, errata, sentences, claims by ID)` the text cut for its view (the
-    engine's chapter_view/cut.py cut, handed the Chapter and the text's own places and headings);
-    `title` the pages' title; `errata_home` where the errata's prose is written; `project` the
-    project's name, in the chapter view's title ("The chapter, checked in place: <project>")."""
+    """A text's own parts of its report: `facts(merged, results_dir, out)` its one reader of the
+    evidence; `errata(merged, results_dir, out, facts=)` its errata entries (dicts); `tables(merged,
+    results_dir, text, missing, facts=)` its tables; `since(figures, meta)` the figure rows with
+    their since and details (since.py, details.py); `cut(text, figures, errata, sentences, claims
+    by ID)` the text cut for its view (chapter_view/cut.py); `errata_home` where the errata's prose
+    is written; `project` the project's name, in the chapter view's title."""
     facts: Callable[..., Any]
     errata: Callable[..., list[dict]]
     tables: Callable[..., list[Table]]

@@ -1,16 +1,7 @@
-"""Since when each figure's verdict has stood, for the chapter view's tooltips: the date and the
-commit of the evidence that decided it.  Part of the report model, called by a text's
-`Parts.since` with the text's root (the Chapter's `root`: its results/ under it).
-
-The date is the deciding test's timestamp (textcheck/merging.py figure_rows: the committed test's
-in results/verdicts.json, or this run's, from report/claims.json).  The commit:
-- this run's evidence: the commit the run was made at (its report's meta.commit, written by
-  textcheck/plugin.py), and that it is not saved;
-- committed evidence: the commit that first added the deciding test's timestamp to
-  results/verdicts.json, read from one `git log -p` of that file at render time (no git, or no
-  history of the file: "commit unknown"; found in no commit: saved here, not committed yet; found
-  only in the oldest commit of a shallow clone: "in or before" it).
-Imports no torch; one git call per render (from the text's root: `git -C root`).
+"""Since when each figure's verdict has stood, for the chapter view's tooltips: the deciding test's
+date, and the commit of its evidence: this run's commit (not saved), or the commit that first added
+the test's timestamp to results/verdicts.json, from one `git log -p` of it per render ("commit
+unknown" without that history, "in or before" in a shallow clone).  Imports no torch.
 """
 from __future__ import annotations
 
@@ -36,8 +27,7 @@ def _git(root: Path, *args: str) -> str | None:
 
 
 def first_commits(root: Path) -> dict | None:
-    """{timestamp: (short commit, parentless)}: the oldest commit whose diff of results/verdicts.json
-    adds that timestamp; None where git or the file's history is missing."""
+    """{timestamp: (short commit, parentless)}: the oldest commit adding it; None without history."""
     log = _git(root, "log", "--reverse", "--format=#commit %h %p", "-p", "-U0", "--no-color", "--", VERDICTS_PATH)
     if not log:
         return None
@@ -56,8 +46,7 @@ def _is_shallow(root: Path) -> bool:
 
 
 def since_text(row: FigureRow, commit: str, commits: dict | None, shallow: bool) -> str:
-    """"2026-11-29, the evidence committed in aa067c6", or why the commit is not known (`commit`:
-    the run's)."""
+    """"2026-11-29, the evidence committed in aa067c6", or why the commit is not known."""
     stamp = str(row.timestamp or "")
     if not stamp:
         return "no evidence yet"
@@ -76,8 +65,7 @@ def since_text(row: FigureRow, commit: str, commits: dict | None, shallow: bool)
 
 
 def since_rows(rows: Sequence[FigureRow], meta: dict, root: Path) -> list[FigureRow]:
-    """Each figure row with its `since`; `meta`: the run's; `root`: the text's root (the
-    Chapter's), its results/verdicts.json under it."""
+    """Each figure row with its `since`; `root`: the text's, its results/verdicts.json under it."""
     commits = first_commits(root)
     shallow = bool(commits) and any(commits.get(r.timestamp, ("", False))[1] for r in rows
                                     if r.source == "committed" and r.timestamp) and _is_shallow(root)

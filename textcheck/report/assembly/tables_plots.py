@@ -1,7 +1,5 @@
-"""The report model's data shapes shared by its views: a plot (read and encoded once per render)
-and a table regenerated beside the text's (header and rows, the figures its cells restate, the
-evidence it is built from).  A text's package builds its tables and draws its plots' files; the
-report model holds them, and the views show them."""
+"""A plot (read and encoded once per render) and a table regenerated beside the text's, as the
+report model holds them; a text's package builds its tables and draws its plots' files."""
 from __future__ import annotations
 
 import base64

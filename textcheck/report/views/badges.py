@@ -1,5 +1,4 @@
-"""The badges drawn: each badge of the report model (textcheck/report/assembly/badges.py) as SVG
-(anybadge, made locally), with shields.io's palette."""
+"""The badges drawn as SVG (anybadge, made locally), with shields.io's palette."""
 from __future__ import annotations
 
 from textcheck.report.assembly.badges import Badge

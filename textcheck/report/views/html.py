@@ -1,7 +1,6 @@
-"""report/index.html, a rendering of the report model (textcheck/report/assembly/report.py) from its
-template (templates/index.html), autoescaped: one static page, the plots and badges inlined,
-readable from file://.  Each claim's row has the id claim-<claim ID> and each figure's
-fig-<figure ID>: the chapter view's marks link to them."""
+"""report/index.html from its template, autoescaped: one static page, the plots and badges inlined.
+Each claim's row has the id claim-<claim ID> and each figure's fig-<figure ID>: the chapter view's
+marks link to them."""
 from __future__ import annotations
 
 from textcheck.report.assembly.tables_plots import data_uri
@@ -17,7 +16,6 @@ td.figure-name{padding-left:1.5em}figure{display:inline-block;margin:1em}figure 
 
 
 def render_html(r, svgs: dict[str, str]) -> str:
-    """`r`: the report model (textcheck/report/assembly/report.py Report); `svgs`: its badges' SVGs, by name."""
     badges = [{"label": b.label, "uri": data_uri(svgs[b.name].encode(), "image/svg+xml")}
               for b in r.badges if b.name in svgs]
     return environment().get_template("index.html").render(

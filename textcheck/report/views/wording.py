@@ -1,7 +1,4 @@
-"""What every view of the report says in the same words: the smoke banner, the figures' verdicts,
-the accounting of the chapter's numbers (in digits and in words) and of its sentences, an
-erratum's heads and suggestion.  Plain text: each renderer
-escapes it for its page (claims.md, index.html, chapter.html, chapter.md)."""
+"""What every view of the report says in the same words, as plain text each renderer escapes."""
 from __future__ import annotations
 
 from textcheck.report.assembly.merged import Accounting, Entry, SentenceCounts, Todo

@@ -1,13 +1,7 @@
-"""A text cut once per render, for both renderings of its chapter view (chapter.html, chapter.md):
-its blocks, its formulas, the marks of its figures and the refuted sentences the errata quote
-(each widened to the whole of a formula it cuts: formulas.py widen), the errata whose quote is not
-in the text, the places of the text's tables and plots (places.py), the sentences that assert
-claims (sentences.py), and its sections with their marks per verdict (contents.py).  Every quote
-is found by the text's one anchor index (textcheck/anchors.py).
-
-Handed the Chapter and the text's own lists (`View`: its places and headings), by the text's
-`Parts.cut` (textcheck/report/assembly/report.py); it imports no text's package.  Pure: no HTML, no
-torch.
+"""A text cut once per render for both renderings of its chapter view: its blocks, formulas, figure
+marks, the errata's quotes (each widened to the formulas it cuts), the errata quoting nothing, the
+places of our tables and plots, the asserting sentences and the contents.  Every quote is found by
+the text's one anchor index (textcheck/anchors.py).  Pure: no HTML, no torch.
 """
 from __future__ import annotations
 
@@ -26,9 +20,7 @@ from textcheck.report.assembly.merged import Claim, Entry, FigureRow
 @dataclass(frozen=True)
 class View:
     """A text's own lists for its chapter view, each quote verbatim and once in the text: where our
-    tables and plots go (`places`), its sections (`headings`: key, title, a phrase of its first
-    paragraph) and the sections that begin inside one of them (`within`).  A text without
-    headings has empty contents (its marks are counted in the view's header alone)."""
+    tables and plots go, its sections (key, title, a phrase) and those that begin inside one."""
     places: Sequence[Place] = ()
     headings: Sequence[Heading] = ()
     within: Sequence[Heading] = ()
@@ -49,9 +41,7 @@ class Cut:
 
 def cut(chapter, view: View, text: str, figures: Sequence[FigureRow], entries: Sequence[Entry], accounted,
         claims: Mapping[str, Claim]) -> Cut:
-    """`chapter`: the Chapter; `view`: the text's own lists; `figures`: the figure rows;
-    `entries`: the errata; `accounted`: the sentence walk (textcheck/sentences.py accounted; []
-    where it could not be made); `claims`: the claims by ID."""
+    """`accounted`: the sentence walk (textcheck/sentences.py accounted; [] where it failed)."""
     bs = blocks(text)
     math = formulas.spans(text, bs)
     ms = formulas.widen(marks(text, figures, chapter.figures), math)   # a formula is an atom: a mark holds it whole

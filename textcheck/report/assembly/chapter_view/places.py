@@ -1,8 +1,5 @@
-"""Where the chapter view puts what it adds to a text, in place: a table of ours wherever the text
-introduces a table it does not print, and each plot beside the paragraph it belongs to (rendered
-by textcheck/report/views/chapter_view/inserts.py).  The places are the text's own, declared by its
-package, each by a verbatim phrase of the paragraph the insert follows.  Pure: no HTML, no torch.
-"""
+"""Where the chapter view puts our tables and plots: after the paragraph holding each place's
+verbatim phrase, declared by the text's package.  Pure: no HTML, no torch."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -19,9 +16,7 @@ class Place:
 
 
 def placed(text: str, blocks, places: Sequence[Place]) -> dict[int, list[Place]]:
-    """The inserts after each paragraph (by the paragraph's start); a phrase not in a prose
-    paragraph places nothing (`unplaced` names it); one the text does not hold once is the anchor
-    index's one error (textcheck/anchors.py)."""
+    """The inserts after each paragraph, by its start; a phrase not in prose places nothing."""
     out: dict[int, list[Place]] = {}
     index = index_of(text)
     for p in places:
@@ -33,7 +28,6 @@ def placed(text: str, blocks, places: Sequence[Place]) -> dict[int, list[Place]]
 
 
 def anchor_list(places: Sequence[Place]) -> AnchorList:
-    """The places of the inserts, a list of quotes (textcheck/anchors.py), by key."""
     return AnchorList("places", tuple(Anchor(p.phrase, "places", p.key) for p in places))
 
 

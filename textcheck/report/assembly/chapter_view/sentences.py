@@ -1,13 +1,7 @@
-"""A text's sentences as the chapter view shows them (the walk and the table: textcheck/sentences.py):
-the span of each sentence that asserts claims, with each claim's verdict, for the view's sentence
-marks.  Pure: no HTML, no torch.
-
-A sentence mark must nest with everything else the view puts in the prose: a figure's mark or a
-formula is never cut, so a sentence that begins or ends inside one is widened to hold it whole
-(and two asserting sentences that then overlap become one mark, with the claims of both).  A
-quoted refuted sentence is cut at the mark's edges instead (textcheck/report/views/chapter_view/marks.py
-renders each piece).  Blocks (listings, printed tables, the title) carry no sentence mark: their
-figures are marked cell by cell.
+"""The spans of a text's sentences that assert claims (textcheck/sentences.py), with each claim's
+verdict, for the chapter view's sentence marks.  A sentence that begins or ends inside a figure's
+mark or a formula is widened to hold it whole (overlapping ones become one mark); blocks carry no
+sentence mark.  Pure: no HTML, no torch.
 """
 from __future__ import annotations
 
@@ -34,19 +28,16 @@ def claim_kind(claim: Claim | None) -> str:
 
 @dataclass(frozen=True)
 class Asserting:
-    """A span of the chapter's prose that asserts claims: one sentence, or overlapping ones merged."""
     start: int
     end: int
     claims: tuple[tuple[str, str], ...]      # (claim ID, its kind), in the sentence table's order
 
     @property
     def kind(self) -> str:
-        """The worst kind of its claims (RANK)."""
         return min((k for _, k in self.claims), key=RANK.index)
 
 
 def _widened(start: int, end: int, atoms: list[tuple[int, int]]) -> tuple[int, int]:
-    """[start, end) widened until it cuts no atom (a figure's mark, a formula)."""
     changed = True
     while changed:
         changed = False
@@ -57,8 +48,7 @@ def _widened(start: int, end: int, atoms: list[tuple[int, int]]) -> tuple[int, i
 
 
 def asserting(accounted, claims: Mapping[str, Claim], atoms: list[tuple[int, int]]) -> list[Asserting]:
-    """The asserting sentences of `accounted` (textcheck/sentences.py accounted), in order, each with
-    its claims' kinds (`claims`: the claims by ID), none cutting an atom."""
+    """The asserting sentences of the sentence walk, in order, none cutting an atom."""
     spans: list[list] = []
     for a in accounted:
         if a.kind != "asserts" or a.unit.block:

@@ -1,7 +1,5 @@
-"""A text, cut for the chapter view (textcheck/report/views/chapter_view/: html.py, markdown.py): its
-blocks (title, paragraphs, code and printed tables), the marks of its printed figures (each found
-by its anchor, the Chapter's figure table) and the refuted sentences the errata quote.  Pure: no
-torch, no HTML.
+"""A text cut for the chapter view: its blocks (title, paragraphs, code and printed tables), the
+marks of its printed figures and the refuted sentences the errata quote.  Pure: no torch, no HTML.
 """
 from __future__ import annotations
 
@@ -22,7 +20,6 @@ class Block:
 
 
 def blocks(text: str) -> list[Block]:
-    """The chapter's paragraphs, code blocks and printed tables, in order (blank-line separated)."""
     out, at = [], 0
     for i, para in enumerate(text.split("\n\n")):
         start, end = at, at + len(para)
@@ -52,16 +49,12 @@ class Quote:
 
 
 def marks(text: str, figures: Sequence[FigureRow], table: Mapping[str, Figure]) -> list[Mark]:
-    """A mark for each figure row, where its anchor is printed (`table`: the Chapter's figure
-    table, figure ID -> Figure)."""
     rows = {r.id: r for r in figures}
     return sorted((Mark(*span(text, f), rows[fid]) for fid, f in table.items() if fid in rows), key=lambda m: m.start)
 
 
 def quotes(text: str, entries: Sequence[Entry]) -> tuple[list[Quote], list[Entry]]:
-    """The refuted sentences the errata quote, where the chapter prints them (overlapping quotes
-    merged into one), and the entries that quote no sentence (listed in the header).  A quote
-    the text does not hold once is the anchor index's one error (textcheck/anchors.py)."""
+    """The sentences the errata quote (overlapping ones merged), and the entries quoting none."""
     index = index_of(text)
     found = sorted((*index.span(Anchor(e.quote, "errata", e.id)), e.id) for e in entries if e.quote)
     merged: list[list] = []

@@ -1,28 +1,19 @@
-"""The chapter view: report/chapter.html (report/chapter.md: markdown.py), the text itself with
-every asserted figure marked where it is printed, a rendering of the report model
-(textcheck/report/assembly/report.py: the text cut once by the text's `Parts.cut`, with the engine's
-textcheck/report/assembly/chapter_view/cut.py; the figure rows; the errata; the text's tables and plots;
-the counts and the accountings).
-
-Each figure's mark shows its verdict by colour and by a symbol (readable without colour, legend.py),
-our measurement on hover or focus, and links to its figure row in index.html; each sentence that
-asserts claims carries a bar coloured by its claims' worst verdict and links to each claim's row
-(marks.py); each refuted sentence the errata quote is marked, with the suggested sentence after
-its paragraph and a link to its erratum.  The header gives the verdict counts, the badges and the
-accountings of the text's numbers and sentences.  The math is typeset as MathML (mathml.py); our
-regenerated tables and the plots sit in place (inserts.py).  The reading aids: the contents
-(contents.py), keys to the refuted figures, permalinks and the print stylesheet (chrome.py), and
-since when each verdict has stood (the model's since.py, in each mark's tooltip).  Handed the
-model alone: it imports no text's package.  Imports no torch.
+"""report/chapter.html: the text itself with every asserted figure marked where it is printed, by
+colour and symbol (legend.py), our measurement on hover or focus, a link to its row in index.html;
+each asserting sentence barred by its claims' worst verdict (marks.py); each refuted sentence the
+errata quote marked, its suggestion after its paragraph; the math as MathML (mathml.py), our tables
+and plots in place (inserts.py), the contents and each section's marker, the keys, permalinks and
+print stylesheet (chrome.py).  Handed the model alone.  Imports no torch.
 """
 from __future__ import annotations
 
 from markupsafe import Markup
 
+from textcheck.report.assembly.chapter_view.contents import Contents
 from textcheck.report.assembly.tables_plots import data_uri
-from textcheck.report.views.chapter_view import chrome, contents, inserts, marks, mathml
+from textcheck.report.views.chapter_view import chrome, inserts, marks, mathml
 from textcheck.report.views.chapter_view.legend import SYMBOL, legend
-from textcheck.report.views.pages import environment
+from textcheck.report.views.pages import environment, macros
 from textcheck.report.views.wording import (
     SMOKE,
     accounting_line,
@@ -44,23 +35,18 @@ aside.suggested{font-family:sans-serif;font-size:14px;background:#fff8e1;border-
 COUNTED = ("holds", "refuted", "underspecified", "undecided", "fails", "not run", "stale", "device-specific")
 
 
-def _parts():
-    """The macros of templates/chapter_parts.html."""
-    return environment().get_template("chapter_parts.html").module
-
-
 def _suggested_html(claims: tuple[str, ...], entries: dict, shown: dict[str, str]) -> str:
     """The suggested sentence of each refuted claim quoted here; one several claims share is
     written once, and pointed to after that (`shown`: sentence -> the claim it was written for)."""
-    parts, macros = [], _parts()
+    parts, parts_of = [], macros("chapter_parts.html")
     for cid in claims:
         text = suggestion(entries[cid])
         if text in shown:
-            body = macros.suggested_before(shown[text])
+            body = parts_of.suggested_before(shown[text])
         else:
             shown[text] = cid
             body = Markup("Suggested: ") + Markup(mathml.render(text))    # escaped there, its math typeset
-        parts.append(str(macros.suggested(cid, body)))
+        parts.append(str(parts_of.suggested(cid, body)))
     return "".join(parts)
 
 
@@ -73,7 +59,7 @@ def _body(r, starts: dict[int, str]) -> list[str]:
     in_report, by_id = {c.id for c in r.claims}, {e.id: e for e in r.errata}
     body, shown = [], {}
     for b in cut.blocks:
-        body.append(starts.get(b.start, ""))               # a section's marker (contents.py)
+        body.append(starts.get(b.start, ""))               # a section's marker
         if b.kind == "pre":
             body.append(f"<pre>{marks.render_span(cut.text, b.start, b.end, cut.marks, cut.quotes)}</pre>")
         else:
@@ -85,11 +71,26 @@ def _body(r, starts: dict[int, str]) -> list[str]:
     return body
 
 
+def _contents(contents: Contents) -> tuple[str, dict[int, str]]:
+    """<nav id="toc">: each section a link to its anchor with its marks per verdict (symbol and
+    count, in the legend's order; each count also a data- attribute) and the sections within it;
+    and each section's marker, by the start of the block it goes before."""
+    items, secs, subs, parts_of = [], contents.sections, contents.within, macros("chapter_parts.html")
+    ends = [s.start for s in secs[1:]] + [float("inf")]           # each section runs to the next one's start
+    for s, c, end in zip(secs, contents.counts, ends):
+        order = sorted(c.items(), key=lambda kv: list(SYMBOL).index(kv[0]))
+        items.append({"anchor": s.anchor, "title": s.title, "counts": sorted(c.items()),
+                      "tally": [(k, SYMBOL[k], n) for k, n in order],
+                      "within": [x for x in subs if s.start <= x.block < end]})
+    starts: dict[int, str] = {}
+    for s in secs + subs:
+        starts[s.block] = starts.get(s.block, "") + str(parts_of.section_start(s))
+    return str(parts_of.toc(items)), starts
+
+
 def render_html(r, svgs: dict[str, str]) -> str:
-    """`r`: the report model (textcheck/report/assembly/report.py Report), with its cut (`r.cut`); `svgs`:
-    its badges'.  The page from templates/chapter.html, autoescaped; the chapter's blocks with
-    their marks (`_body`) and the contents come in as HTML."""
-    toc, starts = contents.render(r.cut.contents, SYMBOL)
+    """The page from templates/chapter.html, autoescaped; the blocks and the contents come in as HTML."""
+    toc, starts = _contents(r.cut.contents)
     fs = r.figure_summary                                                  # a smoke run's, from its file
     badges = [{"label": b.label, "uri": data_uri(svgs[b.name].encode(), "image/svg+xml")}
               for b in r.badges if b.name in svgs]

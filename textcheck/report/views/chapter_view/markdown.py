@@ -1,13 +1,8 @@
-"""The chapter view's Markdown: report/chapter.md, a rendering of the report model
-(textcheck/report/assembly/report.py), the text with each asserted figure marked in bold with its
-verdict's symbol and a footnote with our measurement, so that it renders on a forge (the HTML view:
-html.py).  The sentences that assert claims are counted in its header, not marked in its prose: a
-forge's Markdown has no span to put a verdict on, and a note after every asserting sentence would
-bury the text (chapter.html marks each one).  Every part of it comes from the macros of
-templates/chapter_parts.md (its head, the text's paragraphs and code blocks with their marks, the
-refuted sentences, the footnotes, our tables' secondary marks and our inserts, inserts.py), every
-value escaped there (pages.py markdown_environment), as every cell of a grid is (templates/grid.md);
-this module decides what goes where.  Imports no torch.
+"""report/chapter.md: the text with each asserted figure in bold with its verdict's symbol and a
+footnote with our measurement, so that it renders on a forge.  Its asserting sentences are counted in
+its header, not marked (a forge's Markdown has no span to put a verdict on).  Every part comes from
+the macros of templates/chapter_parts.md, every value escaped there; this module decides what goes
+where.  Imports no torch.
 """
 from __future__ import annotations
 
@@ -16,7 +11,7 @@ from pathlib import Path
 
 from textcheck.report.views.chapter_view import inserts
 from textcheck.report.views.chapter_view.legend import SYMBOL, legend
-from textcheck.report.views.pages import Written, markdown_environment
+from textcheck.report.views.pages import Written, macros
 from textcheck.report.views.wording import (
     SMOKE,
     accounting_line,
@@ -31,11 +26,6 @@ def _note_id(fid: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]", "-", fid)
 
 
-def _parts():
-    """chapter.md's macros (templates/chapter_parts.md, each value written by md_line)."""
-    return markdown_environment().get_template("chapter_parts.md").module
-
-
 def _key(row) -> tuple[str, str]:
     """What a figure's mark carries: its verdict's symbol and its footnote's id."""
     return SYMBOL[row.kind], _note_id(row.id)
@@ -44,20 +34,20 @@ def _key(row) -> tuple[str, str]:
 def _note(row) -> str:
     """A figure's footnote; its details after the figure and the verdict, which its head names."""
     symbol, at = _key(row)
-    return _parts().note(at, symbol, row, row.details[2:])
+    return macros("chapter_parts.md").note(at, symbol, row, row.details[2:])
 
 
 def _ref(row, text: str) -> Written:
     """A secondary mark, in one of our tables (inserts.py): a cell restating a figure the chapter
     prints, with the figure's verdict and footnote."""
     symbol, at = _key(row)
-    return Written(_parts().ref(text, symbol, at))
+    return Written(macros("chapter_parts.md").ref(text, symbol, at))
 
 
 def _header(r) -> str:
     """The page's head: the counts, then the key to the marks."""
     fs = r.figure_summary
-    return _parts().header(r, SMOKE, figures_line(fs), accounting_line(r.accounting, fs), sentences_line(r.sentences),
+    return macros("chapter_parts.md").header(r, SMOKE, figures_line(fs), accounting_line(r.accounting, fs), sentences_line(r.sentences),
                            SYMBOL, legend(r.device), author_todo(r.todo))
 
 
@@ -69,13 +59,13 @@ def _prose(text: str, b, inside: list) -> str:
         shown = m.row.printed if "$" not in text[m.start:m.end] else text[m.start:m.end]
         pieces.append((text[at:m.start], shown, *_key(m.row)))
         at = m.end
-    return _parts().paragraph(b.kind == "title", pieces, text[at:b.end])
+    return macros("chapter_parts.md").paragraph(b.kind == "title", pieces, text[at:b.end])
 
 
 def _listing(text: str, b, inside: list) -> str:
     """A code block of the text, then the figures printed in it (a code block holds no bold), each
     with its symbol and footnote."""
-    return _parts().listing(text[b.start:b.end], [(m.row.printed, *_key(m.row)) for m in inside])
+    return macros("chapter_parts.md").listing(text[b.start:b.end], [(m.row.printed, *_key(m.row)) for m in inside])
 
 
 def _refuted(text: str, q, entries: dict, shown: dict[str, str]) -> list[str]:
@@ -84,13 +74,13 @@ def _refuted(text: str, q, entries: dict, shown: dict[str, str]) -> list[str]:
     lines = []
     for cid in q.claims:
         said = suggestion(entries[cid])
-        lines += [_parts().refuted(cid, text[q.start:q.end], said, shown.get(said)), ""]
+        lines += [macros("chapter_parts.md").refuted(cid, text[q.start:q.end], said, shown.get(said)), ""]
         shown.setdefault(said, cid)
     return lines
 
 
 def render_markdown(r, report_dir: Path) -> str:
-    """`r`: the report model (textcheck/report/assembly/report.py Report), with its cut (`r.cut`); its math stays TeX."""
+    """The page, its math left as TeX."""
     cut, rows = r.cut, {f.id: f for f in r.figures}
     ref = lambda fid, text: _ref(rows[fid], text) if fid in rows else text      # text: escaped by the grid
     placed = inserts.Inserts({t.key: t for t in r.tables}, r.plots_by_stem)
@@ -106,5 +96,5 @@ def render_markdown(r, report_dir: Path) -> str:
         # our tables and plots, in place (inserts.py)
         lines += inserts.md_after(cut.places.get(b.start, []), placed, report_dir, ref)
     if cut.unplaced:
-        lines += [_parts().unplaced(cut.unplaced), ""]
+        lines += [macros("chapter_parts.md").unplaced(cut.unplaced), ""]
     return "\n".join(lines + ["---", ""] + notes) + "\n"

@@ -1,14 +1,8 @@
-"""The chapter view's marks in HTML, from the autoescaped macros of templates/chapter_parts.html
-(the page: html.py), placed in the text here: a figure's mark where the text prints it (its verdict
-by colour and symbol, our measurement on hover or focus, a link to its row in index.html), a
-figure's secondary mark in one of our tables, a refuted sentence the errata quote, and the mark of
-each sentence that asserts claims: a bar before it coloured by the worst verdict of its claims
-(textcheck/report/assembly/chapter_view/sentences.py RANK), a title naming each claim and its verdict,
-and after it each claim's symbol linking to the claim's row in index.html.
-
-Marks nest: a figure's mark lies inside one sentence (a sentence is widened to hold it whole), a
-refuted sentence is cut at a sentence mark's edges, and a formula is never cut
-(textcheck/report/assembly/chapter_view/formulas.py)."""
+"""The chapter view's marks in HTML, from the macros of templates/chapter_parts.html, placed in the
+text: a figure's mark, a secondary mark in one of our tables, a refuted sentence the errata quote,
+and each asserting sentence's bar (its claims' worst verdict, textcheck/report/assembly/chapter_view/
+sentences.py RANK) with each claim's link.  Marks nest: a figure's mark lies inside one sentence, a
+refuted sentence is cut at a sentence mark's edges, a formula is never cut."""
 from __future__ import annotations
 
 from markupsafe import Markup, escape
@@ -17,7 +11,7 @@ from textcheck.report.assembly.chapter_view.sentences import Asserting
 from textcheck.report.assembly.chapter_view.text import Mark, Quote
 from textcheck.report.assembly.merged import FigureRow
 from textcheck.report.views.chapter_view.legend import COLOURS, SYMBOL
-from textcheck.report.views.pages import environment
+from textcheck.report.views.pages import macros
 
 CSS = """a.fig,a.figref{text-decoration:none;color:inherit;border-bottom:2px solid;padding:0 1px;border-radius:2px}
 a.fig .sym,a.figref .sym{font-size:.75em;vertical-align:super;margin-left:1px;font-family:sans-serif}
@@ -34,26 +28,16 @@ sup.claims{font:10px sans-serif;margin-left:1px}sup.claims a,sup.claims span{tex
               for k, (bg, fg) in COLOURS.items())
 
 
-def anchor(fid: str) -> str:
-    return f"fig-{fid}"
-
-
-def _macros():
-    """The marks' macros (templates/chapter_parts.html, autoescaped)."""
-    return environment().get_template("chapter_parts.html").module
-
-
 def mark_html(m: Mark, text: str, render=escape) -> str:
     """A figure's one mark, where the text prints it; its id is its permalink (chrome.py)."""
     row = m.row
     ours = next(v for k, v in row.details if k == "ours")
-    return str(_macros().mark(row, row.kind, SYMBOL[row.kind], row.details, ours, Markup(render(text))))
+    return str(macros("chapter_parts.html").mark(row, row.kind, SYMBOL[row.kind], row.details, ours, Markup(render(text))))
 
 
 def ref_html(row: FigureRow, text: str) -> Markup:
-    """A secondary mark, in one of our tables (inserts.py): a cell restating
-    a figure the chapter prints, with its verdict, linking to the figure's one mark in the text."""
-    return _macros().ref(row, row.kind, SYMBOL[row.kind], text)
+    """A secondary mark in one of our tables: a cell restating a figure, linking to its one mark."""
+    return macros("chapter_parts.html").ref(row, row.kind, SYMBOL[row.kind], text)
 
 
 def render_span(text: str, start: int, end: int, ms: list[Mark], qs: list[Quote], render=escape) -> str:
@@ -73,7 +57,7 @@ def render_span(text: str, start: int, end: int, ms: list[Mark], qs: list[Quote]
         out.append(render(text[at:pos]))
         at = pos
         if what == "open":
-            out.append(str(_macros().refuted(obj.claims)))
+            out.append(str(macros("chapter_parts.html").refuted(obj.claims)))
         elif what == "close":
             out.append("</span>")
         else:
@@ -81,11 +65,6 @@ def render_span(text: str, start: int, end: int, ms: list[Mark], qs: list[Quote]
             at = obj.end
     out.append(render(text[at:end]))
     return "".join(out)
-
-
-def sentence_html(s: Asserting, inner: str, in_report: set[str]) -> str:
-    """An asserting sentence around its rendered text: the bar, the title, then its claims' links."""
-    return str(_macros().sentence(s, Markup(inner), SYMBOL, in_report))
 
 
 def prose_html(text: str, start: int, end: int, ms: list[Mark], qs: list[Quote], sentences: list[Asserting],
@@ -97,7 +76,8 @@ def prose_html(text: str, start: int, end: int, ms: list[Mark], qs: list[Quote],
         if a >= b:
             continue
         out.append(render_span(text, at, a, ms, qs, render))
-        out.append(sentence_html(s, render_span(text, a, b, ms, qs, render), in_report))
+        inner = Markup(render_span(text, a, b, ms, qs, render))      # the bar, the title, its claims' links
+        out.append(str(macros("chapter_parts.html").sentence(s, inner, SYMBOL, in_report)))
         at = b
     out.append(render_span(text, at, end, ms, qs, render))
     return "".join(out)
