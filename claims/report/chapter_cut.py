@@ -1,10 +1,7 @@
-"""This chapter's own lists for its chapter view (the view is the engine's:
-textcheck/report/views/chapter_view/, the cut textcheck/report/assembly/chapter_view/cut.py), and its cut:
-where our tables and plots go (PLACES), the paragraphs that introduce a formula rather than a table
-(FORMULAS), its sections (HEADINGS, WITHIN: the chapter prints no headings), and the errata's
-quotes (by claim ID, claims/report/errata/).  Every quote stands once in the chapter, found by its
-one anchor index (textcheck/anchors.py; `anchor_lists` names all of this chapter's lists, checked
-by claims/bookkeeping/test_anchor_index.py).  Pure: no HTML, no torch.
+"""This chapter's own lists for its chapter view (the view and its cut are the engine's): where our
+tables and plots go (PLACES), the paragraphs that introduce a formula rather than a table (FORMULAS),
+its sections (HEADINGS, WITHIN: the chapter prints no headings), and every list of quotes of this
+chapter for its one anchor index (`anchor_lists`).  Pure: no HTML, no torch.
 """
 from __future__ import annotations
 
@@ -72,17 +69,13 @@ VIEW = View(places=PLACES, headings=HEADINGS, within=WITHIN)
 
 
 def anchor_lists() -> tuple[AnchorList, ...]:
-    """Every list of quotes of this chapter, for its one anchor index (textcheck/anchors.py): the
-    Chapter's (figures, reads, declared numbers and words, sentences, setup numbers), the view's
-    (places, formulas, headings) and the errata's quotes (by claim ID)."""
+    """The Chapter's lists of quotes, the view's and the errata's, for the one anchor index."""
     errata = AnchorList("errata", tuple(Anchor(e.quote, "errata", cid) for cid, e in ERRATA.items()))
     formulas = AnchorList("formulas", tuple(Anchor(f, "formulas", f"#{i}") for i, f in enumerate(FORMULAS)))
     return (*CHAPTER.anchor_lists(), places.anchor_list(PLACES), formulas, contents.anchor_list(HEADINGS, WITHIN),
             errata)
 
 
-def cut(text: str, figures: list[dict], entries: list[dict], accounted, claims: dict[str, dict]) -> Cut:
-    """The chapter cut for its view (the engine's, handed CHAPTER and VIEW): `figures`: the figure
-    rows; `entries`: the errata; `accounted`: the sentence walk (textcheck/sentences.py accounted;
-    [] where it could not be made); `claims`: the claims by ID."""
+def cut(text: str, figures, entries, accounted, claims) -> Cut:
+    """The chapter cut for its view: the engine's, handed CHAPTER and VIEW."""
     return cut_text(CHAPTER, VIEW, text, figures, entries, accounted, claims)

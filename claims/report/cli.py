@@ -8,15 +8,7 @@
 A fresh run only knows the claims whose tests it ran; trained claims are expensive, so their
 verdicts are committed (results/verdicts.json) and merged: for each claim the newest evidence
 that reached a verdict wins, and keeps its source (tier, device, date).  Without a fresh run the
-committed verdicts are rendered alone, and the report says so.  The command reads the run,
-draws the plots (their data, claims/report/plot_data.py, read from results/ before a save changes
-it; drawn by claims/report/plots.py, a view of it), saves what --save-results asks for, then
-builds the report model once (claims/report/parts.py, the engine's textcheck/report/assembly/) and
-writes every view of it
-(textcheck/report/publish.py: the engine's views, the chapter view among them, and this
-chapter's own, the site's placeholder for a chapter view not built, claims/report/site.py).
-
-Imports no torch: rendering needs only the JSON, the registry and matplotlib.
+committed verdicts are rendered alone, and the report says so.  Imports no torch.
 """
 from __future__ import annotations
 
@@ -96,8 +88,7 @@ def _refused(a, out) -> str | None:
 
 
 def _read_text() -> tuple[str | None, str] | str:
-    """The chapter's text (or None) and why it is absent; read once: an unreadable chapter stops
-    the run before anything is written (the message is returned)."""
+    """The chapter's text (or None) and why it is absent; an unreadable chapter's error message."""
     from data.chapter import ChapterError
     try:
         return CHAPTER.text_or_none()
@@ -106,9 +97,8 @@ def _read_text() -> tuple[str | None, str] | str:
 
 
 def _fresh_run(out) -> tuple[dict | None, object, set]:
-    """This run's report (or None), its evidence, and what the run itself wrote; then the plots of
-    the committed training results, drawn into `out` so that --save-results keeps them: their data
-    read before a save changes results/ (plot_data.py), and drawn from it (plots.py)."""
+    """This run's report (or None), its evidence, and what the run itself wrote; then the plots,
+    drawn into `out` from results/ as it stands before a save (so that --save-results keeps them)."""
     from claims.report import plot_data, plots
     from claims.report.evidence import Runs
     from fixtures.evidence import Evidence
@@ -185,9 +175,8 @@ def _save(a, fresh: dict | None, evidence, run_evidence: set) -> int | None:
 
 
 def _readme(a, report, out) -> int | None:
-    """--readme and --check-readme: the README's blocks, a rendering of the model's README report
-    (the committed verdicts and the fast claims alone, the same whichever tiers the run selected:
-    `-m fast` or `-m "not slow"`), and the badges just rendered."""
+    """--readme and --check-readme: the README's blocks, from the model's README report (the
+    committed verdicts and the fast claims alone), and the badges just rendered."""
     if a.readme:
         lost = weakened(report.readme, ROOT)
         if lost:
@@ -216,8 +205,7 @@ def _readme(a, report, out) -> int | None:
 
 
 def chapter_view(out: Path, text: str | None, why_absent: str, merged: dict, entries: list[dict]) -> list[Path]:
-    """The chapter view alone, from merged verdicts and their errata (benchmarks/chapter_view.py):
-    the report model, then its two renderings of the chapter (the engine's), no badges."""
+    """The chapter view alone, from merged verdicts and their errata (benchmarks/chapter_view.py)."""
     r = parts.assemble(merged, out, text, why_absent, entries=entries)
     for view in (publish.write_chapter, *VIEWS):
         view(r, out, {})

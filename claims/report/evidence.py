@@ -1,14 +1,7 @@
-"""One reader of the run's evidence for the report's tables and errata alike (`Facts`): a chapter
-figure's measurement by its figure ID (the merged report's figure rows, textcheck/merging.py
-figure_rows), a test's record by its exact name, the runs of results/<group>.json by recipe (each
-file read once), and the alternative readings the tests record (readings.json).  Never a substring
-of a test id.
-
-The shapes are checked here, once: a claim's tests, a test's records and the readings are checked
-when Facts is built, and a record's field is checked against the shape its reader needs
-(`measured`, `figure_measured`).  Evidence of the wrong shape is an EvidenceError naming the file
-(results/verdicts.json for a committed test, the run's claims.json otherwise), the claim, the test
-and the field, never an AttributeError from inside an erratum."""
+"""One reader of the run's evidence for the report's tables and errata alike (`Facts`): a figure's
+measurement by its figure ID, a test's record by its evidence key (never a substring of a test id),
+the runs of results/<group>.json (each file read once) and the readings.  Evidence of the wrong
+shape is an EvidenceError naming the file, the claim, the test and the field."""
 from __future__ import annotations
 
 from dataclasses import fields
@@ -27,18 +20,14 @@ _SHAPE_NAMES = {OBJECT: "an object", NUMBER: "a number", LIST: "a list"}
 
 
 def cost_rows(results_dir: Path, device: str = "cpu") -> dict[int, dict]:
-    """results/cost_<device>.json's rows by length n ({} where never measured), each checked
-    (fixtures/results.py cost_table, the reader the re-derivation and a save read it with too)."""
+    """results/cost_<device>.json's rows by length n ({} where never measured), each checked."""
     path = Path(results_dir) / f"cost_{device}.json"
     return results.cost_table(path) if path.exists() else {}
 
 
 class Runs:
-    """results/<group>.json's runs by recipe (each seed's newest), each file read once: the runs
-    Facts reads for the errata and the tables, and those the plots show (plot_data.py), which the
-    command reads before a save changes results/ (the plots it draws are saved with the run).
-    With a run's report folder (`fresh`), the runs it trained and has not saved yet are read too,
-    the newer record of a seed winning, as its readings win over the committed ones."""
+    """results/<group>.json's runs by recipe (each seed's newest), each file read once; with a
+    run's report folder (`fresh`), its unsaved runs too, the newer record of a seed winning."""
 
     def __init__(self, results_dir: Path, fresh: Path | None = None):
         self.results_dir, self.fresh = results_dir, fresh
@@ -51,9 +40,6 @@ class Runs:
 
 
 class Facts:
-    """The measurements an erratum may cite: a chapter figure's by its figure ID (the merged
-    report's figure rows, textcheck/merging.py figure_rows), a test's by its exact name, and the
-    runs, readings and rows of results/."""
 
     def __init__(self, merged: dict, results_dir: Path, report_dir: Path | None = None):
         self.results_dir = results_dir
@@ -66,11 +52,7 @@ class Facts:
             if d is not None and (Path(d) / "readings.json").exists():
                 self.readings.update(results.readings(Path(d) / "readings.json"))
 
-    # ------------------------------------------------------------ where a piece of evidence came from
-
     def file_of(self, source) -> str:
-        """The file a test's evidence was read from: results/verdicts.json for a committed test,
-        the run's claims.json otherwise."""
         if source == "committed":
             return str(Path(self.results_dir) / "verdicts.json")
         return str(Path(self.report_dir) / "claims.json") if self.report_dir is not None else "the run's claims.json"
@@ -79,8 +61,7 @@ class Facts:
         return f"{self.file_of(source)}: claim {claim}" + (f": test {test}" if test is not None else "")
 
     def _checked_claims(self, claims) -> list[dict]:
-        """The merged report's claims, each test checked by the one validator of evidence
-        (textcheck/records.py TestOutcome: a node id, a list of records, each an object)."""
+        """The merged report's claims, each test checked by textcheck/records.py TestOutcome."""
         if not isinstance(claims, list):
             raise EvidenceError(f"{self.file_of(None)}: field 'claims' is {shown(claims)}, not a list")
         for i, c in enumerate(claims):
@@ -104,11 +85,7 @@ class Facts:
         raise EvidenceError(f"{self._where(source, claim, test)}: field {field!r} is {shown(value)}, not "
                             f"{_SHAPE_NAMES.get(shape, ' or '.join(s.__name__ for s in shape))}")
 
-    # ------------------------------------------------------------ what an erratum reads
-
     def group(self, group: str) -> dict[str, list[RunRecord]]:
-        """results/<group>.json's runs by recipe (each seed's newest), its file read once per Facts:
-        the errata and the tables read the same runs (claims/report/table_builders.py)."""
         return self._runs.group(group)
 
     def per_run(self, group: str, recipe: str, key: str = "val_ppl", seeds=None) -> list:
@@ -118,30 +95,26 @@ class Facts:
                 if seeds is None or r.seed in seeds]
 
     def over_runs(self, runs, key: str) -> list:
-        """One figure of each run of `runs`, (group, recipe, seeds) in order: a measurement taken
-        over runs of more than one recipe (fixtures/setup.py winograd_reading_runs); [] unless every
-        one of those runs is on record (a mean over some of its seeds is no reading of it)."""
+        """One figure of each run of `runs`, (group, recipe, seeds) in order; [] unless every one
+        of those runs is on record (a mean over some of its seeds is no reading of it)."""
         values = [self.per_run(group, recipe, key, seeds) for group, recipe, seeds in runs]
         complete = all(len(v) == len(list(seeds)) for v, (_, _, seeds) in zip(values, runs))
         return [x for v in values for x in v] if complete else []
 
     def figure_row(self, fid: str) -> dict:
-        """The evidence of one of the chapter's figures, by its figure ID: its row of the merged
-        report's figure rows ({} if no test carries it)."""
+        """A figure's row of the merged report ({} if no test carries it)."""
         if fid not in FIGURES:
             raise KeyError(f"unknown figure ID {fid!r} (claims/chapter_figures.py)")
         return self.figures.get(fid, {})
 
     def figure_measured(self, fid: str, shape: tuple = OBJECT):
-        """A figure's measurement, checked to be of `shape` (an object by default); None if no
-        test measured it."""
+        """A figure's measurement, checked to be of `shape`; None if no test measured it."""
         row = self.figure_row(fid)
         return self._shaped(row.get("measured"), shape, row.get("source"), row.get("claim"), row.get("test"),
                             f"measured (figure {fid})")
 
     def _test(self, claim: str, key: str) -> dict:
-        """The claim's evidence under `key`: what it measured (textcheck/verdicts.py evidence_key: a figure
-        ID, or "claim: what"), never a test's name."""
+        """The claim's test under `key` (textcheck/verdicts.py evidence_key), never by its name."""
         tests = self.claims.get(claim, {}).get("tests", [])
         return next((t for t in tests if t.get("key") == key), {})
 
@@ -153,7 +126,6 @@ class Facts:
         return self._test(claim, key).get("outcome")
 
     def measured(self, claim: str, key: str, shape: tuple = OBJECT, field: str = "measured"):
-        """A field (`measured` by default) of the first record of the claim's evidence under `key`,
-        checked to be of `shape` (an object by default); None if nothing recorded it."""
+        """A field of the first record under `key`, checked to be of `shape`; None if unrecorded."""
         t = self._test(claim, key)
         return self._shaped(self.record(claim, key).get(field), shape, t.get("source"), claim, key, field)

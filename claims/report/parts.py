@@ -1,10 +1,6 @@
-"""This chapter's report model: the engine's (textcheck/report/assembly/report.py), handed CHAPTER
-and this chapter's own parts of its report (`PARTS`): its one reader of the evidence
-(evidence.py Facts), its errata (errata/), its regenerated tables (tables.py data), since when
-each verdict stands and what each figure's mark shows (the engine's since.py and details.py, from
-this checkout), and the chapter cut for its view (chapter_cut.py: the engine's cut with this
-chapter's places and headings).  Each part is looked up when called, so that a test may count the
-calls.  Imports no torch."""
+"""This chapter's own parts of the engine's report model (`PARTS`: its evidence reader, errata,
+tables and chapter cut), and the model built with them.  Each part is looked up when called, so
+that a test may count the calls.  Imports no torch."""
 from __future__ import annotations
 
 from pathlib import Path

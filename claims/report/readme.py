@@ -44,18 +44,12 @@ def weakened(report: dict, root: Path) -> list[str]:
     # the rule's verdict, not a weaker run
 
 
-def section_anchor(section: str) -> str:
-    """The anchor of a section's heading in docs/claims.md: the section's key is the heading, so
-    every forge spells its anchor alike (claims/report/links.py slug)."""
-    return section
-
-
 def readme_table(report: dict) -> str:
-    """The summary, then each section under its own heading (a badge links there) with one row per
-    claim."""
+    """The summary, then each section under its own heading, its key (a badge links there: every
+    forge spells its anchor alike), with one row per claim."""
     lines = [f"{summary_text(report['summary'])}."]
     for section in dict.fromkeys(c["section"] for c in report["claims"]):
-        lines += ["", f"## {section_anchor(section)}", "", f"{registry.SECTIONS[section]}.", "",
+        lines += ["", f"## {section}", "", f"{registry.SECTIONS[section]}.", "",
                   "| claim | the chapter | verdict | source |", "|---|---|---|---|"]
         for c in (c for c in report["claims"] if c["section"] == section):
             evidence = ""
@@ -74,7 +68,7 @@ def readme_badges(report: dict) -> str:
     to its top, a section's to its heading), which resolves wherever the repository is hosted."""
     sections = list(dict.fromkeys(c["section"] for c in report["claims"]))
     return " ".join(f"[![{'claims' if name == 'overall' else 'claims: ' + name}](results/badges/{name}.svg)]"
-                    f"({CLAIMS_PAGE}{'' if name == 'overall' else '#' + section_anchor(name)})"
+                    f"({CLAIMS_PAGE}{'' if name == 'overall' else '#' + name})"
                     for name in ["overall", *sections])
 
 

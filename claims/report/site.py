@@ -1,16 +1,8 @@
-"""The published site (GitHub Pages, the `site` and `deploy` jobs of .github/workflows/claims.yml):
-the report rendered from the committed evidence with no training and no torch, assembled into a
-folder a visitor opens (build), every link in it checked (broken_links); the
-command is claims/report/publish.py.  The chapter view's section anchors, which chapter.html
-carries and the README's badges link to, are the engine's (textcheck/report/assembly/chapter_view/contents.py
-section_anchor).  The site's address is whatever Pages gives
-the repository it is deployed from; nothing in the repository names it (the README's badges link
-relatively, to docs/claims.md: claims/report/readme.py, claims/report/links.py).
-
-Without the chapter text (its secret unset) the report builds no chapter view; it renders
-chapter-not-built.html instead (`placeholder_view`, from the report model's claim table), which the
-site publishes as its chapter.html: it says why, and still holds every section's anchor, so that
-no link into a section lands nowhere.
+"""The published site (the `site` and `deploy` jobs of .github/workflows/claims.yml): a rendered
+report assembled into a folder a visitor opens (build), every link in it checked (broken_links); the
+command is claims/report/publish.py.  Nothing in the repository names the site's address.  Without
+the chapter text the report renders chapter-not-built.html instead of the chapter view
+(`placeholder_view`), published as chapter.html: it says why and still holds every section's anchor.
 """
 from __future__ import annotations
 
@@ -31,22 +23,16 @@ PLACEHOLDER = "chapter-not-built.html"
 UNPUBLISHED = {"manifest.json", "claims.json", PLACEHOLDER}
 
 
-# ---------------------------------------------------------------------------------- the site
-
-
 def placeholder(sections, why: str) -> str:
     """The site's chapter.html when the chapter view was not built: why, and each section's anchor
-    with its claims' verdicts and how many hold (`sections`: the report model's claim table,
-    textcheck/report/assembly/claim_rows.py, its counts); from templates/chapter_not_built.html,
-    autoescaped."""
+    with its claims' verdicts (`sections`: the report model's claim table)."""
     shown = [{"anchor": section_anchor(s.key), "title": s.title, "holds": s.holds, "size": s.size, "claims": s.claims}
              for s in sections]
     return environment("claims.report").get_template("chapter_not_built.html").render(sections=shown, why=why.strip())
 
 
 def placeholder_view(r, out: Path, svgs: dict[str, str]) -> list[Path]:
-    """A view of the report (textcheck/report/publish.py write's `views`): chapter-not-built.html
-    where the report model has no cut (`r.cut`; its why, `r.chapter_missing`), else none."""
+    """A view of the report: chapter-not-built.html where the model has no cut, else none."""
     (out / PLACEHOLDER).unlink(missing_ok=True)
     if r.cut is not None:
         return []
@@ -55,9 +41,8 @@ def placeholder_view(r, out: Path, svgs: dict[str, str]) -> list[Path]:
 
 
 def build(report_dir: Path, site_dir: Path) -> list[Path]:
-    """The site from a rendered report (`python -m claims.report --report-dir report_dir`):
-    its pages, plots, badges and merged verdicts, and chapter.html (or the page saying why it was
-    not built, which the report rendered)."""
+    """The site from a rendered report: its pages, plots, badges and merged verdicts, and
+    chapter.html (or the page saying why it was not built)."""
     report_dir, site_dir = Path(report_dir), Path(site_dir)
     if not (report_dir / "index.html").is_file() or not (report_dir / "merged.json").is_file():
         raise SystemExit(f"{report_dir}: no rendered report (index.html, merged.json): run "
@@ -77,9 +62,6 @@ def build(report_dir: Path, site_dir: Path) -> list[Path]:
                              f"`python -m claims.report --report-dir {report_dir}`")
         written.append(Path(shutil.copyfile(report_dir / PLACEHOLDER, site_dir / CHAPTER_VIEW)))
     return written
-
-
-# ------------------------------------------------------------------------------- its links
 
 
 class _Links(HTMLParser):

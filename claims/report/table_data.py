@@ -1,13 +1,6 @@
-"""The chapter's tables as data (the engine's `Table`, textcheck/report/assembly/tables_plots.py: header,
-rows, the chapter's figure each cell restates, and the evidence it is built from): what builds a
-table from the figure rows (`_figure_table`).  The report model holds them; the engine's views
-render them (textcheck/report/views/tables.py: report/tables.md, index.html's template, and the
-chapter view, which shows each table in place: textcheck/report/views/chapter_view/inserts.py).
-
-Built from the merged report (the figure rows every test recorded) and the committed run records
-(results/<group>.json); the chapter's own columns come from the chapter's text
-(../shared/chapter.txt) or from the figures each test recorded as `stated`.  Nothing measured is
-typed here.  Imports no torch, like the reporter.
+"""What the chapter's table builders (tables.py) share: the claims' tests and evidence, a table of
+the figures the tests recorded (`_figure_table`), and the chapter's own cost table and attention
+maps read from its text.  Imports no torch.
 """
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ evidence (results/) with nothing typed, and the runaway's reading beside its fig
 import json
 
 from claims.chapter import CHAPTER
-from claims.report import table_builders, table_data, tables
+from claims.report import table_data, tables
 from claims.report.errata.scale import RUNAWAY_WIDE
 from claims.report.evidence import Facts
 from fixtures.results import RESULTS_DIR
@@ -39,10 +39,10 @@ def test_the_runaway_reading_sits_beside_the_verdicts_figures(tmp_path):
     merged = {"claims": [{"id": "scale.runaway", "tests": [
         {"nodeid": "t[undivided score sd after training]", "outcome": "refuted", "figures": ["scale.runaway_sd"],
          "records": [{"figure": "undivided score sd after training ~5147", "measured": {"per seed": [150.0, 210.0]}}]}]}]}
-    assert table_builders._runaway_wide_rows(Facts(merged, tmp_path)) == []      # nothing measured: no table
+    assert tables._runaway_wide_rows(Facts(merged, tmp_path)) == []      # nothing measured: no table
     reading = {"undivided": {"score_sd": [3600.0, 3800.0], "init_score_sd": [21.0]}, "divided": {}}
     (tmp_path / "readings.json").write_text(json.dumps({RUNAWAY_WIDE: reading}))
-    rows = {r[0]: r for r in table_builders._runaway_wide_rows(Facts(merged, tmp_path))}
+    rows = {r[0]: r for r in tables._runaway_wide_rows(Facts(merged, tmp_path))}
     assert rows["undivided score sd after training"][1:] == [5147, "180.00 ± 42.43 (2 seeds)", "3700 ± 141.42 (2 seeds)"]
     assert rows["undivided score sd at init"][3] == "21.00 (1 seed)"
     assert rows["divided score sd after training"][2:] == ["not measured", "not measured"]

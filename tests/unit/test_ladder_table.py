@@ -1,7 +1,7 @@
 """The regenerated ladder table carries every ladder row the chapter quotes, with its figure."""
 from claims.chapter_figures import FIGURES, LADDER_ROW_FIGURE
 from claims.report.evidence import Facts
-from claims.report.table_builders import _ladder_table
+from claims.report.tables import _ladder_table
 from fixtures.results import RESULTS_DIR
 from fixtures.setup import LADDER_ROWS
 
