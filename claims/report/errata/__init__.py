@@ -40,18 +40,15 @@ def build(merged: dict, results_dir: Path, report_dir: Path | None = None, facts
             continue
         if c["verdict"] != "refuted":
             continue
-        refuted = [t for t in c.get("tests", []) if t["outcome"] == "refuted"]
         e = ERRATA.get(c["id"])
         said = e.suggested(facts) if e else ()
         edits = [] if isinstance(said, str) else [x for x in said if x.text and x.text != x.quote]
         note = said if isinstance(said, str) else ""
         if not edits and not note and any(t["outcome"] == "underspecified" for t in c.get("tests", [])):
             note = _underspecified(c)["suggested"]       # its numbers reproduce under a declared reading
-        out.append({"id": c["id"], "verdict": "refuted", "statement": c["statement"],
-                    "figures": [{"test": t["nodeid"].split("::")[-1], "reason": t.get("reason", "")} for t in refuted],
-                    "quote": e.quote if e else None, "cause": (e.cause(facts) if e else "") or "not yet found",
-                    "readings": e.readings(facts) if e else [], "suggested": shown(edits) or note,
-                    "edits": edits, "diagnosed": bool(e)})
+        out.append(_entry(c, "refuted", quote=e.quote if e else None,
+                          cause=(e.cause(facts) if e else "") or "not yet found", readings=e.readings(facts) if e else [],
+                          suggested=shown(edits) or note, edits=edits, diagnosed=bool(e)))
     return out
 
 
@@ -90,14 +87,19 @@ def seeds_step_cause(tests: list[dict]) -> str:
     return f"{MORE_RUNS}: undecided{on} (docs/figure-rule.md; the seeds per group: docs/choices.md)"
 
 
+def _entry(c: dict, verdict: str, **rest) -> dict:
+    """A claim's erratum: its figures of that outcome, each its test and reason, then `rest`."""
+    figures = [{"test": t["nodeid"].split("::")[-1], "reason": t.get("reason", "")}
+               for t in c.get("tests", []) if t["outcome"] == verdict]
+    return {"id": c["id"], "verdict": verdict, "statement": c["statement"], "figures": figures, **rest}
+
+
 def _needs_seeds(c: dict) -> dict:
     """An undecided claim's entry: no suggested sentence (no new numbers), a "needs more seeds" note
     with what it cannot tell apart (docs/figure-rule.md, the sequential rule)."""
     tests = [t for t in c.get("tests", []) if t["outcome"] == "undecided"]
-    return {"id": c["id"], "verdict": "undecided", "statement": c["statement"],
-            "figures": [{"test": t["nodeid"].split("::")[-1], "reason": t.get("reason", "")} for t in tests],
-            "quote": None, "cause": seeds_step_cause(tests),
-            "readings": [], "suggested": "", "edits": [], "diagnosed": True, "needs_seeds": True}
+    return _entry(c, "undecided", quote=None, cause=seeds_step_cause(tests), readings=[], suggested="", edits=[],
+                  diagnosed=True, needs_seeds=True)
 
 
 def _underspecified(c: dict) -> dict:
@@ -107,9 +109,7 @@ def _underspecified(c: dict) -> dict:
     keys = {t.get("key") for t in tests}
     declared = [r for r in DECLARED_READINGS.values() if keys & set(r.keys)]
     choices = "; ".join(dict.fromkeys(r.choice for r in declared)) or "the choice its figures depend on"
-    return {"id": c["id"], "verdict": "underspecified", "statement": c["statement"],
-            "figures": [{"test": t["nodeid"].split("::")[-1], "reason": t.get("reason", "")} for t in tests],
-            "quote": None, "cause": f"underspecified: the chapter leaves open {choices}",
-            "readings": [f"{r.name} (declared {r.declared[:10]}, docs/choices.md): reproduces the figures; the "
-                         f"primary reading, {r.primary}, refutes them" for r in declared],
-            "suggested": f"State the choice: {choices}.", "edits": [], "diagnosed": True, "underspecified": True}
+    return _entry(c, "underspecified", quote=None, cause=f"underspecified: the chapter leaves open {choices}",
+                  readings=[f"{r.name} (declared {r.declared[:10]}, docs/choices.md): reproduces the figures; the "
+                            f"primary reading, {r.primary}, refutes them" for r in declared],
+                  suggested=f"State the choice: {choices}.", edits=[], diagnosed=True, underspecified=True)

@@ -1,9 +1,7 @@
 """The errata of the chapter's closing section: depth (two blocks against one)."""
 from __future__ import annotations
 
-from claims.registry import filled
-from claims.report.errata.facts import Erratum, in_sentence
-from claims.report.errata.spread import edit
+from claims.report.errata.facts import Erratum, figures_edit
 from textcheck.formats import over_seeds
 
 ERRATA: dict[str, Erratum] = {
@@ -12,12 +10,11 @@ ERRATA: dict[str, Erratum] = {
         cause=lambda f: (f"two blocks reach {over_seeds(f.per_run('ladder', 'two_blocks', 'train_ppl'))} on training text here; "
                          "the ordering the sentence draws (better on train, worse on held-out) and the other three "
                          "figures hold"),
-        suggested=lambda f: (edit(
-            filled("a training perplexity of {depth.two_blocks_train} and a validation perplexity of "
-                   "{ladder.two_blocks}, against one block's {depth.one_block_train} and {ladder.layernorm_val}"),
-            "a training perplexity of {a} and a validation perplexity of {b}, against one block's {c} and {d}",
-            a=in_sentence(f, "depth.two_blocks_train", f.per_run("ladder", "two_blocks", "train_ppl")),
-            b=in_sentence(f, "ladder.two_blocks", f.per_run("ladder", "two_blocks")),
-            c=in_sentence(f, "depth.one_block_train", f.per_run("ladder", "layernorm", "train_ppl")),
-            d=in_sentence(f, "ladder.layernorm_val", f.per_run("ladder", "layernorm"))),)),
+        suggested=lambda f: (figures_edit(
+            f, "a training perplexity of {depth.two_blocks_train} and a validation perplexity of {ladder.two_blocks}, "
+               "against one block's {depth.one_block_train} and {ladder.layernorm_val}",
+            {"depth.two_blocks_train": f.per_run("ladder", "two_blocks", "train_ppl"),
+             "ladder.two_blocks": f.per_run("ladder", "two_blocks"),
+             "depth.one_block_train": f.per_run("ladder", "layernorm", "train_ppl"),
+             "ladder.layernorm_val": f.per_run("ladder", "layernorm")}),)),
 }

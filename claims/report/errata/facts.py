@@ -3,14 +3,18 @@ report's one reader of the evidence, claims/report/evidence.py), and how a measu
 seeds is written."""
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from claims.chapter_figures import FIGURES
 from claims.record_rules import decide, spec_for
+from claims.registry import filled
 from claims.report.errata.spread import Edit, Num, edit, num
 from claims.report.evidence import Facts
 from textcheck.formats import over_seeds
+
+FIGURE_SLOT = re.compile(r"\{([a-z0-9_.]+)\}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -74,6 +78,14 @@ def figure_edit(f: Facts, fid: str, values, quote: str = "") -> Edit:
     at = quote.rindex(printed)
     return edit(quote, quote[:at].replace("{", "{{").replace("}", "}}") + "{v}"
                 + quote[at + len(printed):].replace("{", "{{").replace("}", "}}"), v=in_sentence(f, fid, values))
+
+
+def figures_edit(f: Facts, template: str, values: dict[str, list]) -> Edit:
+    """`template` over figure IDs ("from {positions.alibi_64} to ..."): the chapter's words, each figure
+    as it prints it, and in their place the same words, each as in_sentence prints its `values`."""
+    fids = FIGURE_SLOT.findall(template)
+    return edit(filled(template), FIGURE_SLOT.sub(lambda m: f"{{v{fids.index(m.group(1))}}}", template),
+                **{f"v{i}": in_sentence(f, fid, values[fid]) for i, fid in enumerate(fids)})
 
 
 def models_showing(f: Facts, claim: str, key: str, adjective_at: int) -> str:

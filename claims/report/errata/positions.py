@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from claims import registry
 from claims.chapter_figures import FIGURES
-from claims.registry import filled
-from claims.report.errata.facts import Erratum, Facts, in_sentence
+from claims.report.errata.facts import Erratum, Facts, figures_edit
 from claims.report.errata.spread import Edit, edit, num
 from textcheck.formats import over_seeds
 
@@ -20,8 +19,8 @@ def _alibi_sentence(f: Facts) -> tuple[Edit, ...]:
     at64, at256 = _window(f, 64), _window(f, 256)
     if not at64:
         return ()
-    return (edit(filled("from {positions.alibi_64} to {positions.alibi_256}"), "from {a} to {b}", a=in_sentence(f, "positions.alibi_64", at64),
-                 b=in_sentence(f, "positions.alibi_256", at256)),)
+    return (figures_edit(f, "from {positions.alibi_64} to {positions.alibi_256}",
+                         {"positions.alibi_64": at64, "positions.alibi_256": at256}),)
 
 
 def _rope_cause(f: Facts) -> str:

@@ -4,8 +4,7 @@ from __future__ import annotations
 import statistics
 
 from claims import registry
-from claims.registry import filled
-from claims.report.errata.facts import Erratum, Facts, in_sentence, pct, per_seed
+from claims.report.errata.facts import Erratum, Facts, figures_edit, pct, per_seed
 from claims.report.errata.spread import Edit, edit, k_of_n, mean_sd, num
 from textcheck.decide import MIN_SEEDS
 from textcheck.formats import mean_of, over_seeds
@@ -66,15 +65,12 @@ def _runaway_sentence(f: Facts) -> tuple[Edit, ...]:
     init, div, entropy = (per_seed(f, f"scale.{k}") for k in ("runaway_init_sd", "divided_sd", "runaway_entropy"))
     if not (sd and frozen and init):
         return ()
-    edits = [edit(filled("goes from {scale.runaway_init_sd} at initialisation to {scale.runaway_sd}, the attention "
-                         "entropy falls to {scale.runaway_entropy}, and {scale.runaway_frozen} of rows"),
-                  "goes from {init} at initialisation to {sd}, the attention entropy falls to {entropy}, and {frozen} "
-                  "of rows", init=in_sentence(f, "scale.runaway_init_sd", init), sd=in_sentence(f, "scale.runaway_sd", sd),
-                  entropy=in_sentence(f, "scale.runaway_entropy", entropy),
-                  frozen=in_sentence(f, "scale.runaway_frozen", frozen))]
+    edits = [figures_edit(f, "goes from {scale.runaway_init_sd} at initialisation to {scale.runaway_sd}, the "
+                             "attention entropy falls to {scale.runaway_entropy}, and {scale.runaway_frozen} of rows",
+                          {"scale.runaway_init_sd": init, "scale.runaway_sd": sd, "scale.runaway_entropy": entropy,
+                           "scale.runaway_frozen": frozen})]
     if div:
-        edits.append(edit(filled("score standard deviation of {scale.divided_sd}"), "score standard deviation of {div}",
-                          div=in_sentence(f, "scale.divided_sd", div)))
+        edits.append(figures_edit(f, "score standard deviation of {scale.divided_sd}", {"scale.divided_sd": div}))
     return tuple(edits)
 
 

@@ -5,7 +5,7 @@ import statistics
 
 from claims import registry
 from claims.chapter_figures import FIGURES, MAP_SENTENCES
-from claims.report.errata.facts import Erratum, Facts, in_sentence, models_showing, pct
+from claims.report.errata.facts import Erratum, Facts, figures_edit, in_sentence, models_showing, pct
 from claims.report.errata.spread import Edit, Num, edit, k_of_n, num
 from claims.report.errata.winograd_readings import NO_READINGS, answers_of, answers_reading
 
@@ -225,9 +225,10 @@ ERRATA: dict[str, Erratum] = {
     "winograd.one_block": Erratum(
         figure="winograd.hardened_one_block",
         cause=lambda f: "", readings=NO_READINGS,
-        suggested=lambda f: (edit(registry.filled("one block reached {winograd.hardened_one_block} and two reached "
-                                                  "{winograd.hardened_two_blocks}"), "one block reached {a} and two "
-                                  "reached {b}", a=_acc(f, "hardened_one_block"), b=_acc(f, "hardened_two_blocks")),)),
+        suggested=lambda f: (figures_edit(
+            f, "one block reached {winograd.hardened_one_block} and two reached {winograd.hardened_two_blocks}",
+            {f"winograd.{n}": f.per_run("winograd", f"winograd_{n}", "accuracy")
+             for n in ("hardened_one_block", "hardened_two_blocks")}),)),
     "winograd.block1_first_noun": Erratum(
         quote="Block 1 is identical in both sentences — 0.70 on the first noun, whatever the adjective is.",
         cause=_block1_cause, readings=NO_READINGS, suggested=_block1_sentence),
