@@ -29,7 +29,7 @@ from textcheck.merging import outcome_object
 from textcheck.rederive import main as engine_rederive
 from textcheck.report.assembly.merged import entry as typed_entry
 from textcheck.report.views.chapter_view.legend import SYMBOL
-from textcheck.report.views.errata import render
+from textcheck.report.views.index import render_errata as render
 from textcheck.verdicts import summarise_claim, summary_of, summary_text
 
 FILE = file_of(CHAPTER)                 # results/figures.json

@@ -10,11 +10,10 @@ from pathlib import Path
 
 from textcheck.files import atomic_write
 from textcheck.report.assembly.badges import Badge
-from textcheck.report.views import badges, errata, tables
+from textcheck.report.views import badges, tables
 from textcheck.report.views.chapter_view import html as chapter_html
 from textcheck.report.views.chapter_view.markdown import render_markdown as chapter_markdown
-from textcheck.report.views.html import render_html
-from textcheck.report.views.markdown import render_markdown
+from textcheck.report.views.index import render_errata, render_html, render_markdown
 
 View = Callable[..., object]          # (the report model, the report directory, the badges' SVGs) -> files
 
@@ -26,7 +25,7 @@ def write(r, out: Path, views: Sequence[View] = ()) -> None:
     svgs = badges.svgs(r.badges)
     write_badges(r.badges, svgs, out / "badges")
     (out / "tables.md").write_text(tables.render(r.tables))
-    (out / "errata.md").write_text(errata.render(r.errata, r.errata_home))
+    (out / "errata.md").write_text(render_errata(r.errata, r.errata_home))
     write_chapter(r, out, svgs)
     for view in views:
         view(r, out, svgs)

@@ -1,10 +1,11 @@
-"""report/index.html from its template, autoescaped: one static page, the plots and badges inlined.
-Each claim's row has the id claim-<claim ID> and each figure's fig-<figure ID>: the chapter view's
-marks link to them."""
+"""The report's own pages from their templates: index.html (autoescaped, one static page, the plots
+and badges inlined; each claim's row has the id claim-<claim ID> and each figure's fig-<figure ID>,
+which the chapter view's marks link to), claims.md (the counts, the accountings, the claim table)
+and errata.md, every value escaped there."""
 from __future__ import annotations
 
 from textcheck.report.assembly.tables_plots import data_uri
-from textcheck.report.views.pages import environment
+from textcheck.report.views.pages import environment, markdown_environment
 from textcheck.report.views.tables import TITLE as TABLES_TITLE
 from textcheck.report.views.wording import SMOKE, accounting_line, sentences_line
 
@@ -21,3 +22,12 @@ def render_html(r, svgs: dict[str, str]) -> str:
     return environment().get_template("index.html").render(
         r=r, css=CSS, smoke=SMOKE, badges=badges, tables_title=TABLES_TITLE,
         accounting=accounting_line(r.accounting, r.figure_summary), sentences=sentences_line(r.sentences))
+
+
+def render_markdown(r) -> str:
+    return markdown_environment().get_template("claims.md").render(
+        r=r, smoke=SMOKE, accounting=accounting_line(r.accounting, r.figure_summary), sentences=sentences_line(r.sentences))
+
+
+def render_errata(entries, home: str = "the text's errata") -> str:
+    return markdown_environment().get_template("errata.md").render(entries=entries, home=home)
