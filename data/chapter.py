@@ -1,15 +1,9 @@
 """The chapter's text: an input like the corpus, found and checked by sha256.
 
-Places looked, in order:
-1. the path in `$ATTENTION_CLAIMS_CHAPTER` (if set, the only candidate: a typo is reported, not
-   bypassed);
-2. `../shared/chapter.txt` beside the project.
-
-The chapter is not public, so nothing downloads it.  Absent, what needs it skips and names every
-place looked (`ChapterMissing`); present but not the chapter the figures were read from, it is
-an error (`ChapterAltered`), never a silent skip; and so is a path that cannot be the chapter's
-file (`ChapterUnreadable`: a directory, a device, a FIFO, an empty file, one over MAX_BYTES), the
-same in every reader.  A command reads it once, before it writes anything (chapter_or_none).
+Places looked: `$ATTENTION_CLAIMS_CHAPTER` (if set, the only candidate), else `../shared/chapter.txt`
+beside the project.  The chapter is not public, so nothing downloads it.  Absent, what needs it
+skips, naming every place looked (`ChapterMissing`); present but not the chapter the figures were
+read from (`ChapterAltered`), or not a file that could be it (`ChapterUnreadable`), it is an error.
 """
 from __future__ import annotations
 
@@ -27,10 +21,8 @@ ENV_VAR = "ATTENTION_CLAIMS_CHAPTER"
 MAX_BYTES = 1 << 22             # a 4 MiB cap: the chapter is ~30 kB; a larger file is not it, and is not read
 
 
-# What no longer matches in an altered text (text -> lines), said by the layers that anchor into
-# it: a reader is handed them by its caller (`explain=`; claims/chapter.py CHAPTER.explainers() names
-# the figures' anchors, the declarations' and the sentences'); this layer knows none of them, and
-# imports none.
+# What no longer matches in an altered text (text -> lines), handed in by the caller (`explain=`:
+# claims/chapter.py CHAPTER.explainers()); this layer knows none of the anchors.
 Explainer = Callable[[str], list[str]]
 
 
@@ -55,10 +47,8 @@ class ChapterAltered(ChapterError):
 
 
 class ChapterUnreadable(ChapterAltered):
-    """Something is at the chapter's path, but not a file that could be the chapter: a directory,
-    a device, a FIFO or a socket (refused from its stat, never opened, so nothing blocks), an
-    empty file, one over MAX_BYTES (not read), or one that cannot be read.  An error like an
-    altered chapter, never an absent one: a path given explicitly is not skipped over."""
+    """Something is at the chapter's path, but not a file that could be the chapter (not a regular
+    file, empty, over MAX_BYTES, or unreadable): an error like an altered chapter, never a skip."""
 
 
 def candidate_paths() -> list[Path]:
@@ -85,8 +75,7 @@ def _refuse_unless_a_file(path: Path, st: os.stat_result) -> None:
 
 def _read(path: Path) -> bytes | None:
     """The bytes at `path`, or None when nothing is there; ChapterUnreadable when what is there
-    cannot be the chapter's file.  Checked from its stat before it is opened (a FIFO would block),
-    and again on the open file (a path swapped in between is refused, not read)."""
+    cannot be the chapter's file (checked from its stat before it is opened, and again once open)."""
     try:
         _refuse_unless_a_file(path, os.stat(path))
         data = read_at_most(path, MAX_BYTES, lambda st: _refuse_unless_a_file(path, st))
@@ -103,8 +92,7 @@ def _read(path: Path) -> bytes | None:
 
 
 def _verified(explain: Sequence[Explainer]) -> tuple[Path, str]:
-    """The chapter's path and text, read once and checked by sha256; ChapterMissing,
-    ChapterUnreadable or ChapterAltered otherwise (an altered text says what `explain` finds in it)."""
+    """The chapter's path and text, read once and checked by sha256."""
     looked = []
     for path in candidate_paths():
         data = _read(path)

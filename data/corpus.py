@@ -1,10 +1,8 @@
 """The corpus: Tiny Shakespeare, found, downloaded if need be, and always checked by sha256.
 
-Places looked, in order:
-1. the path in `$ATTENTION_CLAIMS_CORPUS` (if set: it is then the only local candidate, so a
-   typo is reported rather than silently bypassed);
-2. `../shared/data/tinyshakespeare.txt` beside the project;
-3. the download cache (`<cache>/tinyshakespeare.txt`), filled from the public source.
+Places looked, in order: `$ATTENTION_CLAIMS_CORPUS` (if set, the only local candidate, so that a
+typo is reported); `../shared/data/tinyshakespeare.txt` beside the project; the download cache
+(`<cache>/tinyshakespeare.txt`), filled from the public source.
 """
 from __future__ import annotations
 
@@ -30,10 +28,11 @@ class CorpusError(RuntimeError):
     """The corpus could not be found, or what was found is not the chapter's corpus."""
 
 
-CORPUS_BYTES = 1_115_394         # ASCII: as many bytes as characters; checked before anything is read
+CORPUS_BYTES = CORPUS_CHARS      # ASCII: as many bytes as characters; checked before anything is read
 
 
-def sha256_of(path: Path) -> str:
+def sha256_file(path: Path) -> str:
+    """The sha256 of a file's bytes, read in blocks (a trained model is megabytes to gigabytes)."""
     h = hashlib.sha256()
     with open(path, "rb") as f:
         while chunk := f.read(1 << 20):
@@ -50,8 +49,7 @@ def candidate_paths() -> list[Path]:
 
 
 def _download(dest: Path, deadline: float | None = None) -> str:
-    """Download to a temp file, then rename: an interrupted download leaves nothing behind.
-    The whole download has `deadline` seconds (DOWNLOAD_DEADLINE), each read READ_TIMEOUT."""
+    """Download to a temp file, then rename, within `deadline` seconds (each read READ_TIMEOUT)."""
     deadline = DOWNLOAD_DEADLINE if deadline is None else deadline
     start = time.monotonic()
     try:
@@ -85,7 +83,7 @@ def corpus_path() -> Path:
         if size != CORPUS_BYTES:                    # a 16 GiB file is refused before a byte is read
             looked.append(f"  {path}: {size:,} bytes, not the corpus's {CORPUS_BYTES:,}")
             continue
-        digest = sha256_of(path)
+        digest = sha256_file(path)
         if digest == CORPUS_SHA256:
             return path
         looked.append(f"  {path}: sha256 {digest} does not match")
@@ -93,7 +91,7 @@ def corpus_path() -> Path:
         dest = candidates[-1]
         outcome = _download(dest)
         if outcome == "downloaded":
-            digest = sha256_of(dest)
+            digest = sha256_file(dest)
             if digest == CORPUS_SHA256:
                 return dest
             dest.unlink()

@@ -1,10 +1,9 @@
-"""Where the project is: one project root, found from the checkout, and one cache root.
+"""Where the project is: one project root and one cache root.
 
-The root is the checkout the code runs from: `$ATTENTION_CLAIMS_ROOT` if set; else the directory
-above this package when that is a checkout (an editable install, or running in place); else the
-working directory or one above it, when that is a checkout.  A non-editable install run outside a
-checkout has none: `require_checkout()` then stops the command with a clear error, instead of
-reading and writing results/, report/ and .cache/ inside site-packages.
+The root is `$ATTENTION_CLAIMS_ROOT` if set; else the directory above this package when that is a
+checkout; else the working directory or one above it, when that is a checkout.  Outside a checkout
+(a non-editable install) `require_checkout()` stops a command with a clear error, instead of
+writing results/ and .cache/ inside site-packages.
 """
 from __future__ import annotations
 
@@ -70,19 +69,15 @@ def cache_root() -> Path:
     return root
 
 
-# The checkout's folders that hold what is committed: the evidence, the docs, the sources.  A
-# report, a site or a run's evidence written into one would overwrite committed files (results/'s
-# badges and plots, docs/claims.md) or litter them; where git is at hand, any folder holding a
-# tracked file is refused as well.
+# The checkout's folders that hold what is committed: a report or a run's evidence written into one
+# would overwrite committed files or litter them.
 COMMITTED = ("results", "docs", "claims", "data", "fixtures", "model", "tests", "benchmarks", ".ci", ".github", ".git")
 
 
 def committed_folder(path: Path, root: Path | None = None) -> str | None:
-    """Why `path` is a committed folder of the checkout at `root` (PROJECT_ROOT), which no report,
-    site or run may write into, or None.  The one rule of pytest's --report-dir, the report's
-    --report-dir and publish's two folders: the checkout's root, a folder of COMMITTED or one inside
-    it, a folder holding files committed to git, and a folder that is or holds a symbolic link."""
-    from textcheck.folders import unsafe_folder
+    """Why no report, site or run may write into `path`, or None: the checkout's root, a folder of
+    COMMITTED or inside one, a folder holding files committed to git, or one that is or holds a link."""
+    from textcheck.folders import tracked_files, unsafe_folder
     why = unsafe_folder(Path(path))
     if why:
         return why
@@ -96,19 +91,9 @@ def committed_folder(path: Path, root: Path | None = None) -> str | None:
     if top in COMMITTED:
         return (f"that is {top}/, a committed folder" if len(where.relative_to(root).parts) == 1
                 else f"that is inside {top}/, a committed folder")
-    tracked = _tracked(root, where)
+    tracked = tracked_files(root, where)
     if tracked:
         return (f"that folder holds {len(tracked)} file(s) committed to git ({', '.join(tracked[:3])}"
                 f"{', ...' if len(tracked) > 3 else ''}), a committed folder")
     return None
 
-
-def _tracked(root: Path, folder: Path) -> list[str]:
-    from textcheck.folders import tracked_files
-    return tracked_files(root, folder)
-
-
-def checkout_commit(root: Path | None = None) -> str | None:
-    """The commit the checkout is at (textcheck/folders.py checkout_commit), or None."""
-    from textcheck.folders import checkout_commit as commit_of
-    return commit_of(root or PROJECT_ROOT)
