@@ -231,14 +231,14 @@ def test_rope_degrades_less_than_the_absolute_schemes(curves, claim):
 # (positions.alibi_64, positions.alibi_256): three figures, the two levels and the drop
 # between them, at the chapter's rounding
 # (0.005) + 2 sd over seeds, and the ordering it states.
-CHAPTER = figures("positions")          # alibi_64, alibi_256 (claims/registry.py)
-DROP = round(CHAPTER["alibi_64"] - CHAPTER["alibi_256"], 2)
+STATED = figures("positions")          # alibi_64, alibi_256 (claims/registry.py)
+DROP = round(STATED["alibi_64"] - STATED["alibi_256"], 2)
 # Each: (value, stated, rounding, the figure as its record names it); the test id names what is
 # measured, never the number (tests/integration/test_test_ids.py).
 ALIBI = [
-    pytest.param(lambda r: r[64], CHAPTER["alibi_64"], FIGURES["positions.alibi_64"].rounding, "alibi at 64",
+    pytest.param(lambda r: r[64], STATED["alibi_64"], FIGURES["positions.alibi_64"].rounding, "alibi at 64",
                  id="alibi at 64", marks=pytest.mark.figure("positions.alibi_64")),
-    pytest.param(lambda r: r[256], CHAPTER["alibi_256"], FIGURES["positions.alibi_256"].rounding, "alibi at 256",
+    pytest.param(lambda r: r[256], STATED["alibi_256"], FIGURES["positions.alibi_256"].rounding, "alibi at 256",
                  id="alibi at 256", marks=pytest.mark.figure("positions.alibi_256")),
     # the drop between the two printed levels, at their rounding (it is not printed itself)
     pytest.param(lambda r: r[64] - r[256], DROP, FIGURES["positions.alibi_64"].rounding,
@@ -256,7 +256,7 @@ def test_alibi_figures(value, stated, rounding, label, curves, claim):
 
 @pytest.mark.claim("positions.alibi_improves")
 def test_alibi_improves_as_the_window_grows(curves, claim):
-    claim.ordering(label="alibi: 64 > 128 > 256", stated={64: CHAPTER["alibi_64"], 256: CHAPTER["alibi_256"]},
+    claim.ordering(label="alibi: 64 > 128 > 256", stated={64: STATED["alibi_64"], 256: STATED["alibi_256"]},
                    measured=curves["alibi"], conditions=falling_conditions(by_window(curves, ["alibi"]), "alibi"),
                    measurement="perplexity_at_window", tolerance="ordering on every seed", seeds=len(curves["alibi"]),
                    reason=f"alibi perplexity at 64, 128, 256: {curves['alibi']}")
