@@ -24,6 +24,7 @@ from claims import (
     number_words,
     readings_declared,
     record_rules,
+    record_runs,
     registry,
     run_check,
     seed_steps,
@@ -71,7 +72,7 @@ CHAPTER = Chapter(
                            load_file_metrics=results.load_file_metrics,
                            check=run_check.check, metrics=run_check.REFERABLE,
                            metric=run_check.metric, rests=run_check.rests),
-    claim_records=record_rules.CLAIM_RECORDS,
+    claim_records=record_runs.CLAIM_RECORDS,
     evidence_readers={f"cost_{device}.json": results.cost_table for device in ("cpu", "cuda")},
     where={"figures": "claims/chapter_figures.py", "claims": "claims/registry.py, whose IDs come from "
            "../shared/claims.md", "sentences": "claims/sentence_table.py", "rule inputs": "claims/record_rules.py",

@@ -71,7 +71,7 @@ def check(rec: FigureRecord, runs: RunIndex) -> list[str]:
         out += [line for line, exempt in short_of_record(rec, runs) if not exempt]
     if out or kind not in METRICS or not isinstance(values, list):
         return out + ([] if out else _positions(rec, found))
-    from claims.record_rules import rests_on
+    from claims.record_runs import rests_on
     declared = rests_on(rec.key)
     combine = declared.combine if declared else None
     seeds = sorted({run.seed for run in found})
@@ -134,12 +134,12 @@ def rests(rec: FigureRecord) -> list[tuple[str, str]]:
     a run's metric in a place (its `values`, a side of a comparison) to the recipe the place
     requires.  (field, problem) per refusal; [] for a record of no trained measurement.  `rec` as
     the file holds it: its references not yet read."""
-    from claims.record_rules import rests_on
+    from claims.record_runs import rests_on
     kind = str(rec.measurement).partition("/")[0]
     if kind not in TRAINED or not rec.runs:        # a record naming no runs: the run check names it (`check`)
         return []
     declared = rests_on(rec.key)
-    table = "claims/record_rules.py RECORD_RUNS"
+    table = "claims/record_runs.py RECORD_RUNS"
     if declared is None:
         return [("runs", (f"no runs are declared for {rec.key!r} in {table}: a trained record rests on the "
                          "recipes its test is declared to train, never on the ones it names"))]
@@ -180,7 +180,7 @@ def _positions(rec: FigureRecord, found: list) -> list[str]:
     """Each value in a place RECORD_RUNS ties to a recipe against that recipe's runs: seed by seed,
     one of its run metrics (a number in the place of a perplexity or an accuracy is its recipe's,
     never another's that the record also names)."""
-    from claims.record_rules import rests_on
+    from claims.record_runs import rests_on
     declared = rests_on(rec.key)
     kind = str(rec.measurement).partition("/")[0]
     if declared is None or kind not in REFERABLE:
@@ -194,7 +194,7 @@ def _positions(rec: FigureRecord, found: list) -> list[str]:
             if own and isinstance(v, (int, float)) and not any(_close(v, m) for m in own):
                 out.append(f"{rec.key}: field '{field}': seed {seed}'s value {v!r} is no metric of {group} {recipe} "
                            f"seed {seed} ({', '.join(repr(m) for m in own)}), the recipe this place rests on "
-                           "(claims/record_rules.py RECORD_RUNS)")
+                           "(claims/record_runs.py RECORD_RUNS)")
     return out
 
 

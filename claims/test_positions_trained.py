@@ -338,7 +338,7 @@ def test_rows_past_the_trained_length_are_still_the_vectors_they_started_as(trai
 # failed that control) are shown beside.
 @pytest.mark.claim("positions.no_positions_cannot_tell_where")
 def test_without_positions_a_linear_probe_cannot_read_where_a_token_is(trained, seeds, claim):
-    from claims.record_rules import PROBE_ALTERNATIVES, PROBE_BOUND, probe_below
+    from claims.record_rules import PROBE_ALTERNATIVES, PROBE_BELOW, PROBE_BOUND
     from fixtures.position_probe import probe
     from textcheck import decide as rules
     n = seeds(claim.seeds(DECLARED_SEEDS["positions"]))
@@ -359,7 +359,7 @@ def test_without_positions_a_linear_probe_cannot_read_where_a_token_is(trained, 
         shown[str(bound)] = {"bound": bound, "verdict": d.verdict, "why": d.why}
     claim.ordering(label="no positions: a linear probe for the position on block 1's output",
                    stated="it simply cannot tell where anything is", measured={"block 1, kappa": blind},
-                   conditions=[[f"seed {i}: {probe_below()}", v, "<", PROBE_BOUND] for i, v in enumerate(blind)],
+                   conditions=[[f"seed {i}: {PROBE_BELOW}", v, "<", PROBE_BOUND] for i, v in enumerate(blind)],
                    measurement="position_probe", seeds=len(blind),
                    tolerance=f"a t test over seeds against kappa {PROBE_BOUND}, significant at 5 % two-sided; "
                              f"the control: the positioned model's block 1 significantly above it",
