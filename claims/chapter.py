@@ -19,6 +19,7 @@ from __future__ import annotations
 from claims import (
     accounting,
     chapter_figures,
+    chapter_reads,
     chapter_setup,
     falsification,
     number_words,
@@ -38,20 +39,15 @@ from textcheck.anchors import listed
 from textcheck.chapter import Chapter, RunRecords
 from textcheck.sentences import SENTENCE_REASONS
 
-
-def _load_text(explain) -> str:
-    return load_chapter(explain=explain)
-
-
 CHAPTER = Chapter(
     name="the attention chapter",
     device="CUDA laptop card",
     root=PROJECT_ROOT,
-    load_text=_load_text,
+    load_text=load_chapter,
     sha256=CHAPTER_SHA256,
     text_missing=(ChapterMissing,),
     figures=chapter_figures.FIGURES,
-    reads=chapter_figures.READ,
+    reads=chapter_reads.READ,
     claims=registry.CLAIMS,
     sections=registry.SECTIONS,
     declared=[*accounting.DECLARED, *number_words.DECLARED_WORDS],

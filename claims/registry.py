@@ -10,11 +10,12 @@ import re
 from dataclasses import dataclass
 
 from claims import chapter_figures
+from claims.chapter_reads import READ
 
 
 def filled(template: str) -> str:
     """A template over figure IDs ("{norm.prenorm}") with each figure as the chapter prints it."""
-    every = {**chapter_figures.FIGURES, **chapter_figures.READ}
+    every = {**chapter_figures.FIGURES, **READ}
     return re.sub(r"\{([a-z0-9_.]+)\}", lambda m: every[m.group(1)].printed, template)
 
 

@@ -5,7 +5,8 @@ import math
 
 import pytest
 
-from claims.chapter_figures import FIGURES, READ
+from claims.chapter_figures import FIGURES
+from claims.chapter_reads import READ
 from claims.registry import figures
 from claims.seed_steps import DECLARED_SEEDS
 from claims.trained import gain, val
