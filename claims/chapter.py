@@ -1,18 +1,11 @@
-"""This chapter, as the claim engine sees it: one Chapter (textcheck/chapter.py), built once.
+"""This chapter, as the claim engine sees it: one Chapter (textcheck/chapter.py), built once from
+the tables that hold it (the modules imported below; its text and checksum: data/chapter.py).  The
+report's parts that are this chapter's own (errata, tables, plots) are handed to the report where
+it runs (claims/report/model.py PARTS).
 
-Everything the engine needs of the chapter on causal self-attention, gathered from the tables
-that hold it: its text and checksum (data/chapter.py), its figures and reads
-(claims/chapter_figures.py), its claims and sections (claims/registry.py), its declared numbers
-(claims/accounting.py) and words (claims/number_words.py), its sentences
-(claims/sentence_table.py), its setup numbers' anchors (claims/chapter_setup.py), its rule inputs and timed figures (claims/record_rules.py), its
-measurements' versions (fixtures/measurements.py), its declared readings
-(claims/readings_declared.py) and its run records (fixtures/results.py, claims/run_check.py).  The report's parts that are this chapter's
-own (errata, tables, plots, the places the chapter introduces them) are handed to the report
-where it runs (claims/report/model.py PARTS, handed to the engine's report model with CHAPTER).
-
-Handed to the engine by the one entry: this module, loaded as a pytest plugin (conftest.py's
-pytest_plugins; `-p claims.chapter`), answers the engine's hook `pytest_textcheck_chapter`; a
-command passes CHAPTER as the first argument of the engine's (`python -m claims.rederive`).
+The one entry: loaded as a pytest plugin (conftest.py's pytest_plugins; `-p claims.chapter`), this
+module answers the engine's hook `pytest_textcheck_chapter`; a command passes CHAPTER as the first
+argument of the engine's (`python -m claims.rederive`).
 """
 from __future__ import annotations
 
