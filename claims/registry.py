@@ -20,8 +20,9 @@ def filled(template: str) -> str:
     return re.sub(r"\{([a-z0-9_.]+)\}", lambda m: every[m.group(1)].printed, template)
 
 
-def _C(cid: str, statement: str, stated_figure: str, kind: str, tier: str) -> Claim:
-    return Claim(cid, filled(statement), filled(stated_figure), kind, tier)
+def _C(cid: str, statement_text: str, stated_figure_text: str, kind: str, tier: str) -> Claim:
+    """A claim, its two templates over figure IDs filled in with the figures as printed."""
+    return Claim(cid, filled(statement_text), filled(stated_figure_text), kind, tier)
 
 
 SECTIONS = {
