@@ -129,8 +129,8 @@ def _design(rec: FigureRecord, found: list, values) -> list[str]:
         out.append(f"{rec.key}: field 'measured.values' holds {len(values)} values, but its runs (field 'runs') are "
                    f"of {len(seeds)} seeds ({', '.join(map(str, seeds))}): one value per seed")
     declared = SEEDS_ON_RECORD.get(rec.claim)
-    for (group, recipe), named in sorted(_seeds_by_recipe(rec).items()):
-        if declared and len(named) < declared:
+    for (group, recipe), named in sorted(_seeds_by_recipe(rec).items()) if declared else ():
+        if len(named) < declared:
             out.append(f"{rec.key}: field 'runs' names {len(named)} seeds of {group} {recipe}, but "
                        f"{rec.claim} is declared on {declared} (claims/seed_steps.py SEEDS_ON_RECORD): "
                        "a record of a subset of its seeds")
