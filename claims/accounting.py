@@ -4,14 +4,10 @@ why), or declared here with its reason (textcheck/declared.py NUMBER_REASONS): s
 cross-reference, a year, code, notation, a repeat of an asserted figure (checked), an example,
 device-specific context, or not a number.
 
-A number is a run of digits as the chapter prints it ("1,115,394", "0.0498", "5.96e-08", the
-"3" of "$3 \\times 10^{-3}$", "128K", the "4" of "$4d^2$"; not the digits of a name, "float32").  Numbers written as words are walked
-the same way and counted apart (WORD: one to twenty, the tens, hundred, thousand, half, third,
-quarter, twice, double, zero, nothing, "tens", "an order of magnitude", a range "seven to ten" as one); the words that
-are not a figure are declared in claims/number_words.py.  claims/bookkeeping/test_accounting.py fails on any
-number, digits or words, with neither an anchor nor a reason, and names it with its context.
-The walk itself is the engine's (textcheck/accounting.py); this module holds this chapter's
-declarations.  Pure: no torch, no pytest.
+What counts as a number, digits or words, is the engine's walk (textcheck/accounting.py); the
+words that are not a figure are declared in claims/number_words.py.
+claims/bookkeeping/test_accounting.py fails on any number with neither an anchor nor a reason,
+and names it with its context.  Pure: no torch, no pytest.
 """
 from __future__ import annotations
 

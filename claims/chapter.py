@@ -1,29 +1,24 @@
-"""This chapter, as the claim engine sees it: one Chapter (textcheck/chapter.py), built once.
+"""This chapter, as the claim engine sees it: one Chapter (textcheck/chapter.py), built once from
+the tables that hold it (the modules imported below; its text and checksum: data/chapter.py).  The
+report's parts that are this chapter's own (errata, tables, plots) are handed to the report where
+it runs (claims/report/parts.py PARTS).
 
-Everything the engine needs of the chapter on causal self-attention, gathered from the tables
-that hold it: its text and checksum (data/chapter.py), its figures and reads
-(claims/chapter_figures.py), its claims and sections (claims/registry.py), its declared numbers
-(claims/accounting.py) and words (claims/number_words.py), its sentences
-(claims/sentence_table.py), its setup numbers' anchors (claims/chapter_setup.py), its rule inputs and timed figures (claims/record_rules.py), its
-measurements' versions (fixtures/measurements.py), its declared readings
-(claims/readings_declared.py) and its run records (fixtures/results.py, claims/run_check.py).  The report's parts that are this chapter's
-own (errata, tables, plots, the places the chapter introduces them) are handed to the report
-where it runs (claims/report/parts.py PARTS, handed to the engine's report model with CHAPTER).
-
-Handed to the engine by the one entry: this module, loaded as a pytest plugin (conftest.py's
-pytest_plugins; `-p claims.chapter`), answers the engine's hook `pytest_textcheck_chapter`; a
-command passes CHAPTER as the first argument of the engine's (`python -m claims.rederive`).
+The one entry: loaded as a pytest plugin (conftest.py's pytest_plugins; `-p claims.chapter`), this
+module answers the engine's hook `pytest_textcheck_chapter`; a command passes CHAPTER as the first
+argument of the engine's (`python -m claims.rederive`).
 """
 from __future__ import annotations
 
 from claims import (
     accounting,
     chapter_figures,
+    chapter_reads,
     chapter_setup,
     falsification,
     number_words,
     readings_declared,
     record_rules,
+    record_runs,
     registry,
     run_check,
     seed_steps,
@@ -37,20 +32,15 @@ from textcheck.anchors import listed
 from textcheck.chapter import Chapter, RunRecords
 from textcheck.sentences import SENTENCE_REASONS
 
-
-def _load_text(explain) -> str:
-    return load_chapter(explain=explain)
-
-
 CHAPTER = Chapter(
     name="the attention chapter",
     device="CUDA laptop card",
     root=PROJECT_ROOT,
-    load_text=_load_text,
+    load_text=load_chapter,
     sha256=CHAPTER_SHA256,
     text_missing=(ChapterMissing,),
     figures=chapter_figures.FIGURES,
-    reads=chapter_figures.READ,
+    reads=chapter_reads.READ,
     claims=registry.CLAIMS,
     sections=registry.SECTIONS,
     declared=[*accounting.DECLARED, *number_words.DECLARED_WORDS],
@@ -71,7 +61,7 @@ CHAPTER = Chapter(
                            load_file_metrics=results.load_file_metrics,
                            check=run_check.check, metrics=run_check.REFERABLE,
                            metric=run_check.metric, rests=run_check.rests),
-    claim_records=record_rules.CLAIM_RECORDS,
+    claim_records=record_runs.CLAIM_RECORDS,
     evidence_readers={f"cost_{device}.json": results.cost_table for device in ("cpu", "cuda")},
     where={"figures": "claims/chapter_figures.py", "claims": "claims/registry.py, whose IDs come from "
            "../shared/claims.md", "sentences": "claims/sentence_table.py", "rule inputs": "claims/record_rules.py",

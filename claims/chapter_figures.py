@@ -1,45 +1,40 @@
 """The chapter's figures, each anchored in its text: the one home of a printed number.
 
 Every entry: a stable figure ID (never renamed, like claim IDs), its claim ID, and an anchor: a
-short verbatim quote around the number, unique in the chapter (its one anchor index,
-textcheck/anchors.py).  The number as the chapter prints it ("37.82", "99.9 %", "ten") is the
-anchor's last number, derived from it; it is typed (`printed=`) only where the figure is another
-number of its anchor.  The value and its rounding are parsed from the printed digits (half a
-unit of the last one; a percentage as a fraction; a number word as its whole number), never typed
-again.  claims/bookkeeping/test_chapter_figures.py finds every anchor in the chapter's text (data/chapter.py)
-and the printed number inside it.  claims/registry.py FIGURE_VALUES (their plain values) is
-derived from this table.
-
-A printed table's cells are figures too, each anchored by the table's text up to it (`_cells`).
-`device` says where a figure can be decided: "cuda" for the cost table's figures of the
-chapter's 8 GB laptop card (measured elsewhere, they are readings, textcheck/verdicts.py).
-Every other number of the chapter is declared with its reason in claims/accounting.py.
-Pure: no torch, no pytest.  A figure's mechanics (its value, rounding and place in the text) are
-the claim engine's (textcheck/figures.py); this module holds the table (claims/chapter.py hands it
-over).
+short verbatim quote around the number, unique in the chapter.  The number as printed ("37.82",
+"99.9 %", "ten") is the anchor's last, typed (`printed=`) only where the figure is another number
+of its anchor; its value and rounding are parsed from the printed digits, never typed again
+(textcheck/figures.py).  A printed table's cells are figures too, each anchored by the table's text
+up to it (`_cells`; the tables as printed: claims/printed_tables.py).  `device` says where a figure
+can be decided.  Every other number of the chapter is declared in claims/accounting.py;
+claims/bookkeeping/test_chapter_figures.py finds every anchor.  Pure: no torch, no pytest.
 """
 from __future__ import annotations
 
+from claims.printed_tables import (
+    COST_N,
+    COST_ROWS,
+    GPT2_ROWS,
+    MAP_SENTENCES,
+    MASK_ROWS,
+    VARIANCE_D,
+    VARIANCE_ROWS,
+)
 from textcheck.figures import NUMBER, Figure, located, printed_in_anchor, span  # noqa: F401  (the table's readers)
 
 
 def _f(fid: str, claim: str, anchor: str, device: str = "any", printed: str = "") -> tuple[str, Figure]:
-    """A figure: its printed number is its anchor's last (textcheck/figures.py printed_of), typed
-    only where it is another number of the anchor."""
     return fid, Figure(fid, claim, printed, anchor, device)
 
 
-# Where a figure of the cost table can be decided, stated once (docs/cost.md, "Where a cost figure
-# is decided"): by the instrument that produced it.  The chapter's laptop card's wall clock made the
-# ms columns and everything fitted or divided from them (it says: "for their ratios only"), and
-# its CUDA caching allocator made the peak-MB column and what is fitted from it: another device
-# is another instrument (a CPU layer is compute-bound at every length, a GPU one launch-bound at
-# the short ones), so each is a reading there, never a verdict.  Arithmetic (bytes of a tensor,
-# a ratio of the chapter's own printed cells), theory (a doubling of n converges on 4: decided on
-# the layer's counted operations and bytes, never on a clock or an allocator) and a capacity (an
-# 8 GB device cannot hold an 8 GiB matrix) hold on any device.  No exception: whatever figure a
-# test is about, a clock or an allocator decides only on CUDA (fixtures/measurements.py
-# READ_OFF_INSTRUMENT, textcheck/device_readings.py device_reading).
+# Where a figure of the cost table can be decided (docs/cost.md, "Where a cost figure is decided"):
+# by the instrument that produced it.  The chapter's laptop card's wall clock made the ms columns and
+# what is fitted or divided from them ("for their ratios only"), its CUDA caching allocator the
+# peak-MB column and its fit: another device is another instrument (a CPU layer is compute-bound at
+# every length, a GPU one launch-bound at the short ones), so each is a reading there, never a
+# verdict.  Arithmetic (bytes of a tensor, a ratio of printed cells), theory (counted operations and
+# bytes) and a capacity (an 8 GB device cannot hold an 8 GiB matrix) hold on any device; a clock or
+# an allocator decides only on CUDA (fixtures/measurements.py READ_OFF_INSTRUMENT).
 INSTRUMENT_DEVICE = {"clock": "cuda", "allocator": "cuda", "arithmetic": "any", "theory": "any", "capacity": "cuda"}
 COST_INSTRUMENT: dict[str, str] = {}        # figure ID -> instrument, for every figure of the cost table
 
@@ -50,10 +45,9 @@ def _cost(fid: str, claim: str, anchor: str, instrument: str, printed: str = "")
 
 
 def _cells(prefix: str, claim: str, head: str, rows: list[str], names, device: str = "any", instrument: str = ""):
-    """A printed table's cells, each a figure: the anchor is the text from `head` (which makes
-    it unique) through the cell.  names(row, column) -> the figure ID's suffix, or None to leave
-    the cell out (a setup column, or a column another figure asserts).  A cost-table cell gives
-    its instrument instead of a device (COST_INSTRUMENT)."""
+    """A printed table's cells, each a figure anchored by the text from `head` through the cell.
+    names(row, column) -> the figure ID's suffix, or None to leave the cell out.  A cost-table cell
+    gives its instrument instead of a device (COST_INSTRUMENT)."""
     out, above = [], head
     for r, row in enumerate(rows):
         for c, m in enumerate(NUMBER.finditer(row)):
@@ -63,43 +57,6 @@ def _cells(prefix: str, claim: str, head: str, rows: list[str], names, device: s
                 out.append(make(f"{prefix}{name}", claim, above + row[: m.end()]))     # the cell: its anchor's last number
         above += row + "\n"
     return out
-
-
-MASK_ROWS = ["  1.000 0.000 0.000 0.000 0.000 0.000", "  0.500 0.500 0.000 0.000 0.000 0.000",
-             "  0.333 0.333 0.333 0.000 0.000 0.000", "  0.250 0.250 0.250 0.250 0.000 0.000",
-             "  0.200 0.200 0.200 0.200 0.200 0.000", "  0.167 0.167 0.167 0.167 0.167 0.167"]
-VARIANCE_ROWS = ["     4        3.975       1.994     2.000", "    16       16.071       4.009     4.000",
-                 "    64       64.249       8.016     8.000", "   256      253.065      15.908    16.000",
-                 "  1024     1015.562      31.868    32.000"]
-VARIANCE_D = (4, 16, 64, 256, 1024)
-COST_ROWS = ["     128      2.246        -            1.324              0.5       14.6        -",
-             "     256      2.855     1.27            2.113              2.0       19.2     1.31",
-             "     512      5.761     2.02            3.105              8.0       34.4     1.79",
-             "    1024     16.414     2.85            4.008             32.0       89.1     2.59",
-             "    2048     51.573     3.14            9.989            128.0      296.1     3.32",
-             "    4096    225.432     4.37           20.176            512.0     1100.1     3.72",
-             "    8192    832.838     3.69           40.106           2048.0     4300.1     3.91",
-             "   16384   OUT OF MEMORY                                 8192.0"]
-COST_N = (128, 256, 512, 1024, 2048, 4096, 8192, 16384)
-GPT2_ROWS = {"token_embeddings": "  token embeddings     50,257 x 768 = 38,597,376",
-             "position_embeddings": "  position embeddings   1,024 x 768 =    786,432",
-             "one_block": "  one block                             7,087,872",
-             "blocks_12": "  12 blocks                            85,054,464",
-             "final_layernorm": "  final LayerNorm         2 x 768 =        1,536",
-             "total": "  total (weights tied)                124,439,808"}
-# The Winograd map: per sentence, per block, the weight on each of the 15 visible words
-MAP_SENTENCES = {
-    "tired": ("the animal did not cross the street because it was too tired , so the animal waited .\n", [
-        "  blk 1  the:0.00 animal:0.70 did:0.00 not:0.00 cross:0.00 the:0.00 street:0.06",
-        "         because:0.00 it:0.00 was:0.00 too:0.00 tired:0.00 ,:0.05 so:0.00 the:0.19",
-        "  blk 2  the:0.00 animal:0.00 did:0.00 not:0.00 cross:0.00 the:0.00 street:0.00",
-        "         because:0.00 it:0.00 was:0.00 too:0.00 tired:1.00 ,:0.00 so:0.00 the:0.00"]),
-    "wet": ("the animal did not cross the street because it was too wet , so the street waited .\n", [
-        "  blk 1  the:0.00 animal:0.70 did:0.00 not:0.00 cross:0.00 the:0.00 street:0.06",
-        "         because:0.00 it:0.00 was:0.00 too:0.00   wet:0.00 ,:0.05 so:0.00 the:0.19",
-        "  blk 2  the:0.00 animal:0.00 did:0.00 not:0.00 cross:0.03 the:0.00 street:0.49",
-        "         because:0.00 it:0.00 was:0.00 too:0.20   wet:0.03 ,:0.00 so:0.00 the:0.25"]),
-}
 
 
 def _map_cells():
@@ -257,31 +214,6 @@ FIGURES: dict[str, Figure] = dict([
 # (fixtures/recipes.py LADDER): the figure each row's held-out perplexity is asserted as.
 LADDER_ROW_FIGURE = {"baseline": "ladder.baseline", "residual_average": "ladder.residual_average_val",
                      "layernorm": "ladder.layernorm_val", "two_blocks": "ladder.two_blocks"}
-
-
-# Numbers a test reads from the chapter without asserting them: anchored like a figure, each
-# with why it is read and not asserted (claims/accounting.py counts them as context).
-READ: dict[str, Figure] = {f.id: f for f in [
-    Figure("recurrence.transformer_year", "recurrence.three_years_before", anchor="From 1997 to about 2017",
-           why="the year the era of recurrent summaries ended, which recurrence.years counts to"),
-    Figure("cost.projections_from", "cost.projections_linear", anchor="4.0 ms at 1024",
-           why="the shorter length of the projections' sentence, which cost.projections_span divides"),
-    Figure("cost.projections_to", "cost.projections_linear", anchor="40.1 ms at 8192",
-           why="the longer length of the projections' sentence, which cost.projections_span divides"),
-    Figure("scale.frozen_threshold", "scale.runaway", anchor="put more than 0.99",
-           why="the chapter's line for a frozen row (its weight on one token), which the frozen counts use"),
-    Figure("scale.input_doubling", "scale.softmax_scale_sensitive", printed="Doubling", anchor="Doubling a linear layer's input",
-           why="the factor the input is multiplied by: the setup of scale.linear_doubles"),
-    Figure("recurrence.from_token", "recurrence.sequential_updates", anchor="information from token 5",
-           why="an illustration's first token: the count between it and the last is recurrence.updates"),
-    Figure("recurrence.to_token", "recurrence.sequential_updates", anchor="reaches token 500",
-           why="an illustration's last token: the count between the first and it is recurrence.updates"),
-    Figure("scale.score_factor", "scale.softmax_scale_sensitive", anchor="multiplying scores by ten",
-           why="the factor the test multiplies the scores by: the setup of the sentence's claim, not a result"),
-    Figure("qkv.out_magnitude", "qkv.head_matches_torch", anchor="mean magnitude is 0.159",
-           why="the output magnitude the 1.8e-7 is relative to; it depends on the inputs the chapter "
-               "leaves open, so it is recorded beside ours, not asserted"),
-]}
 
 
 # The null a sentence contrasts a printed figure with, declared beside the figure (docs/figure-rule.md):

@@ -1,43 +1,27 @@
 """The chapter's setup, checked: every number it states about how a model is built, trained or
-measured, read from its text and compared with the recipe, data set or measurement that uses it.
+measured, read from its text and compared with what uses it (claims/bookkeeping/test_chapter_setup.py
+names both sides on any difference).
 
-Each entry (`Stated`) is anchored as a figure is (claims/chapter_figures.py): a short verbatim
-quote, unique in the chapter, with the stated value printed inside it and parsed from the
-printed text, never typed again ("128", "$3 \\times 10^{-3}$", "sixteen", "(tired, scared, slow,
-weak)", a printed table's column).  `ours` returns, for every place that claims to use that value,
-where it is (file, recipe, field) and what it holds there (its readers: claims/setup_sources.py).
-claims/bookkeeping/test_chapter_setup.py fails on any difference and names both sides: the chapter's
-sentence and our field.
+Each entry (`Stated`) is anchored as a figure is: a verbatim quote, unique in the chapter, with the
+value printed inside it and parsed from the printed text ("128", "$3 \\times 10^{-3}$", "sixteen",
+"(tired, scared, slow, weak)", a printed table's column).  `ours` returns every place that claims to
+use the value, "file, recipe, field" -> what it holds (claims/setup_sources.py).  The recipes are the
+chapter's setups (fixtures/recipes.py CHAPTER_GROUPS).  Where the chapter states a value for a few
+models and another for the rest ("Every model ... trains for 3000 steps"; "Twelve blocks, 1000
+steps"), the general entry leaves those to the specific one (`elsewhere`).
 
-The recipes checked are the chapter's setups (fixtures/recipes.py CHAPTER_GROUPS, what
-`python -m fixtures all` trains); the alternative readings (READINGS) differ from them on purpose,
-each by its label.  Where the chapter states a value for a few of its models and another for the
-rest ("Every model ... trains for 3000 steps"; then "Twelve blocks, 1000 steps"), the general
-sentence leaves those models to the specific one (`elsewhere`), and the test checks that the
-specific one does check them.
-
-A difference is allowed only as a `Deviation`: declared in claims/chapter_setup.toml with the value
-we use, and in docs/choices.md with its reason (the entry's opening words are quoted and checked
-there).  The test lists every declared deviation as an expected failure, with its reason, so it is
-never a silent pass; and one that no longer deviates must be removed.
-
-The numbers stay declared with reason "setup" in claims/accounting.py and claims/number_words.py;
-every such declaration is either checked here or says, in UNCHECKED (claims/chapter_setup.toml), why
-it is no recipe's number.
+A difference is allowed only as a `Deviation`, declared in claims/chapter_setup.toml with the value
+we use and in docs/choices.md with its reason (the entry's opening words, checked there); one that
+no longer deviates must be removed.  Every declaration of reason "setup" (claims/accounting.py,
+claims/number_words.py) is checked here or says in UNCHECKED (claims/chapter_setup.toml) why not.
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from decimal import Decimal
-from typing import Annotated, Any
-
-from pydantic import AfterValidator, ConfigDict, StrictStr
-from pydantic.dataclasses import dataclass as pydantic_dataclass
 
 from claims import chapter_figures
 from claims.chapter_figures import COST_N, COST_ROWS, VARIANCE_D, VARIANCE_ROWS, located
+from claims.setup_entry import Deviation, Stated, Unchecked
 from claims.setup_sources import (
     attention_heads,
     bpe_vocabulary,
@@ -60,65 +44,6 @@ from claims.setup_sources import (
     winograd_module,
 )
 from claims.toml_table import load
-
-# Numbers the setup sentences write as words ("no warmup" is a warmup of zero steps)
-WORDS = {"no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "eight": 8, "twelve": 12, "sixteen": 16,
-         "two thousand": 2000, "twenty thousand": 20000, "doubling": 2}
-POWER = re.compile(r"\$(?:(\d+) \\times )?10\^\{(-?\d+)\}\$")          # $10^{-3}$, $3 \times 10^{-3}$
-DIGITS = re.compile(r"\d(?:,?\d)*(?:\.\d+)?")
-
-
-def parse(printed: str):
-    """The stated value as printed: digits, a power of ten, a number word, a list of numbers
-    ("64, 128 and 256") or of words ("(tired, scared, slow, weak)"); anything else is its text."""
-    text = printed.strip()
-    if m := POWER.fullmatch(text):
-        return float(Decimal(m.group(1) or 1) * Decimal(10) ** int(m.group(2)))
-    if DIGITS.fullmatch(text):
-        number = Decimal(text.replace(",", ""))
-        return int(number) if number == number.to_integral_value() and "." not in text else float(number)
-    if text.lower() in WORDS:
-        return WORDS[text.lower()]
-    if re.fullmatch(r"\d+(?:, \d+)* and \d+", text):
-        return tuple(int(n) for n in re.findall(r"\d+", text))
-    if text.startswith("(") and text.endswith(")"):
-        return tuple(w.strip() for w in text[1:-1].split(","))
-    return text
-
-
-@dataclass(frozen=True)
-class Stated:
-    id: str
-    anchor: str                               # verbatim, unique in the chapter
-    printed: str                              # the value as printed, inside the anchor
-    ours: Callable[[], dict[str, object]]     # where we use it -> what we use
-    column: int | None = None                 # a printed table: its rows' numbers in this column
-    elsewhere: dict[str, str] = field(default_factory=dict)   # recipe-name regex -> the Stated id that checks it
-
-    @property
-    def value(self):
-        if self.column is not None:
-            return tuple(int(DIGITS.findall(row)[self.column]) for row in self.anchor.strip("\n").split("\n"))
-        return parse(self.printed)
-
-
-# A TOML array is a list; what our code holds is a tuple: a declared value is compared as one.
-Held = Annotated[Any, AfterValidator(lambda v: tuple(v) if isinstance(v, list) else v)]
-
-
-@pydantic_dataclass(frozen=True, config=ConfigDict(extra="forbid"))
-class Deviation:
-    setup: StrictStr    # the Stated id
-    users: StrictStr    # regex over `where` (Stated.ours's keys): the places that deviate
-    ours: Held          # the value they hold instead (any other value is drift)
-    choice: StrictStr   # the opening words of its entry in docs/choices.md, verbatim
-    why: StrictStr
-
-
-@pydantic_dataclass(frozen=True, config=ConfigDict(extra="forbid"))
-class Unchecked:
-    anchor: StrictStr   # a declaration of reason "setup", by its anchor
-    why: StrictStr      # why no entry of SETUP checks it
 
 
 def _common(sid: str, anchor: str, printed: str, what: str, elsewhere: dict[str, str]) -> Stated:
@@ -282,7 +207,7 @@ UNCHECKED: dict[str, str] = {u.anchor: u.why for u in load("chapter_setup.toml",
 
 def printed_in_anchor(entry: Stated) -> bool:
     """A table column holds its numbers; elsewhere the printed number stands in the anchor whole, as
-    a figure's does (claims/chapter_figures.py printed_in_anchor, which reads only .printed and .anchor)."""
+    a figure's does (claims/chapter_figures.py printed_in_anchor)."""
     return entry.column is not None or chapter_figures.printed_in_anchor(entry)
 
 
@@ -298,10 +223,6 @@ def sentence(text: str, entry: Stated) -> str:
     return text[start:min(ends) if ends else len(text)].strip()
 
 
-def deviation_for(entry: Stated, where: str) -> Deviation | None:
-    return next((d for d in DEVIATIONS if d.setup == entry.id and re.search(d.users, where)), None)
-
-
 def drift(text: str, entry: Stated) -> tuple[list[str], list[str]]:
     """(what differs from the chapter undeclared, what differs as declared): one line each,
     naming the chapter's sentence and our place and value."""
@@ -310,7 +231,7 @@ def drift(text: str, entry: Stated) -> tuple[list[str], list[str]]:
     for where, ours in entry.ours().items():
         if ours is None:
             continue
-        dev = deviation_for(entry, where)
+        dev = next((d for d in DEVIATIONS if d.setup == entry.id and re.search(d.users, where)), None)
         if ours == stated and dev is None:
             continue
         if dev is not None and ours == dev.ours:

@@ -34,21 +34,10 @@ def main(argv=None) -> int:
     return rederive.main(CHAPTER, argv)
 
 
-def committed(results_dir) -> tuple:
-    """The committed figure records and claims of `results_dir`, read once (textcheck/rederive.py committed)."""
-    return rederive.committed(CHAPTER, results_dir)
-
-
 def accepted(results_dir) -> tuple:
     """The committed figure records and claims of `results_dir` where the re-derivation accepts
     them all, else EvidenceError listing what it refuses (textcheck/rederive.py accepted)."""
     return rederive.accepted(CHAPTER, results_dir, "python -m claims.rederive")
-
-
-def refusals(results_dir, read: tuple | None = None) -> list[str]:
-    """What the re-derivation would refuse in `results_dir` (textcheck/rederive.py refusals), of
-    what `committed` read where given."""
-    return rederive.refusals(CHAPTER, results_dir, read)
 
 
 if __name__ == "__main__":

@@ -1,43 +1,28 @@
 """The project's registry of the chapter's claims.
 
 IDs are those of ../shared/claims.md (stable: never renamed or dropped).  Each entry gives the
-chapter section, the claim in our own words, the chapter's figure, its kind and the tier whose
-tests check it.  The `claim` marker rejects any ID that is not here.
+claim in our own words and what the chapter states, each printed figure named by its ID
+("{norm.prenorm}") and filled in from the figure table, its kind and the tier whose tests check
+it.  The `claim` marker rejects any ID that is not here.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from claims import chapter_figures
+from claims.chapter_reads import READ
+from textcheck.chapter import Claim
 
 
 def filled(template: str) -> str:
     """A template over figure IDs ("{norm.prenorm}") with each figure as the chapter prints it."""
-    every = {**chapter_figures.FIGURES, **chapter_figures.READ}
+    every = {**chapter_figures.FIGURES, **READ}
     return re.sub(r"\{([a-z0-9_.]+)\}", lambda m: every[m.group(1)].printed, template)
 
 
-@dataclass(frozen=True)
-class Claim:
-    id: str
-    statement_text: str       # the claim in our words, its printed figures by ID: "The corpus is {corpus.characters} ..."
-    stated_figure_text: str   # what the chapter states, its printed figures by ID: "{norm.prenorm_warmup} vs {norm.prenorm}"
-    kind: str
-    tier: str
-
-    @property
-    def statement(self) -> str:
-        return filled(self.statement_text)
-
-    @property
-    def stated_figure(self) -> str:
-        """What the chapter states, each printed figure filled in from claims/chapter_figures.py."""
-        return filled(self.stated_figure_text)
-
-    @property
-    def section(self) -> str:
-        return self.id.split(".")[0]
+def _C(cid: str, statement_text: str, stated_figure_text: str, kind: str, tier: str) -> Claim:
+    """A claim, its two templates over figure IDs filled in with the figures as printed."""
+    return Claim(cid, filled(statement_text), filled(stated_figure_text), kind, tier)
 
 
 SECTIONS = {
@@ -57,7 +42,6 @@ SECTIONS = {
     "depth": "Depth",
 }
 
-_C = Claim
 CLAIMS: dict[str, Claim] = {c.id: c for c in [
     # corpus
     _C("corpus.chars", "The corpus is {corpus.characters} characters long.", "{corpus.characters}", "exact", "fast"),
@@ -209,13 +193,9 @@ def figures(prefix: str) -> dict[str, float]:
     return {k.split(".", 1)[1]: v for k, v in FIGURE_VALUES.items() if k.startswith(prefix + ".")}
 
 
-class UnknownClaim(KeyError):
-    pass
-
-
 def get(claim_id: str) -> Claim:
     try:
         return CLAIMS[claim_id]
     except KeyError:
-        raise UnknownClaim(f"unknown claim ID {claim_id!r}: not in claims/registry.py "
+        raise KeyError(f"unknown claim ID {claim_id!r}: not in claims/registry.py "
                            "(IDs come from ../shared/claims.md)") from None

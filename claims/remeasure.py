@@ -69,11 +69,6 @@ def from_weights(rec: FigureRecord) -> bool:
     return bool(rec.runs) and str(rec.measurement).partition("/")[0] in FROM_WEIGHTS
 
 
-def default_cache() -> Path:
-    """$ATTENTION_CLAIMS_CACHE, else .cache/ in the checkout (data/paths.py cache_root, not made here)."""
-    return Path(os.environ.get("ATTENTION_CLAIMS_CACHE") or PROJECT_ROOT / ".cache")
-
-
 def plan(records: list[FigureRecord], verdicts, results_dir: Path, cache: Path, only: list[str]) -> Plan:
     """Which weight-measured records can be measured again from `cache` (<cache>/trained)."""
     nodeid = {k: t.nodeid for c in verdicts for t in c.tests if t.key for k in str(t.key).split(SEPARATOR)}
@@ -125,88 +120,71 @@ def scratch_cache(cache: Path, entries: dict[str, Path], into: Path) -> Path:
     return into
 
 
-def _seeds(rec: FigureRecord) -> int:
-    return len({r.seed for r in rec.runs})
-
-
 def measure(todo: dict[str, tuple[FigureRecord, str]], cache: Path, work: Path, device: str, smoke: bool,
             echo) -> dict[str, dict]:
-    """The fresh tests of a run of each record's test (by node ID, one pytest per seed count):
-    {node id: the test as its claims.json holds it, with its claim ID}.  BadInput where pytest
-    could not run (a usage error, an internal error)."""
-    groups: dict[int, list[str]] = {}
+    """{node id: its test as a fresh run's claims.json holds it, with its claim ID}, one pytest per
+    seed count.  BadInput where pytest could not run (a usage error, an internal error)."""
+    groups: dict[int, dict[str, None]] = {}
     for rec, node in todo.values():
-        groups.setdefault(_seeds(rec), [])
-        if node not in groups[_seeds(rec)]:
-            groups[_seeds(rec)].append(node)
+        groups.setdefault(len({r.seed for r in rec.runs}), {})[node] = None
     fresh: dict[str, dict] = {}
     env = {**os.environ, "ATTENTION_CLAIMS_CACHE": str(cache), "PYTHONDONTWRITEBYTECODE": "1"}
     for n, nodes in sorted(groups.items()):
         out = work / f"report-{n}"
         cmd = [sys.executable, "-m", "pytest", *nodes, f"--device={device}", "--cached-only", f"--seeds={n}",
-               f"--report-dir={out}", "--no-progress", "-p", "no:cacheprovider", "-q", "-rN"]
-        if smoke:
-            cmd.append("--smoke")
+               f"--report-dir={out}", "--no-progress", "-p", "no:cacheprovider", "-q", "-rN"] + (["--smoke"] if smoke else [])
         echo(f"measuring again {len(nodes)} test(s) of {n} seed(s): pytest {' '.join(cmd[3:])}")
         done = subprocess.run(cmd, check=False, cwd=PROJECT_ROOT, env=env, capture_output=True, text=True)
         if done.returncode not in (0, 1) or not (out / "claims.json").is_file():
             tail = (done.stdout + done.stderr).strip().splitlines()[-15:]
             raise BadInput(f"pytest exited {done.returncode} without a claim report:\n    " + "\n    ".join(tail))
-        report = json.loads((out / "claims.json").read_text())
-        for c in report.get("claims", []):
-            for t in c.get("tests", []):
-                if t.get("nodeid") in nodes:
-                    fresh[t["nodeid"]] = dict(t, claim=c["id"])
+        for c in json.loads((out / "claims.json").read_text()).get("claims", []):
+            fresh.update({t["nodeid"]: dict(t, claim=c["id"]) for t in c.get("tests", []) if t.get("nodeid") in nodes})
     return fresh
 
 
 def differs(was, now, rtol: float, where: str = "measured") -> str | None:
-    """Where the committed value `was` and the fresh `now` differ beyond float noise (`rtol`
-    relative), naming the field and both values; None where they agree."""
-    if isinstance(was, bool) or isinstance(now, bool) or not all(isinstance(x, (int, float)) for x in (was, now)):
-        if isinstance(was, dict) and isinstance(now, dict):
-            if set(was) != set(now):
-                return f"{where}: fields {sorted(was)} committed, {sorted(now)} measured again"
-            return next((d for k in was for d in [differs(was[k], now[k], rtol, f"{where}.{k}")] if d), None)
-        if isinstance(was, list) and isinstance(now, list):
-            if len(was) != len(now):
-                return f"{where}: {len(was)} values committed, {len(now)} measured again ({was} / {now})"
-            return next((d for i, (a, b) in enumerate(zip(was, now)) for d in [differs(a, b, rtol, f"{where}[{i}]")]
-                         if d), None)
-        return None if was == now else f"{where}: committed {was!r}, measured again {now!r}"
-    if math.isnan(was) and math.isnan(now):
-        return None
-    if was == now or abs(was - now) <= rtol * max(abs(was), abs(now)):
+    """Where the committed `was` and the fresh `now` differ beyond `rtol`, naming both; None if not."""
+    if isinstance(was, dict) and isinstance(now, dict):
+        if set(was) != set(now):
+            return f"{where}: fields {sorted(was)} committed, {sorted(now)} measured again"
+        return next(filter(None, (differs(was[k], now[k], rtol, f"{where}.{k}") for k in was)), None)
+    if isinstance(was, list) and isinstance(now, list):
+        if len(was) != len(now):
+            return f"{where}: {len(was)} values committed, {len(now)} measured again ({was} / {now})"
+        return next(filter(None, (differs(a, b, rtol, f"{where}[{i}]") for i, (a, b) in enumerate(zip(was, now)))),
+                    None)
+    numbers = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (was, now))
+    if was == now or numbers and (math.isnan(was) and math.isnan(now)
+                                  or abs(was - now) <= rtol * max(abs(was), abs(now))):
         return None
     return f"{where}: committed {was!r}, measured again {now!r}"
 
 
-def compare(todo: dict[str, tuple[FigureRecord, str]], fresh: dict[str, dict], rtol: float) -> dict:
-    """{"agree": [keys], "differ": [(key, why)], "unmeasured": [(key, why)]}."""
-    out = {"agree": [], "differ": [], "unmeasured": []}
+def compare(todo: dict[str, tuple[FigureRecord, str]], fresh: dict[str, dict], rtol: float):
+    """(the keys that agree, (key, why) of those that differ, (key, why) of those not measured)."""
+    agree, differ, unmeasured = [], [], []
     for key, (rec, node) in todo.items():
         test = fresh.get(node)
         if test is None:
-            out["unmeasured"].append((key, f"{node}: not in the run's report"))
+            unmeasured.append((key, f"{node}: not in the run's report"))
             continue
         base = key.removesuffix(" (cuda)")
         now = [r for r in test.get("records") or [] if isinstance(r, dict) and "decision" in r
                and record_key(CHAPTER, r, test["claim"]).removesuffix(" (cuda)") == base]
         if not now:
             why = f"{node}: {test.get('outcome')} ({(test.get('reason') or '')[:200]}), no measurement of it"
-            out["unmeasured"].append((key, why))
+            unmeasured.append((key, why))
             continue
         named = {(r.group, r.recipe, r.seed, r.key) for r in rec.runs}
         ran = {(r["group"], r["recipe"], r["seed"], r["key"]) for r in test.get("runs") or []}
         if ran != named:
-            out["unmeasured"].append((key, f"{node}: measured runs {sorted(ran)}, the record names {sorted(named)}"))
-            continue
-        why = differs(rec.measured, now[0]["decision"], rtol)
-        if why:
-            out["differ"].append((key, why))
+            unmeasured.append((key, f"{node}: measured runs {sorted(ran)}, the record names {sorted(named)}"))
+        elif why := differs(rec.measured, now[0]["decision"], rtol):
+            differ.append((key, why))
         else:
-            out["agree"].append(key)
-    return out
+            agree.append(key)
+    return agree, differ, unmeasured
 
 
 def parser(description: str | None = __doc__) -> argparse.ArgumentParser:
@@ -231,7 +209,8 @@ def main(argv=None) -> int:
     a = parser().parse_args(argv)
     started = time.perf_counter()
     results_dir = Path(a.results)
-    cache = Path(a.cache) if a.cache else default_cache()
+    # $ATTENTION_CLAIMS_CACHE, else .cache/ in the checkout (data/paths.py cache_root, not made here)
+    cache = Path(a.cache or os.environ.get("ATTENTION_CLAIMS_CACHE") or PROJECT_ROOT / ".cache")
     try:
         if a.cache and not cache.is_dir():
             raise BadInput(f"--cache={a.cache}: not a folder")
@@ -242,39 +221,30 @@ def main(argv=None) -> int:
             todo = plan(records, verdicts, results_dir, cache, a.only)
         if a.only and not (todo.todo or todo.no_weights or todo.cannot):
             raise BadInput(f"--only {' '.join(a.only)}: no figure record measured from weights matches")
-        if a.dry_run:
-            return _listed(todo)
-        with tempfile.TemporaryDirectory(prefix="remeasure-") as tmp:
-            work = Path(tmp)
-            scratch = scratch_cache(cache, todo.entries, work / "cache")
-            fresh = measure(todo.todo, scratch, work, a.device, a.smoke,
-                            lambda line: print(line, file=sys.stderr, flush=True)) if todo.todo else {}
+        if not a.dry_run:
+            with tempfile.TemporaryDirectory(prefix="remeasure-") as tmp:
+                scratch = scratch_cache(cache, todo.entries, Path(tmp) / "cache")
+                fresh = measure(todo.todo, scratch, Path(tmp), a.device, a.smoke,
+                                lambda line: print(line, file=sys.stderr, flush=True)) if todo.todo else {}
     except (BadInput, EvidenceError, FigureEvidenceError, SaveError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    result = compare(todo.todo, fresh, a.rtol)
-    print(f"measured again {len(todo.todo)} figure record(s) from the weights in {cache / 'trained'} "
-          f"({time.perf_counter() - started:.1f} s): {len(result['agree'])} agree, {len(result['differ'])} differ"
-          + (f", {len(result['unmeasured'])} not measured by their test" if result["unmeasured"] else ""))
-    print("\n".join(f"  DIFFERS {key}: {why}" for key, why in result["differ"]), end="\n" if result["differ"] else "")
-    print("\n".join(f"  NOT MEASURED {key}: {why}" for key, why in result["unmeasured"]),
-          end="\n" if result["unmeasured"] else "")
-    _not_measured(todo)
-    return 1 if result["differ"] or result["unmeasured"] else 0
-
-
-def _listed(todo: Plan) -> int:
-    """--dry-run: what would be measured again (each record and its test), and what not."""
-    print(f"would measure again {len(todo.todo)} figure record(s) from the weights in {len(todo.entries)} cache entries")
-    print("\n".join(f"  {key}: {node}" for key, (_, node) in todo.todo.items()), end="\n" if todo.todo else "")
-    _not_measured(todo)
-    return 0
-
-
-def _not_measured(todo: Plan) -> None:
-    if todo.no_weights:
-        print(f"not re-measured (no weights): {len(todo.no_weights)}")
-        print("\n".join(f"  {key}: {why}" for key, why in todo.no_weights))
-    if todo.cannot:
-        print(f"not re-measured (the cache cannot vouch for the weights, or no test carries it): {len(todo.cannot)}")
-        print("\n".join(f"  {key}: {why}" for key, why in todo.cannot))
+    status = 0
+    if a.dry_run:
+        print(f"would measure again {len(todo.todo)} figure record(s) from the weights in "
+              f"{len(todo.entries)} cache entries")
+        print("".join(f"  {key}: {node}\n" for key, (_, node) in todo.todo.items()), end="")
+    else:
+        agree, differ, unmeasured = compare(todo.todo, fresh, a.rtol)
+        print(f"measured again {len(todo.todo)} figure record(s) from the weights in {cache / 'trained'} "
+              f"({time.perf_counter() - started:.1f} s): {len(agree)} agree, {len(differ)} differ"
+              + (f", {len(unmeasured)} not measured by their test" if unmeasured else ""))
+        print("".join(f"  DIFFERS {key}: {why}\n" for key, why in differ), end="")
+        print("".join(f"  NOT MEASURED {key}: {why}\n" for key, why in unmeasured), end="")
+        status = 1 if differ or unmeasured else 0
+    for what, listed in (("no weights", todo.no_weights),
+                         ("the cache cannot vouch for the weights, or no test carries it", todo.cannot)):
+        if listed:
+            print(f"not re-measured ({what}): {len(listed)}")
+            print("".join(f"  {key}: {why}\n" for key, why in listed), end="")
+    return status

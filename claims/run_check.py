@@ -1,16 +1,18 @@
 """A trained figure record against the run records it names (issue 46, findings 2 and 3).
 
-One source of each measured value, or a check that fails on any disagreement: a record of a
-trained measurement names the runs it came from (`runs`, never empty), each run exists in
-results/<group>.json under its recipe, seed and cache key, and where the record's values are run
-metrics (perplexity, accuracy) each seed's value is one run's metric, or the difference or ratio
-of two runs' same metric, at that seed.  Values measured from the weights after training
-(attention statistics, maps, perplexity at other windows) are not in the run records: for those
-the runs must exist.  Pure (standard library only): `python -m claims.rederive` runs it.
+A record of a trained measurement names the runs it came from (`runs`, never empty); each must be
+in results/<group>.json under its recipe, seed and cache key, and where its values are run metrics
+(perplexity, accuracy) each seed's value is one run's metric, or the difference or ratio of two
+runs' same metric, at that seed.  Values measured from the weights after training (attention
+statistics, maps, perplexity at other windows) are not in the run records: for those the runs must
+exist.  Pure (standard library only): `python -m claims.rederive` runs it.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from claims.record_runs import Rests, rests_on
+from claims.seed_steps import DECLARED_SEEDS, SEEDS_ON_RECORD
 
 if TYPE_CHECKING:
     from textcheck.records import FigureRecord, RunRecord
@@ -18,10 +20,8 @@ if TYPE_CHECKING:
 
 # measurements taken from a trained model: a record of one names the runs it came from
 TRAINED = frozenset({"perplexity", "perplexity_at_window", "softmax_stats", "softmax_stats_at_init", "softmax_gradients",
-                     "attention_curve",
-                     "position_rows", "position_probe",
-                     "winograd_accuracy", "winograd_answers", "winograd_attention", "winograd_ablation", "winograd_head_ablation",
-                     "held_out_curve"})
+                     "attention_curve", "position_rows", "position_probe", "winograd_accuracy", "winograd_answers",
+                     "winograd_attention", "winograd_ablation", "winograd_head_ablation", "held_out_curve"})
 
 # measurements whose per-seed values are run metrics: (metric names a value may be)
 METRICS = {"perplexity": ("val_ppl", "train_ppl"), "winograd_accuracy": ("accuracy", "wrong_noun")}
@@ -32,6 +32,7 @@ METRICS = {"perplexity": ("val_ppl", "train_ppl"), "winograd_accuracy": ("accura
 # the same weights, so the same number; at 128 and 256 a value of its own).  Unlike METRICS, not
 # every value of such a measurement must be one.
 REFERABLE = {**METRICS, "perplexity_at_window": ("val_ppl",)}
+TABLE = "claims/record_runs.py RECORD_RUNS"
 
 
 def metric(run: RunRecord, name: str):
@@ -44,10 +45,14 @@ def _close(a: float, b: float) -> bool:
     return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
 
+def _kind(rec: FigureRecord) -> str:
+    return str(rec.measurement).partition("/")[0]
+
+
 def check(rec: FigureRecord, runs: RunIndex) -> list[str]:
     """What disagrees between one figure record and the run records (lines naming both); [].
     `runs`: the engine's one index of the run records (textcheck/run_refs.py), each file read once."""
-    kind = str(rec.measurement).partition("/")[0]
+    kind = _kind(rec)
     if kind not in TRAINED:
         return []
     if not rec.runs:
@@ -55,31 +60,35 @@ def check(rec: FigureRecord, runs: RunIndex) -> list[str]:
     out, found = [], []
     for i, r in enumerate(rec.runs):
         try:
-            table = runs.table(r.group)
+            run = runs.table(r.group).get((r.recipe, r.seed, r.key))
         except ValueError as e:
             out.append(f"{rec.key}: runs[{i}]: {e}")
             continue
-        run = table.get((r.recipe, r.seed, r.key))
         if run is None:
             out.append(f"{rec.key}: runs[{i}] ({r.group} {r.recipe} seed {r.seed} "
                        f"key {r.key}) is not in results/{r.group}.json")
         else:
             found.append(run)
     values = rec.measured.get("values") if isinstance(rec.measured, dict) else None
-    out += _design(rec, kind, found, values)
+    out += _design(rec, found, values)
     if not out:
         out += [line for line, exempt in short_of_record(rec, runs) if not exempt]
-    if out or kind not in METRICS or not isinstance(values, list):
-        return out + ([] if out else _positions(rec, found))
-    from claims.record_rules import rests_on
+    if not out and kind in METRICS and isinstance(values, list):
+        out = _metrics(rec, kind, found, values)
+    return out or _positions(rec, found)
+
+
+def _metrics(rec: FigureRecord, kind: str, found: list, values: list) -> list[str]:
+    """Each seed's value against its runs' metrics: one of them, or their difference or ratio (in
+    the order RECORD_RUNS declares, where it declares a combination: finding 7)."""
     declared = rests_on(rec.key)
     combine = declared.combine if declared else None
-    seeds = sorted({run.seed for run in found})
-    for seed, v in zip(seeds, values):
+    out = []
+    for seed, v in zip(sorted({run.seed for run in found}), values):
         at = [run for run in found if run.seed == seed]
         options = set()
         for name in METRICS[kind]:
-            if combine:                  # the declared combination, in its declared order (finding 7)
+            if combine:
                 op, a_recipe, b_recipe = combine
                 a_ms = [m for run in at if run.recipe == a_recipe and (m := metric(run, name)) is not None]
                 b_ms = [m for run in at if run.recipe == b_recipe and (m := metric(run, name)) is not None]
@@ -95,20 +104,24 @@ def check(rec: FigureRecord, runs: RunIndex) -> list[str]:
                        f"in {files} ("
                        + ", ".join(f"{run.recipe} {name} {metric(run, name)!r}" for run in at
                                    for name in METRICS[kind] if metric(run, name) is not None) + ")")
-    return out or _positions(rec, found)
+    return out
 
 
-def _smoke(run: RunRecord) -> bool:
-    """A --smoke run's record (a handful of steps: never evidence; fixtures/results.py is_smoke)."""
+def _smoke(run: RunRecord) -> bool:       # a handful of steps: never evidence (fixtures/results.py is_smoke)
     return (run.config or {}).get("scale") == "smoke" or run.metrics.get("scale") == "smoke"
 
 
-def _design(rec: FigureRecord, kind: str, found: list, values) -> list[str]:
+def _seeds_by_recipe(rec: FigureRecord) -> dict[tuple[str, str], set]:
+    named: dict[tuple[str, str], set] = {}
+    for r in rec.runs:
+        named.setdefault((r.group, r.recipe), set()).add(r.seed)
+    return named
+
+
+def _design(rec: FigureRecord, found: list, values) -> list[str]:
     """What the declared design says a trained record rests on, against what it names: one value
-    per seed of its runs (a record with more or fewer values than its runs' seeds), every seed the
-    claim is declared on for each recipe (claims/seed_steps.py SEEDS_ON_RECORD: a record cut to a
-    subset of its seeds), and no --smoke run.  The record's own say is never taken."""
-    from claims.seed_steps import SEEDS_ON_RECORD
+    per seed of its runs, every seed the claim is declared on for each recipe (claims/seed_steps.py
+    SEEDS_ON_RECORD), and no --smoke run.  The record's own say is never taken."""
     out = [f"{rec.key}: names {run.recipe} seed {run.seed}, a --smoke run's record (a handful of steps): "
            "never evidence" for run in found if _smoke(run)]
     seeds = sorted({r.seed for r in rec.runs})
@@ -116,53 +129,38 @@ def _design(rec: FigureRecord, kind: str, found: list, values) -> list[str]:
         out.append(f"{rec.key}: field 'measured.values' holds {len(values)} values, but its runs (field 'runs') are "
                    f"of {len(seeds)} seeds ({', '.join(map(str, seeds))}): one value per seed")
     declared = SEEDS_ON_RECORD.get(rec.claim)
-    if declared:
-        per_recipe: dict[tuple, set] = {}
-        for r in rec.runs:
-            per_recipe.setdefault((r.group, r.recipe), set()).add(r.seed)
-        for (group, recipe), named in sorted(per_recipe.items()):
-            if len(named) < declared:
-                out.append(f"{rec.key}: field 'runs' names {len(named)} seeds of {group} {recipe}, but "
-                           f"{rec.claim} is declared on {declared} (claims/seed_steps.py SEEDS_ON_RECORD): "
-                           "a record of a subset of its seeds")
+    for (group, recipe), named in sorted(_seeds_by_recipe(rec).items()) if declared else ():
+        if len(named) < declared:
+            out.append(f"{rec.key}: field 'runs' names {len(named)} seeds of {group} {recipe}, but "
+                       f"{rec.claim} is declared on {declared} (claims/seed_steps.py SEEDS_ON_RECORD): "
+                       "a record of a subset of its seeds")
     return out
 
 
 def rests(rec: FigureRecord) -> list[tuple[str, str]]:
-    """A trained record's runs against what its key is declared to rest on (claims/record_rules.py
-    RECORD_RUNS, issue 59 finding 7): every recipe named there and no other, and each reference to
-    a run's metric in a place (its `values`, a side of a comparison) to the recipe the place
-    requires.  (field, problem) per refusal; [] for a record of no trained measurement.  `rec` as
-    the file holds it: its references not yet read."""
-    from claims.record_rules import rests_on
-    kind = str(rec.measurement).partition("/")[0]
-    if kind not in TRAINED or not rec.runs:        # a record naming no runs: the run check names it (`check`)
+    """(field, problem) where a trained record's runs are not those its key rests on (RECORD_RUNS,
+    finding 7), or a reference in a place is to another recipe's run.  `rec` as the file holds it."""
+    if _kind(rec) not in TRAINED or not rec.runs:        # a record naming no runs: `check` names it
         return []
     declared = rests_on(rec.key)
-    table = "claims/record_rules.py RECORD_RUNS"
     if declared is None:
-        return [("runs", (f"no runs are declared for {rec.key!r} in {table}: a trained record rests on the "
+        return [("runs", (f"no runs are declared for {rec.key!r} in {TABLE}: a trained record rests on the "
                          "recipes its test is declared to train, never on the ones it names"))]
-    want = sorted(declared.recipes)
-    out = []
-    for i, r in enumerate(rec.runs):
-        if (r.group, r.recipe) not in declared.recipes:
-            out.append((f"runs[{i}]", (f"names {r.group} {r.recipe} seed {r.seed}, but {rec.key} rests on "
-                                      f"{', '.join(f'{g} {n}' for g, n in want)} ({table})")))
+    want = ", ".join(f"{g} {n}" for g, n in sorted(declared.recipes))
+    out = [(f"runs[{i}]", f"names {r.group} {r.recipe} seed {r.seed}, but {rec.key} rests on {want} ({TABLE})")
+           for i, r in enumerate(rec.runs) if (r.group, r.recipe) not in declared.recipes]
     named = {(r.group, r.recipe) for r in rec.runs}
-    out += [("runs", f"names no run of {g} {n}, which {rec.key} rests on ({table})")
-            for g, n in want if (g, n) not in named]
+    out += [("runs", f"names no run of {g} {n}, which {rec.key} rests on ({TABLE})")
+            for g, n in sorted(declared.recipes) if (g, n) not in named]
     for field, values, (_group, recipe) in _places(rec, declared):
-        for j, v in enumerate(values):
-            if isinstance(v, dict) and "recipe" in v and v["recipe"] != recipe:
-                out.append((f"{field}[{j}]", (f"refers to {v['recipe']}'s run, but this place of {rec.key} is "
-                                             f"{recipe}'s ({table})")))
+        out += [(f"{field}[{j}]", f"refers to {v['recipe']}'s run, but this place of {rec.key} is {recipe}'s ({TABLE})")
+                for j, v in enumerate(values) if isinstance(v, dict) and "recipe" in v and v["recipe"] != recipe]
     return out
 
 
-def _places(rec: FigureRecord, declared) -> list[tuple[str, list, tuple[str, str]]]:
-    """(field, its list of values per seed, the (group, recipe) the place requires) of each place
-    RECORD_RUNS ties to a recipe: the record's `values`, and each side of a comparison it names."""
+def _places(rec: FigureRecord, declared: Rests) -> list[tuple[str, list, tuple[str, str]]]:
+    """(field, its values per seed, the (group, recipe) it requires) of each place RECORD_RUNS ties
+    to a recipe: the record's `values`, and each side of a comparison it names."""
     measured = rec.measured if isinstance(rec.measured, dict) else {}
     out = []
     if declared.values and isinstance(measured.get("values"), list):
@@ -177,12 +175,9 @@ def _places(rec: FigureRecord, declared) -> list[tuple[str, list, tuple[str, str
 
 
 def _positions(rec: FigureRecord, found: list) -> list[str]:
-    """Each value in a place RECORD_RUNS ties to a recipe against that recipe's runs: seed by seed,
-    one of its run metrics (a number in the place of a perplexity or an accuracy is its recipe's,
-    never another's that the record also names)."""
-    from claims.record_rules import rests_on
-    declared = rests_on(rec.key)
-    kind = str(rec.measurement).partition("/")[0]
+    """Each value in a place RECORD_RUNS ties to a recipe against that recipe's runs, seed by seed:
+    one of its run metrics, never another recipe's that the record also names."""
+    declared, kind = rests_on(rec.key), _kind(rec)
     if declared is None or kind not in REFERABLE:
         return []
     seeds = sorted({run.seed for run in found})
@@ -194,7 +189,7 @@ def _positions(rec: FigureRecord, found: list) -> list[str]:
             if own and isinstance(v, (int, float)) and not any(_close(v, m) for m in own):
                 out.append(f"{rec.key}: field '{field}': seed {seed}'s value {v!r} is no metric of {group} {recipe} "
                            f"seed {seed} ({', '.join(repr(m) for m in own)}), the recipe this place rests on "
-                           "(claims/record_rules.py RECORD_RUNS)")
+                           f"({TABLE})")
     return out
 
 
@@ -217,12 +212,8 @@ def short_of_record(rec: FigureRecord, runs: RunIndex) -> list[tuple[str, bool]]
     than the record's date: its `recorded`, else its training date), up to its group's declared
     count (claims/seed_steps.py DECLARED_SEEDS): a record cut to a subset of its seeds.  `exempt`:
     listed in SHORT_OF_RECORD as committed."""
-    from claims.seed_steps import DECLARED_SEEDS
-    named: dict[tuple[str, str], set] = {}
-    for r in rec.runs:
-        named.setdefault((r.group, r.recipe), set()).add(r.seed)
     paired: dict[frozenset, list] = {}
-    for recipe, seeds in sorted(named.items()):
+    for recipe, seeds in sorted(_seeds_by_recipe(rec).items()):
         paired.setdefault(frozenset(seeds), []).append(recipe)
     out = []
     for seeds, recipes in paired.items():
@@ -238,12 +229,12 @@ def short_of_record(rec: FigureRecord, runs: RunIndex) -> list[tuple[str, bool]]
                 # a run it names recorded after it was decided (trained again under its key): the
                 # record's date no longer says what was on record beside it, so every seed counts (a
                 # record cut to the runs retrained first would otherwise pass)
-                again = bool(rec.date) and by > str(rec.date)
-                # on record: committed to results/ (`recorded`) by then; a run committed before it was
-                # kept, by its training date (a seed trained before a record was decided but committed
-                # after it was not on record then, and never held against it)
+                again = not by or (bool(rec.date) and by > str(rec.date))
+                # on record: committed to results/ (`recorded`) by then, else by its training date (a
+                # seed trained before a record was decided but committed after it is never held
+                # against it); a date unknown: counted, as a run on record
                 on_record.append({s for (name, s, _key), run in table.items() if name == recipe and not _smoke(run)
-                                  and (again or _by(run.recorded or run.date, by))})
+                                  and (again or str(run.recorded or run.date or "") <= by)})
         except ValueError:
             continue                        # a file not there or refused: the run check names it
         cap = min(DECLARED_SEEDS.get(group, 10 ** 6) for group, _ in recipes)
@@ -256,8 +247,3 @@ def short_of_record(rec: FigureRecord, runs: RunIndex) -> list[tuple[str, bool]]
                         f"every seed of its recipes on record, up to the group's declared {cap} "
                         "(claims/seed_steps.py DECLARED_SEEDS)"), exempt))
     return out
-
-
-def _by(run_date, record_date) -> bool:
-    """A run on record by a record's date (either unknown: counted, as a run on record)."""
-    return not run_date or not record_date or str(run_date) <= str(record_date)

@@ -18,10 +18,6 @@ def chapter_recipes() -> list[tuple[str, object]]:
     return [(group.upper(), r) for group, rs in CHAPTER_GROUPS.items() for r in rs]
 
 
-def _where(group: str, recipe, what: str) -> str:
-    return f"fixtures/recipes.py {group} {recipe.name!r}: {what}"
-
-
 def recipe_field(what: str, names: str = ".", elsewhere: dict[str, str] | None = None,
            where: Callable | None = None) -> Callable[[], dict[str, object]]:
     """Every chapter recipe whose name matches `names` (and none that `elsewhere` leaves to a
@@ -31,8 +27,9 @@ def recipe_field(what: str, names: str = ".", elsewhere: dict[str, str] | None =
         for group, r in chapter_recipes():
             if not re.search(names, r.name) or any(re.search(p, r.name) for p in elsewhere or {}):
                 continue
-            out[_where(group, r, what)] = where(r) if where else getattr(getattr(r, what.split(".")[0]),
-                                                                           what.split(".")[1])
+            part, _, name = what.partition(".")
+            value = where(r) if where else getattr(getattr(r, part), name)
+            out[f"fixtures/recipes.py {group} {r.name!r}: {what}"] = value
         return out
     return ours
 

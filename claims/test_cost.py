@@ -9,7 +9,8 @@ import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_leaves
 
-from claims.chapter_figures import COST_N, COST_ROWS, FIGURES, READ, Figure
+from claims.chapter_figures import COST_N, COST_ROWS, FIGURES, Figure
+from claims.chapter_reads import READ
 from model import MultiHeadAttention, capture
 
 # The chapter's layer: 512 wide, 8 heads, batch 1, float32.  Its "attn matrix MB" column, by n.

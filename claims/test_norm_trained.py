@@ -12,7 +12,7 @@ from textcheck.formats import over_seeds
 
 pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("norm")]
 SEEDS = 3
-CHAPTER = figures("norm")
+STATED = figures("norm")
 
 
 def runs(trained, seeds, *names):
@@ -100,7 +100,7 @@ def test_run_ends_at_the_chapters_perplexity(run, trained, seeds, claim):
 
 
 # Differences between two of the four runs, in held-out perplexity points: the chapter's figure
-# is derived from its table (CHAPTER), judged by the trained-figure rule at its rounding (0.005),
+# is derived from its table (STATED), judged by the trained-figure rule at its rounding (0.005),
 # under the readings its operands are judged under.
 DIFFERENCES = [
     # post-norm with warmup "matches pre-norm": norm.postnorm_warmup vs norm.prenorm_warmup
@@ -115,7 +115,7 @@ DIFFERENCES = [
 @pytest.mark.parametrize("a,b", DIFFERENCES)
 def test_difference_between_runs_is_the_chapters(a, b, trained, seeds, claim):
     _n, rs = runs(trained, seeds, a, b)
-    stated = round(CHAPTER[a] - CHAPTER[b], 2)
+    stated = round(STATED[a] - STATED[b], 2)
     # a difference of two figures with a declared reading is decided under the same reading
     # (docs/figure-rule.md, derived figures inherit their operands' readings)
     ba, bb = best(rs[a]), best(rs[b])

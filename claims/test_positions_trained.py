@@ -231,14 +231,14 @@ def test_rope_degrades_less_than_the_absolute_schemes(curves, claim):
 # (positions.alibi_64, positions.alibi_256): three figures, the two levels and the drop
 # between them, at the chapter's rounding
 # (0.005) + 2 sd over seeds, and the ordering it states.
-CHAPTER = figures("positions")          # alibi_64, alibi_256 (claims/registry.py)
-DROP = round(CHAPTER["alibi_64"] - CHAPTER["alibi_256"], 2)
+STATED = figures("positions")          # alibi_64, alibi_256 (claims/registry.py)
+DROP = round(STATED["alibi_64"] - STATED["alibi_256"], 2)
 # Each: (value, stated, rounding, the figure as its record names it); the test id names what is
 # measured, never the number (tests/integration/test_test_ids.py).
 ALIBI = [
-    pytest.param(lambda r: r[64], CHAPTER["alibi_64"], FIGURES["positions.alibi_64"].rounding, "alibi at 64",
+    pytest.param(lambda r: r[64], STATED["alibi_64"], FIGURES["positions.alibi_64"].rounding, "alibi at 64",
                  id="alibi at 64", marks=pytest.mark.figure("positions.alibi_64")),
-    pytest.param(lambda r: r[256], CHAPTER["alibi_256"], FIGURES["positions.alibi_256"].rounding, "alibi at 256",
+    pytest.param(lambda r: r[256], STATED["alibi_256"], FIGURES["positions.alibi_256"].rounding, "alibi at 256",
                  id="alibi at 256", marks=pytest.mark.figure("positions.alibi_256")),
     # the drop between the two printed levels, at their rounding (it is not printed itself)
     pytest.param(lambda r: r[64] - r[256], DROP, FIGURES["positions.alibi_64"].rounding,
@@ -256,7 +256,7 @@ def test_alibi_figures(value, stated, rounding, label, curves, claim):
 
 @pytest.mark.claim("positions.alibi_improves")
 def test_alibi_improves_as_the_window_grows(curves, claim):
-    claim.ordering(label="alibi: 64 > 128 > 256", stated={64: CHAPTER["alibi_64"], 256: CHAPTER["alibi_256"]},
+    claim.ordering(label="alibi: 64 > 128 > 256", stated={64: STATED["alibi_64"], 256: STATED["alibi_256"]},
                    measured=curves["alibi"], conditions=falling_conditions(by_window(curves, ["alibi"]), "alibi"),
                    measurement="perplexity_at_window", tolerance="ordering on every seed", seeds=len(curves["alibi"]),
                    reason=f"alibi perplexity at 64, 128, 256: {curves['alibi']}")
@@ -338,7 +338,7 @@ def test_rows_past_the_trained_length_are_still_the_vectors_they_started_as(trai
 # failed that control) are shown beside.
 @pytest.mark.claim("positions.no_positions_cannot_tell_where")
 def test_without_positions_a_linear_probe_cannot_read_where_a_token_is(trained, seeds, claim):
-    from claims.record_rules import PROBE_ALTERNATIVES, PROBE_BOUND, probe_below
+    from claims.record_rules import PROBE_ALTERNATIVES, PROBE_BELOW, PROBE_BOUND
     from fixtures.position_probe import probe
     from textcheck import decide as rules
     n = seeds(claim.seeds(DECLARED_SEEDS["positions"]))
@@ -359,7 +359,7 @@ def test_without_positions_a_linear_probe_cannot_read_where_a_token_is(trained, 
         shown[str(bound)] = {"bound": bound, "verdict": d.verdict, "why": d.why}
     claim.ordering(label="no positions: a linear probe for the position on block 1's output",
                    stated="it simply cannot tell where anything is", measured={"block 1, kappa": blind},
-                   conditions=[[f"seed {i}: {probe_below()}", v, "<", PROBE_BOUND] for i, v in enumerate(blind)],
+                   conditions=[[f"seed {i}: {PROBE_BELOW}", v, "<", PROBE_BOUND] for i, v in enumerate(blind)],
                    measurement="position_probe", seeds=len(blind),
                    tolerance=f"a t test over seeds against kappa {PROBE_BOUND}, significant at 5 % two-sided; "
                              f"the control: the positioned model's block 1 significantly above it",

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch import nn
 
-from claims.chapter_figures import FIGURES, READ
+from claims.chapter_figures import FIGURES
+from claims.chapter_reads import READ
 from data import split
 from model import Head, LanguageModel, ModelConfig, MultiHeadAttention, causal_mask, mask, normalise, score
 from textcheck import decide as rules

@@ -9,7 +9,8 @@ import pytest
 import torch
 from torch import nn
 
-from claims.chapter_figures import FIGURES, READ
+from claims.chapter_figures import FIGURES
+from claims.chapter_reads import READ
 from textcheck import decide as rules
 
 pytestmark = pytest.mark.fast

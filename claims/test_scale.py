@@ -9,7 +9,8 @@ import math
 import pytest
 import torch
 
-from claims.chapter_figures import FIGURES, READ, VARIANCE_D
+from claims.chapter_figures import FIGURES, VARIANCE_D
+from claims.chapter_reads import READ
 from model.attention import Head, MultiHeadAttention
 from model.mlp import MLP
 from textcheck import decide as rules

@@ -5,7 +5,8 @@ import math
 
 import pytest
 
-from claims.chapter_figures import FIGURES, READ
+from claims.chapter_figures import FIGURES
+from claims.chapter_reads import READ
 from claims.registry import figures
 from claims.seed_steps import DECLARED_SEEDS
 from claims.trained import gain, val
@@ -22,7 +23,7 @@ from textcheck.decide import spread
 from textcheck.formats import over_seeds
 
 SEEDS = 3
-CHAPTER = figures("scale")      # worth_32, worth_256, worth_1024 (claims/registry.py)
+STATED = figures("scale")      # worth_32, worth_256, worth_1024 (claims/registry.py)
 
 
 # "At d_k = 32 the division is worth nothing and the run without it is very slightly ahead."
@@ -44,7 +45,7 @@ def _scale32(trained, seeds, claim):
 @pytest.mark.figure("scale.worth_32")
 def test_what_the_division_is_worth_at_d_k_32(trained, seeds, claim):
     divided, undivided, worth = _scale32(trained, seeds, claim)
-    claim.trained_figure(measurement="perplexity", label="worth of the division at d_k = 32", stated=CHAPTER["worth_32"],
+    claim.trained_figure(measurement="perplexity", label="worth of the division at d_k = 32", stated=STATED["worth_32"],
                          values=worth, rounding=FIGURES["scale.worth_32"].rounding, unit=" points", divided=val(divided),
                          undivided=val(undivided), sign_per_seed=["divided ahead" if w > 0 else "undivided ahead"
                                                                    for w in worth])
@@ -71,7 +72,7 @@ def test_the_undivided_run_is_very_slightly_ahead_at_d_k_32(trained, seeds, clai
 @pytest.mark.gpu
 @pytest.mark.xdist_group("scale")
 @pytest.mark.claim("scale.matters_at_256")
-@pytest.mark.parametrize("d_k,stated", [pytest.param(d_k, CHAPTER[f"worth_{d_k}"], id=f"d_k={d_k}",
+@pytest.mark.parametrize("d_k,stated", [pytest.param(d_k, STATED[f"worth_{d_k}"], id=f"d_k={d_k}",
                                                      marks=pytest.mark.figure(f"scale.worth_{d_k}"))
                                         for d_k in WIDE_HEADS])
 def test_without_the_division_wide_heads_are_worse(d_k, stated, trained, seeds, claim):

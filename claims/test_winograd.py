@@ -31,7 +31,7 @@ from textcheck import decide as rules
 from textcheck.formats import over_seeds
 
 SEEDS = 10
-CHAPTER = figures("winograd")     # the printed accuracies (claims/registry.py)
+STATED = figures("winograd")     # the printed accuracies (claims/registry.py)
 
 
 # ------------------------------------------------------------------ exact (fast)
@@ -191,7 +191,7 @@ def check(claim, runs, stated, n_items, rate="accuracy", **extra):
 @pytest.mark.xdist_group("winograd_cheatable_uniform")
 @pytest.mark.figure("winograd.cheatable_uniform")
 def test_uniform_average_solves_the_cheatable_task(winograd, claim):
-    check(claim, winograd("cheatable", "uniform"), CHAPTER["cheatable_uniform"], 128, model="uniform")
+    check(claim, winograd("cheatable", "uniform"), STATED["cheatable_uniform"], 128, model="uniform")
 
 
 @pytest.mark.slow
@@ -199,7 +199,7 @@ def test_uniform_average_solves_the_cheatable_task(winograd, claim):
 @pytest.mark.xdist_group("winograd_cheatable_one_block")
 @pytest.mark.figure("winograd.cheatable_one_block")
 def test_one_block_accuracy_on_the_cheatable_task(winograd, claim):
-    check(claim, winograd("cheatable", "one_block"), CHAPTER["cheatable_one_block"], 128, model="one block")
+    check(claim, winograd("cheatable", "one_block"), STATED["cheatable_one_block"], 128, model="one block")
 
 
 @pytest.mark.slow
@@ -207,7 +207,7 @@ def test_one_block_accuracy_on_the_cheatable_task(winograd, claim):
 @pytest.mark.xdist_group("winograd_hardened_uniform")
 @pytest.mark.figure("winograd.hardened_uniform")
 def test_uniform_average_accuracy_on_the_hardened_task(winograd, claim):
-    check(claim, winograd("hardened", "uniform"), CHAPTER["hardened_uniform"], 240)
+    check(claim, winograd("hardened", "uniform"), STATED["hardened_uniform"], 240)
 
 
 @pytest.mark.slow
@@ -216,7 +216,7 @@ def test_uniform_average_accuracy_on_the_hardened_task(winograd, claim):
 @pytest.mark.figure("winograd.hardened_uniform_wrong_noun")
 def test_how_often_the_uniform_average_names_the_wrong_noun(winograd, claim):
     # "answers with the wrong noun of the pair exactly half the time": 50 %, of all held-out items
-    check(claim, winograd("hardened", "uniform"), CHAPTER["hardened_uniform_wrong_noun"], 240, rate="wrong_noun")
+    check(claim, winograd("hardened", "uniform"), STATED["hardened_uniform_wrong_noun"], 240, rate="wrong_noun")
 
 
 @pytest.mark.slow
@@ -224,7 +224,7 @@ def test_how_often_the_uniform_average_names_the_wrong_noun(winograd, claim):
 @pytest.mark.xdist_group("winograd_hardened_one_block")
 @pytest.mark.figure("winograd.hardened_one_block")
 def test_one_block_accuracy_on_the_hardened_task(winograd, claim):
-    check(claim, winograd("hardened", "one_block"), CHAPTER["hardened_one_block"], 240)
+    check(claim, winograd("hardened", "one_block"), STATED["hardened_one_block"], 240)
 
 
 @pytest.mark.slow
@@ -232,7 +232,7 @@ def test_one_block_accuracy_on_the_hardened_task(winograd, claim):
 @pytest.mark.xdist_group("winograd_hardened_two_blocks")
 @pytest.mark.figure("winograd.hardened_two_blocks")
 def test_two_blocks_accuracy_on_the_hardened_task(winograd, claim):
-    check(claim, winograd("hardened", "two_blocks"), CHAPTER["hardened_two_blocks"], 240)
+    check(claim, winograd("hardened", "two_blocks"), STATED["hardened_two_blocks"], 240)
 
 
 PAIR = [sentence("animal", "street", "tired"), sentence("animal", "street", "wet")]

@@ -1,9 +1,9 @@
 """How a timed figure of the cost claims is decided: the loop, beside the rules of
-textcheck/decide.py (fixtures/cost.py only measures).  One table of timed figures (`TIMED`), each a
-band its value must lie in (a slope, a ratio) or a printed figure with its rounding and the widest
-interval that may confirm it; `judge` decides one on the bootstrap interval of independent timing
-processes, widened to at least +-2 run-to-run sd of this machine class (`drift`, measured by
-benchmarks/cost_flakes.py --calibrate).  The rule's version: textcheck/versions.py "timing"."""
+textcheck/decide.py (fixtures/cost.py only measures).  A figure of TIMED (claims/record_rules.py:
+pure, so `python -m claims.rederive` decides a committed one again without timing anything) is
+judged on the bootstrap interval of independent timing processes, widened to at least +-2
+run-to-run sd of this machine class (`drift`, measured by benchmarks/cost_flakes.py --calibrate).
+The rule's version: textcheck/versions.py "timing"."""
 from __future__ import annotations
 
 import json
@@ -14,9 +14,6 @@ from claims.record_rules import TIMED
 from fixtures import cost, peak_memory
 from fixtures.results import RESULTS_DIR
 from textcheck.decide import TimedFigure, floor, judge
-
-# The timed figures (TIMED: claims/record_rules.py) and how one is judged (judge: textcheck/decide.py): pure, so
-# `python -m claims.rederive` decides a committed timed figure again without timing anything.
 
 
 def drift(device: str) -> dict:

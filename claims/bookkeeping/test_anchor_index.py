@@ -13,7 +13,8 @@ import pytest
 
 from claims import chapter_setup
 from claims.chapter import CHAPTER
-from claims.chapter_figures import FIGURES, READ
+from claims.chapter_figures import FIGURES
+from claims.chapter_reads import READ
 from claims.report.chapter_cut import HEADINGS, PLACES, WITHIN, anchor_lists
 from claims.report.errata import ERRATA
 from textcheck import accounting, sentences
@@ -144,8 +145,8 @@ def test_the_engine_holds_no_quote_of_this_chapter():
 def test_a_printed_number_is_typed_only_where_its_anchor_does_not_end_with_it():
     """The figure table stores a printed number once: derived from its anchor (the anchor's last
     number), typed (`printed=`) only where the figure is another number of its anchor."""
-    tree = ast.parse((ROOT / "claims" / "chapter_figures.py").read_text(encoding="utf-8"))
-    typed = [k.value.value for n in ast.walk(tree) if isinstance(n, ast.Call)
+    trees = [ast.parse((ROOT / "claims" / f).read_text(encoding="utf-8")) for f in ("chapter_figures.py", "chapter_reads.py")]
+    typed = [k.value.value for tree in trees for n in ast.walk(tree) if isinstance(n, ast.Call)
              for k in n.keywords if k.arg == "printed" and isinstance(k.value, ast.Constant)]
     other = [f for f in [*FIGURES.values(), *READ.values()] if printed_of(f.anchor) != f.printed]
     assert sorted(typed) == sorted(f.printed for f in other)

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from claims import chapter_figures, registry
-from claims.chapter_figures import FIGURES, READ, Figure, located, printed_in_anchor
+from claims.chapter_figures import FIGURES, Figure, located, printed_in_anchor
+from claims.chapter_reads import READ
 
 
 @pytest.mark.parametrize("entry", FIGURES.values(), ids=lambda f: f.id)
@@ -108,7 +109,6 @@ def test_a_claims_stated_figure_is_filled_in_from_the_table():
 
 
 def test_figure_ids_and_claim_ids_never_collide():
-    from claims.chapter_figures import READ
     from claims.registry import CLAIMS
     assert sorted((set(FIGURES) | set(READ)) & set(CLAIMS)) == []
 

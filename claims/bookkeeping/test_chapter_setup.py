@@ -10,6 +10,7 @@ import pytest
 from claims import chapter_setup as cs
 from claims.accounting import DECLARED
 from claims.number_words import DECLARED_WORDS
+from claims.setup_entry import parse
 from data.paths import PROJECT_ROOT
 from fixtures import recipes
 
@@ -124,7 +125,7 @@ def test_stated_values_are_parsed_from_the_printed_text():
              "sixteen": 16, "twenty thousand": 20000, "no": 0, "64, 128 and 256": (64, 128, 256),
              "(tired, scared, slow, weak)": ("tired", "scared", "slow", "weak"), "float32": "float32"}
     for printed, value in cases.items():
-        assert cs.parse(printed) == value, printed
+        assert parse(printed) == value, printed
     assert cs.SETUP_BY_ID["cost.tokens"].value == (128, 256, 512, 1024, 2048, 4096, 8192, 16384)
 
 

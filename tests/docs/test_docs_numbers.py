@@ -376,7 +376,8 @@ def chapter_numbers() -> frozenset[str]:
     figures as printed and their anchors (claims/chapter_figures.py FIGURES, READ) and the
     declarations' anchors (claims/accounting.py DECLARED); "$1.8 \\times 10^{-7}$" also as 1.8e-7."""
     from claims.accounting import DECLARED as CHAPTER_DECLARED
-    from claims.chapter_figures import FIGURES, READ
+    from claims.chapter_figures import FIGURES
+    from claims.chapter_reads import READ
     texts = [t for f in [*FIGURES.values(), *READ.values()] for t in (f.printed, f.anchor)]
     texts += [d.anchor for d in CHAPTER_DECLARED]
     found = {m.group() for t in texts for m in NUMBER.finditer(t)}
@@ -389,7 +390,8 @@ def chapter_numbers() -> frozenset[str]:
 def quotable() -> str:
     """What a quotation may quote: the chapter's text as the code holds it, and the project's source."""
     from claims.accounting import DECLARED as CHAPTER_DECLARED
-    from claims.chapter_figures import FIGURES, READ
+    from claims.chapter_figures import FIGURES
+    from claims.chapter_reads import READ
     texts = [t for f in [*FIGURES.values(), *READ.values()] for t in (f.printed, f.anchor)]
     texts += [d.anchor for d in CHAPTER_DECLARED]
     texts += [p.read_text() for d in ("claims", "fixtures", "data", "model", "benchmarks") for p in (ROOT / d).rglob("*.py")]

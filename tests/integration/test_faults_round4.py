@@ -104,7 +104,7 @@ def _fresh(ts: str, commit: str, meta: dict | None = None) -> dict:
     """A run's claims.json deciding one trained figure of the ladder on three seeds, at its printed
     value (a record holds measured values only; the rule inputs are the figure table's)."""
     entry = next(iter(of_claim(FIGURES, "ladder.residual_head").values()))
-    # the recipes its figure rests on (claims/record_rules.py RECORD_RUNS: one_head - one_head_added)
+    # the recipes its figure rests on (claims/record_runs.py RECORD_RUNS: one_head - one_head_added)
     runs = [{"group": "ladder", "recipe": r, "seed": s, "key": f"k{r}{s}"} for r in ("one_head", "one_head_added")
             for s in range(3)]
     test = {"nodeid": NODE, "outcome": "holds", "reason": "", "tier": "gpu", "device": "cuda:0", "seconds": 1.0,

@@ -1,8 +1,8 @@
 """The seventh round of issue 59's fault findings: what the sixth closed in part.
 
 - finding 7: a trained figure record's runs are tied to the recipes its key is declared to rest on
-  (claims/record_rules.py RECORD_RUNS), and each metric reference's place to the recipe it requires;
-- finding 12: a claim one of whose declared figure records is missing (claims/record_rules.py
+  (claims/record_runs.py RECORD_RUNS), and each metric reference's place to the recipe it requires;
+- finding 12: a claim one of whose declared figure records is missing (claims/record_runs.py
   CLAIM_RECORDS) is not measured, never holds on the figures left;
 - finding 11: a record names every seed of its recipes on record, up to its group's declared count
   (claims/run_check.py seeds_on_record; the committed records short of it listed in SHORT_OF_RECORD);
@@ -159,7 +159,7 @@ def test_7_a_save_of_a_test_naming_another_recipes_runs_is_refused(tmp_path, res
 def test_7_every_committed_trained_record_rests_on_its_declared_recipes():
     """The table is the tests' choice as committed: every trained record of results/figures.json
     names exactly the recipes RECORD_RUNS declares for it (else the re-derivation would refuse it)."""
-    from claims.record_rules import RECORD_RUNS
+    from claims.record_runs import RECORD_RUNS
     for rec in figure_evidence.load(CHAPTER, ROOT / "results" / "figures.json"):
         if rec.runs:
             assert {(r.group, r.recipe) for r in rec.runs} == set(RECORD_RUNS[rec.key].recipes), rec.key
@@ -304,7 +304,7 @@ def test_7_the_collapse_record_rests_on_the_undivided_heads_runs(results_dir, ca
 
 
 def test_7_a_difference_written_the_other_way_round_is_refused(results_dir, capsys):
-    """ladder.gain_attention is residual_average - one_head_added per seed (claims/record_rules.py
+    """ladder.gain_attention is residual_average - one_head_added per seed (claims/record_runs.py
     RECORD_RUNS combine); its values negated (one_head_added - residual_average, each still a
     difference of its runs' metrics) with the verdict forged to what the figure table decides of
     them: refused, naming the seed's value (it passed while either order was a metric of its runs)."""
@@ -319,7 +319,7 @@ def test_7_a_difference_written_the_other_way_round_is_refused(results_dir, caps
 
 
 def test_7_every_declared_combination_names_two_of_its_records_recipes():
-    from claims.record_rules import RECORD_RUNS
+    from claims.record_runs import RECORD_RUNS
     for key, rests in RECORD_RUNS.items():
         if rests.combine:
             op, a, b = rests.combine

@@ -46,7 +46,8 @@ from pathlib import Path
 import pytest
 
 from claims import registry
-from claims.chapter_figures import FIGURES, READ
+from claims.chapter_figures import FIGURES
+from claims.chapter_reads import READ
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
