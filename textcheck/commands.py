@@ -19,15 +19,12 @@ import importlib
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from textcheck.chapter import Chapter
 from textcheck.files import SaveError, os_error
 from textcheck.folders import checkout_of, not_its_own_folder
 from textcheck.formats import like
-
-if TYPE_CHECKING:
-    from textcheck.report.model.report import Parts
+from textcheck.report.model.report import Parts
 
 PROG = "python -m textcheck"
 

@@ -6,10 +6,7 @@ re-derivation ask.  Pure: a test's outcome or a figure record as a dict, and the
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from textcheck.chapter import Chapter
+from textcheck.chapter import Chapter
 
 
 def on_cuda(t: dict) -> bool:

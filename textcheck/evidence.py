@@ -39,9 +39,9 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from textcheck import shown, versions
+from textcheck.chapter import Chapter
 from textcheck.decide import Decision, RuleInputError
 from textcheck.readings import ReadingError, declared_for, with_reading
 from textcheck.records import FigureRecord, RecordFieldError, check
@@ -51,9 +51,6 @@ from textcheck.specs import decide
 from textcheck.store import EvidenceError, read_json
 from textcheck.verdicts import FIGURE_VERDICTS, most_severe, record_key
 from textcheck.versions import RULE_VERSIONS, VersionError, rule_id, version_of
-
-if TYPE_CHECKING:
-    from textcheck.chapter import Chapter
 
 NAME = "figures.json"                                   # in a text's results/
 SCHEMA = 3      # 2: verdicts.json held each test's record, by $-references; 3: its figure record shows it

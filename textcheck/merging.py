@@ -6,9 +6,10 @@ figure of the text.  Pure, as textcheck/verdicts.py, whose arithmetic it applies
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import TYPE_CHECKING
 
+from textcheck.chapter import Chapter
 from textcheck.device_readings import device_reading, device_specific, measured_on
+from textcheck.records import ClaimVerdict, TestOutcome
 from textcheck.verdicts import (
     DECIDED,
     base_nodeid,
@@ -19,10 +20,6 @@ from textcheck.verdicts import (
     summarise_claim,
     summary_of,
 )
-
-if TYPE_CHECKING:
-    from textcheck.chapter import Chapter
-    from textcheck.records import ClaimVerdict, TestOutcome
 
 
 def outcome_object(t: TestOutcome) -> dict:

@@ -23,7 +23,7 @@ from pydantic.dataclasses import dataclass
 from pydantic_core import PydanticCustomError
 
 from textcheck.store import EvidenceError, shown
-from textcheck.verdicts import FIGURE_VERDICTS
+from textcheck.vocabulary import FIGURE_VERDICTS
 
 CONFIG = ConfigDict(extra="forbid", allow_inf_nan=True)
 

@@ -26,9 +26,9 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from textcheck import shown, verdict_file
+from textcheck.chapter import Chapter
 from textcheck.device_readings import only_readings
 from textcheck.evidence import (
     NAME,
@@ -47,11 +47,8 @@ from textcheck.files import SaveError
 from textcheck.records import ClaimVerdict, FigureRecord
 from textcheck.run_refs import RunIndex, files_beside
 from textcheck.store import EvidenceError, check_file, read_json, reading, readings
+from textcheck.transaction import Transaction
 from textcheck.verdicts import COMMITTED_TIERS, FIGURE_VERDICTS
-
-if TYPE_CHECKING:
-    from textcheck.chapter import Chapter
-    from textcheck.transaction import Transaction
 
 
 def _measured_again(chapter: Chapter, mid: str) -> str:

@@ -19,11 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import is_dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from textcheck.chapter import Chapter
-    from textcheck.records import RunRecord
+from textcheck.chapter import Chapter
+from textcheck.records import RunRecord
 
 RunFile = Callable[[str], Path]          # a group's run records file ("norm" -> results/norm.json)
 METRIC = ("metric", "recipe", "seed")    # the keys of a reference to one run's metric

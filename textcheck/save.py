@@ -13,10 +13,10 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from textcheck import evidence as figure_evidence
 from textcheck import verdict_file
+from textcheck.chapter import Chapter
 from textcheck.merging import merge, outcome_object
 from textcheck.records import ClaimVerdict, FigureRecord, RecordFieldError, TestOutcome, check
 from textcheck.store import EvidenceError, check_staged, save_lock
@@ -31,9 +31,6 @@ from textcheck.verdicts import (
     record_key,
     shared_keys,
 )
-
-if TYPE_CHECKING:
-    from textcheck.chapter import Chapter
 
 
 def load_verdicts(chapter: Chapter, path: Path, figures: list[FigureRecord] | None = None, run_file=None

@@ -22,15 +22,12 @@ from __future__ import annotations
 import copy
 import json
 import math
-from typing import TYPE_CHECKING
 
+from textcheck.chapter import Chapter
 from textcheck.decide import RuleInputError, spread
+from textcheck.records import FigureRecord
 from textcheck.run_refs import RefError, Runs, is_metric, is_series
 from textcheck.store import EvidenceError
-
-if TYPE_CHECKING:
-    from textcheck.chapter import Chapter
-    from textcheck.records import FigureRecord
 
 FIRST, LAST = ("stated", "measured", "tolerance", "rule"), "figures"
 PER_SEED, ABSENT, POINTER = "per seed", "absent", "measured"

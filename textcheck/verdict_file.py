@@ -16,9 +16,9 @@ from __future__ import annotations
 import json
 from dataclasses import fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from textcheck import evidence
+from textcheck.chapter import Chapter
 from textcheck.merging import outcome_object
 from textcheck.records import (
     ClaimEntry,
@@ -32,9 +32,6 @@ from textcheck.records import (
 from textcheck.run_refs import RunFile
 from textcheck.store import EvidenceError, read_json, shown
 from textcheck.verdicts import FIGURE_VERDICTS, record_key, summarise_claim
-
-if TYPE_CHECKING:
-    from textcheck.chapter import Chapter
 
 NAME = "verdicts.json"
 SCHEMA = 3              # 2: each test carried its records, by $-references; 3: an index, no value

@@ -11,35 +11,23 @@ from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING
 
+from textcheck.chapter import Chapter
 from textcheck.device_readings import device_specific, only_readings
+from textcheck.records import TestOutcome
 from textcheck.versions import stale
+from textcheck.vocabulary import (  # noqa: F401  the verdicts' names, re-exported where they were read
+    CLAIM_VERDICTS,
+    COMMITTED_TIERS,
+    DECIDED,
+    FIGURE_VERDICTS,
+    LADDER,
+    SEVERITY,
+    SMOKE_SOURCE,
+    STALE_HIDES,
+    most_severe,
+)
 
-if TYPE_CHECKING:
-    from textcheck.chapter import Chapter
-    from textcheck.records import TestOutcome
-
-# stale: decided under an older version of its rule, or measured under an older version of its
-# measurement (textcheck/versions.py); never a plain holds/refuted
-# undecided: the measurement cannot tell the chapter's figure from the null it contrasts it with, or
-# an ordering is not significant at 5 % (docs/figure-rule.md); underspecified: the primary
-# reading refutes the figure and a reading declared before it was measured reproduces it
-# (docs/choices.md).  Neither is a holds; a refuted figure outweighs both.
-CLAIM_VERDICTS = ("holds", "refuted", "underspecified", "undecided", "fails", "stale", "not run", "not encoded")
-DECIDED = ("holds", "refuted", "underspecified", "undecided", "fails")
-# The verdict ladder, most severe first: a test's outcome is the most severe of its records', a
-# claim's or a figure's the most severe of its decided tests' (a broken test outweighs all, a
-# refuted figure outweighs one that cannot be told from its null).  The one ordering of verdicts.
-LADDER = ("fails", "refuted", "underspecified", "undecided", "holds", "not run")
-SEVERITY = {v: len(LADDER) - 1 - i for i, v in enumerate(LADDER)}
-FIGURE_VERDICTS = LADDER[1:5]        # what a figure record can hold: decided, and never "fails" (a bug)
-
-
-def most_severe(verdicts, default: str = "holds") -> str:
-    """The highest rung of the ladder any of `verdicts` reaches (`default` for none)."""
-    return max(verdicts, key=SEVERITY.__getitem__, default=default)
-SMOKE_SOURCE = "smoke run"    # a --smoke run's source: its verdicts are labelled and never saved
 UNKNOWN = "unknown claim ID(s) in @pytest.mark.claim (not in {where}):\n"
 
 
@@ -78,9 +66,6 @@ def key_of(chapter: Chapter, figures: list[str], claim: str, what: str) -> str:
     return key if all(chapter.figures[f].claim == claim for f in figures) else f"{key} / {claim}"
 
 
-COMMITTED_TIERS = ("gpu", "slow")         # the evidence committed to results/: trained, and minutes of CPU
-
-
 def record_key(chapter: Chapter, rec: dict, claim: str) -> str:
     """The key of one record: key_of its figures, claim and label, "(cuda)" where it measured on
     CUDA (the same figure measured on the CPU is other evidence, kept beside it)."""
@@ -103,9 +88,6 @@ def ident(t: TestOutcome) -> str:
 def shared_keys(tests: list[dict]) -> frozenset:
     seen = [t.get("key") for t in tests if t.get("key")]
     return frozenset(k for k in seen if seen.count(k) > 1)
-
-
-STALE_HIDES = ("holds", "undecided", "underspecified")   # what a claim cannot be with a figure stale
 
 
 def counts(chapter: Chapter, t: dict) -> bool:
