@@ -44,7 +44,7 @@ from textcheck.evidence import (
     stale,
 )
 from textcheck.files import SaveError
-from textcheck.records import ClaimVerdict, FigureRecord
+from textcheck.records import ClaimVerdict, FigureRecord, RunReport
 from textcheck.run_refs import RunIndex, files_beside
 from textcheck.store import EvidenceError, check_file, read_json, reading, readings
 from textcheck.transaction import Transaction
@@ -119,18 +119,19 @@ def against_committed(chapter: Chapter, fresh: dict, records: list[FigureRecord]
     records, by key: {"agree": [keys], "differ": [(key, committed, fresh, why)], "new": [keys]}."""
     committed = {r.key: r for r in records}
     out = {"agree": [], "differ": [], "new": []}
-    for c in fresh.get("claims", []):
-        for t in c.get("tests", []):
-            if t.get("outcome") not in FIGURE_VERDICTS:
+    run = RunReport.of(fresh)
+    for c in run.claims:
+        for t in c.tests:
+            if t.outcome not in FIGURE_VERDICTS:
                 continue
-            for rec in from_test(chapter, dict(t, claims=[c["id"]]), fresh.get("meta") or {}):
+            for rec in from_test(chapter, t, c.id, run):
                 was = committed.get(rec.key)
                 if was is None:
                     out["new"].append(rec.key)
                 elif was.verdict == rec.verdict:
                     out["agree"].append(rec.key)
                 else:
-                    out["differ"].append((rec.key, was.verdict, rec.verdict, t.get("reason") or ""))
+                    out["differ"].append((rec.key, was.verdict, rec.verdict, t.reason or ""))
     return out
 
 

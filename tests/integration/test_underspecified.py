@@ -26,6 +26,8 @@ from textcheck import evidence as figure_evidence
 from textcheck import verdict_file
 from textcheck.evidence import RecordError, file_of, redecide
 from textcheck.merging import outcome_object
+from textcheck.records import RunReport
+from textcheck.records import outcome as as_outcome
 from textcheck.rederive import main as engine_rederive
 from textcheck.report.views.chapter.legend import SYMBOL
 from textcheck.report.views.errata import render
@@ -118,11 +120,11 @@ def test_underspecified_end_to_end_rederive_claim_errata_and_counts(tmp_path, ca
     (full,) = [outcome_object(t) for c in verdict_file.load(CHAPTER, FILE.parent / "verdicts.json") for t in c.tests
                if t.key == "norm.prenorm" and c.id == claim["id"]]
     only = summarise_claim(CHAPTER, claim["id"], [dict(full, outcome="underspecified", reason=test["reason"])], True)
-    assert only["verdict"] == "underspecified"
+    assert only.verdict == "underspecified"
     s = summary_of([only])
     assert s["underspecified"] == 1 and "1 underspecified" in summary_text(s)
     # its erratum asks for the choice and suggests no new numbers
-    (entry,) = errata.build({"claims": [only]}, tmp_path)
+    (entry,) = errata.build({"claims": [only.as_json()]}, tmp_path)
     assert entry["underspecified"] and entry["suggested"].startswith("State the choice: which checkpoint")
     # no new numbers: any number it names is the chapter's own ("1000 steps")
     text, _ = chapter_or_none()
@@ -209,6 +211,6 @@ def test_a_live_test_with_a_declared_reading_is_underspecified_and_one_measured_
     # saved as a figure record that keeps the reading and its runs, decided again the same way
     test = {**outcome[AFTER], "claims": [claim["id"]],
             "runs": [{"group": "norm", "recipe": "prenorm", "seed": s, "key": f"k{s}"} for s in range(3)]}
-    (rec,) = figure_evidence.from_test(CHAPTER, test, {"timestamp": AFTER})
+    (rec,) = figure_evidence.from_test(CHAPTER, as_outcome(test), claim["id"], RunReport.of({"meta": {"timestamp": AFTER}}))
     assert rec.verdict == "refuted" and asdict(rec)["reading"]["runs"] == test["runs"]
     assert redecide(CHAPTER, rec).verdict == "refuted" and redecide(BLIND, blind(rec)).verdict == "underspecified"
