@@ -92,9 +92,9 @@ def render(chapter: Chapter, text: TextReport, out: Path):
     results = chapter.root / "results"
     fresh = run_report(out / "claims.json") if (out / "claims.json").exists() else None
     with reading(results):                  # as one save left it; never a verdict its re-derivation refuses
-        _, committed = rederive.accepted(chapter, results, f"{PROG} rederive")
+        evidence = rederive.accepted(chapter, results, f"{PROG} rederive")
     out.mkdir(parents=True, exist_ok=True)
-    merged = merged_verdicts(chapter, fresh, committed)
+    merged = merged_verdicts(chapter, fresh, evidence.claims)
     body, why = chapter.text_or_none()
     r = assemble(chapter, parts_of(chapter, text), merged, out, body, why, results, fresh=fresh is not None)
     publish.write(r, out)

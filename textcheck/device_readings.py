@@ -6,10 +6,11 @@ re-derivation ask.  Pure: a test's outcome or a figure record (`Measured`), and 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from textcheck.chapter import Chapter
-from textcheck.records import TestOutcome, TestRecord, outcome, records_of
+from textcheck.outcomes import TestRecord, records_of
+from textcheck.records import TestOutcome
 
 
 @dataclass(frozen=True)
@@ -22,11 +23,16 @@ class Measured:
 
 
 def measured(t) -> Measured:
-    """A test (a TestOutcome, or its object as a report holds it) as what it measured."""
+    """A test (a TestOutcome, or its object as a report holds it: one with no list of records is
+    one record itself) as what it measured."""
     if isinstance(t, Measured):
         return t
-    t = outcome(t) if isinstance(t, (dict, TestOutcome)) else t
-    return Measured(list(t.figures or []), t.device, records_of(t))
+    if isinstance(t, TestOutcome):
+        return Measured(list(t.figures or []), t.device, records_of(t))
+    given = {f.name: t.get(f.name) for f in fields(Measured)}
+    records = given["records"] if isinstance(given["records"], list) else [t]
+    return Measured(list(given["figures"] or []), given["device"], [TestRecord.of(r) for r in records
+                                                                      if isinstance(r, dict)])
 
 
 def on_cuda(t) -> bool:

@@ -44,16 +44,9 @@ from textcheck import shown, versions
 from textcheck.chapter import Chapter
 from textcheck.decide import Decision, RuleInputError
 from textcheck.device_readings import Measured
+from textcheck.outcomes import RunReport, TestRecord, records_of
 from textcheck.readings import ReadingError, declared_for, with_reading
-from textcheck.records import (
-    FigureRecord,
-    RecordFieldError,
-    RunReport,
-    TestOutcome,
-    TestRecord,
-    check,
-    records_of,
-)
+from textcheck.records import FigureRecord, RecordFieldError, TestOutcome, check
 from textcheck.run_refs import RunFile, RunIndex, Runs, check_refs, files_beside, refer, resolve
 from textcheck.shown import ShownError
 from textcheck.specs import decide
@@ -127,9 +120,11 @@ def encode(chapter: Chapter, rec: FigureRecord, index: RunIndex | None = None) -
     return out
 
 
-def load(chapter: Chapter, path: Path | None = None, run_file: RunFile | None = None) -> list[FigureRecord]:
+def load(chapter: Chapter, path: Path | None = None, run_file: RunFile | None = None, index: RunIndex | None = None
+         ) -> list[FigureRecord]:
     """Every record of the file as a FigureRecord (`decode`), its run references read from the run
-    records (`run_file`: by default the group files beside it), each run file read once; raises
+    records (`index`, else one of the files `run_file` gives, by default the group files beside
+    it), each run file read once; raises
     FigureEvidenceError naming the file, the record and the field.  A FIFO, a device or an
     oversized file is refused unread (textcheck/store.py read_json)."""
     path = file_of(chapter) if path is None else Path(path)
@@ -140,7 +135,7 @@ def load(chapter: Chapter, path: Path | None = None, run_file: RunFile | None = 
     if not isinstance(data, dict) or data.get("schema") != SCHEMA or not isinstance(data.get("records"), list):
         raise FigureEvidenceError(f"{path}: not figure evidence of schema {SCHEMA} "
                                   "(an object with 'schema' and a list 'records')")
-    index, seen, out = RunIndex(chapter, run_file or files_beside(path)), set(), []
+    index, seen, out = index or RunIndex(chapter, run_file or files_beside(path)), set(), []
     for i, obj in enumerate(data["records"]):
         where = f"{path}: record {i}" + (f" ({obj.get('key')})" if isinstance(obj, dict) else "")
         out.append(decode(chapter, obj, where, index))

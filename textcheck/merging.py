@@ -9,15 +9,15 @@ from dataclasses import replace
 
 from textcheck.chapter import Chapter
 from textcheck.device_readings import device_reading, device_specific, measured_on
-from textcheck.records import (  # noqa: F401  outcome_object: its home was here
+from textcheck.outcomes import (  # noqa: F401  outcome_object: its home was here
     ClaimSummary,
-    ClaimVerdict,
     RunReport,
-    TestOutcome,
     TestRecord,
+    TestResult,
     outcome_object,
     records_of,
 )
+from textcheck.records import ClaimVerdict, TestOutcome
 from textcheck.verdicts import (
     DECIDED,
     base_nodeid,
@@ -25,7 +25,7 @@ from textcheck.verdicts import (
     is_stale,
     most_severe,
     shared_keys,
-    summarise_claim,
+    summarise,
     summary_of,
 )
 from textcheck.vocabulary import READING
@@ -90,16 +90,16 @@ def finished(chapter: Chapter, claims: list[ClaimSummary], meta: dict) -> dict:
 
 def build_report(chapter: Chapter, results: dict, encoded: set[str], meta: dict) -> dict:
     """The run's report: every registered claim summarised from the tests that carried it
-    (`results`: textcheck/run_verdicts.py Result, by node id).  `meta` holds the run's timestamp,
+    (`results`: TestResult, or their objects, by node id).  `meta` holds the run's timestamp,
     source and the torch and python versions."""
     by_claim: dict[str, list[TestOutcome]] = {}
-    for r in results.values():
+    for r in map(TestResult.of, results.values()):
         # the trained runs it came from (group, recipe, seed, key), where it names some
         base = TestOutcome(r.nodeid, r.outcome, r.reason, r.records, r.tier, r.device, r.figures, r.runs or None,
                            round(r.seconds, 3), *(meta.get(k) for k in ("timestamp", "torch", "python", "source")))
         for cid in r.claims:
             by_claim.setdefault(cid, []).append(replace(base, key=evidence_key(chapter, base, cid)))
-    claims = [summarise_claim(chapter, cid, by_claim.get(cid, []), cid in encoded) for cid in chapter.claims]
+    claims = [summarise(chapter, cid, by_claim.get(cid, []), cid in encoded) for cid in chapter.claims]
     return finished(chapter, claims, meta)
 
 
@@ -133,7 +133,7 @@ def merged_claims(chapter: Chapter, fresh, committed: list[ClaimVerdict]) -> lis
                     tests.append(t)
                 else:
                     tests[i] = t
-        out.append(summarise_claim(chapter, c.id, tests, c.verdict != "not encoded"))
+        out.append(summarise(chapter, c.id, tests, c.verdict != "not encoded"))
     return out
 
 
@@ -147,7 +147,7 @@ def committed_only(chapter: Chapter, committed: list[ClaimVerdict]) -> dict:
     old = {c.id: c.tests for c in committed}
     # without a run nothing was collected: a claim with no committed verdict is "not run" (whether
     # a test carries it is known from a run's collection, tests/integration/test_report.py)
-    claims = [summarise_claim(chapter, cid, [replace(t, source="committed") for t in old.get(cid, [])
+    claims = [summarise(chapter, cid, [replace(t, source="committed") for t in old.get(cid, [])
                                              if t.outcome in DECIDED], True)
               for cid in chapter.claims]
     return finished(chapter, claims, {"source": "committed verdicts only (no fresh run)"})

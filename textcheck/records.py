@@ -172,132 +172,6 @@ class RunRecord:
     recorded: Str = None
 
 
-RECORD_FIELDS = ("figures", "figure", "part", "device", "rule", "measurement", "stated", "measured", "tolerance",
-                 "seeds", "per_figure", "decision", "reading")
-
-
-@dataclasses.dataclass(frozen=True)
-class TestRecord:
-    """What a test recorded of one measurement (claim.record) as the verdict arithmetic reads it.
-    `raw` is the JSON object itself, the one stored and shown (in the order the test wrote it);
-    the fields are read off it once (`of`), absent ones None; `decided`: it keeps its rule inputs'
-    measured values (`decision`), so a save can decide it again."""
-    __test__ = False
-    raw: dict
-    decided: bool = False
-    figures: list | None = None
-    figure: Any = None
-    part: Any = None
-    device: Any = None
-    rule: Any = None
-    measurement: Any = None
-    stated: Any = None
-    measured: Any = None
-    tolerance: Any = None
-    seeds: Any = None
-    per_figure: Any = None
-    decision: Any = None
-    reading: Any = None
-
-    @classmethod
-    def of(cls, raw) -> TestRecord:
-        if isinstance(raw, TestRecord):
-            return raw
-        raw = raw if isinstance(raw, dict) else {}
-        return cls(raw, "decision" in raw, **{k: raw[k] for k in RECORD_FIELDS if k in raw})
-
-    @property
-    def label(self) -> str:
-        return str(self.figure or self.part or "")
-
-
-def records_of(t) -> list[TestRecord]:
-    """A test's records (those that are objects), typed."""
-    return [TestRecord.of(r) for r in t.records or [] if isinstance(r, dict)]
-
-
-def outcome(t) -> TestOutcome:
-    """A test as a TestOutcome: itself, or its object as a report holds it (the report's rows)."""
-    return t if isinstance(t, TestOutcome) else TestOutcome(**{k: v for k, v in t.items() if k in _names(TestOutcome)})
-
-
-@dataclasses.dataclass(frozen=True)
-class ClaimSummary:
-    """A claim of a run's report or the merged one, summarised from its tests
-    (textcheck/verdicts.py summarise_claim); `as_json` is the object claims.json and merged.json
-    hold, its fields in this order."""
-    id: str
-    section: Any
-    statement: Any
-    kind: Any
-    stated: Any
-    measured: Any
-    tolerance: Any
-    verdict: str
-    reason: str
-    tier: Any
-    device: Any
-    seeds: Any
-    seconds: Any
-    torch: Any
-    python: Any
-    timestamp: Any
-    source: Any
-    records: list
-    tests: list[TestOutcome]
-
-    @classmethod
-    def of(cls, c) -> ClaimSummary:
-        """A claim as a report's JSON holds it, its tests typed."""
-        if isinstance(c, ClaimSummary):
-            return c
-        given = {f.name: c.get(f.name) for f in dataclasses.fields(cls)}
-        return cls(**{**given, "tests": [outcome(t) for t in given["tests"] or []]})
-
-    def as_json(self) -> dict:
-        return {**{f.name: getattr(self, f.name) for f in dataclasses.fields(self)},
-                "tests": [outcome_object(t) for t in self.tests]}
-
-
-def outcome_object(t: TestOutcome) -> dict:
-    """The one encoder of a test's outcome as a run's claims.json and the report's merged.json hold
-    it (results/ splits it: its record in its figure record, the rest in the index,
-    textcheck/verdict_file.py), its fields in their order, its runs as objects, left out only where
-    it has none (`None`; an empty list is kept)."""
-    out = dataclasses.asdict(t)
-    if t.runs is None:
-        del out["runs"]
-    return out
-
-
-@dataclasses.dataclass(frozen=True)
-class RunReport:
-    """A run's report (its claims.json) as the merge and the save read it: its claims, each with
-    its tests typed, and its meta as written (`meta`), with the fields they read off it."""
-    claims: list[ClaimSummary]
-    meta: dict
-    timestamp: Any = None
-    device: Any = None
-    commit: Any = None
-    torch: Any = None
-    from_results: Any = None
-    from_records: Any = None
-
-    @classmethod
-    def of(cls, fresh, where: str = "the run's claims.json") -> RunReport:
-        """A run's report read from its JSON object, each test checked by the one validator
-        (RecordFieldError naming `where`, the claim, the test and the field)."""
-        if isinstance(fresh, RunReport):
-            return fresh
-        claims = []
-        for c in fresh.get("claims", []):
-            tests = [check(TestOutcome, t, f"{where}: claim {c.get('id')}: test {t.get('nodeid')}")
-                     if isinstance(t, dict) else t for t in c.get("tests") or []]
-            claims.append(ClaimSummary.of({**c, "tests": tests}))
-        meta = fresh.get("meta") or {}
-        return cls(claims, meta, **{f.name: meta[f.name] for f in dataclasses.fields(cls)[2:] if f.name in meta})
-
-
 WORDS = {"int_type": "a whole number", "int_from_float": "a whole number", "string_type": "a string",
          "dict_type": "an object", "list_type": "a list", "number": "a number", "bool_type": "true or false"}
 
@@ -308,7 +182,7 @@ def _adapter(kind) -> TypeAdapter:
 
 
 @functools.cache
-def _names(kind) -> tuple[str, ...]:
+def field_names(kind) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(kind))
 
 
@@ -325,7 +199,7 @@ def _error(kind, where: str, prefix: str, e: dict) -> RecordFieldError:
     for step in e["loc"]:
         if isinstance(step, int):
             path += f"[{step}]"
-        elif owner is not None and step in _names(owner):
+        elif owner is not None and step in field_names(owner):
             path += ("." if path and not path.endswith(".") else "") + step
             owner = _inner(get_type_hints(owner)[step])
         elif owner is not None and e["type"] == "unexpected_keyword_argument":
@@ -334,7 +208,7 @@ def _error(kind, where: str, prefix: str, e: dict) -> RecordFieldError:
         return RecordFieldError(where, path, "is missing")
     if e["type"] == "unexpected_keyword_argument":
         return RecordFieldError(where, path, f"is not a field of a {owner.__name__} "
-                                f"(its fields: {', '.join(_names(owner))})")
+                                f"(its fields: {', '.join(field_names(owner))})")
     if e["type"] == "literal_error":
         expected = "one of " + e["ctx"]["expected"].replace("'", "")
     elif e["type"] in ("dataclass_type", "dataclass_args_type"):
@@ -352,7 +226,7 @@ def check(kind, value, where: str, prefix: str = "", extra: bool = False):
         raise RecordFieldError(where, prefix.rstrip(".") or "(the record)",
                                f"is {shown(value)}, not an object (a {kind.__name__})")
     if extra:
-        value = {k: v for k, v in value.items() if k in _names(kind)}
+        value = {k: v for k, v in value.items() if k in field_names(kind)}
     try:
         return _adapter(kind).validate_python(value)
     except ValidationError as e:

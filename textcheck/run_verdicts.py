@@ -11,7 +11,7 @@ import json
 import platform
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -21,6 +21,7 @@ from textcheck import merging, verdicts
 from textcheck.files import atomic_write
 from textcheck.folders import checkout_commit
 from textcheck.hooks import chapter_of, run_facts
+from textcheck.outcomes import TestResult
 
 COLLECTED = pytest.StashKey[set]()            # claim IDs collected (selected or not)
 REPORT_DIR = pytest.StashKey[Path]()          # --report-dir, resolved
@@ -52,19 +53,8 @@ def _torch_version() -> str | None:
 
 
 @dataclass
-class Result:
+class Result(TestResult):
     """What one claim test found, gathered from its reports (each phase's, under xdist too)."""
-    nodeid: str
-    claims: list = field(default_factory=list)
-    tier: str | None = None
-    device: str | None = None
-    figures: list = field(default_factory=list)
-    outcome: str | None = None
-    reason: str = ""
-    seconds: float = 0.0
-    records: list = field(default_factory=list)
-    runs: list = field(default_factory=list)          # each trained run it used (the project's fixtures note them)
-    runs_from: set = field(default_factory=set)       # and whether they were read from the committed records
     found: bool = False                               # a report of it carried its claim IDs
 
     def add(self, report) -> None:

@@ -17,16 +17,10 @@ from pathlib import Path
 from textcheck import evidence as figure_evidence
 from textcheck import verdict_file
 from textcheck.chapter import Chapter
+from textcheck.committed import Evidence
 from textcheck.merging import merged_claims
-from textcheck.records import (
-    ClaimSummary,
-    ClaimVerdict,
-    FigureRecord,
-    RecordFieldError,
-    RunReport,
-    TestOutcome,
-    records_of,
-)
+from textcheck.outcomes import ClaimSummary, RunReport, records_of
+from textcheck.records import ClaimVerdict, FigureRecord, RecordFieldError, TestOutcome
 from textcheck.store import EvidenceError, check_staged, save_lock
 from textcheck.transaction import Transaction, recover
 from textcheck.verdicts import (
@@ -38,6 +32,7 @@ from textcheck.verdicts import (
     ident,
     record_key,
     shared_keys,
+    summarise,
 )
 from textcheck.vocabulary import READING
 
@@ -142,18 +137,14 @@ def _as_committed(chapter: Chapter, c: ClaimSummary, prev: ClaimVerdict | None) 
     return ClaimVerdict(c.id, verdict_file.verdict_of(chapter, c.id, tests), tests)
 
 
-def _kept_figures(chapter: Chapter, results_dir: Path, saved, run: RunReport, decided: dict
+def _kept_figures(chapter: Chapter, ev: Evidence, saved, run: RunReport, decided: dict
                   ) -> tuple[list[FigureRecord], bool]:
     """The figure records results/figures.json keeps: those of every test this run decided and saves
     (textcheck/evidence.py from_test), each replacing the committed record of its key, and the
     other committed records of the tests kept (`decided`: the records of the readings, decided
     once already), and whether they differ from the committed ones.  Written with verdicts.json, in
     the same transaction (textcheck/verdict_file.py texts)."""
-    path = results_dir / figure_evidence.NAME
-    try:
-        records = {r.key: r for r in figure_evidence.load(chapter, path)} if path.exists() else {}
-    except figure_evidence.FigureEvidenceError as e:
-        raise EvidenceError(str(e)) from None
+    records = {r.key: r for r in ev.records}
     before = dict(records)
     ran = {(c.id, base_nodeid(t.nodeid)): t for c in run.claims for t in c.tests}
     kept = set()                    # the key of every record of every decided trained or slow test kept
@@ -168,20 +159,16 @@ def _kept_figures(chapter: Chapter, results_dir: Path, saved, run: RunReport, de
             if mine is not None and mine.timestamp == t.timestamp:     # decided by this run
                 found = decided.get((c.id, base_nodeid(t.nodeid)))
                 for r in found if found is not None else _figure_records(chapter, mine, c.id, run):
-                    records[r.key] = _runs_provenance(chapter, r, results_dir) if _measured_nothing(mine, run) else r
+                    records[r.key] = _runs_provenance(r, ev) if _measured_nothing(mine, run) else r
     records = {k: r for k, r in records.items() if k in kept}     # a replaced test's old records go with it
     return list(records.values()), records != before
 
 
-def _runs_provenance(chapter: Chapter, rec: FigureRecord, results_dir: Path) -> FigureRecord:
+def _runs_provenance(rec: FigureRecord, ev: Evidence) -> FigureRecord:
     """A figure decided for the first time from committed run records, with the provenance of what
     measured it: its runs' own (the newest date; their device, torch and code), never this run's,
     which measured nothing."""
-    found = []
-    for run in rec.runs:
-        if run.group in chapter.run_records.groups:
-            found += [r for r in chapter.run_records.load(run.group, results_dir)
-                      if (r.recipe, r.seed, r.key) == (run.recipe, run.seed, run.key)]
+    found = [r for r in map(ev.runs.run, rec.runs) if r is not None]
     if not found:
         return rec                  # runs not in results/: the save's re-derivation refuses it
 
@@ -291,7 +278,11 @@ def save_run(chapter: Chapter, fresh: dict, evidence, results_dir: Path, replace
     path = Path(results_dir) / verdict_file.NAME
     with save_lock(results_dir), ExitStack() as held:
         lines = recover(results_dir)
-        committed = load_verdicts(chapter, path)
+        try:
+            ev = Evidence.of(chapter, results_dir, dangling=False)
+        except figure_evidence.FigureEvidenceError as e:
+            raise EvidenceError(str(e)) from None
+        committed = ev.claims
         try:
             run = RunReport.of(fresh)
         except RecordFieldError as e:
@@ -300,7 +291,7 @@ def save_run(chapter: Chapter, fresh: dict, evidence, results_dir: Path, replace
         lines += skipped
         run, decided = _readings_decided(chapter, run)
         kept = {c.id: c for c in committed}
-        rows = {c.id: verdict_file.summary(chapter, c) for c in committed}     # their seeds, as the report's rows
+        rows = {c.id: summarise(chapter, c.id, c.tests, True) for c in committed}     # their seeds, as the report's rows
         for c, note in stronger_evidence(merged_claims(chapter, run, committed), rows, replace_weaker):
             if note:
                 lines.append(note)
@@ -310,7 +301,7 @@ def save_run(chapter: Chapter, fresh: dict, evidence, results_dir: Path, replace
         try:
             # the text's evidence first (its run records among it): the figure records refer to those runs
             carried = evidence.save(tx, held)
-            records, changed = _kept_figures(chapter, Path(results_dir), kept.values(), run, decided)
+            records, changed = _kept_figures(chapter, ev, kept.values(), run, decided)
             new = [_without_decisions(c) for c in sorted(kept.values(), key=lambda c: c.id)]
             # both files from the one writer: each test's record stored in its figure record, the index
             # beside; a save that changes nothing writes nothing

@@ -26,7 +26,7 @@ import math
 from textcheck.chapter import Chapter
 from textcheck.decide import RuleInputError, spread
 from textcheck.records import FigureRecord
-from textcheck.run_refs import RefError, Runs, is_metric, is_series
+from textcheck.run_refs import RefError, Runs, as_ref
 from textcheck.store import EvidenceError
 
 FIRST, LAST = ("stated", "measured", "tolerance", "rule"), "figures"
@@ -97,11 +97,10 @@ def _value(x, measured, runs: Runs, field: str):
                 raise ShownError(f"field {field!r}: the record holds no measured value at {x[POINTER]}")
             value = value[step]
         return copy.deepcopy(value)
+    ref = as_ref(x)
     try:
-        if is_series(x):
-            return runs.series(x, field)
-        if is_metric(x):
-            return runs.metric(x, field)
+        if ref is not None:
+            return runs.value(ref, field)
     except RefError as e:
         raise ShownError(str(e)) from None
     if isinstance(x, dict):

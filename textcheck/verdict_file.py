@@ -21,7 +21,6 @@ from textcheck import evidence
 from textcheck.chapter import Chapter
 from textcheck.records import (
     ClaimEntry,
-    ClaimSummary,
     ClaimVerdict,
     FigureRecord,
     RecordFieldError,
@@ -31,7 +30,7 @@ from textcheck.records import (
 )
 from textcheck.run_refs import RunFile
 from textcheck.store import EvidenceError, read_json, shown
-from textcheck.verdicts import FIGURE_VERDICTS, record_key, summarise_claim
+from textcheck.verdicts import FIGURE_VERDICTS, record_key, summarise
 from textcheck.vocabulary import NOT_MEASURED, SEPARATOR
 
 NAME = "verdicts.json"
@@ -103,17 +102,17 @@ def missing_records(chapter: Chapter, claim: str, tests: list[TestOutcome]) -> l
 
 
 def verdict_of(chapter: Chapter, claim: str, tests: list[TestOutcome]) -> str:
-    """A claim's verdict as its tests give it (textcheck/verdicts.py summarise_claim, read off each
+    """A claim's verdict as its tests give it (textcheck/verdicts.py summarise, read off each
     test's fields: nothing is copied).  A claim one of whose declared figure records is missing
     (`missing_records`) is not measured ("not run"): never holds, undecided or underspecified on the
     figures left; refuted (or failing) stays so, which no further figure can change."""
-    given = summarise_claim(chapter, claim, tests, True).verdict
+    given = summarise(chapter, claim, tests, True).verdict
     return "not run" if given in NOT_MEASURED and missing_records(chapter, claim, tests) else given
 
 
-def summary(chapter: Chapter, c: ClaimVerdict) -> ClaimSummary:
+def summary(chapter: Chapter, c: ClaimVerdict) -> dict:
     """A committed claim as the report's row of it summarises it (its seeds, its statement...)."""
-    return summarise_claim(chapter, c.id, c.tests, True)
+    return summarise(chapter, c.id, c.tests, True).as_json()
 
 
 def entry(t: TestOutcome, first: FigureRecord | None) -> dict:

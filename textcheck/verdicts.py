@@ -13,8 +13,9 @@ import math
 import re
 
 from textcheck.chapter import Chapter
-from textcheck.device_readings import device_specific, only_readings
-from textcheck.records import ClaimSummary, TestOutcome, TestRecord, outcome, records_of
+from textcheck.device_readings import device_specific, measured, only_readings
+from textcheck.outcomes import ClaimSummary, TestRecord, outcome, records_of
+from textcheck.records import TestOutcome
 from textcheck.versions import stale
 from textcheck.vocabulary import (  # noqa: F401  the verdicts' names, re-exported where they were read
     CLAIM_VERDICTS,
@@ -31,9 +32,9 @@ from textcheck.vocabulary import (  # noqa: F401  the verdicts' names, re-export
 UNKNOWN = "unknown claim ID(s) in @pytest.mark.claim (not in {where}):\n"
 
 
-def is_stale(chapter: Chapter, t: TestOutcome) -> bool:
-    """Whether a test is stale: one of its records is (textcheck/versions.py stale)."""
-    return any(stale(chapter, rec.rule, rec.measurement) for rec in records_of(t))
+def is_stale(chapter: Chapter, t) -> bool:
+    """Whether a test (a TestOutcome, or its object) is stale: one of its records is (textcheck/versions.py stale)."""
+    return any(stale(chapter, rec.rule, rec.measurement) for rec in measured(t).records)
 
 
 def plain(x):
@@ -91,12 +92,14 @@ def shared_keys(tests: list[TestOutcome]) -> frozenset:
     return frozenset(k for k in seen if seen.count(k) > 1)
 
 
-def counts(chapter: Chapter, t: TestOutcome) -> bool:
-    """Whether a test's outcome decides: decided, under the current rule, where its figures can be decided."""
-    return t.outcome in DECIDED and not is_stale(chapter, t) and not only_readings(chapter, t)
+def counts(chapter: Chapter, t) -> bool:
+    """Whether a test's outcome (a TestOutcome, or its object) decides: decided, under the current
+    rule, where its figures can be decided."""
+    decided = (t.outcome if isinstance(t, TestOutcome) else t.get("outcome")) in DECIDED
+    return decided and not is_stale(chapter, t) and not only_readings(chapter, t)
 
 
-def summarise_claim(chapter: Chapter, cid: str, tests: list[TestOutcome], encoded: bool) -> ClaimSummary:
+def summarise(chapter: Chapter, cid: str, tests: list, encoded: bool) -> ClaimSummary:
     """One claim's entry from its tests' evidence.  The verdict is the most severe decided outcome
     (fails > refuted > holds); with none decided it is `not run` (a test exists) or `not encoded`.
     Each test a TestOutcome, or its object as a report holds it."""
@@ -140,6 +143,11 @@ def summarise_claim(chapter: Chapter, cid: str, tests: list[TestOutcome], encode
         records=[r for _, r in records], tests=tests)
 
 
+def summarise_claim(chapter: Chapter, cid: str, tests: list, encoded: bool) -> dict:
+    """`summarise`, as a report's JSON holds the claim."""
+    return summarise(chapter, cid, tests, encoded).as_json()
+
+
 def outcome_label(chapter: Chapter, t) -> str:
     """A test's outcome (a TestOutcome, or its object as a report holds it) as a report shows it:
     a stale one says which rule decided it."""
@@ -162,8 +170,10 @@ def summary_text(s: dict) -> str:
     return ", ".join(f"{s.get(v, 0)} {WORDS.get(v, v)}" for v in CLAIM_VERDICTS) + f" (of {s.get('total')})"
 
 
-def summary_of(claims: list[ClaimSummary]) -> dict:
-    summary = {v: sum(1 for c in claims if c.verdict == v) for v in CLAIM_VERDICTS}
+def summary_of(claims: list) -> dict:
+    """The count of claims (ClaimSummary, or their objects) by verdict."""
+    verdicts = [c.verdict if isinstance(c, ClaimSummary) else ClaimSummary.of(c).verdict for c in claims]
+    summary = {v: verdicts.count(v) for v in CLAIM_VERDICTS}
     summary["total"] = len(claims)
     return summary
 

@@ -16,7 +16,7 @@ from claims.chapter_figures import FIGURES, NULLS
 from claims.record_rules import DECLARED, decide, spec_for
 from textcheck import decide as rules
 from textcheck import evidence as figure_evidence
-from textcheck.records import RunReport, outcome
+from textcheck.outcomes import RunReport, outcome
 from textcheck.versions import rule_id
 
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -160,7 +160,7 @@ TIMING = "claims/test_cost.py::test_time_grows_as_n_squared[cpu]"
 def test_a_verdict_decided_under_an_older_rule_is_stale_never_a_plain_holds():
     old = _test(TIMING, "holds", rule="timing/1")
     c = summarise_claim(CHAPTER, "cost.time_quadratic", [old], encoded=True)
-    assert c.verdict == "stale"
+    assert c["verdict"] == "stale"
     assert verdict_label(CHAPTER, c).startswith("stale (1 figure(s) decided under an older rule")
     assert outcome_label(CHAPTER, old).startswith("stale: holds, decided under timing/1: decide it again")
     s = summary_of([c])
@@ -174,7 +174,7 @@ def test_a_fresh_verdict_under_the_current_rule_replaces_the_stale_one():
     c = summarise_claim(CHAPTER, "cost.time_quadratic", [dict(_test(TIMING, "refuted", "refuted: 2.05", rule=current), device="cuda"),
                                                 dict(_test(TIMING.replace("[cpu]", "[x]"), "holds", rule="timing/1"),
                                                      device="cuda")], True)
-    assert c.verdict == "refuted" and "1 stale" in verdict_label(CHAPTER, c)
+    assert c["verdict"] == "refuted" and "1 stale" in verdict_label(CHAPTER, c)
 
 
 def test_an_unknown_rule_is_a_clear_error():
@@ -186,4 +186,4 @@ def test_a_record_measured_under_an_older_measurement_version_is_stale(tmp_path)
     old = dict(_test(TIMING, "holds", rule=rule_versions.rule_id("timing")))
     old["records"] = [dict(old["records"][0], measurement="timing/0")]
     assert outcome_label(CHAPTER, old).startswith("stale: holds, measured under timing/0: measure it again")
-    assert summarise_claim(CHAPTER, "cost.time_quadratic", [old], encoded=True).verdict == "stale"
+    assert summarise_claim(CHAPTER, "cost.time_quadratic", [old], encoded=True)["verdict"] == "stale"

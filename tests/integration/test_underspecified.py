@@ -26,8 +26,8 @@ from textcheck import evidence as figure_evidence
 from textcheck import verdict_file
 from textcheck.evidence import RecordError, file_of, redecide
 from textcheck.merging import outcome_object
-from textcheck.records import RunReport
-from textcheck.records import outcome as as_outcome
+from textcheck.outcomes import RunReport
+from textcheck.outcomes import outcome as as_outcome
 from textcheck.rederive import main as engine_rederive
 from textcheck.report.views.chapter.legend import SYMBOL
 from textcheck.report.views.errata import render
@@ -120,11 +120,11 @@ def test_underspecified_end_to_end_rederive_claim_errata_and_counts(tmp_path, ca
     (full,) = [outcome_object(t) for c in verdict_file.load(CHAPTER, FILE.parent / "verdicts.json") for t in c.tests
                if t.key == "norm.prenorm" and c.id == claim["id"]]
     only = summarise_claim(CHAPTER, claim["id"], [dict(full, outcome="underspecified", reason=test["reason"])], True)
-    assert only.verdict == "underspecified"
+    assert only["verdict"] == "underspecified"
     s = summary_of([only])
     assert s["underspecified"] == 1 and "1 underspecified" in summary_text(s)
     # its erratum asks for the choice and suggests no new numbers
-    (entry,) = errata.build({"claims": [only.as_json()]}, tmp_path)
+    (entry,) = errata.build({"claims": [only]}, tmp_path)
     assert entry["underspecified"] and entry["suggested"].startswith("State the choice: which checkpoint")
     # no new numbers: any number it names is the chapter's own ("1000 steps")
     text, _ = chapter_or_none()
