@@ -24,6 +24,7 @@ from textcheck.chapter import Chapter
 from textcheck.files import SaveError, os_error
 from textcheck.folders import checkout_of, not_its_own_folder
 from textcheck.formats import like
+from textcheck.outcomes import ClaimSummary
 from textcheck.report.model.report import Parts
 
 PROG = "python -m textcheck"
@@ -46,20 +47,18 @@ def errata_from_table(table: dict):
     suggested sentence its quote with our measurement in place of each refuted printed figure."""
     def errata(merged: dict, *args, **kwargs) -> list[dict]:
         out = []
-        for c in merged.get("claims", []):
-            if c["verdict"] != "refuted":
-                continue
-            quote, cause = table.get(c["id"], (None, ""))
+        refuted_claims = [c for c in map(ClaimSummary.of, merged.get("claims", [])) if c.verdict == "refuted"]
+        for c in refuted_claims:
+            quote, cause = table.get(c.id, (None, ""))
             suggested = quote or ""
             for f in merged.get("figures", []):
-                if f["claim"] == c["id"] and f["verdict"] == "refuted" and quote:
-                    m = f.get("measured")
+                if f["claim"] == c.id and f["verdict"] == "refuted" and quote:
+                    m = f["measured"]
                     suggested = suggested.replace(f["printed"], like(m.get("mean") if isinstance(m, dict) else m,
                                                                      f["printed"]))
-            refuted = [t for t in c.get("tests", []) if t["outcome"] == "refuted"]
-            out.append({"id": c["id"], "verdict": "refuted", "statement": c["statement"], "quote": quote,
-                        "figures": [{"test": t["nodeid"].split("::")[-1], "reason": t.get("reason", "")}
-                                    for t in refuted],
+            refuted = [t for t in c.tests if t.outcome == "refuted"]
+            out.append({"id": c.id, "verdict": "refuted", "statement": c.statement, "quote": quote,
+                        "figures": [{"test": t.nodeid.split("::")[-1], "reason": t.reason} for t in refuted],
                         "cause": cause or "not yet found", "readings": [], "suggested": suggested if quote else "",
                         "diagnosed": bool(quote)})
         return out

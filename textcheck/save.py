@@ -191,15 +191,9 @@ def _check_and_commit(chapter: Chapter, tx: Transaction, results_dir: Path, read
     re-derivation run on what is staged, then the commit: a save refuses before it commits."""
     runs = {f"{g}.json": (lambda p, g=g: chapter.run_records.load_file(p, g)) for g in chapter.run_records.groups}
     check_staged(tx, {**runs, **chapter.evidence_readers, **(readers or {})})
-    check_rederived(chapter, tx, results_dir)
-    tx.commit()
-
-
-def check_rederived(chapter: Chapter, tx: Transaction, results_dir: Path) -> None:
-    """Before a save commits: the whole re-derivation on the files as it would leave them
-    (textcheck/rederive.py check_staged, which the conversion runs too)."""
-    from textcheck import rederive
+    from textcheck import rederive  # the whole re-derivation on the staged files (the conversion's too)
     rederive.check_staged(chapter, tx, results_dir)
+    tx.commit()
 
 
 def save_evidence(chapter: Chapter, evidence, results_dir: Path) -> list[str]:
