@@ -99,15 +99,22 @@ def counts(chapter: Chapter, t) -> bool:
     return decided and not is_stale(chapter, t) and not only_readings(chapter, t)
 
 
+def _kind(chapter: Chapter, t: TestOutcome) -> str | None:
+    """What a test's outcome is to its claim: it `counts` (decided, current, decidable), a stale
+    figure, a device `reading`, or nothing decided (None)."""
+    if t.outcome not in DECIDED:
+        return None
+    return "stale" if is_stale(chapter, t) else "reading" if only_readings(chapter, t) else "counts"
+
+
 def summarise(chapter: Chapter, cid: str, tests: list, encoded: bool) -> ClaimSummary:
     """One claim's entry from its tests' evidence.  The verdict is the most severe decided outcome
     (fails > refuted > holds); with none decided it is `not run` (a test exists) or `not encoded`.
     Each test a TestOutcome, or its object as a report holds it."""
     c = chapter.claims[cid]
     tests = [outcome(t) for t in tests]
-    stale = [t for t in tests if t.outcome in DECIDED and is_stale(chapter, t)]
-    readings = [t for t in tests if t.outcome in DECIDED and not is_stale(chapter, t) and only_readings(chapter, t)]
-    decided = [t for t in tests if counts(chapter, t)]
+    kinds = [_kind(chapter, t) for t in tests]
+    stale, readings, decided = ([t for t, k in zip(tests, kinds) if k == kind] for kind in ("stale", "reading", "counts"))
     if decided:
         verdict = most_severe(t.outcome for t in decided)
         # a stale figure decides nothing: the claim holds (or is undecided, underspecified) only on
@@ -122,7 +129,7 @@ def summarise(chapter: Chapter, cid: str, tests: list, encoded: bool) -> ClaimSu
     basis = decided or stale or tests
     reasons = [t.reason for t in basis if t.outcome == verdict and t.reason]
     reasons += [f"{t.nodeid.split('::')[-1]}: {outcome_label(chapter, t)}" for t in stale + readings]
-    pending = [t for t in tests if not counts(chapter, t)]
+    pending = [t for t, k in zip(tests, kinds) if k != "counts"]
     if decided and pending:
         reasons.append(f"{len(pending)} of {len(tests)} tests not run")
     # the evidence behind the verdict; with none decided, whatever was measured before a skip
