@@ -14,13 +14,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from textcheck.anchors import Anchor, index_of
+from textcheck.chapter import Chapter
 from textcheck.figures import NUMBER, span
-
-if TYPE_CHECKING:
-    from textcheck.chapter import Chapter
 
 # What the walk counts: a number as printed, or one written against a letter ("128K", "4d^2")
 WALK = re.compile(NUMBER.pattern + r"|(?<![\w.])\d+(?=[A-Za-z])")

@@ -19,15 +19,13 @@ import importlib
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from textcheck.chapter import Chapter
 from textcheck.files import SaveError, os_error
 from textcheck.folders import checkout_of, not_its_own_folder
 from textcheck.formats import like
-
-if TYPE_CHECKING:
-    from textcheck.report.assembly.report import Parts
+from textcheck.outcomes import ClaimSummary
+from textcheck.report.assembly.report import Parts
 
 PROG = "python -m textcheck"
 
@@ -49,20 +47,18 @@ def errata_from_table(table: dict):
     suggested sentence its quote with our measurement in place of each refuted printed figure."""
     def errata(merged: dict, *args, **kwargs) -> list[dict]:
         out = []
-        for c in merged.get("claims", []):
-            if c["verdict"] != "refuted":
-                continue
-            quote, cause = table.get(c["id"], (None, ""))
+        refuted_claims = [c for c in map(ClaimSummary.of, merged.get("claims", [])) if c.verdict == "refuted"]
+        for c in refuted_claims:
+            quote, cause = table.get(c.id, (None, ""))
             suggested = quote or ""
             for f in merged.get("figures", []):
-                if f["claim"] == c["id"] and f["verdict"] == "refuted" and quote:
-                    m = f.get("measured")
+                if f["claim"] == c.id and f["verdict"] == "refuted" and quote:
+                    m = f["measured"]
                     suggested = suggested.replace(f["printed"], like(m.get("mean") if isinstance(m, dict) else m,
                                                                      f["printed"]))
-            refuted = [t for t in c.get("tests", []) if t["outcome"] == "refuted"]
-            out.append({"id": c["id"], "verdict": "refuted", "statement": c["statement"], "quote": quote,
-                        "figures": [{"test": t["nodeid"].split("::")[-1], "reason": t.get("reason", "")}
-                                    for t in refuted],
+            refuted = [t for t in c.tests if t.outcome == "refuted"]
+            out.append({"id": c.id, "verdict": "refuted", "statement": c.statement, "quote": quote,
+                        "figures": [{"test": t.nodeid.split("::")[-1], "reason": t.reason} for t in refuted],
                         "cause": cause or "not yet found", "readings": [], "suggested": suggested if quote else "",
                         "diagnosed": bool(quote)})
         return out
@@ -75,7 +71,6 @@ def parts_of(chapter: Chapter, text: TextReport) -> Parts:
         return text.parts
     from textcheck.report.assembly import details, since
     from textcheck.report.assembly.chapter_view.cut import View, cut
-    from textcheck.report.assembly.report import Parts
     view = View(headings=text.headings)
     project = text.project or chapter.name
     return Parts(facts=lambda *a, **k: None, errata=errata_from_table(text.errata_table),
@@ -95,9 +90,9 @@ def render(chapter: Chapter, text: TextReport, out: Path):
     results = chapter.root / "results"
     fresh = run_report(out / "claims.json") if (out / "claims.json").exists() else None
     with reading(results):                  # as one save left it; never a verdict its re-derivation refuses
-        _, committed = rederive.accepted(chapter, results, f"{PROG} rederive")
+        evidence = rederive.accepted(chapter, results, f"{PROG} rederive")
     out.mkdir(parents=True, exist_ok=True)
-    merged = merged_verdicts(chapter, fresh, committed)
+    merged = merged_verdicts(chapter, fresh, evidence.claims)
     body, why = chapter.text_or_none()
     r = assemble(chapter, parts_of(chapter, text), merged, out, body, why, results, fresh=fresh is not None)
     publish.write(r, out)

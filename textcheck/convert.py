@@ -21,18 +21,15 @@ import sys
 import tempfile
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from textcheck import evidence, rederive, verdict_file
+from textcheck.chapter import Chapter
 from textcheck.files import SaveError
 from textcheck.records import ClaimVerdict
 from textcheck.store import EvidenceError, save_lock
 from textcheck.transaction import Transaction, recover
 from textcheck.verdicts import record_key
 from textcheck.versions import RULE_VERSIONS, is_current, rule_id
-
-if TYPE_CHECKING:
-    from textcheck.chapter import Chapter
 
 
 def _outdated_rule(chapter: Chapter, rec) -> bool:

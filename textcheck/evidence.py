@@ -39,21 +39,20 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from textcheck import shown, versions
+from textcheck.chapter import Chapter
 from textcheck.decide import Decision, RuleInputError
+from textcheck.device_readings import Measured
+from textcheck.outcomes import RunReport, TestRecord, records_of
 from textcheck.readings import ReadingError, declared_for, with_reading
-from textcheck.records import FigureRecord, RecordFieldError, check
+from textcheck.records import FigureRecord, RecordFieldError, TestOutcome, check
 from textcheck.run_refs import RunFile, RunIndex, Runs, check_refs, files_beside, refer, resolve
 from textcheck.shown import ShownError
 from textcheck.specs import decide
 from textcheck.store import EvidenceError, read_json
 from textcheck.verdicts import FIGURE_VERDICTS, most_severe, record_key
 from textcheck.versions import RULE_VERSIONS, VersionError, rule_id, version_of
-
-if TYPE_CHECKING:
-    from textcheck.chapter import Chapter
 
 NAME = "figures.json"                                   # in a text's results/
 SCHEMA = 3      # 2: verdicts.json held each test's record, by $-references; 3: its figure record shows it
@@ -121,9 +120,11 @@ def encode(chapter: Chapter, rec: FigureRecord, index: RunIndex | None = None) -
     return out
 
 
-def load(chapter: Chapter, path: Path | None = None, run_file: RunFile | None = None) -> list[FigureRecord]:
+def load(chapter: Chapter, path: Path | None = None, run_file: RunFile | None = None, index: RunIndex | None = None
+         ) -> list[FigureRecord]:
     """Every record of the file as a FigureRecord (`decode`), its run references read from the run
-    records (`run_file`: by default the group files beside it), each run file read once; raises
+    records (`index`, else one of the files `run_file` gives, by default the group files beside
+    it), each run file read once; raises
     FigureEvidenceError naming the file, the record and the field.  A FIFO, a device or an
     oversized file is refused unread (textcheck/store.py read_json)."""
     path = file_of(chapter) if path is None else Path(path)
@@ -134,7 +135,7 @@ def load(chapter: Chapter, path: Path | None = None, run_file: RunFile | None = 
     if not isinstance(data, dict) or data.get("schema") != SCHEMA or not isinstance(data.get("records"), list):
         raise FigureEvidenceError(f"{path}: not figure evidence of schema {SCHEMA} "
                                   "(an object with 'schema' and a list 'records')")
-    index, seen, out = RunIndex(chapter, run_file or files_beside(path)), set(), []
+    index, seen, out = index or RunIndex(chapter, run_file or files_beside(path)), set(), []
     for i, obj in enumerate(data["records"]):
         where = f"{path}: record {i}" + (f" ({obj.get('key')})" if isinstance(obj, dict) else "")
         out.append(decode(chapter, obj, where, index))
@@ -222,62 +223,61 @@ def printed_now(chapter: Chapter, figures: list[str]) -> list[str]:
     return [chapter.figures[f].printed for f in figures]
 
 
-def as_test(rec: FigureRecord) -> dict:
-    """A figure record as the verdict arithmetic reads a test of one record (textcheck/verdicts.py
+def as_test(rec: FigureRecord) -> Measured:
+    """A figure record as the verdict arithmetic reads a test of one record (textcheck/device_readings.py
     only_readings, read_off_instrument): its figures, and its measurement, rule and device."""
-    return {"figures": rec.figures, "device": rec.device,
-            "records": [{"measurement": rec.measurement, "rule": rec.rule, "device": rec.device}]}
+    return Measured(rec.figures, rec.device, [TestRecord({}, measurement=rec.measurement, rule=rec.rule,
+                                                         device=rec.device)])
 
 
-def from_test(chapter: Chapter, test: dict, meta: dict) -> list[FigureRecord]:
-    """The figure records of one test's result (a run's claims.json): one per record, each keeping
-    its measured values (the record's "decision").  Its verdict is decided here from them and the
-    figure table, checked against the test's outcome: a test that holds has every record holding,
-    a refuted one at least one refuted, an undecided one none refuted and one undecided; one that
-    decided otherwise, under another rule than the figure table's, or recorded none, is named
-    here and never saved."""
-    claim = (test.get("claims") or [test.get("claim")])[0]
-    out = [_figure_record(chapter, test, meta, claim, rec) for rec in test.get("records") or [] if "decision" in rec]
-    if test.get("outcome") in FIGURE_VERDICTS:
+def from_test(chapter: Chapter, test: TestOutcome, claim: str, run: RunReport) -> list[FigureRecord]:
+    """The figure records of one test's result (of the claim `claim`, in the run's report `run`):
+    one per record, each keeping its measured values (the record's "decision").  Its verdict is
+    decided here from them and the figure table, checked against the test's outcome: a test that
+    holds has every record holding, a refuted one at least one refuted, an undecided one none
+    refuted and one undecided; one that decided otherwise, under another rule than the figure
+    table's, or recorded none, is named here and never saved."""
+    out = [_figure_record(chapter, test, run, claim, rec) for rec in records_of(test) if rec.decided]
+    if test.outcome in FIGURE_VERDICTS:
         verdicts = [r.verdict for r in out]
         if not out:
-            raise FigureEvidenceError(f"{test.get('nodeid')}: {test['outcome']}, but it recorded no decision "
+            raise FigureEvidenceError(f"{test.nodeid}: {test.outcome}, but it recorded no decision "
                                       "(textcheck/rule.py trained_figure, ordering, or claim.record(decision=...)): "
                                       "its verdict could never be decided again; nothing saved")
-        if outcome_of(verdicts) != test["outcome"]:       # each a figure verdict (`decode` checks it)
-            raise FigureEvidenceError(f"{test.get('nodeid')}: the test's outcome is {test['outcome']}, but its recorded "
+        if outcome_of(verdicts) != test.outcome:       # each a figure verdict (`decode` checks it)
+            raise FigureEvidenceError(f"{test.nodeid}: the test's outcome is {test.outcome}, but its recorded "
                                       f"decisions give {', '.join(verdicts)}; nothing saved")
     return out
 
 
-def _figure_record(chapter: Chapter, test: dict, meta: dict, claim: str, rec: dict) -> FigureRecord:
+def _figure_record(chapter: Chapter, test: TestOutcome, run: RunReport, claim: str, rec: TestRecord) -> FigureRecord:
     """The figure record of one of a test's records (`from_test`): decided from its decision and
     the figure table, with its declared reading where it keeps one; FigureEvidenceError naming the
     test and the record where it cannot be, and nothing saved."""
     key = record_key(chapter, rec, claim)
-    where = f"{test.get('nodeid')}: record {key}"
+    where = f"{test.nodeid}: record {key}"
     try:
         spec = chapter.rule_inputs(key)
-        decided = decide(spec, rec["decision"], chapter.timed)
+        decided = decide(spec, rec.decision, chapter.timed)
     except RuleInputError as e:
         raise FigureEvidenceError(f"{where}: {e}; nothing saved") from None
-    if rec.get("rule") != rule_id(spec.rule):
-        raise FigureEvidenceError(f"{where}: decided under {rec.get('rule')}, "
+    if rec.rule != rule_id(spec.rule):
+        raise FigureEvidenceError(f"{where}: decided under {rec.rule}, "
                                   f"the figure table decides it under {rule_id(spec.rule)}; nothing saved")
-    if str(rec.get("measurement")).partition("/")[0] in chapter.trained_measurements and not test.get("runs"):
-        raise FigureEvidenceError(f"{where}: a {rec.get('measurement')} measurement "
+    if str(rec.measurement).partition("/")[0] in chapter.trained_measurements and not test.runs:
+        raise FigureEvidenceError(f"{where}: a {rec.measurement} measurement "
                                   "that names no runs (nothing shows it was trained); nothing saved")
-    figures = list(rec.get("figures") or [])
-    runs = test.get("runs") or []
+    figures = list(rec.figures or [])
+    runs = test.runs or []
     obj = {"key": key, "figures": figures, "printed": printed_now(chapter, figures),
-           "claim": claim, "rule": rec.get("rule"), "measured": rec["decision"],
-           "measurement": rec.get("measurement"), "runs": runs, "verdict": decided.verdict,
-           "device": rec.get("device") or test.get("device") or meta.get("device"),
-           "date": test.get("timestamp") or meta.get("timestamp"), "code": meta.get("commit"),
-           "torch": test.get("torch") or meta.get("torch"),
-           "shown": {k: v for k, v in rec.items() if k != "decision"}}      # what the test showed of it
-    if rec.get("reading"):          # a declared reading, decided with the primary (textcheck/rule.py)
-        obj["reading"] = {**rec["reading"], "runs": runs}
+           "claim": claim, "rule": rec.rule, "measured": rec.decision,
+           "measurement": rec.measurement, "runs": runs, "verdict": decided.verdict,
+           "device": rec.device or test.device or run.device,
+           "date": test.timestamp or run.timestamp, "code": run.commit,
+           "torch": test.torch or run.torch,
+           "shown": {k: v for k, v in rec.raw.items() if k != "decision"}}      # what the test showed of it
+    if rec.reading:          # a declared reading, decided with the primary (textcheck/rule.py)
+        obj["reading"] = {**rec.reading, "runs": runs}
     try:
         out = decode(chapter, obj, where)
         return replace(out, verdict=redecide(chapter, out).verdict) if out.reading is not None else out

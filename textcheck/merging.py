@@ -5,10 +5,19 @@ figure of the text.  Pure, as textcheck/verdicts.py, whose arithmetic it applies
 """
 from __future__ import annotations
 
-from dataclasses import asdict
-from typing import TYPE_CHECKING
+from dataclasses import replace
 
+from textcheck.chapter import Chapter
 from textcheck.device_readings import device_reading, device_specific, measured_on
+from textcheck.outcomes import (  # noqa: F401  outcome_object: its home was here
+    ClaimSummary,
+    RunReport,
+    TestRecord,
+    TestResult,
+    outcome_object,
+    records_of,
+)
+from textcheck.records import ClaimVerdict, TestOutcome
 from textcheck.verdicts import (
     DECIDED,
     base_nodeid,
@@ -16,101 +25,81 @@ from textcheck.verdicts import (
     is_stale,
     most_severe,
     shared_keys,
-    summarise_claim,
+    summarise,
     summary_of,
 )
+from textcheck.vocabulary import READING
 
-if TYPE_CHECKING:
-    from textcheck.chapter import Chapter
-    from textcheck.records import ClaimVerdict, TestOutcome
-
-
-def outcome_object(t: TestOutcome) -> dict:
-    """The one encoder of a test's outcome as a run's claims.json and the report's merged.json hold
-    it (results/ splits it: its record in its figure record, the rest in the index,
-    textcheck/verdict_file.py), its fields in their order, its runs as objects, left out only where
-    it has none (`None`; an empty list is kept).
-    Here, beside the merge, which makes the report's rows of committed tests with it (this module
-    imports no record type, so it reads a TestOutcome by its fields alone)."""
-    out = asdict(t)
-    if t.runs is None:
-        del out["runs"]
-    return out
+FIGURE_COUNTS = ("holds", "refuted", "underspecified", "undecided", "fails", "stale", "not run")
 
 
-def figure_rows(chapter: Chapter, claims: list[dict]) -> list[dict]:
+def figure_rows(chapter: Chapter, claims: list) -> list[dict]:
     """One row per figure of the chapter (the Chapter's figures), found by figure ID in its
-    tests' evidence: its verdict (the most severe decided outcome of the tests asserting it), or
-    why it has none (not run, stale, or a device-specific reading), and the evidence behind it."""
-    by_figure: dict[str, list[dict]] = {}
-    for c in claims:
-        for t in c.get("tests", []):
-            for fid in t.get("figures") or []:
+    tests' evidence (`claims`: ClaimSummary, or their objects as a report holds them): its verdict
+    (the most severe decided outcome of the tests asserting it), or why it has none (not run,
+    stale, or a device-specific reading), and the evidence behind it."""
+    by_figure: dict[str, list[TestOutcome]] = {}
+    for c in map(ClaimSummary.of, claims):
+        for t in c.tests:
+            for fid in t.figures or []:
                 by_figure.setdefault(fid, []).append(t)
     rows = []
     for fid, f in chapter.figures.items():
         tests = by_figure.get(fid, [])
         readings = [t for t in tests if device_reading(chapter, fid, t) and (
-            (t["outcome"] in DECIDED and not is_stale(chapter, t))
-            or (t["outcome"] == "not run" and str(t.get("reason", "")).startswith("not run: device-specific")))]
-        decided = [t for t in tests if t["outcome"] in DECIDED and not is_stale(chapter, t) and t not in readings]
-        stale = [t for t in tests if t["outcome"] in DECIDED and is_stale(chapter, t)]
+            (t.outcome in DECIDED and not is_stale(chapter, t))
+            or (t.outcome == "not run" and str(t.reason).startswith(READING)))]
+        decided = [t for t in tests if t.outcome in DECIDED and not is_stale(chapter, t) and t not in readings]
+        stale = [t for t in tests if t.outcome in DECIDED and is_stale(chapter, t)]
         if decided:
-            verdict = most_severe(t["outcome"] for t in decided)
+            verdict = most_severe(t.outcome for t in decided)
             label = verdict
         elif readings:
-            verdict, label = "not run", "not run: device-specific"
+            verdict, label = "not run", READING
         elif stale:
             verdict, label = "stale", "stale"
         else:
             verdict, label = "not run", "not run" if tests else "not run: no test carries it"
         basis = decided or readings or stale or tests
-        t = next((t for t in basis if t["outcome"] == verdict), basis[0] if basis else {})
-        rec = next((r for r in t.get("records", []) if fid in (r.get("figures") or [fid])), {})
+        t = next((t for t in basis if t.outcome == verdict), basis[0] if basis else None)
+        rec = next((r for r in (records_of(t) if t else []) if fid in (r.figures or [fid])), TestRecord({}))
         rows.append({
             "id": fid, "claim": f.claim, "printed": f.printed, "value": f.value, "rounding": f.rounding,
             "device": f.device, "verdict": verdict, "label": label,
-            "reason": (device_specific(chapter, t) if label == "not run: device-specific"
-                       else t.get("reason", "")),
-            "tests": [x["nodeid"] for x in tests], "test": t.get("nodeid"), "key": t.get("key"),
+            "reason": device_specific(chapter, t) if label == READING else (t.reason if t else ""),
+            "tests": [x.nodeid for x in tests], "test": t and t.nodeid, "key": t and t.key,
             # a test of several figures may record each one's measurement by figure ID ("per_figure")
-            "stated": rec.get("stated"), "tolerance": rec.get("tolerance"),
-            "measured": (rec.get("per_figure") or {}).get(fid, rec.get("measured")),
-            "seeds": rec.get("seeds"), "measured_on": measured_on(t) or None, "source": t.get("source"),
-            "timestamp": t.get("timestamp"),
+            "stated": rec.stated, "tolerance": rec.tolerance,
+            "measured": (rec.per_figure or {}).get(fid, rec.measured),
+            "seeds": rec.seeds, "measured_on": (measured_on(t) if t else "") or None, "source": t and t.source,
+            "timestamp": t and t.timestamp,
         })
     return rows
 
 
-def figure_summary(rows: list[dict]) -> dict:
-    out = {v: sum(r["verdict"] == v for r in rows)
-           for v in ("holds", "refuted", "underspecified", "undecided", "fails", "stale", "not run")}
-    out["device-specific"] = sum(r["label"] == "not run: device-specific" for r in rows)
-    out["total"] = len(rows)
-    return out
-
-
-def finished(chapter: Chapter, claims: list[dict], meta: dict) -> dict:
-    """A report: its claims, their summary, and the chapter's figures found in their evidence."""
+def finished(chapter: Chapter, claims: list[ClaimSummary], meta: dict) -> dict:
+    """A report: its claims, their summary, and the chapter's figures found in their evidence; the
+    one encoder of claims.json and merged.json (what the report model reads)."""
     rows = figure_rows(chapter, claims)
-    return {"summary": summary_of(claims), "meta": meta, "claims": claims,
-            "figures": rows, "figure_summary": figure_summary(rows)}
+    labels = [(row["verdict"], row["label"]) for row in rows]
+    figures = {v: sum(verdict == v for verdict, _ in labels) for v in FIGURE_COUNTS}
+    figures.update({"device-specific": sum(label == READING for _, label in labels), "total": len(rows)})
+    return {"summary": summary_of(claims), "meta": meta, "claims": [c.as_json() for c in claims],
+            "figures": rows, "figure_summary": figures}
 
 
 def build_report(chapter: Chapter, results: dict, encoded: set[str], meta: dict) -> dict:
-    """The run's report: every registered claim summarised from the tests that carried it.
-    `meta` holds the run's timestamp, source and the torch and python versions."""
-    by_claim: dict[str, list[dict]] = {}
-    for r in results.values():
-        base = {k: r[k] for k in ("nodeid", "outcome", "reason", "records", "tier", "device")}
-        base["figures"] = r.get("figures", [])
-        if r.get("runs"):
-            base["runs"] = r["runs"]            # the trained runs it came from: group, recipe, seed, key
-        base.update(seconds=round(r["seconds"], 3), timestamp=meta["timestamp"],
-                    torch=meta.get("torch"), python=meta.get("python"), source=meta["source"])
-        for cid in r["claims"]:
-            by_claim.setdefault(cid, []).append(dict(base, key=evidence_key(chapter, base, cid)))
-    claims = [summarise_claim(chapter, cid, by_claim.get(cid, []), cid in encoded) for cid in chapter.claims]
+    """The run's report: every registered claim summarised from the tests that carried it
+    (`results`: TestResult, or their objects, by node id).  `meta` holds the run's timestamp,
+    source and the torch and python versions."""
+    by_claim: dict[str, list[TestOutcome]] = {}
+    for r in map(TestResult.of, results.values()):
+        # the trained runs it came from (group, recipe, seed, key), where it names some
+        base = TestOutcome(r.nodeid, r.outcome, r.reason, r.records, r.tier, r.device, r.figures, r.runs or None,
+                           round(r.seconds, 3), *(meta.get(k) for k in ("timestamp", "torch", "python", "source")))
+        for cid in r.claims:
+            by_claim.setdefault(cid, []).append(replace(base, key=evidence_key(chapter, base, cid)))
+    claims = [summarise(chapter, cid, by_claim.get(cid, []), cid in encoded) for cid in chapter.claims]
     return finished(chapter, claims, meta)
 
 
@@ -118,33 +107,39 @@ def is_smoke(report: dict | None) -> bool:
     return bool(report) and report.get("meta", {}).get("scale") == "smoke"
 
 
-def merge(chapter: Chapter, fresh: dict, committed: list[ClaimVerdict]) -> dict:
+def _rebased(chapter: Chapter, t: TestOutcome, cid: str, **also) -> TestOutcome:
+    return replace(t, nodeid=base_nodeid(t.nodeid), key=t.key or evidence_key(chapter, t, cid), **also)
+
+
+def merged_claims(chapter: Chapter, fresh, committed: list[ClaimVerdict]) -> list[ClaimSummary]:
     """Per test, the newest decided evidence wins (a fresh fast run does not hide a committed
-    trained result of the same claim); each claim is then summarised again from its tests, each
-    committed test as the report's row of it (`outcome_object`)."""
-    old = {c.id: [outcome_object(t) for t in c.tests] for c in committed}
+    trained result of the same claim); each claim is then summarised again from its tests."""
+    old = {c.id: c.tests for c in committed}
     out = []
-    for c in fresh.get("claims", []):
+    for c in RunReport.of(fresh).claims:
         # A committed test is matched with the fresh test that measured the same thing at the same
         # tier (its evidence key: a renamed test's fresh evidence replaces its committed evidence),
         # else with the fresh placeholder of the same test that measured nothing (not run).
-        tests = [dict(t, nodeid=base_nodeid(t["nodeid"]), key=t.get("key") or evidence_key(chapter, t, c["id"]))
-                 for t in c.get("tests", [])]
+        tests = [_rebased(chapter, t, c.id) for t in c.tests]
         shared = shared_keys(tests)
-        by_key = {(t["key"], t.get("tier")): i for i, t in enumerate(tests) if t["key"] and t["key"] not in shared}
-        by_node = {t["nodeid"]: i for i, t in enumerate(tests)}
-        for t in old.get(c["id"], []):
-            t = dict(t, nodeid=base_nodeid(t["nodeid"]), key=t.get("key") or evidence_key(chapter, t, c["id"]), source="committed")
-            i = by_key.get((t["key"], t.get("tier")), by_node.get(t["nodeid"]))
+        by_key = {(t.key, t.tier): i for i, t in enumerate(tests) if t.key and t.key not in shared}
+        by_node = {t.nodeid: i for i, t in enumerate(tests)}
+        for t in old.get(c.id, []):
+            t = _rebased(chapter, t, c.id, source="committed")
+            i = by_key.get((t.key, t.tier), by_node.get(t.nodeid))
             mine = tests[i] if i is not None else None
-            if t["outcome"] in DECIDED and (mine is None or mine["outcome"] not in DECIDED
-                                            or t["timestamp"] > mine["timestamp"]):
+            if t.outcome in DECIDED and (mine is None or mine.outcome not in DECIDED or t.timestamp > mine.timestamp):
                 if i is None:
                     tests.append(t)
                 else:
                     tests[i] = t
-        out.append(summarise_claim(chapter, c["id"], tests, c["verdict"] != "not encoded"))
-    return finished(chapter, out, fresh.get("meta", {}))
+        out.append(summarise(chapter, c.id, tests, c.verdict != "not encoded"))
+    return out
+
+
+def merge(chapter: Chapter, fresh, committed: list[ClaimVerdict]) -> dict:
+    """The merged report (merged.json) of a run's report (its claims.json) and the committed verdicts."""
+    return finished(chapter, merged_claims(chapter, fresh, committed), RunReport.of(fresh).meta)
 
 
 def committed_only(chapter: Chapter, committed: list[ClaimVerdict]) -> dict:
@@ -152,7 +147,7 @@ def committed_only(chapter: Chapter, committed: list[ClaimVerdict]) -> dict:
     old = {c.id: c.tests for c in committed}
     # without a run nothing was collected: a claim with no committed verdict is "not run" (whether
     # a test carries it is known from a run's collection, tests/integration/test_report.py)
-    claims = [summarise_claim(chapter, cid, [dict(outcome_object(t), source="committed") for t in old.get(cid, [])
-                                    if t.outcome in DECIDED], True)
+    claims = [summarise(chapter, cid, [replace(t, source="committed") for t in old.get(cid, [])
+                                             if t.outcome in DECIDED], True)
               for cid in chapter.claims]
     return finished(chapter, claims, {"source": "committed verdicts only (no fresh run)"})

@@ -23,7 +23,7 @@ from pydantic.dataclasses import dataclass
 from pydantic_core import PydanticCustomError
 
 from textcheck.store import EvidenceError, shown
-from textcheck.verdicts import FIGURE_VERDICTS
+from textcheck.vocabulary import FIGURE_VERDICTS
 
 CONFIG = ConfigDict(extra="forbid", allow_inf_nan=True)
 
@@ -182,7 +182,7 @@ def _adapter(kind) -> TypeAdapter:
 
 
 @functools.cache
-def _names(kind) -> tuple[str, ...]:
+def field_names(kind) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(kind))
 
 
@@ -199,7 +199,7 @@ def _error(kind, where: str, prefix: str, e: dict) -> RecordFieldError:
     for step in e["loc"]:
         if isinstance(step, int):
             path += f"[{step}]"
-        elif owner is not None and step in _names(owner):
+        elif owner is not None and step in field_names(owner):
             path += ("." if path and not path.endswith(".") else "") + step
             owner = _inner(get_type_hints(owner)[step])
         elif owner is not None and e["type"] == "unexpected_keyword_argument":
@@ -208,7 +208,7 @@ def _error(kind, where: str, prefix: str, e: dict) -> RecordFieldError:
         return RecordFieldError(where, path, "is missing")
     if e["type"] == "unexpected_keyword_argument":
         return RecordFieldError(where, path, f"is not a field of a {owner.__name__} "
-                                f"(its fields: {', '.join(_names(owner))})")
+                                f"(its fields: {', '.join(field_names(owner))})")
     if e["type"] == "literal_error":
         expected = "one of " + e["ctx"]["expected"].replace("'", "")
     elif e["type"] in ("dataclass_type", "dataclass_args_type"):
@@ -226,7 +226,7 @@ def check(kind, value, where: str, prefix: str = "", extra: bool = False):
         raise RecordFieldError(where, prefix.rstrip(".") or "(the record)",
                                f"is {shown(value)}, not an object (a {kind.__name__})")
     if extra:
-        value = {k: v for k, v in value.items() if k in _names(kind)}
+        value = {k: v for k, v in value.items() if k in field_names(kind)}
     try:
         return _adapter(kind).validate_python(value)
     except ValidationError as e:

@@ -25,10 +25,12 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from textcheck import shown, verdict_file
+from textcheck.chapter import Chapter
+from textcheck.committed import Evidence
 from textcheck.device_readings import only_readings
 from textcheck.evidence import (
     NAME,
@@ -37,50 +39,58 @@ from textcheck.evidence import (
     as_test,
     file_of,
     from_test,
-    load,
     outcome_of,
     printed_now,
     redecide,
     stale,
 )
 from textcheck.files import SaveError
+from textcheck.outcomes import RunReport
 from textcheck.records import ClaimVerdict, FigureRecord
 from textcheck.run_refs import RunIndex, files_beside
-from textcheck.store import EvidenceError, check_file, read_json, reading, readings
+from textcheck.store import EvidenceError, read_json, reading, readings
+from textcheck.transaction import Transaction
 from textcheck.verdicts import COMMITTED_TIERS, FIGURE_VERDICTS
-
-if TYPE_CHECKING:
-    from textcheck.chapter import Chapter
-    from textcheck.transaction import Transaction
 
 
 def _measured_again(chapter: Chapter, mid: str) -> str:
     return chapter.remeasure.get(str(mid).partition("/")[0], "see docs/evidence.md")
 
 
-def compare(chapter: Chapter, records: list[FigureRecord], path: Path) -> dict:
-    """{"agree": [keys], "differ": [(key, committed, now, why)], "changed": [(key, was, is)],
-    "stale": [(key, what, command)], "readings": [keys], "errors": [lines naming file, record, field]}."""
-    out = {"agree": [], "differ": [], "changed": [], "stale": [], "readings": [], "errors": []}
+@dataclass
+class Comparison:
+    """The committed figure records decided again (`compare`), and checked against their runs."""
+    agree: list = field(default_factory=list)       # keys
+    differ: list = field(default_factory=list)      # (key, committed, now, why)
+    changed: list = field(default_factory=list)     # (key, printed when decided, printed now)
+    stale: list = field(default_factory=list)       # (key, what, the command that measures it again)
+    readings: list = field(default_factory=list)    # keys
+    errors: list = field(default_factory=list)      # lines naming the file, the record and the field
+    runs: list = field(default_factory=list)        # lines: a record against the run records it names
+
+
+def compare(chapter: Chapter, records: list[FigureRecord], path: Path) -> Comparison:
+    """Every record decided again under today's rule and figure table."""
+    out = Comparison()
     for i, rec in enumerate(records):
         key = rec.key
         try:
             why_stale = stale(chapter, rec)
             if rec.printed != printed_now(chapter, rec.figures):
-                out["changed"].append((key, rec.printed, printed_now(chapter, rec.figures)))
+                out.changed.append((key, rec.printed, printed_now(chapter, rec.figures)))
             if why_stale:
-                out["stale"].append((key, why_stale, _measured_again(chapter, rec.measurement)))
+                out.stale.append((key, why_stale, _measured_again(chapter, rec.measurement)))
                 continue
             now = redecide(chapter, rec)
         except RecordError as e:
-            out["errors"].append(f"{path}: record {i} ({key}): {e}")
+            out.errors.append(f"{path}: record {i} ({key}): {e}")
             continue
         if now.verdict != rec.verdict:
-            out["differ"].append((key, rec.verdict, now.verdict, now.why))
+            out.differ.append((key, rec.verdict, now.verdict, now.why))
         else:
-            out["agree"].append(key)
+            out.agree.append(key)
         if only_readings(chapter, as_test(rec)):
-            out["readings"].append(key)
+            out.readings.append(key)
     return out
 
 
@@ -122,48 +132,36 @@ def against_committed(chapter: Chapter, fresh: dict, records: list[FigureRecord]
     records, by key: {"agree": [keys], "differ": [(key, committed, fresh, why)], "new": [keys]}."""
     committed = {r.key: r for r in records}
     out = {"agree": [], "differ": [], "new": []}
-    for c in fresh.get("claims", []):
-        for t in c.get("tests", []):
-            if t.get("outcome") not in FIGURE_VERDICTS:
+    run = RunReport.of(fresh)
+    for c in run.claims:
+        for t in c.tests:
+            if t.outcome not in FIGURE_VERDICTS:
                 continue
-            for rec in from_test(chapter, dict(t, claims=[c["id"]]), fresh.get("meta") or {}):
+            for rec in from_test(chapter, t, c.id, run):
                 was = committed.get(rec.key)
                 if was is None:
                     out["new"].append(rec.key)
                 elif was.verdict == rec.verdict:
                     out["agree"].append(rec.key)
                 else:
-                    out["differ"].append((rec.key, was.verdict, rec.verdict, t.get("reason") or ""))
+                    out["differ"].append((rec.key, was.verdict, rec.verdict, t.reason or ""))
     return out
 
 
-def render(result: dict, seconds: float, path: Path) -> str:
-    n = len(result["agree"]) + len(result["differ"])
+def render(result: Comparison, seconds: float, path: Path) -> str:
+    n = len(result.agree) + len(result.differ)
     lines = [(f"decided again {n} committed figure records from {path} alone, in {seconds:.2f} s: "
-              f"{len(result['agree'])} agree, {len(result['differ'])} differ; 0 need weights")]
-    lines += [f"  DIFFERS {key}: committed {was}, decided now {now} ({why[:300]})"
-              for key, was, now, why in result["differ"]]
-    if result["changed"]:
-        lines.append(f"the figure table prints differently now: {len(result['changed'])}")
-        lines += [f"  CHANGED {key}: decided against {was}, printed now {now}" for key, was, now in result["changed"]]
-    if result["readings"]:
-        lines.append(f"readings beside the chapter's CUDA figures (not verdicts on them): {len(result['readings'])}")
-    if result["stale"]:
-        lines.append(f"stale (decided or measured under an older version; shown as stale): {len(result['stale'])}")
-        lines += [f"  {key}: {what}; measure again with: {cmd}" for key, what, cmd in result["stale"]]
+              f"{len(result.agree)} agree, {len(result.differ)} differ; 0 need weights")]
+    lines += [f"  DIFFERS {key}: committed {was}, decided now {now} ({why[:300]})" for key, was, now, why in result.differ]
+    if result.changed:
+        lines.append(f"the figure table prints differently now: {len(result.changed)}")
+        lines += [f"  CHANGED {key}: decided against {was}, printed now {now}" for key, was, now in result.changed]
+    if result.readings:
+        lines.append(f"readings beside the chapter's CUDA figures (not verdicts on them): {len(result.readings)}")
+    if result.stale:
+        lines.append(f"stale (decided or measured under an older version; shown as stale): {len(result.stale)}")
+        lines += [f"  {key}: {what}; measure again with: {cmd}" for key, what, cmd in result.stale]
     return "\n".join(lines)
-
-
-def _read(chapter: Chapter, a, verdicts_path: Path) -> tuple[list[FigureRecord], list[ClaimVerdict] | None]:
-    """The figure records and the committed verdicts; EvidenceError or FigureEvidenceError naming the file."""
-    records = load(chapter, Path(a.evidence))          # read_json: a FIFO, a device, a huge file refused unread
-    # a --verdicts given is read or refused; the default one, beside --evidence, may be absent
-    given = a.verdicts is not None or verdicts_path.exists() or verdicts_path.is_symlink()
-    if given:
-        check_file(verdicts_path, "committed verdicts")   # a --verdicts that is not there is an error, not a skip
-    verdicts = verdict_file.load(chapter, verdicts_path, records, dangling=True) if given else None
-    _read_beside(chapter, Path(a.evidence).parent, {Path(a.evidence).name, verdicts_path.name})
-    return records, verdicts
 
 
 def _read_beside(chapter: Chapter, folder: Path, read: set[str]) -> None:
@@ -181,50 +179,56 @@ def _read_beside(chapter: Chapter, folder: Path, read: set[str]) -> None:
             readers.get(path.name, read_json)(path)
 
 
-def committed(chapter: Chapter, results_dir: Path) -> tuple[list[FigureRecord], list[ClaimVerdict]]:
+def _read(chapter: Chapter, figures_at: Path, verdicts_at: Path | None = None) -> Evidence:
+    """The evidence, and every other file beside it read (`_read_beside`); the caller holds the read lock."""
+    ev = Evidence.read(chapter, figures_at, verdicts_at, required=verdicts_at is not None, need_figures=True)
+    _read_beside(chapter, ev.figures_at.parent, {ev.figures_at.name, ev.verdicts_at.name})
+    return ev
+
+
+def committed(chapter: Chapter, results_dir: Path) -> Evidence:
     """The committed evidence of `results_dir`, read once for a command (the report's refusals, its
-    model and its patched chapter): its figure records and its claims (none where there is no file);
-    EvidenceError or FigureEvidenceError naming the file otherwise.  The caller holds the read lock."""
-    evidence = Path(results_dir) / NAME
-    if not evidence.exists() and not evidence.is_symlink():
-        return [], verdict_file.load(chapter, evidence.with_name(verdict_file.NAME), [])
-    records, verdicts = _read(chapter, argparse.Namespace(evidence=str(evidence), verdicts=None),
-                              evidence.with_name(verdict_file.NAME))
-    return records, verdicts or []
+    model and its patched chapter): its figure records, its claims (none where there is no file)
+    and its runs; EvidenceError or FigureEvidenceError naming the file otherwise.  It unpacks as
+    (records, claims).  The caller holds the read lock."""
+    figures_at = Path(results_dir) / NAME
+    if not figures_at.exists() and not figures_at.is_symlink():
+        return Evidence.read(chapter, figures_at, dangling=False)    # a test naming a record is an error here
+    return _read(chapter, figures_at)
 
 
-def refusals(chapter: Chapter, results_dir: Path, read: tuple | None = None, run_file=None) -> list[str]:
+def refusals(chapter: Chapter, results_dir: Path, read=None, run_file=None) -> list[str]:
     """What `python -m claims.rederive` would refuse in `results_dir`, one line each (empty when it
     would exit 0): a record it cannot read or decide, a verdict that differs when decided again, a
     printed figure changed since, a disagreement with verdicts.json or with the run records.  The
-    report calls it before it renders (with what it read, `committed`), so it never shows a verdict
-    the re-derivation refuses.  A results folder without figure records (a scratch checkout) has
-    nothing to refuse.  The caller holds the read lock (textcheck/store.py reading).  A save calls
-    it on the files it staged (`read`: what it would leave; `run_file`: its staged run records),
-    before it commits (textcheck/save.py): so it refuses before anything it would refuse after."""
+    report calls it before it renders (with what it read, `committed`: an Evidence, or its
+    (records, claims)), so it never shows a verdict the re-derivation refuses.  A results folder
+    without figure records (a scratch checkout) has nothing to refuse.  The caller holds the read
+    lock (textcheck/store.py reading).  A save calls it on the files it staged (`read`: what it
+    would leave; `run_file`: its staged run records), before it commits (textcheck/save.py): so it
+    refuses before anything it would refuse after."""
     evidence = Path(results_dir) / NAME
     if read is None and not evidence.exists() and not evidence.is_symlink():
         return []
     verdicts_path = evidence.with_name(verdict_file.NAME)
     try:
-        records, verdicts = read if read is not None else committed(chapter, results_dir)
+        read = read if read is not None else committed(chapter, results_dir)
     except (FigureEvidenceError, EvidenceError, SaveError) as e:
         return [str(e)]
+    records, verdicts = read
+    runs = read.runs if isinstance(read, Evidence) else RunIndex(chapter, run_file or files_beside(evidence))
     result = compare(chapter, records, evidence)
-    out = list(result["errors"])
-    out += [f"{evidence}: {key}: {was} when committed, {now} decided again ({why})"
-            for key, was, now, why in result["differ"]]
+    out = list(result.errors)
+    out += [f"{evidence}: {key}: {was} when committed, {now} decided again ({why})" for key, was, now, why in result.differ]
     out += [f"{evidence}: {key}: printed {was} when decided, {now} in the figure table now"
-            for key, was, now in result["changed"]]
+            for key, was, now in result.changed]
     out += [f"{verdicts_path}: {line}" for line in against_verdicts(chapter, records, verdicts)]
-    runs = RunIndex(chapter, run_file or files_beside(evidence))
     out += [line for rec in records for line in chapter.run_records.check(rec, runs)]
     out += [f"{evidence}: {line}" for rec in records for line in shown.disagreements(rec)]
     return out
 
 
-def accepted(chapter: Chapter, results_dir: Path, command: str = "the re-derivation"
-             ) -> tuple[list[FigureRecord], list[ClaimVerdict]]:
+def accepted(chapter: Chapter, results_dir: Path, command: str = "the re-derivation") -> Evidence:
     """The committed evidence of `results_dir` (`committed`) where the re-derivation accepts it all,
     else EvidenceError listing what it refuses: every report (this chapter's, the engine's for any
     text) reads what it renders through this one check, so it never shows a verdict its own
@@ -249,23 +253,22 @@ def main(chapter: Chapter, argv=None, prog: str = "python -m claims.rederive") -
                    help="the committed verdicts it must agree with (default: verdicts.json beside --evidence)")
     a = p.parse_args(argv)
     started = time.perf_counter()
-    verdicts_path = Path(a.verdicts) if a.verdicts else Path(a.evidence).with_name("verdicts.json")
     try:
         with reading(Path(a.evidence).parent):     # both files as one save left them
-            records, verdicts = _read(chapter, a, verdicts_path)
+            ev = _read(chapter, Path(a.evidence), Path(a.verdicts) if a.verdicts else None)
     except (FigureEvidenceError, EvidenceError, SaveError) as e:
         print(e, file=sys.stderr)
         return 2
+    records, verdicts, verdicts_path = ev.records, ev.claims if ev.verdicts_read else None, ev.verdicts_at
     if not records:
         print(f"{a.evidence}: no figure records: nothing to decide again", file=sys.stderr)
         return 1
     result = compare(chapter, records, Path(a.evidence))
-    runs = RunIndex(chapter, files_beside(Path(a.evidence)))
-    result["runs"] = [line for rec in records for line in chapter.run_records.check(rec, runs)]
-    if result["errors"]:
-        print(f"{len(result['errors'])} record(s) cannot be decided (no rule code or figure table entry decides "
+    result.runs = [line for rec in records for line in chapter.run_records.check(rec, ev.runs)]
+    if result.errors:
+        print(f"{len(result.errors)} record(s) cannot be decided (no rule code or figure table entry decides "
               "them as they stand):", file=sys.stderr)
-        print("\n".join(f"  {line}" for line in result["errors"]), file=sys.stderr)
+        print("\n".join(f"  {line}" for line in result.errors), file=sys.stderr)
         return 2
     disagree = against_verdicts(chapter, records, verdicts) if verdicts is not None else []
     print(render(result, time.perf_counter() - started, Path(a.evidence)))
@@ -274,16 +277,16 @@ def main(chapter: Chapter, argv=None, prog: str = "python -m claims.rederive") -
     else:
         print(f"{verdicts_path}: {'agrees' if not disagree else f'{len(disagree)} disagreement(s)'} with the figure records")
         print("\n".join(f"  DISAGREES {line}" for line in disagree) if disagree else "", end="\n" if disagree else "")
-    if result["runs"]:
-        print(f"the figure records disagree with the run records they name: {len(result['runs'])}")
-        print("\n".join(f"  RUNS {line}" for line in result["runs"]))
+    if result.runs:
+        print(f"the figure records disagree with the run records they name: {len(result.runs)}")
+        print("\n".join(f"  RUNS {line}" for line in result.runs))
     else:
         print("every trained figure record names runs that are in results/, with its values where they are run metrics")
     displays = [line for rec in records for line in shown.disagreements(rec)]
     if displays:
         print(f"tests' displays that are not their figure records: {len(displays)}")
         print("\n".join(f"  SHOWN {line}" for line in displays))
-    return 1 if result["differ"] or result["changed"] or disagree or result["runs"] or displays else 0
+    return 1 if result.differ or result.changed or disagree or result.runs or displays else 0
 
 
 def check_staged(chapter: Chapter, tx: Transaction, results_dir: Path) -> None:
@@ -301,12 +304,11 @@ def check_staged(chapter: Chapter, tx: Transaction, results_dir: Path) -> None:
     def run_file(group: str) -> Path:        # each group's run records as the save leaves them
         return tx.current(f"{group}.json")
     try:
-        records = load(chapter, figures_at, run_file) if figures_at.exists() else []
-        claims = verdict_file.load(chapter, verdicts_at, records, dangling=True) if verdicts_at.exists() else []
+        ev = Evidence.read(chapter, figures_at, verdicts_at, run_file)
     except (FigureEvidenceError, EvidenceError) as e:
         refused = [str(e)]
     else:
-        refused = refusals(chapter, Path(results_dir), (records, claims), run_file)
+        refused = refusals(chapter, Path(results_dir), ev)
     if refused:
         names = {str(p): str(Path(results_dir) / p.name) for p in (figures_at, verdicts_at)}
         for tmp, final in tx.staged:

@@ -20,7 +20,7 @@ import pytest
 
 from textcheck import decide as rules
 from textcheck.decide import MIN_SEEDS, RuleInputError, spread
-from textcheck.device_readings import device_reading
+from textcheck.device_readings import Measured, device_reading
 from textcheck.formats import number
 from textcheck.hooks import chapter_of
 from textcheck.readings import DeclaredReading, ReadingError, declared_for, with_reading
@@ -45,7 +45,7 @@ def device_specific(request, device: str, ours: str) -> None:
     chapter = chapter_of(request.config)
     ids = [f for m in request.node.iter_markers("figure") for f in m.args]
     entries = [chapter.figures[f] for f in ids]
-    if ids and all(device_reading(chapter, f, {"device": device}) for f in ids):
+    if ids and all(device_reading(chapter, f, Measured(device=device)) for f in ids):
         pytest.skip(f"not run: device-specific: {ours} on {device}, a reading beside the chapter's "
                     f"{', '.join(e.printed for e in entries)}, which is its {chapter.device or 'own device'}'s")
 

@@ -19,15 +19,44 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import is_dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any, NamedTuple
 
-if TYPE_CHECKING:
-    from textcheck.chapter import Chapter
-    from textcheck.records import RunRecord
+from textcheck.chapter import Chapter
+from textcheck.records import RunRecord
 
 RunFile = Callable[[str], Path]          # a group's run records file ("norm" -> results/norm.json)
-METRIC = ("metric", "recipe", "seed")    # the keys of a reference to one run's metric
-SERIES = ("metric", "recipe")            # ... to that metric of each of a recipe's runs
+
+
+class Named(NamedTuple):
+    """A run a figure record names (a RunRef's fields, or the object a file holds)."""
+    group: Any
+    recipe: Any
+    seed: Any
+    key: Any
+
+
+class Ref(NamedTuple):
+    """A reference in a record's values: one run's metric (`seed` an int), or that metric of each of
+    a recipe's runs (`seed` None)."""
+    metric: str
+    recipe: str
+    seed: int | None = None
+
+    def as_json(self) -> dict:
+        return {"recipe": self.recipe, "metric": self.metric} if self.seed is None else \
+            {"recipe": self.recipe, "seed": self.seed, "metric": self.metric}
+
+
+def as_ref(x) -> Ref | None:
+    """`x` as a reference: an object of exactly the keys of one (its values typed), else None."""
+    if not isinstance(x, dict) or sorted(x) not in (sorted(Ref._fields), sorted(Ref._fields[:2])):
+        return None
+    ref = Ref(*map(x.get, Ref._fields))
+    if not (isinstance(ref.metric, str) and isinstance(ref.recipe, str)):
+        return None
+    if len(x) == len(Ref._fields) and not (isinstance(ref.seed, int) and not isinstance(ref.seed, bool)):
+        return None
+    return ref
 
 
 class RefError(ValueError):
@@ -45,15 +74,6 @@ def files_beside(path: Path) -> RunFile:
 
 def _number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def is_metric(x) -> bool:
-    return isinstance(x, dict) and sorted(x) == list(METRIC) and isinstance(x["recipe"], str) \
-        and isinstance(x["metric"], str) and isinstance(x["seed"], int) and not isinstance(x["seed"], bool)
-
-
-def is_series(x) -> bool:
-    return isinstance(x, dict) and sorted(x) == list(SERIES) and all(isinstance(v, str) for v in x.values())
 
 
 class RunIndex:
@@ -86,26 +106,27 @@ class RunIndex:
         """The run a figure record names (a RunRef, or its object as a file holds it), or None where
         there is none (no such group, file or run; a malformed name)."""
         ref = _named(ref)
-        if ref is None or ref["group"] not in self.chapter.run_records.groups:
+        if ref is None or ref.group not in self.chapter.run_records.groups:
             return None
-        where = (ref["recipe"], ref["seed"], ref["key"])
+        where = (ref.recipe, ref.seed, ref.key)
         if not all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in where):
             return None
         try:
-            return self.table(ref["group"]).get(where)
+            return self.table(ref.group).get(where)
         except ValueError:
-            if not self.run_file(ref["group"]).exists():
+            if not self.run_file(ref.group).exists():
                 return None
             raise
 
 
-def _named(r) -> dict | None:
-    """A run a record names as its object ({"group", "recipe", "seed", "key"}: a RunRef's fields, or
-    the object a file holds), or None for what names no run."""
+def _named(r) -> Named | None:
+    """A run a record names (a RunRef, or the object a file holds), or None for what names no run."""
+    if isinstance(r, Named):
+        return r
     if is_dataclass(r):
-        return {"group": r.group, "recipe": r.recipe, "seed": r.seed, "key": r.key}
-    if isinstance(r, dict) and isinstance(r.get("group"), str):
-        return {k: r.get(k) for k in ("group", "recipe", "seed", "key")}
+        return Named(r.group, r.recipe, r.seed, r.key)
+    if isinstance(r, dict) and isinstance(r.get(Named._fields[0]), str):
+        return Named(*map(r.get, Named._fields))
     return None
 
 
@@ -117,32 +138,31 @@ class Runs:
         self.chapter, self.index = chapter, index
         self.named = [n for n in map(_named, named or []) if n is not None]
 
-    def _found(self, field: str, recipe, seed=None) -> list[tuple[dict, RunRecord]]:
+    def _found(self, field: str, recipe, seed=None) -> list[tuple[Named, RunRecord]]:
         if self.index is None:
             raise RefError(field, "refers to a run, but no run records were given to read it from")
         out = []
         for r in self.named:
-            if r["recipe"] == recipe and seed in (None, r["seed"]):
+            if r.recipe == recipe and seed in (None, r.seed):
                 run = self.index.run(r)
                 if run is None:
-                    raise RefError(field, f"run {r.get('group')} {recipe} seed {r.get('seed')} key {r.get('key')} is "
-                                          f"not in its group's run records ({self.index.run_file(str(r.get('group')))})")
+                    raise RefError(field, f"run {r.group} {recipe} seed {r.seed} key {r.key} is "
+                                          f"not in its group's run records ({self.index.run_file(str(r.group))})")
                 out.append((r, run))
         if not out:
             raise RefError(field, f"names no run of recipe {recipe!r}" + (f" seed {seed}" if seed is not None else "")
                            + " among the record's runs (field 'runs')")
         return out
 
-    def metric(self, ref: dict, field: str):
-        (r, run), *_ = self._found(field, ref["recipe"], ref["seed"])
-        m = self.chapter.run_records.metric(run, ref["metric"])
+    def value(self, ref: Ref, field: str):
+        """What `ref` refers to: one run's metric, or a recipe's runs' metric, a list in their order."""
+        if ref.seed is None:
+            return [self.value(Ref(ref.metric, r.recipe, r.seed), field) for r, _ in self._found(field, ref.recipe)]
+        (r, run), *_ = self._found(field, ref.recipe, ref.seed)
+        m = self.chapter.run_records.metric(run, ref.metric)
         if not _number(m):
-            raise RefError(field, f"run {r['group']} {r['recipe']} seed {r['seed']} has no metric {ref['metric']!r}")
+            raise RefError(field, f"run {r.group} {r.recipe} seed {r.seed} has no metric {ref.metric!r}")
         return m
-
-    def series(self, ref: dict, field: str) -> list:
-        return [self.metric({"recipe": r["recipe"], "seed": r["seed"], "metric": ref["metric"]}, field)
-                for r, _ in self._found(field, ref["recipe"])]
 
     def refs(self, names) -> list[tuple[dict, object]]:
         """(reference, value) of each metric `names` of each recipe's runs, then of each run: what
@@ -152,9 +172,8 @@ class Runs:
             for seed in (False, True):
                 for r in self.named:
                     for name in names:
-                        ref = {"recipe": r["recipe"], "seed": r["seed"], "metric": name} if seed \
-                            else {"recipe": r["recipe"], "metric": name}
-                        out.append((ref, self.metric(ref, "") if seed else self.series(ref, "")))
+                        ref = Ref(name, r.recipe, r.seed if seed else None)
+                        out.append((ref.as_json(), self.value(ref, "")))
         except (RefError, KeyError, TypeError, ValueError):
             return []
         return out
@@ -168,23 +187,24 @@ def check_refs(chapter: Chapter, measurement, measured, runs: Runs, field: str =
     naming the field otherwise: a reference to another seed's or recipe's run, or another metric."""
     kind = str(measurement).partition("/")[0]
     names = tuple(chapter.run_records.metrics.get(kind, ()))
-    seeds = sorted({r["seed"] for r in runs.named})
+    seeds = sorted({r.seed for r in runs.named})
 
     def walk(x, at: str) -> None:
-        if is_metric(x) or is_series(x):
-            if x["metric"] not in names:
-                raise RefError(at, f"refers to the runs' metric {x['metric']!r}; a {kind} value may be "
+        ref = as_ref(x)
+        if ref is not None:
+            if ref.metric not in names:
+                raise RefError(at, f"refers to the runs' metric {ref.metric!r}; a {kind} value may be "
                                    f"{' or '.join(map(repr, names)) if names else 'no run metric'}")
         elif isinstance(x, list):
-            refs = [(i, v) for i, v in enumerate(x) if is_metric(v)]
-            if len({v["recipe"] for _, v in refs}) > 1:
+            refs = [(i, ref) for i, ref in enumerate(map(as_ref, x)) if ref is not None and ref.seed is not None]
+            if len({ref.recipe for _, ref in refs}) > 1:
                 raise RefError(at, "refers to the runs of several recipes: a list of values per seed is one "
                                    "recipe's")
             if refs and len(x) != len(seeds):
                 raise RefError(at, f"holds {len(x)} values, but the record's runs are of {len(seeds)} seeds")
-            for i, v in refs:
-                if v["seed"] != seeds[i]:
-                    raise RefError(f"{at}[{i}]", f"refers to seed {v['seed']}'s run, but value {i} is seed "
+            for i, ref in refs:
+                if ref.seed != seeds[i]:
+                    raise RefError(f"{at}[{i}]", f"refers to seed {ref.seed}'s run, but value {i} is seed "
                                                  f"{seeds[i]}'s (the record's runs, in seed order)")
             for i, v in enumerate(x):
                 walk(v, f"{at}[{i}]")
@@ -197,8 +217,9 @@ def check_refs(chapter: Chapter, measurement, measured, runs: Runs, field: str =
 def resolve(x, runs: Runs, field: str):
     """`x` (a record's measured values as stored) with every reference to a run's metric replaced by
     the number; RefError naming the field where one names a run or metric that is not there."""
-    if is_metric(x):
-        return runs.metric(x, field)
+    ref = as_ref(x)
+    if ref is not None and ref.seed is not None:
+        return runs.value(ref, field)
     if isinstance(x, dict):
         return {k: resolve(v, runs, f"{field}.{k}") for k, v in x.items()}
     if isinstance(x, list):
@@ -226,9 +247,9 @@ def refer(chapter: Chapter, measurement, measured, runs: Runs):
     def refs_to(recipe: str, values: list) -> list | None:
         out = []
         for v, seed in zip(values, seeds):
-            out.append(next(({"recipe": recipe, "seed": seed, "metric": name} for _, run in found
-                              if (run.recipe, run.seed) == (recipe, seed) for name in names
-                              if _same(chapter.run_records.metric(run, name), v)), None))
+            out.append(next((Ref(name, recipe, seed).as_json() for _, run in found
+                             if (run.recipe, run.seed) == (recipe, seed) for name in names
+                             if _same(chapter.run_records.metric(run, name), v)), None))
             if out[-1] is None:
                 return None
         return out
@@ -238,13 +259,17 @@ def refer(chapter: Chapter, measurement, measured, runs: Runs):
             return values
         recipes = dict.fromkeys(run.recipe for _, run in found)
         return next((o for o in (refs_to(r, values) for r in recipes) if o is not None), values)
-    out = dict(measured)
-    if "values" in out:
-        out["values"] = referred(out["values"])
-    if isinstance(out.get("comparisons"), dict):
-        out["comparisons"] = {label: {**c, **{side: referred(c[side]) for side in ("a", "b") if side in c}}
-                              if isinstance(c, dict) else c for label, c in out["comparisons"].items()}
-    return out
+
+    def sides(c):
+        return {**c, **{side: referred(c[side]) for side in ("a", "b") if side in c}} if isinstance(c, dict) else c
+
+    def each(name: str, v):
+        if name == "values":
+            return referred(v)
+        if name == "comparisons" and isinstance(v, dict):
+            return {label: sides(c) for label, c in v.items()}
+        return v
+    return {k: each(k, v) for k, v in measured.items()}
 
 
 def _same(m, v) -> bool:

@@ -11,6 +11,7 @@ import json
 import platform
 import re
 import time
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from textcheck import merging, verdicts
 from textcheck.files import atomic_write
 from textcheck.folders import checkout_commit
 from textcheck.hooks import chapter_of, run_facts
+from textcheck.outcomes import TestResult
 
 COLLECTED = pytest.StashKey[set]()            # claim IDs collected (selected or not)
 REPORT_DIR = pytest.StashKey[Path]()          # --report-dir, resolved
@@ -50,19 +52,36 @@ def _torch_version() -> str | None:
         return None
 
 
-def _props(report) -> dict:
-    out = {"records": []}
-    for k, v in report.user_properties:
-        if k == "claim_record":
-            out["records"].append(v)
-        elif k == "runs":                       # each trained run a test used (the project's fixtures note them)
-            out.setdefault("runs", [])
-            out["runs"] += [run for run in v if run not in out["runs"]]
-        elif k == "runs_from":                  # and whether they were read from the committed records
-            out.setdefault("runs_from", set()).add(v)
-        else:
-            out[k] = v
-    return out
+@dataclass
+class Result(TestResult):
+    """What one claim test found, gathered from its reports (each phase's, under xdist too)."""
+    found: bool = False                               # a report of it carried its claim IDs
+
+    def add(self, report) -> None:
+        """One of its reports: its facts (user_properties) and its outcome."""
+        records, runs, facts = [], [], {}
+        for k, v in report.user_properties:
+            if k == "claim_record":
+                records.append(v)
+            elif k == "runs":
+                runs += [run for run in v if run not in runs]
+            elif k == "runs_from":
+                self.runs_from.add(v)
+            else:
+                facts[k] = v
+        self.found = PROPS[0] in facts
+        if not self.found:
+            return
+        self.claims, self.tier, self.device, self.figures = (facts.get(k, d) for k, d in zip(PROPS, ([], None, None, [])))
+        self.seconds += report.duration
+        self.records = records or self.records
+        self.runs = runs or self.runs
+        outcome, reason = outcome_of(report)
+        if outcome and verdicts.SEVERITY[outcome] >= verdicts.SEVERITY.get(self.outcome, -1):
+            self.outcome, self.reason = outcome, reason
+
+
+PROPS = ("claim_ids", "claim_tier", "claim_device", "figure_ids")     # the facts textcheck/plugin.py notes
 
 
 def _skip_reason(report) -> str:
@@ -126,13 +145,13 @@ def _ran_nothing(config, results: dict) -> str | None:
     """Why no claim test of this run reached a verdict or recorded a measurement (none selected,
     or every one selected skipped before it measured anything), or None when one did.  A test that
     measured and then skipped (a clock's reading off the chapter's device) still reports something."""
-    if any(r["outcome"] not in (None, "not run") or r["records"] for r in results.values()):
+    if any(r.outcome not in (None, "not run") or r.records for r in results.values()):
         return None
     if not results:
         return f"{_selection(config)} selects none of the tests of the {len(config.stash[COLLECTED])} claims collected"
     reasons: dict[str, int] = {}
     for r in results.values():
-        reason = (r["reason"] or "no reason given").strip().splitlines()[0].removeprefix("Skipped: ")[:200]
+        reason = (r.reason or "no reason given").strip().splitlines()[0].removeprefix("Skipped: ")[:200]
         reasons[reason] = reasons.get(reason, 0) + 1
     said = "; ".join(f"{n} x {why}" for why, n in sorted(reasons.items(), key=lambda kv: -kv[1])[:3])
     return f"{_selection(config)} selects {len(results)} test(s), every one skipped: {said}"
@@ -143,7 +162,7 @@ class ClaimReporter:
 
     def __init__(self, config):
         self.config = config
-        self.results: dict[str, dict] = {}          # nodeid -> what that test found
+        self.results: dict[str, Result] = {}        # nodeid -> what that test found
         self.started = time.time()
         self.summary_line = None
 
@@ -153,21 +172,11 @@ class ClaimReporter:
         self.config.stash[COLLECTED].update(getattr(node, "workeroutput", {}).get("claims_collected", []))
 
     def pytest_runtest_logreport(self, report):
-        props = _props(report)
-        if "claim_ids" not in props:
-            return
         nodeid = verdicts.base_nodeid(report.nodeid)
-        r = self.results.setdefault(nodeid, {
-            "nodeid": nodeid, "claims": props["claim_ids"], "tier": props.get("claim_tier"),
-            "device": props.get("claim_device"), "figures": props.get("figure_ids", []), "outcome": None,
-            "reason": "", "seconds": 0.0, "records": []})
-        r["seconds"] += report.duration
-        r["records"] = props["records"] or r["records"]
-        r["runs"] = props.get("runs") or r.get("runs", [])
-        r["runs_from"] = r.get("runs_from", set()) | props.get("runs_from", set())
-        outcome, reason = outcome_of(report)
-        if outcome and verdicts.SEVERITY[outcome] >= verdicts.SEVERITY.get(r["outcome"], -1):
-            r["outcome"], r["reason"] = outcome, reason
+        r = self.results.get(nodeid) or Result(nodeid)
+        r.add(report)
+        if r.found:
+            self.results[nodeid] = r
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session, exitstatus):
@@ -199,7 +208,7 @@ class ClaimReporter:
         if meta["from_results"]:
             # the tests whose every run was read from the committed records measured nothing: a save
             # keeps the provenance (date, code, device, torch) of the run that did (the save)
-            meta["from_records"] = sorted(n for n, r in self.results.items() if r["runs_from"] == {"records"})
+            meta["from_records"] = sorted(n for n, r in self.results.items() if r.runs_from == {"records"})
         encoded = config.stash[COLLECTED] | (set() if _collected_all_claims(config) else set(chapter.claims))
         report = merging.build_report(chapter, self.results, encoded, meta)
         out = report_dir_of(config)

@@ -13,12 +13,14 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from textcheck import evidence as figure_evidence
 from textcheck import verdict_file
-from textcheck.merging import merge, outcome_object
-from textcheck.records import ClaimVerdict, FigureRecord, RecordFieldError, TestOutcome, check
+from textcheck.chapter import Chapter
+from textcheck.committed import Evidence
+from textcheck.merging import merged_claims
+from textcheck.outcomes import ClaimSummary, RunReport, records_of
+from textcheck.records import ClaimVerdict, FigureRecord, RecordFieldError, TestOutcome
 from textcheck.store import EvidenceError, check_staged, save_lock
 from textcheck.transaction import Transaction, recover
 from textcheck.verdicts import (
@@ -30,10 +32,9 @@ from textcheck.verdicts import (
     ident,
     record_key,
     shared_keys,
+    summarise,
 )
-
-if TYPE_CHECKING:
-    from textcheck.chapter import Chapter
+from textcheck.vocabulary import READING
 
 
 def load_verdicts(chapter: Chapter, path: Path, figures: list[FigureRecord] | None = None, run_file=None
@@ -52,29 +53,31 @@ def load_verdicts(chapter: Chapter, path: Path, figures: list[FigureRecord] | No
     return verdict_file.load(chapter, path, figures or [])
 
 
-def stronger_evidence(merged: dict, committed: dict[str, dict], replace_weaker: bool = False):
-    """(claim, note) for each trained or slow claim this run decided: note is None where its
-    verdict may be saved, else why the committed one is kept.  A run on fewer seeds than the
-    committed verdict is weaker evidence and does not replace it unless asked."""
-    for c in merged["claims"]:
+def stronger_evidence(claims: list, committed: dict, replace_weaker: bool = False):
+    """(claim, note) for each trained or slow claim (a ClaimSummary, or its object) this run
+    decided: note is None where its verdict may be saved, else why the committed one is kept.  A
+    run on fewer seeds than the committed verdict is weaker evidence and does not replace it unless asked."""
+    for c in map(ClaimSummary.of, claims):
         # a claim all of whose tests are readings (a clock's, an allocator's, the theory's counts) is
         # "not run" here, yet its readings are kept like any committed evidence
-        readings = any(t.get("outcome") in DECIDED and str(t.get("reason", "")).startswith(READING)
-                       for t in c.get("tests", []) if t.get("source") != "committed")
-        if (c["verdict"] not in DECIDED and not readings) or c["tier"] == "fast":
+        readings = any(t.outcome in DECIDED and t.reason.startswith(READING) for t in c.tests
+                       if t.source != "committed")
+        if (c.verdict not in DECIDED and not readings) or c.tier == "fast":
             continue
-        prev = committed.get(c["id"])
-        if prev and not replace_weaker and (c.get("seeds") or 0) < (prev.get("seeds") or 0):
-            yield c, (f"kept the committed {c['id']}: {prev['verdict']} on {prev.get('seeds')} seeds; this run "
-                      f"decided {c['verdict']} on {c.get('seeds')} (--replace-weaker to save it anyway)")
+        prev = ClaimSummary.of(committed[c.id]) if c.id in committed else None
+        if prev and not replace_weaker and (c.seeds or 0) < (prev.seeds or 0):
+            yield c, (f"kept the committed {c.id}: {prev.verdict} on {prev.seeds} seeds; this run "
+                      f"decided {c.verdict} on {c.seeds} (--replace-weaker to save it anyway)")
         else:
             yield c, None
 
 
-READING = "not run: device-specific"      # textcheck/rule.py: a measurement shown beside the chapter's
+def _tests(run: RunReport, each) -> RunReport:
+    """The run with each test `t` of each claim `c` as `each(c, t)` gives it."""
+    return replace(run, claims=[replace(c, tests=[each(c, t) for t in c.tests]) for c in run.claims])
 
 
-def _readings_decided(chapter: Chapter, fresh: dict) -> tuple[dict, dict]:
+def _readings_decided(chapter: Chapter, run: RunReport) -> tuple[RunReport, dict]:
     """The run with each committed-tier reading it measured (a test skipped as `not run:
     device-specific` that recorded its decision) taken as the rule's decision on that measurement,
     as every committed reading is stored: `device_reading` shows it as a reading wherever it is
@@ -82,86 +85,68 @@ def _readings_decided(chapter: Chapter, fresh: dict) -> tuple[dict, dict]:
     test of the same key decided under an older one (a stale test gives way to its remeasurement,
     whatever it now decides), instead of the stale test standing because the new one "did not run".
     Also the figure records so decided, by (claim, test), so that the save decides each once."""
-    claims, decided = [], {}
-    for c in fresh.get("claims", []):
-        tests = []
-        for t in c.get("tests", []):
-            if (t.get("outcome") == "not run" and str(t.get("reason", "")).startswith(READING)
-                    and t.get("tier") in COMMITTED_TIERS and any("decision" in r for r in t.get("records") or [])):
-                records = _figure_records(chapter, dict(t, claims=[c["id"]]), fresh.get("meta") or {})
-                decided[c["id"], base_nodeid(t["nodeid"])] = records
-                t = dict(t, outcome=figure_evidence.outcome_of([r.verdict for r in records]))
-            tests.append(t)
-        claims.append(dict(c, tests=tests))
-    return dict(fresh, claims=claims), decided
+    decided = {}
+
+    def each(c: ClaimSummary, t: TestOutcome) -> TestOutcome:
+        if (t.outcome == "not run" and t.reason.startswith(READING) and t.tier in COMMITTED_TIERS
+                and any(r.decided for r in records_of(t))):
+            records = decided[c.id, base_nodeid(t.nodeid)] = _figure_records(chapter, t, c.id, run)
+            return replace(t, outcome=figure_evidence.outcome_of([r.verdict for r in records]))
+        return t
+    return _tests(run, each), decided
 
 
-def _figure_records(chapter: Chapter, test: dict, meta: dict) -> list[FigureRecord]:
+def _figure_records(chapter: Chapter, test: TestOutcome, claim: str, run: RunReport) -> list[FigureRecord]:
     """A fresh test's figure records (textcheck/evidence.py from_test); a record it cannot decide
     (a malformed measurement) stops the save with the error that names it."""
     try:
-        return figure_evidence.from_test(chapter, test, meta)
+        return figure_evidence.from_test(chapter, test, claim, run)
     except figure_evidence.FigureEvidenceError as e:
         raise EvidenceError(str(e)) from None
 
 
-def _fresh_outcome(claim: str, test: dict) -> TestOutcome:
-    """A test of the merged report as verdicts.json keeps it, checked by the one validator; a field
-    it refuses stops the save, naming the run's file, the claim, the test and the field."""
-    try:
-        return check(TestOutcome, test, f"the run's claims.json: claim {claim}: test {test['nodeid']}")
-    except RecordFieldError as e:
-        raise EvidenceError(f"{e}; nothing saved") from None
-
-
-def _as_committed(chapter: Chapter, c: dict, prev: ClaimVerdict | None) -> ClaimVerdict:
+def _as_committed(chapter: Chapter, c: ClaimSummary, prev: ClaimVerdict | None) -> ClaimVerdict:
     """The claim to store (`c`: the merged report's row of it): its decided trained and slow tests
-    (the fast ones are run again in seconds, never committed), keyed by what they measured, each a
-    TestOutcome checked by the one validator; each test the run did not decide anew is the
-    committed test, unchanged."""
+    (the fast ones are run again in seconds, never committed), keyed by what they measured; each
+    test the run did not decide anew is the committed test, unchanged."""
     old = {ident(t): t for t in prev.tests} if prev is not None else {}
     # a failing test is a bug, never evidence: the committed test of its key stays
-    failed = {t.get("key") or evidence_key(chapter, t, c["id"]) for t in c["tests"]
-              if t["outcome"] == "fails" and t.get("tier") in COMMITTED_TIERS}
-    tests = [t if t.get("key") else dict(t, key=evidence_key(chapter, t, c["id"])) for t in c["tests"]
-             if t["outcome"] in FIGURE_VERDICTS and t.get("tier") in COMMITTED_TIERS]
-    tests += [outcome_object(old[k]) | {"source": "committed"} for k in failed if k in old]
-    unkeyed = [t["nodeid"] for t in tests if not t.get("key")]
+    failed = {t.key or evidence_key(chapter, t, c.id) for t in c.tests
+              if t.outcome == "fails" and t.tier in COMMITTED_TIERS}
+    tests = [t if t.key else replace(t, key=evidence_key(chapter, t, c.id)) for t in c.tests
+             if t.outcome in FIGURE_VERDICTS and t.tier in COMMITTED_TIERS]
+    tests += [replace(old[k], source="committed") for k in failed if k in old]
+    unkeyed = [t.nodeid for t in tests if not t.key]
     if unkeyed:
-        raise EvidenceError(f"claim {c['id']}: {', '.join(unkeyed)} decided but recorded nothing (claim_record): "
+        raise EvidenceError(f"claim {c.id}: {', '.join(unkeyed)} decided but recorded nothing (claim_record): "
                             "its verdict has no evidence to be kept under; nothing saved")
-    fresh = [t for t in tests if t.get("source") != "committed"]
+    fresh = [t for t in tests if t.source != "committed"]
     if shared_keys(fresh):
-        raise EvidenceError(f"claim {c['id']}: several decided tests record the same thing "
+        raise EvidenceError(f"claim {c.id}: several decided tests record the same thing "
                             f"({', '.join(sorted(shared_keys(fresh)))}): label each (claim_record(label=...)) so "
                             "each is kept apart; nothing saved")
     # the same thing measured again under another test (its gpu case on the CPU, a renamed test):
     # the fresh evidence replaces the committed
-    tests = [_fresh_outcome(c["id"], t) for t in tests
-             if t.get("source") != "committed" or t["key"] not in {f["key"] for f in fresh}]
+    tests = [t for t in tests if t.source != "committed" or t.key not in {f.key for f in fresh}]
     if prev is not None:
         tests = [was if was is not None and (was.timestamp, was.outcome) == (t.timestamp, t.outcome) else t
                  for t, was in ((t, old.get(ident(t))) for t in tests)]
         if tests == prev.tests or (len(tests) == len(prev.tests)
                                    and {ident(t): t for t in tests} == {ident(t): t for t in prev.tests}):
             return prev             # the same tests (merged in another order): the committed claim, unchanged
-    return ClaimVerdict(c["id"], verdict_file.verdict_of(chapter, c["id"], tests), tests)
+    return ClaimVerdict(c.id, verdict_file.verdict_of(chapter, c.id, tests), tests)
 
 
-def _kept_figures(chapter: Chapter, results_dir: Path, saved, fresh: dict, decided: dict
+def _kept_figures(chapter: Chapter, ev: Evidence, saved, run: RunReport, decided: dict
                   ) -> tuple[list[FigureRecord], bool]:
     """The figure records results/figures.json keeps: those of every test this run decided and saves
     (textcheck/evidence.py from_test), each replacing the committed record of its key, and the
     other committed records of the tests kept (`decided`: the records of the readings, decided
     once already), and whether they differ from the committed ones.  Written with verdicts.json, in
     the same transaction (textcheck/verdict_file.py texts)."""
-    path = results_dir / figure_evidence.NAME
-    try:
-        records = {r.key: r for r in figure_evidence.load(chapter, path)} if path.exists() else {}
-    except figure_evidence.FigureEvidenceError as e:
-        raise EvidenceError(str(e)) from None
+    records = {r.key: r for r in ev.records}
     before = dict(records)
-    ran = {(c["id"], base_nodeid(t["nodeid"])): t for c in fresh.get("claims", []) for t in c.get("tests", [])}
+    ran = {(c.id, base_nodeid(t.nodeid)): t for c in run.claims for t in c.tests}
     kept = set()                    # the key of every record of every decided trained or slow test kept
     for c in saved:
         for t in c.tests:
@@ -171,24 +156,19 @@ def _kept_figures(chapter: Chapter, results_dir: Path, saved, fresh: dict, decid
                 continue
             kept.update(record_key(chapter, rec, c.id) for rec in t.records)
             mine = ran.get((c.id, base_nodeid(t.nodeid)))
-            if mine is not None and mine.get("timestamp") == t.timestamp:     # decided by this run
-                meta = fresh.get("meta") or {}
+            if mine is not None and mine.timestamp == t.timestamp:     # decided by this run
                 found = decided.get((c.id, base_nodeid(t.nodeid)))
-                for r in found if found is not None else _figure_records(chapter, dict(mine, claims=[c.id]), meta):
-                    records[r.key] = _runs_provenance(chapter, r, results_dir) if _measured_nothing(mine, meta) else r
+                for r in found if found is not None else _figure_records(chapter, mine, c.id, run):
+                    records[r.key] = _runs_provenance(r, ev) if _measured_nothing(mine, run) else r
     records = {k: r for k, r in records.items() if k in kept}     # a replaced test's old records go with it
     return list(records.values()), records != before
 
 
-def _runs_provenance(chapter: Chapter, rec: FigureRecord, results_dir: Path) -> FigureRecord:
+def _runs_provenance(rec: FigureRecord, ev: Evidence) -> FigureRecord:
     """A figure decided for the first time from committed run records, with the provenance of what
     measured it: its runs' own (the newest date; their device, torch and code), never this run's,
     which measured nothing."""
-    found = []
-    for run in rec.runs:
-        if run.group in chapter.run_records.groups:
-            found += [r for r in chapter.run_records.load(run.group, results_dir)
-                      if (r.recipe, r.seed, r.key) == (run.recipe, run.seed, run.key)]
+    found = [r for r in map(ev.runs.run, rec.runs) if r is not None]
     if not found:
         return rec                  # runs not in results/: the save's re-derivation refuses it
 
@@ -211,15 +191,9 @@ def _check_and_commit(chapter: Chapter, tx: Transaction, results_dir: Path, read
     re-derivation run on what is staged, then the commit: a save refuses before it commits."""
     runs = {f"{g}.json": (lambda p, g=g: chapter.run_records.load_file(p, g)) for g in chapter.run_records.groups}
     check_staged(tx, {**runs, **chapter.evidence_readers, **(readers or {})})
-    check_rederived(chapter, tx, results_dir)
-    tx.commit()
-
-
-def check_rederived(chapter: Chapter, tx: Transaction, results_dir: Path) -> None:
-    """Before a save commits: the whole re-derivation on the files as it would leave them
-    (textcheck/rederive.py check_staged, which the conversion runs too)."""
-    from textcheck import rederive
+    from textcheck import rederive  # the whole re-derivation on the staged files (the conversion's too)
     rederive.check_staged(chapter, tx, results_dir)
+    tx.commit()
 
 
 def save_evidence(chapter: Chapter, evidence, results_dir: Path) -> list[str]:
@@ -256,16 +230,16 @@ def save_staged(chapter: Chapter, results_dir: Path, stage: Callable[[Transactio
     return lines
 
 
-def _measured_nothing(test: dict, meta: dict) -> bool:
+def _measured_nothing(test: TestOutcome, run: RunReport) -> bool:
     """A test of a --from-results run whose every run was read from the committed run records
     (textcheck/plugin.py notes them in the meta): it decided again what those runs measured."""
-    return bool(meta.get("from_results")) and base_nodeid(test.get("nodeid", "")) in (meta.get("from_records") or [])
+    return bool(run.from_results) and base_nodeid(test.nodeid) in (run.from_records or [])
 
 
 MEASURED_NOTHING = "not run: measured nothing"
 
 
-def _measured_only(fresh: dict, committed: set[str]) -> tuple[dict, list[str]]:
+def _measured_only(run: RunReport, committed: set[str]) -> tuple[RunReport, list[str]]:
     """The run with each test that measured nothing (a --from-results test whose every run was read
     from the committed run records) and that has committed evidence (its nodeid in `committed`) as
     not run: a save writes only what was measured, so the committed evidence of such a test stays
@@ -273,20 +247,16 @@ def _measured_only(fresh: dict, committed: set[str]) -> tuple[dict, list[str]]:
     figure records that agree with it.  A test decided for the first time from committed runs (a
     new claim over runs on record) is saved: its record holds references to those runs and no value
     of its own, and the re-derivation decides it again from them.  Lines to print."""
-    meta = fresh.get("meta") or {}
-    claims, lines = [], []
-    for c in fresh.get("claims", []):
-        tests = []
-        for t in c.get("tests", []):
-            if (_measured_nothing(t, meta) and t.get("nodeid") in committed
-                    and (t.get("outcome") != "not run" or t.get("records"))):
-                lines.append(f"{t.get('nodeid')}: decided from the committed run records (--from-results): it "
-                             "measured nothing, so nothing of it is saved; its committed evidence stays")
-                t = dict(t, outcome="not run", records=[],
-                         reason=f"{MEASURED_NOTHING} (--from-results: read from the committed run records)")
-            tests.append(t)
-        claims.append(dict(c, tests=tests))
-    return dict(fresh, claims=claims), lines
+    lines = []
+
+    def each(c: ClaimSummary, t: TestOutcome) -> TestOutcome:
+        if _measured_nothing(t, run) and t.nodeid in committed and (t.outcome != "not run" or t.records):
+            lines.append(f"{t.nodeid}: decided from the committed run records (--from-results): it "
+                         "measured nothing, so nothing of it is saved; its committed evidence stays")
+            return replace(t, outcome="not run", records=[],
+                           reason=f"{MEASURED_NOTHING} (--from-results: read from the committed run records)")
+        return t
+    return _tests(run, each), lines
 
 
 def _without_decisions(c: ClaimVerdict) -> ClaimVerdict:
@@ -299,25 +269,33 @@ def _without_decisions(c: ClaimVerdict) -> ClaimVerdict:
 def save_run(chapter: Chapter, fresh: dict, evidence, results_dir: Path, replace_weaker: bool = False) -> list[str]:
     """Save this run's decided verdicts and its evidence (`evidence.save(tx, held)`: the text's own
     evidence writer stages its files in the same transaction) into `results_dir`; lines to print."""
-    path = Path(results_dir) / "verdicts.json"
+    path = Path(results_dir) / verdict_file.NAME
     with save_lock(results_dir), ExitStack() as held:
         lines = recover(results_dir)
-        committed = load_verdicts(chapter, path)
-        fresh, skipped = _measured_only(fresh, {t.nodeid for c in committed for t in c.tests if t.outcome in DECIDED})
+        try:
+            ev = Evidence.of(chapter, results_dir, dangling=False)
+        except figure_evidence.FigureEvidenceError as e:
+            raise EvidenceError(str(e)) from None
+        committed = ev.claims
+        try:
+            run = RunReport.of(fresh)
+        except RecordFieldError as e:
+            raise EvidenceError(f"{e}; nothing saved") from None
+        run, skipped = _measured_only(run, {t.nodeid for c in committed for t in c.tests if t.outcome in DECIDED})
         lines += skipped
-        fresh, decided = _readings_decided(chapter, fresh)
+        run, decided = _readings_decided(chapter, run)
         kept = {c.id: c for c in committed}
-        rows = {c.id: verdict_file.summary(chapter, c) for c in committed}     # their seeds, as the report's rows
-        for c, note in stronger_evidence(merge(chapter, fresh, committed), rows, replace_weaker):
+        rows = {c.id: summarise(chapter, c.id, c.tests, True) for c in committed}     # their seeds, as the report's rows
+        for c, note in stronger_evidence(merged_claims(chapter, run, committed), rows, replace_weaker):
             if note:
                 lines.append(note)
             else:
-                kept[c["id"]] = _as_committed(chapter, c, kept.get(c["id"]))
+                kept[c.id] = _as_committed(chapter, c, kept.get(c.id))
         tx = Transaction(results_dir)
         try:
             # the text's evidence first (its run records among it): the figure records refer to those runs
             carried = evidence.save(tx, held)
-            records, changed = _kept_figures(chapter, Path(results_dir), kept.values(), fresh, decided)
+            records, changed = _kept_figures(chapter, ev, kept.values(), run, decided)
             new = [_without_decisions(c) for c in sorted(kept.values(), key=lambda c: c.id)]
             # both files from the one writer: each test's record stored in its figure record, the index
             # beside; a save that changes nothing writes nothing

@@ -22,15 +22,12 @@ from __future__ import annotations
 import copy
 import json
 import math
-from typing import TYPE_CHECKING
 
+from textcheck.chapter import Chapter
 from textcheck.decide import RuleInputError, spread
-from textcheck.run_refs import RefError, Runs, is_metric, is_series
+from textcheck.records import FigureRecord
+from textcheck.run_refs import RefError, Runs, as_ref
 from textcheck.store import EvidenceError
-
-if TYPE_CHECKING:
-    from textcheck.chapter import Chapter
-    from textcheck.records import FigureRecord
 
 FIRST, LAST = ("stated", "measured", "tolerance", "rule"), "figures"
 PER_SEED, ABSENT, POINTER = "per seed", "absent", "measured"
@@ -100,11 +97,10 @@ def _value(x, measured, runs: Runs, field: str):
                 raise ShownError(f"field {field!r}: the record holds no measured value at {x[POINTER]}")
             value = value[step]
         return copy.deepcopy(value)
+    ref = as_ref(x)
     try:
-        if is_series(x):
-            return runs.series(x, field)
-        if is_metric(x):
-            return runs.metric(x, field)
+        if ref is not None:
+            return runs.value(ref, field)
     except RefError as e:
         raise ShownError(str(e)) from None
     if isinstance(x, dict):

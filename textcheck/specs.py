@@ -82,22 +82,23 @@ def decide(spec: Spec, measured, timed: Mapping[str, TimedFigure]) -> Decision:
 
 def _decide(spec: Spec, m: dict, timed: Mapping[str, TimedFigure]) -> Decision:
     null, null_what = spec.null if spec.null else (None, "")
+    given = [m[k] for k in MEASURED[spec.kind]]           # the kind's measured values, in MEASURED's order
     if spec.kind == "trained":
-        return rules.trained(m["values"], spec.stated, spec.rounding, null=null, null_what=null_what)
+        return rules.trained(*given, spec.stated, spec.rounding, null=null, null_what=null_what)
     if spec.kind == "rate":
-        if spec.n_items is not None and m["n_items"] != spec.n_items:
+        values, n_items = given
+        if spec.n_items is not None and n_items != spec.n_items:
             # the count a rate's binomial spread is taken over is the design's, never the record's own say
-            raise RuleInputError("n_items", f"{m['n_items']!r}, but the figure table's test set holds {spec.n_items} "
-                                            "items")
-        return rules.rate(m["values"], spec.stated, m["n_items"], spec.rounding, null=null, null_what=null_what)
+            raise RuleInputError("n_items", f"{n_items!r}, but the figure table's test set holds {spec.n_items} items")
+        return rules.rate(values, spec.stated, n_items, spec.rounding, null=null, null_what=null_what)
     if spec.kind == "within":
-        return rules.within(m["value"], spec.stated, spec.rounding)
+        return rules.within(*given, spec.stated, spec.rounding)
     if spec.kind == "timed":
-        return rules.timed(timed[spec.timed], m["value"], m["interval"])
+        return rules.timed(timed[spec.timed], *given)
     if spec.kind == "converges":
-        return rules.converges(m["ns"], m["counts"], spec.stated, spec.rounding)
+        return rules.converges(*given, spec.stated, spec.rounding)
     if spec.kind == "ordering":
-        given = _comparisons(spec, m["comparisons"], "comparisons")
+        given = _comparisons(spec, *given, "comparisons")
         out = []
         for label, op, bound in spec.comparisons:
             pair = given[label]
@@ -106,7 +107,7 @@ def _decide(spec: Spec, m: dict, timed: Mapping[str, TimedFigure]) -> Decision:
             out.append((label, op, _side(pair["a"], None, f"comparisons.{label}.a", True),
                         _side(pair["b"], bound, f"comparisons.{label}.b", True)))
         return rules.ordering(out)
-    given = _comparisons(spec, m["conditions"], "conditions")
+    given = _comparisons(spec, *given, "conditions")
     out = []
     for label, op, bound in spec.comparisons:
         pair = given[label]

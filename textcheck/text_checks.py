@@ -5,13 +5,9 @@ by a sentence.  A text's tests call `bookkeeping` (the example's test_text.py); 
 bookkeeping checks (claims/bookkeeping/) check the same and more."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from textcheck import accounting, sentences
+from textcheck.chapter import Chapter
 from textcheck.figures import located, printed_in_anchor
-
-if TYPE_CHECKING:
-    from textcheck.chapter import Chapter
 
 
 def bookkeeping(chapter: Chapter, text: str) -> dict[str, list[str]]:

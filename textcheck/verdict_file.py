@@ -14,12 +14,11 @@ figure record's `shown` and writes the index beside them.
 from __future__ import annotations
 
 import json
-from dataclasses import fields, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from textcheck import evidence
-from textcheck.merging import outcome_object
+from textcheck.chapter import Chapter
 from textcheck.records import (
     ClaimEntry,
     ClaimVerdict,
@@ -31,14 +30,11 @@ from textcheck.records import (
 )
 from textcheck.run_refs import RunFile
 from textcheck.store import EvidenceError, read_json, shown
-from textcheck.verdicts import FIGURE_VERDICTS, record_key, summarise_claim
-
-if TYPE_CHECKING:
-    from textcheck.chapter import Chapter
+from textcheck.verdicts import FIGURE_VERDICTS, record_key, summarise
+from textcheck.vocabulary import NOT_MEASURED, SEPARATOR
 
 NAME = "verdicts.json"
 SCHEMA = 3              # 2: each test carried its records, by $-references; 3: an index, no value
-SEPARATOR = " & "       # between the keys of a test of several records (textcheck/verdicts.py evidence_key)
 
 
 def load(chapter: Chapter, path: Path, figures: list[FigureRecord] | None = None, dangling: bool = False
@@ -95,7 +91,6 @@ def _test(t, found: list[FigureRecord | None], where: str, dangling: bool) -> Te
                        source=t.source, key=t.key)
 
 
-NOT_MEASURED = ("holds", "underspecified", "undecided")     # what a claim with a figure missing cannot be
 
 
 def missing_records(chapter: Chapter, claim: str, tests: list[TestOutcome]) -> list[str]:
@@ -107,18 +102,17 @@ def missing_records(chapter: Chapter, claim: str, tests: list[TestOutcome]) -> l
 
 
 def verdict_of(chapter: Chapter, claim: str, tests: list[TestOutcome]) -> str:
-    """A claim's verdict as its tests give it (textcheck/verdicts.py summarise_claim, read off each
+    """A claim's verdict as its tests give it (textcheck/verdicts.py summarise, read off each
     test's fields: nothing is copied).  A claim one of whose declared figure records is missing
     (`missing_records`) is not measured ("not run"): never holds, undecided or underspecified on the
     figures left; refuted (or failing) stays so, which no further figure can change."""
-    given = summarise_claim(chapter, claim, [{f.name: getattr(t, f.name) for f in fields(t)} for t in tests],
-                            True)["verdict"]
+    given = summarise(chapter, claim, tests, True).verdict
     return "not run" if given in NOT_MEASURED and missing_records(chapter, claim, tests) else given
 
 
 def summary(chapter: Chapter, c: ClaimVerdict) -> dict:
     """A committed claim as the report's row of it summarises it (its seeds, its statement...)."""
-    return summarise_claim(chapter, c.id, [outcome_object(t) for t in c.tests], True)
+    return summarise(chapter, c.id, c.tests, True).as_json()
 
 
 def entry(t: TestOutcome, first: FigureRecord | None) -> dict:

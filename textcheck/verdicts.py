@@ -11,42 +11,30 @@ from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING
 
-from textcheck.device_readings import device_specific, only_readings
+from textcheck.chapter import Chapter
+from textcheck.device_readings import device_specific, measured, only_readings
+from textcheck.outcomes import ClaimSummary, TestRecord, outcome, records_of
+from textcheck.records import TestOutcome
 from textcheck.versions import stale
+from textcheck.vocabulary import (  # noqa: F401  the verdicts' names, re-exported where they were read
+    CLAIM_VERDICTS,
+    COMMITTED_TIERS,
+    DECIDED,
+    FIGURE_VERDICTS,
+    LADDER,
+    SEVERITY,
+    SMOKE_SOURCE,
+    STALE_HIDES,
+    most_severe,
+)
 
-if TYPE_CHECKING:
-    from textcheck.chapter import Chapter
-    from textcheck.records import TestOutcome
-
-# stale: decided under an older version of its rule, or measured under an older version of its
-# measurement (textcheck/versions.py); never a plain holds/refuted
-# undecided: the measurement cannot tell the chapter's figure from the null it contrasts it with, or
-# an ordering is not significant at 5 % (docs/figure-rule.md); underspecified: the primary
-# reading refutes the figure and a reading declared before it was measured reproduces it
-# (docs/choices.md).  Neither is a holds; a refuted figure outweighs both.
-CLAIM_VERDICTS = ("holds", "refuted", "underspecified", "undecided", "fails", "stale", "not run", "not encoded")
-DECIDED = ("holds", "refuted", "underspecified", "undecided", "fails")
-# The verdict ladder, most severe first: a test's outcome is the most severe of its records', a
-# claim's or a figure's the most severe of its decided tests' (a broken test outweighs all, a
-# refuted figure outweighs one that cannot be told from its null).  The one ordering of verdicts.
-LADDER = ("fails", "refuted", "underspecified", "undecided", "holds", "not run")
-SEVERITY = {v: len(LADDER) - 1 - i for i, v in enumerate(LADDER)}
-FIGURE_VERDICTS = LADDER[1:5]        # what a figure record can hold: decided, and never "fails" (a bug)
-
-
-def most_severe(verdicts, default: str = "holds") -> str:
-    """The highest rung of the ladder any of `verdicts` reaches (`default` for none)."""
-    return max(verdicts, key=SEVERITY.__getitem__, default=default)
-SMOKE_SOURCE = "smoke run"    # a --smoke run's source: its verdicts are labelled and never saved
 UNKNOWN = "unknown claim ID(s) in @pytest.mark.claim (not in {where}):\n"
 
 
-def is_stale(chapter: Chapter, t: dict) -> bool:
-    """Whether a test is stale: one of its records is (textcheck/versions.py stale)."""
-    return any(stale(chapter, rec.get("rule"), rec.get("measurement"))
-               for rec in t.get("records") or [] if isinstance(rec, dict))
+def is_stale(chapter: Chapter, t) -> bool:
+    """Whether a test (a TestOutcome, or its object) is stale: one of its records is (textcheck/versions.py stale)."""
+    return any(stale(chapter, rec.rule, rec.measurement) for rec in measured(t).records)
 
 
 def plain(x):
@@ -78,20 +66,19 @@ def key_of(chapter: Chapter, figures: list[str], claim: str, what: str) -> str:
     return key if all(chapter.figures[f].claim == claim for f in figures) else f"{key} / {claim}"
 
 
-COMMITTED_TIERS = ("gpu", "slow")         # the evidence committed to results/: trained, and minutes of CPU
+def record_key(chapter: Chapter, rec, claim: str) -> str:
+    """The key of one record (a TestRecord, or its object): key_of its figures, claim and label,
+    "(cuda)" where it measured on CUDA (the same figure measured on the CPU is other evidence, kept
+    beside it)."""
+    rec = TestRecord.of(rec)
+    return (key_of(chapter, list(rec.figures or []), claim, rec.label)
+            + (" (cuda)" if str(rec.device or "").startswith("cuda") else ""))
 
 
-def record_key(chapter: Chapter, rec: dict, claim: str) -> str:
-    """The key of one record: key_of its figures, claim and label, "(cuda)" where it measured on
-    CUDA (the same figure measured on the CPU is other evidence, kept beside it)."""
-    return (key_of(chapter, list(rec.get("figures") or []), claim, str(rec.get("figure") or rec.get("part") or ""))
-            + (" (cuda)" if str(rec.get("device") or "").startswith("cuda") else ""))
-
-
-def evidence_key(chapter: Chapter, test: dict, claim: str) -> str | None:
+def evidence_key(chapter: Chapter, test: TestOutcome, claim: str) -> str | None:
     """The key a test's evidence is committed and merged under: the keys of its records (what
     it measured), joined; None for a test that recorded nothing (it is never committed)."""
-    keys = [record_key(chapter, rec, claim) for rec in test.get("records") or [] if isinstance(rec, dict)]
+    keys = [record_key(chapter, rec, claim) for rec in records_of(test)]
     return " & ".join(dict.fromkeys(keys)) or None
 
 
@@ -100,30 +87,36 @@ def ident(t: TestOutcome) -> str:
     return t.key or base_nodeid(t.nodeid)
 
 
-def shared_keys(tests: list[dict]) -> frozenset:
-    seen = [t.get("key") for t in tests if t.get("key")]
+def shared_keys(tests: list[TestOutcome]) -> frozenset:
+    seen = [t.key for t in tests if t.key]
     return frozenset(k for k in seen if seen.count(k) > 1)
 
 
-STALE_HIDES = ("holds", "undecided", "underspecified")   # what a claim cannot be with a figure stale
+def counts(chapter: Chapter, t) -> bool:
+    """Whether a test's outcome (a TestOutcome, or its object) decides: decided, under the current
+    rule, where its figures can be decided."""
+    decided = (t.outcome if isinstance(t, TestOutcome) else t.get("outcome")) in DECIDED
+    return decided and not is_stale(chapter, t) and not only_readings(chapter, t)
 
 
-def counts(chapter: Chapter, t: dict) -> bool:
-    """Whether a test's outcome decides: decided, under the current rule, where its figures can be decided."""
-    return t["outcome"] in DECIDED and not is_stale(chapter, t) and not only_readings(chapter, t)
+def _kind(chapter: Chapter, t: TestOutcome) -> str | None:
+    """What a test's outcome is to its claim: it `counts` (decided, current, decidable), a stale
+    figure, a device `reading`, or nothing decided (None)."""
+    if t.outcome not in DECIDED:
+        return None
+    return "stale" if is_stale(chapter, t) else "reading" if only_readings(chapter, t) else "counts"
 
 
-def summarise_claim(chapter: Chapter, cid: str, tests: list[dict], encoded: bool) -> dict:
-    """One claim's entry from its tests' evidence (each test: nodeid, outcome, reason,
-    records, tier, device, timestamp, seconds, torch, python).  The verdict is the most severe
-    decided outcome (fails > refuted > holds); with none decided it is `not run` (a test
-    exists) or `not encoded`."""
+def summarise(chapter: Chapter, cid: str, tests: list, encoded: bool) -> ClaimSummary:
+    """One claim's entry from its tests' evidence.  The verdict is the most severe decided outcome
+    (fails > refuted > holds); with none decided it is `not run` (a test exists) or `not encoded`.
+    Each test a TestOutcome, or its object as a report holds it."""
     c = chapter.claims[cid]
-    stale = [t for t in tests if t["outcome"] in DECIDED and is_stale(chapter, t)]
-    readings = [t for t in tests if t["outcome"] in DECIDED and not is_stale(chapter, t) and only_readings(chapter, t)]
-    decided = [t for t in tests if counts(chapter, t)]
+    tests = [outcome(t) for t in tests]
+    kinds = [_kind(chapter, t) for t in tests]
+    stale, readings, decided = ([t for t, k in zip(tests, kinds) if k == kind] for kind in ("stale", "reading", "counts"))
     if decided:
-        verdict = most_severe(t["outcome"] for t in decided)
+        verdict = most_severe(t.outcome for t in decided)
         # a stale figure decides nothing: the claim holds (or is undecided, underspecified) only on
         # all of its figures, so with one stale it is stale; refuted or failing stays so, which no
         # further figure can change (issue 59, finding 6)
@@ -134,86 +127,92 @@ def summarise_claim(chapter: Chapter, cid: str, tests: list[dict], encoded: bool
     else:
         verdict = "not run" if encoded or tests else "not encoded"
     basis = decided or stale or tests
-    reasons = [t["reason"] for t in basis if t["outcome"] == verdict and t["reason"]]
-    reasons += [f"{t['nodeid'].split('::')[-1]}: {outcome_label(chapter, t)}" for t in stale + readings]
-    pending = [t for t in tests if not counts(chapter, t)]
+    reasons = [t.reason for t in basis if t.outcome == verdict and t.reason]
+    reasons += [f"{t.nodeid.split('::')[-1]}: {outcome_label(chapter, t)}" for t in stale + readings]
+    pending = [t for t, k in zip(tests, kinds) if k != "counts"]
     if decided and pending:
         reasons.append(f"{len(pending)} of {len(tests)} tests not run")
     # the evidence behind the verdict; with none decided, whatever was measured before a skip
-    records = [dict(rec, test=t["nodeid"]) for t in (decided or tests) for rec in t["records"]]
-    first = records[0] if records else {}
-    newest = max(basis, key=lambda t: t["timestamp"], default={})
-    seeds = [rec["seeds"] for rec in records if isinstance(rec.get("seeds"), int)]
-    return {
-        "id": cid, "section": c.section, "statement": c.statement, "kind": c.kind,
-        "stated": first.get("stated", c.stated_figure),
-        "measured": first.get("measured") if len(records) <= 1 else [r.get("measured") for r in records],
-        "tolerance": first.get("tolerance"),
-        "verdict": verdict, "reason": "; ".join(dict.fromkeys(reasons)),
-        "tier": newest.get("tier", c.tier), "device": newest.get("device"),
-        "seeds": max(seeds) if seeds else (1 if records else None),
-        "seconds": round(sum(t["seconds"] for t in decided), 3),
-        "torch": newest.get("torch"), "python": newest.get("python"),
-        "timestamp": newest.get("timestamp"), "source": newest.get("source"),
-        "records": records, "tests": tests,
-    }
+    records = [(TestRecord.of(rec), dict(rec, test=t.nodeid)) for t in (decided or tests) for rec in t.records]
+    first = records[0][0] if records else TestRecord({})
+    newest = max(basis, key=lambda t: t.timestamp, default=None)
+    seeds = [rec.seeds for rec, _ in records if isinstance(rec.seeds, int)]
+    return ClaimSummary(
+        cid, c.section, c.statement, c.kind,
+        stated=first.stated if "stated" in first.raw else c.stated_figure,
+        measured=first.measured if len(records) <= 1 else [r.measured for r, _ in records],
+        tolerance=first.tolerance, verdict=verdict, reason="; ".join(dict.fromkeys(reasons)),
+        tier=newest.tier if newest else c.tier, device=newest and newest.device,
+        seeds=max(seeds) if seeds else (1 if records else None),
+        seconds=round(sum(t.seconds for t in decided), 3),
+        torch=newest and newest.torch, python=newest and newest.python,
+        timestamp=newest and newest.timestamp, source=newest and newest.source,
+        records=[r for _, r in records], tests=tests)
 
 
-def outcome_label(chapter: Chapter, t: dict) -> str:
-    """A test's outcome as a report shows it: a stale one says which rule decided it."""
-    outcome = t.get("outcome") or "not run"
-    if outcome in DECIDED and is_stale(chapter, t):
-        why = sorted({w for rec in t.get("records") or [] if isinstance(rec, dict)
-                      for w in [stale(chapter, rec.get("rule"), rec.get("measurement"))] if w})
+def summarise_claim(chapter: Chapter, cid: str, tests: list, encoded: bool) -> dict:
+    """`summarise`, as a report's JSON holds the claim."""
+    return summarise(chapter, cid, tests, encoded).as_json()
+
+
+def outcome_label(chapter: Chapter, t) -> str:
+    """A test's outcome (a TestOutcome, or its object as a report holds it) as a report shows it:
+    a stale one says which rule decided it."""
+    t = outcome(t)
+    if t.outcome in DECIDED and is_stale(chapter, t):
+        why = sorted({w for rec in records_of(t) for w in [stale(chapter, rec.rule, rec.measurement)] if w})
         again = ("decide it again under the current rule" if any(w.startswith("decided") for w in why)
                  else "measure it again (the command its text names for it)")
-        return f"stale: {outcome}, {'; '.join(why)}: {again}"
-    if outcome in DECIDED and only_readings(chapter, t):
+        return f"stale: {t.outcome}, {'; '.join(why)}: {again}"
+    if t.outcome in DECIDED and only_readings(chapter, t):
         return device_specific(chapter, t)
-    return outcome
+    return t.outcome or "not run"
+
+
+WORDS = {"holds": "hold", "fails": "fail"}
 
 
 def summary_text(s: dict) -> str:
     """'55 hold, 16 refuted, 2 underspecified, 3 undecided, 0 fail, 0 stale, 0 not run, 0 not encoded (of 71)'."""
-    return (f"{s['holds']} hold, {s['refuted']} refuted, {s.get('underspecified', 0)} underspecified, "
-            f"{s.get('undecided', 0)} undecided, {s['fails']} fail, {s.get('stale', 0)} stale, "
-            f"{s['not run']} not run, {s['not encoded']} not encoded (of {s['total']})")
+    return ", ".join(f"{s.get(v, 0)} {WORDS.get(v, v)}" for v in CLAIM_VERDICTS) + f" (of {s.get('total')})"
 
 
-def summary_of(claims: list[dict]) -> dict:
-    summary = {v: sum(1 for c in claims if c["verdict"] == v) for v in CLAIM_VERDICTS}
+def summary_of(claims: list) -> dict:
+    """The count of claims (ClaimSummary, or their objects) by verdict."""
+    verdicts = [c.verdict if isinstance(c, ClaimSummary) else ClaimSummary.of(c).verdict for c in claims]
+    summary = {v: verdicts.count(v) for v in CLAIM_VERDICTS}
     summary["total"] = len(claims)
     return summary
 
 
-def verdict_label(chapter: Chapter, c: dict) -> str:
-    """The verdict, and what it does not say on its own: a claim of several figures is refuted
-    if one is, so say how many of its figures hold (each test, or parametrized case, is one
-    figure or one ordering the chapter states); and whether some of them did not run."""
-    tests = c.get("tests", [])
+def verdict_label(chapter: Chapter, c) -> str:
+    """The verdict (of a ClaimSummary, or its object as a report holds it), and what it does not
+    say on its own: a claim of several figures is refuted if one is, so say how many of its
+    figures hold (each test, or parametrized case, is one figure or one ordering the chapter
+    states); and whether some of them did not run."""
+    c = ClaimSummary.of(c)
+    tests, verdict = c.tests, c.verdict
     notes = []
-    held = sum(t["outcome"] == "holds" and counts(chapter, t) for t in tests)
-    if c["verdict"] == "refuted":
+    held = sum(t.outcome == "holds" and counts(chapter, t) for t in tests)
+    if verdict == "refuted":
         decided = sum(counts(chapter, t) for t in tests)
         notes.append(f"{'in part: ' if held else ''}{held} of {decided} figures hold")
-    if c["verdict"] in ("undecided", "underspecified"):
+    if verdict in ("undecided", "underspecified"):
         decided = sum(counts(chapter, t) for t in tests)
-        n = sum(t["outcome"] == c["verdict"] and counts(chapter, t) for t in tests)
-        notes.append(f"{n} of {decided} figures {c['verdict']}, {held} hold: "
+        n = sum(t.outcome == verdict and counts(chapter, t) for t in tests)
+        notes.append(f"{n} of {decided} figures {verdict}, {held} hold: "
                      + ("needs more seeds or a sharper measurement, see each figure's reason"
-                        if c["verdict"] == "undecided" else "the chapter should say which reading it used"))
-    n_stale = sum(t["outcome"] in DECIDED and is_stale(chapter, t) for t in tests)
-    if c["verdict"] == "stale":
+                        if verdict == "undecided" else "the chapter should say which reading it used"))
+    n_stale = sum(t.outcome in DECIDED and is_stale(chapter, t) for t in tests)
+    if verdict == "stale":
         notes.append(f"{n_stale} figure(s) decided under an older rule")
     elif n_stale:
         notes.append(f"{n_stale} stale")
-    n_readings = sum(t["outcome"] in DECIDED and not is_stale(chapter, t) and only_readings(chapter, t) for t in tests)
+    n_readings = sum(t.outcome in DECIDED and not is_stale(chapter, t) and only_readings(chapter, t) for t in tests)
     if n_readings:
         notes.append(f"{n_readings} device-specific reading(s)")
-    if c["verdict"] in DECIDED and any(t["outcome"] not in DECIDED for t in tests):
+    if verdict in DECIDED and any(t.outcome not in DECIDED for t in tests):
         notes.append("partial: some tests not run")
-    if any(t.get("source") == SMOKE_SOURCE for t in tests):
+    if any(t.source == SMOKE_SOURCE for t in tests):
         notes.append("smoke scale")
-    return c["verdict"] + (f" ({'; '.join(notes)})" if notes else "")
-
-
+    return verdict + (f" ({'; '.join(notes)})" if notes else "")

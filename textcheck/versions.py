@@ -14,10 +14,8 @@ textcheck/decide.py (as pure functions; textcheck/rule.py applies them in a test
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from textcheck.chapter import Chapter
+from textcheck.chapter import Chapter
 
 # name -> (current version, what it is, and what changed at each version)
 RULE_VERSIONS: dict[str, tuple[int, str]] = {

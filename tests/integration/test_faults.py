@@ -47,10 +47,10 @@ def test_1_save_results_keeps_committed_evidence_on_more_seeds(monkeypatch):
                                                   "seeds": 3}}
     fresh = {"claims": [{"id": "average.worse_than_baseline", "verdict": "refuted", "tier": "gpu", "seeds": 1},
                         {"id": "ladder.residual_head", "verdict": "holds", "tier": "gpu", "seeds": 3}]}
-    out = list(save.stronger_evidence(fresh, committed))
+    out = list(save.stronger_evidence(fresh["claims"], committed))
     assert out[0][1].startswith("kept the committed average.worse_than_baseline: holds on 3 seeds")
     assert out[1][1] is None                                     # nothing committed to weaken
-    assert all(note is None for _, note in save.stronger_evidence(fresh, committed, replace_weaker=True))
+    assert all(note is None for _, note in save.stronger_evidence(fresh["claims"], committed, replace_weaker=True))
 
 
 # ------------------------------------------------------------ 2. an aborted run writes no report

@@ -404,8 +404,8 @@ def test_6_a_stale_record_with_a_forged_verdict_decides_nothing_and_is_counted_s
     (results_dir / "verdicts.json").write_text(json.dumps(data, indent=1))
     records = figure_evidence.load(CHAPTER, results_dir / "figures.json")
     result = rederive.compare(CHAPTER, records, results_dir / "figures.json")
-    assert "winograd.hardened_uniform" in [k for k, *_ in result["stale"]]
-    assert "winograd.hardened_uniform" not in result["agree"]
+    assert "winograd.hardened_uniform" in [k for k, *_ in result.stale]
+    assert "winograd.hardened_uniform" not in result.agree
     (claim,) = [c for c in verdict_file.load(CHAPTER, results_dir / "verdicts.json")
                 if c.id == "winograd.uniform_fails"]
     assert verdict_file.verdict_of(CHAPTER, claim.id, claim.tests) != "holds"

@@ -16,6 +16,7 @@ from claims.chapter_figures import FIGURES, NULLS
 from claims.record_rules import DECLARED, decide, spec_for
 from textcheck import decide as rules
 from textcheck import evidence as figure_evidence
+from textcheck.outcomes import RunReport, outcome
 from textcheck.versions import rule_id
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -404,7 +405,7 @@ def test_a_trained_claim_with_no_runs_cannot_be_saved():
             "records": [{"figures": [TARGET], "rule": rule_id("trained"), "measurement": "perplexity/1",
                          "decision": {"values": [FIGURES[TARGET].value] * 3}}], "runs": []}
     with pytest.raises(figure_evidence.FigureEvidenceError, match="names no runs"):
-        figure_evidence.from_test(CHAPTER, test, {})
+        figure_evidence.from_test(CHAPTER, outcome(test), "depth.two_blocks_overfit", RunReport.of({}))
 
 
 def _groups_of(rec) -> dict[str, int]:

@@ -1,0 +1,160 @@
+"""A run's outcomes as the verdict arithmetic reads them: a test's record (`TestRecord`), a claim of
+a run's report or the merged one (`ClaimSummary`), a run's report (`RunReport`), each read once at
+its JSON edge (`of`) and written by one encoder (`as_json`, `outcome_object`): claims.json and
+merged.json hold their fields in these orders.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from textcheck.records import TestOutcome, check, field_names
+
+RECORD_FIELDS = ("figures", "figure", "part", "device", "rule", "measurement", "stated", "measured", "tolerance",
+                 "seeds", "per_figure", "decision", "reading")
+
+
+@dataclasses.dataclass(frozen=True)
+class TestRecord:
+    """What a test recorded of one measurement (claim.record) as the verdict arithmetic reads it.
+    `raw` is the JSON object itself, the one stored and shown (in the order the test wrote it);
+    the fields are read off it once (`of`), absent ones None; `decided`: it keeps its rule inputs'
+    measured values (`decision`), so a save can decide it again."""
+    __test__ = False
+    raw: dict
+    decided: bool = False
+    figures: list | None = None
+    figure: Any = None
+    part: Any = None
+    device: Any = None
+    rule: Any = None
+    measurement: Any = None
+    stated: Any = None
+    measured: Any = None
+    tolerance: Any = None
+    seeds: Any = None
+    per_figure: Any = None
+    decision: Any = None
+    reading: Any = None
+
+    @classmethod
+    def of(cls, raw) -> TestRecord:
+        if isinstance(raw, TestRecord):
+            return raw
+        raw = raw if isinstance(raw, dict) else {}
+        return cls(raw, "decision" in raw, **{k: raw[k] for k in RECORD_FIELDS if k in raw})
+
+    @property
+    def label(self) -> str:
+        return str(self.figure or self.part or "")
+
+
+def records_of(t) -> list[TestRecord]:
+    """A test's records (those that are objects), typed."""
+    return [TestRecord.of(r) for r in t.records or [] if isinstance(r, dict)]
+
+
+def outcome(t) -> TestOutcome:
+    """A test as a TestOutcome: itself, or its object as a report holds it (the report's rows)."""
+    return t if isinstance(t, TestOutcome) else TestOutcome(**{k: v for k, v in t.items() if k in field_names(TestOutcome)})
+
+
+@dataclasses.dataclass(frozen=True)
+class ClaimSummary:
+    """A claim of a run's report or the merged one, summarised from its tests
+    (textcheck/verdicts.py summarise_claim); `as_json` is the object claims.json and merged.json
+    hold, its fields in this order."""
+    id: str
+    section: Any
+    statement: Any
+    kind: Any
+    stated: Any
+    measured: Any
+    tolerance: Any
+    verdict: str
+    reason: str
+    tier: Any
+    device: Any
+    seeds: Any
+    seconds: Any
+    torch: Any
+    python: Any
+    timestamp: Any
+    source: Any
+    records: list
+    tests: list[TestOutcome]
+
+    @classmethod
+    def of(cls, c) -> ClaimSummary:
+        """A claim as a report's JSON holds it, its tests typed."""
+        if isinstance(c, ClaimSummary):
+            return c
+        given = {f.name: c.get(f.name) for f in dataclasses.fields(cls)}
+        return cls(**{**given, "tests": [outcome(t) for t in given["tests"] or []]})
+
+    def as_json(self) -> dict:
+        return {**{f.name: getattr(self, f.name) for f in dataclasses.fields(self)},
+                "tests": [outcome_object(t) for t in self.tests]}
+
+
+def outcome_object(t: TestOutcome) -> dict:
+    """The one encoder of a test's outcome as a run's claims.json and the report's merged.json hold
+    it (results/ splits it: its record in its figure record, the rest in the index,
+    textcheck/verdict_file.py), its fields in their order, its runs as objects, left out only where
+    it has none (`None`; an empty list is kept)."""
+    out = dataclasses.asdict(t)
+    if t.runs is None:
+        del out["runs"]
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class RunReport:
+    """A run's report (its claims.json) as the merge and the save read it: its claims, each with
+    its tests typed, and its meta as written (`meta`), with the fields they read off it."""
+    claims: list[ClaimSummary]
+    meta: dict
+    timestamp: Any = None
+    device: Any = None
+    commit: Any = None
+    torch: Any = None
+    from_results: Any = None
+    from_records: Any = None
+
+    @classmethod
+    def of(cls, fresh, where: str = "the run's claims.json") -> RunReport:
+        """A run's report read from its JSON object, each test checked by the one validator
+        (RecordFieldError naming `where`, the claim, the test and the field)."""
+        if isinstance(fresh, RunReport):
+            return fresh
+        claims = []
+        for c in fresh.get("claims", []):
+            tests = [check(TestOutcome, t, f"{where}: claim {c.get('id')}: test {t.get('nodeid')}")
+                     if isinstance(t, dict) else t for t in c.get("tests") or []]
+            claims.append(ClaimSummary.of({**c, "tests": tests}))
+        meta = fresh.get("meta") or {}
+        return cls(claims, meta, **{f.name: meta[f.name] for f in dataclasses.fields(cls)[2:] if f.name in meta})
+
+
+@dataclasses.dataclass
+class TestResult:
+    """What one claim test found in a run (textcheck/run_verdicts.py gathers it from its reports):
+    a run's report is built from these (textcheck/merging.py build_report)."""
+    __test__ = False
+    nodeid: str
+    claims: list = dataclasses.field(default_factory=list)
+    tier: str | None = None
+    device: str | None = None
+    figures: list = dataclasses.field(default_factory=list)
+    outcome: str | None = None
+    reason: str = ""
+    seconds: float = 0.0
+    records: list = dataclasses.field(default_factory=list)
+    runs: list = dataclasses.field(default_factory=list)          # each trained run it used (its fixtures note them)
+    runs_from: set = dataclasses.field(default_factory=set)       # and whether they were read from the committed records
+
+    @classmethod
+    def of(cls, r) -> TestResult:
+        """A test's result, or its object (its fields by name)."""
+        names = {f.name for f in dataclasses.fields(TestResult)}
+        return r if isinstance(r, TestResult) else TestResult(**{k: v for k, v in r.items() if k in names})
