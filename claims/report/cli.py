@@ -101,9 +101,9 @@ def _fresh_run(out) -> tuple[dict | None, object, set]:
     drawn into `out` from results/ as it stands before a save (so that --save-results keeps them)."""
     from claims.report import plot_data, plots
     from claims.report.evidence import Runs
-    from fixtures.evidence import Evidence
+    from fixtures.evidence import EvidenceWriter
     out.mkdir(parents=True, exist_ok=True)
-    evidence = Evidence(out)
+    evidence = EvidenceWriter(out)
     fresh_path = out / "claims.json"
     fresh = run_report(fresh_path) if fresh_path.exists() else None
     if fresh is None:

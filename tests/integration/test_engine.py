@@ -10,7 +10,7 @@ from records import run_record
 from fixtures import engine, results
 from fixtures.cache import TrainedCache
 from fixtures.device import DeviceError, resolve_device, threads_per_worker
-from fixtures.evidence import Evidence
+from fixtures.evidence import EvidenceWriter
 from fixtures.recipes import winograd_recipe
 
 pytest_plugins = ["pytester"]
@@ -24,7 +24,7 @@ def _record(recipe, seed, val):
 def test_evidence_goes_to_the_report_dir_and_reaches_results_only_on_save(tmp_path):
     report, committed = tmp_path / "report", tmp_path / "results"
     results.merge("norm", [_record("prenorm", 0, 52.0), _record("prenorm", 1, 51.0)], committed)
-    ev = Evidence(report, committed)
+    ev = EvidenceWriter(report, committed)
     ev.write_run_records("norm", [_record("prenorm", 2, 53.0)])
     ev.json("winograd_accuracy.json", {"hardened/uniform": {"accuracy": [0.4]}})
     ev.text("cost_table_cpu.md", "| n |\n")
@@ -43,7 +43,7 @@ def test_evidence_goes_to_the_report_dir_and_reaches_results_only_on_save(tmp_pa
 
 def test_unknown_evidence_kind_is_an_error(tmp_path):
     with pytest.raises(ValueError, match="unknown evidence kind 'plot'"):
-        Evidence(tmp_path).add("x.png", "plot")
+        EvidenceWriter(tmp_path).add("x.png", "plot")
 
 
 def test_cached_only_trains_nothing_and_names_the_command(tmp_path):

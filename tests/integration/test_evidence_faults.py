@@ -22,7 +22,7 @@ from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES
 from data import chapter, corpus
 from fixtures import results, run_codec
-from fixtures.evidence import Evidence
+from fixtures.evidence import EvidenceWriter
 from textcheck import evidence as figure_evidence
 from textcheck.figures import of_claim
 from textcheck.files import atomic_write
@@ -66,9 +66,9 @@ def _fresh(cid: str, outcome: str = "holds", ts: str = "2026-12-01T12:00:00+00:0
             "claims": [{"id": cid, "verdict": rec.verdict, "tests": [test]}]}
 
 
-def _run_dir(tmp_path: Path, name: str, cid: str, files: dict[str, bytes] | None = None) -> Evidence:
+def _run_dir(tmp_path: Path, name: str, cid: str, files: dict[str, bytes] | None = None) -> EvidenceWriter:
     """A run's report dir with its verdicts, its run records and evidence files listed in its manifest."""
-    ev = Evidence(tmp_path / name, results_dir=tmp_path / "results")
+    ev = EvidenceWriter(tmp_path / name, results_dir=tmp_path / "results")
     (ev.root / "claims.json").write_text(json.dumps(_fresh(cid)))
     named = {(r.group, r.recipe, r.seed, r.key) for r in _measured(cid).runs}
     for group in sorted({g for g, *_ in named}):
@@ -84,7 +84,7 @@ def _saved_ids(results_dir: Path) -> set[str]:
 
 
 def _save_in_child(ev_root, results_dir, barrier):
-    ev = Evidence(ev_root, results_dir=results_dir)
+    ev = EvidenceWriter(ev_root, results_dir=results_dir)
     barrier.wait()
     save_run(CHAPTER, json.loads((Path(ev_root) / "claims.json").read_text()), ev, results_dir)
 
@@ -140,7 +140,7 @@ def _save_and_die(ev_root, results_dir, kill_at, count=None):
     replace, write = files.os.replace, files._write_synced
     files.os.replace, files._write_synced = aimed(replace), aimed(write)
     try:
-        ev = Evidence(ev_root, results_dir=results_dir)
+        ev = EvidenceWriter(ev_root, results_dir=results_dir)
         save_run(CHAPTER, json.loads((Path(ev_root) / "claims.json").read_text()), ev, results_dir)
     finally:
         files.os.replace, files._write_synced = replace, write
@@ -148,7 +148,7 @@ def _save_and_die(ev_root, results_dir, kill_at, count=None):
         count.append(calls["n"])
 
 
-def _start(base: Path) -> Evidence:
+def _start(base: Path) -> EvidenceWriter:
     """results/ with a committed plot and verdicts, and a run that saves over the plot and adds two files."""
     (base / "results").mkdir(parents=True)
     atomic_write(base / "results" / "verdicts.json", json.dumps({"schema": 3, "claims": []}))

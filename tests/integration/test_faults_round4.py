@@ -17,7 +17,7 @@ from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES
 from data import paths
 from fixtures import results
-from fixtures.evidence import Evidence
+from fixtures.evidence import EvidenceWriter
 from textcheck import evidence as figure_evidence
 from textcheck.device_readings import only_readings
 from textcheck.figures import of_claim
@@ -116,8 +116,8 @@ def _fresh(ts: str, commit: str, meta: dict | None = None) -> dict:
             "claims": [{"id": "ladder.residual_head", "verdict": "holds", "tests": [test]}]}
 
 
-def _run_dir(tmp_path: Path, name: str, fresh: dict, files: dict[str, str] | None = None) -> Evidence:
-    ev = Evidence(tmp_path / name, results_dir=tmp_path / "results")
+def _run_dir(tmp_path: Path, name: str, fresh: dict, files: dict[str, str] | None = None) -> EvidenceWriter:
+    ev = EvidenceWriter(tmp_path / name, results_dir=tmp_path / "results")
     (ev.root / "claims.json").write_text(json.dumps(fresh))
     for fname, text in (files or {}).items():
         (ev.root / fname).write_text(text)
@@ -143,7 +143,7 @@ def test_5_the_report_then_renders_what_the_save_committed(scratch, tmp_path):
     """End to end: a run with a malformed reading is refused by --save-results (exit 2, nothing
     written), and the next report still renders (exit 0)."""
     rep = tmp_path / "rep"
-    ev = Evidence(rep, results_dir=scratch / "results")
+    ev = EvidenceWriter(rep, results_dir=scratch / "results")
     ev.json("readings.json", {"probe": {"what": "w", "cpu": 3}})
     before = _state(scratch / "results")
     r = _run(["-m", "claims.report", f"--report-dir={rep}", "--save-results"], root=scratch)

@@ -19,7 +19,7 @@ import pytest
 
 from claims.chapter import CHAPTER
 from fixtures import results, run_codec
-from fixtures.evidence import Evidence
+from fixtures.evidence import EvidenceWriter
 from textcheck import evidence as figure_evidence
 from textcheck.save import save_run
 from textcheck.store import EvidenceError
@@ -74,8 +74,8 @@ def _fresh(results_dir: Path, key: str, values: list, runs: list | None = None, 
             "claims": [{"id": claim, "verdict": test["outcome"], "tests": [test]}]}
 
 
-def _run_dir(tmp_path: Path, fresh: dict, results_dir: Path, name: str = "run") -> Evidence:
-    ev = Evidence(tmp_path / name, results_dir=results_dir)
+def _run_dir(tmp_path: Path, fresh: dict, results_dir: Path, name: str = "run") -> EvidenceWriter:
+    ev = EvidenceWriter(tmp_path / name, results_dir=results_dir)
     (ev.root / "claims.json").write_text(json.dumps(fresh))
     return ev
 
@@ -314,7 +314,7 @@ def _save_child(ev_root: str, results_dir: str, committing=None) -> None:
             time.sleep(0.005)
         transaction.Transaction.commit, transaction.os.replace = told, slow
     fresh = json.loads((Path(ev_root) / "claims.json").read_text())
-    save_run(CHAPTER, fresh, Evidence(Path(ev_root), results_dir=Path(results_dir)), Path(results_dir))
+    save_run(CHAPTER, fresh, EvidenceWriter(Path(ev_root), results_dir=Path(results_dir)), Path(results_dir))
 
 
 @pytest.mark.slow

@@ -18,7 +18,7 @@ import test_faults_round6 as _round6
 
 from claims.chapter import CHAPTER
 from fixtures import results, run_codec
-from fixtures.evidence import Evidence
+from fixtures.evidence import EvidenceWriter
 from textcheck import evidence as figure_evidence
 from textcheck import rederive, verdict_file
 from textcheck.save import save_run
@@ -148,7 +148,7 @@ def test_7_a_save_of_a_test_naming_another_recipes_runs_is_refused(tmp_path, res
                          "decision": {"values": values}}]}
     fresh = {"meta": {"source": "fresh run", "timestamp": STAMP, "commit": "c", "torch": "9.9"},
              "claims": [{"id": claim, "verdict": verdict, "tests": [test]}]}
-    ev = Evidence(tmp_path / "run", results_dir=results_dir)
+    ev = EvidenceWriter(tmp_path / "run", results_dir=results_dir)
     (ev.root / "claims.json").write_text(json.dumps(fresh))
     before = _state(results_dir)
     with pytest.raises(ValueError, match=r"positions\.alibi_64.*field 'runs\[0\]': names positions positions_rope"):

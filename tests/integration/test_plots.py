@@ -13,7 +13,7 @@ from claims.chapter_figures import FIGURES, LADDER_ROW_FIGURE
 from claims.report import plot_data, plots
 from claims.report.evidence import Runs
 from fixtures import recipes, results
-from fixtures.evidence import Evidence
+from fixtures.evidence import EvidenceWriter
 from textcheck.save import save_run
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -136,7 +136,7 @@ def test_a_save_of_a_run_that_changes_nothing_leaves_the_committed_plot_unwritte
     (results_dir / "ladder.json").write_bytes((ROOT / "results" / "ladder.json").read_bytes())
     plots.ladder_plot(_data(results_dir).ladder, results_dir)
     before = (results_dir / "ladder.png").stat()
-    run = Evidence(tmp_path / "run", results_dir=results_dir)
+    run = EvidenceWriter(tmp_path / "run", results_dir=results_dir)
     plots.ladder_plot(_data(results_dir).ladder, run.root)
     run.add("ladder.png")
     lines = save_run(CHAPTER, {"meta": {}, "claims": []}, run, results_dir)

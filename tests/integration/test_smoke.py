@@ -38,9 +38,9 @@ def test_the_chapter_scale_keys_are_the_ones_the_committed_runs_were_trained_und
 def test_the_engine_trains_a_smoke_run_under_its_own_entry(isolated_cache, tmp_path):
     from fixtures.cache import TrainedCache
     from fixtures.engine import runs
-    from fixtures.evidence import Evidence
+    from fixtures.evidence import EvidenceWriter
     cache = TrainedCache()
-    out = runs("ladder", ["baseline"], 1, "cpu", cache=cache, smoke=True, evidence=Evidence(tmp_path / "rep"))
+    out = runs("ladder", ["baseline"], 1, "cpu", cache=cache, smoke=True, evidence=EvidenceWriter(tmp_path / "rep"))
     (result,) = out["baseline"]
     assert result.metrics["steps"] == SMOKE_STEPS and result.metrics["scale"] == "smoke"
     assert len(result.metrics["held_out_curve"]) == SMOKE_STEPS

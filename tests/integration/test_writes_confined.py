@@ -21,7 +21,7 @@ from records import recorded, run_record
 from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES
 from fixtures import results, run_codec
-from fixtures.evidence import Evidence
+from fixtures.evidence import EvidenceWriter
 from fixtures.recipes import RECIPES
 from fixtures.results import EvidenceError
 from textcheck import files, transaction
@@ -148,7 +148,7 @@ def test_1_a_forged_journal_in_a_pytest_report_dir_is_refused_there_too(tmp_path
     atomic_write(run / JOURNAL, json.dumps({"files": [[".x.1.0123abcd.tmp", "../outside/v1.txt"]]}))
     before = _state(box / "outside")
     with pytest.raises(SaveError, match="not a file of this directory"):
-        Evidence(run, results_dir=box / "results").write_run_records("norm", [_run("prenorm", 1, 51.0)])
+        EvidenceWriter(run, results_dir=box / "results").write_run_records("norm", [_run("prenorm", 1, 51.0)])
     assert _state(box / "outside") == before
 
 
@@ -203,7 +203,7 @@ def test_2_twenty_forged_manifests_change_nothing_outside_and_lose_nothing_commi
         manifest = {name: ({"kind": kind} if kind else {}) for name, kind in entries.items()}
         atomic_write(run / "manifest.json", json.dumps({"files": manifest}))
         with pytest.raises(EvidenceError) as e:
-            save_run(CHAPTER, _fresh(), Evidence(run, results_dir=box / "results"), box / "results")
+            save_run(CHAPTER, _fresh(), EvidenceWriter(run, results_dir=box / "results"), box / "results")
         assert str(run) in str(e.value), entries
         assert _state(box / "results") == before_res and _state(box / "outside") == before_out, entries
     assert not list(box.rglob("*x.json*")) and not list((box / "outside").glob(".*"))       # no lock outside
@@ -222,8 +222,8 @@ def test_2_the_torch_free_group_list_is_the_recipes_groups():
 
 # ------------------------------------------------------------ 3. a failed rename tears nothing
 
-def _run_saving(box: Path) -> Evidence:
-    ev = Evidence(box / "run", results_dir=box / "results")
+def _run_saving(box: Path) -> EvidenceWriter:
+    ev = EvidenceWriter(box / "run", results_dir=box / "results")
     ev.write_run_records("norm", [_run("prenorm", 1, 52.0)])
     ev.json("readings.json", {"a new reading": {"cpu": {"value": 1}}}, merge=True)
     ev.text("norm.png", "new plot")
@@ -282,11 +282,11 @@ def test_3_a_rollback_killed_half_way_is_finished_by_the_next_run(tmp_path):
 
 # ------------------------------------------------------------ 4. evidence of the wrong shape or group
 
-def _readings_list(ev: Evidence) -> None:
+def _readings_list(ev: EvidenceWriter) -> None:
     ev.json("readings.json", [])
 
 
-def _norm_of_ladder(ev: Evidence) -> None:
+def _norm_of_ladder(ev: EvidenceWriter) -> None:
     atomic_write(ev.root / "norm.json", json.dumps({"group": "ladder", "runs": [_record("baseline", 0, 99.0)]}))
     ev.add("norm.json", "runs")
 
@@ -297,7 +297,7 @@ def _norm_of_ladder(ev: Evidence) -> None:
 ], ids=["readings-of-no-entries", "norm-holding-ladder"])
 def test_4_evidence_of_the_wrong_shape_or_group_is_refused_and_replaces_nothing(tmp_path, plant, why):
     box = _box(tmp_path)
-    ev = Evidence(box / "run", results_dir=box / "results")
+    ev = EvidenceWriter(box / "run", results_dir=box / "results")
     plant(ev)
     before = _state(box / "results")
     with pytest.raises(EvidenceError, match=why):
@@ -309,12 +309,12 @@ def test_4_evidence_of_the_wrong_shape_or_group_is_refused_and_replaces_nothing(
 
 def test_5_a_smoke_run_then_a_fast_run_then_a_save_leaves_results_byte_identical(tmp_path):
     box = _box(tmp_path)
-    smoke = Evidence(box / "run", results_dir=box / "results", scale="smoke")
+    smoke = EvidenceWriter(box / "run", results_dir=box / "results", scale="smoke")
     smoke.write_run_records("norm", [_run("prenorm", s, 351.0, "smoke") for s in range(3)])
     smoke.json("readings.json", {"a smoke reading": {"cpu": {"value": 1}}}, merge=True)
     smoke.text("norm.png", "smoke plot")
     before = _state(box / "results")
-    fast = Evidence(box / "run", results_dir=box / "results")             # a fast run into the same dir
+    fast = EvidenceWriter(box / "run", results_dir=box / "results")             # a fast run into the same dir
     lines = save_run(CHAPTER, _fresh("corpus.chars", tier="fast"), fast, box / "results")
     assert _state(box / "results") == before
     assert "norm.png: written by a --smoke run, not saved" in lines
@@ -323,7 +323,7 @@ def test_5_a_smoke_run_then_a_fast_run_then_a_save_leaves_results_byte_identical
 
 def test_5_smoke_records_in_a_chapter_scale_file_are_left_out(tmp_path):
     box = _box(tmp_path)
-    ev = Evidence(box / "run", results_dir=box / "results")
+    ev = EvidenceWriter(box / "run", results_dir=box / "results")
     ev.write_run_records("norm", [_run("prenorm", 1, 351.0, "smoke"), _run("prenorm", 2, 51.0)])
     lines = ev.save()
     assert lines == ["norm.json: 1 run(s) merged, 1 --smoke run(s) not saved"]
@@ -385,7 +385,7 @@ def test_9_a_full_disk_names_the_file_and_leaves_no_partial_copy(tmp_path, monke
 
 
 def test_9_a_manifest_without_kind_or_truncated_is_named(tmp_path):
-    ev = Evidence(tmp_path / "run", results_dir=tmp_path / "results")
+    ev = EvidenceWriter(tmp_path / "run", results_dir=tmp_path / "results")
     (ev.root / "manifest.json").write_text(json.dumps({"files": {"norm.png": {"written": "today"}}}))
     with pytest.raises(EvidenceError, match=r"manifest.json: entry 'norm.png': field 'kind' is None"):
         ev.save()
@@ -665,9 +665,9 @@ def test_9_a_link_planted_as_the_lock_holder_file_is_replaced_not_written_throug
 
 def test_5_a_chapter_scale_run_never_merges_a_smoke_runs_readings(tmp_path):
     box = _box(tmp_path)
-    smoke = Evidence(box / "run", results_dir=box / "results", scale="smoke")
+    smoke = EvidenceWriter(box / "run", results_dir=box / "results", scale="smoke")
     smoke.json("readings.json", {"reading 0": {"cpu": {"value": "SMOKE"}}}, merge=True)
-    ev = Evidence(box / "run", results_dir=box / "results")
+    ev = EvidenceWriter(box / "run", results_dir=box / "results")
     ev.json("readings.json", {"a new reading": {"cpu": {"value": 1}}}, merge=True)
     ev.save()
     saved = json.loads((box / "results" / "readings.json").read_text())
@@ -677,7 +677,7 @@ def test_5_a_chapter_scale_run_never_merges_a_smoke_runs_readings(tmp_path):
 @pytest.mark.parametrize("name", ["norm.json", "NORM.json", "Verdicts.json", "ladder.json"])
 def test_2_a_run_record_file_or_another_writers_file_cannot_be_listed_as_json(tmp_path, name):
     box = _box(tmp_path)
-    ev = Evidence(box / "run", results_dir=box / "results")
+    ev = EvidenceWriter(box / "run", results_dir=box / "results")
     atomic_write(ev.root / name, json.dumps({"group": "ladder", "runs": []}))
     ev.add(name, "json")
     before = _state(box / "results")
