@@ -32,7 +32,7 @@ Explainer = Callable[[str], list[str]]      # an altered text -> one line per an
 class Claim:
     """A claim of the text: its ID ("section.name"), the claim in our own words, what the text
     states, its kind and the tier whose tests check it.  A text may bring its own claim type with
-    these attributes (this project's claims/registry.py Claim fills its figures in from the table)."""
+    these attributes (this project's claims/registry.py `_C` fills its figures in from the table)."""
     id: str
     statement: str
     stated_figure: str     # what the text states, as text ("37.62 vs 37.82")
