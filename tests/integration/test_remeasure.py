@@ -18,6 +18,7 @@ from claims import rederive, remeasure
 from claims.chapter import CHAPTER
 from fixtures import cache_entry
 from textcheck import evidence
+from textcheck.outcomes import RunReport, outcome
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 NODE = "claims/test_positions_trained.py::test_alibi_figures[alibi at 256]"
@@ -42,7 +43,7 @@ def smoke(tmp_path_factory) -> dict:
     results_dir = base / "results"
     results_dir.mkdir()
     shutil.copy(report / "positions.json", results_dir / "positions.json")
-    records = evidence.from_test(CHAPTER, dict(test, claims=[claim]), run["meta"])
+    records = evidence.from_test(CHAPTER, outcome(test), claim, RunReport.of(run))
     (results_dir / "figures.json").write_text(evidence.dumps(CHAPTER, records))
     entry = {k: test[k] for k in ("nodeid", "key", "outcome", "reason", "tier")}
     (results_dir / "verdicts.json").write_text(json.dumps(
