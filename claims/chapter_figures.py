@@ -32,9 +32,10 @@ def _f(fid: str, claim: str, anchor: str, device: str = "any", printed: str = ""
 # what is fitted or divided from them ("for their ratios only"), its CUDA caching allocator the
 # peak-MB column and its fit: another device is another instrument (a CPU layer is compute-bound at
 # every length, a GPU one launch-bound at the short ones), so each is a reading there, never a
-# verdict.  Arithmetic (bytes of a tensor, a ratio of printed cells), theory (counted operations and
-# bytes) and a capacity (an 8 GB device cannot hold an 8 GiB matrix) hold on any device; a clock or
-# an allocator decides only on CUDA (fixtures/measurements.py READ_OFF_INSTRUMENT).
+# verdict.  Arithmetic (bytes of a tensor, a ratio of printed cells) and theory (counted operations
+# and bytes) hold on any device; a clock, an allocator, and a capacity (a run under a memory cap,
+# which a CPU only emulates: rule version 3) decide only on CUDA (fixtures/measurements.py
+# READ_OFF_INSTRUMENT).
 INSTRUMENT_DEVICE = {"clock": "cuda", "allocator": "cuda", "arithmetic": "any", "theory": "any", "capacity": "cuda"}
 COST_INSTRUMENT: dict[str, str] = {}        # figure ID -> instrument, for every figure of the cost table
 
