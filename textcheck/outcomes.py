@@ -6,9 +6,10 @@ merged.json hold their fields in these orders.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any
 
-from textcheck.records import TestOutcome, check, field_names
+from textcheck.records import ReportClaim, ReportFile, TestOutcome, check, field_names
 
 RECORD_FIELDS = ("figures", "figure", "part", "device", "rule", "measurement", "stated", "measured", "tolerance",
                  "seeds", "per_figure", "decision", "reading")
@@ -86,11 +87,11 @@ class ClaimSummary:
 
     @classmethod
     def of(cls, c) -> ClaimSummary:
-        """A claim as a report's JSON holds it, its tests typed."""
+        """A claim as a report's JSON holds it (its fields by name, absent ones None), its tests typed."""
         if isinstance(c, ClaimSummary):
             return c
-        given = {f.name: c.get(f.name) for f in dataclasses.fields(cls)}
-        return cls(**{**given, "tests": [outcome(t) for t in given["tests"] or []]})
+        given = cls(**{f.name: c.get(f.name) for f in dataclasses.fields(cls)})
+        return dataclasses.replace(given, tests=[outcome(t) for t in given.tests or []])
 
     def as_json(self) -> dict:
         return {**{f.name: getattr(self, f.name) for f in dataclasses.fields(self)},
@@ -109,9 +110,10 @@ def outcome_object(t: TestOutcome) -> dict:
 
 
 @dataclasses.dataclass(frozen=True)
-class RunReport:
+class RunReport(Mapping):
     """A run's report (its claims.json) as the merge and the save read it: its claims, each with
-    its tests typed, and its meta as written (`meta`), with the fields they read off it."""
+    its tests typed, its meta as written (`meta`) and the fields they read off it.  Read once
+    (`of`); as a Mapping it is the JSON object it was read from (`raw`: what a text's own code reads)."""
     claims: list[ClaimSummary]
     meta: dict
     timestamp: Any = None
@@ -120,20 +122,34 @@ class RunReport:
     torch: Any = None
     from_results: Any = None
     from_records: Any = None
+    scale: Any = None
+    raw: dict = dataclasses.field(default_factory=dict, repr=False, compare=False)
+
+    def __getitem__(self, name):
+        return self.raw[name]
+
+    def __iter__(self):
+        return iter(self.raw)
+
+    def __len__(self) -> int:
+        return len(self.raw)
 
     @classmethod
     def of(cls, fresh, where: str = "the run's claims.json") -> RunReport:
-        """A run's report read from its JSON object, each test checked by the one validator
-        (RecordFieldError naming `where`, the claim, the test and the field)."""
+        """A run's report read from its JSON object, the one check of it: an object with a list of
+        claims, each with an ID, a verdict and its tests, each a TestOutcome; RecordFieldError naming
+        `where`, the claim, the test and the field otherwise."""
         if isinstance(fresh, RunReport):
             return fresh
+        head = check(ReportFile, fresh, where, extra=True)
         claims = []
-        for c in fresh.get("claims", []):
-            tests = [check(TestOutcome, t, f"{where}: claim {c.get('id')}: test {t.get('nodeid')}")
-                     if isinstance(t, dict) else t for t in c.get("tests") or []]
-            claims.append(ClaimSummary.of({**c, "tests": tests}))
-        meta = fresh.get("meta") or {}
-        return cls(claims, meta, **{f.name: meta[f.name] for f in dataclasses.fields(cls)[2:] if f.name in meta})
+        for i, c in enumerate(head.claims):
+            claim = check(ReportClaim, c, f"{where}: claim {i}", extra=True)
+            tests = [t if isinstance(t, TestOutcome) else check(TestOutcome, t, f"{where}: claim {claim.id}: test {j}")
+                     for j, t in enumerate(claim.tests)]
+            claims.append(dataclasses.replace(ClaimSummary.of(c), tests=tests))
+        meta = head.meta or {}
+        return cls(claims, meta, **{f.name: meta.get(f.name) for f in dataclasses.fields(cls)[2:-1]}, raw=fresh)
 
 
 @dataclasses.dataclass

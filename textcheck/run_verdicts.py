@@ -44,7 +44,8 @@ def _torch_version() -> str | None:
     a text's tests need no torch and none is installed."""
     import sys
     if "torch" in sys.modules:
-        return sys.modules["torch"].__version__
+        import torch  # imported already: only its version is read
+        return torch.__version__
     from importlib.metadata import PackageNotFoundError, version
     try:
         return version("torch")
@@ -198,17 +199,17 @@ class ClaimReporter:
                 session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED
             return
         chapter, facts = chapter_of(config), run_facts(config)
-        smoke = facts["smoke"]
+        smoke = facts.smoke
         meta = {"timestamp": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                 "source": SMOKE_SOURCE if smoke else "fresh run", "scale": "smoke" if smoke else "chapter",
                 "markexpr": config.getoption("markexpr"), "argv": list(config.invocation_params.args),
-                "from_results": bool(facts["from_results"]), "commit": checkout_commit(chapter.root),
+                "from_results": bool(facts.from_results), "commit": checkout_commit(chapter.root),
                 "seconds": round(time.time() - self.started, 1),
                 "torch": _torch_version(), "python": platform.python_version()}
-        if meta["from_results"]:
+        if facts.from_results:
             # the tests whose every run was read from the committed records measured nothing: a save
             # keeps the provenance (date, code, device, torch) of the run that did (the save)
-            meta["from_records"] = sorted(n for n, r in self.results.items() if r.runs_from == {"records"})
+            meta = {**meta, "from_records": sorted(n for n, r in self.results.items() if r.runs_from == {"records"})}
         encoded = config.stash[COLLECTED] | (set() if _collected_all_claims(config) else set(chapter.claims))
         report = merging.build_report(chapter, self.results, encoded, meta)
         out = report_dir_of(config)

@@ -5,18 +5,12 @@ merged.json keeps the dict."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from textcheck.device_readings import only_readings
+from textcheck.records import typed
 from textcheck.verdicts import DECIDED, outcome_label, verdict_label
-
-
-def typed(cls, d: Mapping, **given):
-    """The dataclass `cls` from the dict `d`: each field its key's value (a key may spell the
-    field's underscores as spaces; None where absent), or as `given`."""
-    return cls(**{f.name: given[f.name] if f.name in given else d.get(f.name, d.get(f.name.replace("_", " ")))
-                  for f in fields(cls)})
 
 
 @dataclass(frozen=True)
