@@ -126,8 +126,8 @@ def is_smoke(report) -> bool:
     """Whether a report (a RunReport, or a report's object) is a smoke run's: its meta's scale."""
     if isinstance(report, RunReport):
         return report.scale == "smoke"
-    meta = typed(Head, report).meta if report else None
-    return bool(meta) and typed(Scale, meta).scale == "smoke"
+    meta = typed(Head, report).meta if isinstance(report, dict) else None
+    return isinstance(meta, dict) and typed(Scale, meta).scale == "smoke"
 
 
 def _rebased(chapter: Chapter, t: TestOutcome, cid: str, **also) -> TestOutcome:

@@ -6,10 +6,10 @@ merged.json hold their fields in these orders.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
 from typing import Any
 
 from textcheck.records import ReportClaim, ReportFile, TestOutcome, check, field_names
+from textcheck.store import RunFile
 
 RECORD_FIELDS = ("figures", "figure", "part", "device", "rule", "measurement", "stated", "measured", "tolerance",
                  "seeds", "per_figure", "decision", "reading")
@@ -110,10 +110,9 @@ def outcome_object(t: TestOutcome) -> dict:
 
 
 @dataclasses.dataclass(frozen=True)
-class RunReport(Mapping):
+class RunReport:
     """A run's report (its claims.json) as the merge and the save read it: its claims, each with
-    its tests typed, its meta as written (`meta`) and the fields they read off it.  Read once
-    (`of`); as a Mapping it is the JSON object it was read from (`raw`: what a text's own code reads)."""
+    its tests typed, its meta as written (`meta`) and the fields they read off it."""
     claims: list[ClaimSummary]
     meta: dict
     timestamp: Any = None
@@ -123,16 +122,6 @@ class RunReport(Mapping):
     from_results: Any = None
     from_records: Any = None
     scale: Any = None
-    raw: dict = dataclasses.field(default_factory=dict, repr=False, compare=False)
-
-    def __getitem__(self, name):
-        return self.raw[name]
-
-    def __iter__(self):
-        return iter(self.raw)
-
-    def __len__(self) -> int:
-        return len(self.raw)
 
     @classmethod
     def of(cls, fresh, where: str = "the run's claims.json") -> RunReport:
@@ -141,6 +130,10 @@ class RunReport(Mapping):
         `where`, the claim, the test and the field otherwise."""
         if isinstance(fresh, RunReport):
             return fresh
+        if isinstance(fresh, RunFile):          # read from its file (textcheck/store.py run_report): checked once
+            if fresh.typed is None:
+                fresh.typed = cls.of(dict(fresh), str(fresh.path))
+            return fresh.typed
         head = check(ReportFile, fresh, where, extra=True)
         claims = []
         for i, c in enumerate(head.claims):
@@ -149,7 +142,7 @@ class RunReport(Mapping):
                      for j, t in enumerate(claim.tests)]
             claims.append(dataclasses.replace(ClaimSummary.of(c), tests=tests))
         meta = head.meta or {}
-        return cls(claims, meta, **{f.name: meta.get(f.name) for f in dataclasses.fields(cls)[2:-1]}, raw=fresh)
+        return cls(claims, meta, **{f.name: meta.get(f.name) for f in dataclasses.fields(cls)[2:]})
 
 
 @dataclasses.dataclass
