@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 NON_FINITE = {"nan": "not a number", "inf": "infinite", "-inf": "minus infinite"}   # as verdicts.plain spells them
 
@@ -95,6 +97,24 @@ def mean_of(values) -> str:
     return number(statistics.mean(values)) if values else "not measured"
 
 
+SPREAD = ("mean", "sd", "per seed")
+
+
+@dataclass(frozen=True)
+class Spread:
+    """Measured values over seeds as a test shows them: their mean, their sd, and the values per seed."""
+    mean: Any
+    sd: Any
+    per_seed: Any
+
+    @classmethod
+    def of(cls, x: dict) -> Spread | None:
+        """`x`'s spread where it shows all three, else None."""
+        if not set(SPREAD) <= set(x):
+            return None
+        return cls(**{k.replace(" ", "_"): v for k, v in x.items() if k in SPREAD})     # "per seed": per_seed
+
+
 def cell(x, items: int = 8) -> str:
     """Any recorded value as a table cell: a figure over seeds ({"mean", "sd", "per seed"}) in the
     one notation, numbers by the precision rule, mappings and lists item by item."""
@@ -106,9 +126,10 @@ def cell(x, items: int = 8) -> str:
         return str(x)
     if isinstance(x, float):
         return number(x)
-    if isinstance(x, dict) and {"mean", "sd", "per seed"} <= set(x) and isinstance(x["per seed"], list):
-        rest = {k: v for k, v in x.items() if k not in ("mean", "sd", "per seed")}
-        return over_seeds(x["per seed"]) + (f"; {cell(rest, items)}" if rest else "")
+    spread = Spread.of(x) if isinstance(x, dict) else None
+    if spread is not None and isinstance(spread.per_seed, list):
+        rest = {k: v for k, v in x.items() if k not in SPREAD}
+        return over_seeds(spread.per_seed) + (f"; {cell(rest, items)}" if rest else "")
     if isinstance(x, dict):
         return "; ".join(f"{k}: {cell(v, items)}" for k, v in x.items())
     if isinstance(x, (list, tuple)):

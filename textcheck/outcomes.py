@@ -103,10 +103,8 @@ def outcome_object(t: TestOutcome) -> dict:
     it (results/ splits it: its record in its figure record, the rest in the index,
     textcheck/verdict_file.py), its fields in their order, its runs as objects, left out only where
     it has none (`None`; an empty list is kept)."""
-    out = dataclasses.asdict(t)
-    if t.runs is None:
-        del out["runs"]
-    return out
+    left_out = {"runs"} if t.runs is None else set()
+    return {k: v for k, v in dataclasses.asdict(t).items() if k not in left_out}
 
 
 @dataclasses.dataclass(frozen=True)
