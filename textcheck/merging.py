@@ -112,8 +112,10 @@ class RowVerdict:
 
 @dataclass(frozen=True)
 class Head:
-    """A report's object (a merged report's, or a run's) as `is_smoke` reads it: its meta."""
+    """A report's object (a merged report's, or a run's) as the engine reads its head: its meta
+    (`is_smoke`) and its summary (what a run says when it ends, textcheck/run_verdicts.py)."""
     meta: dict | None
+    summary: dict | None = None
 
 
 @dataclass(frozen=True)

@@ -196,6 +196,24 @@ def typed(cls, d, **given):
                   for f in dataclasses.fields(cls)})
 
 
+@dataclasses.dataclass(frozen=True)
+class Counts:
+    """A count by verdict (a report's summary of its claims or of its figures, a section's claims)
+    as its readers name its parts: the verdicts they name, the device-specific readings, the total
+    (a count by a verdict in a loop is the mapping's own, by the verdict's name)."""
+    holds: int = 0
+    fails: int = 0
+    device_specific: int = 0
+    total: int | None = None
+
+    @classmethod
+    def of(cls, counts) -> Counts:
+        """`counts` by its keys, read as field names ("device-specific": device_specific)."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        as_fields = {str(k).replace(" ", "_").replace("-", "_"): n for k, n in counts.items()}
+        return cls(**{k: n for k, n in as_fields.items() if k in names})
+
+
 WORDS = {"int_type": "a whole number", "int_from_float": "a whole number", "string_type": "a string",
          "dict_type": "an object", "list_type": "a list", "number": "a number", "bool_type": "true or false"}
 

@@ -22,6 +22,7 @@ from textcheck.files import atomic_write
 from textcheck.folders import checkout_commit
 from textcheck.hooks import chapter_of, run_facts
 from textcheck.outcomes import TestResult
+from textcheck.records import typed
 
 COLLECTED = pytest.StashKey[set]()            # claim IDs collected (selected or not)
 REPORT_DIR = pytest.StashKey[Path]()          # --report-dir, resolved
@@ -214,7 +215,7 @@ class ClaimReporter:
         report = merging.build_report(chapter, self.results, encoded, meta)
         out = report_dir_of(config)
         atomic_write(out / "claims.json", json.dumps(report, indent=1, default=str))
-        s = report["summary"]
+        s = typed(merging.Head, report).summary
         self.summary_line = ("SMOKE SCALE (verdicts mean nothing; never saved): " if smoke else "") + (
                              f"claims: {verdicts.summary_text(s)} -> {out / 'claims.json'}")
 
