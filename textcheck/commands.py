@@ -23,9 +23,8 @@ from pathlib import Path
 from textcheck.chapter import Chapter
 from textcheck.files import SaveError, os_error
 from textcheck.folders import checkout_of, not_its_own_folder
-from textcheck.formats import like
-from textcheck.outcomes import ClaimSummary
-from textcheck.records import typed
+from textcheck.formats import SeedValues, like
+from textcheck.outcomes import ClaimSummary, typed
 from textcheck.report.assembly.merged import Merged, figure_row
 from textcheck.report.assembly.report import Parts
 
@@ -44,12 +43,6 @@ class TextReport:
     parts: Parts | None = None
 
 
-@dataclass(frozen=True)
-class Mean:
-    """A figure's measured values as an erratum quotes them: their mean over seeds (None for a single value's)."""
-    mean: float | None
-
-
 def errata_from_table(table: dict):
     """A text's errata from its table {claim ID: (quote, cause)}: one entry per refuted claim, the
     suggested sentence its quote with our measurement in place of each refuted printed figure."""
@@ -64,7 +57,7 @@ def errata_from_table(table: dict):
             for f in figures:
                 if f.claim == c.id and f.verdict == "refuted" and quote:
                     m = f.measured
-                    suggested = suggested.replace(f.printed, like(typed(Mean, m).mean if isinstance(m, dict) else m,
+                    suggested = suggested.replace(f.printed, like(SeedValues.of(m).mean if isinstance(m, dict) else m,
                                                                   f.printed))
             refuted = [t for t in c.tests if t.outcome == "refuted"]
             out.append({"id": c.id, "verdict": "refuted", "statement": c.statement, "quote": quote,

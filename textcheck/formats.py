@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 NON_FINITE = {"nan": "not a number", "inf": "infinite", "-inf": "minus infinite"}   # as verdicts.plain spells them
@@ -101,18 +101,19 @@ SPREAD = ("mean", "sd", "per seed")
 
 
 @dataclass(frozen=True)
-class Spread:
-    """Measured values over seeds as a test shows them: their mean, their sd, and the values per seed."""
-    mean: Any
-    sd: Any
-    per_seed: Any
+class SeedValues:
+    """Measured values as a test shows them (their mean and sd over seeds, the values per seed) or
+    as a trained record holds them (`values`), read by name from their object ("per seed": per_seed)."""
+    mean: Any = None
+    sd: Any = None
+    per_seed: Any = None
+    values: Any = None
 
     @classmethod
-    def of(cls, x: dict) -> Spread | None:
-        """`x`'s spread where it shows all three, else None."""
-        if not set(SPREAD) <= set(x):
-            return None
-        return cls(**{k.replace(" ", "_"): v for k, v in x.items() if k in SPREAD})     # "per seed": per_seed
+    def of(cls, x) -> SeedValues:
+        names = {f.name for f in fields(cls)}
+        parts = {k.replace(" ", "_"): v for k, v in x.items()} if isinstance(x, dict) else {}
+        return cls(**{k: v for k, v in parts.items() if k in names})
 
 
 def cell(x, items: int = 8) -> str:
@@ -126,10 +127,9 @@ def cell(x, items: int = 8) -> str:
         return str(x)
     if isinstance(x, float):
         return number(x)
-    spread = Spread.of(x) if isinstance(x, dict) else None
-    if spread is not None and isinstance(spread.per_seed, list):
+    if isinstance(x, dict) and set(SPREAD) <= set(x) and isinstance(SeedValues.of(x).per_seed, list):
         rest = {k: v for k, v in x.items() if k not in SPREAD}
-        return over_seeds(spread.per_seed) + (f"; {cell(rest, items)}" if rest else "")
+        return over_seeds(SeedValues.of(x).per_seed) + (f"; {cell(rest, items)}" if rest else "")
     if isinstance(x, dict):
         return "; ".join(f"{k}: {cell(v, items)}" for k, v in x.items())
     if isinstance(x, (list, tuple)):

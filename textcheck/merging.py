@@ -16,8 +16,9 @@ from textcheck.outcomes import (  # noqa: F401  outcome_object: its home was her
     TestResult,
     outcome_object,
     records_of,
+    typed,
 )
-from textcheck.records import ClaimVerdict, TestOutcome, typed
+from textcheck.records import ClaimVerdict, TestOutcome
 from textcheck.verdicts import (
     DECIDED,
     base_nodeid,

@@ -1,18 +1,48 @@
 """A run's outcomes as the verdict arithmetic reads them: a test's record (`TestRecord`), a claim of
 a run's report or the merged one (`ClaimSummary`), a run's report (`RunReport`), each read once at
 its JSON edge (`of`) and written by one encoder (`as_json`, `outcome_object`): claims.json and
-merged.json hold their fields in these orders.
+merged.json hold their fields in these orders.  A report's own objects, already checked or never
+stored, are read by field name (`typed`; its counts by verdict: `Counts`).
 """
 from __future__ import annotations
 
 import dataclasses
 from typing import Any
 
-from textcheck.records import ReportClaim, ReportFile, TestOutcome, check, field_names
+from pydantic import StrictStr
+from pydantic.dataclasses import dataclass as pydantic_dataclass
+
+from textcheck.records import CONFIG, TestOutcome, check, field_names
 from textcheck.store import RunFile
 
 RECORD_FIELDS = ("figures", "figure", "part", "device", "rule", "measurement", "stated", "measured", "tolerance",
                  "seeds", "per_figure", "decision", "reading")
+
+
+def typed(cls, d, **given):
+    """The dataclass `cls` from the JSON object `d` (a report's own, already checked or never
+    stored): each field its key's value (a key may spell the field's underscores as spaces; None
+    where absent), or as `given`.  No check: `check` is the one check of what a file holds."""
+    return cls(**{f.name: given[f.name] if f.name in given else d.get(f.name, d.get(f.name.replace("_", " ")))
+                  for f in dataclasses.fields(cls)})
+
+
+@dataclasses.dataclass(frozen=True)
+class Counts:
+    """A count by verdict (a report's summary of its claims or of its figures, a section's claims)
+    as its readers name its parts: the verdicts they name, the device-specific readings, the total
+    (a count by a verdict in a loop is the mapping's own, by the verdict's name)."""
+    holds: int = 0
+    fails: int = 0
+    device_specific: int = 0
+    total: int | None = None
+
+    @classmethod
+    def of(cls, counts) -> Counts:
+        """`counts` by its keys, read as field names ("device-specific": device_specific)."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        as_fields = {str(k).replace(" ", "_").replace("-", "_"): n for k, n in counts.items()}
+        return cls(**{k: n for k, n in as_fields.items() if k in names})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -105,6 +135,21 @@ def outcome_object(t: TestOutcome) -> dict:
     it has none (`None`; an empty list is kept)."""
     left_out = {"runs"} if t.runs is None else set()
     return {k: v for k, v in dataclasses.asdict(t).items() if k not in left_out}
+
+
+@pydantic_dataclass(frozen=True, config=CONFIG)
+class ReportFile:
+    """A run's report (its claims.json) as its reader checks it: a list of claims, and its meta."""
+    claims: list
+    meta: dict | None = None
+
+
+@pydantic_dataclass(frozen=True, config=CONFIG)
+class ReportClaim:
+    """A claim of a run's report as its reader checks it: its ID, its verdict and its tests (each a TestOutcome)."""
+    id: StrictStr
+    verdict: StrictStr
+    tests: list
 
 
 @dataclasses.dataclass(frozen=True)

@@ -147,21 +147,6 @@ class ClaimEntry:
 
 
 @dataclass(frozen=True, config=CONFIG)
-class ReportFile:
-    """A run's report (its claims.json) as its reader checks it: a list of claims, and its meta."""
-    claims: list
-    meta: dict | None = None
-
-
-@dataclass(frozen=True, config=CONFIG)
-class ReportClaim:
-    """A claim of a run's report as its reader checks it: its ID, its verdict and its tests (each a TestOutcome)."""
-    id: StrictStr
-    verdict: StrictStr
-    tests: list
-
-
-@dataclass(frozen=True, config=CONFIG)
 class RunRecord:
     """One trained run of results/<group>.json (its text's codec: fixtures/run_codec.py)."""
     recipe: StrictStr
@@ -186,32 +171,6 @@ class RunRecord:
     # before a record was decided and committed after it was not on record when it was decided
     # (claims/run_check.py short_of_record); absent in runs committed before it was kept (optional)
     recorded: Str = None
-
-
-def typed(cls, d, **given):
-    """The dataclass `cls` from the JSON object `d` (a report's own, already checked or never
-    stored): each field its key's value (a key may spell the field's underscores as spaces; None
-    where absent), or as `given`.  No check: `check` is the one check of what a file holds."""
-    return cls(**{f.name: given[f.name] if f.name in given else d.get(f.name, d.get(f.name.replace("_", " ")))
-                  for f in dataclasses.fields(cls)})
-
-
-@dataclasses.dataclass(frozen=True)
-class Counts:
-    """A count by verdict (a report's summary of its claims or of its figures, a section's claims)
-    as its readers name its parts: the verdicts they name, the device-specific readings, the total
-    (a count by a verdict in a loop is the mapping's own, by the verdict's name)."""
-    holds: int = 0
-    fails: int = 0
-    device_specific: int = 0
-    total: int | None = None
-
-    @classmethod
-    def of(cls, counts) -> Counts:
-        """`counts` by its keys, read as field names ("device-specific": device_specific)."""
-        names = {f.name for f in dataclasses.fields(cls)}
-        as_fields = {str(k).replace(" ", "_").replace("-", "_"): n for k, n in counts.items()}
-        return cls(**{k: n for k, n in as_fields.items() if k in names})
 
 
 WORDS = {"int_type": "a whole number", "int_from_float": "a whole number", "string_type": "a string",

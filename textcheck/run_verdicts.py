@@ -21,8 +21,7 @@ from textcheck import merging, verdicts
 from textcheck.files import atomic_write
 from textcheck.folders import checkout_commit
 from textcheck.hooks import chapter_of, run_facts
-from textcheck.outcomes import TestResult
-from textcheck.records import typed
+from textcheck.outcomes import TestResult, typed
 
 COLLECTED = pytest.StashKey[set]()            # claim IDs collected (selected or not)
 REPORT_DIR = pytest.StashKey[Path]()          # --report-dir, resolved

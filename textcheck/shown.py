@@ -22,24 +22,18 @@ from __future__ import annotations
 import copy
 import json
 import math
-from dataclasses import dataclass
 
 from textcheck.chapter import Chapter
 from textcheck.decide import RuleInputError, spread
+from textcheck.formats import SeedValues
 from textcheck.outcomes import TestRecord
-from textcheck.records import FigureRecord, typed
+from textcheck.records import FigureRecord
 from textcheck.run_refs import RefError, Runs, as_ref
 from textcheck.store import EvidenceError
 
 FIRST, LAST = ("stated", "measured", "tolerance", "rule"), "figures"
 PER_SEED, ABSENT, POINTER = "per seed", "absent", "measured"
 DERIVED_AFTER = ("measurement", "null", "reading")     # derived, they follow the test's label and seeds
-
-
-@dataclass(frozen=True)
-class PerSeed:
-    """A trained record's measured values as `disagreements` reads them: its values per seed (or None)."""
-    values: list | None
 
 
 class ShownError(EvidenceError):
@@ -157,7 +151,7 @@ def disagreements(rec: FigureRecord) -> list[str]:
     where the record holds values per seed, what the test shows as measured is those values (`per
     seed`), their mean and sd beside them, and `seeds` counts them.  One line each, naming the
     record and the field: a display edited by hand shows numbers the verdict never rested on."""
-    values = typed(PerSeed, rec.measured).values if isinstance(rec.measured, dict) else None
+    values = SeedValues.of(rec.measured).values
     if not _finite(values) or not isinstance(rec.shown, dict):
         return []
     shown = TestRecord.of(rec.shown)                # the test's record, its fields read

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from textcheck.records import Counts
+from textcheck.outcomes import Counts
 from textcheck.verdicts import DECIDED
 
 BADGE_COLORS = [(1.0, "brightgreen"), (0.8, "green"), (0.6, "yellowgreen"), (0.4, "yellow"),

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from textcheck.formats import cell
-from textcheck.records import Counts
+from textcheck.outcomes import Counts
 from textcheck.report.assembly.merged import Claim, FigureRow, Test
 from textcheck.verdicts import DECIDED
 

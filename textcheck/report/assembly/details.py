@@ -4,24 +4,17 @@ source and since when."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from textcheck.formats import cell, over_seeds
-from textcheck.records import typed
+from textcheck.formats import SeedValues, cell, over_seeds
 from textcheck.report.assembly.merged import FigureRow
-
-
-@dataclass(frozen=True)
-class PerSeed:
-    """A figure's measured values as its note reads them: its values per seed, where it shows them."""
-    per_seed: list | None
 
 
 def details(row: FigureRow) -> tuple[tuple[str, str], ...]:
     """What a reader sees on hover or focus: the chapter's figure, ours, the tolerance, the source."""
     src = ", ".join(str(x) for x in (row.source, row.measured_on, str(row.timestamp or "")[:10]) if x and x != "None")
     measured = row.measured
-    per_seed = typed(PerSeed, measured).per_seed if isinstance(measured, dict) else None
+    per_seed = SeedValues.of(measured).per_seed
     if row.printed.endswith("%") and per_seed:
         ours = over_seeds([100 * v for v in per_seed], " %")      # as the chapter writes it
     else:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from textcheck.device_readings import only_readings
-from textcheck.records import typed
+from textcheck.outcomes import typed
 from textcheck.verdicts import DECIDED, outcome_label, verdict_label
 
 

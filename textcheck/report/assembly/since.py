@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from textcheck.records import typed
+from textcheck.outcomes import typed
 from textcheck.report.assembly.merged import FigureRow
 
 VERDICTS_PATH = "results/verdicts.json"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from textcheck.records import Counts, typed
+from textcheck.outcomes import Counts, typed
 from textcheck.report.assembly.merged import Accounting, Entry, SentenceCounts, Todo
 
 SMOKE = ("every trained recipe ran a handful of steps; these verdicts check that the tests run, and say "
