@@ -44,7 +44,7 @@ from textcheck import shown, versions
 from textcheck.chapter import Chapter
 from textcheck.decide import Decision, RuleInputError
 from textcheck.device_readings import Measured
-from textcheck.outcomes import RunReport, TestRecord, records_of
+from textcheck.outcomes import RunReport, TestRecord, records_of, typed
 from textcheck.readings import ReadingError, declared_for, with_reading
 from textcheck.records import FigureRecord, RecordFieldError, TestOutcome, check
 from textcheck.run_refs import RunFile, RunIndex, Runs, check_refs, files_beside, refer, resolve
@@ -121,6 +121,12 @@ def encode(chapter: Chapter, rec: FigureRecord, index: RunIndex | None = None) -
 
 
 @dataclass(frozen=True)
+class Named:
+    """A record as a message names it before it is read: by its key."""
+    key: object
+
+
+@dataclass(frozen=True)
 class FiguresFile:
     """The file's object: its schema and its records (each read by `decode`)."""
     schema: int
@@ -145,8 +151,7 @@ def load(chapter: Chapter, path: Path | None = None, run_file: RunFile | None = 
                                   "(an object with 'schema' and a list 'records')")
     index, seen, out = index or RunIndex(chapter, run_file or files_beside(path)), set(), []
     for i, obj in enumerate(head.records):
-        # named by its key in a message, before it is read (the one look at a record's raw object)
-        where = f"{path}: record {i}" + (f" ({obj.get('key')})" if isinstance(obj, dict) else "")
+        where = f"{path}: record {i}" + (f" ({typed(Named, obj).key})" if isinstance(obj, dict) else "")
         out.append(decode(chapter, obj, where, index))
         if out[-1].key in seen:
             raise FigureEvidenceError(f"{where}: key {out[-1].key!r} appears twice")
