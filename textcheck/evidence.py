@@ -121,7 +121,7 @@ def encode(chapter: Chapter, rec: FigureRecord, index: RunIndex | None = None) -
 
 
 @dataclass(frozen=True)
-class Named:
+class Keyed:
     """A record as a message names it before it is read: by its key."""
     key: object
 
@@ -151,7 +151,7 @@ def load(chapter: Chapter, path: Path | None = None, run_file: RunFile | None = 
                                   "(an object with 'schema' and a list 'records')")
     index, seen, out = index or RunIndex(chapter, run_file or files_beside(path)), set(), []
     for i, obj in enumerate(head.records):
-        where = f"{path}: record {i}" + (f" ({typed(Named, obj).key})" if isinstance(obj, dict) else "")
+        where = f"{path}: record {i}" + (f" ({typed(Keyed, obj).key})" if isinstance(obj, dict) else "")
         out.append(decode(chapter, obj, where, index))
         if out[-1].key in seen:
             raise FigureEvidenceError(f"{where}: key {out[-1].key!r} appears twice")

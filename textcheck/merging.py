@@ -112,7 +112,7 @@ class RowVerdict:
 
 
 @dataclass(frozen=True)
-class Head:
+class ReportParts:
     """A report's object (a merged report's, or a run's) as the engine reads its head: its meta
     (`is_smoke`) and its summary (what a run says when it ends, textcheck/run_verdicts.py)."""
     meta: dict | None
@@ -120,7 +120,7 @@ class Head:
 
 
 @dataclass(frozen=True)
-class Scale:
+class RunScale:
     """A report's meta as `is_smoke` reads it: the scale it ran at ("smoke", "chapter")."""
     scale: str | None
 
@@ -129,8 +129,8 @@ def is_smoke(report) -> bool:
     """Whether a report (a RunReport, or a report's object) is a smoke run's: its meta's scale."""
     if isinstance(report, RunReport):
         return report.scale == "smoke"
-    meta = typed(Head, report).meta if isinstance(report, dict) else None
-    return isinstance(meta, dict) and typed(Scale, meta).scale == "smoke"
+    meta = typed(ReportParts, report).meta if isinstance(report, dict) else None
+    return isinstance(meta, dict) and typed(RunScale, meta).scale == "smoke"
 
 
 def _rebased(chapter: Chapter, t: TestOutcome, cid: str, **also) -> TestOutcome:

@@ -13,7 +13,7 @@ from pydantic import StrictStr
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 
 from textcheck.records import CONFIG, TestOutcome, check, field_names
-from textcheck.store import RunFile
+from textcheck.store import ClaimsFile
 
 RECORD_FIELDS = ("figures", "figure", "part", "device", "rule", "measurement", "stated", "measured", "tolerance",
                  "seeds", "per_figure", "decision", "reading")
@@ -138,14 +138,14 @@ def outcome_object(t: TestOutcome) -> dict:
 
 
 @pydantic_dataclass(frozen=True, config=CONFIG)
-class ReportFile:
+class ReportHead:
     """A run's report (its claims.json) as its reader checks it: a list of claims, and its meta."""
     claims: list
     meta: dict | None = None
 
 
 @pydantic_dataclass(frozen=True, config=CONFIG)
-class ReportClaim:
+class ClaimHead:
     """A claim of a run's report as its reader checks it: its ID, its verdict and its tests (each a TestOutcome)."""
     id: StrictStr
     verdict: StrictStr
@@ -173,14 +173,14 @@ class RunReport:
         `where`, the claim, the test and the field otherwise."""
         if isinstance(fresh, RunReport):
             return fresh
-        if isinstance(fresh, RunFile):          # read from its file (textcheck/store.py run_report): checked once
+        if isinstance(fresh, ClaimsFile):          # read from its file (textcheck/store.py run_report): checked once
             if fresh.typed is None:
                 fresh.typed = cls.of(dict(fresh), str(fresh.path))
             return fresh.typed
-        head = check(ReportFile, fresh, where, extra=True)
+        head = check(ReportHead, fresh, where, extra=True)
         claims = []
         for i, c in enumerate(head.claims):
-            claim = check(ReportClaim, c, f"{where}: claim {i}", extra=True)
+            claim = check(ClaimHead, c, f"{where}: claim {i}", extra=True)
             tests = [t if isinstance(t, TestOutcome) else check(TestOutcome, t, f"{where}: claim {claim.id}: test {j}")
                      for j, t in enumerate(claim.tests)]
             claims.append(dataclasses.replace(ClaimSummary.of(c), tests=tests))

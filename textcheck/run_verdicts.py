@@ -214,7 +214,7 @@ class ClaimReporter:
         report = merging.build_report(chapter, self.results, encoded, meta)
         out = report_dir_of(config)
         atomic_write(out / "claims.json", json.dumps(report, indent=1, default=str))
-        s = typed(merging.Head, report).summary
+        s = typed(merging.ReportParts, report).summary
         self.summary_line = ("SMOKE SCALE (verdicts mean nothing; never saved): " if smoke else "") + (
                              f"claims: {verdicts.summary_text(s)} -> {out / 'claims.json'}")
 

@@ -145,7 +145,7 @@ def readings(path: Path) -> dict:
     return data
 
 
-class RunFile(dict):
+class ClaimsFile(dict):
     """A run's claims.json as read: its JSON object, the file it came from (`path`), and once
     checked its typed reading (`typed`: textcheck/outcomes.py RunReport.of keeps it, so that one
     command checks a run's report once, naming this file)."""
@@ -155,14 +155,14 @@ class RunFile(dict):
         self.path, self.typed = Path(path), None
 
 
-def run_report(path: Path) -> RunFile:
+def run_report(path: Path) -> ClaimsFile:
     """A run's claims.json (its --report-dir's), read by the one reader: an object, checked where
     it is first read as a run's report (textcheck/outcomes.py RunReport.of: EvidenceError naming
     this file, the claim and test, and the field; a report and a save refuse it: never a traceback)."""
     data = read_json(path, "run's claim report")
     if not isinstance(data, dict):
         raise EvidenceError(f"{path}: is {shown(data)}, not a run's report (an object with a list 'claims')")
-    return RunFile(data, path)
+    return ClaimsFile(data, path)
 
 
 def check_staged(tx, readers: dict | None = None) -> None:

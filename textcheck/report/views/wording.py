@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from textcheck.outcomes import Counts, typed
-from textcheck.report.assembly.merged import Accounting, Entry, SentenceCounts, Todo
+from textcheck.report.assembly.merged import Accounting, Counts, Entry, SentenceCounts, Todo, typed
 
 SMOKE = ("every trained recipe ran a handful of steps; these verdicts check that the tests run, and say "
          "nothing about the chapter.")
