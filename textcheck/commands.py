@@ -23,8 +23,9 @@ from pathlib import Path
 from textcheck.chapter import Chapter
 from textcheck.files import SaveError, os_error
 from textcheck.folders import checkout_of, not_its_own_folder
-from textcheck.formats import like
-from textcheck.outcomes import ClaimSummary
+from textcheck.formats import SeedValues, like
+from textcheck.outcomes import ClaimSummary, typed
+from textcheck.report.assembly.merged import Merged, figure_row
 from textcheck.report.assembly.report import Parts
 
 PROG = "python -m textcheck"
@@ -47,15 +48,17 @@ def errata_from_table(table: dict):
     suggested sentence its quote with our measurement in place of each refuted printed figure."""
     def errata(merged: dict, *args, **kwargs) -> list[dict]:
         out = []
-        refuted_claims = [c for c in map(ClaimSummary.of, merged.get("claims", [])) if c.verdict == "refuted"]
+        report = typed(Merged, merged)
+        figures = [figure_row(f) for f in report.figures or []]
+        refuted_claims = [c for c in map(ClaimSummary.of, report.claims or []) if c.verdict == "refuted"]
         for c in refuted_claims:
             quote, cause = table.get(c.id, (None, ""))
             suggested = quote or ""
-            for f in merged.get("figures", []):
-                if f["claim"] == c.id and f["verdict"] == "refuted" and quote:
-                    m = f["measured"]
-                    suggested = suggested.replace(f["printed"], like(m.get("mean") if isinstance(m, dict) else m,
-                                                                     f["printed"]))
+            for f in figures:
+                if f.claim == c.id and f.verdict == "refuted" and quote:
+                    m = f.measured
+                    suggested = suggested.replace(f.printed, like(SeedValues.of(m).mean if isinstance(m, dict) else m,
+                                                                  f.printed))
             refuted = [t for t in c.tests if t.outcome == "refuted"]
             out.append({"id": c.id, "verdict": "refuted", "statement": c.statement, "quote": quote,
                         "figures": [{"test": t.nodeid.split("::")[-1], "reason": t.reason} for t in refuted],

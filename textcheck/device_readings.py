@@ -6,10 +6,10 @@ re-derivation ask.  Pure: a test's outcome or a figure record (`Measured`), and 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 from textcheck.chapter import Chapter
-from textcheck.outcomes import TestRecord, records_of
+from textcheck.outcomes import TestRecord, records_of, typed
 from textcheck.records import TestOutcome
 
 
@@ -29,10 +29,10 @@ def measured(t) -> Measured:
         return t
     if isinstance(t, TestOutcome):
         return Measured(list(t.figures or []), t.device, records_of(t))
-    given = {f.name: t.get(f.name) for f in fields(Measured)}
-    records = given["records"] if isinstance(given["records"], list) else [t]
-    return Measured(list(given["figures"] or []), given["device"], [TestRecord.of(r) for r in records
-                                                                      if isinstance(r, dict)])
+    given = typed(Measured, t)
+    records = given.records if isinstance(given.records, list) else [t]
+    return Measured(list(given.figures or []), given.device, [TestRecord.of(r) for r in records
+                                                                 if isinstance(r, dict)])
 
 
 def on_cuda(t) -> bool:

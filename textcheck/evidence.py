@@ -37,14 +37,14 @@ it is taken, so no verdict needs the weights to be decided again; only measuring
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from textcheck import shown, versions
 from textcheck.chapter import Chapter
 from textcheck.decide import Decision, RuleInputError
 from textcheck.device_readings import Measured
-from textcheck.outcomes import RunReport, TestRecord, records_of
+from textcheck.outcomes import RunReport, TestRecord, records_of, typed
 from textcheck.readings import ReadingError, declared_for, with_reading
 from textcheck.records import FigureRecord, RecordFieldError, TestOutcome, check
 from textcheck.run_refs import RunFile, RunIndex, Runs, check_refs, files_beside, refer, resolve
@@ -76,20 +76,21 @@ def decode(chapter: Chapter, obj, where: str = "a figure record", index: RunInde
         raise FigureEvidenceError(f"{where}: field 'decision' holds rule inputs; a record holds measured values "
                                   "only ('measured')")
     try:
-        typed = check(FigureRecord, {**obj, "shown": None} if isinstance(obj, dict) else obj, where)
+        typed = check(FigureRecord, obj, where)
+        stored = typed.shown                # as the file stores it: read back below
         runs = Runs(chapter, typed.runs, index)
         check_refs(chapter, typed.measurement, typed.measured, runs)
         for field, problem in chapter.run_records.rests(typed)[:1]:      # the text's declared runs, never the record's
             raise FigureEvidenceError(f"{where}: field {field!r}: {problem}")
-        typed = replace(typed, measured=resolve(typed.measured, runs, "measured"))
+        typed = replace(typed, measured=resolve(typed.measured, runs, "measured"), shown=None)
         if not typed.key:
             raise FigureEvidenceError(f"{where}: field 'key' is not a non-empty string")
         unknown = [f for f in typed.figures if f not in chapter.figures]
         if unknown:
             raise FigureEvidenceError(f"{where}: field 'figures' names figures the figure table does not know: {unknown}")
-        if obj.get("shown") is None:
+        if stored is None:
             return typed
-        return replace(typed, shown=shown.expand(chapter, typed, obj["shown"], runs, where))
+        return replace(typed, shown=shown.expand(chapter, typed, stored, runs, where))
     except (RecordFieldError, ShownError) as e:
         raise FigureEvidenceError(str(e)) from None
     except FigureEvidenceError:
@@ -108,16 +109,28 @@ def encode(chapter: Chapter, rec: FigureRecord, index: RunIndex | None = None) -
     value per seed that is its run's metric as a reference to it, `reading` only where it keeps
     one, and what its test showed as textcheck/shown.py stores it (in the order the test showed it)."""
     runs = Runs(chapter, rec.runs, index)
-    out = _sorted({**asdict(rec), "measured": refer(chapter, rec.measurement, rec.measured, runs), "shown": None})
-    if rec.reading is None:
-        del out["reading"]
-    del out["shown"]
-    if rec.shown is not None:
-        try:
-            out["shown"] = shown.compact(chapter, rec, rec.shown, runs, f"record {rec.key}")
-        except ShownError as e:
-            raise FigureEvidenceError(str(e)) from None
-    return out
+    left_out = {"shown"} | ({"reading"} if rec.reading is None else set())
+    fields = {**asdict(rec), "measured": refer(chapter, rec.measurement, rec.measured, runs)}
+    out = _sorted({k: v for k, v in fields.items() if k not in left_out})
+    if rec.shown is None:
+        return out
+    try:
+        return {**out, "shown": shown.compact(chapter, rec, rec.shown, runs, f"record {rec.key}")}
+    except ShownError as e:
+        raise FigureEvidenceError(str(e)) from None
+
+
+@dataclass(frozen=True)
+class Keyed:
+    """A record as a message names it before it is read: by its key."""
+    key: object
+
+
+@dataclass(frozen=True)
+class FiguresFile:
+    """The file's object: its schema and its records (each read by `decode`)."""
+    schema: int
+    records: list
 
 
 def load(chapter: Chapter, path: Path | None = None, run_file: RunFile | None = None, index: RunIndex | None = None
@@ -132,12 +145,13 @@ def load(chapter: Chapter, path: Path | None = None, run_file: RunFile | None = 
         data = read_json(path, "figure evidence")     # the one reader: type and size checked before it is read
     except EvidenceError as e:
         raise FigureEvidenceError(str(e)) from None
-    if not isinstance(data, dict) or data.get("schema") != SCHEMA or not isinstance(data.get("records"), list):
+    head = FiguresFile(**data) if isinstance(data, dict) and sorted(data) == ["records", "schema"] else None
+    if head is None or head.schema != SCHEMA or not isinstance(head.records, list):
         raise FigureEvidenceError(f"{path}: not figure evidence of schema {SCHEMA} "
                                   "(an object with 'schema' and a list 'records')")
     index, seen, out = index or RunIndex(chapter, run_file or files_beside(path)), set(), []
-    for i, obj in enumerate(data["records"]):
-        where = f"{path}: record {i}" + (f" ({obj.get('key')})" if isinstance(obj, dict) else "")
+    for i, obj in enumerate(head.records):
+        where = f"{path}: record {i}" + (f" ({typed(Keyed, obj).key})" if isinstance(obj, dict) else "")
         out.append(decode(chapter, obj, where, index))
         if out[-1].key in seen:
             raise FigureEvidenceError(f"{where}: key {out[-1].key!r} appears twice")
@@ -275,9 +289,9 @@ def _figure_record(chapter: Chapter, test: TestOutcome, run: RunReport, claim: s
            "device": rec.device or test.device or run.device,
            "date": test.timestamp or run.timestamp, "code": run.commit,
            "torch": test.torch or run.torch,
-           "shown": {k: v for k, v in rec.raw.items() if k != "decision"}}      # what the test showed of it
-    if rec.reading:          # a declared reading, decided with the primary (textcheck/rule.py)
-        obj["reading"] = {**rec.reading, "runs": runs}
+           "shown": {k: v for k, v in rec.raw.items() if k != "decision"},     # what the test showed of it
+           # a declared reading, decided with the primary (textcheck/rule.py)
+           "reading": {**rec.reading, "runs": runs} if rec.reading else None}
     try:
         out = decode(chapter, obj, where)
         return replace(out, verdict=redecide(chapter, out).verdict) if out.reading is not None else out

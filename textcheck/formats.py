@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
+from typing import Any
 
 NON_FINITE = {"nan": "not a number", "inf": "infinite", "-inf": "minus infinite"}   # as verdicts.plain spells them
 
@@ -95,6 +97,25 @@ def mean_of(values) -> str:
     return number(statistics.mean(values)) if values else "not measured"
 
 
+SPREAD = ("mean", "sd", "per seed")
+
+
+@dataclass(frozen=True)
+class SeedValues:
+    """Measured values as a test shows them (their mean and sd over seeds, the values per seed) or
+    as a trained record holds them (`values`), read by name from their object ("per seed": per_seed)."""
+    mean: Any = None
+    sd: Any = None
+    per_seed: Any = None
+    values: Any = None
+
+    @classmethod
+    def of(cls, x) -> SeedValues:
+        names = {f.name for f in fields(cls)}
+        parts = {k.replace(" ", "_"): v for k, v in x.items()} if isinstance(x, dict) else {}
+        return cls(**{k: v for k, v in parts.items() if k in names})
+
+
 def cell(x, items: int = 8) -> str:
     """Any recorded value as a table cell: a figure over seeds ({"mean", "sd", "per seed"}) in the
     one notation, numbers by the precision rule, mappings and lists item by item."""
@@ -106,9 +127,9 @@ def cell(x, items: int = 8) -> str:
         return str(x)
     if isinstance(x, float):
         return number(x)
-    if isinstance(x, dict) and {"mean", "sd", "per seed"} <= set(x) and isinstance(x["per seed"], list):
-        rest = {k: v for k, v in x.items() if k not in ("mean", "sd", "per seed")}
-        return over_seeds(x["per seed"]) + (f"; {cell(rest, items)}" if rest else "")
+    if isinstance(x, dict) and set(SPREAD) <= set(x) and isinstance(SeedValues.of(x).per_seed, list):
+        rest = {k: v for k, v in x.items() if k not in SPREAD}
+        return over_seeds(SeedValues.of(x).per_seed) + (f"; {cell(rest, items)}" if rest else "")
     if isinstance(x, dict):
         return "; ".join(f"{k}: {cell(v, items)}" for k, v in x.items())
     if isinstance(x, (list, tuple)):

@@ -11,6 +11,8 @@ smoke run, whether it read committed run records instead of training.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
 
 from textcheck.chapter import Chapter
@@ -41,7 +43,14 @@ def chapter_of(config) -> Chapter:
     return config.stash[CHAPTER]
 
 
-def run_facts(config) -> dict:
+@dataclass(frozen=True)
+class RunFacts:
+    """What a text's plugins know of this run (pytest_textcheck_run's answer, read once)."""
+    device: str = "cpu"
+    smoke: bool = False
+    from_results: bool = False
+
+
+def run_facts(config) -> RunFacts:
     """The run's device, smoke scale and source, from pytest_textcheck_run (defaults without it)."""
-    facts = config.hook.pytest_textcheck_run(config=config) or {}
-    return {"device": "cpu", "smoke": False, "from_results": False, **facts}
+    return RunFacts(**(config.hook.pytest_textcheck_run(config=config) or {}))

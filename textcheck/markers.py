@@ -17,8 +17,13 @@ MARKERS = (
 )
 
 
+def _claim_id(id=None, *args, **kwargs):
+    """The claim ID of a claim mark, as given: `claim("norm.prenorm")` or `claim(id="norm.prenorm")`."""
+    return id
+
+
 def claim_ids_of(item) -> list[str]:
-    return [m.args[0] if m.args else m.kwargs.get("id") for m in item.iter_markers("claim")]
+    return [_claim_id(*m.args, **m.kwargs) for m in item.iter_markers("claim")]
 
 
 def figure_ids_of(item) -> list[str]:

@@ -5,7 +5,7 @@ figure of the text.  Pure, as textcheck/verdicts.py, whose arithmetic it applies
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from textcheck.chapter import Chapter
 from textcheck.device_readings import device_reading, device_specific, measured_on
@@ -16,6 +16,7 @@ from textcheck.outcomes import (  # noqa: F401  outcome_object: its home was her
     TestResult,
     outcome_object,
     records_of,
+    typed,
 )
 from textcheck.records import ClaimVerdict, TestOutcome
 from textcheck.verdicts import (
@@ -81,7 +82,7 @@ def finished(chapter: Chapter, claims: list[ClaimSummary], meta: dict) -> dict:
     """A report: its claims, their summary, and the chapter's figures found in their evidence; the
     one encoder of claims.json and merged.json (what the report model reads)."""
     rows = figure_rows(chapter, claims)
-    labels = [(row["verdict"], row["label"]) for row in rows]
+    labels = [(r.verdict, r.label) for r in (typed(RowVerdict, row) for row in rows)]
     figures = {v: sum(verdict == v for verdict, _ in labels) for v in FIGURE_COUNTS}
     figures.update({"device-specific": sum(label == READING for _, label in labels), "total": len(rows)})
     return {"summary": summary_of(claims), "meta": meta, "claims": [c.as_json() for c in claims],
@@ -103,8 +104,33 @@ def build_report(chapter: Chapter, results: dict, encoded: set[str], meta: dict)
     return finished(chapter, claims, meta)
 
 
-def is_smoke(report: dict | None) -> bool:
-    return bool(report) and report.get("meta", {}).get("scale") == "smoke"
+@dataclass(frozen=True)
+class RowVerdict:
+    """A figure row's verdict and its label (a device-specific reading's is not its verdict)."""
+    verdict: str
+    label: str
+
+
+@dataclass(frozen=True)
+class ReportParts:
+    """A report's object (a merged report's, or a run's) as the engine reads its head: its meta
+    (`is_smoke`) and its summary (what a run says when it ends, textcheck/run_verdicts.py)."""
+    meta: dict | None
+    summary: dict | None = None
+
+
+@dataclass(frozen=True)
+class RunScale:
+    """A report's meta as `is_smoke` reads it: the scale it ran at ("smoke", "chapter")."""
+    scale: str | None
+
+
+def is_smoke(report) -> bool:
+    """Whether a report (a RunReport, or a report's object) is a smoke run's: its meta's scale."""
+    if isinstance(report, RunReport):
+        return report.scale == "smoke"
+    meta = typed(ReportParts, report).meta if isinstance(report, dict) else None
+    return isinstance(meta, dict) and typed(RunScale, meta).scale == "smoke"
 
 
 def _rebased(chapter: Chapter, t: TestOutcome, cid: str, **also) -> TestOutcome:
@@ -113,7 +139,8 @@ def _rebased(chapter: Chapter, t: TestOutcome, cid: str, **also) -> TestOutcome:
 
 def merged_claims(chapter: Chapter, fresh, committed: list[ClaimVerdict]) -> list[ClaimSummary]:
     """Per test, the newest decided evidence wins (a fresh fast run does not hide a committed
-    trained result of the same claim); each claim is then summarised again from its tests."""
+    trained result of the same claim); each claim is then summarised again from its tests
+    (`fresh`: a RunReport, or its object, read once here)."""
     old = {c.id: c.tests for c in committed}
     out = []
     for c in RunReport.of(fresh).claims:
@@ -139,7 +166,8 @@ def merged_claims(chapter: Chapter, fresh, committed: list[ClaimVerdict]) -> lis
 
 def merge(chapter: Chapter, fresh, committed: list[ClaimVerdict]) -> dict:
     """The merged report (merged.json) of a run's report (its claims.json) and the committed verdicts."""
-    return finished(chapter, merged_claims(chapter, fresh, committed), RunReport.of(fresh).meta)
+    run = RunReport.of(fresh)
+    return finished(chapter, merged_claims(chapter, run, committed), run.meta)
 
 
 def committed_only(chapter: Chapter, committed: list[ClaimVerdict]) -> dict:

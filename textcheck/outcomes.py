@@ -1,17 +1,48 @@
 """A run's outcomes as the verdict arithmetic reads them: a test's record (`TestRecord`), a claim of
 a run's report or the merged one (`ClaimSummary`), a run's report (`RunReport`), each read once at
 its JSON edge (`of`) and written by one encoder (`as_json`, `outcome_object`): claims.json and
-merged.json hold their fields in these orders.
+merged.json hold their fields in these orders.  A report's own objects, already checked or never
+stored, are read by field name (`typed`; its counts by verdict: `Counts`).
 """
 from __future__ import annotations
 
 import dataclasses
 from typing import Any
 
-from textcheck.records import TestOutcome, check, field_names
+from pydantic import StrictStr
+from pydantic.dataclasses import dataclass as pydantic_dataclass
+
+from textcheck.records import CONFIG, TestOutcome, check, field_names
+from textcheck.store import ClaimsFile
 
 RECORD_FIELDS = ("figures", "figure", "part", "device", "rule", "measurement", "stated", "measured", "tolerance",
                  "seeds", "per_figure", "decision", "reading")
+
+
+def typed(cls, d, **given):
+    """The dataclass `cls` from the JSON object `d` (a report's own, already checked or never
+    stored): each field its key's value (a key may spell the field's underscores as spaces; None
+    where absent), or as `given`.  No check: `check` is the one check of what a file holds."""
+    return cls(**{f.name: given[f.name] if f.name in given else d.get(f.name, d.get(f.name.replace("_", " ")))
+                  for f in dataclasses.fields(cls)})
+
+
+@dataclasses.dataclass(frozen=True)
+class Counts:
+    """A count by verdict (a report's summary of its claims or of its figures, a section's claims)
+    as its readers name its parts: the verdicts they name, the device-specific readings, the total
+    (a count by a verdict in a loop is the mapping's own, by the verdict's name)."""
+    holds: int = 0
+    fails: int = 0
+    device_specific: int = 0
+    total: int | None = None
+
+    @classmethod
+    def of(cls, counts) -> Counts:
+        """`counts` by its keys, read as field names ("device-specific": device_specific)."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        as_fields = {str(k).replace(" ", "_").replace("-", "_"): n for k, n in counts.items()}
+        return cls(**{k: n for k, n in as_fields.items() if k in names})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -86,11 +117,11 @@ class ClaimSummary:
 
     @classmethod
     def of(cls, c) -> ClaimSummary:
-        """A claim as a report's JSON holds it, its tests typed."""
+        """A claim as a report's JSON holds it (its fields by name, absent ones None), its tests typed."""
         if isinstance(c, ClaimSummary):
             return c
-        given = {f.name: c.get(f.name) for f in dataclasses.fields(cls)}
-        return cls(**{**given, "tests": [outcome(t) for t in given["tests"] or []]})
+        given = cls(**{f.name: c.get(f.name) for f in dataclasses.fields(cls)})
+        return dataclasses.replace(given, tests=[outcome(t) for t in given.tests or []])
 
     def as_json(self) -> dict:
         return {**{f.name: getattr(self, f.name) for f in dataclasses.fields(self)},
@@ -102,16 +133,29 @@ def outcome_object(t: TestOutcome) -> dict:
     it (results/ splits it: its record in its figure record, the rest in the index,
     textcheck/verdict_file.py), its fields in their order, its runs as objects, left out only where
     it has none (`None`; an empty list is kept)."""
-    out = dataclasses.asdict(t)
-    if t.runs is None:
-        del out["runs"]
-    return out
+    left_out = {"runs"} if t.runs is None else set()
+    return {k: v for k, v in dataclasses.asdict(t).items() if k not in left_out}
+
+
+@pydantic_dataclass(frozen=True, config=CONFIG)
+class ReportHead:
+    """A run's report (its claims.json) as its reader checks it: a list of claims, and its meta."""
+    claims: list
+    meta: dict | None = None
+
+
+@pydantic_dataclass(frozen=True, config=CONFIG)
+class ClaimHead:
+    """A claim of a run's report as its reader checks it: its ID, its verdict and its tests (each a TestOutcome)."""
+    id: StrictStr
+    verdict: StrictStr
+    tests: list
 
 
 @dataclasses.dataclass(frozen=True)
 class RunReport:
     """A run's report (its claims.json) as the merge and the save read it: its claims, each with
-    its tests typed, and its meta as written (`meta`), with the fields they read off it."""
+    its tests typed, its meta as written (`meta`) and the fields they read off it."""
     claims: list[ClaimSummary]
     meta: dict
     timestamp: Any = None
@@ -120,20 +164,28 @@ class RunReport:
     torch: Any = None
     from_results: Any = None
     from_records: Any = None
+    scale: Any = None
 
     @classmethod
     def of(cls, fresh, where: str = "the run's claims.json") -> RunReport:
-        """A run's report read from its JSON object, each test checked by the one validator
-        (RecordFieldError naming `where`, the claim, the test and the field)."""
+        """A run's report read from its JSON object, the one check of it: an object with a list of
+        claims, each with an ID, a verdict and its tests, each a TestOutcome; RecordFieldError naming
+        `where`, the claim, the test and the field otherwise."""
         if isinstance(fresh, RunReport):
             return fresh
+        if isinstance(fresh, ClaimsFile):          # read from its file (textcheck/store.py run_report): checked once
+            if fresh.typed is None:
+                fresh.typed = cls.of(dict(fresh), str(fresh.path))
+            return fresh.typed
+        head = check(ReportHead, fresh, where, extra=True)
         claims = []
-        for c in fresh.get("claims", []):
-            tests = [check(TestOutcome, t, f"{where}: claim {c.get('id')}: test {t.get('nodeid')}")
-                     if isinstance(t, dict) else t for t in c.get("tests") or []]
-            claims.append(ClaimSummary.of({**c, "tests": tests}))
-        meta = fresh.get("meta") or {}
-        return cls(claims, meta, **{f.name: meta[f.name] for f in dataclasses.fields(cls)[2:] if f.name in meta})
+        for i, c in enumerate(head.claims):
+            claim = check(ClaimHead, c, f"{where}: claim {i}", extra=True)
+            tests = [t if isinstance(t, TestOutcome) else check(TestOutcome, t, f"{where}: claim {claim.id}: test {j}")
+                     for j, t in enumerate(claim.tests)]
+            claims.append(dataclasses.replace(ClaimSummary.of(c), tests=tests))
+        meta = head.meta or {}
+        return cls(claims, meta, **{f.name: meta.get(f.name) for f in dataclasses.fields(cls)[2:]})
 
 
 @dataclasses.dataclass

@@ -107,7 +107,7 @@ def pytest_runtest_setup(item):
     if ids:
         item.user_properties.append(("claim_ids", ids))
         item.user_properties.append(("claim_tier", tier_of(item)))
-        item.user_properties.append(("claim_device", run_facts(item.config)["device"]))
+        item.user_properties.append(("claim_device", run_facts(item.config).device))
         item.user_properties.append(("figure_ids", figure_ids_of(item)))
 
 
@@ -148,18 +148,21 @@ class ClaimFixture:
         self.request = request
         self.chapter = chapter_of(request.config)
 
+    def _detail(self, name: str, value):
+        value = verdicts.plain(value)
+        # what was measured, with its version (the Chapter's measurements)
+        return versions.current_id(self.chapter.measurements, value) if name == "measurement" else value
+
     def record(self, stated, measured, tolerance, rule: str = versions.DEFAULT, **details) -> dict:
-        rec = {"stated": verdicts.plain(stated), "measured": verdicts.plain(measured),
-               "tolerance": verdicts.plain(tolerance), "rule": versions.rule_id(rule)}
         if "figure" in details:
             raise TypeError("claim_record(figure=...): a record's words are its label=...; its figure "
                             "IDs are the test's figure marks")
         # the label is stored under the field "figure", in its place: the name the committed
-        # evidence (results/verdicts.json) has always given it
-        rec.update({"figure" if k == "label" else k: verdicts.plain(v) for k, v in details.items()})
-        if "measurement" in rec:                # what was measured, with its version (the Chapter's measurements)
-            rec["measurement"] = versions.current_id(self.chapter.measurements, rec["measurement"])
-        rec["figures"] = figure_ids_of(self.request.node)        # the text's figures it is evidence of
+        # evidence (results/verdicts.json) has always given it; last, the text's figures it is evidence of
+        rec = {"stated": verdicts.plain(stated), "measured": verdicts.plain(measured),
+               "tolerance": verdicts.plain(tolerance), "rule": versions.rule_id(rule),
+               **{"figure" if k == "label" else k: self._detail(k, v) for k, v in details.items()},
+               "figures": figure_ids_of(self.request.node)}
         for key, value in rec.items():          # evidence must survive JSON (and xdist's wire)
             try:
                 json.dumps(value)

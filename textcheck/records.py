@@ -139,10 +139,11 @@ class TestEntry:
 
 @dataclass(frozen=True, config=CONFIG)
 class ClaimEntry:
-    """A claim in results/verdicts.json: its ID, its verdict and its tests."""
+    """A claim in results/verdicts.json: its ID, its verdict and its tests (each read as a
+    TestEntry by the file's reader, which names the test)."""
     id: StrictStr
     verdict: StrictStr
-    tests: list[TestEntry]
+    tests: list
 
 
 @dataclass(frozen=True, config=CONFIG)
@@ -193,29 +194,39 @@ def _inner(tp):
     return tp if dataclasses.is_dataclass(tp) else None
 
 
-def _error(kind, where: str, prefix: str, e: dict) -> RecordFieldError:
+@dataclasses.dataclass(frozen=True)
+class _Complaint:
+    """One of pydantic's complaints (its ErrorDetails, without its URL), read once."""
+    type: str
+    loc: tuple
+    msg: str
+    input: Any
+    ctx: dict | None = None
+
+
+def _error(kind, where: str, prefix: str, e: _Complaint) -> RecordFieldError:
     """pydantic's complaint `e` in the words of the other checks: the field's path, then why."""
     path, owner = prefix, kind
-    for step in e["loc"]:
+    for step in e.loc:
         if isinstance(step, int):
             path += f"[{step}]"
         elif owner is not None and step in field_names(owner):
             path += ("." if path and not path.endswith(".") else "") + step
             owner = _inner(get_type_hints(owner)[step])
-        elif owner is not None and e["type"] == "unexpected_keyword_argument":
+        elif owner is not None and e.type == "unexpected_keyword_argument":
             path += ("." if path and not path.endswith(".") else "") + str(step)
-    if e["type"] == "missing":
+    if e.type == "missing":
         return RecordFieldError(where, path, "is missing")
-    if e["type"] == "unexpected_keyword_argument":
+    if e.type == "unexpected_keyword_argument":
         return RecordFieldError(where, path, f"is not a field of a {owner.__name__} "
                                 f"(its fields: {', '.join(field_names(owner))})")
-    if e["type"] == "literal_error":
-        expected = "one of " + e["ctx"]["expected"].replace("'", "")
-    elif e["type"] in ("dataclass_type", "dataclass_args_type"):
+    if e.type == "literal_error":           # pydantic's words: "Input should be 'holds', 'refuted' or ..."
+        expected = "one of " + e.msg.removeprefix("Input should be ").replace("'", "")
+    elif e.type in ("dataclass_type", "dataclass_args_type"):
         expected = f"an object (a {(owner or kind).__name__})"
     else:
-        expected = WORDS.get(e["type"], e["msg"].lower())
-    return RecordFieldError(where, path or "(the record)", f"is {shown(e.get('input'))}, not {expected}")
+        expected = WORDS.get(e.type, e.msg.lower())
+    return RecordFieldError(where, path or "(the record)", f"is {shown(e.input)}, not {expected}")
 
 
 def check(kind, value, where: str, prefix: str = "", extra: bool = False):
@@ -230,4 +241,4 @@ def check(kind, value, where: str, prefix: str = "", extra: bool = False):
     try:
         return _adapter(kind).validate_python(value)
     except ValidationError as e:
-        raise _error(kind, where, prefix, e.errors()[0]) from None
+        raise _error(kind, where, prefix, _Complaint(**e.errors(include_url=False)[0])) from None

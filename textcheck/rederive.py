@@ -131,7 +131,7 @@ def against_committed(chapter: Chapter, fresh: dict, records: list[FigureRecord]
     """A fresh run's figure verdicts (its claims.json, e.g. a GPU run) against the committed
     records, by key: {"agree": [keys], "differ": [(key, committed, fresh, why)], "new": [keys]}."""
     committed = {r.key: r for r in records}
-    out = {"agree": [], "differ": [], "new": []}
+    agree, differ, new = [], [], []
     run = RunReport.of(fresh)
     for c in run.claims:
         for t in c.tests:
@@ -140,12 +140,12 @@ def against_committed(chapter: Chapter, fresh: dict, records: list[FigureRecord]
             for rec in from_test(chapter, t, c.id, run):
                 was = committed.get(rec.key)
                 if was is None:
-                    out["new"].append(rec.key)
+                    new.append(rec.key)
                 elif was.verdict == rec.verdict:
-                    out["agree"].append(rec.key)
+                    agree.append(rec.key)
                 else:
-                    out["differ"].append((rec.key, was.verdict, rec.verdict, t.reason or ""))
-    return out
+                    differ.append((rec.key, was.verdict, rec.verdict, t.reason or ""))
+    return {"agree": agree, "differ": differ, "new": new}
 
 
 def render(result: Comparison, seconds: float, path: Path) -> str:

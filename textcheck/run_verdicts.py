@@ -21,7 +21,7 @@ from textcheck import merging, verdicts
 from textcheck.files import atomic_write
 from textcheck.folders import checkout_commit
 from textcheck.hooks import chapter_of, run_facts
-from textcheck.outcomes import TestResult
+from textcheck.outcomes import TestResult, typed
 
 COLLECTED = pytest.StashKey[set]()            # claim IDs collected (selected or not)
 REPORT_DIR = pytest.StashKey[Path]()          # --report-dir, resolved
@@ -44,7 +44,8 @@ def _torch_version() -> str | None:
     a text's tests need no torch and none is installed."""
     import sys
     if "torch" in sys.modules:
-        return sys.modules["torch"].__version__
+        import torch  # imported already: only its version is read
+        return torch.__version__
     from importlib.metadata import PackageNotFoundError, version
     try:
         return version("torch")
@@ -198,22 +199,22 @@ class ClaimReporter:
                 session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED
             return
         chapter, facts = chapter_of(config), run_facts(config)
-        smoke = facts["smoke"]
+        smoke = facts.smoke
         meta = {"timestamp": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                 "source": SMOKE_SOURCE if smoke else "fresh run", "scale": "smoke" if smoke else "chapter",
                 "markexpr": config.getoption("markexpr"), "argv": list(config.invocation_params.args),
-                "from_results": bool(facts["from_results"]), "commit": checkout_commit(chapter.root),
+                "from_results": bool(facts.from_results), "commit": checkout_commit(chapter.root),
                 "seconds": round(time.time() - self.started, 1),
                 "torch": _torch_version(), "python": platform.python_version()}
-        if meta["from_results"]:
+        if facts.from_results:
             # the tests whose every run was read from the committed records measured nothing: a save
             # keeps the provenance (date, code, device, torch) of the run that did (the save)
-            meta["from_records"] = sorted(n for n, r in self.results.items() if r.runs_from == {"records"})
+            meta = {**meta, "from_records": sorted(n for n, r in self.results.items() if r.runs_from == {"records"})}
         encoded = config.stash[COLLECTED] | (set() if _collected_all_claims(config) else set(chapter.claims))
         report = merging.build_report(chapter, self.results, encoded, meta)
         out = report_dir_of(config)
         atomic_write(out / "claims.json", json.dumps(report, indent=1, default=str))
-        s = report["summary"]
+        s = typed(merging.ReportParts, report).summary
         self.summary_line = ("SMOKE SCALE (verdicts mean nothing; never saved): " if smoke else "") + (
                              f"claims: {verdicts.summary_text(s)} -> {out / 'claims.json'}")
 

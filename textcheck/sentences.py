@@ -150,10 +150,10 @@ def counts_of(accounted_units: list[Accounted], strength: Mapping[str, str] | No
         return dict(Counter(a.kind for a in units))
     said = [a for a in accounted_units if not a.unit.block]
     blocks = [a for a in accounted_units if a.unit.block]
-    reviewed = Counter((strength or {}).get(e.anchor) for a in accounted_units for e in a.entries)
+    reviewed = [(strength or {}).get(e.anchor) for a in accounted_units for e in a.entries]
     return {"units": len(accounted_units), "sentences": len(said), "blocks": len(blocks),
             "by kind": by_kind(accounted_units), "sentences by kind": by_kind(said), "blocks by kind": by_kind(blocks),
-            "weakly tested": reviewed["weakly tested"], "untested": reviewed["untested"]}
+            "weakly tested": reviewed.count("weakly tested"), "untested": reviewed.count("untested")}
 
 
 def counts(text: str, table) -> dict:

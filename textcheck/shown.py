@@ -25,6 +25,8 @@ import math
 
 from textcheck.chapter import Chapter
 from textcheck.decide import RuleInputError, spread
+from textcheck.formats import SeedValues
+from textcheck.outcomes import TestRecord
 from textcheck.records import FigureRecord
 from textcheck.run_refs import RefError, Runs, as_ref
 from textcheck.store import EvidenceError
@@ -49,17 +51,13 @@ def derived(chapter: Chapter, rec: FigureRecord) -> dict:
         spec = chapter.rule_inputs(rec.key)
     except (RuleInputError, KeyError):
         spec = None
-    out = {}
-    if spec is not None and spec.stated is not None:
-        out["stated"] = spec.stated
-    if spec is not None and spec.null:
-        out["null"] = {"value": spec.null[0], "what": spec.null[1]}
-    out.update(rule=rec.rule, figures=list(rec.figures))
-    if rec.measurement is not None:
-        out["measurement"] = rec.measurement
-    if rec.reading is not None:
-        out["reading"] = {"name": rec.reading.name, "measured": rec.reading.measured, "date": rec.reading.date}
-    return out
+    reading = rec.reading
+    out = {"stated": spec.stated if spec is not None else None,
+           "null": {"value": spec.null[0], "what": spec.null[1]} if spec is not None and spec.null else None,
+           "rule": rec.rule, "figures": list(rec.figures), "measurement": rec.measurement,
+           "reading": None if reading is None else {"name": reading.name, "measured": reading.measured,
+                                                    "date": reading.date}}
+    return {k: v for k, v in out.items() if v is not None}        # what the rule gives no value is not derived
 
 
 def _numbers(x) -> bool:
@@ -153,11 +151,11 @@ def disagreements(rec: FigureRecord) -> list[str]:
     where the record holds values per seed, what the test shows as measured is those values (`per
     seed`), their mean and sd beside them, and `seeds` counts them.  One line each, naming the
     record and the field: a display edited by hand shows numbers the verdict never rested on."""
-    values = rec.measured.get("values") if isinstance(rec.measured, dict) else None
-    fields = rec.shown
-    if not _finite(values) or not isinstance(fields, dict):
+    values = SeedValues.of(rec.measured).values
+    if not _finite(values) or not isinstance(rec.shown, dict):
         return []
-    m = fields.get("measured")
+    shown = TestRecord.of(rec.shown)                # the test's record, its fields read
+    m = shown.measured
     if not isinstance(m, dict) or _json(m.get(PER_SEED)) != _json(values):
         got = m.get(PER_SEED) if isinstance(m, dict) else m
         return [(f"{rec.key}: field 'shown.measured': the test shows {_json(got)[:80]} per seed, but the record's "
@@ -165,8 +163,8 @@ def disagreements(rec: FigureRecord) -> list[str]:
     out = [(f"{rec.key}: field 'shown.measured.{name}': the test shows {m[name]!r}, but its record's values per "
             f"seed give {want!r}") for name, want in (_spread(values) or {}).items()
            if name in m and not _close(m[name], want)]
-    if "seeds" in fields and fields["seeds"] != len(values):
-        out.append(f"{rec.key}: field 'shown.seeds': the test shows {fields['seeds']!r} seeds, but its record holds "
+    if shown.seeds is not None and shown.seeds != len(values):
+        out.append(f"{rec.key}: field 'shown.seeds': the test shows {shown.seeds!r} seeds, but its record holds "
                    f"{len(values)} values per seed")
     return out
 
@@ -193,8 +191,9 @@ def _compact(x, index: dict):
     if isinstance(x, dict):
         out = {k: _compact(v, index) for k, v in x.items()}
         stats = _spread(x.get(PER_SEED))
-        if stats and list(x)[:2] == ["mean", "sd"] and _json([x["mean"], x["sd"]]) == _json(list(stats.values())):
-            del out["mean"], out["sd"]
+        # a spread that stands first and is its values' own is derived again on reading: left out
+        if stats and _json(list(x.items())[:2]) == _json(list(stats.items())):
+            return dict(list(out.items())[2:])
         return out
     if isinstance(x, list):
         return [_compact(v, index) for v in x]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from textcheck import decide as rules
 from textcheck.decide import Decision, RuleInputError, TimedFigure
@@ -38,6 +39,13 @@ class Spec:
 MEASURED = {"trained": ("values",), "rate": ("values", "n_items"), "within": ("value",),
             "timed": ("value", "interval"), "ordering": ("comparisons",), "bounds": ("conditions",),
             "converges": ("ns", "counts")}
+
+@dataclass(frozen=True)
+class Sides:
+    """An ordering's comparison as a record holds it: its two sides' values per seed."""
+    a: Any
+    b: Any
+
 
 def _comparisons(spec: Spec, given, name: str) -> dict:
     """The measured sides of each declared comparison, by label: exactly the declared labels."""
@@ -104,8 +112,9 @@ def _decide(spec: Spec, m: dict, timed: Mapping[str, TimedFigure]) -> Decision:
             pair = given[label]
             if not isinstance(pair, dict) or sorted(pair) != ["a", "b"]:
                 raise RuleInputError(f"comparisons.{label}", f"{pair!r} is not an object of a and b, per seed")
-            out.append((label, op, _side(pair["a"], None, f"comparisons.{label}.a", True),
-                        _side(pair["b"], bound, f"comparisons.{label}.b", True)))
+            sides = Sides(**pair)
+            out.append((label, op, _side(sides.a, None, f"comparisons.{label}.a", True),
+                        _side(sides.b, bound, f"comparisons.{label}.b", True)))
         return rules.ordering(out)
     given = _comparisons(spec, *given, "conditions")
     out = []

@@ -145,32 +145,24 @@ def readings(path: Path) -> dict:
     return data
 
 
-def run_report(path: Path) -> dict:
-    """A run's claims.json (its --report-dir's), read by the one reader and checked for the shape
-    every command reads it in: an object whose `meta`, where given, is an object and whose `claims`
-    is a list of objects, each with an `id` and a `verdict` (strings) and a list of `tests`, each an
-    object with a `nodeid` and an `outcome` (strings).  EvidenceError naming the file, the claim and
-    test, and the field otherwise (a report and a save refuse it: never a traceback)."""
+class ClaimsFile(dict):
+    """A run's claims.json as read: its JSON object, the file it came from (`path`), and once
+    checked its typed reading (`typed`: textcheck/outcomes.py RunReport.of keeps it, so that one
+    command checks a run's report once, naming this file)."""
+
+    def __init__(self, data: dict, path: Path):
+        super().__init__(data)
+        self.path, self.typed = Path(path), None
+
+
+def run_report(path: Path) -> ClaimsFile:
+    """A run's claims.json (its --report-dir's), read by the one reader: an object, checked where
+    it is first read as a run's report (textcheck/outcomes.py RunReport.of: EvidenceError naming
+    this file, the claim and test, and the field; a report and a save refuse it: never a traceback)."""
     data = read_json(path, "run's claim report")
-    if not isinstance(data, dict) or not isinstance(data.get("claims"), list):
+    if not isinstance(data, dict):
         raise EvidenceError(f"{path}: is {shown(data)}, not a run's report (an object with a list 'claims')")
-    if not isinstance(data.get("meta", {}), dict):
-        raise EvidenceError(f"{path}: field 'meta' is {shown(data['meta'])}, not an object")
-    for i, c in enumerate(data["claims"]):
-        where = f"{path}: claim {i}"
-        if not isinstance(c, dict):
-            raise EvidenceError(f"{where}: is {shown(c)}, not an object")
-        for name, kind in (("id", str), ("verdict", str), ("tests", list)):
-            if not isinstance(c.get(name), kind):
-                raise EvidenceError(f"{where}: field {name!r} is {shown(c.get(name))}, not a {kind.__name__}")
-        for j, t in enumerate(c["tests"]):
-            at = f"{where} ({c['id']}): test {j}"
-            if not isinstance(t, dict):
-                raise EvidenceError(f"{at}: is {shown(t)}, not an object")
-            for name in ("nodeid", "outcome"):
-                if not isinstance(t.get(name), str):
-                    raise EvidenceError(f"{at}: field {name!r} is {shown(t.get(name))}, not a string")
-    return data
+    return ClaimsFile(data, path)
 
 
 def check_staged(tx, readers: dict | None = None) -> None:

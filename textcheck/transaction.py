@@ -15,7 +15,9 @@ import json
 import os
 import re
 import shutil
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from textcheck import files
 from textcheck.files import SaveError, atomic_write, fsync_dir, plain_name, side_file
@@ -29,9 +31,31 @@ JOURNAL = ".save-journal.json"
 _SIDE = re.compile(r"^\.(?P<final>[^/\\\x00]+)\.(?P<pid>\d+)\.[0-9a-f]{8}\.(?P<kind>tmp|bak)\Z")
 
 
+class _Side(NamedTuple):
+    """A side file's name, read: its final file's name, the pid of the save that wrote it, and its kind."""
+    final: str
+    pid: int
+    kind: str
+
+
+def _side(name: str) -> _Side | None:
+    m = _SIDE.match(name)
+    return _Side(m.group(1), int(m.group(2)), m.group(3)) if m else None
+
+
 def _side_of(name, kind: str, final: str) -> bool:
-    m = _SIDE.match(name) if plain_name(name) else None
-    return bool(m) and m["kind"] == kind and m["final"] == final
+    side = _side(name) if plain_name(name) else None
+    return side is not None and side.kind == kind and side.final == final
+
+
+@dataclass(frozen=True)
+class _Journal:
+    """A save's journal: the staged copies and their final names, and the committed copies kept
+    (`files`, `backups`: [copy, final] each), or the renames to undo (`rollback`: [copy or None,
+    final, inode] each)."""
+    files: list = field(default_factory=list)
+    backups: list = field(default_factory=list)
+    rollback: list | None = None
 
 
 class Transaction:
@@ -141,7 +165,7 @@ def _roll_back(directory: Path, done: list) -> None:
             os.replace(directory / bak, directory / final)
 
 
-def _read_journal(journal: Path) -> dict:
+def _read_journal(journal: Path) -> _Journal:
     """The journal, every name in it checked: SaveError names the journal and the entry."""
     fix = (f"inspect it and the .*.tmp files beside it, then delete {journal.name}; nothing was moved")
     try:
@@ -150,22 +174,23 @@ def _read_journal(journal: Path) -> dict:
         raise SaveError(f"{journal}: an interrupted save's journal is unreadable ({e}); {fix}") from e
     if not isinstance(data, dict) or not ({"files"} <= set(data) <= {"files", "backups"} or set(data) == {"rollback"}):
         raise SaveError(f"{journal}: not a save journal (expected 'files' and 'backups', or 'rollback'); {fix}")
-    for field, kind in (("files", "tmp"), ("backups", "bak"), ("rollback", "bak")):
-        entries = data.get(field, [])
+    read = _Journal(**data)
+    for name, kind, entries in (("files", "tmp", read.files), ("backups", "bak", read.backups),
+                                ("rollback", "bak", [] if read.rollback is None else read.rollback)):
         if not isinstance(entries, list):
-            raise SaveError(f"{journal}: field {field!r} is {entries!r}, not a list; {fix}")
+            raise SaveError(f"{journal}: field {name!r} is {entries!r}, not a list; {fix}")
         for entry in entries:
-            size = 3 if field == "rollback" else 2              # a roll-back entry also holds the inode it put there
+            size = 3 if name == "rollback" else 2              # a roll-back entry also holds the inode it put there
             ok = (isinstance(entry, list) and len(entry) == size and plain_name(entry[1]) and entry[1] != JOURNAL
-                  and (field != "rollback" or (isinstance(entry[2], int) and not isinstance(entry[2], bool)))
+                  and (name != "rollback" or (isinstance(entry[2], int) and not isinstance(entry[2], bool)))
                   and not _SIDE.match(entry[1])
-                  and ((field == "rollback" and entry[0] is None) or _side_of(entry[0], kind, entry[1])))
+                  and ((name == "rollback" and entry[0] is None) or _side_of(entry[0], kind, entry[1])))
             if not ok:
-                raise SaveError(f"{journal}: entry {entry!r} of {field!r} is not a file of this directory and its "
+                raise SaveError(f"{journal}: entry {entry!r} of {name!r} is not a file of this directory and its "
                                 f"own .{kind} copy; a journal names only those. Refused: {fix}")
             if entry[0] is not None and (journal.parent / entry[0]).is_symlink():
-                raise SaveError(f"{journal}: entry {entry!r} of {field!r}: {entry[0]} is a link; refused: {fix}")
-    return data
+                raise SaveError(f"{journal}: entry {entry!r} of {name!r}: {entry[0]} is a link; refused: {fix}")
+    return read
 
 
 def recover(directory: Path) -> list[str]:
@@ -181,11 +206,11 @@ def recover(directory: Path) -> list[str]:
         if journal.is_symlink() or not journal.is_file():
             raise SaveError(f"{journal}: an interrupted save's journal must be a plain file; inspect it, then "
                             "remove it; nothing was moved")
-        data = _read_journal(journal)
-        if "rollback" in data:
-            _roll_back(directory, data["rollback"])
-            done += [f"{final}: rolled back an interrupted save" for _, final, _ in data["rollback"]]
-        for tmp_name, final_name in data.get("files", []):
+        read = _read_journal(journal)
+        if read.rollback is not None:
+            _roll_back(directory, read.rollback)
+            done += [f"{final}: rolled back an interrupted save" for _, final, _ in read.rollback]
+        for tmp_name, final_name in read.files:
             tmp = directory / tmp_name
             if tmp.exists():
                 try:
@@ -195,13 +220,13 @@ def recover(directory: Path) -> list[str]:
                                     f"save ({e.strerror or e}); {journal} and the copies it names are kept: make "
                                     "the file replaceable and run again") from e
                 done.append(f"{final_name}: finished an interrupted save")
-        for bak_name, _ in data.get("backups", []):
+        for bak_name, _ in read.backups:
             (directory / bak_name).unlink(missing_ok=True)
         fsync_dir(directory)
         journal.unlink()
     for stray in sorted(directory.glob(".*.*")):
-        m = _SIDE.match(stray.name)
-        if not m or alive(int(m["pid"])) or stray.is_dir():
+        side = _side(stray.name)
+        if side is None or alive(side.pid) or stray.is_dir():
             continue                                    # not ours, or another process is writing it
         stray.unlink(missing_ok=True)
         done.append(f"{stray.name}: removed (a temporary of a save killed before it began to commit)")

@@ -14,7 +14,7 @@ figure record's `shown` and writes the index beside them.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from textcheck import evidence
@@ -29,12 +29,19 @@ from textcheck.records import (
     check,
 )
 from textcheck.run_refs import RunFile
-from textcheck.store import EvidenceError, read_json, shown
+from textcheck.store import EvidenceError, read_json
 from textcheck.verdicts import FIGURE_VERDICTS, record_key, summarise
 from textcheck.vocabulary import NOT_MEASURED, SEPARATOR
 
 NAME = "verdicts.json"
 SCHEMA = 3              # 2: each test carried its records, by $-references; 3: an index, no value
+
+
+@dataclass(frozen=True)
+class VerdictsFile:
+    """The file's object: its schema and its claims (each read as a ClaimEntry)."""
+    schema: int
+    claims: list
 
 
 def load(chapter: Chapter, path: Path, figures: list[FigureRecord] | None = None, dangling: bool = False
@@ -47,8 +54,8 @@ def load(chapter: Chapter, path: Path, figures: list[FigureRecord] | None = None
     if not path.exists():
         return []
     data = read_json(path, "committed verdicts")
-    if not isinstance(data, dict) or data.get("schema") != SCHEMA or sorted(data) != ["claims", "schema"] \
-            or not isinstance(data["claims"], list):
+    head = VerdictsFile(**data) if isinstance(data, dict) and sorted(data) == ["claims", "schema"] else None
+    if head is None or head.schema != SCHEMA or not isinstance(head.claims, list):
         raise EvidenceError(f"{path}: not committed verdicts of schema {SCHEMA} (an object of 'schema' and a list "
                             f"'claims'{'; keys ' + str(sorted(data)) if isinstance(data, dict) else ''})")
     if figures is None:
@@ -56,17 +63,17 @@ def load(chapter: Chapter, path: Path, figures: list[FigureRecord] | None = None
         figures = evidence.load(chapter, beside) if beside.exists() or beside.is_symlink() else []
     by_key = {r.key: r for r in figures}
     out = []
-    for i, c in enumerate(data["claims"]):
-        where = f"{path}: claim {i}" + (f" ({c.get('id')})" if isinstance(c, dict) else "")
-        entry = check(ClaimEntry, {**c, "tests": []} if isinstance(c, dict) else c, where)
+    for i, c in enumerate(head.claims):
+        where = f"{path}: claim {i}"
+        entry = check(ClaimEntry, c, where)
         if entry.id not in chapter.claims:
-            raise RecordFieldError(where, "id", f"{entry.id!r} is not a claim of {chapter.named('claims')}")
-        if not isinstance(c.get("tests"), list):
-            raise RecordFieldError(where, "tests", f"is {shown(c.get('tests'))}, not a list")
+            raise RecordFieldError(f"{where} ({entry.id})", "id", f"{entry.id!r} is not a claim of "
+                                   f"{chapter.named('claims')}")
         tests = []
-        for j, obj in enumerate(c["tests"]):
-            at = f"{path}: claim {entry.id}: test {j}" + (f" ({obj.get('key')})" if isinstance(obj, dict) else "")
+        for j, obj in enumerate(entry.tests):
+            at = f"{path}: claim {entry.id}: test {j}"
             t = check(TestEntry, obj, at)
+            at += f" ({t.key})"
             if t.outcome not in FIGURE_VERDICTS:
                 raise RecordFieldError(at, "outcome", f"is {t.outcome!r}: a committed test is one its figure records "
                                        f"decided ({', '.join(FIGURE_VERDICTS)}); a test that decided nothing is not "

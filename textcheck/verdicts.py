@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 
 from textcheck.chapter import Chapter
 from textcheck.device_readings import device_specific, measured, only_readings
-from textcheck.outcomes import ClaimSummary, TestRecord, outcome, records_of
+from textcheck.outcomes import ClaimSummary, Counts, TestRecord, outcome, records_of, typed
 from textcheck.records import TestOutcome
 from textcheck.versions import stale
 from textcheck.vocabulary import (  # noqa: F401  the verdicts' names, re-exported where they were read
@@ -95,7 +96,7 @@ def shared_keys(tests: list[TestOutcome]) -> frozenset:
 def counts(chapter: Chapter, t) -> bool:
     """Whether a test's outcome (a TestOutcome, or its object) decides: decided, under the current
     rule, where its figures can be decided."""
-    decided = (t.outcome if isinstance(t, TestOutcome) else t.get("outcome")) in DECIDED
+    decided = (t if isinstance(t, TestOutcome) else typed(Outcome, t)).outcome in DECIDED
     return decided and not is_stale(chapter, t) and not only_readings(chapter, t)
 
 
@@ -172,17 +173,21 @@ def outcome_label(chapter: Chapter, t) -> str:
 WORDS = {"holds": "hold", "fails": "fail"}
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """A test's object as `counts` reads it: its outcome."""
+    outcome: str | None
+
+
 def summary_text(s: dict) -> str:
     """'55 hold, 16 refuted, 2 underspecified, 3 undecided, 0 fail, 0 stale, 0 not run, 0 not encoded (of 71)'."""
-    return ", ".join(f"{s.get(v, 0)} {WORDS.get(v, v)}" for v in CLAIM_VERDICTS) + f" (of {s.get('total')})"
+    return ", ".join(f"{s.get(v, 0)} {WORDS.get(v, v)}" for v in CLAIM_VERDICTS) + f" (of {Counts.of(s).total})"
 
 
 def summary_of(claims: list) -> dict:
     """The count of claims (ClaimSummary, or their objects) by verdict."""
     verdicts = [c.verdict if isinstance(c, ClaimSummary) else ClaimSummary.of(c).verdict for c in claims]
-    summary = {v: verdicts.count(v) for v in CLAIM_VERDICTS}
-    summary["total"] = len(claims)
-    return summary
+    return {**{v: verdicts.count(v) for v in CLAIM_VERDICTS}, "total": len(claims)}
 
 
 def verdict_label(chapter: Chapter, c) -> str:

@@ -405,7 +405,7 @@ def test_a_trained_claim_with_no_runs_cannot_be_saved():
             "records": [{"figures": [TARGET], "rule": rule_id("trained"), "measurement": "perplexity/1",
                          "decision": {"values": [FIGURES[TARGET].value] * 3}}], "runs": []}
     with pytest.raises(figure_evidence.FigureEvidenceError, match="names no runs"):
-        figure_evidence.from_test(CHAPTER, outcome(test), "depth.two_blocks_overfit", RunReport.of({}))
+        figure_evidence.from_test(CHAPTER, outcome(test), "depth.two_blocks_overfit", RunReport.of({"claims": []}))
 
 
 def _groups_of(rec) -> dict[str, int]:

@@ -212,6 +212,6 @@ def test_a_live_test_with_a_declared_reading_is_underspecified_and_one_measured_
     # saved as a figure record that keeps the reading and its runs, decided again the same way
     test = {**outcome[AFTER], "claims": [claim["id"]],
             "runs": [{"group": "norm", "recipe": "prenorm", "seed": s, "key": f"k{s}"} for s in range(3)]}
-    (rec,) = figure_evidence.from_test(CHAPTER, as_outcome(test), claim["id"], RunReport.of({"meta": {"timestamp": AFTER}}))
+    (rec,) = figure_evidence.from_test(CHAPTER, as_outcome(test), claim["id"], RunReport.of({"claims": [], "meta": {"timestamp": AFTER}}))
     assert rec.verdict == "refuted" and asdict(rec)["reading"]["runs"] == test["runs"]
     assert redecide(CHAPTER, rec).verdict == "refuted" and redecide(BLIND, blind(rec)).verdict == "underspecified"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from textcheck.outcomes import Counts
 from textcheck.verdicts import DECIDED
 
 BADGE_COLORS = [(1.0, "brightgreen"), (0.8, "green"), (0.6, "yellowgreen"), (0.4, "yellow"),
@@ -26,9 +27,9 @@ def _color(share: float) -> str:
 def badge(name: str, counts: dict[str, int]) -> Badge:
     """`counts`: claims per verdict.  "hold" counts holds among all the claims; grey with none
     decided, red with one failing."""
-    holds, total = counts.get("holds", 0), sum(counts.values())
+    holds, total = Counts.of(counts).holds, sum(counts.values())
     color = _color(holds / total) if any(counts.get(v) for v in DECIDED) else "lightgrey"
-    if counts.get("fails"):
+    if Counts.of(counts).fails:
         color = "red"
     # undecided and underspecified claims said apart from refuted ones, never counted as holding
     open_ = "".join(f", {counts[v]} {v}" for v in ("underspecified", "undecided") if counts.get(v))

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from textcheck.formats import cell
+from textcheck.outcomes import Counts
 from textcheck.report.assembly.merged import Claim, FigureRow, Test
 from textcheck.verdicts import DECIDED
 
@@ -49,7 +50,7 @@ class Section:
 
     @property
     def holds(self) -> int:
-        return self.counts.get("holds", 0)
+        return Counts.of(self.counts).holds
 
     @property
     def size(self) -> int:

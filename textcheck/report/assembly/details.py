@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from textcheck.formats import cell, over_seeds
+from textcheck.formats import SeedValues, cell, over_seeds
 from textcheck.report.assembly.merged import FigureRow
 
 
@@ -14,8 +14,9 @@ def details(row: FigureRow) -> tuple[tuple[str, str], ...]:
     """What a reader sees on hover or focus: the chapter's figure, ours, the tolerance, the source."""
     src = ", ".join(str(x) for x in (row.source, row.measured_on, str(row.timestamp or "")[:10]) if x and x != "None")
     measured = row.measured
-    if row.printed.endswith("%") and isinstance(measured, dict) and measured.get("per seed"):
-        ours = over_seeds([100 * v for v in measured["per seed"]], " %")      # as the chapter writes it
+    per_seed = SeedValues.of(measured).per_seed
+    if row.printed.endswith("%") and per_seed:
+        ours = over_seeds([100 * v for v in per_seed], " %")      # as the chapter writes it
     else:
         ours = cell(measured) or "not measured"
     out = [("figure", f"{row.id} (claim {row.claim})"), ("verdict", row.label), ("the chapter", row.printed),

@@ -5,18 +5,12 @@ merged.json keeps the dict."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, replace
 from typing import Any
 
 from textcheck.device_readings import only_readings
+from textcheck.outcomes import Counts, typed  # noqa: F401  Counts: the model's counts by verdict, as the views read them
 from textcheck.verdicts import DECIDED, outcome_label, verdict_label
-
-
-def typed(cls, d: Mapping, **given):
-    """The dataclass `cls` from the dict `d`: each field its key's value (a key may spell the
-    field's underscores as spaces; None where absent), or as `given`."""
-    return cls(**{f.name: given[f.name] if f.name in given else d.get(f.name, d.get(f.name.replace("_", " ")))
-                  for f in fields(cls)})
 
 
 @dataclass(frozen=True)
@@ -73,12 +67,23 @@ class Claim:
     label: str                  # its verdict's label (textcheck/verdicts.py verdict_label)
 
 
+@dataclass(frozen=True)
+class Listed:
+    """What a claim or a test of the merged report lists: its tests, its records (objects, typed below)."""
+    tests: list | None
+    records: list | None
+
+
+def _test(chapter, t: Mapping) -> Test:
+    records = typed(Listed, t).records
+    test = typed(Test, t, record=typed(Record, records[0]) if records else None, label=outcome_label(chapter, t),
+                 reading=False)
+    return replace(test, reading=test.outcome in DECIDED and only_readings(chapter, t))
+
+
 def claim_of(chapter, c: Mapping) -> Claim:
     """A claim of the merged report, typed (`chapter`: the Chapter, for its labels)."""
-    tests = tuple(typed(Test, t, record=typed(Record, t["records"][0]) if t.get("records") else None,
-                        label=outcome_label(chapter, t),
-                        reading=t.get("outcome") in DECIDED and only_readings(chapter, t))
-                  for t in c.get("tests") or ())
+    tests = tuple(_test(chapter, t) for t in typed(Listed, c).tests or ())
     return typed(Claim, c, tests=tests, label=verdict_label(chapter, c))
 
 
@@ -132,7 +137,8 @@ class Entry:
 
 
 def entry(d: Mapping) -> Entry:
-    return typed(Entry, d, verdict=d.get("verdict") or "refuted", edits=d.get("edits") or [])
+    e = typed(Entry, d)
+    return replace(e, verdict=e.verdict or "refuted", edits=e.edits or [])
 
 
 @dataclass(frozen=True)

@@ -107,6 +107,7 @@ def merged_verdicts(chapter, fresh: dict | None, committed: dict) -> dict:
     """A fresh run merged with the committed verdicts, or the committed alone; a smoke run alone
     (its verdicts mean nothing about the text: never merged)."""
     if merging.is_smoke(fresh):
+        merging.RunReport.of(fresh)         # checked, as a merged one is (read once: textcheck/store.py ClaimsFile)
         return fresh
     return merging.merge(chapter, fresh, committed) if fresh is not None else merging.committed_only(chapter, committed)
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 import re
 import subprocess
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from textcheck.outcomes import typed
 from textcheck.report.assembly.merged import FigureRow
 
 VERDICTS_PATH = "results/verdicts.json"
@@ -64,10 +65,16 @@ def since_text(row: FigureRow, commit: str, commits: dict | None, shallow: bool)
     return f"{date}, the evidence committed in {commit}"
 
 
+@dataclass(frozen=True)
+class Commit:
+    """A run's meta as since_rows reads it: the commit it ran at."""
+    commit: str | None
+
+
 def since_rows(rows: Sequence[FigureRow], meta: dict, root: Path) -> list[FigureRow]:
     """Each figure row with its `since`; `root`: the text's, its results/verdicts.json under it."""
     commits = first_commits(root)
     shallow = bool(commits) and any(commits.get(r.timestamp, ("", False))[1] for r in rows
                                     if r.source == "committed" and r.timestamp) and _is_shallow(root)
-    commit = str(meta.get("commit") or "")
+    commit = str(typed(Commit, meta).commit or "")
     return [replace(r, since=since_text(r, commit, commits, shallow)) for r in rows]

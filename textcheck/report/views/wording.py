@@ -1,7 +1,9 @@
 """What every view of the report says in the same words, as plain text each renderer escapes."""
 from __future__ import annotations
 
-from textcheck.report.assembly.merged import Accounting, Entry, SentenceCounts, Todo
+from dataclasses import dataclass
+
+from textcheck.report.assembly.merged import Accounting, Counts, Entry, SentenceCounts, Todo, typed
 
 SMOKE = ("every trained recipe ran a handful of steps; these verdicts check that the tests run, and say "
          "nothing about the chapter.")
@@ -13,6 +15,14 @@ _SUGGESTED_HEAD = {False: "Suggested sentence", True: "The chapter should say"}
 
 # how a kind of the sentence walk (textcheck/sentences.py Accounted.kind) is named where it is not a reason
 _UNACCOUNTED = {"unaccounted": "not accounted for", "ambiguous": "accounted for twice"}
+
+
+@dataclass(frozen=True)
+class Kinds:
+    """A count of a text's numbers or sentences by kind, as the wording names two of its kinds: the
+    asserted figures' numbers, the sentences that assert claims (the others are said by reason)."""
+    figure: int | None = None
+    asserts: int | None = None
 
 
 def _by_reason(by_kind: dict[str, int], leave_out: tuple[str, ...]) -> str:
@@ -29,12 +39,12 @@ def figure_counts(fs: dict) -> str:
     """The asserted figures by verdict (the figure summary, textcheck/verdicts.py): the one wording of
     them, in every view's header and in the accounting alike."""
     return (", ".join(f"{fs.get(k, 0)} {w}" for k, w in _FIGURE_WORDS)
-            + f", of which {fs.get('device-specific', 0)} device-specific readings")
+            + f", of which {Counts.of(fs).device_specific} device-specific readings")
 
 
 def figures_line(fs: dict) -> str:
     """The header's sentence of the figures' verdicts (chapter.html, chapter.md)."""
-    return f"Figures: {figure_counts(fs)} (of {fs.get('total', 0)})."
+    return f"Figures: {figure_counts(fs)} (of {Counts.of(fs).total or 0})."
 
 
 def accounting_line(acc: Accounting, fs: dict) -> str:
@@ -50,7 +60,7 @@ def accounting_line(acc: Accounting, fs: dict) -> str:
 
 
 def _in_figures(by_kind: dict[str, int]) -> str:
-    return f"{by_kind.get('figure', 0)} in the asserted figures, the others by reason: {_by_reason(by_kind, ('figure',))}"
+    return f"{typed(Kinds, by_kind).figure or 0} in the asserted figures, the others by reason: {_by_reason(by_kind, ('figure',))}"
 
 
 def sentences_line(counts: SentenceCounts) -> str:
@@ -59,7 +69,7 @@ def sentences_line(counts: SentenceCounts) -> str:
     if counts.sentences is None:
         return "The sentences of the chapter are not accounted here: " + (counts.not_built or "no chapter text")
     said = counts.sentences_by_kind
-    text = (f"The chapter's sentences: {counts.sentences}, of which {said.get('asserts', 0)} assert claims"
+    text = (f"The chapter's sentences: {counts.sentences}, of which {typed(Kinds, said).asserts or 0} assert claims"
             + (f" ({counts.weakly_tested} weakly tested, {counts.untested} asserting without a test, by the "
                "falsification review)" if counts.weakly_tested is not None else "")
             + f"; the others by reason: {_by_reason(said, ('asserts',))}")
