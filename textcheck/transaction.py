@@ -40,7 +40,7 @@ class _Side(NamedTuple):
 
 def _side(name: str) -> _Side | None:
     m = _SIDE.match(name)
-    return _Side(m.group(1), int(m.group(2)), m.group(3)) if m else None
+    return _Side(m.group("final"), int(m.group("pid")), m.group("kind")) if m else None
 
 
 def _side_of(name, kind: str, final: str) -> bool:
