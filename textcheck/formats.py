@@ -100,6 +100,14 @@ def mean_of(values) -> str:
 SPREAD = ("mean", "sd", "per seed")
 
 
+def typed(cls, d, **given):
+    """The dataclass `cls` from the JSON object `d` (a report's own, already checked or never
+    stored): each field its key's value (a key may spell the field's underscores as spaces; None
+    where absent), or as `given`.  No check: `check` is the one check of what a file holds."""
+    return cls(**{f.name: given[f.name] if f.name in given else d.get(f.name, d.get(f.name.replace("_", " ")))
+                  for f in fields(cls)})
+
+
 @dataclass(frozen=True)
 class SeedValues:
     """Measured values as a test shows them (their mean and sd over seeds, the values per seed) or
@@ -111,9 +119,7 @@ class SeedValues:
 
     @classmethod
     def of(cls, x) -> SeedValues:
-        names = {f.name for f in fields(cls)}
-        parts = {k.replace(" ", "_"): v for k, v in x.items()} if isinstance(x, dict) else {}
-        return cls(**{k: v for k, v in parts.items() if k in names})
+        return typed(cls, x) if isinstance(x, dict) else cls()
 
 
 def cell(x, items: int = 8) -> str:

@@ -12,19 +12,12 @@ from typing import Any
 from pydantic import StrictStr
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 
+from textcheck.formats import typed  # noqa: F401  (read here by its importers: the reports' readers)
 from textcheck.records import CONFIG, TestOutcome, check, field_names
 from textcheck.store import ClaimsFile
 
 RECORD_FIELDS = ("figures", "figure", "part", "device", "rule", "measurement", "stated", "measured", "tolerance",
                  "seeds", "per_figure", "decision", "reading")
-
-
-def typed(cls, d, **given):
-    """The dataclass `cls` from the JSON object `d` (a report's own, already checked or never
-    stored): each field its key's value (a key may spell the field's underscores as spaces; None
-    where absent), or as `given`.  No check: `check` is the one check of what a file holds."""
-    return cls(**{f.name: given[f.name] if f.name in given else d.get(f.name, d.get(f.name.replace("_", " ")))
-                  for f in dataclasses.fields(cls)})
 
 
 @dataclasses.dataclass(frozen=True)
