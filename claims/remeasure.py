@@ -39,9 +39,9 @@ from claims.chapter import CHAPTER
 from data.paths import PROJECT_ROOT
 from fixtures import cache_entry, results
 from fixtures.measurements import FROM_WEIGHTS
+from safeio.files import SaveError
 from textcheck import rederive
 from textcheck.evidence import FigureEvidenceError
-from textcheck.files import SaveError
 from textcheck.records import FigureRecord
 from textcheck.store import EvidenceError, reading
 from textcheck.verdict_file import SEPARATOR

@@ -20,7 +20,7 @@ from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
 from data.corpus import CORPUS_SHA256, load_corpus
 from data.paths import cache_root
-from textcheck.files import atomic_file
+from safeio.files import atomic_file
 
 VOCAB_SIZE = 1024
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from data.paths import PROJECT_ROOT
-from textcheck.files import not_a_file, read_at_most
+from safeio.files import not_a_file, read_at_most
 
 CHAPTER_SHA256 = "b14df5dd4c956a90978bb87bdbad0ae99b82e2e61d0dc08c11654a9c35727fcc"
 ENV_VAR = "ATTENTION_CLAIMS_CHAPTER"

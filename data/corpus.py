@@ -13,7 +13,7 @@ import urllib.request
 from pathlib import Path
 
 from data.paths import PROJECT_ROOT, cache_root
-from textcheck.files import atomic_file
+from safeio.files import atomic_file
 
 CORPUS_SHA256 = "86c4e6aa9db7c042ec79f339dcb96d42b0075e16b8fc2e86bf0ca57e2dc565ed"
 CORPUS_CHARS = 1_115_394

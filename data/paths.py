@@ -77,7 +77,7 @@ COMMITTED = ("results", "docs", "claims", "data", "fixtures", "model", "tests", 
 def committed_folder(path: Path, root: Path | None = None) -> str | None:
     """Why no report, site or run may write into `path`, or None: the checkout's root, a folder of
     COMMITTED or inside one, a folder holding files committed to git, or one that is or holds a link."""
-    from textcheck.folders import tracked_files, unsafe_folder
+    from safeio.folders import tracked_files, unsafe_folder
     why = unsafe_folder(Path(path))
     if why:
         return why

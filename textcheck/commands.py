@@ -20,9 +20,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from safeio.files import SaveError, os_error
+from safeio.folders import checkout_of, not_its_own_folder
 from textcheck.chapter import Chapter
-from textcheck.files import SaveError, os_error
-from textcheck.folders import checkout_of, not_its_own_folder
 from textcheck.formats import SeedValues, like
 from textcheck.outcomes import ClaimSummary, typed
 from textcheck.report.assembly.merged import Merged, figure_row

@@ -22,12 +22,12 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
+from safeio.files import SaveError
+from safeio.transaction import Transaction, recover
 from textcheck import evidence, rederive, verdict_file
 from textcheck.chapter import Chapter
-from textcheck.files import SaveError
 from textcheck.records import ClaimVerdict
 from textcheck.store import EvidenceError, save_lock
-from textcheck.transaction import Transaction, recover
 from textcheck.verdicts import record_key
 from textcheck.versions import RULE_VERSIONS, is_current, rule_id
 

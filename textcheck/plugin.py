@@ -25,8 +25,8 @@ from pathlib import Path
 
 import pytest
 
+from safeio.folders import unsafe_folder
 from textcheck import hooks, rule, verdicts, versions
-from textcheck.folders import unsafe_folder
 from textcheck.hooks import chapter_of, run_facts
 from textcheck.markers import (
     MARKERS,

@@ -28,6 +28,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from safeio.files import SaveError
+from safeio.transaction import Transaction
 from textcheck import shown, verdict_file
 from textcheck.chapter import Chapter
 from textcheck.committed import Evidence
@@ -44,12 +46,10 @@ from textcheck.evidence import (
     redecide,
     stale,
 )
-from textcheck.files import SaveError
 from textcheck.outcomes import RunReport
 from textcheck.records import ClaimVerdict, FigureRecord
 from textcheck.run_refs import RunIndex, files_beside
 from textcheck.store import EvidenceError, read_json, reading, readings
-from textcheck.transaction import Transaction
 from textcheck.verdicts import COMMITTED_TIERS, FIGURE_VERDICTS
 
 

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from safeio.files import atomic_write
+from safeio.folders import checkout_commit
 from textcheck import merging, verdicts
-from textcheck.files import atomic_write
-from textcheck.folders import checkout_commit
 from textcheck.hooks import chapter_of, run_facts
 from textcheck.outcomes import TestResult, typed
 

@@ -3,7 +3,7 @@
 The merge policy for what is saved: a trained or slow claim this run decided replaces the
 committed one unless the committed one rests on more seeds (`stronger_evidence`); a test the run
 did not decide keeps its committed entry byte for byte, so a save that changes nothing writes
-nothing.  The save is one transaction (textcheck/transaction.py): results/verdicts.json and every evidence
+nothing.  The save is one transaction (safeio/transaction.py): results/verdicts.json and every evidence
 file the run's manifest lists are staged, then committed together, under the save lock, so two
 saves at once keep both runs' verdicts and a kill leaves results/ as before or as after.
 """
@@ -14,6 +14,7 @@ from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
 
+from safeio.transaction import Transaction, recover
 from textcheck import evidence as figure_evidence
 from textcheck import verdict_file
 from textcheck.chapter import Chapter
@@ -22,7 +23,6 @@ from textcheck.merging import merged_claims
 from textcheck.outcomes import ClaimSummary, RunReport, records_of
 from textcheck.records import ClaimVerdict, FigureRecord, RecordFieldError, TestOutcome
 from textcheck.store import EvidenceError, check_staged, save_lock
-from textcheck.transaction import Transaction, recover
 from textcheck.verdicts import (
     COMMITTED_TIERS,
     DECIDED,

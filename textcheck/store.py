@@ -11,9 +11,9 @@ import sys
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-from textcheck.files import SaveError, not_a_file, read_at_most
-from textcheck.locks import locked
-from textcheck.transaction import JOURNAL, recover
+from safeio.files import SaveError, not_a_file, read_at_most
+from safeio.locks import locked
+from safeio.transaction import JOURNAL, recover
 
 
 class EvidenceError(ValueError):
@@ -166,7 +166,7 @@ def run_report(path: Path) -> ClaimsFile:
 
 
 def check_staged(tx, readers: dict | None = None) -> None:
-    """Before a save commits: read back each file it staged (textcheck/transaction.py Transaction) with the
+    """Before a save commits: read back each file it staged (safeio/transaction.py Transaction) with the
     reader its final name is read with afterwards -- readings.json, any JSON, and the `readers` the caller
     adds (verdicts.json, figures.json, a text's run records) -- so that nothing is committed that
     the report or the re-derivation would then refuse.  EvidenceError names the final file."""
@@ -192,7 +192,7 @@ def reading(directory: Path):
     A folder the reader cannot write (read-only) holds no save either, and is read as it is; nor
     does one no save writes (no verdicts.json, figures.json or save lock in it: no lock file is left
     in a folder that is not results/).  A save killed while it committed left its journal: the
-    reader finishes that save first (textcheck/transaction.py recover, under the lock, saying so), so it
+    reader finishes that save first (safeio/transaction.py recover, under the lock, saying so), so it
     reads results/ fully as the save left it; where it cannot (no lock: a read-only folder) it
     refuses, naming the journal (SaveError), never reading half of a save."""
     directory = Path(directory)

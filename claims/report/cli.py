@@ -23,7 +23,7 @@ from claims.report import parts, patch, patched, site
 from claims.report.readme import BADGES, README_BLOCKS, generated, readme_block, rewrite_readme, weakened
 from data.paths import PROJECT_ROOT, CheckoutError, committed_folder, require_checkout
 from fixtures.results import EvidenceError, reading
-from textcheck.files import SaveError, os_error
+from safeio.files import SaveError, os_error
 from textcheck.merging import is_smoke
 from textcheck.report import publish
 from textcheck.report.publish import badge_drift

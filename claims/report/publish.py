@@ -19,7 +19,7 @@ from claims.report import links
 from claims.report.cli import main as render
 from claims.report.site import broken_links, build
 from data.paths import PROJECT_ROOT, committed_folder
-from textcheck.files import os_error
+from safeio.files import os_error
 
 
 def main(argv: list[str] | None = None) -> int:

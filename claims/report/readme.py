@@ -7,8 +7,8 @@ from pathlib import Path
 from claims import registry
 from claims.chapter import CHAPTER
 from data.paths import PROJECT_ROOT
+from safeio.files import atomic_write
 from textcheck.device_readings import only_readings
-from textcheck.files import atomic_write
 from textcheck.merging import merge
 from textcheck.verdicts import DECIDED, summary_text, verdict_label
 

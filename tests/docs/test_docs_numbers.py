@@ -206,7 +206,7 @@ FACTS: list[Fact] = [
     Fact(r"`--budget-minutes` \((?P<n>\d+) by default\)",
          lambda m: {"n": _option_default("benchmarks/gpu_tier.py", "--budget-minutes")}, "benchmarks/gpu_tier.py"),
     Fact(r"`ATTENTION_CLAIMS_LOCK_WAIT` seconds \((?P<n>\d+) by default\)",
-         lambda m: {"n": _module_constant("textcheck/locks.py", "LOCK_WAIT_DEFAULT")}, "textcheck/locks.py LOCK_WAIT_DEFAULT"),
+         lambda m: {"n": _module_constant("safeio/locks.py", "LOCK_WAIT_DEFAULT")}, "safeio/locks.py LOCK_WAIT_DEFAULT"),
     Fact(r"Python (?P<n>\d+(?:\.\d+)*) or newer", lambda m: {"n": _requires_python()}, "pyproject.toml requires-python"),
     # the readings (docs/readings.md)
     Fact(r"stopped at that step, (?P<a>\d+),.*?the first (?P<b>\d+) steps of the (?P<c>\d+)-step run",

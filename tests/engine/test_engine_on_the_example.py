@@ -7,9 +7,9 @@ import pytest
 
 import textcheck
 from examples.running_mean.chapter import CHAPTER
+from safeio.folders import link_in
+from safeio.locks import lock_wait_seconds
 from textcheck.commands import main
-from textcheck.folders import link_in
-from textcheck.locks import lock_wait_seconds
 from textcheck.store import EvidenceError, read_json
 
 pytestmark = pytest.mark.fast

@@ -23,11 +23,11 @@ from claims.chapter_figures import FIGURES
 from data import chapter, corpus
 from fixtures import results, run_codec
 from fixtures.evidence import EvidenceWriter
+from safeio.files import atomic_write
+from safeio.transaction import JOURNAL, Transaction, recover
 from textcheck import evidence as figure_evidence
 from textcheck.figures import of_claim
-from textcheck.files import atomic_write
 from textcheck.save import save_run
-from textcheck.transaction import JOURNAL, Transaction, recover
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 FORK = multiprocessing.get_context("fork")
@@ -127,7 +127,7 @@ def _state(results_dir: Path) -> dict[str, str]:
 def _save_and_die(ev_root, results_dir, kill_at, count=None):
     """Save, with a SIGKILL aimed at the kill_at-th file operation of the save (each file written,
     each rename); with kill_at 0, count the operations into `count` instead."""
-    from textcheck import files
+    from safeio import files
     calls = {"n": 0}
 
     def aimed(fn):

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from claims.report.cli import main as report_main
+from safeio.folders import link_in, not_its_own_folder
+from safeio.locks import lock_wait_seconds
 from textcheck.commands import main as engine_main
-from textcheck.folders import link_in, not_its_own_folder
-from textcheck.locks import lock_wait_seconds
 from textcheck.store import EvidenceError, read_json
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -71,7 +71,7 @@ def test_3_a_run_into_a_report_folder_holding_links_is_refused_before_it_runs(li
 
 @pytest.mark.parametrize("wait", ["nan", "inf", "-inf", "1e400", "-1", "86401"])
 def test_the_lock_wait_is_a_finite_number_or_a_named_error(wait, monkeypatch):
-    from textcheck.files import SaveError
+    from safeio.files import SaveError
     monkeypatch.setenv("ATTENTION_CLAIMS_LOCK_WAIT", wait)
     with pytest.raises(SaveError, match=r"ATTENTION_CLAIMS_LOCK_WAIT=.*not a number of seconds from 0 to 86400"):
         lock_wait_seconds()

@@ -277,7 +277,7 @@ def test_4_a_reader_finishes_a_save_killed_half_way_through_its_commit(tmp_path,
     """A save killed after its first rename (its journal written, verdicts.json new, figures.json
     not yet): the re-derivation, the first reader after it, finishes the save under the lock and
     reads results/ fully new; it used to read half of it and refuse (exit 1)."""
-    from textcheck import transaction
+    from safeio import transaction
     _old, new, fresh = _new_state(tmp_path, results_dir)
     real = transaction.os.replace
 
@@ -301,7 +301,7 @@ def _save_child(ev_root: str, results_dir: str, committing=None) -> None:
     of its renames then takes 5 ms (a slow disk: the window between two renames is one a kill can hit)."""
     import time
 
-    from textcheck import transaction
+    from safeio import transaction
     if committing is not None:
         commit, rename = transaction.Transaction.commit, transaction.os.replace
 
@@ -532,8 +532,8 @@ def test_a_runs_report_of_the_wrong_shape_is_a_named_error_in_every_report_and_s
 
 
 def test_a_save_lock_that_is_a_folder_is_a_named_error_for_a_save_and_a_reader(tmp_path, results_dir, capsys):
+    from safeio.files import SaveError
     from textcheck import rederive
-    from textcheck.files import SaveError
     (results_dir / ".save.lock").mkdir()
     before = _state(results_dir)
     fresh = _fresh(results_dir, "norm.prenorm", _metric(results_dir, "norm", "prenorm"))

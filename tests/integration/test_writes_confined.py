@@ -24,13 +24,13 @@ from fixtures import results, run_codec
 from fixtures.evidence import EvidenceWriter
 from fixtures.recipes import RECIPES
 from fixtures.results import EvidenceError
-from textcheck import files, transaction
+from safeio import files, transaction
+from safeio.files import SaveError, atomic_write
+from safeio.locks import locked
+from safeio.transaction import JOURNAL, Transaction, recover
 from textcheck.figures import of_claim
-from textcheck.files import SaveError, atomic_write
-from textcheck.locks import locked
 from textcheck.records import RunRecord
 from textcheck.save import save_run
-from textcheck.transaction import JOURNAL, Transaction, recover
 from textcheck.versions import rule_id
 
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -8,7 +8,7 @@ import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from textcheck.files import atomic_write
+from safeio.files import atomic_write
 from textcheck.report.assembly.badges import Badge
 from textcheck.report.views import badges, tables
 from textcheck.report.views.chapter_view import html as chapter_html

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from textcheck.files import SaveError, atomic_write, not_a_file
+from safeio.files import SaveError, atomic_write, not_a_file
 
 # How long a writer waits for a lock held by another process before it stops and says who holds
 # it.  A save holds it for seconds; a holder that never lets go (a stopped process) must not make

@@ -8,8 +8,8 @@ atomic write, and reading a file that may not be one.
   device) refused before it is read.
 - `SaveError`, `os_error`: what a command says when a write could not be made.
 
-The lock of a read-modify-write is textcheck/locks.py, the all-or-nothing save of several files
-textcheck/transaction.py, the checks of a folder a command writes into textcheck/folders.py.
+The lock of a read-modify-write is safeio/locks.py, the all-or-nothing save of several files
+safeio/transaction.py, the checks of a folder a command writes into safeio/folders.py.
 Pure standard library: no torch.
 """
 from __future__ import annotations

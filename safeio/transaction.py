@@ -5,7 +5,7 @@ is written and fsynced first; then a journal listing them is written atomically;
 renamed into place and the journal removed.  A kill before the journal leaves the directory as
 before (the staged temporaries are swept by the next `recover`); a kill after it is rolled
 forward by the next `recover(directory)`, which every writer of results/ calls first and which
-says what it finished.  A file is written through textcheck/files.py (`files._write_synced`, the
+says what it finished.  A file is written through safeio/files.py (`files._write_synced`, the
 one synced write, which the fault tests count).  Pure standard library: no torch.
 """
 from __future__ import annotations
@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from textcheck import files
-from textcheck.files import SaveError, atomic_write, fsync_dir, plain_name, side_file
-from textcheck.locks import alive
+from safeio import files
+from safeio.files import SaveError, atomic_write, fsync_dir, plain_name, side_file
+from safeio.locks import alive
 
 JOURNAL = ".save-journal.json"
 
