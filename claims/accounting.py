@@ -11,7 +11,7 @@ and names it with its context.  Pure: no torch, no pytest.
 """
 from __future__ import annotations
 
-from textcheck.declared import Declared
+from textcheck import Declared
 
 # Patterns, each a reason for every number inside each of its matches
 DECLARED_PATTERNS: list[tuple[str, str, str]] = [

@@ -28,9 +28,9 @@ from data.chapter import CHAPTER_SHA256, ChapterMissing, load_chapter
 from data.paths import PROJECT_ROOT
 from fixtures import results
 from fixtures.measurements import MEASUREMENTS, READ_OFF_INSTRUMENT, REMEASURE
+from textcheck import SENTENCE_REASONS, Chapter
 from textcheck.anchors import listed
-from textcheck.chapter import Chapter, RunRecords
-from textcheck.sentences import SENTENCE_REASONS
+from textcheck.chapter import RunRecords
 
 CHAPTER = Chapter(
     name="the attention chapter",

@@ -3,7 +3,7 @@
 them as context).  Pure."""
 from __future__ import annotations
 
-from textcheck.figures import Figure
+from textcheck import Figure
 
 READ: dict[str, Figure] = {f.id: f for f in [
     Figure("recurrence.transformer_year", "recurrence.three_years_before", anchor="From 1997 to about 2017",

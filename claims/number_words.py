@@ -4,7 +4,7 @@ reports a result (a count, a measurement, a ratio of printed numbers) is a figur
 claims/chapter_figures.py instead, with a test.  Pure: no torch, no pytest."""
 from __future__ import annotations
 
-from textcheck.declared import Declared
+from textcheck import Declared
 
 # Patterns, each a reason for every number word inside each of its matches
 WORD_PATTERNS: list[tuple[str, str, str]] = [

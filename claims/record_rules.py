@@ -10,22 +10,20 @@ measurement); a key neither names is an error.  `decide(spec, measured)` decides
 from __future__ import annotations
 
 from claims.chapter_figures import COST_INSTRUMENT, FIGURES, NO_GAIN, NULLS, UNIFORM_ROW
-from textcheck import specs
-from textcheck.decide import Decision, RuleInputError, TimedFigure
-from textcheck.specs import Spec
+from textcheck import Spec, rules, specs
 
 # The timed figures of the cost claims (claims/test_cost.py) and how each is judged: a band the
 # value must lie in (a slope, a ratio), or a printed figure with its rounding and the widest
 # interval that may confirm it.  One table, used by the tests and by benchmarks/cost_flakes.py.
 TIMED = {f.name: f for f in (
-    TimedFigure("time slope", band=(1.85, 2.15)),                   # "quadratic": within 0.15 of 2
-    TimedFigure("last ratio", band=(3.5, 4.5)),                     # "converges on 4": within 0.5
+    rules.TimedFigure("time slope", band=(1.85, 2.15)),                   # "quadratic": within 0.15 of 2
+    rules.TimedFigure("last ratio", band=(3.5, 4.5)),                     # "converges on 4": within 0.5
     # the printed figures, at their printed rounding (claims/chapter_figures.py): n^1.91 is
     # undecided wider than 0.2, the gap from 1.8 to 2.0; "ten" wider than 2 (8, linear, from 12)
-    TimedFigure("time exponent", stated=FIGURES["cost.time_exponent"].value,
+    rules.TimedFigure("time exponent", stated=FIGURES["cost.time_exponent"].value,
                 rounding=FIGURES["cost.time_exponent"].rounding, too_wide=0.2, drift_of="time slope"),
-    TimedFigure("projection slope", band=(0.85, 1.15)),             # "linear"
-    TimedFigure("projections x for x8", stated=FIGURES["cost.projections_x8"].value,
+    rules.TimedFigure("projection slope", band=(0.85, 1.15)),             # "linear"
+    rules.TimedFigure("projections x for x8", stated=FIGURES["cost.projections_x8"].value,
                 rounding=FIGURES["cost.projections_x8"].rounding, too_wide=2),
 )}
 
@@ -224,10 +222,10 @@ def spec_for(key: str) -> Spec:
     fid = base.split(" / ")[0]
     if fid in FIGURES:
         return _figure(fid)
-    raise RuleInputError("key", f"{key!r} is neither a figure of claims/chapter_figures.py nor declared in "
+    raise rules.RuleInputError("key", f"{key!r} is neither a figure of claims/chapter_figures.py nor declared in "
                                 "claims/record_rules.py DECLARED: no rule inputs to decide it by")
 
 
-def decide(spec: Spec, measured) -> Decision:
+def decide(spec: Spec, measured) -> rules.Decision:
     """A record of this chapter decided from its spec and its measured values (textcheck/specs.py)."""
     return specs.decide(spec, measured, TIMED)

@@ -11,7 +11,7 @@ import re
 
 from claims import chapter_figures
 from claims.chapter_reads import READ
-from textcheck.chapter import Claim
+from textcheck import Claim
 
 
 def filled(template: str) -> str:

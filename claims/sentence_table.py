@@ -5,7 +5,7 @@ that derive the block, up to pre-norm and post-norm, are claims/sentence_table_b
 from __future__ import annotations
 
 from claims.sentence_table_block import BLOCK_SENTENCES
-from textcheck.sentences import Sentence
+from textcheck import Sentence
 
 S = Sentence
 

@@ -3,7 +3,7 @@ replaced to pre-norm and post-norm: the first part of the sentence table (claims
 in the chapter's order."""
 from __future__ import annotations
 
-from textcheck.sentences import Sentence
+from textcheck import Sentence
 
 S = Sentence
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from claims.chapter_figures import FIGURES
 from model import AverageLM, CausalAverage, LanguageModel, averaging_matrix
-from textcheck import decide as rules
+from textcheck import rules
 
 pytestmark = pytest.mark.fast
 EPS32 = torch.finfo(torch.float32).eps

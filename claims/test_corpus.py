@@ -3,7 +3,7 @@ import pytest
 
 from claims.chapter_figures import FIGURES
 from data import split
-from textcheck import decide as rules
+from textcheck import rules
 
 pytestmark = pytest.mark.fast
 

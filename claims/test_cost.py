@@ -163,7 +163,7 @@ from dataclasses import dataclass
 from claims import timing
 from claims.registry import CHAPTER_PEAK_MB
 from fixtures import cost, op_counts, peak_memory
-from textcheck import decide as rules
+from textcheck import rules
 
 
 @dataclass(frozen=True)

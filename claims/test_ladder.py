@@ -11,7 +11,7 @@ from claims.chapter_figures import FIGURES
 from model import MLP, Block, Head, LanguageModel, ModelConfig, MultiHeadAttention
 from model.attention import mask, mix, normalise, score
 from model.params import count
-from textcheck import decide as rules
+from textcheck import rules
 
 pytestmark = pytest.mark.fast
 EPS32 = torch.finfo(torch.float32).eps

@@ -10,7 +10,7 @@ import pytest
 from claims.chapter_figures import FIGURES
 from claims.seed_steps import DECLARED_SEEDS
 from claims.trained import gain, train_ppl, val
-from textcheck.formats import over_seeds
+from textcheck import over_seeds
 
 pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("ladder")]
 # every claim on the ladder's declared seeds (claims/seed_steps.py: 5, all trained and on record since

@@ -4,7 +4,7 @@ removed (fixtures/recipes.py LEAK; the threshold declared before it was trained:
 import pytest
 
 from claims.trained import val
-from textcheck.formats import over_seeds
+from textcheck import over_seeds
 
 SEEDS = 3
 NEARLY_CERTAIN = 2.0      # a held-out perplexity under 2: the next token nearly certain (docs/choices.md)

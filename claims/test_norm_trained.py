@@ -8,7 +8,7 @@ import pytest
 from claims.chapter_figures import FIGURES
 from claims.registry import figures
 from claims.trained import best, best_step_reading, train_ppl, val
-from textcheck.formats import over_seeds
+from textcheck import over_seeds
 
 pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("norm")]
 SEEDS = 3

@@ -8,7 +8,7 @@ from claims.chapter_figures import FIGURES, GPT2_ROWS
 from fixtures.recipes import LADDER
 from model import Block, LanguageModel, ModelConfig, MultiHeadAttention
 from model.params import GPT2Small, attention_params, block_params, build_on_meta, count, mlp_params
-from textcheck import decide as rules
+from textcheck import rules
 
 pytestmark = pytest.mark.fast
 

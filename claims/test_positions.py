@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from model import ALiBi, LanguageModel, ModelConfig, MultiHeadAttention, RoPE, alibi_slopes
-from textcheck import decide as rules
+from textcheck import rules
 
 pytestmark = pytest.mark.fast
 

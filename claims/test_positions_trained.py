@@ -13,7 +13,7 @@ from claims.seed_steps import DECLARED_SEEDS
 from data import load_tokens
 from fixtures.recipes import POSITIONS_CONTEXT, POSITIONS_EVAL, SMOKE_EVAL_WINDOWS
 from fixtures.train import evaluate
-from textcheck.formats import over_seeds
+from textcheck import over_seeds
 
 pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("positions")]
 SEEDS = 3
@@ -340,7 +340,7 @@ def test_rows_past_the_trained_length_are_still_the_vectors_they_started_as(trai
 def test_without_positions_a_linear_probe_cannot_read_where_a_token_is(trained, seeds, claim):
     from claims.record_rules import PROBE_ALTERNATIVES, PROBE_BELOW, PROBE_BOUND
     from fixtures.position_probe import probe
-    from textcheck import decide as rules
+    from textcheck import rules
     n = seeds(claim.seeds(DECLARED_SEEDS["positions"]))
     per_model = {name: [probe(r.model, POSITIONS_CONTEXT) for r in trained("positions", name, n)]
                  for name in ("positions_none", "positions_learned")}

@@ -14,7 +14,7 @@ from claims.chapter_figures import FIGURES
 from claims.chapter_reads import READ
 from data import split
 from model import Head, LanguageModel, ModelConfig, MultiHeadAttention, causal_mask, mask, normalise, score
-from textcheck import decide as rules
+from textcheck import rules
 
 pytestmark = pytest.mark.fast
 EPS32 = torch.finfo(torch.float32).eps

@@ -10,7 +10,7 @@ import pytest
 
 from claims.seed_steps import DECLARED_SEEDS
 from claims.trained import val
-from textcheck.formats import over_seeds
+from textcheck import over_seeds
 
 # the raw head against the ladder's: both groups' declared seeds (claims/seed_steps.py: 5 each, all
 # trained and on record since 2026-12-07)

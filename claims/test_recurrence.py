@@ -11,7 +11,7 @@ from torch import nn
 
 from claims.chapter_figures import FIGURES
 from claims.chapter_reads import READ
-from textcheck import decide as rules
+from textcheck import rules
 
 pytestmark = pytest.mark.fast
 

@@ -13,7 +13,7 @@ from claims.chapter_figures import FIGURES, VARIANCE_D
 from claims.chapter_reads import READ
 from model.attention import Head, MultiHeadAttention
 from model.mlp import MLP
-from textcheck import decide as rules
+from textcheck import rules
 
 pytestmark = pytest.mark.fast
 

@@ -27,8 +27,7 @@ from data.winograd import (
     sentence,
 )
 from model import LanguageModel, averaging_matrix
-from textcheck import decide as rules
-from textcheck.formats import over_seeds
+from textcheck import over_seeds, rules
 
 SEEDS = 10
 STATED = figures("winograd")     # the printed accuracies (claims/registry.py)

@@ -13,7 +13,7 @@ import numpy as np
 from claims.record_rules import TIMED
 from fixtures import cost, peak_memory
 from fixtures.results import RESULTS_DIR
-from textcheck.decide import TimedFigure, floor, judge
+from textcheck import rules
 
 
 def drift(device: str) -> dict:
@@ -30,7 +30,7 @@ def drift(device: str) -> dict:
                          "python benchmarks/cost_flakes.py --calibrate") from None
 
 
-def drift_sd(device: str, timed: TimedFigure) -> float:
+def drift_sd(device: str, timed: rules.TimedFigure) -> float:
     return float(drift(device).get("figures", {}).get(timed.drift_of or timed.name, {}).get("sd", 0.0))
 
 
@@ -96,8 +96,8 @@ class CostRun:
             samples = samples_of(self.timings)
             value = statistic([min(s) for s in samples])
             a, b = np.percentile(cost.bootstrap(statistic, samples), [2.5, 97.5])
-            verdict, lo, hi = judge(timed, value, a, b, drift)
-            floor_lo, floor_hi = floor(value, drift)
+            verdict, lo, hi = rules.judge(timed, value, a, b, drift)
+            floor_lo, floor_hi = rules.floor(value, drift)
             floor_only = floor_lo <= a and b <= floor_hi                    # more processes change nothing
             if verdict != "undecided" or floor_only or self.timings.repeats >= most:
                 return {"timed": timed, "verdict": verdict, "value": value, "bootstrap": [a, b],

@@ -25,16 +25,21 @@ _WHERE = {
     "Spec": "textcheck.specs",                                              # a figure's rule inputs
     "TextReport": "textcheck.commands",                                     # a text's own parts of its report
     "bookkeeping": "textcheck.text_checks",                                 # is every number and sentence accounted for
+    "rules": "textcheck.decide",              # the decision rule, pure functions a test calls: rules.within(...)
+    "over_seeds": "textcheck.formats",        # a figure's measured seeds as a reason prints them: mean ± sd
 }
 _NAMES = {"headings": "anchor_list"}
+_MODULES = {"rules"}                           # a name that is a module of the engine, handed over whole
 __all__ = ["SENTENCE_REASONS", "Anchor", "AnchorList", "Chapter", "Claim", "Declared", "Figure", "Sentence", "Spec",
-           "TextReport", "bookkeeping", "headings"]
+           "TextReport", "bookkeeping", "headings", "over_seeds", "rules"]
 
 
 assert sorted(__all__) == sorted(_WHERE)
 
 
 def __getattr__(name: str):
+    if name in _MODULES:
+        return import_module(_WHERE[name])
     if name in _WHERE:
         return getattr(import_module(_WHERE[name]), _NAMES.get(name, name))
     raise AttributeError(f"module 'textcheck' has no attribute {name!r}")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from claims.chapter import CHAPTER
 from claims.report.errata import ERRATA
-from textcheck.anchors import Anchor, AnchorList
+from textcheck import Anchor, AnchorList
 from textcheck.report.assembly.chapter_view import contents, places
 from textcheck.report.assembly.chapter_view.cut import Cut, View
 from textcheck.report.assembly.chapter_view.cut import cut as cut_text

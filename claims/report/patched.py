@@ -18,7 +18,7 @@ from pathlib import Path
 from claims.chapter_figures import FIGURES
 from claims.record_rules import DECLARED, decide, spec_for
 from claims.report import patch
-from textcheck.decide import RuleInputError, within
+from textcheck import rules
 from textcheck.report.assembly.merged import Entry
 
 DIFFERENCE = re.compile(r"^([a-z0-9_.]+) - ([a-z0-9_.]+)$")
@@ -53,9 +53,9 @@ def decided_again(entries: Sequence[Entry], records, claim_verdicts: dict[str, s
             out["suggested"].append((fid, FIGURES[fid].printed, f.printed, "not measured", "no record of it"))
             continue
         try:
-            d = (within(measured["value"], f.value, f.rounding) if set(measured) == {"value"}    # one count
+            d = (rules.within(measured["value"], f.value, f.rounding) if set(measured) == {"value"}    # one count
                  else decide(replace(spec_for(fid), stated=f.value, rounding=f.rounding), measured))
-        except RuleInputError as e:
+        except rules.RuleInputError as e:
             out["suggested"].append((fid, FIGURES[fid].printed, f.printed, "not decidable", str(e)))
             continue
         out["suggested"].append((fid, FIGURES[fid].printed, f.printed, d.verdict, d.why))

@@ -27,7 +27,7 @@ from claims.report.table_data import (
     metric_of,
 )
 from fixtures.setup import LADDER_ROWS, PRENORM_STOP_AT, PRENORM_STOPPED, WIDE_HEADS
-from textcheck.formats import over_seeds
+from textcheck import over_seeds
 
 
 def data(merged: dict, results_dir: Path, text: str | None = None, missing: str = "",

@@ -18,7 +18,7 @@ from claims.report.errata import cost, depth, ladder, norm, positions, qkv, scal
 from claims.report.errata.facts import Erratum, Facts
 from claims.report.errata.spread import Edit
 from data.chapter import ChapterError
-from textcheck.decide import MORE_RUNS, ONE_RUN
+from textcheck import rules
 
 # one entry per refuted claim, each written beside its section's causes and sentences
 ERRATA: dict[str, Erratum] = {**cost.ERRATA, **depth.ERRATA, **ladder.ERRATA, **norm.ERRATA, **positions.ERRATA, **qkv.ERRATA,
@@ -81,10 +81,10 @@ def seeds_step_cause(tests: list[dict]) -> str:
     n = max((r.get("seeds") or 0 for t in tests for r in t.get("records", [])), default=0)
     reasons = " ".join(t.get("reason", "") for t in tests)
     on = f" on {n} seeds" if n else ""
-    if ONE_RUN in reasons and MORE_RUNS not in reasons:
-        return (f"{ONE_RUN}: undecided{on}, and single runs vary more than the figure's distance from the "
+    if rules.ONE_RUN in reasons and rules.MORE_RUNS not in reasons:
+        return (f"{rules.ONE_RUN}: undecided{on}, and single runs vary more than the figure's distance from the "
                 "null it is contrasted with, so more seeds would not settle it (docs/figure-rule.md)")
-    return f"{MORE_RUNS}: undecided{on} (docs/figure-rule.md; the seeds per group: docs/choices.md)"
+    return f"{rules.MORE_RUNS}: undecided{on} (docs/figure-rule.md; the seeds per group: docs/choices.md)"
 
 
 def _entry(c: dict, verdict: str, **rest) -> dict:

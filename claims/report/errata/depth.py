@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from claims.report.errata.facts import Erratum, figures_edit
-from textcheck.formats import over_seeds
+from textcheck import over_seeds
 
 ERRATA: dict[str, Erratum] = {
     "depth.two_blocks_overfit": Erratum(

@@ -12,7 +12,7 @@ from claims.record_rules import decide, spec_for
 from claims.registry import filled
 from claims.report.errata.spread import Edit, Num, edit, num
 from claims.report.evidence import Facts
-from textcheck.formats import over_seeds
+from textcheck import over_seeds
 
 FIGURE_SLOT = re.compile(r"\{([a-z0-9_.]+)\}")
 

@@ -10,7 +10,7 @@ from claims.report.errata.facts import Erratum, Facts, figure_edit, per_seed
 from claims.report.errata.held_out import best_ppl, split_of, subset_bias
 from claims.report.errata.spread import Edit, between, edit, mean_sd, num
 from fixtures.setup import GRAD_READINGS, PRENORM_STOP_AT, PRENORM_STOPPED
-from textcheck.decide import MIN_SEEDS, reading_agrees
+from textcheck import rules
 from textcheck.formats import mean_of, over_seeds
 
 
@@ -73,9 +73,9 @@ PERPLEXITY_ROUNDING = 0.005          # the chapter prints perplexities to two de
 
 def _reading_verdict(values: list[float], stated: float, what: str) -> str:
     """A perplexity reading judged by the figure rule (textcheck/decide.py reading_agrees), in words."""
-    agree = reading_agrees(values, stated, PERPLEXITY_ROUNDING)
+    agree = rules.reading_agrees(values, stated, PERPLEXITY_ROUNDING)
     n = len(values)
-    return (f"{n} seed{'s' if n > 1 else ''}: no verdict under the rule ({MIN_SEEDS} seeds)" if agree is None else
+    return (f"{n} seed{'s' if n > 1 else ''}: no verdict under the rule ({rules.MIN_SEEDS} seeds)" if agree is None else
             f"agrees with {what} (an alternative reading: the primary verdict stays)" if agree
             else f"does not agree with {what}")
 
@@ -177,7 +177,7 @@ def _grad_reading(f: Facts, label: str) -> str:
     parts, agree = [], []
     for norm in ("pre", "post"):
         ratio = _grad(f, label, norm, "ratio")
-        agree.append(reading_agrees(ratio, CHAPTER_GRAD[norm][2], 0.005) is True)   # printed to two decimals
+        agree.append(rules.reading_agrees(ratio, CHAPTER_GRAD[norm][2], 0.005) is True)   # printed to two decimals
         parts.append(f"{norm}-norm block 1 {over_seeds(_grad(f, label, norm, 'first'))}, block 12 "
                      f"{over_seeds(_grad(f, label, norm, 'last'))}, ratio {over_seeds(ratio)} (the chapter: "
                      f"{CHAPTER_GRAD[norm][0]}, {CHAPTER_GRAD[norm][1]}, {CHAPTER_GRAD[norm][2]})")

@@ -5,7 +5,7 @@ from claims import registry
 from claims.chapter_figures import FIGURES
 from claims.report.errata.facts import Erratum, Facts, figures_edit
 from claims.report.errata.spread import Edit, edit, num
-from textcheck.formats import over_seeds
+from textcheck import over_seeds
 
 
 def _window(f: Facts, T: int) -> list[float]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from claims.report.errata.facts import Erratum, Facts, pct
 from claims.report.errata.spread import Edit, edit, k_of_n, num
-from textcheck.formats import over_seeds
+from textcheck import over_seeds
 
 CLAIM = "qkv.head_thirty_lines"
 

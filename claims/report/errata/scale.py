@@ -6,7 +6,7 @@ import statistics
 from claims import registry
 from claims.report.errata.facts import Erratum, Facts, figures_edit, pct, per_seed
 from claims.report.errata.spread import Edit, edit, k_of_n, mean_sd, num
-from textcheck.decide import MIN_SEEDS
+from textcheck import rules
 from textcheck.formats import mean_of, over_seeds
 
 RUNAWAY_WIDE = "scale.runaway: a model 1024 wide throughout"
@@ -27,7 +27,7 @@ def _runaway_wide(f: Facts) -> str:
     return (f"{label}, {n} seed{'s' if n > 1 else ''}: undivided score sd {over_seeds(u['score_sd'])} after training (the "
             f"chapter: {c['runaway_sd']}), rows with > 0.99 on one token {pct(u['frozen'])} "
             f"({100 * c['runaway_frozen']:.1f} %), entropy {over_seeds(u['entropy'])} ({c['runaway_entropy']}); {divided}"
-            + ("" if n >= MIN_SEEDS else f"; fewer than {MIN_SEEDS} seeds: no verdict under the figure rule"))
+            + ("" if n >= rules.MIN_SEEDS else f"; fewer than {rules.MIN_SEEDS} seeds: no verdict under the figure rule"))
 
 
 def _runaway_cause(f: Facts) -> str:

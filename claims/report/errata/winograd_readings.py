@@ -8,7 +8,7 @@ from claims import registry
 from claims.chapter_figures import FIGURES
 from claims.report.errata.facts import Facts, pct
 from fixtures.setup import HELD_OUT_ANSWERS_IN_RUNS, winograd_reading_runs
-from textcheck import decide as rules
+from textcheck import rules
 
 
 def answers_of(f: Facts, kind: str, part: str, what: str) -> list[float]:
