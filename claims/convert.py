@@ -1,5 +1,5 @@
 """`python -m claims.convert`: this chapter's committed evidence rewritten in today's format, each
-measured value stored once (the engine's textcheck/convert.py, handed this chapter)."""
+measured value stored once (the engine's `convert`, handed this chapter)."""
 from __future__ import annotations
 
 import sys
@@ -11,11 +11,11 @@ try:
 except TableError as e:              # a malformed data table of this chapter (claims/*.toml): named, exit 2
     print(f"error: {e}", file=sys.stderr)
     raise SystemExit(2) from None
-from textcheck import convert
+from textcheck import command
 
 
 def main(argv=None) -> int:
-    return convert.main(CHAPTER, argv)
+    return command(CHAPTER, "convert", argv, prog="python -m claims.convert")
 
 
 if __name__ == "__main__":

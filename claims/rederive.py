@@ -15,7 +15,9 @@ try:
 except TableError as e:              # a malformed data table of this chapter (claims/*.toml): named, exit 2
     print(f"error: {e}", file=sys.stderr)
     raise SystemExit(2) from None
-from textcheck import rederive
+from textcheck import command, rederive
+
+PROG = "python -m claims.rederive"
 
 
 def main(argv=None) -> int:
@@ -26,18 +28,18 @@ def main(argv=None) -> int:
     if "-h" in argv or "--help" in argv:         # the re-derivation's help, then the re-measurement's
         from claims import remeasure
         try:
-            return rederive.main(CHAPTER, argv)
+            return command(CHAPTER, "rederive", argv, prog=PROG)
         finally:
             print("\n--remeasure: the figures measured from a model's weights, measured again from the trained "
                   "cache (docs/evidence.md):\n")
             print(remeasure.parser(description=None).format_help())
-    return rederive.main(CHAPTER, argv)
+    return command(CHAPTER, "rederive", argv, prog=PROG)
 
 
 def accepted(results_dir) -> tuple:
     """The committed figure records and claims of `results_dir` where the re-derivation accepts
     them all, else EvidenceError listing what it refuses (textcheck/rederive.py accepted)."""
-    return rederive.accepted(CHAPTER, results_dir, "python -m claims.rederive")
+    return rederive.accepted(CHAPTER, results_dir, PROG)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ _WHERE = {
     "headings": "textcheck.report.assembly.chapter_view.contents",                 # the chapter view's headings, as anchors
     "Spec": "textcheck.specs",                                              # a figure's rule inputs
     "TextReport": "textcheck.commands",                                     # a text's own parts of its report
+    "command": "textcheck.commands",          # the engine's rederive or convert, run by a text's own command module
     "bookkeeping": "textcheck.text_checks",                                 # is every number and sentence accounted for
     "rules": "textcheck.decide",              # the decision rule, pure functions a test calls: rules.within(...)
     "over_seeds": "textcheck.formats",        # a figure's measured seeds as a reason prints them: mean ± sd
@@ -31,7 +32,7 @@ _WHERE = {
 _NAMES = {"headings": "anchor_list"}
 _MODULES = {"rules"}                           # a name that is a module of the engine, handed over whole
 __all__ = ["SENTENCE_REASONS", "Anchor", "AnchorList", "Chapter", "Claim", "Declared", "Figure", "Sentence", "Spec",
-           "TextReport", "bookkeeping", "headings", "over_seeds", "rules"]
+           "TextReport", "bookkeeping", "command", "headings", "over_seeds", "rules"]
 
 
 assert sorted(__all__) == sorted(_WHERE)

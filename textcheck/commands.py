@@ -3,6 +3,7 @@
   python -m textcheck report   --text examples.running_mean.chapter --report-dir DIR
   python -m textcheck save     --text examples.running_mean.chapter --report-dir DIR
   python -m textcheck rederive --text examples.running_mean.chapter
+  python -m textcheck convert  --text examples.running_mean.chapter [--check]
 
 MODULE is the text's one entry, the module that answers the engine's pytest hook
 (`pytest_textcheck_chapter`, textcheck/hooks.py; docs/layout.md) and holds its Chapter as
@@ -102,6 +103,19 @@ def render(chapter: Chapter, text: TextReport, out: Path):
     return r
 
 
+def command(chapter: Chapter, name: str, argv=None, prog: str | None = None) -> int:
+    """The engine's `rederive` or `convert` for `chapter`, as a text's own command module runs it
+    (this chapter's `python -m claims.rederive` and `python -m claims.convert`): `prog` is the
+    name its messages and its help give the command."""
+    if name == "rederive":
+        from textcheck import rederive
+        return rederive.main(chapter, argv, prog=prog or f"{PROG} rederive")
+    if name == "convert":
+        from textcheck import convert
+        return convert.main(chapter, argv, prog=prog or f"{PROG} convert")
+    raise ValueError(f"{name!r} is not a command the engine runs for a text's module; it runs rederive and convert")
+
+
 class NoFiles:
     """A text's own evidence files beside its verdicts: none (its tests write no tables or plots)."""
 
@@ -128,16 +142,16 @@ def main(argv=None) -> int:
     sub = p.add_subparsers(dest="command", required=True)
     for name, what in (("report", "render the text's report into --report-dir"),
                        ("save", "commit a run's decided verdicts and figure records into the text's results/"),
-                       ("rederive", "decide every committed figure of the text again from its results/ alone")):
+                       ("rederive", "decide every committed figure of the text again from its results/ alone"),
+                       ("convert", "decide again the records of an older rule version, from their measured values")):
         s = sub.add_parser(name, help=what, description=what)
         s.add_argument("--text", required=True, help="the text's module that holds its CHAPTER")
-        if name != "rederive":
+        if name in ("report", "save"):
             s.add_argument("--report-dir", required=True, help="the run's report directory (its claims.json)")
     a, rest = p.parse_known_args(argv)
     chapter, text = _text(a.text)
-    if a.command == "rederive":
-        from textcheck import rederive
-        return rederive.main(chapter, rest, prog=f"{PROG} rederive --text {a.text}")
+    if a.command in ("rederive", "convert"):
+        return command(chapter, a.command, rest, prog=f"{PROG} {a.command} --text {a.text}")
     if rest:
         p.error(f"unrecognised arguments: {' '.join(rest)}")
     out = Path(a.report_dir)

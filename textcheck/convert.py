@@ -1,6 +1,6 @@
 """Decide the committed figure records of an older rule version again under today's rules.
 
-  python -m claims.convert [--results DIR] [--check]   (this project's command: claims/convert.py)
+  python -m textcheck convert --text MODULE [--results DIR] [--check]
 
 A rule changes (textcheck/versions.py RULE_VERSIONS); the records it decided need no new
 measurement, only a new decision: every record decided under an older version of the rule the
@@ -104,7 +104,7 @@ def _tolerance(d) -> str:
     return f"today's rule (textcheck/versions.py): {d.tolerance:.4g}"
 
 
-def main(chapter: Chapter, argv=None, prog: str = "python -m claims.convert") -> int:
+def main(chapter: Chapter, argv=None, prog: str = "python -m textcheck convert") -> int:
     p = argparse.ArgumentParser(prog=prog, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--results", default=str(Path(chapter.root) / "results"), help="the results folder")
     p.add_argument("--check", action="store_true", help="write nothing; exit 1 if a record would be decided again")

@@ -58,7 +58,7 @@ def declared_for(readings: Mapping[str, DeclaredReading], key: str, name) -> Dec
     r = readings.get(name) if isinstance(name, str) else None
     if r is None:
         raise ReadingError("reading.name", f"{name!r} is not a declared reading of this text "
-                                           "(this project: claims/readings_declared.py and docs/choices.md)")
+                                           "(a text declares its readings in its Chapter: `readings`)")
     if key not in r.keys:
         raise ReadingError("reading.name", f"{name!r} is declared for {', '.join(r.keys)}, not for {key!r}")
     return r

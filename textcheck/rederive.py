@@ -1,6 +1,6 @@
 """Decide every committed figure again from the committed evidence alone.
 
-  python -m claims.rederive        (this project's command: claims/rederive.py calls main(CHAPTER))
+  python -m textcheck rederive --text MODULE   (a text's own command may call main(CHAPTER): textcheck.command)
 
 Reads results/figures.json (one record per decided figure: the values measured, the verdict
 given) and the text's figure table (its Chapter's figures, whose rule inputs the Chapter's
@@ -244,7 +244,7 @@ def accepted(chapter: Chapter, results_dir: Path, command: str = "the re-derivat
     return read
 
 
-def main(chapter: Chapter, argv=None, prog: str = "python -m claims.rederive") -> int:
+def main(chapter: Chapter, argv=None, prog: str = "python -m textcheck rederive") -> int:
     """The command, for the text `chapter` (its package's thin command module calls it)."""
     p = argparse.ArgumentParser(prog=prog, description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)

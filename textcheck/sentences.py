@@ -32,7 +32,7 @@ class Sentence:
 
 
 SENTENCE_REASONS = {
-    "setup": "states what was trained or measured, and how; the figures it fixes are declared in claims/accounting.py",
+    "setup": "states what was trained or measured, and how; the figures it fixes are declared among the text's numbers",
     "context": "explains, motivates or introduces what a neighbouring sentence asserts",
     "history": "who did what when, outside this chapter's measurements",
     "rhetoric": "a transition, an emphasis or a judgement with nothing to measure",

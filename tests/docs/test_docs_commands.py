@@ -149,8 +149,9 @@ DECLARED: list[Declared] = [
              "the engine's own tests, their own pytest project (a minute); .ci/run runs them as written"),
     Declared(r"python benchmarks/fresh_clone\.py(?: --no-suite)?", "a benchmark that clones and runs the fast tier "
              "five times and the whole suite (minutes); its figures are quoted dated (benchmarks/README.md)"),
-    Declared(r"python -m textcheck report\|save\|rederive --text examples\.running_mean\.chapter",
-             "three commands in one (report, save and rederive); the report is run as written on docs/layout.md"),
+    Declared(r"python -m textcheck report\|save\|rederive\|convert --text examples\.running_mean\.chapter",
+             "four commands in one (report, save, rederive and convert); the report is run as written on docs/layout.md, "
+             "convert and rederive by tests/engine/test_engine_on_the_example.py"),
     Declared(r"python -m fixtures\.grad_profile(?: --write)?",
              "measures the gradient profile of the twelve-block model (a minute); the slow tier's "
              "tests/integration/test_grad_profile_evidence.py runs the same comparison"),

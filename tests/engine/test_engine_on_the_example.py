@@ -22,7 +22,7 @@ def test_this_chapters_packages_cannot_be_imported_here():
 
 
 def test_the_public_face_is_about_a_dozen_names_each_loaded_on_first_use():
-    assert len(textcheck.__all__) == 14
+    assert len(textcheck.__all__) == 15
     for name in textcheck.__all__:
         assert getattr(textcheck, name) is not None, name
 
@@ -37,6 +37,20 @@ def test_the_examples_bookkeeping_is_complete(kind):
 def test_the_rederivation_agrees_with_the_examples_committed_verdicts(capsys):
     assert main(["rederive", "--text", "examples.running_mean.chapter"]) == 0
     assert "agrees with the figure records" in capsys.readouterr().out
+
+
+def test_the_conversion_finds_every_record_of_the_example_decided_under_todays_rules(capsys):
+    assert main(["convert", "--text", "examples.running_mean.chapter", "--check"]) == 0
+    assert "every record decided under today's rules" in capsys.readouterr().out
+
+
+def test_a_texts_own_command_module_runs_the_engines_command_under_its_own_name(capsys):
+    assert textcheck.command(CHAPTER, "rederive", [], prog="python -m running_mean.rederive") == 0
+    with pytest.raises(SystemExit):
+        textcheck.command(CHAPTER, "convert", ["--bogus"], prog="python -m running_mean.convert")
+    assert "usage: python -m running_mean.convert" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="runs rederive and convert"):
+        textcheck.command(CHAPTER, "report")
 
 
 def test_the_report_of_the_committed_verdicts_is_written_with_its_chapter_view(tmp_path, capsys):
