@@ -28,9 +28,8 @@ from data.chapter import CHAPTER_SHA256, ChapterMissing, load_chapter
 from data.paths import PROJECT_ROOT
 from fixtures import results
 from fixtures.measurements import MEASUREMENTS, READ_OFF_INSTRUMENT, REMEASURE
-from textcheck import SENTENCE_REASONS, Chapter
+from textcheck import SENTENCE_REASONS, Chapter, RunRecords
 from textcheck.anchors import listed
-from textcheck.chapter import RunRecords
 
 CHAPTER = Chapter(
     name="the attention chapter",

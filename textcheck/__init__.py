@@ -23,6 +23,7 @@ _WHERE = {
     "Anchor": "textcheck.anchors", "AnchorList": "textcheck.anchors",     # a quote of the text, and a list of them
     "headings": "textcheck.report.assembly.chapter_view.contents",                 # the chapter view's headings, as anchors
     "Spec": "textcheck.specs",                                              # a figure's rule inputs
+    "RunRecord": "textcheck.records", "RunRecords": "textcheck.chapter",  # a trained run's record, and a text's
     "TextReport": "textcheck.commands",                                     # a text's own parts of its report
     "command": "textcheck.commands",          # the engine's rederive or convert, run by a text's own command module
     "bookkeeping": "textcheck.text_checks",                                 # is every number and sentence accounted for
@@ -31,7 +32,8 @@ _WHERE = {
 }
 _NAMES = {"headings": "anchor_list"}
 _MODULES = {"rules"}                           # a name that is a module of the engine, handed over whole
-__all__ = ["SENTENCE_REASONS", "Anchor", "AnchorList", "Chapter", "Claim", "Declared", "Figure", "Sentence", "Spec",
+__all__ = ["SENTENCE_REASONS", "Anchor", "AnchorList", "Chapter", "Claim", "Declared", "Figure", "RunRecord", "RunRecords",
+           "Sentence", "Spec",
            "TextReport", "bookkeeping", "command", "headings", "over_seeds", "rules"]
 
 

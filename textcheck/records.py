@@ -172,6 +172,12 @@ class RunRecord:
     # (claims/run_check.py short_of_record); absent in runs committed before it was kept (optional)
     recorded: Str = None
 
+    @classmethod
+    def checked(cls, value, where: str) -> RunRecord:
+        """A run record read from JSON, every field checked (`check`): what a text's codec of its
+        run records calls, naming `where` (the file and the record) in its error."""
+        return check(cls, value, where)
+
 
 WORDS = {"int_type": "a whole number", "int_from_float": "a whole number", "string_type": "a string",
          "dict_type": "an object", "list_type": "a list", "number": "a number", "bool_type": "true or false"}

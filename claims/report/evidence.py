@@ -11,8 +11,8 @@ from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES
 from fixtures import results
 from fixtures.results import EvidenceError, shown
-from textcheck import merging
-from textcheck.records import RunRecord, TestOutcome, check
+from textcheck import RunRecord, merging
+from textcheck.records import TestOutcome, check
 
 OBJECT, NUMBER, LIST = (dict,), (int, float), (list,)       # the shapes a reader may ask a field for
 RUN_FIELDS = frozenset(f.name for f in fields(RunRecord))   # a run's own fields; any other figure is a metric

@@ -13,7 +13,7 @@ from claims.chapter_figures import FIGURES, LADDER_ROW_FIGURE
 from claims.registry import figures
 from claims.report.evidence import Runs
 from fixtures.setup import LADDER_ROWS, WIDE_HEADS
-from textcheck.records import RunRecord
+from textcheck import RunRecord
 
 # The ladder's rows the chapter quotes, and the figure each is asserted as, come from the one map
 # the tables use too (LADDER_ROW_FIGURE); the other rows the chapter leaves to a table not in the text.

@@ -8,8 +8,8 @@ import re
 
 from claims.chapter_figures import FIGURES
 from data.paths import PROJECT_ROOT
+from textcheck import RunRecord
 from textcheck.figures import of_claim
-from textcheck.records import RunRecord
 from textcheck.report.assembly.tables_plots import Source, Table
 
 ROOT = PROJECT_ROOT
