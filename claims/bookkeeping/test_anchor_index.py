@@ -18,8 +18,8 @@ from claims.chapter_reads import READ
 from claims.report.chapter_cut import HEADINGS, PLACES, WITHIN, anchor_lists
 from claims.report.errata import ERRATA
 from textcheck import accounting, sentences
-from textcheck.anchors import Anchor, AnchorError, AnchorIndex, AnchorList, index_of
-from textcheck.figures import Figure, located, printed_of
+from textcheck.anchors import Anchor, AnchorError, AnchorIndex, index_of
+from textcheck.figures import located, printed_of
 from textcheck.report.assembly.chapter_view import contents, places
 from textcheck.report.assembly.chapter_view.text import blocks, quotes
 from textcheck.report.assembly.merged import entry
@@ -124,13 +124,6 @@ def test_the_stale_report_lists_every_problem_of_every_list_at_once(chapter_text
         == {"figures", "declared", "sentences"}
 
 
-def test_a_quote_twice_and_a_quote_missing_are_both_reported():
-    lists = [AnchorList("a", (Anchor("twice", "a", "x"), Anchor("once", "a", "y"))),
-             AnchorList("b", (Anchor("absent", "b", "z"),))]
-    found = AnchorIndex("twice, once and twice").problems(lists)
-    assert [(p.anchor.id, p.found) for p in found] == [("x", 2), ("z", 0)]
-
-
 def test_the_engine_holds_no_quote_of_this_chapter():
     """No module of textcheck/ holds a quote of any of this chapter's lists (one of two words or
     more, eight characters at least: a lone number or word is no quote)."""
@@ -152,15 +145,6 @@ def test_a_printed_number_is_typed_only_where_its_anchor_does_not_end_with_it():
     assert sorted(typed) == sorted(f.printed for f in other)
     assert len(other) < 25 < len(FIGURES)
     assert all(f.printed in f.anchor for f in other)
-
-
-def test_a_figure_derives_its_printed_number_from_its_anchor():
-    assert Figure("x", "c", anchor="a baseline of 59.71").printed == "59.71"
-    assert Figure("x", "c", anchor="held-out referent accuracy  91.7 %").printed == "91.7 %"
-    assert Figure("x", "c", anchor="is one hundredth").printed == "one hundredth"
-    assert Figure("x", "c", anchor="Two thirds").value == pytest.approx(2 / 3)
-    with pytest.raises(ValueError, match="ends with no number"):
-        Figure("x", "c", anchor="and nothing saturates today")
 
 
 def test_an_erratum_names_a_figure_instead_of_retyping_its_anchor():

@@ -31,25 +31,6 @@ def test_a_broken_anchor_is_named(chapter_text):
         "Score, mask, normalise" in s.anchor for s in SENTENCES)
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("Vaswani et al. say this. It holds.", ["Vaswani et al. say this.", "It holds."]),
-    ("It is 0.96 at every width. Then 1.8 e-7 again.", ["It is 0.96 at every width.", "Then 1.8 e-7 again."]),
-    ("A footnote.\u2078 Twelve blocks.", ["A footnote.\u2078", "Twelve blocks."]),
-    ('It says "to keep it." Which is true.', ['It says "to keep it."', "Which is true."]),
-    (r"keep a vector $\mathbf{h}$ and update it. Fixed size.", [r"keep a vector $\mathbf{h}$ and update it.", "Fixed size."]),
-], ids=["et al.", "decimals", "a footnote mark", "a closing quote", "LaTeX braces"])
-
-def test_the_walk_cuts_sentences_where_the_chapter_ends_them(text, expected):
-    assert [u.text for u in sentences.units(text)] == expected
-
-
-def test_listings_and_tables_are_kept_whole():
-    text = "In code:\n\nclass A:\n    x = 1\n\n    def f(self):\n        return 2\n\nScore, mix."
-    us = sentences.units(text)
-    assert [(u.text, u.block) for u in us] == [("In code:", False), ("class A:\n    x = 1\n\n    def f(self):\n        return 2", True),
-                                               ("Score, mix.", False)]
-
-
 def test_the_counts_add_up(chapter_text):
     c = sentences.counts(chapter_text, SENTENCES)
     assert sum(c["by kind"].values()) == c["units"] == c["sentences"] + c["blocks"]
@@ -66,12 +47,6 @@ def test_a_sentence_printing_a_figure_asserts_its_claim(chapter_text):
         if not a.unit.block and f.claim not in a.claims:
             missing.append(f"{f.id} ({f.claim}) in {a.unit.context(chapter_text)}")
     assert not missing, "sentences that print a figure but do not assert its claim:\n" + "\n".join(missing)
-
-
-def test_a_template_with_slots_is_a_block():
-    us = sentences.units("Train it.\n\nthe {x} did not cross the {y} .\n\nScore it.")
-    assert [(u.text, u.block) for u in us] == [("Train it.", False), ("the {x} did not cross the {y} .", True),
-                                               ("Score it.", False)]
 
 
 def test_every_asserting_sentence_is_reviewed_against_its_falsifier():
