@@ -135,7 +135,7 @@ def _closure(requirements: list[str]) -> set[str]:
 def test_the_site_build_imports_only_what_the_site_job_installs(bare_site):
     _, imported, r = bare_site
     assert r.returncode == 0, r.stdout + r.stderr
-    own = {"textcheck", "claims", "data", "model", "fixtures", "__main__"}
+    own = {"safeio", "textcheck", "claims", "data", "model", "fixtures", "__main__"}
     top = {m.split(".")[0] for m in imported["modules"]} - own - set(sys.stdlib_module_names)
     dists = md.packages_distributions()
     needed = {_name(d) for m in top for d in dists.get(m, [])}

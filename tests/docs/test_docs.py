@@ -97,7 +97,7 @@ def test_every_option_named_exists_in_its_commands_help(page):
 
 # What docs/layout.md must name, by file name: every module and script of these folders, but the
 # claim test files (claims/test_*.py: "one test file per chapter section"; the example's) and package files.
-LAYOUT_FOLDERS = ("textcheck", "textcheck/report", "textcheck/report/assembly", "textcheck/report/assembly/chapter_view",
+LAYOUT_FOLDERS = ("safeio", "textcheck", "textcheck/report", "textcheck/report/assembly", "textcheck/report/assembly/chapter_view",
                   "textcheck/report/views", "textcheck/report/views/chapter_view", "data", "model", "fixtures", "claims",
                   "claims/report", "claims/report/errata", "benchmarks", "examples/running_mean")
 

@@ -9,6 +9,7 @@ import pytest
 
 from claims import timing
 from fixtures import cost, peak_memory
+from textcheck import rules
 from textcheck.decide import LEVEL
 
 pytest_plugins = ["pytester"]
@@ -68,24 +69,24 @@ def test_two_quiet_runs_minutes_apart_cannot_flip_a_verdict_once_the_run_to_run_
     version 3: +-1.96 run-to-run sd, the normal quantile at textcheck/decide.py LEVEL)."""
     flakes, quiet = _flake_runs()
     slope = timing.TIMED["time slope"]
-    alone = [timing.judge(slope, f["time slope"]["value"], *f["time slope"]["bootstrap"])[0] for _, f in quiet]
+    alone = [rules.judge(slope, f["time slope"]["value"], *f["time slope"]["bootstrap"])[0] for _, f in quiet]
     assert {"holds", "outside"} <= set(alone)                            # the flip, as the runs were judged
     as_run = {o["test_time_grows_as_n_squared[cpu]"] for o, _ in quiet}
     assert {"holds", "refuted"} <= as_run                                # and as pytest reported them
     widened = flakes.out_of_sample([f for _, f in quiet], [o for o, _ in quiet])
     assert not {"holds", "outside"} <= {v["time slope"] for v in widened}
     value, sd = quiet[0][1]["time slope"]["value"], 0.05
-    _, lo, hi = timing.judge(slope, value, value - 0.01, value + 0.01, sd)
+    _, lo, hi = rules.judge(slope, value, value - 0.01, value + 0.01, sd)
     z = NormalDist().inv_cdf(1 - LEVEL / 2)                                # 1.96
     assert (lo, hi) == pytest.approx((value - z * sd, value + z * sd))   # the spread sets the interval
 
 
 def test_a_printed_figure_is_refuted_by_any_interval_that_excludes_it_and_confirmed_only_by_a_narrow_one():
     exponent = timing.TIMED["time exponent"]                               # 1.91, rounding 0.005, gap 0.2
-    assert timing.judge(exponent, 2.22, 2.10, 2.40)[0] == "outside"         # wide, but 1.91 is not in it
-    assert timing.judge(exponent, 1.95, 1.80, 2.05)[0] == "undecided"       # 1.91 inside a 0.25-wide interval
-    assert timing.judge(exponent, 1.92, 1.86, 1.96)[0] == "holds"
-    assert timing.judge(exponent, 1.92, 1.86, 1.96, drift=0.1)[0] == "undecided"
+    assert rules.judge(exponent, 2.22, 2.10, 2.40)[0] == "outside"         # wide, but 1.91 is not in it
+    assert rules.judge(exponent, 1.95, 1.80, 2.05)[0] == "undecided"       # 1.91 inside a 0.25-wide interval
+    assert rules.judge(exponent, 1.92, 1.86, 1.96)[0] == "holds"
+    assert rules.judge(exponent, 1.92, 1.86, 1.96, drift=0.1)[0] == "undecided"
 
 
 def test_the_run_to_run_spread_is_read_from_the_committed_calibration(tmp_path, monkeypatch):

@@ -200,7 +200,7 @@ def test_2_an_interrupted_save_is_finished_by_the_next_run_and_it_says_so(tmp_pa
 
 def test_3_an_installed_copy_outside_a_checkout_stops_with_a_clear_error_and_writes_nothing(tmp_path):
     site = tmp_path / "site-packages"                                # what `pip install .` puts there
-    for pkg in ("textcheck", "data", "claims", "fixtures", "model"):
+    for pkg in ("safeio", "textcheck", "data", "claims", "fixtures", "model"):
         shutil.copytree(ROOT / pkg, site / pkg, ignore=shutil.ignore_patterns("__pycache__"))
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()

@@ -75,6 +75,7 @@ from fixtures.measurements import AT_TRAINING, MEASUREMENTS, REMEASURE, measurem
 from fixtures.recipes import POSITIONS_CONTEXT, POSITIONS_EVAL
 from fixtures.setup import GRAD_READINGS
 from model import LanguageModel
+from textcheck import rules
 from textcheck.versions import is_current
 
 STORED_NAME = "tests/data/measurement_fingerprints.json"
@@ -312,7 +313,7 @@ def _synthetic_timing(asked: dict) -> Iterator[None]:
     a figure on its interval (textcheck/decide.py judge, versioned as a rule) is replaced by one that
     accepts at once, so the first interval is the one reported and no process is added for it."""
     rng = np.random.default_rng(TIMING_SEED)
-    real = cost.time_ms, cost.others_runnable, cost.subprocess, timing.judge
+    real = cost.time_ms, cost.others_runnable, cost.subprocess, rules.judge
     synthetic = {"explicit": lambda n: 1e-4 * n * n + 1e-2 * n, "projections": lambda n: 2e-3 * n}
     asked.update(processes=[], threads=[])
 
@@ -327,11 +328,11 @@ def _synthetic_timing(asked: dict) -> Iterator[None]:
             code = cost.main(cmd[cmd.index("fixtures.cost") + 1:])
         return subprocess.CompletedProcess(cmd, code, out.getvalue(), "")
     cost.time_ms, cost.others_runnable = time_ms, lambda: 0
-    cost.subprocess, timing.judge = SimpleNamespace(run=run), lambda timed, value, a, b, drift: ("holds", a, b)
+    cost.subprocess, rules.judge = SimpleNamespace(run=run), lambda timed, value, a, b, drift: ("holds", a, b)
     try:
         yield
     finally:
-        cost.time_ms, cost.others_runnable, cost.subprocess, timing.judge = real
+        cost.time_ms, cost.others_runnable, cost.subprocess, rules.judge = real
         asked["threads"] = sorted(set(asked["threads"]))
 
 

@@ -30,7 +30,7 @@ def _count(monkeypatch, counts: collections.Counter, owner, name: str, label: st
         counts[label] += 1
         return original(*args, **kwargs)
     for module in list(sys.modules.values()):
-        if getattr(module, "__name__", "").split(".")[0] in ("textcheck", "claims", "data", "fixtures") \
+        if getattr(module, "__name__", "").split(".")[0] in ("safeio", "textcheck", "claims", "data", "fixtures") \
                 and getattr(module, name, None) is original:
             monkeypatch.setattr(module, name, counted)
 

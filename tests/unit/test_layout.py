@@ -4,7 +4,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-PACKAGES = ("textcheck", "data", "model", "fixtures", "claims", "examples", "tests", "benchmarks")
+PACKAGES = ("safeio", "textcheck", "data", "model", "fixtures", "claims", "examples", "tests", "benchmarks")
 
 
 def _is_test_module(name: str) -> bool:
