@@ -25,7 +25,7 @@ _WHERE = {
     "Spec": "textcheck.specs",                                              # a figure's rule inputs
     "RunRecord": "textcheck.records", "RunRecords": "textcheck.chapter",  # a trained run's record, and a text's
     "TextReport": "textcheck.commands",                                     # a text's own parts of its report
-    "command": "textcheck.commands",          # the engine's rederive or convert, run by a text's own command module
+    "command": "textcheck.text_command",          # the engine's rederive or convert, run by a text's own command module
     "bookkeeping": "textcheck.text_checks",                                 # is every number and sentence accounted for
     "rules": "textcheck.decide",              # the decision rule, pure functions a test calls: rules.within(...)
     "over_seeds": "textcheck.formats",        # a figure's measured seeds as a reason prints them: mean ± sd

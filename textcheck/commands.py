@@ -28,8 +28,7 @@ from textcheck.formats import SeedValues, like
 from textcheck.outcomes import ClaimSummary, typed
 from textcheck.report.assembly.merged import Merged, figure_row
 from textcheck.report.assembly.report import Parts
-
-PROG = "python -m textcheck"
+from textcheck.text_command import PROG, command
 
 
 @dataclass(frozen=True)
@@ -101,19 +100,6 @@ def render(chapter: Chapter, text: TextReport, out: Path):
     r = assemble(chapter, parts_of(chapter, text), merged, out, body, why, results, fresh=fresh is not None)
     publish.write(r, out)
     return r
-
-
-def command(chapter: Chapter, name: str, argv=None, prog: str | None = None) -> int:
-    """The engine's `rederive` or `convert` for `chapter`, as a text's own command module runs it
-    (this chapter's `python -m claims.rederive` and `python -m claims.convert`): `prog` is the
-    name its messages and its help give the command."""
-    if name == "rederive":
-        from textcheck import rederive
-        return rederive.main(chapter, argv, prog=prog or f"{PROG} rederive")
-    if name == "convert":
-        from textcheck import convert
-        return convert.main(chapter, argv, prog=prog or f"{PROG} convert")
-    raise ValueError(f"{name!r} is not a command the engine runs for a text's module; it runs rederive and convert")
 
 
 class NoFiles:
