@@ -4,8 +4,7 @@ declared.  What a declared reading does to a verdict (`underspecified`) is the e
 (textcheck/readings.py).  Pure."""
 from __future__ import annotations
 
-from textcheck.readings import DeclaredReading
-from textcheck.readings import standing as standing_of
+from textcheck import DeclaredReading
 
 DECLARED_READINGS: dict[str, DeclaredReading] = {r.name: r for r in [
     DeclaredReading(
@@ -27,4 +26,4 @@ DECLARED_READINGS: dict[str, DeclaredReading] = {r.name: r for r in [
 
 def standing(name: str, dates) -> str:
     """Whether the declared reading `name`, measured at `dates`, counts, in words (textcheck/readings.py)."""
-    return standing_of(DECLARED_READINGS[name], dates)
+    return DECLARED_READINGS[name].standing(dates)

@@ -10,7 +10,7 @@ measurement); a key neither names is an error.  `decide(spec, measured)` decides
 from __future__ import annotations
 
 from claims.chapter_figures import COST_INSTRUMENT, FIGURES, NO_GAIN, NULLS, UNIFORM_ROW
-from textcheck import Spec, rules, specs
+from textcheck import Spec, rules
 
 # The timed figures of the cost claims (claims/test_cost.py) and how each is judged: a band the
 # value must lie in (a slope, a ratio), or a printed figure with its rounding and the widest
@@ -228,4 +228,4 @@ def spec_for(key: str) -> Spec:
 
 def decide(spec: Spec, measured) -> rules.Decision:
     """A record of this chapter decided from its spec and its measured values (textcheck/specs.py)."""
-    return specs.decide(spec, measured, TIMED)
+    return spec.decide(measured, TIMED)

@@ -8,10 +8,11 @@ textcheck/hooks.py, implemented by the project's conftest.py), and, for a comman
 argument of its `main`.  Every function here that needs the text's tables takes the Chapter as an
 argument.  The engine imports no package of a text (an import-linter `forbidden` contract).
 
-The public face: the names a text needs to define itself, check its bookkeeping and give its
-report's parts, exported here and imported from here alone by a text (the example's packages:
-an import-linter contract in pyproject.toml).  Each is loaded on first use (PEP 562), so that
-importing the engine costs nothing until a name is asked for.
+The public face: the names a text needs to define itself, check its bookkeeping, decide a figure
+in a test, run the engine's commands from its own and give its report's parts, exported here and
+imported from here alone by a text (the example's packages; this chapter's, but for the reaches
+past it that pyproject.toml's import-linter contract lists, each still to be replaced).  Each is
+loaded on first use (PEP 562), so that importing the engine costs nothing until a name is asked for.
 """
 from importlib import import_module
 
@@ -23,6 +24,7 @@ _WHERE = {
     "Anchor": "textcheck.anchors", "AnchorList": "textcheck.anchors",     # a quote of the text, and a list of them
     "headings": "textcheck.report.assembly.chapter_view.contents",                 # the chapter view's headings, as anchors
     "Spec": "textcheck.specs",                                              # a figure's rule inputs
+    "DeclaredReading": "textcheck.readings",  # a reading of an open choice, declared before it is measured
     "RunRecord": "textcheck.records", "RunRecords": "textcheck.chapter",  # a trained run's record, and a text's
     "TextReport": "textcheck.commands",                                     # a text's own parts of its report
     "command": "textcheck.text_command",          # the engine's rederive or convert, run by a text's own command module
@@ -32,7 +34,8 @@ _WHERE = {
 }
 _NAMES = {"headings": "anchor_list"}
 _MODULES = {"rules"}                           # a name that is a module of the engine, handed over whole
-__all__ = ["SENTENCE_REASONS", "Anchor", "AnchorList", "Chapter", "Claim", "Declared", "Figure", "RunRecord", "RunRecords",
+__all__ = ["SENTENCE_REASONS", "Anchor", "AnchorList", "Chapter", "Claim", "Declared", "DeclaredReading", "Figure", "RunRecord",
+           "RunRecords",
            "Sentence", "Spec",
            "TextReport", "bookkeeping", "command", "headings", "over_seeds", "rules"]
 

@@ -35,6 +35,10 @@ class DeclaredReading:
     first_measured: str | None = None
     cites: tuple[str, ...] = ()      # the keys of the runs that measurement is (kept in results/: never pruned)
 
+    def standing(self, dates) -> str:
+        """Whether this reading, measured at `dates`, counts, in words (`standing` below)."""
+        return standing(self, dates)
+
 
 class ReadingError(ValueError):
     """A record's reading that no declaration knows, or whose date cannot be read; names the field."""

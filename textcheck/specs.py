@@ -34,6 +34,10 @@ class Spec:
                 "within": "stated", "bounds": "stated",
                 "converges": "counts"}[self.kind]
 
+    def decide(self, measured, timed: Mapping[str, TimedFigure]) -> Decision:
+        """The record decided from these inputs and its measured values (`decide` below)."""
+        return decide(self, measured, timed)
+
 
 # The measured fields a record of each kind holds (results/figures.json "measured"): nothing else.
 MEASURED = {"trained": ("values",), "rate": ("values", "n_items"), "within": ("value",),
