@@ -19,7 +19,7 @@ from importlib import import_module
 _WHERE = {
     "Chapter": "textcheck.chapter", "Claim": "textcheck.chapter",         # a text, and each of its claims
     "Figure": "textcheck.figures",                                          # a printed figure
-    "Declared": "textcheck.declared",                                       # a number that is no figure, and why
+    "Declared": "textcheck.declared", "NUMBER_REASONS": "textcheck.declared",  # a number that is no figure, and why
     "Sentence": "textcheck.sentences", "SENTENCE_REASONS": "textcheck.sentences",
     "Anchor": "textcheck.anchors", "AnchorList": "textcheck.anchors",     # a quote of the text, and a list of them
     "headings": "textcheck.report.assembly.chapter_view.contents",                 # the chapter view's headings, as anchors
@@ -34,10 +34,27 @@ _WHERE = {
 }
 _NAMES = {"headings": "anchor_list"}
 _MODULES = {"rules"}                           # a name that is a module of the engine, handed over whole
-__all__ = ["SENTENCE_REASONS", "Anchor", "AnchorList", "Chapter", "Claim", "Declared", "DeclaredReading", "Figure", "RunRecord",
-           "RunRecords",
-           "Sentence", "Spec",
-           "TextReport", "bookkeeping", "command", "headings", "over_seeds", "rules"]
+__all__ = [
+    "NUMBER_REASONS",
+    "SENTENCE_REASONS",
+    "Anchor",
+    "AnchorList",
+    "Chapter",
+    "Claim",
+    "Declared",
+    "DeclaredReading",
+    "Figure",
+    "RunRecord",
+    "RunRecords",
+    "Sentence",
+    "Spec",
+    "TextReport",
+    "bookkeeping",
+    "command",
+    "headings",
+    "over_seeds",
+    "rules",
+]
 
 
 assert sorted(__all__) == sorted(_WHERE)
