@@ -20,7 +20,8 @@ from claims.printed_tables import (
     VARIANCE_D,
     VARIANCE_ROWS,
 )
-from textcheck.figures import NUMBER, Figure, located, printed_in_anchor, span  # noqa: F401  (the table's readers)
+from textcheck import Figure
+from textcheck.figures import NUMBER, located, printed_in_anchor, span  # noqa: F401  (the table's readers)
 
 
 def _f(fid: str, claim: str, anchor: str, device: str = "any", printed: str = "") -> tuple[str, Figure]:

@@ -109,8 +109,7 @@ def os_error(e: OSError) -> str:
     """An OSError as a command names it: the path, what the system said, and that the command
     stopped there (a read-only folder, a path that is a file, a full disk)."""
     where = f"{e.filename}: " if getattr(e, "filename", None) else ""
-    return (f"{where}cannot be written or read ({e.strerror or e}); stopped there: choose a folder this user can "
-            "write (results/ is written only by a save, all or nothing)")
+    return f"{where}cannot be written or read ({e.strerror or e}); stopped there: choose a folder this user can write"
 
 
 class SaveError(RuntimeError):

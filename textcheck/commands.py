@@ -130,7 +130,8 @@ def main(argv=None) -> int:
                        ("save", "commit a run's decided verdicts and figure records into the text's results/"),
                        ("rederive", "decide every committed figure of the text again from its results/ alone"),
                        ("convert", "decide again the records of an older rule version, from their measured values")):
-        s = sub.add_parser(name, help=what, description=what)
+        # rederive's and convert's own options (--check, --evidence, ...) and their --help are their parsers'
+        s = sub.add_parser(name, help=what, description=what, add_help=name in ("report", "save"))
         s.add_argument("--text", required=True, help="the text's module that holds its CHAPTER")
         if name in ("report", "save"):
             s.add_argument("--report-dir", required=True, help="the run's report directory (its claims.json)")

@@ -100,6 +100,6 @@ def standing(r: DeclaredReading, dates) -> str:
         return (f"the reading '{name}' was declared after a measurement (first measured {r.first_measured[:10]}, "
                 f"declared {r.declared[:10]}): it counts for nothing, and the verdict stays on {r.primary}")
     if _when(measured, "reading.date") <= _when(r.declared, "declared"):
-        return (f"the reading '{name}' was measured ({measured[:10]}) before docs/choices.md declared it "
+        return (f"the reading '{name}' was measured ({measured[:10]}) before it was declared "
                 f"({r.declared[:10]}): it counts for nothing, and the verdict stays on {r.primary}")
-    return f"the reading '{name}' was declared in docs/choices.md ({r.declared[:10]}) before it was measured"
+    return f"the reading '{name}' was declared ({r.declared[:10]}) before it was measured"

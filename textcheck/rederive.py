@@ -54,7 +54,7 @@ from textcheck.verdicts import COMMITTED_TIERS, FIGURE_VERDICTS
 
 
 def _measured_again(chapter: Chapter, mid: str) -> str:
-    return chapter.remeasure.get(str(mid).partition("/")[0], "see docs/evidence.md")
+    return chapter.remeasure.get(str(mid).partition("/")[0], "the text names no command that measures it again")
 
 
 @dataclass

@@ -17,8 +17,8 @@ from claims.chapter_figures import FIGURES
 from claims.chapter_reads import READ
 from claims.report.chapter_cut import HEADINGS, PLACES, WITHIN, anchor_lists
 from claims.report.errata import ERRATA
-from textcheck import accounting, sentences
-from textcheck.anchors import Anchor, AnchorError, AnchorIndex, index_of
+from textcheck import Anchor, accounting, sentences
+from textcheck.anchors import AnchorError, AnchorIndex, index_of
 from textcheck.figures import located, printed_of
 from textcheck.report.assembly.chapter_view import contents, places
 from textcheck.report.assembly.chapter_view.text import blocks, quotes

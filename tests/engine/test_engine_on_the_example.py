@@ -44,6 +44,13 @@ def test_the_conversion_finds_every_record_of_the_example_decided_under_todays_r
     assert "every record decided under today's rules" in capsys.readouterr().out
 
 
+def test_the_engines_rederive_and_convert_show_their_own_options(capsys):
+    for command, option in (("convert", "--check"), ("rederive", "--evidence")):
+        with pytest.raises(SystemExit) as e:
+            main([command, "--text", "examples.running_mean.chapter", "--help"])
+        assert e.value.code == 0 and option in capsys.readouterr().out
+
+
 def test_a_texts_own_command_module_runs_the_engines_command_under_its_own_name(capsys):
     assert textcheck.command(CHAPTER, "rederive", [], prog="python -m running_mean.rederive") == 0
     with pytest.raises(SystemExit):

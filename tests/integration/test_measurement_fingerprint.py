@@ -328,7 +328,7 @@ def _synthetic_timing(asked: dict) -> Iterator[None]:
             code = cost.main(cmd[cmd.index("fixtures.cost") + 1:])
         return subprocess.CompletedProcess(cmd, code, out.getvalue(), "")
     cost.time_ms, cost.others_runnable = time_ms, lambda: 0
-    cost.subprocess, rules.judge = SimpleNamespace(run=run), lambda timed, value, a, b, drift: ("holds", a, b)
+    cost.subprocess, rules.judge = SimpleNamespace(run=run), lambda timed, value, a, b, drift=0.0: ("holds", a, b)
     try:
         yield
     finally:

@@ -10,8 +10,8 @@ from claims.report.errata.facts import Erratum, Facts, figure_edit, per_seed
 from claims.report.errata.held_out import best_ppl, split_of, subset_bias
 from claims.report.errata.spread import Edit, between, edit, mean_sd, num
 from fixtures.setup import GRAD_READINGS, PRENORM_STOP_AT, PRENORM_STOPPED
-from textcheck import rules
-from textcheck.formats import mean_of, over_seeds
+from textcheck import over_seeds, rules
+from textcheck.formats import mean_of
 
 
 def _norm_levels(f: Facts) -> str:

@@ -6,8 +6,8 @@ import statistics
 from claims import registry
 from claims.report.errata.facts import Erratum, Facts, figures_edit, pct, per_seed
 from claims.report.errata.spread import Edit, edit, k_of_n, mean_sd, num
-from textcheck import rules
-from textcheck.formats import mean_of, over_seeds
+from textcheck import over_seeds, rules
+from textcheck.formats import mean_of
 
 RUNAWAY_WIDE = "scale.runaway: a model 1024 wide throughout"
 
