@@ -24,8 +24,8 @@ from pathlib import Path
 from safeio.files import SaveError, os_error
 from safeio.folders import checkout_of, not_its_own_folder
 from textcheck.chapter import Chapter
-from textcheck.formats import SeedValues, like
-from textcheck.outcomes import ClaimSummary, typed
+from textcheck.formats import SeedValues, like, typed
+from textcheck.outcomes import ClaimSummary
 from textcheck.report.assembly.merged import Merged, figure_row
 from textcheck.report.assembly.report import Parts
 from textcheck.text_command import PROG, command

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from textcheck.chapter import Chapter
-from textcheck.outcomes import TestRecord, records_of, typed
+from textcheck.formats import typed
+from textcheck.outcomes import TestRecord, records_of
 from textcheck.records import TestOutcome
 
 

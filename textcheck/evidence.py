@@ -44,7 +44,8 @@ from textcheck import shown, versions
 from textcheck.chapter import Chapter
 from textcheck.decide import Decision, RuleInputError
 from textcheck.device_readings import Measured
-from textcheck.outcomes import RunReport, TestRecord, records_of, typed
+from textcheck.formats import typed
+from textcheck.outcomes import RunReport, TestRecord, records_of
 from textcheck.readings import ReadingError, declared_for, with_reading
 from textcheck.records import FigureRecord, RecordFieldError, TestOutcome, check
 from textcheck.run_refs import RunFile, RunIndex, Runs, check_refs, files_beside, refer, resolve

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 
 from textcheck.chapter import Chapter
 from textcheck.device_readings import device_reading, device_specific, measured_on
+from textcheck.formats import typed
 from textcheck.outcomes import (  # noqa: F401  outcome_object: its home was here
     ClaimSummary,
     RunReport,
@@ -16,7 +17,6 @@ from textcheck.outcomes import (  # noqa: F401  outcome_object: its home was her
     TestResult,
     outcome_object,
     records_of,
-    typed,
 )
 from textcheck.records import ClaimVerdict, TestOutcome
 from textcheck.verdicts import (

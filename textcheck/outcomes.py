@@ -12,7 +12,6 @@ from typing import Any
 from pydantic import StrictStr
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 
-from textcheck.formats import typed  # noqa: F401  (read here by its importers: the reports' readers)
 from textcheck.records import CONFIG, TestOutcome, check, field_names
 from textcheck.store import ClaimsFile
 

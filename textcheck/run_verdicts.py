@@ -20,8 +20,9 @@ import pytest
 from safeio.files import atomic_write
 from safeio.folders import checkout_commit
 from textcheck import merging, verdicts
+from textcheck.formats import typed
 from textcheck.hooks import chapter_of, run_facts
-from textcheck.outcomes import TestResult, typed
+from textcheck.outcomes import TestResult
 
 COLLECTED = pytest.StashKey[set]()            # claim IDs collected (selected or not)
 REPORT_DIR = pytest.StashKey[Path]()          # --report-dir, resolved

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from textcheck.chapter import Chapter
 from textcheck.device_readings import device_specific, measured, only_readings
-from textcheck.outcomes import ClaimSummary, Counts, TestRecord, outcome, records_of, typed
+from textcheck.formats import typed
+from textcheck.outcomes import ClaimSummary, Counts, TestRecord, outcome, records_of
 from textcheck.records import TestOutcome
 from textcheck.versions import stale
 from textcheck.vocabulary import (  # noqa: F401  the verdicts' names, re-exported where they were read

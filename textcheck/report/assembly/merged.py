@@ -9,7 +9,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from textcheck.device_readings import only_readings
-from textcheck.outcomes import Counts, typed  # noqa: F401  Counts: the model's counts by verdict, as the views read them
+from textcheck.formats import typed
+from textcheck.outcomes import Counts  # noqa: F401  Counts: the model's counts by verdict, as the views read them
 from textcheck.verdicts import DECIDED, outcome_label, verdict_label
 
 

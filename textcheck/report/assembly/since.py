@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from textcheck.outcomes import typed
+from textcheck.formats import typed
 from textcheck.report.assembly.merged import FigureRow
 
 VERDICTS_PATH = "results/verdicts.json"
