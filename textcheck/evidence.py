@@ -50,7 +50,6 @@ from textcheck.readings import ReadingError, declared_for, with_reading
 from textcheck.records import FigureRecord, RecordFieldError, TestOutcome, check
 from textcheck.run_refs import RunFile, RunIndex, Runs, check_refs, files_beside, refer, resolve
 from textcheck.shown import ShownError
-from textcheck.specs import decide
 from textcheck.store import EvidenceError, read_json
 from textcheck.verdicts import FIGURE_VERDICTS, most_severe, record_key
 from textcheck.versions import RULE_VERSIONS, VersionError, rule_id, version_of
@@ -205,7 +204,7 @@ def redecide(chapter: Chapter, rec: FigureRecord) -> Decision:
     RecordError naming the field where the values are missing or mistyped, or the reading undeclared."""
     try:
         spec = chapter.rule_inputs(rec.key)
-        primary = decide(spec, rec.measured, chapter.timed)
+        primary = spec.decide(rec.measured, chapter.timed)
     except RuleInputError as e:
         raise RecordError(e.field, str(e).split(": ", 1)[1]) from None
     if rec.reading is None:
@@ -213,7 +212,7 @@ def redecide(chapter: Chapter, rec: FigureRecord) -> Decision:
     r = rec.reading
     try:
         declared = declared_for(chapter.readings, rec.key, r.name)
-        reading = decide(spec, r.measured, chapter.timed)
+        reading = spec.decide(r.measured, chapter.timed)
         verdict, why = with_reading(primary.verdict, reading.verdict, declared, r.date)
     except RuleInputError as e:
         raise RecordError(f"reading.{e.field}", str(e).split(": ", 1)[1]) from None
@@ -273,7 +272,7 @@ def _figure_record(chapter: Chapter, test: TestOutcome, run: RunReport, claim: s
     where = f"{test.nodeid}: record {key}"
     try:
         spec = chapter.rule_inputs(key)
-        decided = decide(spec, rec.decision, chapter.timed)
+        decided = spec.decide(rec.decision, chapter.timed)
     except RuleInputError as e:
         raise FigureEvidenceError(f"{where}: {e}; nothing saved") from None
     if rec.rule != rule_id(spec.rule):

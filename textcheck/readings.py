@@ -36,8 +36,19 @@ class DeclaredReading:
     cites: tuple[str, ...] = ()      # the keys of the runs that measurement is (kept in results/: never pruned)
 
     def standing(self, dates) -> str:
-        """Whether this reading, measured at `dates`, counts, in words (`standing` below)."""
-        return standing(self, dates)
+        """Whether a reading measured at `dates` (its runs' dates; the newest counts) counts, in words,
+        for the errata beside it; "" where it has no runs."""
+        dates = [d for d in dates if isinstance(d, str)]
+        if not dates:
+            return ""
+        name, measured = self.name, max(dates)
+        if self.first_measured and _when(self.first_measured, "first_measured") <= _when(self.declared, "declared"):
+            return (f"the reading '{name}' was declared after a measurement (first measured {self.first_measured[:10]}, "
+                    f"declared {self.declared[:10]}): it counts for nothing, and the verdict stays on {self.primary}")
+        if _when(measured, "reading.date") <= _when(self.declared, "declared"):
+            return (f"the reading '{name}' was measured ({measured[:10]}) before it was declared "
+                    f"({self.declared[:10]}): it counts for nothing, and the verdict stays on {self.primary}")
+        return f"the reading '{name}' was declared ({self.declared[:10]}) before it was measured"
 
 
 class ReadingError(ValueError):
@@ -87,19 +98,3 @@ def with_reading(primary: str, reading: str, declared: DeclaredReading, measured
     return "underspecified", (f"the primary reading ({declared.primary}) refutes it and the reading "
                               f"'{declared.name}', declared {declared.declared} before it was measured "
                               f"({measured}), reproduces it: the chapter should say {declared.choice}")
-
-
-def standing(r: DeclaredReading, dates) -> str:
-    """Whether a reading measured at `dates` (its runs' dates; the newest counts) counts, in words,
-    for the errata beside it; "" where it has no runs."""
-    dates = [d for d in dates if isinstance(d, str)]
-    if not dates:
-        return ""
-    name, measured = r.name, max(dates)
-    if r.first_measured and _when(r.first_measured, "first_measured") <= _when(r.declared, "declared"):
-        return (f"the reading '{name}' was declared after a measurement (first measured {r.first_measured[:10]}, "
-                f"declared {r.declared[:10]}): it counts for nothing, and the verdict stays on {r.primary}")
-    if _when(measured, "reading.date") <= _when(r.declared, "declared"):
-        return (f"the reading '{name}' was measured ({measured[:10]}) before it was declared "
-                f"({r.declared[:10]}): it counts for nothing, and the verdict stays on {r.primary}")
-    return f"the reading '{name}' was declared ({r.declared[:10]}) before it was measured"

@@ -35,8 +35,22 @@ class Spec:
                 "converges": "counts"}[self.kind]
 
     def decide(self, measured, timed: Mapping[str, TimedFigure]) -> Decision:
-        """The record decided from these inputs and its measured values (`decide` below)."""
-        return decide(self, measured, timed)
+        """The record decided from these inputs and its measured values (`timed`: the text's timed
+        figures by name).  RuleInputError naming the measured field that is missing, extra (a record
+        holds no rule inputs) or of the wrong type."""
+        if not isinstance(measured, dict):
+            raise RuleInputError("measured", f"{measured!r} is not an object of measured values")
+        want = MEASURED[self.kind]
+        missing = [k for k in want if k not in measured]
+        extra = sorted(set(measured) - set(want))
+        if missing or extra:
+            raise RuleInputError("measured", f"a {self.kind} record holds {', '.join(want)}"
+                                 + (f"; missing {', '.join(missing)}" if missing else "")
+                                 + (f"; not a measured value: {', '.join(extra)}" if extra else ""))
+        try:
+            return _decide(self, measured, timed)
+        except RuleInputError as e:
+            raise RuleInputError(f"measured.{e.field}", str(e).split(": ", 1)[1]) from None
 
 
 # The measured fields a record of each kind holds (results/figures.json "measured"): nothing else.
@@ -73,23 +87,6 @@ def _side(x, bound, field: str, per_seed: bool):
         return x
     return rules.measured_number(x, field)
 
-
-def decide(spec: Spec, measured, timed: Mapping[str, TimedFigure]) -> Decision:
-    """A record decided from its spec and its measured values (`timed`: the text's timed figures by name).  RuleInputError naming the
-    measured field that is missing, extra (a record holds no rule inputs) or of the wrong type."""
-    if not isinstance(measured, dict):
-        raise RuleInputError("measured", f"{measured!r} is not an object of measured values")
-    want = MEASURED[spec.kind]
-    missing = [k for k in want if k not in measured]
-    extra = sorted(set(measured) - set(want))
-    if missing or extra:
-        raise RuleInputError("measured", f"a {spec.kind} record holds {', '.join(want)}"
-                             + (f"; missing {', '.join(missing)}" if missing else "")
-                             + (f"; not a measured value: {', '.join(extra)}" if extra else ""))
-    try:
-        return _decide(spec, measured, timed)
-    except RuleInputError as e:
-        raise RuleInputError(f"measured.{e.field}", str(e).split(": ", 1)[1]) from None
 
 
 def _decide(spec: Spec, m: dict, timed: Mapping[str, TimedFigure]) -> Decision:

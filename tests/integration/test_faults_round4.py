@@ -22,7 +22,6 @@ from textcheck import evidence as figure_evidence
 from textcheck.device_readings import only_readings
 from textcheck.figures import of_claim
 from textcheck.save import save_run
-from textcheck.specs import decide
 from textcheck.versions import rule_id
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -194,7 +193,7 @@ def test_8_a_from_results_record_with_no_committed_one_takes_its_runs_provenance
     # is saved (a test with committed evidence is not: the test above)
     values = [a.metrics["val_ppl"] - b.metrics["val_ppl"] for a, b in zip(head, added)]
     (fid,) = test["records"][0]["figures"]
-    test["outcome"] = fresh["claims"][0]["verdict"] = decide(CHAPTER.rule_inputs(fid), {"values": values},
+    test["outcome"] = fresh["claims"][0]["verdict"] = CHAPTER.rule_inputs(fid).decide({"values": values},
                                                             CHAPTER.timed).verdict
     test["records"][0]["decision"] = {"values": values}
     test["records"][0]["measured"] = _shown(values)          # what the test shows: the values it decided on

@@ -63,8 +63,7 @@ def _fresh(results_dir: Path, key: str, values: list, runs: list | None = None, 
     rec, entry, claim = _committed(results_dir, key)
     shown = next(r for r in figure_evidence.load(CHAPTER, results_dir / "figures.json") if r.key == key).shown
     if outcome is None:                 # as the figure table decides the values
-        from textcheck.specs import decide
-        outcome = decide(CHAPTER.rule_inputs(key), {"values": values}, CHAPTER.timed).verdict
+        outcome = CHAPTER.rule_inputs(key).decide({"values": values}, CHAPTER.timed).verdict
     test = {"nodeid": entry["nodeid"], "outcome": outcome, "reason": "r", "tier": entry["tier"],
             "device": "cpu", "seconds": 1.0, "timestamp": STAMP, "source": "fresh run", "torch": "9.9",
             "runs": runs if runs is not None else rec["runs"],

@@ -56,8 +56,7 @@ def _edit(results_dir: Path, key: str, change) -> dict:
 
 def _decided(key: str, measured: dict) -> str:
     """The verdict the figure table gives `measured` (a forger's best: the files agree)."""
-    from textcheck.specs import decide
-    return decide(CHAPTER.rule_inputs(key), measured, CHAPTER.timed).verdict
+    return CHAPTER.rule_inputs(key).decide(measured, CHAPTER.timed).verdict
 
 
 def _rederive(results_dir: Path, capsys) -> tuple[int, str]:

@@ -52,11 +52,10 @@ def _fresh_of_runs() -> dict:
     """A run's claims.json deciding norm.prenorm from the box's prenorm runs (seed 0 committed, seed
     1 this run's: `_box`, `_run_saving`), as the re-derivation decides it again: a save runs the
     re-derivation on what it staged and refuses what it would refuse after (issue 59, finding 2)."""
-    from textcheck.specs import decide
     ts = "2026-12-02T12:00:00+00:00"
     runs = [_run("prenorm", 0, 50.0), _run("prenorm", 1, 52.0)]
     values = [50.0, 52.0]
-    outcome = decide(CHAPTER.rule_inputs("norm.prenorm"), {"values": values}, CHAPTER.timed).verdict
+    outcome = CHAPTER.rule_inputs("norm.prenorm").decide({"values": values}, CHAPTER.timed).verdict
     test = {"nodeid": "claims/test_norm_trained.py::test_probe", "outcome": outcome, "reason": "", "tier": "gpu",
             "device": "cpu", "seconds": 1.0, "timestamp": ts, "source": "fresh run",
             "runs": [{"group": "norm", "recipe": r.recipe, "seed": r.seed, "key": r.key} for r in runs],
