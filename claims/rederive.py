@@ -15,7 +15,7 @@ try:
 except TableError as e:              # a malformed data table of this chapter (claims/*.toml): named, exit 2
     print(f"error: {e}", file=sys.stderr)
     raise SystemExit(2) from None
-from textcheck import command, rederive
+from textcheck import accepted_evidence, command
 
 PROG = "python -m claims.rederive"
 
@@ -38,8 +38,8 @@ def main(argv=None) -> int:
 
 def accepted(results_dir) -> tuple:
     """The committed figure records and claims of `results_dir` where the re-derivation accepts
-    them all, else EvidenceError listing what it refuses (textcheck/rederive.py accepted)."""
-    return rederive.accepted(CHAPTER, results_dir, PROG)
+    them all, else EvidenceError listing what it refuses (the engine's `accepted_evidence`)."""
+    return accepted_evidence(CHAPTER, results_dir, PROG)
 
 
 if __name__ == "__main__":

@@ -34,18 +34,18 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from claims.chapter import CHAPTER
 from data.paths import PROJECT_ROOT
 from fixtures import cache_entry, results
 from fixtures.measurements import FROM_WEIGHTS
 from safeio.files import SaveError
-from textcheck import rederive
-from textcheck.evidence import FigureEvidenceError
-from textcheck.records import FigureRecord
-from textcheck.store import EvidenceError, reading
-from textcheck.verdict_file import SEPARATOR
-from textcheck.verdicts import record_key
+from textcheck import read_evidence, record_key
+
+if TYPE_CHECKING:
+    from textcheck.committed import Evidence
+    from textcheck.records import FigureRecord
 
 RTOL = 1e-6
 PROG = "python -m claims.rederive --remeasure"
@@ -69,9 +69,10 @@ def from_weights(rec: FigureRecord) -> bool:
     return bool(rec.runs) and str(rec.measurement).partition("/")[0] in FROM_WEIGHTS
 
 
-def plan(records: list[FigureRecord], verdicts, results_dir: Path, cache: Path, only: list[str]) -> Plan:
-    """Which weight-measured records can be measured again from `cache` (<cache>/trained)."""
-    nodeid = {k: t.nodeid for c in verdicts for t in c.tests if t.key for k in str(t.key).split(SEPARATOR)}
+def plan(evidence: Evidence, results_dir: Path, cache: Path, only: list[str]) -> Plan:
+    """Which weight-measured records of the committed `evidence` can be measured again from `cache`
+    (<cache>/trained)."""
+    records, nodeid = evidence.records, evidence.nodeids()
     runs = {(g, r.recipe, r.seed, r.key): r for g in {ref.group for rec in records for ref in rec.runs}
             for r in results.load(g, results_dir)}
     out = Plan()
@@ -216,9 +217,8 @@ def main(argv=None) -> int:
             raise BadInput(f"--cache={a.cache}: not a folder")
         if not (a.rtol >= 0 and math.isfinite(a.rtol)):
             raise BadInput(f"--rtol={a.rtol}: a finite number of at least 0")
-        with reading(results_dir):
-            records, verdicts = rederive.committed(CHAPTER, results_dir)
-            todo = plan(records, verdicts, results_dir, cache, a.only)
+        with results.reading(results_dir):
+            todo = plan(read_evidence(CHAPTER, results_dir), results_dir, cache, a.only)
         if a.only and not (todo.todo or todo.no_weights or todo.cannot):
             raise BadInput(f"--only {' '.join(a.only)}: no figure record measured from weights matches")
         if not a.dry_run:
@@ -226,7 +226,7 @@ def main(argv=None) -> int:
                 scratch = scratch_cache(cache, todo.entries, Path(tmp) / "cache")
                 fresh = measure(todo.todo, scratch, Path(tmp), a.device, a.smoke,
                                 lambda line: print(line, file=sys.stderr, flush=True)) if todo.todo else {}
-    except (BadInput, EvidenceError, FigureEvidenceError, SaveError) as e:
+    except (BadInput, ValueError, SaveError) as e:      # bad evidence (its errors are ValueErrors): named
         print(f"error: {e}", file=sys.stderr)
         return 2
     status = 0

@@ -10,7 +10,7 @@ import pytest
 from claims.chapter_figures import FIGURES
 from claims.seed_steps import DECLARED_SEEDS
 from claims.trained import gain, train_ppl, val
-from textcheck import over_seeds
+from textcheck import printing
 
 pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("ladder")]
 # every claim on the ladder's declared seeds (claims/seed_steps.py: 5, all trained and on record since
@@ -94,8 +94,8 @@ def test_two_blocks_fit_train_better_and_held_out_worse(trained, seeds, claim):
                            "two blocks": [FIGURES["depth.two_blocks_train"].value, FIGURES["ladder.two_blocks"].value]},
                    measured=measured, conditions=overfit_conditions(measured), measurement="perplexity",
                    tolerance="ordering on every seed", seeds=n,
-                   reason=f"train: one block {over_seeds(train_ppl(one))}, two {over_seeds(train_ppl(two))}; "
-                          f"held-out: one block {over_seeds(val(one))}, two {over_seeds(val(two))}")
+                   reason=f"train: one block {printing.over_seeds(train_ppl(one))}, two {printing.over_seeds(train_ppl(two))}; "
+                          f"held-out: one block {printing.over_seeds(val(one))}, two {printing.over_seeds(val(two))}")
 
 
 def overfit_conditions(m: dict) -> list:

@@ -4,7 +4,7 @@ removed (fixtures/recipes.py LEAK; the threshold declared before it was trained:
 import pytest
 
 from claims.trained import val
-from textcheck import over_seeds
+from textcheck import printing
 
 SEEDS = 3
 NEARLY_CERTAIN = 2.0      # a held-out perplexity under 2: the next token nearly certain (docs/choices.md)
@@ -23,4 +23,4 @@ def test_without_the_mask_the_answer_is_in_the_input(trained, seeds, claim):
                        [f"seed {i}: the unmasked model's held-out perplexity below the masked one's", u, "<", m],
                        [f"seed {i}: the unmasked model's held-out perplexity below 2", u, "<", NEARLY_CERTAIN])],
                    tolerance="each comparison a paired t test over seeds, significant at 5 % two-sided", seeds=len(masked),
-                   reason=f"held-out perplexity without the mask {over_seeds(unmasked)}, with it {over_seeds(masked)}")
+                   reason=f"held-out perplexity without the mask {printing.over_seeds(unmasked)}, with it {printing.over_seeds(masked)}")

@@ -8,7 +8,7 @@ import pytest
 from claims.chapter_figures import FIGURES
 from claims.registry import figures
 from claims.trained import best, best_step_reading, train_ppl, val
-from textcheck import over_seeds
+from textcheck import printing
 
 pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("norm")]
 SEEDS = 3
@@ -24,7 +24,7 @@ def runs(trained, seeds, *names):
 
 def levels(rs: dict) -> str:
     """Where each run ended, held-out and train, from the runs themselves (a refutation's context)."""
-    return "; ".join(f"{name} held-out {over_seeds(val(r))}, train {over_seeds(train_ppl(r))}" for name, r in rs.items())
+    return "; ".join(f"{name} held-out {printing.over_seeds(val(r))}, train {printing.over_seeds(train_ppl(r))}" for name, r in rs.items())
 
 
 # "post-norm without warmup ends at perplexity 308.05, eight times worse": two figures, each at
@@ -96,7 +96,7 @@ def test_run_ends_at_the_chapters_perplexity(run, trained, seeds, claim):
     printed = FIGURES[f"norm.{run}"]
     claim.trained_figure(measurement="perplexity", label=f"{run} held-out perplexity", stated=printed.value,
                          values=val(rs[run]), rounding=printed.rounding, reading=best_step_reading(best(rs[run]), rs[run]),
-                         note=f"train perplexity {over_seeds(train_ppl(rs[run]))}")
+                         note=f"train perplexity {printing.over_seeds(train_ppl(rs[run]))}")
 
 
 # Differences between two of the four runs, in held-out perplexity points: the chapter's figure

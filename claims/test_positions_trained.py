@@ -13,7 +13,7 @@ from claims.seed_steps import DECLARED_SEEDS
 from data import load_tokens
 from fixtures.recipes import POSITIONS_CONTEXT, POSITIONS_EVAL, SMOKE_EVAL_WINDOWS
 from fixtures.train import evaluate
-from textcheck import over_seeds
+from textcheck import printing
 
 pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("positions")]
 SEEDS = 3
@@ -163,7 +163,7 @@ def test_learned_positions_fall_below_no_context_at_twice_the_trained_length(cur
                    measured={"at 128": [r[128] for r in runs], "at 64": [r[64] for r in runs]},
                    conditions=below_no_context_conditions(by_window(curves)), measurement="perplexity_at_window",
                    tolerance=f"worse than the no-context baseline ({NO_CONTEXT}) at 128 on every seed", seeds=len(runs),
-                   reason=f"learned at 128: {over_seeds([r[128] for r in runs])}, against {NO_CONTEXT} with no context")
+                   reason=f"learned at 128: {printing.over_seeds([r[128] for r in runs])}, against {NO_CONTEXT} with no context")
 
 
 # "Does not extrapolate" (sinusoids, like the learned table's cliff) against "degrades" (RoPE,
@@ -205,7 +205,7 @@ def test_extrapolation_class_at_the_longer_windows(scheme, T, stated, curves, cl
                    conditions=class_conditions(by_window(curves, [scheme]), scheme, T, stated), measurement="perplexity_at_window",
                    tolerance=f"the class on every seed; threshold: the no-context baseline, {NO_CONTEXT}",
                    seeds=len(runs), window=T,
-                   reason=f"{scheme} at {T} tokens: {over_seeds([r[T] for r in runs])} against {over_seeds([r[64] for r in runs])} "
+                   reason=f"{scheme} at {T} tokens: {printing.over_seeds([r[T] for r in runs])} against {printing.over_seeds([r[64] for r in runs])} "
                           f"at 64 and {NO_CONTEXT} with no context at all: classes per seed {', '.join(classes)}")
 
 
@@ -290,7 +290,7 @@ def test_without_positions_the_model_still_trains(trained, seeds, device, claim)
                                for i, v in enumerate(ppl)],
                    measurement="perplexity_at_window", seeds=len(ppl),
                    tolerance=f"below the no-context baseline ({NO_CONTEXT}) on every seed",
-                   reason=f"no positions at 64: {over_seeds(ppl)}, against {NO_CONTEXT} with no context")
+                   reason=f"no positions at 64: {printing.over_seeds(ppl)}, against {NO_CONTEXT} with no context")
 
 
 # "position 100 was never in a batch and its embedding is still the random vector it started
@@ -351,7 +351,7 @@ def test_without_positions_a_linear_probe_cannot_read_where_a_token_is(trained, 
     control = rules.ordering([(f"the classifier on the positioned model above {PROBE_BOUND}", ">", seen,
                                [PROBE_BOUND] * len(seen))])
     if control.verdict != "holds":
-        pytest.skip(f"not run: the probe fails its control, block 1 of positions_learned at kappa {over_seeds(seen)} "
+        pytest.skip(f"not run: the probe fails its control, block 1 of positions_learned at kappa {printing.over_seeds(seen)} "
                     f"({control.verdict}); no position probe decides this sentence yet (docs/choices.md)")
     shown = {}
     for bound in PROBE_ALTERNATIVES:
@@ -365,6 +365,6 @@ def test_without_positions_a_linear_probe_cannot_read_where_a_token_is(trained, 
                              f"the control: the positioned model's block 1 significantly above it",
                    probes={name: runs for name, runs in per_model.items()}, alternatives=shown,
                    reason=f"held-out kappa of the position classifier (0 chance, 1 every position), no positions: "
-                          f"block 1 {over_seeds(blind)}, embeddings {over_seeds(kappas('positions_none', 'tok_emb'))}; "
-                          f"learned positions (the control): block 1 {over_seeds(seen)}, embeddings "
-                          f"{over_seeds(kappas('positions_learned', 'tok_emb'))}")
+                          f"block 1 {printing.over_seeds(blind)}, embeddings {printing.over_seeds(kappas('positions_none', 'tok_emb'))}; "
+                          f"learned positions (the control): block 1 {printing.over_seeds(seen)}, embeddings "
+                          f"{printing.over_seeds(kappas('positions_learned', 'tok_emb'))}")

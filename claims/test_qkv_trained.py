@@ -10,7 +10,7 @@ import pytest
 
 from claims.seed_steps import DECLARED_SEEDS
 from claims.trained import val
-from textcheck import over_seeds
+from textcheck import printing
 
 # the raw head against the ladder's: both groups' declared seeds (claims/seed_steps.py: 5 each, all
 # trained and on record since 2026-12-07)
@@ -31,8 +31,8 @@ def test_raw_dot_products_work_badly(trained, seeds, claim):
                        [f"seed {i}: the raw head's held-out perplexity below the average's", r, "<", a],
                        [f"seed {i}: the raw head's held-out perplexity above the learned head's", r, ">", h])],
                    tolerance="each comparison a paired t test over seeds, significant at 5 % two-sided", seeds=len(raw),
-                   reason=f"held-out perplexity: the average with positions {over_seeds(average)}, raw dot products "
-                          f"{over_seeds(raw)}, the learned head {over_seeds(learned)}")
+                   reason=f"held-out perplexity: the average with positions {printing.over_seeds(average)}, raw dot products "
+                          f"{printing.over_seeds(raw)}, the learned head {printing.over_seeds(learned)}")
 
 
 @pytest.mark.gpu
@@ -49,7 +49,7 @@ def test_raw_dot_products_work_against_the_no_context_baseline(trained, seeds, c
                    conditions=[[f"seed {i}: the raw head's held-out perplexity below the baseline's", r, "<", b]
                                for i, (b, r) in enumerate(zip(baseline, raw))],
                    tolerance="a paired t test over seeds, significant at 5 % two-sided", seeds=len(raw),
-                   reason=f"held-out perplexity: no context {over_seeds(baseline)}, raw dot products {over_seeds(raw)}")
+                   reason=f"held-out perplexity: no context {printing.over_seeds(baseline)}, raw dot products {printing.over_seeds(raw)}")
 
 
 @pytest.mark.gpu
@@ -66,7 +66,7 @@ def test_learning_a_third_map_helps(trained, seeds, claim):
                    conditions=[[f"seed {i}: the learned head's held-out perplexity below the head without W_v's", a, "<", b]
                                for i, (a, b) in enumerate(zip(with_v, without_v))],
                    tolerance="a paired t test over seeds, significant at 5 % two-sided", seeds=len(with_v),
-                   reason=f"held-out perplexity: one head {over_seeds(with_v)}, without W_v {over_seeds(without_v)}")
+                   reason=f"held-out perplexity: one head {printing.over_seeds(with_v)}, without W_v {printing.over_seeds(without_v)}")
 
 
 @pytest.mark.gpu
@@ -91,6 +91,6 @@ def test_the_weights_cannot_be_plain_parameters(trained, seeds, claim):
                    conditions=[[f"seed {i}: one block's held-out accuracy above the fixed-weights block's", a, ">", b]
                                for i, (a, b) in enumerate(zip(block, fixed))],
                    tolerance="a paired t test over seeds, significant at 5 % two-sided", seeds=len(block),
-                   reason=f"hardened task, held-out accuracy: one block {over_seeds([100 * v for v in block], ' %')}, "
-                          f"fixed weights {over_seeds([100 * v for v in fixed], ' %')}; on the corpus (shown): "
-                          + ", ".join(f"{k} {over_seeds(v)}" for k, v in corpus.items()))
+                   reason=f"hardened task, held-out accuracy: one block {printing.over_seeds([100 * v for v in block], ' %')}, "
+                          f"fixed weights {printing.over_seeds([100 * v for v in fixed], ' %')}; on the corpus (shown): "
+                          + ", ".join(f"{k} {printing.over_seeds(v)}" for k, v in corpus.items()))

@@ -19,7 +19,7 @@ from fixtures.attention_stats import (
     softmax_stats_at_init,
 )
 from fixtures.setup import WIDE_HEADS
-from textcheck import over_seeds, rules
+from textcheck import printing, rules
 
 SEEDS = 3
 STATED = figures("scale")      # worth_32, worth_256, worth_1024 (claims/registry.py)
@@ -62,9 +62,9 @@ def test_the_undivided_run_is_very_slightly_ahead_at_d_k_32(trained, seeds, clai
                    conditions=[[f"seed {i}: the divided model's gain below 0", w, "<", 0] for i, w in enumerate(worth)],
                    tolerance="the paired gain over seeds, a t test significant at 5 % two-sided", seeds=len(worth),
                    divided=val(divided), undivided=val(undivided),
-                   reason=f"the divided model is ahead by {over_seeds(worth, ' points')} (undivided ahead on "
-                          f"{ahead} of {len(worth)} seeds): divided {over_seeds(val(divided))}, "
-                          f"undivided {over_seeds(val(undivided))}")
+                   reason=f"the divided model is ahead by {printing.over_seeds(worth, ' points')} (undivided ahead on "
+                          f"{ahead} of {len(worth)} seeds): divided {printing.over_seeds(val(divided))}, "
+                          f"undivided {printing.over_seeds(val(undivided))}")
 
 
 # "at 256 it is worth 18 points of perplexity and at 1024 it is worth 17"
@@ -222,8 +222,8 @@ def test_the_divided_head_blends_more_than_the_collapsed_one(trained, seeds, cla
                    conditions=[[f"seed {i}: the divided head's attention entropy above the undivided head's", d, ">", u]
                                for i, (d, u) in enumerate(zip(entropy["divided"], entropy["undivided"]))],
                    tolerance="a paired t test over seeds, significant at 5 % two-sided",
-                   reason=f"attention entropy: divided {over_seeds(entropy['divided'], ' nats')}, undivided "
-                          f"{over_seeds(entropy['undivided'], ' nats')}")
+                   reason=f"attention entropy: divided {printing.over_seeds(entropy['divided'], ' nats')}, undivided "
+                          f"{printing.over_seeds(entropy['undivided'], ' nats')}")
 
 
 @pytest.mark.gpu
@@ -253,6 +253,6 @@ def test_the_divided_head_still_has_a_gradient_where_the_collapsed_one_has_none(
                        [f"seed {i}: the gradient of the divided head's W_q and W_k above the undivided head's",
                         at_wqk["divided"][i], ">", at_wqk["undivided"][i]])],
                    tolerance="a paired t test over seeds, significant at 5 % two-sided",
-                   reason=f"the gradient at the softmax input: divided {over_seeds(at_scores['divided'])}, undivided "
-                          f"{over_seeds(at_scores['undivided'])}; of W_q and W_k: divided {over_seeds(at_wqk['divided'])}, "
-                          f"undivided {over_seeds(at_wqk['undivided'])}")
+                   reason=f"the gradient at the softmax input: divided {printing.over_seeds(at_scores['divided'])}, undivided "
+                          f"{printing.over_seeds(at_scores['undivided'])}; of W_q and W_k: divided {printing.over_seeds(at_wqk['divided'])}, "
+                          f"undivided {printing.over_seeds(at_wqk['undivided'])}")

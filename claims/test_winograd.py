@@ -27,7 +27,7 @@ from data.winograd import (
     sentence,
 )
 from model import LanguageModel, averaging_matrix
-from textcheck import over_seeds, rules
+from textcheck import printing, rules
 
 SEEDS = 10
 STATED = figures("winograd")     # the printed accuracies (claims/registry.py)
@@ -174,10 +174,10 @@ def check(claim, runs, stated, n_items, rate="accuracy", **extra):
                  tolerance=f"{spec.rounding} + t({len(values) - 1}) max(sd, binomial sd) sqrt(1 + 1/n) = {tol:.3f}", seeds=len(values), rule="rate",
                  decision=decision.measured, measurement="winograd_accuracy", label=label, **extra)
     claim.settle(decision.verdict,
-                 f"{rate.replace('_', ' ')} {over_seeds([100 * v for v in values], ' %')}, "
+                 f"{rate.replace('_', ' ')} {printing.over_seeds([100 * v for v in values], ' %')}, "
                  f"{'against' if decision.verdict == 'undecided' else 'not'} {100 * stated:.1f} % "
                  f"(tolerance {100 * tol:.1f} points); {other.replace('_', ' ')} "
-                 f"{over_seeds([100 * getattr(r, other) for r in runs], ' %')}"
+                 f"{printing.over_seeds([100 * getattr(r, other) for r in runs], ' %')}"
                  + (f"; {decision.why.split('; ')[-1]}" if decision.verdict == "undecided" else ""))
 
 
@@ -433,8 +433,8 @@ def test_the_order_blind_model_names_the_other_noun(winograd, claim):
                    conditions=[[f"seed {i}: the other noun named more often than the referent", o, ">", r]
                                for i, (o, r) in enumerate(zip(other, referent))],
                    tolerance="a paired t test over seeds, significant at 5 % two-sided",
-                   reason=f"other noun {over_seeds([100 * v for v in other], ' %')}, referent "
-                          f"{over_seeds([100 * v for v in referent], ' %')}")
+                   reason=f"other noun {printing.over_seeds([100 * v for v in other], ' %')}, referent "
+                          f"{printing.over_seeds([100 * v for v in referent], ' %')}")
 
 
 @pytest.mark.slow
@@ -453,8 +453,8 @@ def test_the_bag_of_words_beats_the_transformer(winograd, claim):
                    conditions=[[f"seed {i}: the uniform average's held-out accuracy above one block's", a, ">", b]
                                for i, (a, b) in enumerate(zip(bag, block))],
                    tolerance="a paired t test over seeds, significant at 5 % two-sided",
-                   reason=f"uniform average {over_seeds([100 * v for v in bag], ' %')}, one block "
-                          f"{over_seeds([100 * v for v in block], ' %')}")
+                   reason=f"uniform average {printing.over_seeds([100 * v for v in bag], ' %')}, one block "
+                          f"{printing.over_seeds([100 * v for v in block], ' %')}")
 
 
 @pytest.mark.slow
@@ -477,9 +477,9 @@ def test_each_blocks_attention_at_the_query_is_needed(winograd, claim):
                                  "below the intact model's"), removed[b][i], "<", intact[i]]
                                for b in (0, 1) for i in range(len(runs))],
                    tolerance="a paired t test over seeds, significant at 5 % two-sided",
-                   reason=f"intact {over_seeds([100 * v for v in intact], ' %')}; block 1's attention removed "
-                          f"{over_seeds([100 * v for v in removed[0]], ' %')}; block 2's "
-                          f"{over_seeds([100 * v for v in removed[1]], ' %')}")
+                   reason=f"intact {printing.over_seeds([100 * v for v in intact], ' %')}; block 1's attention removed "
+                          f"{printing.over_seeds([100 * v for v in removed[0]], ' %')}; block 2's "
+                          f"{printing.over_seeds([100 * v for v in removed[1]], ' %')}")
 
 
 @pytest.mark.slow
@@ -493,7 +493,7 @@ def test_two_blocks_beat_one_seed_by_seed(winograd, claim):
                    conditions=[[f"seed {i}: two blocks' held-out accuracy above one block's", t, ">", o]
                                for i, (o, t) in enumerate(zip(one, two))],
                    tolerance="a paired t test over seeds, significant at 5 % two-sided",
-                   reason=f"one block {over_seeds([100 * v for v in one], ' %')}, two {over_seeds([100 * v for v in two], ' %')}")
+                   reason=f"one block {printing.over_seeds([100 * v for v in one], ' %')}, two {printing.over_seeds([100 * v for v in two], ' %')}")
 
 
 @pytest.mark.slow
@@ -515,8 +515,8 @@ def test_block1_puts_the_first_noun_in_the_residual_stream(winograd, claim):
                        [f"seed {i}: the first noun favoured over the second in more than half the held-out sentences", a, ">", 0.5],
                        [f"seed {i}: more often than with block 1's attention at the query zeroed", a, ">", z])],
                    tolerance="a paired t test over seeds, significant at 5 % two-sided",
-                   reason=f"first noun favoured after block 1 in {over_seeds([100 * v for v in share], ' %')} of held-out "
-                          f"sentences; with its attention at the query removed {over_seeds([100 * v for v in removed], ' %')}")
+                   reason=f"first noun favoured after block 1 in {printing.over_seeds([100 * v for v in share], ' %')} of held-out "
+                          f"sentences; with its attention at the query removed {printing.over_seeds([100 * v for v in removed], ' %')}")
 
 
 # "That is a two-hop circuit: one head moves a candidate forward, a head in a later layer reads a token
@@ -540,8 +540,8 @@ def _near_chance(claim, runs, label: str, what: str, removed: dict[int, list[flo
                    tolerance=f"a paired t test over seeds against {NEAR_CHANCE} (chance plus 10 points), "
                              "significant at 5 % two-sided",
                    alternatives=shown, **details,
-                   reason=f"intact {over_seeds([100 * v for v in intact], ' %')}; "
-                          + "; ".join(f"block {b + 1}'s {what} removed {over_seeds([100 * v for v in removed[b]], ' %')}"
+                   reason=f"intact {printing.over_seeds([100 * v for v in intact], ' %')}; "
+                          + "; ".join(f"block {b + 1}'s {what} removed {printing.over_seeds([100 * v for v in removed[b]], ' %')}"
                                       for b in (0, 1))
                           + "; other bounds, shown: " + ", ".join(f"{s['bound']}: {s['verdict']}" for s in shown.values()))
 

@@ -30,10 +30,15 @@ _WHERE = {
     "command": "textcheck.text_command",          # the engine's rederive or convert, run by a text's own command module
     "bookkeeping": "textcheck.text_checks",                                 # is every number and sentence accounted for
     "rules": "textcheck.decide",              # the decision rule, pure functions a test calls: rules.within(...)
-    "over_seeds": "textcheck.formats",        # a figure's measured seeds as a reason prints them: mean ± sd
+    "printing": "textcheck.formats",          # how a value prints: a figure's seeds (printing.over_seeds), mean ± sd
+    "evidence_store": "textcheck.store",      # the one reader of JSON evidence, a text's own files' too, and the save lock
+    "save_staged": "textcheck.save",          # a text's own files into its results/, committed as every save is
+    # the committed evidence as a text's own command reads it: read once, or read where its re-derivation accepts it all
+    "read_evidence": "textcheck.rederive", "accepted_evidence": "textcheck.rederive",
+    "record_key": "textcheck.verdicts",       # the key a test's record is committed under
 }
-_NAMES = {"headings": "anchor_list"}
-_MODULES = {"rules"}                           # a name that is a module of the engine, handed over whole
+_NAMES = {"headings": "anchor_list", "read_evidence": "committed", "accepted_evidence": "accepted"}
+_MODULES = {"rules", "printing", "evidence_store"}    # a name that is a module of the engine, handed over whole
 __all__ = [
     "NUMBER_REASONS",
     "SENTENCE_REASONS",
@@ -49,11 +54,16 @@ __all__ = [
     "Sentence",
     "Spec",
     "TextReport",
+    "accepted_evidence",
     "bookkeeping",
     "command",
+    "evidence_store",
     "headings",
-    "over_seeds",
+    "printing",
+    "read_evidence",
+    "record_key",
     "rules",
+    "save_staged",
 ]
 
 

@@ -17,6 +17,7 @@ from textcheck.chapter import Chapter
 from textcheck.records import ClaimVerdict, FigureRecord
 from textcheck.run_refs import RunFile, RunIndex, files_beside
 from textcheck.store import check_file
+from textcheck.vocabulary import SEPARATOR
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,10 @@ class Evidence:
 
     def __iter__(self):
         return iter((self.records, self.claims))
+
+    def nodeids(self) -> dict[str, str]:
+        """{figure record key: the node ID of the committed test that carries it}."""
+        return {k: t.nodeid for c in self.claims for t in c.tests if t.key for k in str(t.key).split(SEPARATOR)}
 
     @classmethod
     def read(cls, chapter: Chapter, figures_at: Path, verdicts_at: Path | None = None, run_file: RunFile | None = None,

@@ -24,11 +24,11 @@ from claims.report.readme import BADGES, README_BLOCKS, generated, readme_block,
 from data.paths import PROJECT_ROOT, CheckoutError, committed_folder, require_checkout
 from fixtures.results import EvidenceError, reading
 from safeio.files import SaveError, os_error
+from textcheck import evidence_store
 from textcheck.merging import is_smoke
 from textcheck.report import publish
 from textcheck.report.publish import badge_drift
 from textcheck.save import save_evidence, save_run
-from textcheck.store import run_report
 from textcheck.verdicts import summary_text
 
 ROOT = PROJECT_ROOT
@@ -105,7 +105,7 @@ def _fresh_run(out) -> tuple[dict | None, object, set]:
     out.mkdir(parents=True, exist_ok=True)
     evidence = EvidenceWriter(out)
     fresh_path = out / "claims.json"
-    fresh = run_report(fresh_path) if fresh_path.exists() else None
+    fresh = evidence_store.run_report(fresh_path) if fresh_path.exists() else None
     if fresh is None:
         print(f"no fresh run in {out} (no claims.json): rendering the committed verdicts alone; "
               "run `pytest -m fast` for a fresh one", file=sys.stderr)

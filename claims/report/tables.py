@@ -27,7 +27,7 @@ from claims.report.table_data import (
     metric_of,
 )
 from fixtures.setup import LADDER_ROWS, PRENORM_STOP_AT, PRENORM_STOPPED, WIDE_HEADS
-from textcheck import over_seeds
+from textcheck import printing
 
 
 def data(merged: dict, results_dir: Path, text: str | None = None, missing: str = "",
@@ -71,9 +71,9 @@ def _runaway_wide_rows(facts: Facts) -> list[list]:
     for row, fid, variant, stat in RUNAWAY_ROWS:
         ours = facts.figure_row(fid).get("measured") or {}
         theirs = reading.get(variant, {}).get(stat) or []
-        rows.append([row, FIGURES[fid].value, over_seeds(ours.get("per seed") if isinstance(ours, dict) else None,
+        rows.append([row, FIGURES[fid].value, printing.over_seeds(ours.get("per seed") if isinstance(ours, dict) else None,
                                                            per_seed=False),
-                     over_seeds(theirs, per_seed=False) + (" (1 seed)" if len(theirs) == 1 else "")])
+                     printing.over_seeds(theirs, per_seed=False) + (" (1 seed)" if len(theirs) == 1 else "")])
     return rows
 
 
@@ -95,8 +95,8 @@ def _scale_tables(merged: dict, facts: Facts) -> list[Table]:
         used += [("ladder" if d_k == 32 else "scale", div), ("scale", und)]
         worth = [u - d for u, d in zip(val(und), val(div))]
         figs[(len(rows), 3)] = f"scale.worth_{d_k}"
-        rows.append([d_k, over_seeds(val(div), per_seed=False), over_seeds(val(und), per_seed=False),
-                     stated_worth[f"worth_{d_k}"], over_seeds(worth, per_seed=False)])
+        rows.append([d_k, printing.over_seeds(val(div), per_seed=False), printing.over_seeds(val(und), per_seed=False),
+                     stated_worth[f"worth_{d_k}"], printing.over_seeds(worth, per_seed=False)])
     rows.append(["the unnamed fourth width", "not stated", "not stated", "not stated", "not trained"])
     out.append(Table("sqrt_dk_ablation", ("The sqrt(d_k) ablation (held-out perplexity; 32: the 3000-step setup, "
                                           "256 and 1024: 1500 steps, batch 32, one head)"),
@@ -118,8 +118,8 @@ def _ladder_table(facts: Facts) -> Table:
     ladder = facts.group("ladder")
     chapter_ladder = {name: FIGURES[fid].value for name, fid in LADDER_ROW_FIGURE.items()}
     rows = [[name, chapter_ladder.get(name, "not in the text"),
-             over_seeds(metric_of(ladder.get(name, []), "val_ppl"), per_seed=False),
-             over_seeds(metric_of(ladder.get(name, []), "train_ppl"), per_seed=False),
+             printing.over_seeds(metric_of(ladder.get(name, []), "val_ppl"), per_seed=False),
+             printing.over_seeds(metric_of(ladder.get(name, []), "train_ppl"), per_seed=False),
              ladder[name][0].metrics.get("params", "") if ladder.get(name) else ""] for name in LADDER_ROWS]
     figs = {(i, 1): LADDER_ROW_FIGURE[name] for i, name in enumerate(LADDER_ROWS) if name in LADDER_ROW_FIGURE}
     return Table("ladder", "The ladder (held-out perplexity; the chapter's table is not in the text, its quoted rows are)",
@@ -135,15 +135,15 @@ def _norm_table(facts: Facts) -> Table:
         return ", ".join(f"{best_ppl(x):.2f} at step {x['step']}" + ("" if "val_ppl" in x else " (64-window subset)")
                          for x in b) or "not recorded"
     names = ("prenorm", "prenorm_warmup", "postnorm", "postnorm_warmup")
-    rows = [[name, chapter_norm.get(name), over_seeds(val(norm.get(name, [])), per_seed=False),
-             over_seeds(metric_of(norm.get(name, []), "train_ppl"), per_seed=False),
+    rows = [[name, chapter_norm.get(name), printing.over_seeds(val(norm.get(name, [])), per_seed=False),
+             printing.over_seeds(metric_of(norm.get(name, []), "train_ppl"), per_seed=False),
              best(norm.get(name, []))] for name in names]
     figs = {(i, 1): f"norm.{name}" for i, name in enumerate(names)}
     stopped = facts.group("errata").get(PRENORM_STOPPED, [])     # the early-stopped reading (errata.py)
     if stopped:
         rows.append([f"prenorm stopped at step {PRENORM_STOP_AT} (an alternative reading, not a verdict)",
-                     chapter_norm["prenorm"], over_seeds(val(stopped), per_seed=False),
-                     over_seeds(metric_of(stopped, "train_ppl"), per_seed=False), "(stopped there)"])
+                     chapter_norm["prenorm"], printing.over_seeds(val(stopped), per_seed=False),
+                     printing.over_seeds(metric_of(stopped, "train_ppl"), per_seed=False), "(stopped there)"])
     return Table("norm", "Pre-norm vs post-norm, twelve blocks (held-out perplexity after 1000 steps)",
                  ["run", "the chapter", "ours: held-out", "ours: train",
                   "ours: best held-out checkpoint"], rows, figs,
@@ -157,7 +157,7 @@ def _positions_table(merged: dict) -> Table:
         m = (t["records"][0] if t.get("records") else {}).get("measured")
         if isinstance(m, dict) and "learned" in m:
             per = m
-    rows = [[scheme] + [over_seeds([run.get(str(T), run.get(T)) for run in runs], per_seed=False)
+    rows = [[scheme] + [printing.over_seeds([run.get(str(T), run.get(T)) for run in runs], per_seed=False)
                         for T in (64, 128, 256)] for scheme, runs in per.items()]
     alibi = figures("positions")
     figs = {(len(rows), 1): "positions.alibi_64", (len(rows), 3): "positions.alibi_256"}
@@ -186,8 +186,8 @@ def _winograd_tables(merged: dict, facts: Facts, text: str, missing: str) -> lis
     stated = {k: v for k, v in figures("winograd").items()
               if k.startswith(("cheatable_", "hardened_")) and not k.endswith("wrong_noun")}
     rows = [[name.replace("_", " "), f"{100 * s:.1f} %",
-             over_seeds([100 * r.metrics["accuracy"] for r in wino.get(f"winograd_{name}", [])], per_seed=False),
-             over_seeds([100 * r.metrics["wrong_noun"] for r in wino.get(f"winograd_{name}", [])], per_seed=False)]
+             printing.over_seeds([100 * r.metrics["accuracy"] for r in wino.get(f"winograd_{name}", [])], per_seed=False),
+             printing.over_seeds([100 * r.metrics["wrong_noun"] for r in wino.get(f"winograd_{name}", [])], per_seed=False)]
             for name, s in stated.items()]
     maps = Path(facts.results_dir) / "winograd_attention.txt"
     cells = _figure_table("", "", merged, "winograd.block1_first_noun", "winograd.block2_routing").rows

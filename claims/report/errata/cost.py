@@ -6,7 +6,7 @@ from claims.chapter_figures import FIGURES
 from claims.report.errata.facts import Erratum, Facts, figure_edit
 from claims.report.errata.spread import Edit, edit, num
 from claims.report.evidence import NUMBER
-from textcheck.formats import cell as cell_of
+from textcheck import printing
 
 READ_EXPONENT = f"n^{FIGURES['cost.time_exponent'].printed}"
 
@@ -62,7 +62,7 @@ def _time_doubling_cause(f: Facts) -> str:
     return (f"time per doubling does not settle at 4 on this {rec.get('case')} device: {last4} over the last four "
             f"doublings (the last in [{interval[0]:.2f}, {interval[1]:.2f}] over {m.get('repeats')} timing processes)"
             + _exponents(f) + "; neither device converges on exactly 4. "
-            f"Memory does: its last doubling, {cell_of(memory.get('measured'))}, against the chapter's "
+            f"Memory does: its last doubling, {printing.cell(memory.get('measured'))}, against the chapter's "
             f"{FIGURES['cost.memory_last_ratio'].printed}")
 
 

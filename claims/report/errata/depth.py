@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 from claims.report.errata.facts import Erratum, figures_edit
-from textcheck import over_seeds
+from textcheck import printing
 
 ERRATA: dict[str, Erratum] = {
     "depth.two_blocks_overfit": Erratum(
         figure="depth.two_blocks_train",
-        cause=lambda f: (f"two blocks reach {over_seeds(f.per_run('ladder', 'two_blocks', 'train_ppl'))} on training text here; "
+        cause=lambda f: (f"two blocks reach {printing.over_seeds(f.per_run('ladder', 'two_blocks', 'train_ppl'))} on training text here; "
                          "the ordering the sentence draws (better on train, worse on held-out) and the other three "
                          "figures hold"),
         suggested=lambda f: (figures_edit(

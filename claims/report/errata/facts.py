@@ -12,7 +12,7 @@ from claims.record_rules import decide, spec_for
 from claims.registry import filled
 from claims.report.errata.spread import Edit, Num, edit, num
 from claims.report.evidence import Facts
-from textcheck import over_seeds
+from textcheck import printing
 
 FIGURE_SLOT = re.compile(r"\{([a-z0-9_.]+)\}")
 
@@ -42,7 +42,7 @@ def per_seed(f: Facts, fid: str) -> list[float]:
 
 
 def pct(values) -> str:
-    return over_seeds([100 * v for v in values], " %") if values else "not measured"
+    return printing.over_seeds([100 * v for v in values], " %") if values else "not measured"
 
 
 def in_sentence(f: Facts, fid: str, values, percent: bool | None = None, how: str = "mean") -> Num | str:

@@ -10,8 +10,7 @@ from claims.report.errata.facts import Erratum, Facts, figure_edit, per_seed
 from claims.report.errata.held_out import best_ppl, split_of, subset_bias
 from claims.report.errata.spread import Edit, between, edit, mean_sd, num
 from fixtures.setup import GRAD_READINGS, PRENORM_STOP_AT, PRENORM_STOPPED
-from textcheck import over_seeds, rules
-from textcheck.formats import mean_of
+from textcheck import printing, rules
 
 
 def _norm_levels(f: Facts) -> str:
@@ -19,13 +18,13 @@ def _norm_levels(f: Facts) -> str:
     pw, post = f.per_run("norm", "postnorm_warmup"), f.per_run("norm", "postnorm")
     c = registry.figures("norm")
     return (f"every twelve-block run that trains overfits as the chapter states the setup (1000 steps of batch 64 "
-            f"over 0.9 M training tokens, no dropout): pre-norm ends at {over_seeds(pre)} held-out against "
-            f"{over_seeds(f.per_run('norm', 'prenorm', 'train_ppl'))} on training text; with warmup {over_seeds(prew)} against "
-            f"{over_seeds(f.per_run('norm', 'prenorm_warmup', 'train_ppl'))}; post-norm with warmup {over_seeds(pw)} against "
-            f"{over_seeds(f.per_run('norm', 'postnorm_warmup', 'train_ppl'))}. Post-norm without warmup stays on the "
-            f"unigram plateau, {over_seeds(post)}, which the chapter's {c['postnorm']} matches. The chapter's {c['prenorm']}, "
+            f"over 0.9 M training tokens, no dropout): pre-norm ends at {printing.over_seeds(pre)} held-out against "
+            f"{printing.over_seeds(f.per_run('norm', 'prenorm', 'train_ppl'))} on training text; with warmup {printing.over_seeds(prew)} against "
+            f"{printing.over_seeds(f.per_run('norm', 'prenorm_warmup', 'train_ppl'))}; post-norm with warmup {printing.over_seeds(pw)} against "
+            f"{printing.over_seeds(f.per_run('norm', 'postnorm_warmup', 'train_ppl'))}. Post-norm without warmup stays on the "
+            f"unigram plateau, {printing.over_seeds(post)}, which the chapter's {c['postnorm']} matches. The chapter's {c['prenorm']}, "
             f"{c['prenorm_warmup']} and {c['postnorm_warmup']} are where one block ends in its own ladder "
-            f"({registry.FIGURE_VALUES['ladder.layernorm_val']}; ours {over_seeds(f.per_run('ladder', 'layernorm'))})"
+            f"({registry.FIGURE_VALUES['ladder.layernorm_val']}; ours {printing.over_seeds(f.per_run('ladder', 'layernorm'))})"
             + _norm_curves(f))
 
 
@@ -113,7 +112,7 @@ def _stopped_reading(f: Facts) -> list[str]:
                + standing("best held-out step", f.per_run("errata", PRENORM_STOPPED, "date")))
     best = [b["step"] for b in _best(f, "prenorm")]
     return [(f"pre-norm stopped at step {stop} (where seed 0's held-out curve bottoms: step "
-            f"{', '.join(map(str, best)) or 'not recorded'}), on the full held-out split: {over_seeds(values)} "
+            f"{', '.join(map(str, best)) or 'not recorded'}), on the full held-out split: {printing.over_seeds(values)} "
             f"({len(values)} seed{'s' if len(values) > 1 else ''}), against the chapter's {stated}: "
             f"{statistics.mean(values) - stated:+.2f}; {verdict}{check}")]
 
@@ -178,8 +177,8 @@ def _grad_reading(f: Facts, label: str) -> str:
     for norm in ("pre", "post"):
         ratio = _grad(f, label, norm, "ratio")
         agree.append(rules.reading_agrees(ratio, CHAPTER_GRAD[norm][2], 0.005) is True)   # printed to two decimals
-        parts.append(f"{norm}-norm block 1 {over_seeds(_grad(f, label, norm, 'first'))}, block 12 "
-                     f"{over_seeds(_grad(f, label, norm, 'last'))}, ratio {over_seeds(ratio)} (the chapter: "
+        parts.append(f"{norm}-norm block 1 {printing.over_seeds(_grad(f, label, norm, 'first'))}, block 12 "
+                     f"{printing.over_seeds(_grad(f, label, norm, 'last'))}, ratio {printing.over_seeds(ratio)} (the chapter: "
                      f"{CHAPTER_GRAD[norm][0]}, {CHAPTER_GRAD[norm][1]}, {CHAPTER_GRAD[norm][2]})")
     verdict = ("reproduces both ratios (an alternative reading: the primary verdict stays)" if all(agree)
                else "reproduces neither ratio" if not any(agree) else "reproduces one ratio of two")
@@ -195,8 +194,8 @@ def _grad_cause(f: Facts) -> str:
     primary = {n: per_seed(f, f"norm.grad_{n}_ratio") for n in ("pre", "post")}
     return (f"the profile is set by the initialisation and by what is measured, and under none of the "
             f"{len(tried) + 1} readings tried does pre-norm's gradient grow with depth as the chapter prints: "
-            f"PyTorch's default initialisation (the primary reading) gives last/first {mean_of(primary['pre'])} "
-            f"(pre-norm) and {mean_of(primary['post'])} (post-norm), flat; the {len(tried)} alternative readings give "
+            f"PyTorch's default initialisation (the primary reading) gives last/first {printing.mean_of(primary['pre'])} "
+            f"(pre-norm) and {printing.mean_of(primary['post'])} (post-norm), flat; the {len(tried)} alternative readings give "
             f"{min(ratios['pre']):.3g} to {max(ratios['pre']):.3g} (pre-norm, the chapter {CHAPTER_GRAD['pre'][2]}) "
             f"and {min(ratios['post']):.3g} to {max(ratios['post']):.3g} (post-norm, the chapter "
             f"{CHAPTER_GRAD['post'][2]}). The chapter "

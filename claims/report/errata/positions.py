@@ -5,7 +5,7 @@ from claims import registry
 from claims.chapter_figures import FIGURES
 from claims.report.errata.facts import Erratum, Facts, figures_edit
 from claims.report.errata.spread import Edit, edit, num
-from textcheck import over_seeds
+from textcheck import printing
 
 
 def _window(f: Facts, T: int) -> list[float]:
@@ -32,8 +32,8 @@ def _rope_cause(f: Facts) -> str:
     return ("with the threshold the tests state (the no-context baseline, "
             f"{registry.FIGURE_VALUES['ladder.baseline']}: worse than that, a scheme has lost everything the context gave "
             "it) RoPE at 128 is " + ", ".join(rows[128].get("class per seed", []))
-            + f" per seed ({over_seeds(rows[128].get('perplexity'))}), and at 256 " + ", ".join(rows[256].get("class per seed", []))
-            + f" ({over_seeds(rows[256].get('perplexity'))}); it degrades far less than the learned table or sinusoids "
+            + f" per seed ({printing.over_seeds(rows[128].get('perplexity'))}), and at 256 " + ", ".join(rows[256].get("class per seed", []))
+            + f" ({printing.over_seeds(rows[256].get('perplexity'))}); it degrades far less than the learned table or sinusoids "
             "(that ordering holds), but not gracefully by this threshold at four times the trained length")
 
 
@@ -107,9 +107,9 @@ ERRATA: dict[str, Erratum] = {
     "positions.alibi_improves": Erratum(
         figure="positions.alibi_256",
         cause=lambda f: ("ALiBi does improve as the window grows (the ordering and the level at 64 hold), by less: "
-                         f"{over_seeds(_window(f, 64))} at 64, "
-                         f"{over_seeds(_window(f, 128))} at 128, "
-                         f"{over_seeds(_window(f, 256))} at 256"),
+                         f"{printing.over_seeds(_window(f, 64))} at 64, "
+                         f"{printing.over_seeds(_window(f, 128))} at 128, "
+                         f"{printing.over_seeds(_window(f, 256))} at 256"),
         readings=lambda f: [("none tried: the primary reading already uses the slopes of the paper the chapter cites "
                              "(its note 10; 2^(-8k/h) for head k of h), and the readings' budget of 2 CPU-hours went "
                              "to the runaway and the Winograd task")],

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from claims.report.errata.facts import Erratum, Facts, pct
 from claims.report.errata.spread import Edit, edit, k_of_n, num
-from textcheck import over_seeds
+from textcheck import printing
 
 CLAIM = "qkv.head_thirty_lines"
 
@@ -53,7 +53,7 @@ def _value_cause(f: Facts) -> str:
         return ""
     below = sum(a < b for a, b in zip(with_v, without))
     return (f"the one head with W_v is below the same head without it in {below} of {len(with_v)} models: with W_v "
-            f"{over_seeds(with_v)}, without {over_seeds(without)} (held-out perplexity); in that model only the linear "
+            f"{printing.over_seeds(with_v)}, without {printing.over_seeds(without)} (held-out perplexity); in that model only the linear "
             "output layer reads the values, so W_v can be folded into it and the two express the same functions")
 
 

@@ -6,8 +6,7 @@ import statistics
 from claims import registry
 from claims.report.errata.facts import Erratum, Facts, figures_edit, pct, per_seed
 from claims.report.errata.spread import Edit, edit, k_of_n, mean_sd, num
-from textcheck import over_seeds, rules
-from textcheck.formats import mean_of
+from textcheck import printing, rules
 
 RUNAWAY_WIDE = "scale.runaway: a model 1024 wide throughout"
 
@@ -22,11 +21,11 @@ def _runaway_wide(f: Facts) -> str:
                 "~45 CPU-minutes a run, then `pytest claims/test_readings.py -m slow --device cpu -k runaway`)")
     u, d, c = r["undivided"], r.get("divided", {}), registry.figures("scale")
     n = len(u["score_sd"])
-    divided = (f"divided score sd {over_seeds(d['score_sd'])} ({c['divided_sd']})" if d.get("score_sd") else
+    divided = (f"divided score sd {printing.over_seeds(d['score_sd'])} ({c['divided_sd']})" if d.get("score_sd") else
                "the divided head not trained in this width (`runaway_wide_divided`)")
-    return (f"{label}, {n} seed{'s' if n > 1 else ''}: undivided score sd {over_seeds(u['score_sd'])} after training (the "
+    return (f"{label}, {n} seed{'s' if n > 1 else ''}: undivided score sd {printing.over_seeds(u['score_sd'])} after training (the "
             f"chapter: {c['runaway_sd']}), rows with > 0.99 on one token {pct(u['frozen'])} "
-            f"({100 * c['runaway_frozen']:.1f} %), entropy {over_seeds(u['entropy'])} ({c['runaway_entropy']}); {divided}"
+            f"({100 * c['runaway_frozen']:.1f} %), entropy {printing.over_seeds(u['entropy'])} ({c['runaway_entropy']}); {divided}"
             + ("" if n >= rules.MIN_SEEDS else f"; fewer than {rules.MIN_SEEDS} seeds: no verdict under the figure rule"))
 
 
@@ -44,16 +43,16 @@ def _runaway_cause(f: Facts) -> str:
     c = registry.figures("scale")
     n, w, stated = statistics.mean(narrow), statistics.mean(wide["score_sd"]), c["runaway_sd"]
     cause = (f"how far the undivided scores run depends on the model's width, which the chapter leaves open: from "
-             f"{mean_of(init)} at initialisation ({mean_of(wide.get('init_score_sd'))} in the wide model) the 1024 head "
-             f"on the 128-wide model (our primary reading: every model of the chapter is 128 wide) reaches {over_seeds(narrow)}, "
+             f"{printing.mean_of(init)} at initialisation ({printing.mean_of(wide.get('init_score_sd'))} in the wide model) the 1024 head "
+             f"on the 128-wide model (our primary reading: every model of the chapter is 128 wide) reaches {printing.over_seeds(narrow)}, "
              f"{n / statistics.mean(init):.0f}-fold, with {pct(frozen)} of rows frozen; the same head in a model "
-             f"1024 wide throughout reaches {over_seeds(wide['score_sd'])}, {w / n:.1f} times as far, with "
+             f"1024 wide throughout reaches {printing.over_seeds(wide['score_sd'])}, {w / n:.1f} times as far, with "
              f"{pct(wide['frozen'])} of rows frozen (the chapter: {stated} and {100 * c['runaway_frozen']:.1f} %)")
     if wide_div.get("score_sd") and divided:
         lo, hi = sorted((statistics.mean(wide_div["score_sd"]), statistics.mean(divided)))
         where = ("between the two, so neither width reproduces it" if lo < c["divided_sd"] < hi else
                  "outside both")
-        cause += (f"; the divided head sits at {over_seeds(wide_div['score_sd'])} in the wide model and {over_seeds(divided)} in the "
+        cause += (f"; the divided head sits at {printing.over_seeds(wide_div['score_sd'])} in the wide model and {printing.over_seeds(divided)} in the "
                   f"128-wide one, and the chapter's {c['divided_sd']} lies {where}")
     return cause
 

@@ -14,7 +14,7 @@ import math
 import statistics
 from dataclasses import dataclass
 
-from textcheck.formats import number, numbers
+from textcheck import printing
 
 
 def supported_decimals(sd: float | None) -> int | None:
@@ -43,17 +43,17 @@ def _decimals(values: list[float], printed: str) -> int:
 def at_precision(values, printed: str = "", percent: bool = False) -> str:
     """The mean of `values` at the precision its spread supports (`printed`: the chapter's figure,
     whose decimals it never exceeds; `percent`: a rate, printed x100 with " %")."""
-    v = [100 * x for x in numbers(values)] if percent else numbers(values)
+    v = [100 * x for x in printing.numbers(values)] if percent else printing.numbers(values)
     if not v:
         return "not measured"
     if len(v) == 1 and not printed:      # one value, no spread: a count as it is, else as formats.number
-        return (f"{v[0]:.0f}" if float(v[0]).is_integer() else number(v[0])) + (" %" if percent else "")
+        return (f"{v[0]:.0f}" if float(v[0]).is_integer() else printing.number(v[0])) + (" %" if percent else "")
     return _fixed(statistics.mean(v), _decimals(v, printed)) + (" %" if percent else "")
 
 
 def mean_sd(values, percent: bool = False) -> str:
     """"0.4 ± 0.4": the mean and its spread over seeds, both at the precision the spread supports."""
-    v = [100 * x for x in numbers(values)] if percent else numbers(values)
+    v = [100 * x for x in printing.numbers(values)] if percent else printing.numbers(values)
     if len(v) < 2:
         return at_precision(values, percent=percent)
     d, unit = _decimals(v, ""), " %" if percent else ""
@@ -62,7 +62,7 @@ def mean_sd(values, percent: bool = False) -> str:
 
 def between(values, printed: str = "", percent: bool = False) -> str:
     """Where models differ: one range, "between 5.8 and 6.0", at the precision of their spread."""
-    v = [100 * x for x in numbers(values)] if percent else numbers(values)
+    v = [100 * x for x in printing.numbers(values)] if percent else printing.numbers(values)
     if not v:
         return "not measured"
     d, unit = _decimals(v, printed), " %" if percent else ""
@@ -94,7 +94,7 @@ class Num:
 
 
 def num(values, figure: str = "", printed: str = "", percent: bool = False, how: str = "mean") -> Num:
-    return Num(tuple(numbers(values)), figure, printed, percent, how)
+    return Num(tuple(printing.numbers(values)), figure, printed, percent, how)
 
 
 @dataclass(frozen=True)
