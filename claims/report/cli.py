@@ -29,7 +29,6 @@ from textcheck.merging import is_smoke
 from textcheck.report import publish
 from textcheck.report.publish import badge_drift
 from textcheck.save import save_evidence, save_run
-from textcheck.verdicts import summary_text
 
 ROOT = PROJECT_ROOT
 RESULTS = ROOT / "results" / "verdicts.json"
@@ -151,7 +150,7 @@ def _main(argv=None) -> int:
     code = _readme(a, report, out)
     if code:
         return code
-    print(("SMOKE SCALE: " if report.smoke else "") + f"{out / 'claims.md'}: {summary_text(report.summary)}"
+    print(("SMOKE SCALE: " if report.smoke else "") + f"{out / 'claims.md'}: {report.summary_line}"
           + ("" if report.fresh else " (committed verdicts only)"))
     return 0
 

@@ -12,7 +12,6 @@ from claims.chapter_figures import FIGURES
 from fixtures import results
 from fixtures.results import EvidenceError, shown
 from textcheck import RunRecord, merging
-from textcheck.records import TestOutcome, check
 
 OBJECT, NUMBER, LIST = (dict,), (int, float), (list,)       # the shapes a reader may ask a field for
 RUN_FIELDS = frozenset(f.name for f in fields(RunRecord))   # a run's own fields; any other figure is a metric
@@ -44,7 +43,8 @@ class Facts:
     def __init__(self, merged: dict, results_dir: Path, report_dir: Path | None = None):
         self.results_dir = results_dir
         self.report_dir = report_dir
-        self.claims = {c["id"]: c for c in self._checked_claims(merged.get("claims", []))}
+        # the merged report's claims come from the engine, each test checked where its file was read
+        self.claims = {c["id"]: c for c in merged.get("claims", [])}
         self.figures = {r["id"]: r for r in merged.get("figures") or merging.figure_rows(CHAPTER, list(self.claims.values()))}
         self._runs = Runs(results_dir, report_dir)
         self.readings: dict = {}
@@ -59,24 +59,6 @@ class Facts:
 
     def _where(self, source, claim, test=None) -> str:
         return f"{self.file_of(source)}: claim {claim}" + (f": test {test}" if test is not None else "")
-
-    def _checked_claims(self, claims) -> list[dict]:
-        """The merged report's claims, each test checked by textcheck/records.py TestOutcome."""
-        if not isinstance(claims, list):
-            raise EvidenceError(f"{self.file_of(None)}: field 'claims' is {shown(claims)}, not a list")
-        for i, c in enumerate(claims):
-            if not isinstance(c, dict) or not isinstance(c.get("id"), str):
-                raise EvidenceError(f"{self.file_of(getattr(c, 'get', lambda k: None)('source'))}: claim {i} is "
-                                    f"{shown(c)}, not an object with an id")
-            tests = c.get("tests", [])
-            if not isinstance(tests, list):
-                raise EvidenceError(f"{self._where(c.get('source'), c['id'])}: field 'tests' is {shown(tests)}, "
-                                    "not a list")
-            for j, t in enumerate(tests):
-                source = t.get("source", c.get("source")) if isinstance(t, dict) else c.get("source")
-                # a run's merged tests may carry what a later version adds: only the fields read are checked
-                check(TestOutcome, t, f"{self._where(source, c['id'])}: test {j}", extra=True)
-        return claims
 
     def _shaped(self, value, shape: tuple, source, claim, test, field: str):
         """`value` when it is of `shape` or absent (None); EvidenceError naming where otherwise."""

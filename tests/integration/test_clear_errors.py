@@ -193,27 +193,6 @@ def test_a_fresh_runs_record_of_the_wrong_shape_names_the_runs_claims_json(commi
     assert str(tmp_path / "claims.json") in str(e.value) and "winograd.block2_routing" in str(e.value)
 
 
-@pytest.mark.parametrize("where, bad", [("tests", "oops"), ("records", "oops"), ("record", "oops"),
-                                        ("nodeid", 3)])
-def test_a_claim_test_or_record_of_the_wrong_shape_is_an_evidence_error(committed, where, bad):
-    from claims.report.evidence import Facts
-    results, merged = committed
-    m = copy.deepcopy(merged)
-    c = next(c for c in m["claims"] if c["id"] == "winograd.block2_routing")
-    if where == "tests":
-        c["tests"] = bad
-    elif where == "records":
-        c["tests"][0]["records"] = bad
-    elif where == "record":
-        c["tests"][0]["records"][0] = bad
-    else:
-        c["tests"][0]["nodeid"] = bad
-    with pytest.raises(EvidenceError) as e:
-        Facts(m, results)
-    assert "verdicts.json" in str(e.value) and "winograd.block2_routing" in str(e.value), str(e.value)
-    assert where.rstrip("s") in str(e.value) or where in str(e.value), str(e.value)
-
-
 @pytest.mark.parametrize("text, said", [('{"scale.runaway: a model', "not valid JSON"),
                                         ('["a", "list"]', "an object"),
                                         ('{"scale.runaway: a model 1024 wide throughout": "oops"}',
