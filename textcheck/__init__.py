@@ -32,13 +32,13 @@ _WHERE = {
     "rules": "textcheck.decide",              # the decision rule, pure functions a test calls: rules.within(...)
     "printing": "textcheck.formats",          # how a value prints: a figure's seeds (printing.over_seeds), mean ± sd
     "evidence_store": "textcheck.store",      # the one reader of JSON evidence, a text's own files' too, and the save lock
-    "save_staged": "textcheck.save",          # a text's own files into its results/, committed as every save is
+    "saving": "textcheck.save",               # a run's verdicts and evidence, or a text's own files, saved into results/
     # the committed evidence as a text's own command reads it: read once, or read where its re-derivation accepts it all
     "read_evidence": "textcheck.rederive", "accepted_evidence": "textcheck.rederive",
     "record_key": "textcheck.verdicts",       # the key a test's record is committed under
 }
 _NAMES = {"headings": "anchor_list", "read_evidence": "committed", "accepted_evidence": "accepted"}
-_MODULES = {"rules", "printing", "evidence_store"}    # a name that is a module of the engine, handed over whole
+_MODULES = {"rules", "printing", "evidence_store", "saving"}    # a name that is a module of the engine, handed over whole
 __all__ = [
     "NUMBER_REASONS",
     "SENTENCE_REASONS",
@@ -63,7 +63,7 @@ __all__ = [
     "read_evidence",
     "record_key",
     "rules",
-    "save_staged",
+    "saving",
 ]
 
 

@@ -24,11 +24,10 @@ from claims.report.readme import BADGES, README_BLOCKS, generated, readme_block,
 from data.paths import PROJECT_ROOT, CheckoutError, committed_folder, require_checkout
 from fixtures.results import EvidenceError, reading
 from safeio.files import SaveError, os_error
-from textcheck import evidence_store
+from textcheck import evidence_store, saving
 from textcheck.merging import is_smoke
 from textcheck.report import publish
 from textcheck.report.publish import badge_drift
-from textcheck.save import save_evidence, save_run
 
 ROOT = PROJECT_ROOT
 RESULTS = ROOT / "results" / "verdicts.json"
@@ -165,10 +164,10 @@ def _save(a, fresh: dict | None, evidence, run_evidence: set) -> int | None:
             print("--save-results: no fresh run to save", file=sys.stderr)
             return 2
         print("--save-results: no verdicts in this run; saving its evidence alone", file=sys.stderr)
-        for line in save_evidence(CHAPTER, evidence, RESULTS.parent):
+        for line in saving.save_evidence(CHAPTER, evidence, RESULTS.parent):
             print(f"saved {line}")
         return None
-    for line in save_run(CHAPTER, fresh, evidence, RESULTS.parent, a.replace_weaker):
+    for line in saving.save_run(CHAPTER, fresh, evidence, RESULTS.parent, a.replace_weaker):
         print(line)
     return None
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from claims.chapter import CHAPTER
 from claims.report import chapter_cut, errata, evidence, readme, tables
 from data.paths import PROJECT_ROOT
-from textcheck import merging, save
+from textcheck import merging
 from textcheck.report.assembly import details, since
 from textcheck.report.assembly.report import Parts, Report, merged_verdicts
 from textcheck.report.assembly.report import assemble as assemble_report
@@ -22,13 +22,11 @@ PARTS = Parts(facts=lambda *a, **k: evidence.Facts(*a, **k), errata=lambda *a, *
               errata_home="claims/report/errata/", project="attention-claims")
 
 
-def build(out: Path, fresh: dict | None, text: str | None, why_absent: str = "", results_dir: Path = RESULTS_DIR,
-          with_readme: bool = False, committed: list | None = None) -> Report:
+def build(out: Path, fresh: dict | None, text: str | None, why_absent: str = "", *, committed: list,
+          results_dir: Path = RESULTS_DIR, with_readme: bool = False) -> Report:
     """The model of one render into `out`.  `with_readme`: also the README's report (the committed
     verdicts merged with this run's fast tests alone: claims/report/readme.py readme_report).
-    `committed`: the committed claims where the command has read them already."""
-    if committed is None:
-        committed = save.load_verdicts(CHAPTER, results_dir / "verdicts.json")
+    `committed`: the committed claims, as the command read them (the engine's `accepted_evidence`)."""
     merged = merged_verdicts(CHAPTER, fresh, committed)
     shown = None
     if with_readme:
