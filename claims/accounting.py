@@ -6,7 +6,7 @@ device-specific context, or not a number.
 
 What counts as a number, digits or words, is the engine's walk (textcheck/accounting.py); the
 words that are not a figure are declared in claims/number_words.py.
-claims/bookkeeping/test_accounting.py fails on any number with neither an anchor nor a reason,
+claims/bookkeeping/test_bookkeeping.py fails on any number with neither an anchor nor a reason,
 and names it with its context.  Pure: no torch, no pytest.
 """
 from __future__ import annotations

@@ -21,7 +21,6 @@ from claims.printed_tables import (
     VARIANCE_ROWS,
 )
 from textcheck import Figure
-from textcheck.figures import NUMBER, located, printed_in_anchor, span  # noqa: F401  (the table's readers)
 
 
 def _f(fid: str, claim: str, anchor: str, device: str = "any", printed: str = "") -> tuple[str, Figure]:
@@ -52,7 +51,7 @@ def _cells(prefix: str, claim: str, head: str, rows: list[str], names, device: s
     gives its instrument instead of a device (COST_INSTRUMENT)."""
     out, above = [], head
     for r, row in enumerate(rows):
-        for c, m in enumerate(NUMBER.finditer(row)):
+        for c, m in enumerate(Figure.NUMBER.finditer(row)):
             name = names(r, c)
             if name is not None:
                 make = (lambda *a: _cost(*a, instrument)) if instrument else (lambda *a: _f(*a, device))

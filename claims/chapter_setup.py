@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import re
 
-from claims import chapter_figures
-from claims.chapter_figures import COST_N, COST_ROWS, VARIANCE_D, VARIANCE_ROWS, located
+from claims.chapter_figures import COST_N, COST_ROWS, VARIANCE_D, VARIANCE_ROWS
 from claims.setup_entry import Deviation, Stated, Unchecked
 from claims.setup_sources import (
     attention_heads,
@@ -44,6 +43,7 @@ from claims.setup_sources import (
     winograd_module,
 )
 from claims.toml_table import load
+from textcheck import Anchor, Figure
 
 
 def _common(sid: str, anchor: str, printed: str, what: str, elsewhere: dict[str, str]) -> Stated:
@@ -205,15 +205,20 @@ UNCHECKED: dict[str, str] = {u.anchor: u.why for u in load("chapter_setup.toml",
 
 # ------------------------------------------------------------------ reading the chapter
 
+def located(text: str, entry: Stated) -> int:
+    """Where the entry's anchor stands in the chapter, by its one anchor index (the "setup" list)."""
+    return Anchor(entry.anchor, "setup", entry.id).located(text)
+
+
 def printed_in_anchor(entry: Stated) -> bool:
     """A table column holds its numbers; elsewhere the printed number stands in the anchor whole, as
-    a figure's does (claims/chapter_figures.py printed_in_anchor)."""
-    return entry.column is not None or chapter_figures.printed_in_anchor(entry)
+    a figure's does (`Figure.printed_in_anchor`)."""
+    return entry.column is not None or Figure(entry.id, "", entry.printed, entry.anchor).printed_in_anchor()
 
 
 def sentence(text: str, entry: Stated) -> str:
     """The chapter's sentence the entry's anchor stands in (a printed table: the table)."""
-    at = located(text, entry, "setup")
+    at = located(text, entry)
     if "\n" in entry.anchor.strip("\n"):
         return entry.anchor.strip("\n")
     end_of_anchor = at + len(entry.anchor)

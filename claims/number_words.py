@@ -27,7 +27,7 @@ DECLARED_WORDS: list[Declared] = [
     Declared("often set to zero", "context", "practice in large pretraining runs, outside this chapter"),
     Declared("proves nothing about attention", "not a number", "an idiom"),
     Declared("and nothing about their order", "not a number", "an idiom: no knowledge of order"),
-    # restatements of a figure, each checked against it (claims/bookkeeping/test_accounting.py)
+    # restatements of a figure, each checked against it (tests/integration/test_accounting.py)
     Declared("The thirty lines above", "repeat", "the Head listing's length, restated", repeats="qkv.listing_lines"),
     Declared("holding two thirds of the parameters", "repeat", "the MLP's share of a block, restated",
              repeats="ladder.mlp_share"),

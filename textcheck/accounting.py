@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from textcheck.anchors import Anchor, index_of
 from textcheck.chapter import Chapter
-from textcheck.figures import NUMBER, span
+from textcheck.figures import NUMBER
 
 # What the walk counts: a number as printed, or one written against a letter ("128K", "4d^2")
 WALK = re.compile(NUMBER.pattern + r"|(?<![\w.])\d+(?=[A-Za-z])")
@@ -66,9 +66,9 @@ def numbers(text: str, chapter: Chapter) -> list[Number]:
                 owner.setdefault(s, (kind, by))
 
     for f in chapter.figures.values():
-        claim(*span(text, f), "figure", f.id)
+        claim(*f.span(text), "figure", f.id)
     for f in chapter.reads.values():
-        claim(*span(text, f), "read", f"{f.id}: {f.why}")
+        claim(*f.span(text), "read", f"{f.id}: {f.why}")
     index = index_of(text)
     for i, d in enumerate(chapter.declared):
         claim(*index.span(declared_anchor(i, d)), d.reason, d.why)

@@ -29,6 +29,11 @@ class Anchor:
     def __str__(self) -> str:
         return f"{self.list} {self.id}"
 
+    def located(self, text: str) -> int:
+        """Where the quote stands in `text`, by the text's one anchor index (`index_of`);
+        AnchorError where it is missing or doubled."""
+        return index_of(text).locate(self)
+
 
 @dataclass(frozen=True)
 class AnchorList:
@@ -36,12 +41,12 @@ class AnchorList:
     name: str
     anchors: tuple[Anchor, ...]
 
-
-def listed(name: str, entries: Iterable[Any], quote: Callable[[Any], str] = lambda e: e.anchor,
+    @classmethod
+    def of(cls, name: str, entries: Iterable[Any], quote: Callable[[Any], str] = lambda e: e.anchor,
            ident: Callable[[int, Any], str] = lambda i, e: f"#{i}") -> AnchorList:
-    """A list of quotes from a table's entries: each entry's quote (its `.anchor`) and its ID (its
-    position in the list, `#0`, unless `ident` reads one); an entry with no quote quotes nothing."""
-    return AnchorList(name, tuple(Anchor(quote(e), name, ident(i, e)) for i, e in enumerate(entries) if quote(e)))
+        """A list of quotes from a table's entries: each entry's quote (its `.anchor`) and its ID (its
+        position in the list, `#0`, unless `ident` reads one); an entry with no quote quotes nothing."""
+        return cls(name, tuple(Anchor(quote(e), name, ident(i, e)) for i, e in enumerate(entries) if quote(e)))
 
 
 @dataclass(frozen=True)

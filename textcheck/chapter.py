@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from textcheck.anchors import AnchorList, index_of, listed
+from textcheck.anchors import AnchorList, index_of
 from textcheck.declared import Declared
 from textcheck.figures import Figure
 from textcheck.records import FigureRecord, RunRecord
@@ -119,6 +119,10 @@ class Chapter:
     tests: str = "claims"                              # the folder of the claim tests, from the root
     device: str = ""        # the device the text measured on, as its pages name it; "" where it names none
 
+    def figures_of(self, claim: str) -> dict[str, Figure]:
+        """The figures of the table that a claim asserts, by figure ID."""
+        return {fid: f for fid, f in self.figures.items() if f.claim == claim}
+
     def named(self, table: str) -> str:
         """Where a table of this text lives, for a message ("claims/chapter_figures.py")."""
         return self.where.get(table, f"{self.name}'s {table}")
@@ -127,10 +131,10 @@ class Chapter:
         """The text's lists of quotes (textcheck/anchors.py): its figures and reads (by figure ID),
         its declared numbers and words and its sentences (by position, "#12"), and its other lists
         (`quotes`)."""
-        return (listed("figures", self.figures.values(), ident=lambda i, f: f.id),
-                listed("reads", self.reads.values(), ident=lambda i, f: f.id),
-                listed("declared", self.declared, ident=lambda i, d: f"#{i} ({d.reason})"),
-                listed("sentences", self.sentences), *self.quotes)
+        return (AnchorList.of("figures", self.figures.values(), ident=lambda i, f: f.id),
+                AnchorList.of("reads", self.reads.values(), ident=lambda i, f: f.id),
+                AnchorList.of("declared", self.declared, ident=lambda i, d: f"#{i} ({d.reason})"),
+                AnchorList.of("sentences", self.sentences), *self.quotes)
 
     def explainers(self) -> tuple[Explainer, ...]:
         """What names each anchor an altered text breaks: the anchor index's stale report of every

@@ -15,5 +15,5 @@ class Declared:
     anchor: str       # verbatim, unique in the chapter; every number inside it gets the reason
     reason: str       # one of NUMBER_REASONS
     why: str
-    repeats: str = ""  # "repeat" only: the figure ID it restates (claims/bookkeeping/test_accounting.py checks the value)
+    repeats: str = ""  # "repeat" only: the figure ID it restates (tests/integration/test_accounting.py checks the value)
     printed: str = ""  # "repeat" only: the restated number as a plain number ("1.8e-7"), if not as printed

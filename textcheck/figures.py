@@ -11,11 +11,11 @@ is its Chapter's (textcheck/chapter.py); nothing here holds one.  Pure: no pytes
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import ClassVar
 
-from textcheck.anchors import Anchor, index_of
+from textcheck.anchors import Anchor
 
 # A number a text writes as a word: its value and its rounding (a whole number: half a unit;
 # a fraction, "exactly half the time", "one hundredth", "two thirds": exact).
@@ -49,6 +49,7 @@ class Figure:
     anchor: str = ""             # verbatim, unique in the text; it holds the printed number
     device: str = "any"          # "cuda": a figure of the text's own device, a reading elsewhere
     why: str = ""                # a read only: why a test reads this number without asserting it
+    NUMBER: ClassVar[re.Pattern] = NUMBER      # a number as a text prints it (a table's cells are read by it)
 
     def __post_init__(self):
         if not self.anchor:
@@ -89,30 +90,20 @@ class Figure:
         half = 0.5 * 10.0 ** exponent
         return half / 100 if text.endswith("%") else half
 
+    def located(self, text: str) -> int:
+        """Where its anchor stands in the text, by the text's one anchor index; AnchorError (a
+        ValueError) where it is missing or doubled."""
+        return self.quoted().located(text)
 
-def located(text: str, entry, list: str = "") -> int:
-    """Where the anchor of an entry of the figure table (or of an entry with .id and .anchor, of
-    `list`) is in the text, by the text's one anchor index; AnchorError (a ValueError) where it is missing or doubled."""
-    name = list or getattr(entry, "listed_in", "figures")
-    return index_of(text).locate(Anchor(entry.anchor, name, entry.id))
+    def _printed(self) -> list[re.Match]:
+        return list(re.finditer(rf"(?<![\w.]){re.escape(self.printed)}(?![\w]|\.\d)", self.anchor))
 
+    def printed_in_anchor(self) -> bool:
+        """The printed number stands in its anchor as a whole number or word, not inside another."""
+        return bool(self._printed())
 
-def _printed(entry: Figure) -> list[re.Match]:
-    return list(re.finditer(rf"(?<![\w.]){re.escape(entry.printed)}(?![\w]|\.\d)", entry.anchor))
-
-
-def printed_in_anchor(entry: Figure) -> bool:
-    """The printed number stands in its anchor as a whole number or word, not inside another."""
-    return bool(_printed(entry))
-
-
-def span(text: str, entry: Figure) -> tuple[int, int]:
-    """Where the printed number stands in the text: its last occurrence in the anchor."""
-    at = located(text, entry)
-    m = _printed(entry)[-1]
-    return at + m.start(), at + m.end()
-
-
-def of_claim(figures: Mapping[str, Figure], claim: str) -> dict[str, Figure]:
-    """The figures of a table that a claim asserts."""
-    return {fid: f for fid, f in figures.items() if f.claim == claim}
+    def span(self, text: str) -> tuple[int, int]:
+        """Where the printed number stands in the text: its last occurrence in the anchor."""
+        at = self.located(text)
+        m = self._printed()[-1]
+        return at + m.start(), at + m.end()

@@ -9,7 +9,7 @@ lines inside); a prose paragraph is cut into sentences after ".",
 Each unit is accounted for by one entry of claims/sentence_table.py: a verbatim anchor, unique
 in the chapter and inside that unit, with either the claim IDs it asserts (claims/registry.py)
 or a reason it asserts nothing: setup, context, history, rhetoric, cross-reference, code, or a
-caption.  claims/bookkeeping/test_sentences.py fails on a unit with no entry, or with two, and names it.
+caption.  claims/bookkeeping/test_bookkeeping.py fails on a unit with no entry, or with two, and names it.
 Pure: no torch, no pytest.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from textcheck.anchors import Anchor, index_of, listed
+from textcheck.anchors import Anchor, AnchorList, index_of
 
 
 @dataclass(frozen=True)
@@ -164,4 +164,4 @@ def counts(text: str, table) -> dict:
 def stale_sentences(text: str, table) -> list[str]:
     """`  sentences #n: anchor '...' not found` for every entry an altered text breaks (the anchor
     index's stale report of the list)."""
-    return index_of(text).stale_report([listed("sentences", table)])
+    return index_of(text).stale_report([AnchorList.of("sentences", table)])

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from textcheck import accounting, sentences
 from textcheck.chapter import Chapter
-from textcheck.figures import located, printed_in_anchor
 
 
 def bookkeeping(chapter: Chapter, text: str) -> dict[str, list[str]]:
@@ -16,7 +15,7 @@ def bookkeeping(chapter: Chapter, text: str) -> dict[str, list[str]]:
     asserted = {c for a in sentences.accounted(text, chapter.sentences) for c in a.claims}
     return {
         "figures": [f"{f.id}: its anchor is not in the text once with its printed number"
-                    for f in chapter.figures.values() if located(text, f) < 0 or not printed_in_anchor(f)],
+                    for f in chapter.figures.values() if f.located(text) < 0 or not f.printed_in_anchor()],
         "numbers": [n.context(text) for n in accounting.numbers(text, chapter) if not n.kind],
         "sentences": sentences.problems(text, chapter.sentences, chapter.claims),
         "claims": [f"{c}: no sentence of the text asserts it" for c in sorted(set(chapter.claims) - asserted)]

@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from claims import chapter_figures, registry
-from claims.chapter_figures import FIGURES, Figure, located, printed_in_anchor
+from claims import registry
+from claims.chapter_figures import FIGURES, Figure
 from claims.chapter_reads import READ
 
 
 @pytest.mark.parametrize("entry", FIGURES.values(), ids=lambda f: f.id)
 def test_every_anchor_is_in_the_chapter_once_and_holds_the_printed_number(entry, chapter_text):
-    assert located(chapter_text, entry) >= 0, f"{entry.id}: anchor {entry.anchor!r} is not in the chapter"
-    assert printed_in_anchor(entry), f"{entry.id}: {entry.printed!r} is not in its anchor"
+    assert entry.located(chapter_text) >= 0, f"{entry.id}: anchor {entry.anchor!r} is not in the chapter"
+    assert entry.printed_in_anchor(), f"{entry.id}: {entry.printed!r} is not in its anchor"
     assert entry.claim in registry.CLAIMS
 
 
@@ -37,7 +37,7 @@ def test_the_registry_reads_its_figures_from_the_table():
 def test_an_anchor_twice_in_the_text_is_refused():
     f = FIGURES["norm.prenorm"]
     with pytest.raises(ValueError, match="not unique"):
-        chapter_figures.located(f.anchor + " ... " + f.anchor, f)
+        f.located(f.anchor + " ... " + f.anchor)
 
 
 # ---------------------------------------------------------------- no figure typed twice

@@ -20,8 +20,9 @@ import statistics
 from collections.abc import Sequence
 from pathlib import Path
 
-from claims.chapter_figures import FIGURES, NUMBER, span
+from claims.chapter_figures import FIGURES
 from claims.report.errata.spread import Edit, supported_decimals
+from textcheck import Figure
 from textcheck.report.assembly.merged import Entry, FigureRow
 
 
@@ -35,7 +36,7 @@ def figure_verdicts(figure_rows: Sequence[FigureRow]) -> dict[str, str]:
 
 
 def _tokens(text: str) -> list[str]:
-    return [m.group() for m in NUMBER.finditer(text)]
+    return [m.group() for m in Figure.NUMBER.finditer(text)]
 
 
 def too_precise(token: str, decimals: int | None) -> bool:
@@ -54,7 +55,7 @@ def inside(text: str, start: int, end: int) -> list[str]:
     out = []
     for fid, f in FIGURES.items():
         try:
-            at = span(text, f)[0]
+            at = f.span(text)[0]
         except ValueError:                      # an anchor the figure table's own test reports
             continue
         if start <= at < end:

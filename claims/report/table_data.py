@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import re
 
+from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES
 from data.paths import PROJECT_ROOT
 from textcheck import RunRecord
-from textcheck.figures import of_claim
 from textcheck.report.assembly.tables_plots import Source, Table
 
 ROOT = PROJECT_ROOT
@@ -52,7 +52,7 @@ def _figure_table(key: str, title: str, merged: dict, *cids: str, key_field=None
     rows, figs = [], {}
     for cid in cids:
         if not _tests(merged, cid):
-            for fid, f in of_claim(FIGURES, cid).items():
+            for fid, f in CHAPTER.figures_of(cid).items():
                 figs[(len(rows), 1)] = fid
                 rows.append([fid, f.value, "not run here", "", "not run"])
         for t in _tests(merged, cid):

@@ -171,7 +171,7 @@ def test_the_pages_worked_example_re_adds_its_claim(tmp_path):
     assert not left, f"{ex.claim} is still named in {left}: the example would not start from nothing"
 
     # Without them the chapter's number is unaccounted for, as step 4 of the page says, and the ID is unknown.
-    r = run("pytest claims/bookkeeping/test_accounting.py -q", copy, env)
+    r = run("pytest claims/bookkeeping/test_bookkeeping.py -q", copy, env)
     assert r.returncode == 1 and ex.blocks["unaccounted"].strip() in r.stdout, said(r)
     r = run(f"pytest --claim {ex.claim} --collect-only -q", copy, env)
     assert r.returncode == pytest.ExitCode.USAGE_ERROR and ex.claim in r.stderr + r.stdout, said(r)

@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-from claims.chapter_figures import FIGURES, NUMBER, span
+from claims.chapter_figures import FIGURES
 from claims.report import patch
 from claims.report.errata.spread import (
     Edit,
@@ -26,6 +26,7 @@ from claims.report.errata.spread import (
     supported_decimals,
 )
 from data.paths import PROJECT_ROOT
+from textcheck import Figure
 from textcheck.report.assembly.merged import entry
 
 SPREAD = [0.8806360635802903, 0.672011753253571, -0.0312435546024048, 0.21926995536529859, 0.06256854965116077]
@@ -174,7 +175,7 @@ def test_the_patch_changes_no_number_of_a_figure_that_holds_is_undecided_or_unde
     for fid, f in FIGURES.items():
         if not any(ch.isdigit() for ch in f.printed) or chapter_text.count(f.anchor) != 1:
             continue
-        s, e = span(chapter_text, f)
+        s, e = f.span(chapter_text)
         if any(i1 < e and s < i2 or i1 == i2 == s for i1, i2 in changed):
             moved.append((fid, verdict.get(fid, "not run")))
     assert moved and all(v == "refuted" for _, v in moved), moved
@@ -189,14 +190,14 @@ def test_every_suggested_number_is_measured_at_the_precision_its_spread_supports
             assert not re.search(r"\d[\d.]*(?:, \d[\d.]*){2,}", x.text), f"{e['id']}: a list of values: {x.text}"
             measured = set()
             for n in x.numbers:
-                tokens = [m.group() for m in NUMBER.finditer(str(n))]
+                tokens = [m.group() for m in Figure.NUMBER.finditer(str(n))]
                 measured |= set(tokens)
                 v = [100 * y for y in n.values] if n.percent else list(n.values)
                 if n.how != "count" and len(v) > 1 and statistics.stdev(v) > 0:
                     checked += 1
                     assert not any(too_many_digits(t, statistics.stdev(v)) for t in tokens), (e["id"], str(n), v)
-            kept = {m.group() for m in NUMBER.finditer(x.quote)} | set(x.cites)
-            new = [m.group() for m in NUMBER.finditer(x.text) if m.group() not in kept | measured]
+            kept = {m.group() for m in Figure.NUMBER.finditer(x.quote)} | set(x.cites)
+            new = [m.group() for m in Figure.NUMBER.finditer(x.text) if m.group() not in kept | measured]
             assert not new, f"{e['id']}: {new} typed into the chapter, not measured: {x.text}"
     assert checked >= 8
 
@@ -207,7 +208,7 @@ def test_undecided_and_underspecified_claims_suggest_no_numbers(chapter_text, re
     assert quiet
     for e in quiet:
         assert not e["edits"], e["id"]
-        assert all(m.group() in chapter_text for m in NUMBER.finditer(e["suggested"])), e
+        assert all(m.group() in chapter_text for m in Figure.NUMBER.finditer(e["suggested"])), e
 
 
 # -- the patched chapter decided again (claims/report/patched.py) ------------------------------

@@ -19,14 +19,12 @@ import inproc
 import pytest
 
 from claims.chapter import CHAPTER
-from claims.chapter_figures import FIGURES
 from data import chapter, corpus
 from fixtures import results, run_codec
 from fixtures.evidence import EvidenceWriter
 from safeio.files import atomic_write
 from safeio.transaction import JOURNAL, Transaction, recover
 from textcheck import evidence as figure_evidence
-from textcheck.figures import of_claim
 from textcheck.save import save_run
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -34,7 +32,7 @@ FORK = multiprocessing.get_context("fork")
 
 
 def _figure(cid: str):
-    return next(iter(of_claim(FIGURES, cid).values()))
+    return next(iter(CHAPTER.figures_of(cid).values()))
 
 
 @functools.cache          # the committed file, read once (every round of test 1 asks for the same two)

@@ -14,13 +14,11 @@ import inproc
 import pytest
 
 from claims.chapter import CHAPTER
-from claims.chapter_figures import FIGURES
 from data import paths
 from fixtures import results
 from fixtures.evidence import EvidenceWriter
 from textcheck import evidence as figure_evidence
 from textcheck.device_readings import only_readings
-from textcheck.figures import of_claim
 from textcheck.save import save_run
 from textcheck.versions import rule_id
 
@@ -102,7 +100,7 @@ def _shown(values: list) -> dict:
 def _fresh(ts: str, commit: str, meta: dict | None = None) -> dict:
     """A run's claims.json deciding one trained figure of the ladder on three seeds, at its printed
     value (a record holds measured values only; the rule inputs are the figure table's)."""
-    entry = next(iter(of_claim(FIGURES, "ladder.residual_head").values()))
+    entry = next(iter(CHAPTER.figures_of("ladder.residual_head").values()))
     # the recipes its figure rests on (claims/record_runs.py RECORD_RUNS: one_head - one_head_added)
     runs = [{"group": "ladder", "recipe": r, "seed": s, "key": f"k{r}{s}"} for r in ("one_head", "one_head_added")
             for s in range(3)]

@@ -7,11 +7,11 @@ import re
 import pytest
 
 from claims.chapter import CHAPTER
-from claims.chapter_figures import FIGURES, NUMBER
+from claims.chapter_figures import FIGURES
 from data.paths import PROJECT_ROOT
+from textcheck import Figure
 from textcheck.decide import MORE_RUNS, ONE_RUN
 from textcheck.evidence import load as load_figures
-from textcheck.figures import of_claim
 from textcheck.formats import like, like_mean
 from textcheck.merging import committed_only
 from textcheck.save import load_verdicts
@@ -45,9 +45,9 @@ def test_every_suggested_number_is_at_the_chapters_precision(entries, chapter_te
     for e in entries:
         text = e["suggested"]
         assert "None" not in text and "nan" not in text, (e["id"], text)
-        printed = [f.printed for f in of_claim(FIGURES, e["id"]).values() if any(ch.isdigit() for ch in f.printed)]
+        printed = [f.printed for f in CHAPTER.figures_of(e["id"]).values() if any(ch.isdigit() for ch in f.printed)]
         most = max((decimals(p.rstrip(" %")) for p in printed), default=2)
-        for m in NUMBER.finditer(text):
+        for m in Figure.NUMBER.finditer(text):
             n = m.group()
             if n in chapter_text:            # the chapter's own setup (1000 steps, $d_k = 32$, 0.99)
                 continue
@@ -87,7 +87,6 @@ def test_no_suggested_sentence_changes_a_figure_that_holds_or_is_undecided(entri
     # Errata that stay true (issue 43 item 4): a suggested sentence replaces the chapter's; a figure
     # of that sentence that holds keeps the chapter's number (any other number contradicts a claim
     # that holds), and an undecided one gets no new number (it needs more seeds, not a correction).
-    from claims.chapter_figures import span
     from textcheck.merging import figure_rows
     merged = committed_only(CHAPTER, load_verdicts(CHAPTER, PROJECT_ROOT / "results" / "verdicts.json"))
     verdict = {r["id"]: r["verdict"] for r in figure_rows(CHAPTER, merged["claims"])}
@@ -99,7 +98,7 @@ def test_no_suggested_sentence_changes_a_figure_that_holds_or_is_undecided(entri
         for fid, f in FIGURES.items():
             if verdict.get(fid) not in ("holds", "undecided") or not any(ch.isdigit() for ch in f.printed):
                 continue
-            if chapter_text.count(f.anchor) == 1 and start <= span(chapter_text, f)[0] < end:
+            if chapter_text.count(f.anchor) == 1 and start <= f.span(chapter_text)[0] < end:
                 checked += 1
                 if not re.search(rf"(?<![\d.]){re.escape(f.printed)}(?![\d])", e["suggested"]):
                     bad.append(f"{e['id']}: {fid} {verdict[fid]} at {f.printed}, not in: {e['suggested']}")

@@ -19,7 +19,6 @@ import pytest
 from records import recorded, run_record
 
 from claims.chapter import CHAPTER
-from claims.chapter_figures import FIGURES
 from fixtures import results, run_codec
 from fixtures.evidence import EvidenceWriter
 from fixtures.recipes import RECIPES
@@ -28,7 +27,6 @@ from safeio import files, transaction
 from safeio.files import SaveError, atomic_write
 from safeio.locks import locked
 from safeio.transaction import JOURNAL, Transaction, recover
-from textcheck.figures import of_claim
 from textcheck.records import RunRecord
 from textcheck.save import save_run
 from textcheck.versions import rule_id
@@ -43,8 +41,8 @@ def _fresh(cid: str = "norm.postnorm_diverges", tier: str = "gpu") -> dict:
     test = {"nodeid": "claims/test_norm_trained.py::test_probe", "outcome": "holds", "reason": "", "tier": tier,
             "device": "cpu", "seconds": 1.0, "timestamp": ts, "source": "fresh run",
             "records": [{"stated": 1, "measured": 1, "tolerance": "t", "rule": rule_id("trained"), "seeds": 3,
-                         "figures": [next(iter(of_claim(FIGURES, cid)))],
-                         "decision": {"values": [next(iter(of_claim(FIGURES, cid).values())).value] * 3}}]}
+                         "figures": [next(iter(CHAPTER.figures_of(cid)))],
+                         "decision": {"values": [next(iter(CHAPTER.figures_of(cid).values())).value] * 3}}]}
     return {"meta": {"source": "fresh run", "timestamp": ts}, "claims": [{"id": cid, "verdict": "holds", "tests": [test]}]}
 
 

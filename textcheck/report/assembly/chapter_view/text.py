@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from textcheck.anchors import Anchor, index_of
-from textcheck.figures import Figure, span
+from textcheck.figures import Figure
 from textcheck.report.assembly.merged import Entry, FigureRow
 from textcheck.sentences import is_prose
 
@@ -50,7 +50,7 @@ class Quote:
 
 def marks(text: str, figures: Sequence[FigureRow], table: Mapping[str, Figure]) -> list[Mark]:
     rows = {r.id: r for r in figures}
-    return sorted((Mark(*span(text, f), rows[fid]) for fid, f in table.items() if fid in rows), key=lambda m: m.start)
+    return sorted((Mark(*f.span(text), rows[fid]) for fid, f in table.items() if fid in rows), key=lambda m: m.start)
 
 
 def quotes(text: str, entries: Sequence[Entry]) -> tuple[list[Quote], list[Entry]]:

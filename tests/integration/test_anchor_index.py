@@ -19,7 +19,7 @@ from claims.report.chapter_cut import HEADINGS, PLACES, WITHIN, anchor_lists
 from claims.report.errata import ERRATA
 from textcheck import Anchor, accounting, sentences
 from textcheck.anchors import AnchorError, AnchorIndex, index_of
-from textcheck.figures import located, printed_of
+from textcheck.figures import printed_of
 from textcheck.report.assembly.chapter_view import contents, places
 from textcheck.report.assembly.chapter_view.text import blocks, quotes
 from textcheck.report.assembly.merged import entry
@@ -60,8 +60,8 @@ def _lookup(name: str, anchor: Anchor):
         contents.sections(text, starts, HEADINGS, CHAPTER.sections)
         contents.sections(text, starts, WITHIN, CHAPTER.sections, within=True)
     return {
-        "figures": lambda text: located(text, FIGURES[anchor.id]),
-        "reads": lambda text: located(text, READ[anchor.id]),
+        "figures": lambda text: FIGURES[anchor.id].located(text),
+        "reads": lambda text: READ[anchor.id].located(text),
         "declared": lambda text: accounting.numbers(text, CHAPTER),
         "sentences": lambda text: sentences.accounted(text, CHAPTER.sentences),
         "setup": lambda text: chapter_setup.sentence(text, chapter_setup.SETUP_BY_ID[anchor.id]),

@@ -38,11 +38,11 @@ def test_the_counts_add_up(chapter_text):
 
 
 def test_a_sentence_printing_a_figure_asserts_its_claim(chapter_text):
-    from claims.chapter_figures import FIGURES, span
+    from claims.chapter_figures import FIGURES
     acc = sentences.accounted(chapter_text, SENTENCES)
     missing = []
     for f in FIGURES.values():
-        at = span(chapter_text, f)[0]
+        at = f.span(chapter_text)[0]
         a = next(a for a in acc if a.unit.start <= at < a.unit.end)
         if not a.unit.block and f.claim not in a.claims:
             missing.append(f"{f.id} ({f.claim}) in {a.unit.context(chapter_text)}")
