@@ -19,11 +19,14 @@ import re
 import statistics
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from claims.chapter_figures import FIGURES
 from claims.report.errata.spread import Edit, supported_decimals
 from textcheck import Figure
-from textcheck.report.assembly.merged import Entry, FigureRow
+
+if TYPE_CHECKING:
+    from textcheck.report.assembly.merged import Entry, FigureRow
 
 
 class PatchError(ValueError):

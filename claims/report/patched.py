@@ -14,12 +14,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from claims.chapter_figures import FIGURES
 from claims.record_rules import DECLARED, decide, spec_for
 from claims.report import patch
 from textcheck import rules
-from textcheck.report.assembly.merged import Entry
+
+if TYPE_CHECKING:
+    from textcheck.report.assembly.merged import Entry
 
 DIFFERENCE = re.compile(r"^([a-z0-9_.]+) - ([a-z0-9_.]+)$")
 
