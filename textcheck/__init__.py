@@ -27,6 +27,7 @@ _WHERE = {
     "DeclaredReading": "textcheck.readings",  # a reading of an open choice, declared before it is measured
     "RunRecord": "textcheck.records", "RunRecords": "textcheck.chapter",  # a trained run's record, and a text's
     "TextReport": "textcheck.commands",                                     # a text's own parts of its report
+    "Place": "textcheck.report.assembly.chapter_view.places",               # where its chapter view shows one of ours
     "command": "textcheck.text_command",          # the engine's rederive or convert, run by a text's own command module
     "bookkeeping": "textcheck.text_checks",                                 # is every number and sentence accounted for
     "rules": "textcheck.decide",              # the decision rule, pure functions a test calls: rules.within(...)
@@ -49,6 +50,7 @@ __all__ = [
     "Declared",
     "DeclaredReading",
     "Figure",
+    "Place",
     "RunRecord",
     "RunRecords",
     "Sentence",

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,22 +26,65 @@ from safeio.files import SaveError, os_error
 from safeio.folders import checkout_of, not_its_own_folder
 from textcheck.chapter import Chapter
 from textcheck.formats import SeedValues, like, typed
+from textcheck.merging import is_smoke, merge
 from textcheck.outcomes import ClaimSummary
+from textcheck.report.assembly import details, since
+from textcheck.report.assembly.chapter_view.cut import View, cut
 from textcheck.report.assembly.merged import Merged, figure_row
-from textcheck.report.assembly.report import Parts
+from textcheck.report.assembly.report import Parts, Report, assemble, merged_verdicts
 from textcheck.text_command import PROG, command
 
 
 @dataclass(frozen=True)
 class TextReport:
-    """A text's own parts of its report, for the engine's `report` command: its errata as a table
-    {claim ID: (the quote of its text the erratum rewrites, the cause)}, the headings its chapter
-    view is cut at, its project's name; or its whole `Parts` (textcheck/report/assembly/report.py)."""
+    """A text's own parts of its report, for the engine's report (its `model` and `write`, which the
+    engine's `report` command and a text's own report command both call): its errata, as a table
+    {claim ID: (the quote of its text the erratum rewrites, the cause)} or as its own builder
+    `errata(merged, results_dir, out, facts=)`; its one reader of the evidence `facts(merged,
+    results_dir, out)` and its tables `tables(merged, results_dir, text, missing, facts=)`, where it
+    has them; its chapter view's lists (`places`: where our tables and plots go, `Place`s;
+    `headings`, `within`: its sections, (key, title, a phrase)); its own views, written with the
+    engine's; the pages' title, where the errata's prose is written, and its project's name."""
     errata_table: dict = field(default_factory=dict)
     headings: tuple = ()
+    within: tuple = ()
+    places: tuple = ()
     project: str = ""
+    title: str = ""
     errata_home: str = "the text's errata table"
-    parts: Parts | None = None
+    facts: Callable | None = None
+    errata: Callable | None = None
+    tables: Callable | None = None
+    views: tuple = ()
+
+    def model(self, chapter: Chapter, out: Path, body: str | None, why_absent: str = "",
+              results_dir: Path | None = None, *, fresh: dict | None = None, committed: list = (),
+              merged: dict | None = None, with_readme: bool = False, entries: list[dict] | None = None) -> Report:
+        """The report model of one render into `out`, of the text `body` (None: `why_absent`): a
+        fresh run (or None) merged with the `committed` claims, or a report already `merged`.
+        `with_readme`: also the README's report (the committed verdicts merged with the fresh run's
+        fast tests alone, so that it does not depend on which other tiers the run had).
+        `entries`: the errata, where already built."""
+        shown, given = None, merged is not None            # a report already merged: a fresh one
+        if merged is None:
+            merged = merged_verdicts(chapter, fresh, committed)
+            if with_readme:
+                shown = readme_report(chapter, fresh, committed) if fresh is not None and not is_smoke(fresh) else merged
+        return assemble(chapter, parts_of(chapter, self), merged, out, body, why_absent, results_dir,
+                        fresh=given or fresh is not None, readme=shown, entries=entries)
+
+    def write(self, r: Report, out: Path) -> None:
+        """Every view of the model into `out`: the engine's, then the text's own."""
+        from textcheck.report import publish  # the views (Jinja2) load when a report is written
+        publish.write(r, out, views=self.views)
+
+    def write_chapter(self, r: Report, out: Path) -> list[Path]:
+        """The chapter view alone (chapter.html, chapter.md), with the text's own views."""
+        from textcheck.report import publish
+        written = publish.write_chapter(r, out, {})
+        for view in self.views:
+            view(r, out, {})
+        return written
 
 
 def errata_from_table(table: dict):
@@ -69,36 +113,37 @@ def errata_from_table(table: dict):
 
 
 def parts_of(chapter: Chapter, text: TextReport) -> Parts:
-    """The report's parts for a text that gives a TextReport (its own Parts where it gives them)."""
-    if text.parts is not None:
-        return text.parts
-    from textcheck.report.assembly import details, since
-    from textcheck.report.assembly.chapter_view.cut import View, cut
-    view = View(headings=text.headings)
+    """The report's parts for a text that gives a TextReport."""
+    view = View(places=text.places, headings=text.headings, within=text.within)
     project = text.project or chapter.name
-    return Parts(facts=lambda *a, **k: None, errata=errata_from_table(text.errata_table),
-                 tables=lambda *a, **k: [],
+    return Parts(facts=text.facts or (lambda *a, **k: None), errata=text.errata or errata_from_table(text.errata_table),
+                 tables=text.tables or (lambda *a, **k: []),
                  since=lambda figures, meta: details.with_details(since.since_rows(figures, meta, chapter.root)),
-                 cut=lambda *a: cut(chapter, view, *a), title=f"{project}'s report",
+                 cut=lambda *a: cut(chapter, view, *a), title=text.title or f"{project}'s report",
                  errata_home=text.errata_home, project=project)
+
+
+def readme_report(chapter: Chapter, fresh: dict, committed: list) -> dict:
+    """The report a README shows: the committed verdicts merged with the fresh run's fast tests
+    only."""
+    fast = {**fresh, "claims": [dict(c, tests=[t for t in c.get("tests", []) if t.get("tier") == "fast"])
+                                for c in fresh.get("claims", [])]}
+    return merge(chapter, fast, committed)
 
 
 def render(chapter: Chapter, text: TextReport, out: Path):
     """The report model of the run in `out` (or the committed verdicts alone), and every view of it
     written into `out`."""
     from textcheck import rederive
-    from textcheck.report import publish
-    from textcheck.report.assembly.report import assemble, merged_verdicts
     from textcheck.store import reading, run_report
     results = chapter.root / "results"
     fresh = run_report(out / "claims.json") if (out / "claims.json").exists() else None
     with reading(results):                  # as one save left it; never a verdict its re-derivation refuses
         evidence = rederive.accepted(chapter, results, f"{PROG} rederive")
     out.mkdir(parents=True, exist_ok=True)
-    merged = merged_verdicts(chapter, fresh, evidence.claims)
     body, why = chapter.text_or_none()
-    r = assemble(chapter, parts_of(chapter, text), merged, out, body, why, results, fresh=fresh is not None)
-    publish.write(r, out)
+    r = text.model(chapter, out, body, why, results, fresh=fresh, committed=evidence.claims)
+    text.write(r, out)
     return r
 
 

@@ -3,6 +3,6 @@ parts of the engine's report model (parts.py: evidence, errata, tables, the chap
 its plots, the README's blocks, the published site and its links.  Imports no torch.
 """
 from claims.report.cli import main
-from claims.report.readme import readme_report, readme_table, weakened
+from claims.report.readme import readme_table, weakened
 
-__all__ = ["main", "readme_report", "readme_table", "weakened"]
+__all__ = ["main", "readme_table", "weakened"]

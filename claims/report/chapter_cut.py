@@ -1,17 +1,11 @@
-"""This chapter's own lists for its chapter view (the view and its cut are the engine's): where our
-tables and plots go (PLACES), the paragraphs that introduce a formula rather than a table (FORMULAS),
-its sections (HEADINGS, WITHIN: the chapter prints no headings), and every list of quotes of this
-chapter for its one anchor index (`anchor_lists`).  Pure: no HTML, no torch.
+"""This chapter's own lists for its chapter view (the view and its cut are the engine's, handed
+them in claims/report/parts.py REPORT): where our tables and plots go (PLACES), the paragraphs that
+introduce a formula rather than a table (FORMULAS), its sections (HEADINGS, WITHIN: the chapter
+prints no headings).  Pure: no HTML, no torch.
 """
 from __future__ import annotations
 
-from claims.chapter import CHAPTER
-from claims.report.errata import ERRATA
-from textcheck import Anchor, AnchorList
-from textcheck.report.assembly.chapter_view import contents, places
-from textcheck.report.assembly.chapter_view.cut import Cut, View
-from textcheck.report.assembly.chapter_view.cut import cut as cut_text
-from textcheck.report.assembly.chapter_view.places import Place
+from textcheck import Place
 
 # Where each insert goes, by a verbatim phrase of its paragraph (tests/integration/test_chapter_inserts.py finds
 # each once in the text).  The tables: every paragraph that ends by introducing a table ("...:")
@@ -64,18 +58,3 @@ WITHIN = [
     ("corpus", "corpus", "The corpus below is"),
     ("depth", "depth", "stacking will not fix it by itself"),
 ]
-
-VIEW = View(places=PLACES, headings=HEADINGS, within=WITHIN)
-
-
-def anchor_lists() -> tuple[AnchorList, ...]:
-    """The Chapter's lists of quotes, the view's and the errata's, for the one anchor index."""
-    errata = AnchorList("errata", tuple(Anchor(e.quote, "errata", cid) for cid, e in ERRATA.items()))
-    formulas = AnchorList("formulas", tuple(Anchor(f, "formulas", f"#{i}") for i, f in enumerate(FORMULAS)))
-    return (*CHAPTER.anchor_lists(), places.anchor_list(PLACES), formulas, contents.anchor_list(HEADINGS, WITHIN),
-            errata)
-
-
-def cut(text: str, figures, entries, accounted, claims) -> Cut:
-    """The chapter cut for its view: the engine's, handed CHAPTER and VIEW."""
-    return cut_text(CHAPTER, VIEW, text, figures, entries, accounted, claims)

@@ -19,19 +19,24 @@ from pathlib import Path
 
 from claims import rederive
 from claims.chapter import CHAPTER
-from claims.report import parts, patch, patched, site
-from claims.report.readme import BADGES, README_BLOCKS, generated, readme_block, rewrite_readme, weakened
+from claims.report import parts, patch, patched
+from claims.report.readme import (
+    BADGES,
+    README_BLOCKS,
+    badge_drift,
+    generated,
+    readme_block,
+    rewrite_readme,
+    weakened,
+)
 from data.paths import PROJECT_ROOT, CheckoutError, committed_folder, require_checkout
 from fixtures.results import EvidenceError, reading
 from safeio.files import SaveError, os_error
 from textcheck import evidence_store, saving
 from textcheck.merging import is_smoke
-from textcheck.report import publish
-from textcheck.report.publish import badge_drift
 
 ROOT = PROJECT_ROOT
 RESULTS = ROOT / "results" / "verdicts.json"
-VIEWS = (site.placeholder_view,)          # this chapter's own views, written with the engine's
 
 
 def main(argv=None) -> int:
@@ -139,7 +144,7 @@ def _main(argv=None) -> int:
         report = parts.build(out, fresh, *read, results_dir=RESULTS.parent, with_readme=a.readme or a.check_readme,
                              committed=claims)
 
-    publish.write(report, out, views=VIEWS)
+    parts.REPORT.write(report, out)
     if read[0] is not None:                 # the errata applied to the chapter: chapter.patch (claims/report/patch.py)
         patch.write(out, read[0], report.errata, patch.figure_verdicts(report.figures))
         patched.write(out, patched.decided_again(report.errata, committed,
@@ -204,10 +209,7 @@ def _readme(a, report, out) -> int | None:
 
 def chapter_view(out: Path, text: str | None, why_absent: str, merged: dict, entries: list[dict]) -> list[Path]:
     """The chapter view alone, from merged verdicts and their errata (benchmarks/chapter_view.py)."""
-    r = parts.assemble(merged, out, text, why_absent, entries=entries)
-    for view in (publish.write_chapter, *VIEWS):
-        view(r, out, {})
-    return [out / "chapter.html", out / "chapter.md"] if r.cut is not None else []
+    return parts.REPORT.write_chapter(parts.assemble(merged, out, text, why_absent, entries=entries), out)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,6 @@ from claims.chapter import CHAPTER
 from data.paths import PROJECT_ROOT
 from safeio.files import atomic_write
 from textcheck.device_readings import only_readings
-from textcheck.merging import merge
 from textcheck.verdicts import DECIDED, summary_text, verdict_label
 
 ROOT = PROJECT_ROOT
@@ -19,14 +18,6 @@ README_BLOCKS = {"badges": ("README.md", "<!-- badges:start -->", "<!-- badges:e
                  "table": ("docs/claims.md", "<!-- claims-table:start -->", "<!-- claims-table:end -->")}
 BADGES = ROOT / "results" / "badges"          # committed: the README shows them, offline too
 CLAIMS_PAGE = README_BLOCKS["table"][0]       # where a badge leads: its section of every claim's verdict
-
-
-def readme_report(fresh: dict, committed: dict) -> dict:
-    """The report the README shows: the committed verdicts merged with the fresh run's fast
-    tests only, so that it does not depend on which other tiers or extras the run had."""
-    fast = {**fresh, "claims": [dict(c, tests=[t for t in c.get("tests", []) if t.get("tier") == "fast"])
-                                for c in fresh.get("claims", [])]}
-    return merge(CHAPTER, fast, committed)
 
 
 def weakened(report: dict, root: Path) -> list[str]:
@@ -103,3 +94,11 @@ def rewrite_readme(report: dict, root: Path) -> bool:
             atomic_write(path, new)
             changed = True
     return changed
+
+
+def badge_drift(fresh: Path, committed: Path) -> list[str]:
+    """Badges that differ between a fresh render and the committed ones (both directions)."""
+    names = {p.name for p in fresh.glob("*.svg")} | {p.name for p in fresh.glob("*.json")}
+    names |= {p.name for p in committed.glob("*.svg")} | {p.name for p in committed.glob("*.json")}
+    return sorted(n for n in names if not (fresh / n).exists() or not (committed / n).exists()
+                  or (fresh / n).read_bytes() != (committed / n).read_bytes())

@@ -15,7 +15,6 @@ from html_tags import Tags
 
 from claims.chapter import CHAPTER
 from claims.report import parts
-from claims.report.cli import VIEWS
 from textcheck.merging import committed_only
 from textcheck.report import publish
 from textcheck.report.assembly.tables_plots import Plot
@@ -151,7 +150,7 @@ def _planted(out: Path) -> Path:
     tables = [dataclasses.replace(t, title=PLANT, header=[PLANT for _ in t.header], listings=[(PLANT, PLANT)],
                                   rows=[[PLANT for _ in row] for row in t.rows], grid=PLANT) for t in r.tables]
     plots = [Plot(out / f"{IMG}.png", "data:image/png;base64,")]
-    publish.write(dataclasses.replace(r, tables=tables, plots=plots), out, views=VIEWS)
+    publish.write(dataclasses.replace(r, tables=tables, plots=plots), out, views=parts.REPORT.views)
     return out
 
 

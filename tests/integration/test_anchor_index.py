@@ -1,5 +1,5 @@
 """The one anchor index (textcheck/anchors.py): one index per text, through which every list of
-this chapter's quotes is located (claims/report/chapter_cut.py anchor_lists: figures, reads,
+this chapter's quotes is located (`anchor_lists` below: figures, reads,
 declared numbers and words, sentences, setup numbers, places, formulas, headings, errata); one
 error, naming the list, the ID and the quote, for a quote that is missing or doubled, whichever
 list it is in; a stale report of every problem at once; no quote of this chapter in the engine;
@@ -15,9 +15,9 @@ from claims import chapter_setup
 from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES
 from claims.chapter_reads import READ
-from claims.report.chapter_cut import HEADINGS, PLACES, WITHIN, anchor_lists
+from claims.report.chapter_cut import FORMULAS, HEADINGS, PLACES, WITHIN
 from claims.report.errata import ERRATA
-from textcheck import Anchor, accounting, sentences
+from textcheck import Anchor, AnchorList, accounting, sentences
 from textcheck.anchors import AnchorError, AnchorIndex, index_of
 from textcheck.figures import printed_of
 from textcheck.report.assembly.chapter_view import contents, places
@@ -25,6 +25,16 @@ from textcheck.report.assembly.chapter_view.text import blocks, quotes
 from textcheck.report.assembly.merged import entry
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def anchor_lists() -> tuple[AnchorList, ...]:
+    """Every list of quotes of this chapter: the Chapter's, its view's and its errata's."""
+    errata = AnchorList("errata", tuple(Anchor(e.quote, "errata", cid) for cid, e in ERRATA.items()))
+    formulas = AnchorList("formulas", tuple(Anchor(f, "formulas", f"#{i}") for i, f in enumerate(FORMULAS)))
+    return (*CHAPTER.anchor_lists(), places.anchor_list(PLACES), formulas, contents.anchor_list(HEADINGS, WITHIN),
+            errata)
+
+
 LISTS = {lst.name: lst for lst in anchor_lists()}
 JOINER = "\u2060"          # a word joiner: invisible, and breaks any quote it is put inside
 

@@ -217,7 +217,9 @@ def test_3_an_installed_copy_outside_a_checkout_stops_with_a_clear_error_and_wri
 # ------------------------------------------------------------ 5. the README table
 
 def test_5_the_readme_table_is_the_same_after_a_fast_run_and_a_not_slow_run():
-    from claims.report import readme_report, readme_table
+    from claims.chapter import CHAPTER
+    from claims.report import readme_table
+    from textcheck.commands import readme_report
     committed = []
     fast = {"id": "cost.time_quadratic", "verdict": "holds", "tests": [
         {"nodeid": "claims/test_cost.py::test_a[cpu]", "outcome": "holds", "tier": "fast", "reason": "",
@@ -225,8 +227,8 @@ def test_5_the_readme_table_is_the_same_after_a_fast_run_and_a_not_slow_run():
     cuda_skip = {"nodeid": "claims/test_cost.py::test_b[cuda]", "outcome": "not run", "tier": "gpu",
                  "reason": "no CUDA", "records": [], "timestamp": "t", "seconds": 0}
     not_slow = dict(fast, tests=fast["tests"] + [cuda_skip])
-    a = readme_table(readme_report({"claims": [fast]}, committed))
-    b = readme_table(readme_report({"claims": [not_slow]}, committed))
+    a = readme_table(readme_report(CHAPTER, {"claims": [fast]}, committed))
+    b = readme_table(readme_report(CHAPTER, {"claims": [not_slow]}, committed))
     assert a == b and "partial" not in a
 
 

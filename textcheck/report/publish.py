@@ -54,11 +54,3 @@ def write_badges(badges: list[Badge], svg: dict[str, str], out: Path) -> None:
         (out / f"{b.name}.svg").write_text(svg[b.name])
         (out / f"{b.name}.json").write_text(json.dumps({"schemaVersion": 1, "label": b.label,
                                                         "message": b.value, "color": b.color}))
-
-
-def badge_drift(fresh: Path, committed: Path) -> list[str]:
-    """Badges that differ between a fresh render and the committed ones (both directions)."""
-    names = {p.name for p in fresh.glob("*.svg")} | {p.name for p in fresh.glob("*.json")}
-    names |= {p.name for p in committed.glob("*.svg")} | {p.name for p in committed.glob("*.json")}
-    return sorted(n for n in names if not (fresh / n).exists() or not (committed / n).exists()
-                  or (fresh / n).read_bytes() != (committed / n).read_bytes())
