@@ -28,6 +28,7 @@ _WHERE = {
     "RunRecord": "textcheck.records", "RunRecords": "textcheck.chapter",  # a trained run's record, and a text's
     "TextReport": "textcheck.commands",                                     # a text's own parts of its report
     "Place": "textcheck.report.assembly.chapter_view.places",               # where its chapter view shows one of ours
+    "Table": "textcheck.report.assembly.tables_plots", "Source": "textcheck.report.assembly.tables_plots",  # a table of its
     "command": "textcheck.text_command",          # the engine's rederive or convert, run by a text's own command module
     "bookkeeping": "textcheck.text_checks",                                 # is every number and sentence accounted for
     "rules": "textcheck.decide",              # the decision rule, pure functions a test calls: rules.within(...)
@@ -54,7 +55,9 @@ __all__ = [
     "RunRecord",
     "RunRecords",
     "Sentence",
+    "Source",
     "Spec",
+    "Table",
     "TextReport",
     "accepted_evidence",
     "bookkeeping",

@@ -44,7 +44,8 @@ class TextReport:
     results_dir, out)` and its tables `tables(merged, results_dir, text, missing, facts=)`, where it
     has them; its chapter view's lists (`places`: where our tables and plots go, `Place`s;
     `headings`, `within`: its sections, (key, title, a phrase)); its own views, written with the
-    engine's; the pages' title, where the errata's prose is written, and its project's name."""
+    engine's, and its package whose templates/ give its own pages (`templates`); the pages' title,
+    where the errata's prose is written, and its project's name."""
     errata_table: dict = field(default_factory=dict)
     headings: tuple = ()
     within: tuple = ()
@@ -56,6 +57,7 @@ class TextReport:
     errata: Callable | None = None
     tables: Callable | None = None
     views: tuple = ()
+    templates: str = ""
 
     def model(self, chapter: Chapter, out: Path, body: str | None, why_absent: str = "",
               results_dir: Path | None = None, *, fresh: dict | None = None, committed: list = (),
@@ -76,12 +78,12 @@ class TextReport:
     def write(self, r: Report, out: Path) -> None:
         """Every view of the model into `out`: the engine's, then the text's own."""
         from textcheck.report import publish  # the views (Jinja2) load when a report is written
-        publish.write(r, out, views=self.views)
+        publish.write(r, out, views=self.views, templates=self.templates)
 
     def write_chapter(self, r: Report, out: Path) -> list[Path]:
         """The chapter view alone (chapter.html, chapter.md), with the text's own views."""
         from textcheck.report import publish
-        written = publish.write_chapter(r, out, {})
+        written = publish.write_chapter(r, out, {}, self.templates)
         for view in self.views:
             view(r, out, {})
         return written

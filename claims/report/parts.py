@@ -1,12 +1,13 @@
 """This chapter's own parts of the engine's report (`REPORT`, a TextReport: its evidence reader,
-errata and tables, its chapter view's places and sections, its own view), and the model built with
+errata and tables, its chapter view's places and sections, its own page where the chapter view was
+not built), and the model built with
 them.  Each part is looked up when called, so that a test may count the calls.  Imports no torch."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from claims.chapter import CHAPTER
-from claims.report import chapter_cut, errata, evidence, site, tables
+from claims.report import chapter_cut, errata, evidence, tables
 from data.paths import PROJECT_ROOT
 from textcheck import TextReport
 
@@ -15,7 +16,7 @@ RESULTS_DIR = PROJECT_ROOT / "results"
 REPORT = TextReport(facts=lambda *a, **k: evidence.Facts(*a, **k), errata=lambda *a, **k: errata.build(*a, **k),
                     tables=lambda *a, **k: tables.data(*a, **k), places=tuple(chapter_cut.PLACES),
                     headings=tuple(chapter_cut.HEADINGS), within=tuple(chapter_cut.WITHIN),
-                    views=(site.placeholder_view,), title="attention-claims report",
+                    templates="claims.report", title="attention-claims report",
                     errata_home="claims/report/errata/", project="attention-claims")
 
 

@@ -1,8 +1,9 @@
 """The published site (the `site` and `deploy` jobs of .github/workflows/claims.yml): a rendered
 report assembled into a folder a visitor opens (build), every link in it checked (broken_links); the
 command is claims/report/publish.py.  Nothing in the repository names the site's address.  Without
-the chapter text the report renders chapter-not-built.html instead of the chapter view
-(`placeholder_view`), published as chapter.html: it says why and still holds every section's anchor.
+the chapter text the report renders chapter-not-built.html instead of the chapter view (the
+engine's page, in this chapter's template: claims/report/templates/), published as chapter.html: it
+says why and still holds every section's anchor.
 """
 from __future__ import annotations
 
@@ -11,9 +12,6 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from textcheck.report.assembly.chapter_view.contents import section_anchor
-from textcheck.report.views.pages import environment
-
 CHAPTER_VIEW = "chapter.html"
 # External links a page of the site may carry (a prefix each); anything else is reported.
 EXTERNAL: tuple[str, ...] = ()
@@ -21,23 +19,6 @@ EXTERNAL: tuple[str, ...] = ()
 PUBLISHED = {".html", ".md", ".png", ".svg", ".json", ".txt"}
 PLACEHOLDER = "chapter-not-built.html"
 UNPUBLISHED = {"manifest.json", "claims.json", PLACEHOLDER}
-
-
-def placeholder(sections, why: str) -> str:
-    """The site's chapter.html when the chapter view was not built: why, and each section's anchor
-    with its claims' verdicts (`sections`: the report model's claim table)."""
-    shown = [{"anchor": section_anchor(s.key), "title": s.title, "holds": s.holds, "size": s.size, "claims": s.claims}
-             for s in sections]
-    return environment("claims.report").get_template("chapter_not_built.html").render(sections=shown, why=why.strip())
-
-
-def placeholder_view(r, out: Path, svgs: dict[str, str]) -> list[Path]:
-    """A view of the report: chapter-not-built.html where the model has no cut, else none."""
-    (out / PLACEHOLDER).unlink(missing_ok=True)
-    if r.cut is not None:
-        return []
-    (out / PLACEHOLDER).write_text(placeholder(r.sections, r.chapter_missing), encoding="utf-8")
-    return [out / PLACEHOLDER]
 
 
 def build(report_dir: Path, site_dir: Path) -> list[Path]:

@@ -9,8 +9,7 @@ import re
 from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES
 from data.paths import PROJECT_ROOT
-from textcheck import RunRecord
-from textcheck.report.assembly.tables_plots import Source, Table
+from textcheck import RunRecord, Source, Table
 
 ROOT = PROJECT_ROOT
 

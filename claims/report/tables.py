@@ -16,8 +16,6 @@ from claims.report.errata.scale import RUNAWAY_WIDE
 from claims.report.evidence import Facts, cost_rows
 from claims.report.table_data import (
     FIG_HEADER,
-    Source,
-    Table,
     _claim_evidence,
     _figure_table,
     _run_evidence,
@@ -27,7 +25,7 @@ from claims.report.table_data import (
     metric_of,
 )
 from fixtures.setup import LADDER_ROWS, PRENORM_STOP_AT, PRENORM_STOPPED, WIDE_HEADS
-from textcheck import printing
+from textcheck import Source, Table, printing
 
 
 def data(merged: dict, results_dir: Path, text: str | None = None, missing: str = "",

@@ -18,26 +18,30 @@ from textcheck.report.views.index import render_errata, render_html, render_mark
 View = Callable[..., object]          # (the report model, the report directory, the badges' SVGs) -> files
 
 
-def write(r, out: Path, views: Sequence[View] = ()) -> None:
-    """`views`: the text's own, written after the engine's files and before index.html."""
+def write(r, out: Path, views: Sequence[View] = (), templates: str = "") -> None:
+    """`views`: the text's own, written after the engine's files and before index.html; `templates`:
+    the text's package whose templates/ are found before the engine's (its own pages)."""
     atomic_write(out / "merged.json", json.dumps(r.merged, indent=1, default=str))
     (out / "claims.md").write_text(render_markdown(r))
     svgs = badges.svgs(r.badges)
     write_badges(r.badges, svgs, out / "badges")
     (out / "tables.md").write_text(tables.render(r.tables))
     (out / "errata.md").write_text(render_errata(r.errata, r.errata_home))
-    write_chapter(r, out, svgs)
+    write_chapter(r, out, svgs, templates)
     for view in views:
         view(r, out, svgs)
     (out / "index.html").write_text(render_html(r, svgs))
 
 
-def write_chapter(r, out: Path, svgs: dict[str, str]) -> list[Path]:
-    """chapter.html and chapter.md; without the text neither, and why, in chapter-not-built.txt."""
-    for name in ("chapter-not-built.txt", "chapter.html", "chapter.md"):
+def write_chapter(r, out: Path, svgs: dict[str, str], templates: str = "") -> list[Path]:
+    """chapter.html and chapter.md; without the text neither, and why, in chapter-not-built.txt and
+    chapter-not-built.html (each section's anchor with its claims' verdicts, so that a link to a
+    section of the chapter view still lands: a site publishes it as chapter.html)."""
+    for name in ("chapter-not-built.txt", "chapter-not-built.html", "chapter.html", "chapter.md"):
         (out / name).unlink(missing_ok=True)
     if r.cut is None:
         (out / "chapter-not-built.txt").write_text(f"The chapter view was not built: {r.chapter_missing}\n")
+        (out / "chapter-not-built.html").write_text(chapter_html.render_not_built(r, templates), encoding="utf-8")
         return []
     (out / "chapter.html").write_text(chapter_html.render_html(r, svgs), encoding="utf-8")
     (out / "chapter.md").write_text(chapter_markdown(r, out), encoding="utf-8")

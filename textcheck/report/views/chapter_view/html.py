@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from textcheck.report.assembly.chapter_view.contents import Contents
+from textcheck.report.assembly.chapter_view.contents import Contents, section_anchor
 from textcheck.report.assembly.tables_plots import data_uri
 from textcheck.report.views.chapter_view import chrome, inserts, marks, mathml
 from textcheck.report.views.chapter_view.legend import SYMBOL, legend
@@ -100,3 +100,13 @@ def render_html(r, svgs: dict[str, str]) -> str:
         accounting=accounting_line(r.accounting, r.figure_summary), sentences=sentences_line(r.sentences),
         toc=Markup(toc), body=Markup("\n".join(_body(r, starts))), keys_hint=Markup(chrome.KEYS_HINT),
         script=Markup(chrome.JS))
+
+
+def render_not_built(r, templates: str = "") -> str:
+    """chapter-not-built.html, where the model has no cut: why, and each section's anchor with its
+    claims' verdicts (a link to a section still lands); `templates`: the text's package whose
+    templates/ may give its own page."""
+    shown = [{"anchor": section_anchor(s.key), "title": s.title, "holds": s.holds, "size": s.size, "claims": s.claims}
+             for s in r.sections]
+    return environment(templates or None).get_template("chapter_not_built.html").render(
+        sections=shown, why=r.chapter_missing.strip(), project=r.project)
