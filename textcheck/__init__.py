@@ -18,6 +18,7 @@ from importlib import import_module
 
 _WHERE = {
     "Chapter": "textcheck.chapter", "Claim": "textcheck.chapter",         # a text, and each of its claims
+    "DECIDED": "textcheck.vocabulary",                                      # the verdicts that decide a claim
     "Figure": "textcheck.figures",                                          # a printed figure
     "Declared": "textcheck.declared", "NUMBER_REASONS": "textcheck.declared",  # a number that is no figure, and why
     "Sentence": "textcheck.sentences", "SENTENCE_REASONS": "textcheck.sentences",
@@ -42,6 +43,7 @@ _WHERE = {
 _NAMES = {"headings": "anchor_list", "read_evidence": "committed", "accepted_evidence": "accepted"}
 _MODULES = {"rules", "printing", "evidence_store", "saving"}    # a name that is a module of the engine, handed over whole
 __all__ = [
+    "DECIDED",
     "NUMBER_REASONS",
     "SENTENCE_REASONS",
     "Anchor",

@@ -26,12 +26,13 @@ from safeio.files import SaveError, os_error
 from safeio.folders import checkout_of, not_its_own_folder
 from textcheck.chapter import Chapter
 from textcheck.formats import SeedValues, like, typed
-from textcheck.merging import is_smoke, merge
+from textcheck.merging import merge
 from textcheck.outcomes import ClaimSummary
 from textcheck.report.assembly import details, since
 from textcheck.report.assembly.chapter_view.cut import View, cut
 from textcheck.report.assembly.merged import Merged, figure_row
 from textcheck.report.assembly.report import Parts, Report, assemble, merged_verdicts
+from textcheck.store import is_smoke
 from textcheck.text_command import PROG, command
 
 

@@ -111,28 +111,6 @@ class RowVerdict:
     label: str
 
 
-@dataclass(frozen=True)
-class ReportParts:
-    """A report's object (a merged report's, or a run's) as the engine reads its head: its meta
-    (`is_smoke`) and its summary (what a run says when it ends, textcheck/run_verdicts.py)."""
-    meta: dict | None
-    summary: dict | None = None
-
-
-@dataclass(frozen=True)
-class RunScale:
-    """A report's meta as `is_smoke` reads it: the scale it ran at ("smoke", "chapter")."""
-    scale: str | None
-
-
-def is_smoke(report) -> bool:
-    """Whether a report (a RunReport, or a report's object) is a smoke run's: its meta's scale."""
-    if isinstance(report, RunReport):
-        return report.scale == "smoke"
-    meta = typed(ReportParts, report).meta if isinstance(report, dict) else None
-    return isinstance(meta, dict) and typed(RunScale, meta).scale == "smoke"
-
-
 def _rebased(chapter: Chapter, t: TestOutcome, cid: str, **also) -> TestOutcome:
     return replace(t, nodeid=base_nodeid(t.nodeid), key=t.key or evidence_key(chapter, t, cid), **also)
 

@@ -19,7 +19,7 @@ import pytest
 
 from safeio.files import atomic_write
 from safeio.folders import checkout_commit
-from textcheck import merging, verdicts
+from textcheck import merging, store, verdicts
 from textcheck.formats import typed
 from textcheck.hooks import chapter_of, run_facts
 from textcheck.outcomes import TestResult
@@ -215,7 +215,7 @@ class ClaimReporter:
         report = merging.build_report(chapter, self.results, encoded, meta)
         out = report_dir_of(config)
         atomic_write(out / "claims.json", json.dumps(report, indent=1, default=str))
-        s = typed(merging.ReportParts, report).summary
+        s = typed(store.ReportParts, report).summary
         self.summary_line = ("SMOKE SCALE (verdicts mean nothing; never saved): " if smoke else "") + (
                              f"claims: {verdicts.summary_text(s)} -> {out / 'claims.json'}")
 

@@ -9,11 +9,13 @@ import json
 import os
 import sys
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from safeio.files import SaveError, not_a_file, read_at_most
 from safeio.locks import locked
 from safeio.transaction import JOURNAL, recover
+from textcheck.formats import typed
 
 
 class EvidenceError(ValueError):
@@ -153,6 +155,27 @@ class ClaimsFile(dict):
     def __init__(self, data: dict, path: Path):
         super().__init__(data)
         self.path, self.typed = Path(path), None
+
+
+@dataclass(frozen=True)
+class ReportParts:
+    """A report's object (a merged report's, or a run's) as the engine reads its head: its meta
+    (`is_smoke`) and its summary (what a run says when it ends, textcheck/run_verdicts.py)."""
+    meta: dict | None
+    summary: dict | None = None
+
+
+@dataclass(frozen=True)
+class RunScale:
+    """A report's meta as `is_smoke` reads it: the scale it ran at ("smoke", "chapter")."""
+    scale: str | None
+
+
+def is_smoke(report) -> bool:
+    """Whether a report's object (a run's claims.json, a merged report) is a smoke run's, by its
+    meta's scale: its verdicts mean nothing about the text (never merged, saved or made badges)."""
+    meta = typed(ReportParts, report).meta if isinstance(report, dict) else None
+    return isinstance(meta, dict) and typed(RunScale, meta).scale == "smoke"
 
 
 def run_report(path: Path) -> ClaimsFile:

@@ -33,7 +33,6 @@ from data.paths import PROJECT_ROOT, CheckoutError, committed_folder, require_ch
 from fixtures.results import EvidenceError, reading
 from safeio.files import SaveError, os_error
 from textcheck import evidence_store, saving
-from textcheck.merging import is_smoke
 
 ROOT = PROJECT_ROOT
 RESULTS = ROOT / "results" / "verdicts.json"
@@ -131,7 +130,7 @@ def _main(argv=None) -> int:
     fresh, evidence, run_evidence = _fresh_run(out)
     # a smoke run's verdicts mean nothing about the chapter: rendered alone and labelled, never
     # merged with the committed ones, saved, put in the README or made into badges
-    if is_smoke(fresh) and (a.save_results or a.readme or a.check_readme):
+    if evidence_store.is_smoke(fresh) and (a.save_results or a.readme or a.check_readme):
         print(f"{out / 'claims.json'} is a --smoke run (a handful of steps per recipe): its verdicts are never "
               "saved or put in the README; run the tier at the chapter's scale", file=sys.stderr)
         return 2

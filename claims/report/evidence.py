@@ -7,11 +7,10 @@ from __future__ import annotations
 from dataclasses import fields
 from pathlib import Path
 
-from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES
 from fixtures import results
 from fixtures.results import EvidenceError, shown
-from textcheck import RunRecord, merging
+from textcheck import RunRecord
 
 OBJECT, NUMBER, LIST = (dict,), (int, float), (list,)       # the shapes a reader may ask a field for
 RUN_FIELDS = frozenset(f.name for f in fields(RunRecord))   # a run's own fields; any other figure is a metric
@@ -45,7 +44,8 @@ class Facts:
         self.report_dir = report_dir
         # the merged report's claims come from the engine, each test checked where its file was read
         self.claims = {c["id"]: c for c in merged.get("claims", [])}
-        self.figures = {r["id"]: r for r in merged.get("figures") or merging.figure_rows(CHAPTER, list(self.claims.values()))}
+        # the merged report's figure rows, as the engine merged them (a report of claims alone: none)
+        self.figures = {r["id"]: r for r in merged.get("figures") or []}
         self._runs = Runs(results_dir, report_dir)
         self.readings: dict = {}
         for d in (results_dir, report_dir):                   # the fresh run's readings win

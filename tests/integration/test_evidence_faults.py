@@ -220,6 +220,7 @@ def test_5_the_readme_table_is_the_same_after_a_fast_run_and_a_not_slow_run():
     from claims.chapter import CHAPTER
     from claims.report import readme_table
     from textcheck.commands import readme_report
+    from textcheck.report.assembly.report import Readme
     committed = []
     fast = {"id": "cost.time_quadratic", "verdict": "holds", "tests": [
         {"nodeid": "claims/test_cost.py::test_a[cpu]", "outcome": "holds", "tier": "fast", "reason": "",
@@ -227,20 +228,23 @@ def test_5_the_readme_table_is_the_same_after_a_fast_run_and_a_not_slow_run():
     cuda_skip = {"nodeid": "claims/test_cost.py::test_b[cuda]", "outcome": "not run", "tier": "gpu",
                  "reason": "no CUDA", "records": [], "timestamp": "t", "seconds": 0}
     not_slow = dict(fast, tests=fast["tests"] + [cuda_skip])
-    a = readme_table(readme_report(CHAPTER, {"claims": [fast]}, committed))
-    b = readme_table(readme_report(CHAPTER, {"claims": [not_slow]}, committed))
+    a = readme_table(Readme.of(CHAPTER, readme_report(CHAPTER, {"claims": [fast]}, committed)))
+    b = readme_table(Readme.of(CHAPTER, readme_report(CHAPTER, {"claims": [not_slow]}, committed)))
     assert a == b and "partial" not in a
 
 
 def test_5_readme_refuses_a_run_that_lacks_verdicts_the_committed_table_has(tmp_path):
+    from claims.chapter import CHAPTER
     from claims.report import weakened
+    from textcheck.report.assembly.report import Readme
     (tmp_path / "docs").mkdir()
     readme = tmp_path / "docs" / "claims.md"
     readme.write_text("<!-- claims-table:start -->\n| claim | the chapter | verdict | source |\n|---|---|---|---|\n"
                       "| `params.published_size` | 124,439,808 | holds | fast, cpu |\n<!-- claims-table:end -->\n")
-    report = {"claims": [{"id": "params.published_size", "verdict": "not run"}]}
-    assert weakened(report, tmp_path) == ["params.published_size"]
-    assert weakened({"claims": [{"id": "params.published_size", "verdict": "holds"}]}, tmp_path) == []
+    def report(verdict: str) -> Readme:
+        return Readme.of(CHAPTER, {"claims": [{"id": "params.published_size", "verdict": verdict}], "summary": {}})
+    assert weakened(report("not run"), tmp_path) == ["params.published_size"]
+    assert weakened(report("holds"), tmp_path) == []
 
 
 # ------------------------------------------------------------ 6. killing the scheduler

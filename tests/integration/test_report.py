@@ -361,17 +361,21 @@ def test_the_runaway_cause_is_built_from_both_widths_once_the_wide_model_is_meas
 
     from claims.report import errata
     from claims.report.errata.scale import RUNAWAY_WIDE
+    from textcheck.merging import figure_rows
     node = "claims/test_scale_trained.py::test_the_undivided_head_runs_away"
     tests = [{"nodeid": f"{node}[undivided score sd at init]", "outcome": "holds", "figures": ["scale.runaway_init_sd"],
               "records": [{"measured": {"per seed": [21.0, 21.2]}}]},
              {"nodeid": f"{node}[undivided score sd after training]", "outcome": "refuted",
               "figures": ["scale.runaway_sd"], "records": [{"measured": {"per seed": [150.0, 210.0]}}]}]
     merged = {"claims": [{"id": "scale.runaway", "statement": "s", "verdict": "refuted", "tests": tests}]}
-    [entry] = errata.build(merged, tmp_path)
+
+    def build():                     # the errata of the report as the engine merges it: its figure rows too
+        return errata.build({**merged, "figures": figure_rows(CHAPTER, merged["claims"])}, tmp_path)
+    [entry] = build()
     assert entry["cause"] == "not yet found"
     wide = {"undivided": {"score_sd": [3600.0], "entropy": [0.001], "frozen": [0.998]}, "divided": {}}
     (tmp_path / "readings.json").write_text(json.dumps({RUNAWAY_WIDE: wide}))
-    [entry] = errata.build(merged, tmp_path)
+    [entry] = build()
     assert "reaches 180.00 ± 42.43 (150.00, 210.00 over 2 seeds), 9-fold" in entry["cause"] and "reaches 3600, 20.0 times as far" in entry["cause"]
     assert "99.80 % of rows frozen (the chapter: 5147 and 99.9 %)" in entry["cause"]
     assert "divided head" not in entry["cause"]                # neither divided head measured yet
@@ -379,11 +383,11 @@ def test_the_runaway_cause_is_built_from_both_widths_once_the_wide_model_is_meas
                   "figures": ["scale.divided_sd"], "records": [{"measured": {"per seed": [2.3, 2.4]}}]})
     wide["divided"] = {"score_sd": [8.7]}
     (tmp_path / "readings.json").write_text(json.dumps({RUNAWAY_WIDE: wide}))
-    [entry] = errata.build(merged, tmp_path)
+    [entry] = build()
     assert "the chapter's 3.44 lies between the two, so neither width reproduces it" in entry["cause"]
     wide["divided"] = {"score_sd": [3.0]}                     # both below 3.44: outside both
     (tmp_path / "readings.json").write_text(json.dumps({RUNAWAY_WIDE: wide}))
-    [entry] = errata.build(merged, tmp_path)
+    [entry] = build()
     assert "the chapter's 3.44 lies outside both" in entry["cause"]
 
 

@@ -7,7 +7,7 @@ from claims.report import table_data, tables
 from claims.report.errata.scale import RUNAWAY_WIDE
 from claims.report.evidence import Facts
 from fixtures.results import RESULTS_DIR
-from textcheck.merging import committed_only
+from textcheck.merging import committed_only, figure_rows
 from textcheck.report.views import tables as views
 from textcheck.save import load_verdicts
 
@@ -39,6 +39,7 @@ def test_the_runaway_reading_sits_beside_the_verdicts_figures(tmp_path):
     merged = {"claims": [{"id": "scale.runaway", "tests": [
         {"nodeid": "t[undivided score sd after training]", "outcome": "refuted", "figures": ["scale.runaway_sd"],
          "records": [{"figure": "undivided score sd after training ~5147", "measured": {"per seed": [150.0, 210.0]}}]}]}]}
+    merged["figures"] = figure_rows(CHAPTER, merged["claims"])        # as the engine merges a report
     assert tables._runaway_wide_rows(Facts(merged, tmp_path)) == []      # nothing measured: no table
     reading = {"undivided": {"score_sd": [3600.0, 3800.0], "init_score_sd": [21.0]}, "divided": {}}
     (tmp_path / "readings.json").write_text(json.dumps({RUNAWAY_WIDE: reading}))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from textcheck import accounting, merging, sentences, verdicts
+from textcheck import accounting, merging, sentences, store, verdicts
 from textcheck.decide import ONE_RUN
 from textcheck.report.assembly.badges import Badge, badge_data
 from textcheck.report.assembly.claim_rows import FigureLine, Section, claim_table, figure_lines
@@ -49,6 +49,20 @@ class Parts:
 
 
 @dataclass(frozen=True)
+class Readme:
+    """The report a README's blocks show (the committed verdicts merged with a run's fast tests
+    alone: textcheck/commands.py readme_report), typed: its summary line and its claims, each with
+    its verdict's label and its tests' readings (merged.py Claim)."""
+    summary_line: str
+    claims: tuple[Claim, ...]
+
+    @classmethod
+    def of(cls, chapter, report: dict) -> Readme:
+        m = typed(Merged, report)
+        return cls(verdicts.summary_text(m.summary), tuple(claim_of(chapter, c) for c in m.claims))
+
+
+@dataclass(frozen=True)
 class Report:
     merged: dict                  # the merged verdicts, as merged.json holds them (the accountings too)
     fresh: bool                   # a fresh run is in it (else the committed verdicts alone)
@@ -65,7 +79,7 @@ class Report:
     badges: list[Badge]           # none for a smoke run
     cut: Any                      # the text cut for its view; None without the text
     chapter_missing: str          # why there is no chapter view ("" when there is one)
-    readme: dict | None = None    # the report the README's blocks show, where asked for
+    readme: Readme | None = None  # the report the README's blocks show, where asked for
     title: str = "claim report"   # the pages' title (the text's Parts)
     errata_home: str = ""         # where the errata's prose is written (the text's Parts)
     project: str = "textcheck"   # the project's name, in the chapter view's title (the text's Parts)
@@ -73,7 +87,7 @@ class Report:
 
     @property
     def smoke(self) -> bool:
-        return merging.is_smoke(self.merged)
+        return store.is_smoke(self.merged)
 
     @property
     def summary_line(self) -> str:
@@ -106,7 +120,7 @@ class Report:
 def merged_verdicts(chapter, fresh: dict | None, committed: dict) -> dict:
     """A fresh run merged with the committed verdicts, or the committed alone; a smoke run alone
     (its verdicts mean nothing about the text: never merged)."""
-    if merging.is_smoke(fresh):
+    if store.is_smoke(fresh):
         merging.RunReport.of(fresh)         # checked, as a merged one is (read once: textcheck/store.py ClaimsFile)
         return fresh
     return merging.merge(chapter, fresh, committed) if fresh is not None else merging.committed_only(chapter, committed)
@@ -146,7 +160,8 @@ def assemble(chapter, parts: Parts, merged: dict, out: Path, text: str | None, w
         cut = parts.cut(text, figures, errata, found, {c.id: c for c in claims})
     return Report(merged, fresh, m.summary, m.figure_summary or {}, claims, figures, sections, typed(Accounting, numbers), typed(SentenceCounts, said),
                   errata, built, [Plot.read(p) for p in plot_files(out, results_dir)],
-                  [] if merging.is_smoke(merged) else badge_data(sections), cut, missing, readme, parts.title,
+                  [] if store.is_smoke(merged) else badge_data(sections), cut, missing,
+                  None if readme is None else Readme.of(chapter, readme), parts.title,
                   parts.errata_home, parts.project, chapter.device)
 
 
