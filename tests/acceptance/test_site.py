@@ -18,6 +18,7 @@ import pytest
 from claims import registry
 from claims.report import links, site
 from claims.report.readme import CLAIMS_PAGE
+from textcheck.report.assembly.chapter_view.contents import section_anchor
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 WORKFLOW = ROOT / ".github" / "workflows" / "claims.yml"
@@ -166,11 +167,11 @@ def test_every_readme_badge_links_relatively_to_its_section_of_the_claims_page()
 
 
 def test_the_section_anchor_scheme():
-    assert site.section_anchor("corpus") == "sec-corpus"
-    assert all(site.section_anchor(s) == f"sec-{s}" for s in registry.SECTIONS)
+    assert section_anchor("corpus") == "sec-corpus"
+    assert all(section_anchor(s) == f"sec-{s}" for s in registry.SECTIONS)
     for bad in ("", "Corpus", "a b", "x'y", "sec/x"):
         with pytest.raises(ValueError):
-            site.section_anchor(bad)
+            section_anchor(bad)
 
 
 def test_the_link_check_finds_what_leads_nowhere(tmp_path):
