@@ -1,7 +1,7 @@
 """This chapter, as the claim engine sees it: one Chapter (textcheck/chapter.py), built once from
 the tables that hold it (the modules imported below; its text and checksum: data/chapter.py).  The
 report's parts that are this chapter's own (errata, tables, plots) are handed to the report where
-it runs (claims/report/parts.py PARTS).
+it runs (claims/report/parts.py REPORT, a TextReport).
 
 The one entry: loaded as a pytest plugin (conftest.py's pytest_plugins; `-p claims.chapter`), this
 module answers the engine's hook `pytest_textcheck_chapter`; a command passes CHAPTER as the first

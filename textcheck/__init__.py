@@ -10,8 +10,8 @@ argument.  The engine imports no package of a text (an import-linter `forbidden`
 
 The public face: the names a text needs to define itself, check its bookkeeping, decide a figure
 in a test, run the engine's commands from its own and give its report's parts, exported here and
-imported from here alone by a text (the example's packages; this chapter's, but for the reaches
-past it that pyproject.toml's import-linter contract lists, each still to be replaced).  Each is
+imported from here alone by a text (the example's packages and this chapter's alike: one
+import-linter contract in pyproject.toml forbids them every other module of the engine).  Each is
 loaded on first use (PEP 562), so that importing the engine costs nothing until a name is asked for.
 """
 from importlib import import_module

@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,9 +28,7 @@ from textcheck.chapter import Chapter
 from textcheck.formats import SeedValues, like, typed
 from textcheck.merging import merge
 from textcheck.outcomes import ClaimSummary
-from textcheck.report.assembly import details, since
-from textcheck.report.assembly.chapter_view.cut import View, cut
-from textcheck.report.assembly.merged import Merged, figure_row
+from textcheck.report.assembly.merged import Listed, Merged, Test, figure_row
 from textcheck.report.assembly.report import Parts, Report, assemble, merged_verdicts
 from textcheck.store import is_smoke
 from textcheck.text_command import PROG, command
@@ -61,18 +59,20 @@ class TextReport:
     templates: str = ""
 
     def model(self, chapter: Chapter, out: Path, body: str | None, why_absent: str = "",
-              results_dir: Path | None = None, *, fresh: dict | None = None, committed: list = (),
+              results_dir: Path | None = None, *, fresh: dict | None = None, committed: Sequence = (),
               merged: dict | None = None, with_readme: bool = False, entries: list[dict] | None = None) -> Report:
         """The report model of one render into `out`, of the text `body` (None: `why_absent`): a
         fresh run (or None) merged with the `committed` claims, or a report already `merged`.
         `with_readme`: also the README's report (the committed verdicts merged with the fresh run's
         fast tests alone, so that it does not depend on which other tiers the run had).
         `entries`: the errata, where already built."""
-        shown, given = None, merged is not None            # a report already merged: a fresh one
+        given = merged is not None                          # a report already merged: a fresh one, the README's too
         if merged is None:
             merged = merged_verdicts(chapter, fresh, committed)
-            if with_readme:
-                shown = readme_report(chapter, fresh, committed) if fresh is not None and not is_smoke(fresh) else merged
+        shown = None
+        if with_readme:
+            fast_tests = not given and fresh is not None and not is_smoke(fresh)
+            shown = readme_report(chapter, fresh, committed) if fast_tests else merged
         return assemble(chapter, parts_of(chapter, self), merged, out, body, why_absent, results_dir,
                         fresh=given or fresh is not None, readme=shown, entries=entries)
 
@@ -117,6 +117,11 @@ def errata_from_table(table: dict):
 
 def parts_of(chapter: Chapter, text: TextReport) -> Parts:
     """The report's parts for a text that gives a TextReport."""
+    from textcheck.report.assembly import (  # the since-when and the cut: where a report is built
+        details,
+        since,
+    )
+    from textcheck.report.assembly.chapter_view.cut import View, cut
     view = View(places=text.places, headings=text.headings, within=text.within)
     project = text.project or chapter.name
     return Parts(facts=text.facts or (lambda *a, **k: None), errata=text.errata or errata_from_table(text.errata_table),
@@ -129,8 +134,8 @@ def parts_of(chapter: Chapter, text: TextReport) -> Parts:
 def readme_report(chapter: Chapter, fresh: dict, committed: list) -> dict:
     """The report a README shows: the committed verdicts merged with the fresh run's fast tests
     only."""
-    fast = {**fresh, "claims": [dict(c, tests=[t for t in c.get("tests", []) if t.get("tier") == "fast"])
-                                for c in fresh.get("claims", [])]}
+    fast = dict(fresh, claims=[dict(c, tests=[t for t in typed(Listed, c).tests or () if typed(Test, t).tier == "fast"])
+                               for c in typed(Merged, fresh).claims])
     return merge(chapter, fast, committed)
 
 

@@ -1,5 +1,5 @@
 """This chapter's side of its claim report (`python -m claims.report`): the command (cli.py), its
-parts of the engine's report model (parts.py: evidence, errata, tables, the chapter cut's lists),
+parts of the engine's report (parts.py REPORT: evidence, errata, tables, and chapter_cut.py's lists),
 its plots, the README's blocks, the published site and its links.  Imports no torch.
 """
 from claims.report.cli import main

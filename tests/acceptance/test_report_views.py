@@ -16,7 +16,6 @@ from html_tags import Tags
 from claims.chapter import CHAPTER
 from claims.report import parts
 from textcheck.merging import committed_only
-from textcheck.report import publish
 from textcheck.report.assembly.tables_plots import Plot
 from textcheck.report.views.chapter_view.chrome import JS as READING_AIDS
 from textcheck.save import load_verdicts
@@ -25,9 +24,9 @@ ROOT = Path(__file__).resolve().parents[2]
 ENGINE_VIEWS = sorted((ROOT / "textcheck" / "report" / "views").rglob("*.py"))      # the chapter view's too
 TEMPLATES = sorted(p for p in (ROOT / "textcheck" / "report" / "views" / "templates").iterdir()
                    if p.suffix in (".html", ".md"))
-# this chapter's own views: the site's placeholder for a chapter view not built (the chapter view is the
-# engine's; its cut, marks' data and since-when are the model's) and the plots, drawn from their data
-# (claims/report/plot_data.py)
+# this chapter's own view modules: the site (the chapter view and the page where it was not built are
+# the engine's; its cut, marks' data and since-when are the model's) and the plots, drawn from their
+# data (claims/report/plot_data.py)
 CHAPTER_VIEWS = [ROOT / "claims" / "report" / "site.py", ROOT / "claims" / "report" / "plots.py"]
 STATISTICS = {"sum", "len", "round", "mean", "fmean", "median", "stdev", "pstdev", "variance", "Counter", "divmod",
               "over_seeds", "like_mean", "mean_of", "cell"}      # the last: a figure over seeds as its mean and sd
@@ -150,7 +149,7 @@ def _planted(out: Path) -> Path:
     tables = [dataclasses.replace(t, title=PLANT, header=[PLANT for _ in t.header], listings=[(PLANT, PLANT)],
                                   rows=[[PLANT for _ in row] for row in t.rows], grid=PLANT) for t in r.tables]
     plots = [Plot(out / f"{IMG}.png", "data:image/png;base64,")]
-    publish.write(dataclasses.replace(r, tables=tables, plots=plots), out, views=parts.REPORT.views)
+    parts.REPORT.write(dataclasses.replace(r, tables=tables, plots=plots), out)
     return out
 
 

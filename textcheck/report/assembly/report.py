@@ -146,6 +146,7 @@ def assemble(chapter, parts: Parts, merged: dict, out: Path, text: str | None, w
     missing = "" if text is not None else why_absent or "no chapter text"     # why there is no chapter view
     numbers = accounting.accounting(text, chapter) if text is not None else {"not built": missing}
     said, found = _sentences(chapter, text, missing)
+    same = readme is merged                                # the README shows the merged report itself
     merged = dict(merged, accounting=numbers, sentences=said)
     facts = parts.facts(merged, results_dir, out)          # the one reader of the evidence: errata and tables
     errata = tuple(map(entry, parts.errata(merged, results_dir, out, facts=facts) if entries is None else entries))
@@ -160,9 +161,17 @@ def assemble(chapter, parts: Parts, merged: dict, out: Path, text: str | None, w
         cut = parts.cut(text, figures, errata, found, {c.id: c for c in claims})
     return Report(merged, fresh, m.summary, m.figure_summary or {}, claims, figures, sections, typed(Accounting, numbers), typed(SentenceCounts, said),
                   errata, built, [Plot.read(p) for p in plot_files(out, results_dir)],
-                  [] if store.is_smoke(merged) else badge_data(sections), cut, missing,
-                  None if readme is None else Readme.of(chapter, readme), parts.title,
+                  [] if store.is_smoke(merged) else badge_data(sections), cut, missing, _readme(chapter, readme, same, m.summary, claims),
+                  parts.title,
                   parts.errata_home, parts.project, chapter.device)
+
+
+def _readme(chapter, readme: dict | None, same: bool, summary: dict, claims: tuple[Claim, ...]) -> Readme | None:
+    """The README's report typed: the model's own summary and claims where it is the merged report
+    itself (`same`), else its own."""
+    if readme is None:
+        return None
+    return Readme(verdicts.summary_text(summary), claims) if same else Readme.of(chapter, readme)
 
 
 def plot_files(out: Path, results_dir: Path) -> list[Path]:
