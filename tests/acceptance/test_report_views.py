@@ -184,3 +184,17 @@ def test_planted_markup_cannot_open_html_in_the_markdown(planted, name):
     prose = re.sub(r"(?<!`)`([^`\n]+)`(?!`)", "", prose)                                   # and code spans
     assert re.findall(r"(?<!\\)<(?:script|img)", prose) == []          # as an entity, or backslashed
     assert "&lt;script&gt;" in text or "\\<script\\>" in text
+
+
+def test_planted_markup_is_escaped_where_the_chapter_view_was_not_built(tmp_path):
+    """chapter-not-built.html (the engine's page in this chapter's template): why the text is absent
+    comes out as text, and the chapter's own note is there."""
+    merged = committed_only(CHAPTER, load_verdicts(CHAPTER, ROOT / "results" / "verdicts.json"))
+    parts.REPORT.write(parts.assemble(merged, tmp_path, None, PLANT), tmp_path)
+    text = (tmp_path / "chapter-not-built.html").read_text(encoding="utf-8")
+    assert "<script" not in text and SCRIPT not in text and IMG not in text
+    tags = Tags()
+    tags.feed(text)
+    assert [(t, a) for t, attrs in tags.tags for a in attrs if a.startswith("on")] == []
+    assert "&lt;script&gt;" in text and "&lt;img src=x onerror=" in text
+    assert "ATTENTION_CLAIMS_CHAPTER_B64" in text and "id='sec-average'" in text
