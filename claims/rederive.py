@@ -36,7 +36,7 @@ def main(argv=None) -> int:
     return command(CHAPTER, "rederive", argv, prog=PROG)
 
 
-def accepted(results_dir) -> tuple:
+def accepted(results_dir):
     """The committed figure records and claims of `results_dir` where the re-derivation accepts
     them all, else EvidenceError listing what it refuses (the engine's `accepted_evidence`)."""
     return accepted_evidence(CHAPTER, results_dir, PROG)

@@ -41,7 +41,7 @@ from data.paths import PROJECT_ROOT
 from fixtures import cache_entry, results
 from fixtures.measurements import FROM_WEIGHTS
 from safeio.files import SaveError
-from textcheck import read_evidence, record_key
+from textcheck import evidence_store, read_evidence, record_key
 
 if TYPE_CHECKING:
     from textcheck.committed import Evidence
@@ -226,7 +226,7 @@ def main(argv=None) -> int:
                 scratch = scratch_cache(cache, todo.entries, Path(tmp) / "cache")
                 fresh = measure(todo.todo, scratch, Path(tmp), a.device, a.smoke,
                                 lambda line: print(line, file=sys.stderr, flush=True)) if todo.todo else {}
-    except (BadInput, ValueError, SaveError) as e:      # bad evidence (its errors are ValueErrors): named
+    except (BadInput, evidence_store.EvidenceError, SaveError) as e:     # bad evidence (the figure records' too): named
         print(f"error: {e}", file=sys.stderr)
         return 2
     status = 0

@@ -19,7 +19,7 @@ from fixtures.attention_stats import (
     softmax_stats_at_init,
 )
 from fixtures.setup import WIDE_HEADS
-from textcheck import printing, rules
+from textcheck import printing
 
 SEEDS = 3
 STATED = figures("scale")      # worth_32, worth_256, worth_1024 (claims/registry.py)
@@ -55,7 +55,7 @@ def test_what_the_division_is_worth_at_d_k_32(trained, seeds, claim):
 @pytest.mark.claim("scale.no_effect_at_32")
 def test_the_undivided_run_is_very_slightly_ahead_at_d_k_32(trained, seeds, claim):
     divided, undivided, worth = _scale32(trained, seeds, claim)
-    mean, sd = rules.spread(worth)
+    mean, sd = printing.spread(worth)
     ahead = sum(w < 0 for w in worth)
     claim.ordering(label="undivided ahead at d_k = 32", stated="undivided very slightly ahead",
                    measured={"mean": mean, "sd": sd, "per seed": worth}, measurement="perplexity",

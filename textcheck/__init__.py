@@ -9,7 +9,8 @@ argument of its `main`.  Every function here that needs the text's tables takes 
 argument.  The engine imports no package of a text (an import-linter `forbidden` contract).
 
 The public face: the names a text needs to define itself, check its bookkeeping, decide a figure
-in a test, run the engine's commands from its own and give its report's parts, exported here and
+in a test, run the engine's commands from its own, read and write its evidence and give its
+report's parts, exported here and
 imported from here alone by a text (the example's packages and this chapter's alike: one
 import-linter contract in pyproject.toml forbids them every other module of the engine).  Each is
 loaded on first use (PEP 562), so that importing the engine costs nothing until a name is asked for.

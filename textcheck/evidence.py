@@ -63,8 +63,9 @@ def file_of(chapter: Chapter) -> Path:
     return Path(chapter.root) / "results" / NAME
 
 
-class FigureEvidenceError(ValueError):
-    """results/figures.json (or a record in it) is not what it should be; names the file, the record and the field."""
+class FigureEvidenceError(EvidenceError):
+    """results/figures.json (or a record in it) is not what it should be; names the file, the record
+    and the field.  An EvidenceError: whoever refuses bad evidence refuses it too."""
 
 
 def decode(chapter: Chapter, obj, where: str = "a figure record", index: RunIndex | None = None) -> FigureRecord:

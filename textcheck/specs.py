@@ -88,7 +88,6 @@ def _side(x, bound, field: str, per_seed: bool):
     return rules.measured_number(x, field)
 
 
-
 def _decide(spec: Spec, m: dict, timed: Mapping[str, TimedFigure]) -> Decision:
     null, null_what = spec.null if spec.null else (None, "")
     given = [m[k] for k in MEASURED[spec.kind]]           # the kind's measured values, in MEASURED's order
