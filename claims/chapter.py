@@ -28,7 +28,7 @@ from data.chapter import CHAPTER_SHA256, ChapterMissing, load_chapter
 from data.paths import PROJECT_ROOT
 from fixtures import results
 from fixtures.measurements import MEASUREMENTS, READ_OFF_INSTRUMENT, REMEASURE
-from textcheck import SENTENCE_REASONS, AnchorList, Chapter, RunRecords
+from textcheck import AnchorList, Chapter, RunRecords
 
 CHAPTER = Chapter(
     name="the attention chapter",
@@ -44,7 +44,6 @@ CHAPTER = Chapter(
     declared=[*accounting.DECLARED, *number_words.DECLARED_WORDS],
     declared_patterns=[*accounting.DECLARED_PATTERNS, *number_words.WORD_PATTERNS],
     sentences=sentence_table.SENTENCES,
-    sentence_reasons=SENTENCE_REASONS,
     quotes=(AnchorList.of("setup", chapter_setup.SETUP, ident=lambda i, s: s.id),),
     rule_inputs=record_rules.spec_for,
     timed=record_rules.TIMED,

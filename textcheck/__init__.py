@@ -21,8 +21,8 @@ _WHERE = {
     "Chapter": "textcheck.chapter", "Claim": "textcheck.chapter",         # a text, and each of its claims
     "DECIDED": "textcheck.vocabulary",                                      # the verdicts that decide a claim
     "Figure": "textcheck.figures",                                          # a printed figure
-    "Declared": "textcheck.declared", "NUMBER_REASONS": "textcheck.declared",  # a number that is no figure, and why
-    "Sentence": "textcheck.sentences", "SENTENCE_REASONS": "textcheck.sentences",
+    "Declared": "textcheck.declared",                                       # a number that is no figure, and why
+    "Sentence": "textcheck.sentences",                                      # a sentence, and the claims it asserts or why none
     "Anchor": "textcheck.anchors", "AnchorList": "textcheck.anchors",     # a quote of the text, and a list of them
     "headings": "textcheck.report.assembly.chapter_view.contents",                 # the chapter view's headings, as anchors
     "Spec": "textcheck.specs",                                              # a figure's rule inputs
@@ -45,8 +45,6 @@ _NAMES = {"headings": "anchor_list", "read_evidence": "committed", "accepted_evi
 _MODULES = {"rules", "printing", "evidence_store", "saving"}    # a name that is a module of the engine, handed over whole
 __all__ = [
     "DECIDED",
-    "NUMBER_REASONS",
-    "SENTENCE_REASONS",
     "Anchor",
     "AnchorList",
     "Chapter",

@@ -92,7 +92,6 @@ class Chapter:
     # "weakly tested" (they check something easier than it says) or "untested" (it asserts something
     # its declaration denies); a sentence absent here is tested as strongly as it says
     strength: Mapping[str, str] = field(default_factory=dict)
-    sentence_reasons: Mapping[str, str] = field(default_factory=dict)
     quotes: Sequence[AnchorList] = ()                  # the text's other lists of quotes (textcheck/anchors.py)
     rule_inputs: Callable[[str], Any] | None = None    # record key -> textcheck.decide.Spec
     timed: Mapping[str, Any] = field(default_factory=dict)        # name -> textcheck.decide.TimedFigure

@@ -6,7 +6,7 @@ import hashlib
 from pathlib import Path
 
 from examples.running_mean import tables
-from textcheck import SENTENCE_REASONS, Anchor, AnchorList, Chapter, TextReport, headings
+from textcheck import Anchor, AnchorList, Chapter, TextReport, headings
 
 HERE = Path(__file__).resolve().parent
 SHA256 = "990db4b79398fffcda1908fb9bc29cd0809d3549c4099aadcacc52a23ae9f1f1"
@@ -34,7 +34,6 @@ CHAPTER = Chapter(
     sections=tables.SECTIONS,
     declared=tables.DECLARED,
     sentences=tables.SENTENCES,
-    sentence_reasons=SENTENCE_REASONS,
     # the chapter view's headings and the errata's quotes, found like every quote of the text
     quotes=(headings(tables.HEADINGS),
             AnchorList("errata", tuple(Anchor(q, "errata", cid) for cid, (q, _) in tables.ERRATA.items()))),

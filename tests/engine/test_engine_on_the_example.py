@@ -1,5 +1,6 @@
 """The engine on a text it was not written for (examples/running_mean/), through its public face
 and its commands alone, with this chapter's packages unimportable (chapter_unimportable.py)."""
+import dataclasses
 import json
 import shutil
 
@@ -22,7 +23,7 @@ def test_this_chapters_packages_cannot_be_imported_here():
 
 
 def test_the_public_faces_names_are_each_loaded_on_first_use():
-    assert len(textcheck.__all__) == 28
+    assert len(textcheck.__all__) == 26
     for name in textcheck.__all__:
         assert getattr(textcheck, name) is not None, name
 
@@ -96,3 +97,12 @@ def test_a_run_of_the_examples_tests_is_reported_and_its_refuted_figure_named(py
     assert result.ret == 0
     report = json.loads((tmp_path / "claims.json").read_text())
     assert {c["id"]: c["verdict"] for c in report["claims"]}["mean.squares"] == "refuted"
+
+
+def test_a_number_declared_for_a_reason_there_is_not_is_named():
+    text, why = CHAPTER.text_or_none()
+    assert text is not None, why
+    bad = dataclasses.replace(CHAPTER, declared=[*CHAPTER.declared[1:],
+                                                 dataclasses.replace(CHAPTER.declared[0], reason="derived")])
+    (line,) = textcheck.bookkeeping(bad, text)["numbers"]
+    assert CHAPTER.declared[0].anchor in line and "'derived'" in line and "not a number" in line

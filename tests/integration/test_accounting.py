@@ -6,7 +6,8 @@ from claims.accounting import DECLARED
 from claims.chapter import CHAPTER
 from claims.chapter_figures import FIGURES, Figure
 from claims.number_words import DECLARED_WORDS
-from textcheck import NUMBER_REASONS, Declared, accounting
+from textcheck import Declared, accounting
+from textcheck.declared import NUMBER_REASONS
 
 
 def test_every_number_in_the_chapter_is_a_figure_or_has_a_reason(chapter_text):
